@@ -1,0 +1,93 @@
+// Command taifu teaches itself large chess variants: it counts and lists
+// moves, plays self-play games into Parquet, tunes evaluation weights and
+// exports learned piece values. Run "taifu help" for the subcommands.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	_ "taifu/rules/all"
+)
+
+// command is one subcommand. Each lives in its own file and registers itself
+// in init with register.
+type command struct {
+	name    string
+	summary string
+	// run parses args (not including the subcommand name) and does the work.
+	// stdout and stderr are the streams to use.
+	run func(args []string, stdout, stderr io.Writer) error
+}
+
+var commands = map[string]*command{}
+
+func register(c *command) { commands[c.name] = c }
+
+// errUsage reports that flags were wrong; the flag package already printed why.
+var errUsage = errors.New("usage")
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "taifu: unknown command %q (run \"taifu help\")\n", args[0])
+		return 2
+	}
+	if err := c.run(args[1:], stdout, stderr); err != nil {
+		if errors.Is(err, errUsage) || errors.Is(err, flag.ErrHelp) {
+			return 2
+		}
+		fmt.Fprintf(stderr, "taifu %s: %s\n", c.name, oneLine(err.Error()))
+		return 1
+	}
+	return 0
+}
+
+func oneLine(s string) string { return strings.ReplaceAll(strings.TrimSpace(s), "\n", "; ") }
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: taifu <command> [flags]\n\ncommands:")
+	var names []string
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun \"taifu <command> -h\" for a command's flags.")
+}
+
+// newFlags returns a FlagSet that reports errors instead of exiting.
+func newFlags(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("taifu "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+// parseFlags parses args and rejects stray positional arguments.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	return nil
+}

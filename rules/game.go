@@ -1,0 +1,161 @@
+package rules
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Game describes one game: geometry, sides, piece table and how to build a
+// State from a parsed Setup. Games register themselves with Register.
+type Game struct {
+	Name string // "typhoon", "torishogi", "nanashogi", "samarkand"
+	Geometry
+	SideNames     [2]string  // NOTATION.md's side names, first player first
+	Kinds         []KindInfo // piece table; Kinds[0] is the unused "no piece" row
+	HasHand       bool       // positions carry a "[...]" hand
+	RulesVersion  string     // recorded in datasets ("seed-000", "taifu-reconstruction-1")
+	StartPosition string     // canonical start, NOTATION.md text
+	// New builds a State from a syntactically valid Setup, checking the
+	// game's own constraints (piece counts, kings, ...).
+	New func(s *Setup) (State, error)
+
+	tokens map[string]Kind
+}
+
+// KindByToken returns the kind whose token is tok, in either case.
+func (g *Game) KindByToken(tok string) (Kind, bool) {
+	if g.tokens == nil {
+		g.tokens = make(map[string]Kind, len(g.Kinds))
+		for k, info := range g.Kinds {
+			if k > 0 {
+				g.tokens[info.Token] = Kind(k)
+			}
+		}
+	}
+	k, ok := g.tokens[strings.ToUpper(tok)]
+	return k, ok
+}
+
+// PieceToken returns the token of p: uppercase for the first player.
+func (g *Game) PieceToken(p Piece) string {
+	t := g.Kinds[p.Kind()].Token
+	if p.Side() == Second {
+		return strings.ToLower(t)
+	}
+	return t
+}
+
+// Start returns the canonical start position.
+func (g *Game) Start() State {
+	st, err := ParsePosition(g, g.StartPosition)
+	if err != nil {
+		panic(fmt.Sprintf("rules: %s start position does not parse: %v", g.Name, err))
+	}
+	return st
+}
+
+// Outcome is how a game stands: still going, won by a side, or drawn.
+type Outcome struct {
+	Ended  bool
+	Draw   bool   // ended without a winner
+	Winner Side   // valid when Ended && !Draw
+	Reason string // "no royal", "bare royal", "no legal move", "repetition", "checkmate", ...
+}
+
+// Ongoing is the Outcome of a game not yet over.
+var Ongoing = Outcome{}
+
+// Win returns the outcome "s has won for reason".
+func Win(s Side, reason string) Outcome { return Outcome{Ended: true, Winner: s, Reason: reason} }
+
+// DrawBy returns a drawn outcome.
+func DrawBy(reason string) Outcome { return Outcome{Ended: true, Draw: true, Reason: reason} }
+
+// State is a position of one game together with its history since it was
+// set up: the side to move, repetition history and an undo stack. Make and
+// Unmake mutate it in place; hot paths never allocate.
+type State interface {
+	// Game returns the game this is a position of.
+	Game() *Game
+	// SideToMove returns the side to move.
+	SideToMove() Side
+	// At returns the piece on sq.
+	At(sq int) Piece
+	// InHand returns how many pieces of kind k side s holds (0 without hands).
+	InHand(s Side, k Kind) int
+	// Legal appends the legal moves to buf and returns it. A position in
+	// which the game has ended (Ended) has no legal moves.
+	Legal(buf []Move) []Move
+	// Make plays m, which must be legal. Unmake takes back the last Make.
+	Make(m Move)
+	Unmake()
+	// Hash is the Zobrist key of the position (board, hands, side to move).
+	Hash() uint64
+	// Ended reports an end by rule that needs no move generation: royals
+	// lost, bare royal, repetition, move limits. Ongoing otherwise.
+	Ended() Outcome
+	// NoMoves is the outcome when the side to move has no legal move
+	// (lost in most games; drawn for stalemate in Samarkand).
+	NoMoves() Outcome
+	// Ply is the number of moves made since the State was set up.
+	Ply() int
+	// Clone returns an independent copy with the same history.
+	Clone() State
+	// String returns the position in NOTATION.md text (no history).
+	String() string
+}
+
+// Status returns the outcome of st: Ended, or NoMoves when no move is legal.
+// buf is scratch space for move generation.
+func Status(st State, buf []Move) Outcome {
+	if o := st.Ended(); o.Ended {
+		return o
+	}
+	if len(st.Legal(buf[:0])) == 0 {
+		return st.NoMoves()
+	}
+	return Ongoing
+}
+
+var registry = map[string]*Game{}
+
+// Register makes g available to Lookup. It panics on a duplicate name
+// (a programming error caught at init).
+func Register(g *Game) {
+	if _, dup := registry[g.Name]; dup {
+		panic("rules: game registered twice: " + g.Name)
+	}
+	registry[g.Name] = g
+}
+
+// Lookup returns the registered game called name.
+func Lookup(name string) (*Game, error) {
+	if g, ok := registry[name]; ok {
+		return g, nil
+	}
+	return nil, fmt.Errorf("unknown game %q (known: %s)", name, strings.Join(Names(), ", "))
+}
+
+// Names lists the registered games in alphabetical order.
+func Names() []string {
+	var ns []string
+	for n := range registry {
+		ns = append(ns, n)
+	}
+	sort.Strings(ns)
+	return ns
+}
+
+// Replay parses and plays a space-separated move list from st, checking each
+// move is legal. The error names the move number and text.
+func Replay(st State, moves string) error {
+	for i, f := range strings.Fields(moves) {
+		m, err := ParseMove(st, f)
+		if err != nil {
+			return fmt.Errorf("move %d: %w", i+1, err)
+		}
+		st.Make(m)
+	}
+	return nil
+}

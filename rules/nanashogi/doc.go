@@ -1,0 +1,2 @@
+// Package nanashogi implements the rules of nanashogi (work in progress).
+package nanashogi

@@ -1,0 +1,2 @@
+// Package samarkand implements the rules of samarkand (work in progress).
+package samarkand

@@ -1,0 +1,2 @@
+// Package torishogi implements the rules of torishogi (work in progress).
+package torishogi

@@ -1,0 +1,2 @@
+// Package typhoon implements the rules of typhoon (work in progress).
+package typhoon
