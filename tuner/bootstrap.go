@@ -1,0 +1,84 @@
+package tuner
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+)
+
+// Bootstrap estimates the sampling spread of the fitted weights: it draws n
+// samples of the training games with replacement (whole games, never single
+// positions, since positions of one game are correlated), refits each sample
+// with L-BFGS starting from the fitted weights w at the fixed scale k, and
+// returns the n refitted weight vectors. anchor is the regularisation centre
+// used for the main fit. seed makes the resampling reproducible.
+func Bootstrap(d *Dataset, train []int32, w, anchor []float64, k float64, s Settings, n int, seed uint64) ([][]float64, error) {
+	games := Games(d, train)
+	if len(games) < 2 {
+		return nil, fmt.Errorf("bootstrap needs at least 2 training games, have %d", len(games))
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x626f6f74))
+	s.K = k
+	s.Method = "lbfgs"
+	s.Progress = nil
+	if s.MaxEpochs <= 0 || s.MaxEpochs > 100 {
+		s.MaxEpochs = 100
+	}
+	out := make([][]float64, 0, n)
+	rows := make([]int32, 0, len(train))
+	for b := 0; b < n; b++ {
+		rows = rows[:0]
+		for range games {
+			rows = append(rows, games[rng.IntN(len(games))]...)
+		}
+		o := &Objective{Data: d, Rows: rows, K: k, L2: s.L2, Anchor: anchor, Workers: s.Workers}
+		x, _, err := fitLBFGS(o, w, s, func(int, []float64, float64) {})
+		if err != nil {
+			return nil, fmt.Errorf("bootstrap sample %d: %v", b+1, err)
+		}
+		out = append(out, x)
+	}
+	return out, nil
+}
+
+// Interval returns the central conf interval (for instance 0.95) of feature j
+// over bootstrap samples, as the percentiles (1−conf)/2 and (1+conf)/2. When
+// unit >= 0 each sample's value is divided by that sample's weight of feature
+// unit first, giving the interval of the ratio (a piece value in pawns);
+// samples whose unit weight is not positive are skipped. ok is false when no
+// sample is usable.
+func Interval(samples [][]float64, j, unit int, conf float64) (low, high float64, ok bool) {
+	vals := make([]float64, 0, len(samples))
+	for _, x := range samples {
+		v := x[j]
+		if unit >= 0 {
+			if x[unit] <= 0 {
+				continue
+			}
+			v /= x[unit]
+		}
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+			vals = append(vals, v)
+		}
+	}
+	if len(vals) == 0 {
+		return 0, 0, false
+	}
+	sort.Float64s(vals)
+	return quantile(vals, (1-conf)/2), quantile(vals, (1+conf)/2), true
+}
+
+// quantile interpolates linearly between order statistics of sorted vals.
+func quantile(sorted []float64, q float64) float64 {
+	if len(sorted) == 1 {
+		return sorted[0]
+	}
+	pos := q * float64(len(sorted)-1)
+	i := int(math.Floor(pos))
+	if i >= len(sorted)-1 {
+		return sorted[len(sorted)-1]
+	}
+	f := pos - float64(i)
+	return sorted[i]*(1-f) + sorted[i+1]*f
+}

@@ -1,0 +1,273 @@
+package tuner
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"gonum.org/v1/gonum/optimize"
+)
+
+// Settings control a fit. The zero value is usable: L-BFGS, no
+// regularisation, at most 200 epochs.
+type Settings struct {
+	Method       string  // "lbfgs" (full batch, default) or "adam" (mini-batch)
+	L2           float64 // strength of the pull towards the starting weights
+	MaxEpochs    int     // passes over the training set (L-BFGS major iterations); 0 = 200
+	Tolerance    float64 // stop when the training loss improves by less than this, relatively, for 3 epochs; 0 = 1e-7 (L-BFGS) or 1e-5 (Adam)
+	K            float64 // logistic scale; 0 = fit it first with FitK
+	BatchSize    int     // Adam: rows per step; 0 = 4096
+	LearningRate float64 // Adam: step size in weight units; 0 = 0.01
+	Seed         uint64  // Adam: shuffling seed
+	Workers      int     // goroutines for loss evaluation; 0 = GOMAXPROCS
+	Progress     io.Writer
+}
+
+// EpochLoss is the training and validation loss after one epoch.
+type EpochLoss struct {
+	Epoch      int     `json:"epoch"`
+	Train      float64 `json:"train"`
+	Validation float64 `json:"validation"`
+}
+
+// Result is the outcome of Fit.
+type Result struct {
+	W           []float64
+	K           float64
+	TrainBefore float64 // logistic loss of the starting weights at the fitted K
+	TrainAfter  float64
+	ValidBefore float64 // NaN without validation rows
+	ValidAfter  float64
+	Epochs      int
+	Status      string // why the optimiser stopped
+	Elapsed     time.Duration
+	History     []EpochLoss
+}
+
+// FitK returns the logistic scale K > 0 that minimises the logistic loss of
+// weights w over rows: a golden-section search on log K over [1e-4, 1e3]. The
+// loss is convex in K (a logistic regression on the single input w·x), so the
+// search finds the global minimum to about 1e-6 relative.
+func FitK(d *Dataset, rows []int32, w []float64, workers int) float64 {
+	o := &Objective{Data: d, Rows: rows, Workers: workers}
+	f := func(logK float64) float64 {
+		o.K = math.Exp(logK)
+		return o.Func(w)
+	}
+	a, b := math.Log(1e-4), math.Log(1e3)
+	const invPhi = 0.6180339887498949
+	c, e := b-invPhi*(b-a), a+invPhi*(b-a)
+	fc, fe := f(c), f(e)
+	for b-a > 1e-6 {
+		if fc < fe {
+			b, e, fe = e, c, fc
+			c = b - invPhi*(b-a)
+			fc = f(c)
+		} else {
+			a, c, fc = c, e, fe
+			e = a + invPhi*(b-a)
+			fe = f(e)
+		}
+	}
+	return math.Exp((a + b) / 2)
+}
+
+// Fit fits K (unless s.K is set) and then the weights, starting from w0, on
+// the train rows of d, reporting the loss on the valid rows each epoch.
+func Fit(d *Dataset, train, valid []int32, w0 []float64, s Settings) (*Result, error) {
+	if len(w0) != d.NFeat {
+		return nil, fmt.Errorf("starting weights have %d entries, dataset %d features", len(w0), d.NFeat)
+	}
+	if len(train) == 0 {
+		return nil, errors.New("no training rows")
+	}
+	start := time.Now()
+	if s.MaxEpochs <= 0 {
+		s.MaxEpochs = 200
+	}
+	k := s.K
+	if k <= 0 {
+		k = FitK(d, train, w0, s.Workers)
+	}
+	anchor := append([]float64(nil), w0...)
+	tr := &Objective{Data: d, Rows: train, K: k, L2: s.L2, Anchor: anchor, Workers: s.Workers}
+	va := &Objective{Data: d, Rows: valid, K: k, Workers: s.Workers}
+	vloss := func(w []float64) float64 {
+		if len(valid) == 0 {
+			return math.NaN()
+		}
+		return va.DataLoss(w)
+	}
+	res := &Result{K: k, TrainBefore: tr.DataLoss(w0), ValidBefore: vloss(w0)}
+	var bar *progressbar.ProgressBar
+	if s.Progress != nil {
+		bar = progressbar.NewOptions(s.MaxEpochs,
+			progressbar.OptionSetWriter(s.Progress),
+			progressbar.OptionSetDescription(fmt.Sprintf("%s K=%.4f", s.method(), k)),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetWidth(20),
+			progressbar.OptionThrottle(200*time.Millisecond),
+			progressbar.OptionOnCompletion(func() { fmt.Fprintln(s.Progress) }),
+		)
+	}
+	epochDone := func(epoch int, w []float64, trainLoss float64) {
+		e := EpochLoss{Epoch: epoch, Train: trainLoss, Validation: vloss(w)}
+		res.History = append(res.History, e)
+		if bar != nil {
+			bar.Describe(fmt.Sprintf("%s K=%.4f train %.6f val %.6f", s.method(), k, e.Train, e.Validation))
+			bar.Set(epoch)
+		}
+	}
+	var err error
+	switch s.method() {
+	case "lbfgs":
+		res.W, res.Status, err = fitLBFGS(tr, w0, s, epochDone)
+	case "adam":
+		res.W, res.Status, err = fitAdam(tr, w0, s, epochDone)
+	default:
+		return nil, fmt.Errorf("unknown method %q (lbfgs or adam)", s.Method)
+	}
+	if bar != nil {
+		bar.Finish()
+	}
+	if err != nil {
+		return nil, err
+	}
+	res.Epochs = len(res.History)
+	res.TrainAfter = tr.DataLoss(res.W)
+	res.ValidAfter = vloss(res.W)
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+func (s Settings) method() string {
+	if s.Method == "" {
+		return "lbfgs"
+	}
+	return s.Method
+}
+
+// recorder reports L-BFGS major iterations as epochs.
+type recorder struct {
+	epoch int
+	o     *Objective
+	fn    func(int, []float64, float64)
+}
+
+func (r *recorder) Init() error { return nil }
+
+func (r *recorder) Record(loc *optimize.Location, op optimize.Operation, _ *optimize.Stats) error {
+	if op == optimize.MajorIteration {
+		r.epoch++
+		r.fn(r.epoch, loc.X, r.o.DataLoss(loc.X))
+	}
+	return nil
+}
+
+func fitLBFGS(o *Objective, w0 []float64, s Settings, epochDone func(int, []float64, float64)) ([]float64, string, error) {
+	tol := s.Tolerance
+	if tol <= 0 {
+		tol = 1e-7
+	}
+	p := optimize.Problem{Func: o.Func, Grad: o.Grad}
+	set := &optimize.Settings{
+		MajorIterations:   s.MaxEpochs,
+		GradientThreshold: 1e-9,
+		Converger:         &optimize.FunctionConverge{Relative: tol, Iterations: 3},
+		Recorder:          &recorder{o: o, fn: epochDone},
+	}
+	r, err := optimize.Minimize(p, w0, set, &optimize.LBFGS{Store: 15})
+	if r == nil {
+		return nil, "", fmt.Errorf("L-BFGS: %v", err)
+	}
+	// Stopping on the iteration limit or a failed line search near the
+	// minimum still leaves the best point found, which is what we want.
+	for _, v := range r.X {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, "", fmt.Errorf("L-BFGS diverged (%v)", r.Status)
+		}
+	}
+	status := r.Status.String()
+	if err != nil {
+		status += ": " + err.Error()
+	}
+	return r.X, status, nil
+}
+
+// fitAdam runs mini-batch Adam (Kingma & Ba 2015, β1 = 0.9, β2 = 0.999,
+// ε = 1e-8) over shuffled batches of o.Rows.
+func fitAdam(o *Objective, w0 []float64, s Settings, epochDone func(int, []float64, float64)) ([]float64, string, error) {
+	bs := s.BatchSize
+	if bs <= 0 {
+		bs = 4096
+	}
+	lr := s.LearningRate
+	if lr <= 0 {
+		lr = 0.01
+	}
+	tol := s.Tolerance
+	if tol <= 0 {
+		tol = 1e-5
+	}
+	const b1, b2, eps = 0.9, 0.999, 1e-8
+	n := len(w0)
+	w := append([]float64(nil), w0...)
+	m := make([]float64, n)
+	v := make([]float64, n)
+	g := make([]float64, n)
+	rows := append([]int32(nil), o.Rows...)
+	rng := rand.New(rand.NewPCG(s.Seed, 0x7475_6e65))
+	batch := *o
+	batch.partG = nil
+	step := 0
+	best, stall := math.Inf(1), 0
+	for epoch := 1; epoch <= s.MaxEpochs; epoch++ {
+		rng.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+		var sum float64
+		for lo := 0; lo < len(rows); lo += bs {
+			hi := min(lo+bs, len(rows))
+			batch.Rows = rows[lo:hi]
+			l := batch.FuncGrad(g, w)
+			sum += (l - batch.l2Term(w)) * float64(hi-lo)
+			step++
+			c1 := 1 - math.Pow(b1, float64(step))
+			c2 := 1 - math.Pow(b2, float64(step))
+			for j := range w {
+				m[j] = b1*m[j] + (1-b1)*g[j]
+				v[j] = b2*v[j] + (1-b2)*g[j]*g[j]
+				w[j] -= lr * (m[j] / c1) / (math.Sqrt(v[j]/c2) + eps)
+			}
+		}
+		loss := sum / float64(len(rows))
+		if math.IsNaN(loss) || math.IsInf(loss, 0) {
+			return nil, "", fmt.Errorf("Adam diverged at epoch %d (lower --lr)", epoch)
+		}
+		epochDone(epoch, w, loss)
+		if best-loss > tol*math.Abs(loss) {
+			best, stall = loss, 0
+		} else if stall++; stall >= 3 {
+			return w, fmt.Sprintf("converged after %d epochs", epoch), nil
+		}
+	}
+	return w, "epoch limit", nil
+}
+
+// l2Term returns the regularisation part of the objective.
+func (o *Objective) l2Term(w []float64) float64 {
+	if o.L2 == 0 {
+		return 0
+	}
+	var s float64
+	for j, wj := range w {
+		d := wj
+		if o.Anchor != nil {
+			d -= o.Anchor[j]
+		}
+		s += d * d
+	}
+	return o.L2 * s
+}

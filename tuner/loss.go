@@ -1,0 +1,165 @@
+package tuner
+
+import (
+	"math"
+	"runtime"
+	"sync"
+)
+
+// Objective is the tuner's loss over a set of rows of a Dataset:
+//
+//	L(w) = (1/n) Σ_i c_i · [softplus(z_i) − y_i z_i]  +  L2 · Σ_j (w_j − Anchor_j)²
+//
+// with z_i = K · (w · x_i), so that the first term is the logistic
+// (cross-entropy) loss between sigmoid(K · eval) and the label y_i, and c_i
+// counts how often row i appears (bootstrap samples repeat rows). The L2 term
+// pulls the weights towards Anchor (the starting weights; nil means zero), so
+// that features the data barely sees keep their prior value instead of
+// drifting.
+type Objective struct {
+	Data    *Dataset
+	Rows    []int32   // the rows, repeated rows counted once per repeat
+	K       float64   // logistic scale
+	L2      float64   // regularisation strength
+	Anchor  []float64 // regularisation centre; nil = zero
+	Workers int       // goroutines; 0 = GOMAXPROCS
+
+	partG [][]float64
+}
+
+// softplus returns log(1+e^z) without overflow.
+func softplus(z float64) float64 {
+	if z > 0 {
+		return z + math.Log1p(math.Exp(-z))
+	}
+	return math.Log1p(math.Exp(z))
+}
+
+// Sigmoid is 1/(1+e^-z).
+func Sigmoid(z float64) float64 {
+	if z >= 0 {
+		return 1 / (1 + math.Exp(-z))
+	}
+	e := math.Exp(z)
+	return e / (1 + e)
+}
+
+func (o *Objective) workers() int {
+	n := o.Workers
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	if m := len(o.Rows) / 4096; n > m {
+		n = m
+	}
+	if n < 1 {
+		n = 1
+	}
+	return n
+}
+
+// Func returns L(w).
+func (o *Objective) Func(w []float64) float64 { return o.eval(w, nil) }
+
+// Grad stores ∇L(w) in grad.
+func (o *Objective) Grad(grad, w []float64) { o.eval(w, grad) }
+
+// FuncGrad returns L(w) and stores ∇L(w) in grad.
+func (o *Objective) FuncGrad(grad, w []float64) float64 { return o.eval(w, grad) }
+
+// DataLoss returns the logistic loss alone (no L2 term): the figure reported
+// as training or validation loss.
+func (o *Objective) DataLoss(w []float64) float64 {
+	l2 := o.L2
+	o.L2 = 0
+	v := o.eval(w, nil)
+	o.L2 = l2
+	return v
+}
+
+func (o *Objective) eval(w, grad []float64) float64 {
+	n := len(o.Rows)
+	nw := o.workers()
+	if grad != nil && len(o.partG) < nw {
+		o.partG = make([][]float64, nw)
+	}
+	sums := make([]float64, nw)
+	var wg sync.WaitGroup
+	for t := 0; t < nw; t++ {
+		lo, hi := n*t/nw, n*(t+1)/nw
+		var g []float64
+		if grad != nil {
+			if len(o.partG[t]) != len(w) {
+				o.partG[t] = make([]float64, len(w))
+			}
+			g = o.partG[t]
+			clear(g)
+		}
+		wg.Add(1)
+		go func(t int, rows []int32, g []float64) {
+			defer wg.Done()
+			sums[t] = o.chunk(rows, w, g)
+		}(t, o.Rows[lo:hi], g)
+	}
+	wg.Wait()
+	var loss float64
+	for _, s := range sums {
+		loss += s
+	}
+	if n > 0 {
+		loss /= float64(n)
+	}
+	if grad != nil {
+		clear(grad)
+		for t := 0; t < nw; t++ {
+			for j, v := range o.partG[t] {
+				grad[j] += v
+			}
+		}
+		if n > 0 {
+			inv := 1 / float64(n)
+			for j := range grad {
+				grad[j] *= inv
+			}
+		}
+	}
+	if o.L2 > 0 {
+		for j, wj := range w {
+			d := wj
+			if o.Anchor != nil {
+				d -= o.Anchor[j]
+			}
+			loss += o.L2 * d * d
+			if grad != nil {
+				grad[j] += 2 * o.L2 * d
+			}
+		}
+	}
+	return loss
+}
+
+// chunk sums the per-row losses of rows and, when g is not nil, adds the
+// per-row gradients to g (unscaled by 1/n).
+func (o *Objective) chunk(rows []int32, w, g []float64) float64 {
+	d := o.Data
+	k := o.K
+	var s float64
+	for _, r := range rows {
+		lo, hi := d.Off[r], d.Off[r+1]
+		idx, val := d.Idx[lo:hi], d.Val[lo:hi]
+		var e float64
+		for q, j := range idx {
+			e += w[j] * float64(val[q])
+		}
+		z := k * e
+		y := float64(d.Label[r])
+		s += softplus(z) - y*z
+		if g != nil {
+			c := (Sigmoid(z) - y) * k
+			for q, j := range idx {
+				g[j] += c * float64(val[q])
+			}
+		}
+	}
+	return s
+}

@@ -1,0 +1,229 @@
+package tuner
+
+import (
+	"math"
+	"testing"
+)
+
+// TestGradientCheck compares the analytic gradient of the objective with
+// central finite differences, with and without the L2 term.
+func TestGradientCheck(t *testing.T) {
+	d, w := Synthetic(SyntheticConfig{Features: 12, Rows: 3000, Outcomes: true, Seed: 1})
+	rows, _ := d.Split(0)
+	anchor := make([]float64, len(w))
+	for j := range anchor {
+		anchor[j] = w[j] * 0.7
+	}
+	for _, tc := range []struct {
+		name string
+		k    float64
+		l2   float64
+	}{
+		{"no-l2", 0.8, 0},
+		{"l2", 0.5, 0.01},
+		{"steep", 3, 0.001},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := &Objective{Data: d, Rows: rows, K: tc.k, L2: tc.l2, Anchor: anchor, Workers: 2}
+			x := make([]float64, len(w))
+			for j := range x {
+				x[j] = w[j] * (0.5 + 0.1*float64(j%5))
+			}
+			g := make([]float64, len(x))
+			o.Grad(g, x)
+			const h = 1e-5
+			for j := range x {
+				save := x[j]
+				x[j] = save + h
+				fp := o.Func(x)
+				x[j] = save - h
+				fm := o.Func(x)
+				x[j] = save
+				num := (fp - fm) / (2 * h)
+				if diff := math.Abs(num - g[j]); diff > 1e-6*math.Max(1, math.Abs(num)) {
+					t.Errorf("d/dw%d: analytic %.9g, numeric %.9g", j, g[j], num)
+				}
+			}
+		})
+	}
+}
+
+// TestWorkersAgree checks that splitting the rows over goroutines gives the
+// same loss and gradient as one goroutine (up to summation order).
+func TestWorkersAgree(t *testing.T) {
+	d, w := Synthetic(SyntheticConfig{Features: 8, Rows: 20000, Seed: 2})
+	rows, _ := d.Split(0)
+	g1, g4 := make([]float64, len(w)), make([]float64, len(w))
+	l1 := (&Objective{Data: d, Rows: rows, K: 1, Workers: 1}).FuncGrad(g1, w)
+	l4 := (&Objective{Data: d, Rows: rows, K: 1, Workers: 4}).FuncGrad(g4, w)
+	if math.Abs(l1-l4) > 1e-12 {
+		t.Errorf("loss: 1 worker %v, 4 workers %v", l1, l4)
+	}
+	for j := range g1 {
+		if math.Abs(g1[j]-g4[j]) > 1e-12 {
+			t.Errorf("grad %d: %v vs %v", j, g1[j], g4[j])
+		}
+	}
+}
+
+// TestRecovery generates labels from known weights and checks that the
+// fitted weights come back. Tolerances: exact expected-score labels must be
+// recovered to 1e-3 pawns (only optimiser error remains); labels sampled as
+// win/draw/loss from 60,000 positions to 0.1 relative (sampling noise, about
+// 3 standard errors for the sizes used here, measured by the bootstrap test).
+func TestRecovery(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		outcomes bool
+		method   string
+		rows     int
+		tol      float64 // relative to the true weight
+	}{
+		{"exact-lbfgs", false, "lbfgs", 5000, 1e-3},
+		{"exact-adam", false, "adam", 5000, 1e-2},
+		{"outcomes-lbfgs", true, "lbfgs", 60000, 0.1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const k = 0.8
+			d, truth := Synthetic(SyntheticConfig{Features: 6, Rows: tc.rows, K: k, Outcomes: tc.outcomes, Seed: 3})
+			train, valid := d.Split(0.2)
+			w0 := make([]float64, len(truth))
+			for j := range w0 {
+				w0[j] = 1
+			}
+			res, err := Fit(d, train, valid, w0, Settings{Method: tc.method, K: k, MaxEpochs: 300, LearningRate: 0.2, BatchSize: 256})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for j := range truth {
+				if rel := math.Abs(res.W[j]-truth[j]) / truth[j]; rel > tc.tol {
+					t.Errorf("w%d: fitted %.4f, true %.4f (relative error %.4f > %g)", j, res.W[j], truth[j], rel, tc.tol)
+				}
+			}
+			if !(res.TrainAfter < res.TrainBefore) || !(res.ValidAfter < res.ValidBefore) {
+				t.Errorf("loss did not fall: train %v -> %v, validation %v -> %v",
+					res.TrainBefore, res.TrainAfter, res.ValidBefore, res.ValidAfter)
+			}
+		})
+	}
+}
+
+// TestFitK checks that K is recovered when the weights are the true ones, and
+// that with weights scaled by 2 the fitted K halves (only K·w is identified).
+func TestFitK(t *testing.T) {
+	const k = 0.8
+	d, truth := Synthetic(SyntheticConfig{Features: 6, Rows: 5000, K: k, Seed: 4})
+	rows, _ := d.Split(0)
+	if got := FitK(d, rows, truth, 1); math.Abs(got-k) > 1e-4 {
+		t.Errorf("FitK(true weights) = %v, want %v", got, k)
+	}
+	double := make([]float64, len(truth))
+	for j := range truth {
+		double[j] = 2 * truth[j]
+	}
+	if got := FitK(d, rows, double, 1); math.Abs(got-k/2) > 1e-4 {
+		t.Errorf("FitK(2·true weights) = %v, want %v", got, k/2)
+	}
+}
+
+// TestSplitByGame checks that every game's positions land on one side of the
+// split, that the held-out share of games is near the requested fraction, and
+// that the split depends only on the game (stable across calls and datasets).
+func TestSplitByGame(t *testing.T) {
+	d := NewDataset(1)
+	const games, per = 2000, 7
+	for g := 0; g < games; g++ {
+		key := GameKey("run-a", int64(g))
+		for p := 0; p < per; p++ {
+			if err := d.Add([]Feature{{0, float32(p)}}, 0.5, key); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, frac := range []float64{0, 0.1, 0.25, 1} {
+		train, valid := d.Split(frac)
+		side := map[uint64]int{}
+		for _, r := range train {
+			side[d.Game[r]] |= 1
+		}
+		for _, r := range valid {
+			side[d.Game[r]] |= 2
+		}
+		nvalid := 0
+		for g, s := range side {
+			if s == 3 {
+				t.Fatalf("frac %v: game %x is split across train and validation", frac, g)
+			}
+			if s == 2 {
+				nvalid++
+			}
+		}
+		// Binomial(2000, frac) has standard deviation at most 22.4 games; allow 4 of them.
+		if got, want := float64(nvalid), frac*games; math.Abs(got-want) > 90 {
+			t.Errorf("frac %v: %d validation games, want about %v", frac, nvalid, want)
+		}
+	}
+	if GameKey("run-a", 12) == GameKey("run-a1", 2) || GameKey("a", 1) == GameKey("b", 1) {
+		t.Error("game keys collide for different run/game pairs")
+	}
+}
+
+// TestBootstrapInterval checks the coverage of bootstrap intervals of piece
+// value ratios on sampled outcomes: over 4 datasets × 3 ratios, a 90%
+// interval should cover the true ratio about 11 times in 12; at least 8 are
+// required (the chance of fewer than 8 successes in Binomial(12, 0.9) is
+// under 0.5%), and every interval must contain the fitted ratio itself.
+func TestBootstrapInterval(t *testing.T) {
+	const k = 0.8
+	covered, total := 0, 0
+	for seed := uint64(5); seed < 9; seed++ {
+		d, truth := Synthetic(SyntheticConfig{Features: 4, Rows: 10000, K: k, Outcomes: true, Seed: seed})
+		train, _ := d.Split(0)
+		res, err := Fit(d, train, nil, truth, Settings{K: k})
+		if err != nil {
+			t.Fatal(err)
+		}
+		samples, err := Bootstrap(d, train, res.W, truth, k, Settings{}, 30, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := 1; j < len(truth); j++ {
+			lo, hi, ok := Interval(samples, j, 0, 0.90)
+			if !ok {
+				t.Fatalf("seed %d w%d: no interval", seed, j)
+			}
+			if fit := res.W[j] / res.W[0]; fit < lo || fit > hi {
+				t.Errorf("seed %d w%d/w0: fitted %.3f outside its interval [%.3f, %.3f]", seed, j, fit, lo, hi)
+			}
+			total++
+			if want := truth[j] / truth[0]; want >= lo && want <= hi {
+				covered++
+			}
+		}
+	}
+	if covered < 8 {
+		t.Errorf("90%% intervals covered the true ratio %d times out of %d", covered, total)
+	}
+}
+
+// TestDatasetAddRejects checks the errors for bad rows.
+func TestDatasetAddRejects(t *testing.T) {
+	d := NewDataset(3)
+	for _, tc := range []struct {
+		fs    []Feature
+		label float64
+	}{
+		{[]Feature{{3, 1}}, 0.5},
+		{[]Feature{{-1, 1}}, 0.5},
+		{[]Feature{{0, float32(math.NaN())}}, 0.5},
+		{nil, 1.5},
+		{nil, math.NaN()},
+	} {
+		if err := d.Add(tc.fs, tc.label, 0); err == nil {
+			t.Errorf("Add(%v, %v) accepted", tc.fs, tc.label)
+		}
+	}
+	if d.Rows() != 0 {
+		t.Errorf("rejected rows were stored: %d rows", d.Rows())
+	}
+}
