@@ -1,0 +1,32 @@
+package torishogi
+
+import (
+	"testing"
+	"time"
+
+	"taifu/rules"
+)
+
+// benchPerft runs perft to depth from the start and reports leaves per second.
+// Fairy-Stockfish and Sjaak II count 2179749 leaves at depth 5 (task brief;
+// Sjaak II 1.4.1 "perft 6" printed the depth-6 figure checked here).
+func benchPerft(b *testing.B, depth int, want uint64) {
+	st := Game.Start()
+	var leaves uint64
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		n := rules.Perft(st, depth)
+		if n != want {
+			b.Fatalf("perft(%d) = %d, want %d", depth, n, want)
+		}
+		leaves += n
+	}
+	b.ReportMetric(float64(leaves)/time.Since(start).Seconds(), "leaves/s")
+}
+
+// BenchmarkPerft5 is perft 5 from the start (2179749 leaves).
+func BenchmarkPerft5(b *testing.B) { benchPerft(b, 5, 2179749) }
+
+// BenchmarkPerft6 is perft 6 from the start: 46867039 leaves by Sjaak II
+// 1.4.1 ("variant torishogi", "perft 6").
+func BenchmarkPerft6(b *testing.B) { benchPerft(b, 6, 46867039) }
