@@ -1,0 +1,41 @@
+// Command startweights writes the starting weights of every registered game
+// (or of -game) to configs/weights/<game>.json: the reproducible estimate
+// features.Starting documents. Run it from the repository root:
+//
+//	go run ./features/cmd/startweights
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"taifu/features"
+	"taifu/rules"
+	_ "taifu/rules/all"
+)
+
+func main() {
+	game := flag.String("game", "", "only this game (default: every registered game)")
+	dir := flag.String("dir", filepath.Join("configs", "weights"), "output directory")
+	flag.Parse()
+	names := rules.Names()
+	if *game != "" {
+		names = []string{*game}
+	}
+	for _, name := range names {
+		g, err := rules.Lookup(name)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "startweights:", err)
+			os.Exit(1)
+		}
+		w := features.Starting(g)
+		path := filepath.Join(*dir, name+".json")
+		if err := w.Save(path); err != nil {
+			fmt.Fprintln(os.Stderr, "startweights:", err)
+			os.Exit(1)
+		}
+		fmt.Printf("%s: %d terms, unit %v, sha256 %s\n", path, len(w.Terms), w.Provenance["unit"], w.Hash())
+	}
+}

@@ -1,0 +1,349 @@
+package features
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"taifu/features/testgame"
+	"taifu/rules"
+)
+
+func mustPos(t testing.TB, g *rules.Game, text string) rules.State {
+	t.Helper()
+	st, err := rules.ParsePosition(g, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// A symmetric position has every mine-minus-theirs feature zero, so it
+// evaluates to 0 whatever the weights.
+func TestSymmetricStartIsZero(t *testing.T) {
+	for _, g := range []*rules.Game{testgame.Game, testgame.DropGame} {
+		st := g.Start()
+		fs := For(g).Extract(st, nil)
+		if len(fs) != 0 {
+			t.Errorf("%s: start position has features %v, want none", g.Name, fs)
+		}
+		w := Starting(g)
+		for i := range w.Vec {
+			w.Vec[i] = float64(i%7) - 3
+		}
+		if e := w.Eval(st, nil); e != 0 {
+			t.Errorf("%s: start evaluates to %v, want 0", g.Name, e)
+		}
+	}
+}
+
+// Material up gives a higher evaluation, material down a lower one; the
+// evaluation is negated when the other side is to move (mine minus theirs).
+func TestMaterialSanity(t *testing.T) {
+	g := testgame.Game
+	w := Starting(g)
+	cases := []struct {
+		name, pos string
+		sign      float64
+	}{
+		{"they lack a rook", "1,n,k,n,r/p,p,p,p,p/5/P,P,P,P,P/R,N,K,N,R white", +1},
+		{"I lack a rook", "r,n,k,n,r/p,p,p,p,p/5/P,P,P,P,P/1,N,K,N,R white", -1},
+		{"they lack a pawn", "r,n,k,n,r/p,p,1,p,p/5/P,P,P,P,P/R,N,K,N,R white", +1},
+		{"I have a queen for a pawn", "r,n,k,n,r/p,p,1,p,p/5/P,P,Q,P,P/R,N,K,N,R white", +1},
+	}
+	for _, c := range cases {
+		st := mustPos(t, g, c.pos)
+		e := w.Eval(st, nil)
+		if e*c.sign <= 0 {
+			t.Errorf("%s: eval %v, want sign %v", c.name, e, c.sign)
+		}
+		flipped := mustPos(t, g, strings.Replace(c.pos, " white", " black", 1))
+		if f := w.Eval(flipped, nil); f != -e {
+			t.Errorf("%s: eval with black to move %v, want %v", c.name, f, -e)
+		}
+	}
+}
+
+// Hand features count pieces in hand, mine minus theirs.
+func TestHandFeatures(t *testing.T) {
+	g := testgame.DropGame
+	s := For(g)
+	st := mustPos(t, g, "r,n,k,n,r/p,p,p,p,p/5/P,P,P,P,P/R,N,K,N,R white [R,P,p]")
+	fs := s.Extract(st, nil)
+	got := map[string]float32{}
+	for _, f := range fs {
+		got[s.Names[f.Index]] = f.Value
+	}
+	want := map[string]float32{"hand/R": 1}
+	if len(got) != len(want) || got["hand/R"] != 1 {
+		t.Errorf("features %v, want %v", got, want)
+	}
+	st2 := mustPos(t, g, "r,n,k,n,r/p,p,p,p,p/5/P,P,P,P,P/R,N,K,N,R black [R,P,p]")
+	if v := Starting(g).Eval(st2, nil); v >= 0 {
+		t.Errorf("black to move, white holds an extra rook: eval %v, want < 0", v)
+	}
+}
+
+// Feature values of a hand-checked position: white Kc1, Nb3, Pa2; black Kc5, Pd4;
+// white to move. Board 5x5: centre (2,2); centrality 1 - (|df|/2 + |dr|/2)/2.
+func TestExtractValues(t *testing.T) {
+	g := testgame.Game
+	s := For(g)
+	st := mustPos(t, g, "2,k,2/3,p,1/1,N,3/P,4/2,K,2 white")
+	// mean of |df|/cf over files a..e = (1+0.5+0+0.5+1)/5 = 0.6, likewise ranks,
+	// so mean centrality = 1 - (0.6+0.6)/2 = 0.4.
+	cen := func(f, r float64) float32 { return float32(1 - (math.Abs(f-2)/2+math.Abs(r-2)/2)/2 - 0.4) }
+	start := 18.0 // non-royal pieces of the start position: 5 pawns, 2 rooks, 2 knights a side
+	eg := 1 - 3/start
+	want := map[string]float32{
+		"material/N": 1, "material/P": 0, // one pawn each: zero, not emitted
+		"advance/N":     0.5,         // b3 is rank index 2 of 0..4
+		"advance/P":     0.25 - 0.25, // a2: 1/4; d4 for black: (4-3)/4
+		"advance/K":     0 - 0,       // c1 for white 0, c5 for black 0
+		"center/N":      cen(1, 2),
+		"center/P":      cen(0, 1) - cen(3, 3),
+		"center/K":      cen(2, 0) - cen(2, 4),
+		"material_eg/N": float32(eg),
+	}
+	got := map[string]float32{}
+	fs := s.Extract(st, nil)
+	for i, f := range fs {
+		if i > 0 && fs[i-1].Index >= f.Index {
+			t.Errorf("features not in increasing index order: %v", fs)
+		}
+		got[s.Names[f.Index]] = f.Value
+	}
+	for name, v := range want {
+		if math.Abs(float64(got[name]-v)) > 1e-6 {
+			t.Errorf("%s = %v, want %v", name, got[name], v)
+		}
+	}
+	for name, v := range got {
+		if _, ok := want[name]; !ok {
+			t.Errorf("unexpected feature %s = %v", name, v)
+		}
+	}
+	if p := s.Phase(st); math.Abs(p-3/start) > 1e-12 {
+		t.Errorf("phase %v, want %v", p, 3/start)
+	}
+}
+
+// Typhoon's rules text: "as soon as you are down to one piece, you lose,
+// period" and "when you are reduced to two pieces, both are effectively
+// royal": the danger is full at two pieces, half at three, none from four.
+func TestBareDanger(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		want float32
+	}{{1, 1}, {2, 1}, {3, 0.5}, {4, 0}, {30, 0}} {
+		if got := danger(c.n); got != c.want {
+			t.Errorf("danger(%d) = %v, want %v", c.n, got, c.want)
+		}
+	}
+}
+
+func TestSchemaNames(t *testing.T) {
+	s := For(testgame.DropGame)
+	if s != For(testgame.DropGame) {
+		t.Error("For does not cache")
+	}
+	for _, name := range []string{"material/K", "material/Q", "hand/R", "hand/N", "hand/P", "advance/P", "center/N", "royals"} {
+		if _, ok := s.Index(name); !ok {
+			t.Errorf("drop game lacks %s", name)
+		}
+	}
+	for _, name := range []string{"hand/Q", "hand/K", "material_eg/P", "bare_danger"} {
+		if _, ok := s.Index(name); ok {
+			t.Errorf("drop game has %s", name)
+		}
+	}
+	if _, ok := For(testgame.Game).Index("material_eg/R"); !ok {
+		t.Error("game without drops lacks material_eg/R")
+	}
+}
+
+func TestExtractDoesNotAllocate(t *testing.T) {
+	g := testgame.DropGame
+	st := mustPos(t, g, "r,n,k,1,r/p,p,1,p,p/5/P,1,P,P,P/R,N,K,N,R white [N,P,p]")
+	w := Starting(g)
+	s := For(g)
+	buf := make([]Feature, 0, len(s.Names))
+	if n := testing.AllocsPerRun(100, func() { buf = s.Extract(st, buf[:0]) }); n != 0 {
+		t.Errorf("Extract allocates %v times", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = w.Eval(st, buf) }); n != 0 {
+		t.Errorf("Eval allocates %v times", n)
+	}
+}
+
+// Reach counted by hand on the 5x5 test board. King (royal): 4 corners x 3 +
+// 12 edge squares x 5 + 9 inner squares x 8 = 144 moves over 25 squares.
+// Knight: 4x2 + 8x3 + 4x4 (c1-like) + 4x4 (b2-like) + 4x6 + 8 = 96 over 25.
+// Pawn (not on the last rank, 20 squares): a step plus the diagonal captures,
+// 2 on the a and e files, 3 on b-d: 4 ranks x (2x2 + 3x3) = 52 over 20.
+func TestStartingReach(t *testing.T) {
+	g := testgame.Game
+	for _, c := range []struct {
+		kind    rules.Kind
+		mean    float64
+		squares int
+	}{
+		{testgame.King, 144.0 / 25, 25},
+		{testgame.Knight, 96.0 / 25, 25},
+		{testgame.Pawn, 52.0 / 20, 20},
+	} {
+		r := MeasureReach(g, c.kind)
+		if math.Abs(r.Mean-c.mean) > 1e-9 || r.Squares != c.squares {
+			t.Errorf("%s: reach %v on %d squares, want %v on %d", g.Kinds[c.kind].Token, r.Mean, r.Squares, c.mean, c.squares)
+		}
+	}
+	w := Starting(g)
+	v := func(n string) float64 { return w.Terms[n] }
+	if v("material/P") != 1 {
+		t.Errorf("pawn is %v, want 1", v("material/P"))
+	}
+	if want := round4(96.0 / 25 / (52.0 / 20)); v("material/N") != want {
+		t.Errorf("knight is %v, want %v", v("material/N"), want)
+	}
+	if !(v("material/Q") > v("material/R") && v("material/R") > v("material/N") && v("material/N") > v("material/P")) {
+		t.Errorf("want Q > R > N > P, got %v %v %v %v", v("material/Q"), v("material/R"), v("material/N"), v("material/P"))
+	}
+	if v("center/N") <= 0 || v("center/K") <= 0 {
+		t.Errorf("knight and king reach more from the centre: center/N %v, center/K %v", v("center/N"), v("center/K"))
+	}
+	if want := round4((v("material/Q") - 1) / 2); math.Abs(v("advance/P")-want) > 1e-4 {
+		t.Errorf("advance/P %v, want half the promotion gain %v", v("advance/P"), want)
+	}
+	if w.Version != "testgame-start-1" || w.Provenance["method"] != StartingMethod {
+		t.Errorf("version %q, provenance %v", w.Version, w.Provenance)
+	}
+}
+
+func TestSaveLoadRoundTrip(t *testing.T) {
+	g := testgame.DropGame
+	w := Starting(g)
+	i, _ := For(g).Index("center/N")
+	w.Vec[i] = 0.125
+	w.Version = "testgame-drop-gen1"
+	path := filepath.Join(t.TempDir(), "sub", "w.json")
+	if err := w.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	r, err := LoadWeights(path, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Terms["center/N"] != 0.125 || r.Version != w.Version {
+		t.Errorf("round trip lost data: center/N %v version %q", r.Terms["center/N"], r.Version)
+	}
+	for i := range w.Vec {
+		if w.Vec[i] != r.Vec[i] {
+			t.Fatalf("Vec[%d] %v != %v", i, r.Vec[i], w.Vec[i])
+		}
+	}
+	if r.Hash() != w.Hash() {
+		t.Errorf("hash changed by a round trip")
+	}
+	data, _ := os.ReadFile(path)
+	if w2, _ := ParseWeights(data, g); w2 == nil || w2.Hash() != w.Hash() {
+		t.Error("ParseWeights disagrees with LoadWeights")
+	}
+	if len(w.Hash()) != 64 {
+		t.Errorf("hash %q is not hex sha256", w.Hash())
+	}
+	w.Vec[i] = 0.25
+	if r.Hash() == w.Hash() {
+		t.Error("hash ignores a changed weight")
+	}
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	if len(entries) != 1 {
+		t.Errorf("temporary files left behind: %v", entries)
+	}
+}
+
+func TestWeightsValidation(t *testing.T) {
+	g := testgame.Game
+	good, err := Starting(g).canonical()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, data, want string
+	}{
+		{"wrong game", strings.Replace(string(good), `"game": "testgame"`, `"game": "typhoon"`, 1), `for game "typhoon", not "testgame"`},
+		{"unknown term", strings.Replace(string(good), `"material/K"`, `"material/ZZ"`, 1), `term "material/ZZ": unknown`},
+		{"missing term", strings.Replace(string(good), `"royals": 0`, `"material/ZZ": 0`, 1), `term "material/ZZ": unknown`},
+		{"missing term only", without(t, good, "royals"), `term "royals": missing`},
+		{"format", strings.Replace(string(good), `"format": 1`, `"format": 2`, 1), "format 2, want 1"},
+		{"unknown field", strings.Replace(string(good), `"format": 1`, `"format": 1, "colour": 3`, 1), `unknown field "colour"`},
+		{"no version", strings.Replace(string(good), `"version": "testgame-start-1"`, `"version": ""`, 1), "missing version"},
+		{"not JSON", "{", "bad JSON"},
+		{"trailing", string(good) + "{}", "data after"},
+	}
+	dir := t.TempDir()
+	for _, c := range cases {
+		path := filepath.Join(dir, "w.json")
+		if err := os.WriteFile(path, []byte(c.data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := LoadWeights(path, g)
+		if err == nil {
+			t.Errorf("%s: no error", c.name)
+			continue
+		}
+		msg := err.Error()
+		if !strings.Contains(msg, c.want) || !strings.Contains(msg, path) || strings.Contains(msg, "\n") {
+			t.Errorf("%s: error %q, want one line naming %s and %q", c.name, msg, path, c.want)
+		}
+	}
+	if _, err := ParseWeights(good, g); err != nil {
+		t.Errorf("good weights rejected: %v", err)
+	}
+}
+
+func FuzzParseWeights(f *testing.F) {
+	good, _ := Starting(testgame.Game).canonical()
+	f.Add(good)
+	f.Add([]byte(`{"format":1,"game":"testgame","version":"x","terms":{"material/K":1}}`))
+	f.Add([]byte(`{"format":1,"game":"testgame","version":"x","terms":{"material/K":1e999}}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		w, err := ParseWeights(data, testgame.Game)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("multi-line error %q", err)
+			}
+			return
+		}
+		if len(w.Vec) != len(For(testgame.Game).Names) {
+			t.Errorf("compiled Vec has %d entries", len(w.Vec))
+		}
+	})
+}
+
+func BenchmarkExtract(b *testing.B) {
+	g := testgame.Game
+	st := g.Start()
+	s := For(g)
+	buf := make([]Feature, 0, len(s.Names))
+	for b.Loop() {
+		buf = s.Extract(st, buf[:0])
+	}
+}
+
+// without returns weights JSON with one term deleted.
+func without(t *testing.T, data []byte, term string) string {
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	delete(m["terms"].(map[string]any), term)
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

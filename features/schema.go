@@ -1,0 +1,296 @@
+// Package features is taifu's evaluation: the single source of truth that
+// both scores positions for the search and emits the sparse feature vectors
+// the tuner fits. The evaluation of a position is the dot product of a game's
+// Weights with its features, from the side to move's point of view.
+//
+// Feature names, per game (TOKEN is a piece token of the game's table):
+//
+//	material/TOKEN     pieces of the kind on the board, mine minus theirs
+//	hand/TOKEN         drop games, droppable kinds: pieces in hand, mine minus theirs
+//	advance/TOKEN      sum over the kind's pieces of the relative rank, 0 on the
+//	                   owner's first rank to 1 on the last, mine minus theirs
+//	center/TOKEN       sum over the kind's pieces of the square's centrality
+//	                   minus the board's mean centrality (centrality is
+//	                   1 - (|df|/cf + |dr|/cr)/2, with df, dr the distances to the
+//	                   board's centre and cf, cr their largest values), mine minus theirs
+//	material_eg/TOKEN  games without drops: material/TOKEN times (1 - phase), where
+//	                   phase = min(1, non-royal pieces on the board / those of
+//	                   the start position): the endgame taper of material
+//	royals             royal pieces on the board, mine minus theirs
+//	bare_danger        Typhoon only (a side reduced to one piece loses):
+//	                   d(mine) - d(theirs), d(n) = min(1, max(0, 4-n)/2) for a
+//	                   side with n pieces on the board
+//	last_royal         Typhoon only (several royals a side are possible):
+//	                   [I have one royal] - [they have one royal]
+//
+// Schema.Names lists them in this order, kinds in piece-table order.
+package features
+
+import (
+	"sync"
+
+	"taifu/rules"
+)
+
+// Feature is one nonzero entry of a sparse feature vector.
+type Feature struct {
+	Index int32
+	Value float32
+}
+
+// Schema is the feature layout of one game; Names[i] names feature i.
+type Schema struct {
+	Game  *rules.Game
+	Names []string
+
+	index map[string]int
+	// Per kind feature indices, -1 when the game has no such feature.
+	mat, hand, adv, cen, eg []int32
+	royals, bare, lastRoyal int32
+	royal                   []bool
+	advTab                  [2][]float32 // relative rank per side and square
+	cenTab                  []float32    // centred centrality per square
+	startPieces             int          // non-royal pieces at the start; 0: no taper
+}
+
+var (
+	schemaMu sync.Mutex
+	schemas  = map[*rules.Game]*Schema{}
+)
+
+// For returns the schema of g, built once and cached.
+func For(g *rules.Game) *Schema {
+	schemaMu.Lock()
+	defer schemaMu.Unlock()
+	if s, ok := schemas[g]; ok {
+		return s
+	}
+	s := build(g)
+	schemas[g] = s
+	return s
+}
+
+// hasBareRule reports games in which a side reduced to one piece loses.
+func hasBareRule(g *rules.Game) bool { return g.Name == "typhoon" }
+
+func build(g *rules.Game) *Schema {
+	nk := len(g.Kinds)
+	s := &Schema{Game: g, index: map[string]int{}, royals: -1, bare: -1, lastRoyal: -1}
+	newIdx := func() []int32 {
+		x := make([]int32, nk)
+		for i := range x {
+			x[i] = -1
+		}
+		return x
+	}
+	s.mat, s.hand, s.adv, s.cen, s.eg = newIdx(), newIdx(), newIdx(), newIdx(), newIdx()
+	s.royal = make([]bool, nk)
+	add := func(name string) int32 {
+		s.index[name] = len(s.Names)
+		s.Names = append(s.Names, name)
+		return int32(len(s.Names) - 1)
+	}
+	for k := 1; k < nk; k++ {
+		s.royal[k] = g.Kinds[k].Royal
+		s.mat[k] = add("material/" + g.Kinds[k].Token)
+	}
+	if g.HasHand {
+		for k := 1; k < nk; k++ {
+			if g.Kinds[k].Droppable {
+				s.hand[k] = add("hand/" + g.Kinds[k].Token)
+			}
+		}
+	}
+	for k := 1; k < nk; k++ {
+		s.adv[k] = add("advance/" + g.Kinds[k].Token)
+	}
+	for k := 1; k < nk; k++ {
+		s.cen[k] = add("center/" + g.Kinds[k].Token)
+	}
+	if !g.HasHand {
+		if su, err := rules.ParseSetup(g, g.StartPosition); err == nil {
+			for sq := 0; sq < g.Squares(); sq++ {
+				if p := su.Board[sq]; p != rules.NoPiece && !g.Kinds[p.Kind()].Royal {
+					s.startPieces++
+				}
+			}
+		}
+		if s.startPieces > 0 {
+			for k := 1; k < nk; k++ {
+				s.eg[k] = add("material_eg/" + g.Kinds[k].Token)
+			}
+		}
+	}
+	s.royals = add("royals")
+	if hasBareRule(g) {
+		s.bare = add("bare_danger")
+		s.lastRoyal = add("last_royal")
+	}
+	n := g.Squares()
+	s.advTab[0], s.advTab[1] = make([]float32, n), make([]float32, n)
+	s.cenTab = make([]float32, n)
+	cf, cr := float64(g.Width-1)/2, float64(g.Height-1)/2
+	var sum float64
+	cent := make([]float64, n)
+	for sq := 0; sq < n; sq++ {
+		f, r := float64(g.File(sq)), float64(g.Rank(sq))
+		if g.Height > 1 {
+			s.advTab[0][sq] = float32(r / float64(g.Height-1))
+			s.advTab[1][sq] = float32((float64(g.Height-1) - r) / float64(g.Height-1))
+		}
+		c := 1.0
+		if cf > 0 && cr > 0 {
+			c = 1 - (abs(f-cf)/cf+abs(r-cr)/cr)/2
+		}
+		cent[sq] = c
+		sum += c
+	}
+	for sq := range cent {
+		s.cenTab[sq] = float32(cent[sq] - sum/float64(n))
+	}
+	return s
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// Index returns the index of the feature called name.
+func (s *Schema) Index(name string) (int, bool) {
+	i, ok := s.index[name]
+	return i, ok
+}
+
+// Centrality returns the centre feature's value for a piece on sq (the
+// centrality of sq minus the board's mean).
+func (s *Schema) Centrality(sq int) float64 { return float64(s.cenTab[sq]) }
+
+// Advance returns the advance feature's value for a piece of side on sq.
+func (s *Schema) Advance(side rules.Side, sq int) float64 { return float64(s.advTab[side][sq]) }
+
+// Phase returns the game phase of st in [0, 1]: 1 with the start position's
+// non-royal material on the board, 0 with none. Drop games have phase 1.
+func (s *Schema) Phase(st rules.State) float64 {
+	if s.startPieces == 0 {
+		return 1
+	}
+	n := 0
+	for sq := 0; sq < s.Game.Squares(); sq++ {
+		if p := st.At(sq); p != rules.NoPiece && !s.royal[p.Kind()] {
+			n++
+		}
+	}
+	return phase(n, s.startPieces)
+}
+
+func phase(n, start int) float64 {
+	if n >= start {
+		return 1
+	}
+	return float64(n) / float64(start)
+}
+
+// Extract appends st's features, from the side to move's point of view
+// (mine minus theirs), to dst in increasing index order, and returns it. It
+// does not allocate when dst has room for len(s.Names) more entries.
+func (s *Schema) Extract(st rules.State, dst []Feature) []Feature {
+	var (
+		mat      [256]int32
+		adv, cen [256]float32
+		pieces   [2]int
+		royals   [2]int
+		nonRoyal int
+	)
+	me := st.SideToMove()
+	n := s.Game.Squares()
+	for sq := 0; sq < n; sq++ {
+		p := st.At(sq)
+		if p == rules.NoPiece {
+			continue
+		}
+		k, side := p.Kind(), p.Side()
+		pieces[side]++
+		if s.royal[k] {
+			royals[side]++
+		} else {
+			nonRoyal++
+		}
+		if side == me {
+			mat[k]++
+			adv[k] += s.advTab[side][sq]
+			cen[k] += s.cenTab[sq]
+		} else {
+			mat[k]--
+			adv[k] -= s.advTab[side][sq]
+			cen[k] -= s.cenTab[sq]
+		}
+	}
+	nk := len(s.Game.Kinds)
+	for k := 1; k < nk; k++ {
+		if mat[k] != 0 {
+			dst = append(dst, Feature{s.mat[k], float32(mat[k])})
+		}
+	}
+	if s.Game.HasHand {
+		for k := 1; k < nk; k++ {
+			if s.hand[k] >= 0 {
+				if d := st.InHand(me, rules.Kind(k)) - st.InHand(me.Other(), rules.Kind(k)); d != 0 {
+					dst = append(dst, Feature{s.hand[k], float32(d)})
+				}
+			}
+		}
+	}
+	for k := 1; k < nk; k++ {
+		if adv[k] != 0 {
+			dst = append(dst, Feature{s.adv[k], adv[k]})
+		}
+	}
+	for k := 1; k < nk; k++ {
+		if cen[k] != 0 {
+			dst = append(dst, Feature{s.cen[k], cen[k]})
+		}
+	}
+	if s.startPieces > 0 {
+		if eg := 1 - phase(nonRoyal, s.startPieces); eg > 0 {
+			for k := 1; k < nk; k++ {
+				if mat[k] != 0 {
+					dst = append(dst, Feature{s.eg[k], float32(float64(mat[k]) * eg)})
+				}
+			}
+		}
+	}
+	if d := royals[me] - royals[me.Other()]; d != 0 {
+		dst = append(dst, Feature{s.royals, float32(d)})
+	}
+	if s.bare >= 0 {
+		if d := danger(pieces[me]) - danger(pieces[me.Other()]); d != 0 {
+			dst = append(dst, Feature{s.bare, d})
+		}
+		if d := b2f(royals[me] == 1) - b2f(royals[me.Other()] == 1); d != 0 {
+			dst = append(dst, Feature{s.lastRoyal, d})
+		}
+	}
+	return dst
+}
+
+// danger is the bare-royal danger of a side with n pieces on the board.
+func danger(n int) float32 {
+	d := float32(4-n) / 2
+	if d < 0 {
+		return 0
+	}
+	if d > 1 {
+		return 1
+	}
+	return d
+}
+
+func b2f(b bool) float32 {
+	if b {
+		return 1
+	}
+	return 0
+}

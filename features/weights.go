@@ -1,0 +1,228 @@
+package features
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"taifu/rules"
+)
+
+// WeightsFormat is the format number of weights files this package writes.
+const WeightsFormat = 1
+
+// Weights is a versioned weights file (JSON) for one game.
+type Weights struct {
+	Format     int                `json:"format"`               // WeightsFormat
+	Game       string             `json:"game"`                 // rules.Game.Name
+	Version    string             `json:"version"`              // e.g. "typhoon-start-1", "typhoon-gen3"
+	Terms      map[string]float64 `json:"terms"`                // feature name -> weight; every schema name present
+	Provenance map[string]any     `json:"provenance,omitempty"` // how it was made
+	Vec        []float64          `json:"-"`                    // aligned with Schema.Names, filled by Load/Compile
+
+	schema *Schema
+}
+
+// DefaultPath is where the weights of game live: configs/weights/<game>.json,
+// relative to the repository root.
+func DefaultPath(game string) string { return filepath.Join("configs", "weights", game+".json") }
+
+// ParseWeights reads a weights file's JSON for g and compiles it. Errors are
+// one line and name the offending field or term.
+func ParseWeights(data []byte, g *rules.Game) (*Weights, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var w Weights
+	if err := dec.Decode(&w); err != nil {
+		return nil, fmt.Errorf("bad JSON: %v", err)
+	}
+	if dec.More() {
+		return nil, errors.New("bad JSON: data after the weights object")
+	}
+	if w.Format != WeightsFormat {
+		return nil, fmt.Errorf("format %d, want %d", w.Format, WeightsFormat)
+	}
+	if w.Version == "" {
+		return nil, errors.New("missing version")
+	}
+	if err := w.Compile(g); err != nil {
+		return nil, err
+	}
+	return &w, nil
+}
+
+// LoadWeights reads and validates the weights file at path for g. Wrong game,
+// unknown or missing terms give a one-line error naming the file and term.
+func LoadWeights(path string, g *rules.Game) (*Weights, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("weights: %v", err)
+	}
+	w, err := ParseWeights(data, g)
+	if err != nil {
+		return nil, fmt.Errorf("weights file %s: %v", path, err)
+	}
+	return w, nil
+}
+
+// Load returns the weights of the named game: from path, or when path is ""
+// from DefaultPath(game) if that file exists, else Starting.
+func Load(game string, path string) (*Weights, error) {
+	g, err := rules.Lookup(game)
+	if err != nil {
+		return nil, err
+	}
+	if path == "" {
+		p := DefaultPath(game)
+		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+			return Starting(g), nil
+		}
+		path = p
+	}
+	return LoadWeights(path, g)
+}
+
+// Compile checks w against g's schema (game, every term known, every schema
+// name present, finite values) and fills Vec from Terms.
+func (w *Weights) Compile(g *rules.Game) error {
+	if w.Game != g.Name {
+		return fmt.Errorf("weights are for game %q, not %q", w.Game, g.Name)
+	}
+	s := For(g)
+	var unknown []string
+	for name := range w.Terms {
+		if _, ok := s.index[name]; !ok {
+			unknown = append(unknown, name)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return fmt.Errorf("term %q: unknown for game %s (%d unknown terms)", unknown[0], g.Name, len(unknown))
+	}
+	vec := make([]float64, len(s.Names))
+	for i, name := range s.Names {
+		v, ok := w.Terms[name]
+		if !ok {
+			return fmt.Errorf("term %q: missing (every feature of %s needs a weight)", name, g.Name)
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("term %q: weight %v is not finite", name, v)
+		}
+		vec[i] = v
+	}
+	w.Vec, w.schema = vec, s
+	return nil
+}
+
+// Schema returns the schema w was compiled against (nil before Compile).
+func (w *Weights) Schema() *Schema { return w.schema }
+
+// syncTerms rebuilds Terms from Vec when w is compiled.
+func (w *Weights) termsFromVec() map[string]float64 {
+	if w.schema == nil || len(w.Vec) != len(w.schema.Names) {
+		return w.Terms
+	}
+	t := make(map[string]float64, len(w.Vec))
+	for i, name := range w.schema.Names {
+		t[name] = w.Vec[i]
+	}
+	return t
+}
+
+// canonical is the JSON of w (Terms taken from Vec when compiled), with sorted
+// keys, indented, ending in a newline.
+func (w *Weights) canonical() ([]byte, error) {
+	c := *w
+	c.Terms = w.termsFromVec()
+	if c.Format == 0 {
+		c.Format = WeightsFormat
+	}
+	b, err := json.MarshalIndent(&c, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// Hash returns the hex sha256 of w's canonical JSON (the bytes Save writes).
+func (w *Weights) Hash() string {
+	b, err := w.canonical()
+	if err != nil {
+		return "unhashable: " + err.Error()
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// Save writes w to path as canonical JSON (Terms from Vec), through a
+// temporary file renamed into place.
+func (w *Weights) Save(path string) error {
+	b, err := w.canonical()
+	if err != nil {
+		return fmt.Errorf("weights %s: %v", path, err)
+	}
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("weights: %v", err)
+		}
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("weights: %v", err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return fmt.Errorf("weights: writing %s: %v", tmp.Name(), err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("weights: writing %s: %v", tmp.Name(), err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("weights: %v", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("weights: %v", err)
+	}
+	w.Terms = w.termsFromVec()
+	return nil
+}
+
+// Eval is weights . features of st for the side to move, in pawn units.
+// scratch is reused for the features; pass a slice with capacity for the
+// schema's names to avoid allocating. w must be compiled.
+func (w *Weights) Eval(st rules.State, scratch []Feature) float64 {
+	s := w.schema
+	if s == nil || s.Game != st.Game() {
+		s = For(st.Game())
+	}
+	return Dot(w.Vec, s.Extract(st, scratch[:0]))
+}
+
+// Dot returns the dot product of a dense weight vector and sparse features.
+func Dot(vec []float64, fs []Feature) float64 {
+	var sum float64
+	for _, f := range fs {
+		sum += vec[f.Index] * float64(f.Value)
+	}
+	return sum
+}
+
+// Value returns the weight of the named term (0 when absent).
+func (w *Weights) Value(name string) float64 {
+	if w.schema != nil && len(w.Vec) == len(w.schema.Names) {
+		if i, ok := w.schema.index[name]; ok {
+			return w.Vec[i]
+		}
+		return 0
+	}
+	return w.Terms[name]
+}
