@@ -1,2 +1,12 @@
-// Package samarkand implements the rules of samarkand (work in progress).
+// Package samarkand implements Ivan A. Derzhanski's Samarkand (2001) on a
+// 12x12 board, as the seed text 003 and the project's spec samarkand.md
+// describe it: 21 men and their promoted forms, baroque captures (pushes,
+// line-hops, withdrawal, approach, co-square and converting hops), the
+// King's relay, check, checkmate, stalemate, repetition and the no-progress
+// rule.
+//
+// Every rule the seed lost and the project reconstructed lives in
+// reconstruction.go; the men whose moves the seed describes are a
+// data-driven catalogue (catalogue.go) compiled into per-square tables.
+// The game registers itself as "samarkand"; see Game.
 package samarkand

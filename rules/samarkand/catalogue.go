@@ -1,0 +1,239 @@
+package samarkand
+
+import "taifu/rules"
+
+// The catalogue: every man's powers as data. A man is a list of atoms; each
+// atom is one movement or capturing power. Plain atoms (leaps and rides)
+// are compiled into per-square tables at init; the special powers (pushes,
+// snowplows, line-hops, withdrawal, approach, co-squares, conversion, the
+// Monkey's chains, the Emperor's short leap and the royal relay) are Go code
+// in movegen.go and reconstruction.go, driven by the atom's fields.
+
+// op is the kind of power an atom grants.
+type op uint8
+
+const (
+	opLeap       op = iota // jump to each square of leaps (symmetric), per mode
+	opRide                 // slide along dirs, min..max squares, the path before the target empty
+	opPush                 // step onto an occupied square, pushing that man one square on
+	opSnowplow             // slide up to max squares, capturing every opposing man passed
+	opWithdraw             // slide without capturing; captures the adjacent opposing man left behind
+	opLongleap             // slide without capturing; captures by hopping opposing men in line
+	opConvertHop           // slide up to max without capturing; converts by hopping one opposing man
+	opApproach             // step to an empty square; captures the opposing man next beyond
+	opCoordinate           // slide without capturing; captures on the co-squares with its own royal
+	opMonkey               // the Monkey's chains of friendly or capturing leaps (reconstruction.go)
+	opShortLeap            // leap over an adjacent man of either side; moves or captures beyond
+	opRelay                // the royal relays a three-square leap to an adjacent friendly man
+)
+
+// mode says whether an atom moves, captures by displacement, or both.
+type mode uint8
+
+const (
+	modeBoth    mode = iota // moves to empty squares and captures on opposing ones
+	modeMove                // only to empty squares ("m" in Betza's notation)
+	modeCapture             // only onto opposing men ("c")
+)
+
+// vec is a leap (dx, dy), expanded to every rotation and reflection.
+type vec struct{ x, y int }
+
+// The leaps of Betza's notation used by Samarkand.
+var (
+	wazir   = vec{1, 0}
+	ferz    = vec{1, 1}
+	dabbaba = vec{2, 0}
+	alfil   = vec{2, 2}
+	knight  = vec{2, 1}
+	camel   = vec{3, 1}
+	zebra   = vec{3, 2}
+)
+
+// unlimited is the longest ride on a 12x12 board.
+const unlimited = width - 1
+
+// atom is one power of a man.
+type atom struct {
+	op       op
+	mode     mode
+	leaps    []vec  // opLeap
+	forward  bool   // opLeap: only the vectors pointing forward (the Pawn)
+	dirs     dirSet // rides and the special powers
+	min, max int    // opRide (min 2 is a darter that skips the first square), opSnowplow, opConvertHop
+}
+
+func leap(m mode, v ...vec) atom    { return atom{op: opLeap, mode: m, leaps: v} }
+func fwdLeap(m mode, v ...vec) atom { return atom{op: opLeap, mode: m, leaps: v, forward: true} }
+func ride(ds dirSet, min, max int) atom {
+	return atom{op: opRide, mode: modeBoth, dirs: ds, min: min, max: max}
+}
+func power(o op, ds dirSet, max int) atom { return atom{op: o, dirs: ds, max: max} }
+
+// kindDef is one row of the piece table.
+type kindDef struct {
+	token, name string
+	promotesTo  string // token of the promoted form, "" when it does not promote
+	royal       bool
+	atoms       []atom
+}
+
+// men lists every kind, base men first, in the order of samarkand.md's
+// table. Kind numbers are positions in this list plus one. The Bull, the Ram,
+// the Monkey and the relay are reconstruction (reconstruction.go).
+var men = []kindDef{
+	{"P", "Pawn", "SQ", false, []atom{fwdLeap(modeMove, wazir), fwdLeap(modeCapture, ferz)}},
+	{"E", "Elephant", "AB", false, []atom{leap(modeMove, ferz), leap(modeBoth, alfil)}},
+	{"V", "Vanguard", "B", false, []atom{ride(diagonal, 2, unlimited)}},
+	{"AV", "Avant", "B", false, []atom{ride(diagonal, 1, 4)}},
+	{"T", "Turtle", "FL", false, []atom{leap(modeMove, wazir), leap(modeBoth, dabbaba)}},
+	{"WG", "Waggon", "R", false, []atom{ride(orthogonal, 2, unlimited)}},
+	{"CH", "Chariot", "R", false, []atom{ride(orthogonal, 1, 4)}},
+	{"G", "Giraffe", "AM", false, []atom{leap(modeMove, ferz, wazir), leap(modeBoth, alfil, dabbaba)}},
+	{"GE", "General", "Q", false, []atom{ride(allDirs, 2, unlimited)}},
+	{"MI", "Minister", "Q", false, []atom{ride(allDirs, 1, 4)}},
+	{"U", "Unicorn", "LI", false, []atom{leap(modeBoth, ferz, dabbaba)}},
+	{"PX", "Phoenix", "TI", false, []atom{leap(modeBoth, wazir, alfil)}},
+	{"BU", "Bull", "TY", false, bullAtoms},
+	{"RA", "Ram", "CY", false, ramAtoms},
+	{"N", "Knight", "LL", false, []atom{leap(modeBoth, knight)}},
+	{"C", "Camel", "WL", false, []atom{leap(modeBoth, camel)}},
+	{"Z", "Zebra", "LD", false, []atom{leap(modeBoth, zebra)}},
+	{"SC", "Scout", "WD", false, []atom{power(opApproach, allDirs, 1), leap(modeMove, dabbaba, alfil)}},
+	{"MO", "Monkey", "CO", false, monkeyAtoms},
+	{"BA", "Barracuda", "SH", false, []atom{power(opConvertHop, allDirs, 3)}},
+	{"K", "King", "EM", true, []atom{leap(modeBoth, wazir, ferz), power(opRelay, relayDirs, 0)}},
+
+	{"SQ", "Squirrel", "", false, []atom{leap(modeBoth, alfil, knight, dabbaba)}},
+	{"AB", "Archbishop", "", false, []atom{ride(diagonal, 1, unlimited), leap(modeBoth, wazir)}},
+	{"B", "Bishop", "", false, []atom{ride(diagonal, 1, unlimited)}},
+	{"FL", "Flamen", "", false, []atom{ride(orthogonal, 1, unlimited), leap(modeBoth, ferz)}},
+	{"R", "Rook", "", false, []atom{ride(orthogonal, 1, unlimited)}},
+	{"AM", "Amazon", "", false, []atom{ride(allDirs, 1, unlimited), leap(modeBoth, knight)}},
+	{"Q", "Queen", "", false, []atom{ride(allDirs, 1, unlimited)}},
+	{"LI", "Lion", "", false, []atom{ride(orthogonal, 1, unlimited), leap(modeBoth, ferz, knight)}},
+	{"TI", "Tiger", "", false, []atom{ride(diagonal, 1, unlimited), leap(modeBoth, wazir, knight)}},
+	{"TY", "Typhoon", "", false, []atom{leap(modeBoth, ferz, alfil), power(opSnowplow, orthogonal, 3)}},
+	{"CY", "Cyclone", "", false, []atom{leap(modeBoth, wazir, dabbaba), power(opSnowplow, diagonal, 3)}},
+	{"LL", "Longleaper", "", false, []atom{power(opLongleap, allDirs, unlimited)}},
+	{"WL", "Withleaper", "", false, []atom{power(opWithdraw, orthogonal, unlimited), power(opLongleap, diagonal, unlimited)}},
+	{"LD", "Longdrawer", "", false, []atom{power(opLongleap, orthogonal, unlimited), power(opWithdraw, diagonal, unlimited)}},
+	{"WD", "Withdrawer", "", false, []atom{power(opWithdraw, allDirs, unlimited)}},
+	{"CO", "Coordinator", "", false, []atom{power(opCoordinate, allDirs, unlimited)}},
+	{"SH", "Shark", "", false, []atom{power(opConvertHop, allDirs, unlimited)}},
+	{"EM", "Emperor", "", true, []atom{leap(modeBoth, wazir, ferz, knight), power(opShortLeap, allDirs, 2), power(opRelay, relayDirs, 0)}},
+}
+
+// catom is an atom compiled for the board.
+type catom struct {
+	atom
+	dests [2][squares][]uint8 // opLeap: destination squares per side and origin
+}
+
+// kindTab is the compiled form of one kind.
+type kindTab struct {
+	atoms []catom
+	reach int // farthest Chebyshev distance at which this man can remove or convert a man
+	promo rules.Kind
+	royal bool
+}
+
+// Kind numbers of the men the rules code names.
+var (
+	kindPawn, kindMonkey, kindKing, kindEmperor rules.Kind
+	nKinds                                      int
+	table                                       []kindTab
+)
+
+// kindInfos is the rules.KindInfo table (row 0 unused).
+var kindInfos []rules.KindInfo
+
+func init() {
+	nKinds = len(men) + 1
+	table = make([]kindTab, nKinds)
+	kindInfos = make([]rules.KindInfo, nKinds)
+	byToken := map[string]rules.Kind{}
+	for i, d := range men {
+		byToken[d.token] = rules.Kind(i + 1)
+	}
+	for i, d := range men {
+		k := rules.Kind(i + 1)
+		info := rules.KindInfo{Token: d.token, Name: d.name, Royal: d.royal, Promoted: i >= 21}
+		if d.promotesTo != "" {
+			pk, ok := byToken[d.promotesTo]
+			if !ok {
+				panic("samarkand: unknown promoted token " + d.promotesTo)
+			}
+			info.PromotesTo = pk
+		}
+		kindInfos[k] = info
+		t := &table[k]
+		t.promo, t.royal = info.PromotesTo, d.royal
+		for _, a := range d.atoms {
+			t.atoms = append(t.atoms, compile(a))
+			t.reach = max(t.reach, reach(a))
+		}
+	}
+	kindPawn, kindMonkey, kindKing, kindEmperor = byToken["P"], byToken["MO"], byToken["K"], byToken["EM"]
+}
+
+// compile builds the per-square tables of a.
+func compile(a atom) catom {
+	c := catom{atom: a}
+	if a.op != opLeap {
+		return c
+	}
+	for side := 0; side < 2; side++ {
+		fwd := 1
+		if side == 1 {
+			fwd = -1
+		}
+		for sq := 0; sq < squares; sq++ {
+			var ds []uint8
+			seen := map[int]bool{}
+			for _, v := range a.leaps {
+				for _, xy := range [][2]int{{v.x, v.y}, {v.y, v.x}} {
+					for _, sx := range []int{1, -1} {
+						for _, sy := range []int{1, -1} {
+							dx, dy := xy[0]*sx, xy[1]*sy
+							if a.forward && dy*fwd <= 0 {
+								continue
+							}
+							t := squareAt(fileOf(sq)+dx, rankOf(sq)+dy)
+							if t >= 0 && !seen[t] {
+								seen[t] = true
+								ds = append(ds, uint8(t))
+							}
+						}
+					}
+				}
+			}
+			c.dests[side][sq] = ds
+		}
+	}
+	return c
+}
+
+// reach is how far from its square a power can remove or convert a man.
+func reach(a atom) int {
+	if a.mode == modeMove {
+		return 0
+	}
+	switch a.op {
+	case opLeap:
+		r := 0
+		for _, v := range a.leaps {
+			r = max(r, abs(v.x), abs(v.y))
+		}
+		return r
+	case opRide, opSnowplow, opConvertHop:
+		return a.max
+	case opPush, opWithdraw:
+		return 1
+	case opApproach, opShortLeap:
+		return 2
+	case opLongleap, opCoordinate, opMonkey:
+		return unlimited
+	}
+	return 0 // opRelay: a relayed man captures nothing
+}

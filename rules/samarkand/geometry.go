@@ -1,0 +1,108 @@
+package samarkand
+
+// Board geometry: 12x12, squares rank-major from a1 = 0.
+const (
+	width   = 12
+	height  = 12
+	squares = width * height
+)
+
+// The eight directions: orthogonal 0-3, diagonal 4-7.
+const (
+	dirN = iota
+	dirE
+	dirS
+	dirW
+	dirNE
+	dirSE
+	dirSW
+	dirNW
+)
+
+var (
+	dirDX = [8]int{0, 1, 0, -1, 1, 1, -1, -1}
+	dirDY = [8]int{1, 0, -1, 0, 1, -1, -1, 1}
+)
+
+// dirSet is a set of directions, bit d for direction d.
+type dirSet uint8
+
+// Direction sets.
+const (
+	orthogonal dirSet = 0x0F
+	diagonal   dirSet = 0xF0
+	allDirs    dirSet = 0xFF
+)
+
+func (ds dirSet) has(d int) bool { return ds&(1<<d) != 0 }
+
+var (
+	// rays[sq][d] lists the squares from sq outward in direction d, to the edge.
+	rays [squares][8][]uint8
+	// dirTo[a][b] is the direction from a to b when they share a line, else -1.
+	dirTo [squares][squares]int8
+	// dist[a][b] is the Chebyshev distance between a and b.
+	dist [squares][squares]uint8
+	// opposite[d] is the direction opposite d.
+	opposite = [8]int{dirS, dirW, dirN, dirE, dirSW, dirNW, dirNE, dirSE}
+)
+
+func fileOf(sq int) int { return sq % width }
+func rankOf(sq int) int { return sq / width }
+
+// squareAt returns the square at file f, rank r, or -1 off the board.
+func squareAt(f, r int) int {
+	if f < 0 || r < 0 || f >= width || r >= height {
+		return -1
+	}
+	return r*width + f
+}
+
+// step returns the square one step from sq in direction d, or -1.
+func step(sq, d int) int { return squareAt(fileOf(sq)+dirDX[d], rankOf(sq)+dirDY[d]) }
+
+func init() {
+	backing := make([]uint8, 0, squares*8*11)
+	for sq := 0; sq < squares; sq++ {
+		for d := 0; d < 8; d++ {
+			start := len(backing)
+			for s := step(sq, d); s >= 0; s = step(s, d) {
+				backing = append(backing, uint8(s))
+			}
+			rays[sq][d] = backing[start:len(backing):len(backing)]
+		}
+	}
+	for a := 0; a < squares; a++ {
+		for b := 0; b < squares; b++ {
+			dirTo[a][b] = -1
+			dx, dy := fileOf(b)-fileOf(a), rankOf(b)-rankOf(a)
+			adx, ady := abs(dx), abs(dy)
+			dist[a][b] = uint8(max(adx, ady))
+			if a == b || (dx != 0 && dy != 0 && adx != ady) {
+				continue
+			}
+			for d := 0; d < 8; d++ {
+				if sign(dx) == dirDX[d] && sign(dy) == dirDY[d] {
+					dirTo[a][b] = int8(d)
+				}
+			}
+		}
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func sign(x int) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}

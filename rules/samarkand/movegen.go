@@ -1,0 +1,381 @@
+package samarkand
+
+import "taifu/rules"
+
+// Move generation. Generators append to s.buf, or, when s.target is a
+// square (attack mode, used for check), only record in s.hit whether some
+// move would remove or convert the man on s.target.
+
+// add records m.
+func (s *State) add(m *rules.Move) {
+	if s.target >= 0 {
+		if removes(m, s.target) {
+			s.hit = true
+		}
+		return
+	}
+	s.buf = append(s.buf, *m)
+}
+
+// addPromo records m made by p under its own power, and its promoting form
+// where the zone rule allows.
+func (s *State) addPromo(m *rules.Move, p rules.Piece) {
+	if s.target >= 0 || !promotes(p.Kind(), p.Side(), int(m.From), int(m.To)) {
+		s.add(m)
+		return
+	}
+	if promotionOptional {
+		s.buf = append(s.buf, *m)
+	}
+	pm := *m
+	pm.Flags |= rules.FlagPromote
+	s.buf = append(s.buf, pm)
+}
+
+// removes reports whether m captures or converts the man on target.
+func removes(m *rules.Move, target int) bool {
+	if int(m.To) == target && m.Push == rules.NoSquare {
+		return true
+	}
+	for i := 0; i < int(m.NCap+m.NConv); i++ {
+		if int(m.Marks[i]) == target {
+			return true
+		}
+	}
+	return false
+}
+
+// enemy reports whether q is a man of the side other than side.
+func enemy(q rules.Piece, side rules.Side) bool { return q != rules.NoPiece && q.Side() != side }
+
+// pseudo appends the moves of the side to move, before the check rule.
+func (s *State) pseudo(buf []rules.Move) []rules.Move {
+	s.buf, s.target, s.hit = buf, -1, false
+	for sq := 0; sq < squares; sq++ {
+		p := s.board[sq]
+		if p != rules.NoPiece && p.Side() == s.stm {
+			s.genPiece(sq, p)
+		}
+	}
+	buf = s.buf
+	s.buf = nil
+	return buf
+}
+
+// attacked reports whether some move of side by (ignoring the check rule)
+// would capture or convert the man on target, or push it off the board.
+func (s *State) attacked(target int, by rules.Side) bool {
+	s.target, s.hit = target, false
+	for sq := 0; sq < squares && !s.hit; sq++ {
+		p := s.board[sq]
+		if p == rules.NoPiece || p.Side() != by || int(dist[sq][target]) > table[p.Kind()].reach {
+			continue
+		}
+		s.genPiece(sq, p)
+	}
+	s.target = -1
+	return s.hit
+}
+
+// aims reports whether direction d from sq matters: always when generating,
+// only toward the target in attack mode.
+func (s *State) aims(sq, d int) bool { return s.target < 0 || int(dirTo[sq][s.target]) == d }
+
+// genPiece generates the moves of the man p on sq.
+func (s *State) genPiece(sq int, p rules.Piece) {
+	side := p.Side()
+	attack := s.target >= 0
+	atoms := table[p.Kind()].atoms
+	for i := range atoms {
+		a := &atoms[i]
+		if attack && a.mode == modeMove {
+			continue
+		}
+		switch a.op {
+		case opLeap:
+			for _, t := range a.dests[side][sq] {
+				q := s.board[t]
+				if (q == rules.NoPiece && a.mode != modeCapture) || (enemy(q, side) && a.mode != modeMove) {
+					m := rules.NewMove(sq, int(t))
+					s.addPromo(&m, p)
+				}
+			}
+		case opRide:
+			s.genRide(sq, p, a)
+		case opPush:
+			s.genPush(sq, p, a.dirs)
+		case opSnowplow:
+			s.genSnowplow(sq, p, a)
+		case opWithdraw:
+			s.genWithdraw(sq, p, a.dirs)
+		case opLongleap:
+			s.genLongleap(sq, p, a.dirs)
+		case opConvertHop:
+			s.genConvertHop(sq, p, a)
+		case opApproach:
+			s.genApproach(sq, p, a.dirs)
+		case opCoordinate:
+			s.genCoordinate(sq, p, a.dirs)
+		case opMonkey:
+			s.genMonkey(sq, p)
+		case opShortLeap:
+			s.genShortLeap(sq, p, a.dirs)
+		case opRelay:
+			s.genRelay(sq, side, a.dirs)
+		}
+		if s.hit {
+			return
+		}
+	}
+}
+
+// genRide: a slide of min..max squares whose path before the last square is
+// empty; min 2 is a darter that must skip the (empty) first square.
+func (s *State) genRide(sq int, p rules.Piece, a *catom) {
+	side := p.Side()
+	for d := 0; d < 8; d++ {
+		if !a.dirs.has(d) || !s.aims(sq, d) {
+			continue
+		}
+		for i, t := range rays[sq][d] {
+			if i >= a.max {
+				break
+			}
+			q := s.board[t]
+			if q == rules.NoPiece {
+				if i+1 >= a.min && a.mode != modeCapture && s.target < 0 {
+					m := rules.NewMove(sq, int(t))
+					s.addPromo(&m, p)
+				}
+				continue
+			}
+			if enemy(q, side) && i+1 >= a.min && a.mode != modeMove {
+				m := rules.NewMove(sq, int(t))
+				s.addPromo(&m, p)
+			}
+			break
+		}
+	}
+}
+
+// genPush: a step onto an occupied square, pushing that man (either side's)
+// one square on; the square beyond must be empty, or off the board, when
+// only an opposing man may be pushed, and is removed (written as a capture
+// on the step square).
+func (s *State) genPush(sq int, p rules.Piece, dirs dirSet) {
+	side := p.Side()
+	for d := 0; d < 8; d++ {
+		if !dirs.has(d) {
+			continue
+		}
+		on := step(sq, d)
+		if on < 0 || s.board[on] == rules.NoPiece {
+			continue
+		}
+		beyond := step(on, d)
+		m := rules.NewMove(sq, on)
+		switch {
+		case beyond < 0:
+			if enemy(s.board[on], side) {
+				s.addPromo(&m, p)
+			}
+		case s.board[beyond] == rules.NoPiece:
+			m.Push = uint8(beyond)
+			s.addPromo(&m, p)
+		}
+	}
+}
+
+// genSnowplow: Typhoon and Cyclone (samarkand.md, as Adrian King's
+// Typhoon): along the line, up to max squares, it captures every opposing
+// man it passes and may stop on any empty or opposing square before a
+// friendly man, the edge or the limit.
+func (s *State) genSnowplow(sq int, p rules.Piece, a *catom) {
+	side := p.Side()
+	for d := 0; d < 8; d++ {
+		if !a.dirs.has(d) || !s.aims(sq, d) {
+			continue
+		}
+		m := rules.NewMove(sq, sq)
+		for i, t := range rays[sq][d] {
+			q := s.board[t]
+			if i >= a.max || (q != rules.NoPiece && q.Side() == side) {
+				break
+			}
+			m.To = t
+			s.addPromo(&m, p)
+			if q != rules.NoPiece {
+				m.AddCapture(int(t))
+			}
+		}
+	}
+}
+
+// genWithdraw: slides without capturing; moving directly away from an
+// adjacent opposing man captures it (seed, Withdrawer).
+func (s *State) genWithdraw(sq int, p rules.Piece, dirs dirSet) {
+	side := p.Side()
+	for d := 0; d < 8; d++ {
+		if !dirs.has(d) {
+			continue
+		}
+		behind := step(sq, opposite[d])
+		capture := behind >= 0 && enemy(s.board[behind], side)
+		if s.target >= 0 && (!capture || behind != s.target) {
+			continue
+		}
+		for _, t := range rays[sq][d] {
+			if s.board[t] != rules.NoPiece {
+				break
+			}
+			m := rules.NewMove(sq, int(t))
+			if capture {
+				m.AddCapture(behind)
+			}
+			s.addPromo(&m, p)
+			if s.hit {
+				return
+			}
+		}
+	}
+}
+
+// genLongleap: slides without capturing; an opposing man on the path with
+// vacant squares behind may be leapt and captured, landing on any vacant
+// square beyond, and further such leaps may follow in the same direction
+// (seed, Longleaper; RULINGS Typhoon 14).
+func (s *State) genLongleap(sq int, p rules.Piece, dirs dirSet) {
+	side := p.Side()
+	for d := 0; d < 8; d++ {
+		if !dirs.has(d) || !s.aims(sq, d) {
+			continue
+		}
+		ray := rays[sq][d]
+		i := 0
+		for ; i < len(ray) && s.board[ray[i]] == rules.NoPiece; i++ {
+			if s.target < 0 {
+				m := rules.NewMove(sq, int(ray[i]))
+				s.addPromo(&m, p)
+			}
+		}
+		m := rules.NewMove(sq, sq)
+		for i+1 < len(ray) && enemy(s.board[ray[i]], side) && s.board[ray[i+1]] == rules.NoPiece &&
+			m.NCap < rules.MaxMarks {
+			m.AddCapture(int(ray[i]))
+			for i++; i < len(ray) && s.board[ray[i]] == rules.NoPiece; i++ {
+				m.To = ray[i]
+				s.addPromo(&m, p)
+			}
+		}
+	}
+}
+
+// genConvertHop: Barracuda and Shark: slides up to max squares without
+// capturing; an opposing man on the path (within max) with a vacant square
+// immediately behind may be leapt and converted.
+func (s *State) genConvertHop(sq int, p rules.Piece, a *catom) {
+	side := p.Side()
+	for d := 0; d < 8; d++ {
+		if !a.dirs.has(d) || !s.aims(sq, d) {
+			continue
+		}
+		ray := rays[sq][d]
+		for i := 0; i < len(ray) && i < a.max; i++ {
+			q := s.board[ray[i]]
+			if q == rules.NoPiece {
+				if s.target < 0 {
+					m := rules.NewMove(sq, int(ray[i]))
+					s.addPromo(&m, p)
+				}
+				continue
+			}
+			if enemy(q, side) && i+1 < len(ray) && s.board[ray[i+1]] == rules.NoPiece {
+				m := rules.NewMove(sq, int(ray[i+1]))
+				m.AddConversion(int(ray[i]))
+				s.addPromo(&m, p)
+			}
+			break
+		}
+	}
+}
+
+// genApproach: the Scout's step to an empty adjacent square, capturing an
+// opposing man on the next square in that direction if there is one.
+func (s *State) genApproach(sq int, p rules.Piece, dirs dirSet) {
+	side := p.Side()
+	for d := 0; d < 8; d++ {
+		if !dirs.has(d) {
+			continue
+		}
+		to := step(sq, d)
+		if to < 0 || s.board[to] != rules.NoPiece {
+			continue
+		}
+		m := rules.NewMove(sq, to)
+		if next := step(to, d); next >= 0 && enemy(s.board[next], side) {
+			m.AddCapture(next)
+		} else if s.target >= 0 {
+			continue
+		}
+		s.addPromo(&m, p)
+	}
+}
+
+// genCoordinate: slides without capturing; at the end of the move any
+// opposing man on the co-squares of the Coordinator and its own King or
+// Emperor is captured.
+func (s *State) genCoordinate(sq int, p rules.Piece, dirs dirSet) {
+	side := p.Side()
+	r := int(s.royal[side])
+	if s.target >= 0 && (r < 0 || (rankOf(r) != rankOf(s.target) && fileOf(r) != fileOf(s.target))) {
+		return
+	}
+	for d := 0; d < 8; d++ {
+		if !dirs.has(d) {
+			continue
+		}
+		for _, t := range rays[sq][d] {
+			if s.board[t] != rules.NoPiece {
+				break
+			}
+			m := rules.NewMove(sq, int(t))
+			if r >= 0 {
+				c1 := squareAt(fileOf(int(t)), rankOf(r))
+				c2 := squareAt(fileOf(r), rankOf(int(t)))
+				if enemy(s.board[c1], side) {
+					m.AddCapture(c1)
+				}
+				if c2 != c1 && enemy(s.board[c2], side) {
+					m.AddCapture(c2)
+				}
+			}
+			s.addPromo(&m, p)
+			if s.hit {
+				return
+			}
+		}
+	}
+}
+
+// genShortLeap: the Emperor's leap over an adjacent man of either side to
+// the square beyond, moving there if empty, capturing there if opposing.
+func (s *State) genShortLeap(sq int, p rules.Piece, dirs dirSet) {
+	side := p.Side()
+	for d := 0; d < 8; d++ {
+		if !dirs.has(d) {
+			continue
+		}
+		over := step(sq, d)
+		if over < 0 || s.board[over] == rules.NoPiece {
+			continue
+		}
+		to := step(over, d)
+		if to < 0 {
+			continue
+		}
+		if q := s.board[to]; q == rules.NoPiece || enemy(q, side) {
+			m := rules.NewMove(sq, to)
+			s.addPromo(&m, p)
+		}
+	}
+}

@@ -1,0 +1,282 @@
+package samarkand
+
+import (
+	"fmt"
+
+	"taifu/rules"
+)
+
+// Game is Samarkand, registered with package rules as "samarkand".
+var Game = &rules.Game{
+	Name:          "samarkand",
+	Geometry:      rules.Geometry{Width: width, Height: height},
+	SideNames:     [2]string{"white", "black"},
+	RulesVersion:  RulesVersion,
+	StartPosition: StartPosition,
+}
+
+func init() {
+	Game.Kinds = kindInfos
+	Game.New = newState
+	rules.Register(Game)
+}
+
+// undo is what Unmake needs to take back one move.
+type undo struct {
+	m     rules.Move
+	mover rules.Piece                 // the man that moved, before promotion
+	atTo  rules.Piece                 // the man that stood on To (captured or pushed)
+	caps  [rules.MaxMarks]rules.Piece // the men on the capture squares
+	hash  uint64
+	clock int32
+	royal [2]int16
+}
+
+// State is a Samarkand position with its history. It implements rules.State.
+type State struct {
+	board [squares]rules.Piece
+	stm   rules.Side
+	hash  uint64
+	royal [2]int16 // each side's King or Emperor square, -1 when absent
+	clock int32    // plies since the last capture, conversion, pawn move or promotion
+	ply   int
+	hist  rules.History
+	stack []undo
+
+	// generation scratch
+	buf     []rules.Move
+	target  int
+	hit     bool
+	visited [3]uint64
+	start   int
+	scratch []rules.Move
+}
+
+func newState(su *rules.Setup) (rules.State, error) {
+	s := &State{stm: su.Side, target: -1, royal: [2]int16{-1, -1}}
+	n := [2]int{}
+	for sq := 0; sq < squares; sq++ {
+		p := su.Board[sq]
+		s.board[sq] = p
+		if p == rules.NoPiece {
+			continue
+		}
+		if int(p.Kind()) >= nKinds {
+			return nil, fmt.Errorf("unknown piece kind %d on %s", p.Kind(), Game.SquareName(sq))
+		}
+		if table[p.Kind()].royal {
+			n[p.Side()]++
+			s.royal[p.Side()] = int16(sq)
+		}
+	}
+	for side := rules.First; side <= rules.Second; side++ {
+		if n[side] != 1 {
+			return nil, fmt.Errorf("%s has %d royal men (King or Emperor), want exactly 1", Game.SideNames[side], n[side])
+		}
+	}
+	s.hash = s.computeHash()
+	if s.attacked(int(s.royal[s.stm.Other()]), s.stm) {
+		return nil, fmt.Errorf("%s, not to move, is in check", Game.SideNames[s.stm.Other()])
+	}
+	s.stack = make([]undo, 0, 64)
+	s.scratch = make([]rules.Move, 0, 512)
+	s.hist.Push(s.hash, false)
+	return s, nil
+}
+
+// computeHash returns the Zobrist key computed from scratch.
+func (s *State) computeHash() uint64 {
+	var h uint64
+	for sq, p := range s.board {
+		if p != rules.NoPiece {
+			h ^= rules.ZobristPiece[p][sq]
+		}
+	}
+	if s.stm == rules.Second {
+		h ^= rules.ZobristSide
+	}
+	return h
+}
+
+// Game returns Game.
+func (s *State) Game() *rules.Game { return Game }
+
+// SideToMove returns the side to move.
+func (s *State) SideToMove() rules.Side { return s.stm }
+
+// At returns the man on sq.
+func (s *State) At(sq int) rules.Piece { return s.board[sq] }
+
+// InHand is always 0: Samarkand has no hands.
+func (s *State) InHand(rules.Side, rules.Kind) int { return 0 }
+
+// Hash returns the Zobrist key of board and side to move.
+func (s *State) Hash() uint64 { return s.hash }
+
+// Ply returns the number of moves made since the position was set up.
+func (s *State) Ply() int { return s.ply }
+
+// String returns the position in NOTATION.md text.
+func (s *State) String() string { return rules.FormatPosition(s) }
+
+// Ended reports a missing royal, a third occurrence or the no-progress limit.
+func (s *State) Ended() rules.Outcome { return s.endOutcome() }
+
+// NoMoves is checkmate when in check, else stalemate (a draw).
+func (s *State) NoMoves() rules.Outcome { return s.noMovesOutcome() }
+
+// InCheck reports whether an opposing move could remove or convert the
+// royal man of the side to move.
+func (s *State) InCheck() bool {
+	r := int(s.royal[s.stm])
+	return r >= 0 && s.attacked(r, s.stm.Other())
+}
+
+// Clone returns an independent copy with the same history.
+func (s *State) Clone() rules.State {
+	c := *s
+	c.hist = s.hist.Clone()
+	c.stack = append(make([]undo, 0, cap(s.stack)), s.stack...)
+	c.scratch = make([]rules.Move, 0, 512)
+	c.buf = nil
+	return &c
+}
+
+// Legal appends the legal moves: the moves of the men that do not leave the
+// mover's royal man where an opposing move could remove or convert it.
+func (s *State) Legal(buf []rules.Move) []rules.Move {
+	if s.endOutcome().Ended {
+		return buf
+	}
+	start := len(buf)
+	buf = s.pseudo(buf)
+	side := s.stm
+	var u undo
+	j := start
+	for i := start; i < len(buf); i++ {
+		m := buf[i]
+		s.do(&m, &u)
+		r := int(s.royal[side])
+		ok := r >= 0 && !s.attacked(r, side.Other())
+		s.undo(&u)
+		if ok {
+			buf[j] = m
+			j++
+		}
+	}
+	return buf[:j]
+}
+
+// Make plays m, which must be legal.
+func (s *State) Make(m rules.Move) {
+	s.stack = append(s.stack, undo{})
+	u := &s.stack[len(s.stack)-1]
+	s.do(&m, u)
+	s.ply++
+	captured := m.NCap > 0 || (u.atTo != rules.NoPiece && m.Push == rules.NoSquare)
+	s.hist.Push(s.hash, isIrreversible(captured, m.Flags&rules.FlagPromote != 0))
+}
+
+// Unmake takes back the last Make.
+func (s *State) Unmake() {
+	n := len(s.stack) - 1
+	s.hist.Pop()
+	s.undo(&s.stack[n])
+	s.stack = s.stack[:n]
+	s.ply--
+}
+
+func (s *State) put(sq int, p rules.Piece) {
+	s.board[sq] = p
+	s.hash ^= rules.ZobristPiece[p][sq]
+}
+
+func (s *State) lift(sq int) rules.Piece {
+	p := s.board[sq]
+	s.board[sq] = rules.NoPiece
+	s.hash ^= rules.ZobristPiece[p][sq]
+	return p
+}
+
+// do applies m, recording in u what undo needs.
+func (s *State) do(m *rules.Move, u *undo) {
+	u.m, u.hash, u.clock, u.royal = *m, s.hash, s.clock, s.royal
+	from, to := int(m.From), int(m.To)
+	royalHit := false
+	for i, sq := range m.Marks[:m.NCap] {
+		q := s.lift(int(sq))
+		u.caps[i] = q
+		royalHit = royalHit || table[q.Kind()].royal
+	}
+	for _, sq := range m.Marks[m.NCap : m.NCap+m.NConv] {
+		q := s.lift(int(sq))
+		s.put(int(sq), q.Flip())
+		royalHit = royalHit || table[q.Kind()].royal
+	}
+	p := s.lift(from)
+	u.mover = p
+	u.atTo = rules.NoPiece
+	captured := m.NCap > 0
+	if q := s.board[to]; q != rules.NoPiece {
+		u.atTo = s.lift(to)
+		if m.Push != rules.NoSquare {
+			s.put(int(m.Push), q)
+			if table[q.Kind()].royal {
+				s.royal[q.Side()] = int16(m.Push)
+			}
+		} else {
+			captured = true
+			royalHit = royalHit || table[q.Kind()].royal
+		}
+	}
+	np := p
+	promoted := m.Flags&rules.FlagPromote != 0
+	if promoted {
+		np = rules.MakePiece(table[p.Kind()].promo, p.Side())
+	}
+	s.put(to, np)
+	if table[p.Kind()].royal {
+		s.royal[p.Side()] = int16(to)
+	}
+	if royalHit {
+		s.findRoyals()
+	}
+	s.stm = s.stm.Other()
+	s.hash ^= rules.ZobristSide
+	if isProgress(p.Kind(), captured, m.NConv > 0, promoted) {
+		s.clock = 0
+	} else {
+		s.clock++
+	}
+}
+
+// undo takes back the move recorded in u.
+func (s *State) undo(u *undo) {
+	m := &u.m
+	from, to := int(m.From), int(m.To)
+	s.board[to] = rules.NoPiece
+	if m.Push != rules.NoSquare && u.atTo != rules.NoPiece {
+		s.board[m.Push] = rules.NoPiece
+	}
+	s.board[to] = u.atTo
+	s.board[from] = u.mover
+	for _, sq := range m.Marks[m.NCap : m.NCap+m.NConv] {
+		s.board[sq] = s.board[sq].Flip()
+	}
+	for i, sq := range m.Marks[:m.NCap] {
+		s.board[sq] = u.caps[i]
+	}
+	s.stm = s.stm.Other()
+	s.hash, s.clock, s.royal = u.hash, u.clock, u.royal
+}
+
+// findRoyals recomputes the royal squares after a royal man was captured or
+// converted (only possible from a position set up with a side in check).
+func (s *State) findRoyals() {
+	s.royal = [2]int16{-1, -1}
+	for sq, p := range s.board {
+		if p != rules.NoPiece && table[p.Kind()].royal {
+			s.royal[p.Side()] = int16(sq)
+		}
+	}
+}
