@@ -1,2 +1,0 @@
-// Package typhoon implements the rules of typhoon (work in progress).
-package typhoon

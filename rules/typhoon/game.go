@@ -1,0 +1,40 @@
+// Package typhoon implements Typhoon, Adrian King's 12x12 chess variant of
+// 1999 (rules text /work/shared/seeds/000_2e3d2e271dca7ade.txt, decided by
+// RULINGS.md section Typhoon): 75 piece types, optional promotion, relays,
+// immobilization, conversion, exchange, igui and multiple captures, passing,
+// the royal / bare-royal game end and the third-occurrence repetition rule.
+//
+// The pieces are data (catalogue.go), compiled once into per-piece,
+// per-square tables (tables.go) that move generation (gen.go) walks.
+package typhoon
+
+import "taifu/rules"
+
+// StartPosition is the canonical start of NOTATION.md: the first-listed
+// member of every pair on the left, Tan's setup the 180-degree rotation of
+// Blue's.
+const StartPosition = "gw,pr,go,sa,fl,co,k,gg,ci,st,ma,fh/hu,1,bd,1,d,f,w,a,1,c,1,cu/be,un,wa,der,cg,bt,del,sg,n,ch,ov,ot/fu,p,p,gu,p,p,p,p,gu,p,p,fu/3,ba,4,la,3/12/12/3,LA,4,BA,3/FU,P,P,GU,P,P,P,P,GU,P,P,FU/OT,OV,CH,N,SG,DEL,BT,CG,DER,WA,UN,BE/CU,1,C,1,A,W,F,D,1,BD,1,HU/FH,MA,ST,CI,GG,K,CO,FL,SA,GO,PR,GW blue"
+
+// Game is Typhoon.
+var Game = &rules.Game{
+	Name:          "typhoon",
+	Geometry:      rules.Geometry{Width: width, Height: height},
+	SideNames:     [2]string{"blue", "tan"},
+	Kinds:         kindInfos(),
+	RulesVersion:  "seed-000",
+	StartPosition: StartPosition,
+}
+
+func init() {
+	Game.New = newState
+	rules.Register(Game)
+}
+
+func kindInfos() []rules.KindInfo {
+	ks := make([]rules.KindInfo, numKinds+1)
+	for k := 1; k <= int(numKinds); k++ {
+		d := &catalogue[k]
+		ks[k] = rules.KindInfo{Token: d.tok, Name: d.name, Royal: d.royal, Promoted: d.promoted, PromotesTo: d.promotes}
+	}
+	return ks
+}

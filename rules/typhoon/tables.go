@@ -1,0 +1,282 @@
+package typhoon
+
+import "taifu/rules"
+
+// Board size.
+const (
+	width   = 12
+	height  = 12
+	squares = width * height
+)
+
+// target is a leap destination and what the leap may do there.
+type target struct{ to, mode uint8 }
+
+// ray is the list of squares of a ride, nearest first, and its mode.
+type ray struct {
+	sqs  []uint8
+	mode uint8
+}
+
+// hopT is a hop-capture: the jumped square and the landing square.
+type hopT struct{ over, land uint8 }
+
+// pairT is a withdrawal: step to to, capturing the piece on away.
+type pairT struct{ to, away uint8 }
+
+// bentT is a bent ride: a first step to first (a destination when
+// firstMode has mMove), then the rides from there.
+type bentT struct {
+	first     uint8
+	firstMode uint8
+	rays      []ray
+}
+
+// extra holds the special-power tables of one piece on one square.
+type extra struct {
+	igui     []uint8
+	hops     []hopT
+	withdraw []pairT
+	convert  []uint8
+	exchange []uint8
+	bent     []bentT
+}
+
+// sqTab is the compiled move table of one piece (kind and side) on one square.
+type sqTab struct {
+	leaps []target
+	rays  []ray
+	x     *extra // nil when the piece has no table-driven special power
+}
+
+// Compiled tables, filled once by compile.
+var (
+	tabs [2 * (numKinds + 1)][squares]sqTab
+	// dirRay[sq][d] is the full ray from sq in direction d (dirs order).
+	dirRay [squares][8][]uint8
+	// neighbours[sq] lists the up to 8 adjacent squares; neighbourDir the direction index to each.
+	neighbours [squares][]uint8
+	// knightSq[sq] lists the squares a Knight's leap away.
+	knightSq [squares][]uint8
+	// inZone[side][sq]: sq is in side's promotion zone.
+	inZone [2][squares]bool
+	// promotesTo[k] is k's promotion (0 for none); special[k] its named powers.
+	promotesTo [numKinds + 1]rules.Kind
+	special    [numKinds + 1]uint32
+	royal      [numKinds + 1]bool
+	// immMask[sq] is the 8-neighbourhood of sq as a bitset.
+	immMask [squares]bitset
+)
+
+// dirs are the eight directions: four orthogonal, then four diagonal.
+// Directions d and d^1 are opposite.
+var dirs = [8][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {-1, -1}, {-1, 1}, {1, -1}}
+
+func sqAt(f, r int) int {
+	if f < 0 || r < 0 || f >= width || r >= height {
+		return -1
+	}
+	return r*width + f
+}
+
+// images returns the board vectors of a in side s's frame, filtered by dirs.
+func images(a atom, s rules.Side) [][2]int {
+	x, y := int(a.x), int(a.y)
+	cands := [][2]int{{x, y}, {-x, y}, {x, -y}, {-x, -y}, {y, x}, {-y, x}, {y, -x}, {-y, -x}}
+	var out, seen [][2]int
+	for _, c := range cands {
+		dup := false
+		for _, o := range seen {
+			if o == c {
+				dup = true
+			}
+		}
+		if dup {
+			continue
+		}
+		seen = append(seen, c)
+		var d uint8
+		switch {
+		case c[1] > 0:
+			d = dFwd
+		case c[1] < 0:
+			d = dBack
+		default:
+			d = dSide
+		}
+		if a.dirs&d == 0 {
+			continue
+		}
+		if s == rules.Second {
+			c[1] = -c[1]
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// rideSquares lists the squares from sq stepping v up to n times.
+func rideSquares(sq int, v [2]int, n int) []uint8 {
+	var out []uint8
+	f, r := sq%width, sq/width
+	for i := 1; i <= n; i++ {
+		t := sqAt(f+i*v[0], r+i*v[1])
+		if t < 0 {
+			break
+		}
+		out = append(out, uint8(t))
+	}
+	return out
+}
+
+// leapSquares lists the squares one image of each atom in as reaches from sq.
+func leapSquares(as []atom, s rules.Side, sq int) []uint8 {
+	var out []uint8
+	for _, a := range as {
+		for _, v := range images(a, s) {
+			if t := sqAt(sq%width+v[0], sq/width+v[1]); t >= 0 {
+				out = append(out, uint8(t))
+			}
+		}
+	}
+	return out
+}
+
+func init() { compile() }
+
+// compile builds every table from the catalogue.
+func compile() {
+	for sq := 0; sq < squares; sq++ {
+		f, r := sq%width, sq/width
+		for d, v := range dirs {
+			dirRay[sq][d] = rideSquares(sq, v, unlimited)
+			if t := sqAt(f+v[0], r+v[1]); t >= 0 {
+				neighbours[sq] = append(neighbours[sq], uint8(t))
+				immMask[sq].set(t)
+			}
+		}
+		knightSq[sq] = leapSquares([]atom{aN}, rules.First, sq)
+		inZone[rules.First][sq] = r >= 8
+		inZone[rules.Second][sq] = r <= 3
+	}
+	for k := rules.Kind(1); k <= numKinds; k++ {
+		def := &catalogue[k]
+		promotesTo[k] = def.promotes
+		special[k] = def.special
+		royal[k] = def.royal
+		for s := rules.First; s <= rules.Second; s++ {
+			p := rules.MakePiece(k, s)
+			for sq := 0; sq < squares; sq++ {
+				tabs[p][sq] = compileSquare(def, s, sq)
+			}
+		}
+	}
+}
+
+func compileSquare(def *kindDef, s rules.Side, sq int) sqTab {
+	var t sqTab
+	f, r := sq%width, sq/width
+	for _, a := range def.atoms {
+		for _, v := range images(a, s) {
+			if a.rng == 0 {
+				to := sqAt(f+v[0], r+v[1])
+				if to < 0 {
+					continue
+				}
+				merged := false
+				for i := range t.leaps {
+					if t.leaps[i].to == uint8(to) {
+						t.leaps[i].mode |= a.mode
+						merged = true
+					}
+				}
+				if !merged {
+					t.leaps = append(t.leaps, target{uint8(to), a.mode})
+				}
+				continue
+			}
+			if sqs := rideSquares(sq, v, int(a.rng)); len(sqs) > 0 {
+				t.rays = append(t.rays, ray{sqs, a.mode})
+			}
+		}
+	}
+	var x extra
+	x.igui = leapSquares(def.igui, s, sq)
+	x.convert = leapSquares(def.convert, s, sq)
+	x.exchange = leapSquares(def.exchange, s, sq)
+	for _, a := range def.hop {
+		for _, v := range images(a, s) {
+			over, land := sqAt(f+v[0], r+v[1]), sqAt(f+2*v[0], r+2*v[1])
+			if land >= 0 {
+				x.hops = append(x.hops, hopT{uint8(over), uint8(land)})
+			}
+		}
+	}
+	for _, a := range def.withdraw {
+		for _, v := range images(a, s) {
+			to, away := sqAt(f+v[0], r+v[1]), sqAt(f-v[0], r-v[1])
+			if to >= 0 && away >= 0 {
+				x.withdraw = append(x.withdraw, pairT{uint8(to), uint8(away)})
+			}
+		}
+	}
+	switch def.bent {
+	case bentWagon:
+		// "The Wagon moves and captures like a Rook, except that it may not
+		// move to or capture on an adjacent space. However, the Wagon may be
+		// blocked by a piece on an adjacent space."
+		for _, v := range dirs[:4] {
+			first := sqAt(f+v[0], r+v[1])
+			if first < 0 {
+				continue
+			}
+			b := bentT{first: uint8(first)}
+			if sqs := rideSquares(first, v, unlimited); len(sqs) > 0 {
+				b.rays = []ray{{sqs, mBoth}}
+				x.bent = append(x.bent, b)
+			}
+		}
+	case bentOctopus, bentSpider:
+		// Octopus: "one step diagonally, then like a Rook orthogonally, but
+		// only in a direction away from its starting square". Spider: "one
+		// step orthogonally, then like a Bishop diagonally" outwards.
+		firsts := dirs[4:]
+		if def.bent == bentSpider {
+			firsts = dirs[:4]
+		}
+		for _, v := range firsts {
+			first := sqAt(f+v[0], r+v[1])
+			if first < 0 {
+				continue
+			}
+			var outs [][2]int
+			if def.bent == bentOctopus {
+				outs = [][2]int{{v[0], 0}, {0, v[1]}}
+			} else if v[0] == 0 {
+				outs = [][2]int{{1, v[1]}, {-1, v[1]}}
+			} else {
+				outs = [][2]int{{v[0], 1}, {v[0], -1}}
+			}
+			b := bentT{first: uint8(first), firstMode: mMove}
+			for _, o := range outs {
+				if sqs := rideSquares(first, o, unlimited); len(sqs) > 0 {
+					b.rays = append(b.rays, ray{sqs, mBoth})
+				}
+			}
+			x.bent = append(x.bent, b)
+		}
+	}
+	if len(x.igui)+len(x.hops)+len(x.withdraw)+len(x.convert)+len(x.exchange)+len(x.bent) > 0 {
+		t.x = &x
+	}
+	return t
+}
+
+// bitset is a set of squares.
+type bitset [3]uint64
+
+func (b *bitset) set(sq int)      { b[sq>>6] |= 1 << (uint(sq) & 63) }
+func (b *bitset) clear(sq int)    { b[sq>>6] &^= 1 << (uint(sq) & 63) }
+func (b *bitset) has(sq int) bool { return b[sq>>6]&(1<<(uint(sq)&63)) != 0 }
+func (b *bitset) or(o *bitset)    { b[0] |= o[0]; b[1] |= o[1]; b[2] |= o[2] }
+func (b *bitset) empty() bool     { return b[0]|b[1]|b[2] == 0 }
