@@ -1,0 +1,570 @@
+// Package mcts is taifu's search: PUCT Monte Carlo tree search whose leaves
+// are valued by the evaluation of package features through a logistic curve,
+// with priors from cheap move features, an MCTS-solver that propagates proven
+// wins and losses, tree reuse between moves, Dirichlet noise and temperature
+// for self-play, and a playout or time budget. Given the same Config.Seed and
+// the same calls, a Searcher makes the same choices.
+//
+// The tree is a pool of nodes (a slice of structs) in which the children of
+// a node are a contiguous range; expanding a node appends to the pool, so a
+// search allocates nothing per node once the pool has grown to its working
+// size. The State is mutated with Make and Unmake along each playout and is
+// restored when Search returns.
+package mcts
+
+import (
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"taifu/features"
+	"taifu/rules"
+)
+
+// Defaults used when a Config field is zero.
+const (
+	DefaultPlayouts  = 200
+	DefaultCPuct     = 1.5
+	DefaultEvalScale = 0.4 // per pawn: a pawn up is a value of 2*sigmoid(0.4)-1 = 0.197
+	// MaxNodes bounds the tree; a search that fills it stops early.
+	MaxNodes = 1 << 22
+)
+
+// Prior logits, in pawns of captured or promoted material (see prior).
+const (
+	priorCap        = 4.0 // material gain beyond this adds nothing to a logit
+	royalCaptureLog = 5.0 // extra logit for a move capturing a royal piece
+	fpuReduction    = 0.1 // unvisited children count as the parent's value minus this
+)
+
+// Config sets up a Searcher. Zero values mean the defaults.
+type Config struct {
+	Playouts    int           // per move; 0 means the default (200), or no limit when TimeLimit is set
+	TimeLimit   time.Duration // 0: no time limit
+	CPuct       float64       // exploration constant; 0 means DefaultCPuct
+	Dirichlet   float64       // root noise alpha; 0 = no noise
+	NoiseFrac   float64       // share of the root prior replaced by noise (0.25 when 0 and Dirichlet > 0)
+	Temperature float64       // 0 = argmax visits; else sample visits^(1/T)
+	TempPlies   int           // sample only while st.Ply() < TempPlies; <= 0: on every ply
+	Seed        uint64        // seeds the searcher's own PRNG
+	EvalScale   float64       // value = 2*sigmoid(EvalScale*eval)-1; 0 means DefaultEvalScale
+}
+
+// Visit is one root child and its visit count.
+type Visit struct {
+	Move   rules.Move
+	Visits int32
+}
+
+// Result is what a search found.
+type Result struct {
+	Move       rules.Move // chosen move (zero Move when the game has ended)
+	Value      float64    // root value for the side to move, in [-1, 1]
+	Policy     []Visit    // visited root children in move generation order (owned by the caller)
+	Proven     int        // +1 proven win, -1 proven loss, 0 unknown (MCTS-solver)
+	Playouts   int        // playouts made by this call
+	StaticEval float64    // weights.Eval at the root (pawn units)
+}
+
+// node flags
+const (
+	expanded uint8 = 1 << iota
+	terminal
+)
+
+type node struct {
+	move   rules.Move
+	proven int8 // for the side to move at this node: +1 won, -1 lost, 0 unknown
+	flags  uint8
+	first  int32   // index of the first child
+	nChild int32   // number of children
+	visits int32   // playouts through this node
+	prior  float32 // prior probability from the parent
+	w      float64 // sum of playout values for the side that moved into this node
+}
+
+// Searcher is a PUCT search with its tree and buffers. It is not safe for
+// concurrent use; use one per game.
+type Searcher struct {
+	cfg      Config
+	weights  *features.Weights
+	given    *features.Weights // as passed to New
+	game     *rules.Game
+	nodes    []node
+	spare    []node // second pool for Advance's compaction
+	path     []int32
+	moves    []rules.Move
+	logits   []float64
+	noise    []float64
+	scratch  []features.Feature
+	matVal   []float64 // material weight per kind, for priors
+	promGain []float64 // material gained by promoting, per kind
+	rng      *rand.Rand
+	rootHash uint64
+	rootPly  int
+	noised   bool
+	full     bool
+}
+
+// New returns a Searcher. w may be nil, in which case the game's starting
+// weights (features.Starting) are used; so are they when w belongs to
+// another game than the one searched.
+func New(cfg Config, w *features.Weights) *Searcher {
+	if cfg.CPuct == 0 {
+		cfg.CPuct = DefaultCPuct
+	}
+	if cfg.EvalScale == 0 {
+		cfg.EvalScale = DefaultEvalScale
+	}
+	if cfg.Dirichlet > 0 && cfg.NoiseFrac == 0 {
+		cfg.NoiseFrac = 0.25
+	}
+	return &Searcher{
+		cfg:   cfg,
+		given: w,
+		rng:   rand.New(rand.NewPCG(cfg.Seed, 0x7461696675)),
+		moves: make([]rules.Move, 0, 1024),
+	}
+}
+
+// Reset discards the tree (keeping its storage).
+func (s *Searcher) Reset() {
+	s.nodes = s.nodes[:0]
+	s.noised = false
+	s.full = false
+}
+
+// setGame prepares the weights and prior tables for g.
+func (s *Searcher) setGame(g *rules.Game) {
+	s.game = g
+	s.weights = nil
+	if w := s.given; w != nil && w.Game == g.Name {
+		if w.Schema() != nil && w.Schema().Game == g && len(w.Vec) == len(w.Schema().Names) {
+			s.weights = w
+		} else if err := w.Compile(g); err == nil {
+			s.weights = w
+		}
+	}
+	if s.weights == nil {
+		s.weights = features.Starting(g)
+	}
+	nk := len(g.Kinds)
+	s.matVal = make([]float64, nk)
+	s.promGain = make([]float64, nk)
+	for k := 1; k < nk; k++ {
+		s.matVal[k] = s.weights.Value("material/" + g.Kinds[k].Token)
+	}
+	for k := 1; k < nk; k++ {
+		if p := g.Kinds[k].PromotesTo; p != 0 {
+			s.promGain[k] = max(0, s.matVal[p]-s.matVal[k])
+		}
+	}
+	s.scratch = make([]features.Feature, 0, len(features.For(g).Names))
+	s.Reset()
+}
+
+// prepare makes the tree's root st.
+func (s *Searcher) prepare(st rules.State) {
+	if g := st.Game(); g != s.game {
+		s.setGame(g)
+	}
+	if len(s.nodes) == 0 || s.rootHash != st.Hash() || s.rootPly != st.Ply() {
+		s.Reset()
+		s.nodes = append(s.nodes, node{})
+		s.rootHash, s.rootPly = st.Hash(), st.Ply()
+	}
+}
+
+// Search runs playouts from st and returns the chosen move and statistics.
+// st is restored on return. A position in which the game has ended gives a
+// Result with a zero Move, no Policy and Proven set from the outcome
+// (0 for a draw).
+func (s *Searcher) Search(st rules.State) Result {
+	s.prepare(st)
+	res := Result{StaticEval: s.weights.Eval(st, s.scratch)}
+	if s.nodes[0].flags&(expanded|terminal) == 0 {
+		v := s.expand(0, st)
+		s.path = append(s.path[:0], 0)
+		s.backup(s.path, v)
+		res.Playouts++
+	}
+	if s.nodes[0].flags&terminal != 0 {
+		res.Proven = int(s.nodes[0].proven)
+		res.Value = float64(res.Proven)
+		return res
+	}
+	if s.cfg.Dirichlet > 0 && !s.noised {
+		s.addNoise()
+	}
+	budget := s.cfg.Playouts
+	if budget <= 0 {
+		budget = DefaultPlayouts
+		if s.cfg.TimeLimit > 0 {
+			budget = math.MaxInt
+		}
+	}
+	var deadline time.Time
+	if s.cfg.TimeLimit > 0 {
+		deadline = time.Now().Add(s.cfg.TimeLimit)
+	}
+	for res.Playouts < budget && s.nodes[0].proven == 0 && !s.full {
+		if s.cfg.TimeLimit > 0 && res.Playouts%16 == 0 && time.Now().After(deadline) {
+			break
+		}
+		s.playout(st)
+		res.Playouts++
+	}
+	root := &s.nodes[0]
+	res.Proven = int(root.proven)
+	switch {
+	case root.proven != 0:
+		res.Value = float64(root.proven)
+	case root.visits > 0:
+		res.Value = -root.w / float64(root.visits)
+	}
+	for c := root.first; c < root.first+root.nChild; c++ {
+		if n := &s.nodes[c]; n.visits > 0 {
+			res.Policy = append(res.Policy, Visit{n.move, n.visits})
+		}
+	}
+	res.Move = s.nodes[s.choose(st)].move
+	return res
+}
+
+// playout descends from the root to a leaf, values it and backs the value up.
+func (s *Searcher) playout(st rules.State) {
+	path := append(s.path[:0], 0)
+	idx := int32(0)
+	var v float64
+	for {
+		n := &s.nodes[idx]
+		if n.flags&terminal != 0 || n.proven != 0 {
+			v = float64(n.proven)
+			break
+		}
+		if n.flags&expanded == 0 {
+			v = s.expand(idx, st)
+			break
+		}
+		idx = s.selectChild(idx)
+		st.Make(s.nodes[idx].move)
+		path = append(path, idx)
+	}
+	for i := 1; i < len(path); i++ {
+		st.Unmake()
+	}
+	s.path = path
+	s.backup(path, v)
+}
+
+// selectChild returns the child of idx with the highest PUCT score, never a
+// child proven won for the opponent while another remains.
+func (s *Searcher) selectChild(idx int32) int32 {
+	n := &s.nodes[idx]
+	sqrtN := math.Sqrt(float64(max(n.visits, 1)))
+	fpu := -fpuReduction
+	if n.visits > 0 {
+		fpu = -n.w/float64(n.visits) - fpuReduction
+	}
+	best, bestScore := n.first, math.Inf(-1)
+	for c := n.first; c < n.first+n.nChild; c++ {
+		ch := &s.nodes[c]
+		if ch.proven == 1 {
+			continue
+		}
+		q := fpu
+		if ch.visits > 0 {
+			q = ch.w / float64(ch.visits)
+		}
+		score := q + s.cfg.CPuct*float64(ch.prior)*sqrtN/float64(1+ch.visits)
+		if score > bestScore {
+			best, bestScore = c, score
+		}
+	}
+	return best
+}
+
+// backup adds v, the value of the leaf for its side to move, to every node
+// of path, then propagates proofs upwards from the leaf.
+func (s *Searcher) backup(path []int32, v float64) {
+	x := -v
+	for i := len(path) - 1; i >= 0; i-- {
+		n := &s.nodes[path[i]]
+		n.visits++
+		n.w += x
+		x = -x
+	}
+	for i := len(path) - 2; i >= 0; i-- {
+		child := &s.nodes[path[i+1]]
+		parent := &s.nodes[path[i]]
+		if child.proven == 0 || parent.proven != 0 {
+			return
+		}
+		if child.proven < 0 {
+			parent.proven = 1 // a move to a position lost for the opponent
+			continue
+		}
+		for c := parent.first; c < parent.first+parent.nChild; c++ {
+			if s.nodes[c].proven != 1 {
+				return
+			}
+		}
+		parent.proven = -1 // every move leads to a position won for the opponent
+	}
+}
+
+// expand generates the moves of node idx (st is its position), creates its
+// children with their priors and returns the node's value for its side to
+// move: exact when the game has ended there, else the evaluation's.
+func (s *Searcher) expand(idx int32, st rules.State) float64 {
+	ms := st.Legal(s.moves[:0])
+	s.moves = ms
+	if len(ms) == 0 {
+		o := st.Ended()
+		if !o.Ended {
+			o = st.NoMoves()
+		}
+		n := &s.nodes[idx]
+		n.flags |= terminal
+		switch {
+		case o.Draw || !o.Ended:
+			n.proven = 0
+		case o.Winner == st.SideToMove():
+			n.proven = 1
+		default:
+			n.proven = -1
+		}
+		return float64(n.proven)
+	}
+	v := 2/(1+math.Exp(-s.cfg.EvalScale*s.weights.Eval(st, s.scratch))) - 1
+	if len(s.nodes)+len(ms) > MaxNodes {
+		s.full = true
+		return v
+	}
+	s.priors(st, ms)
+	first := int32(len(s.nodes))
+	for i := range ms {
+		s.nodes = append(s.nodes, node{move: ms[i], prior: float32(s.logits[i])})
+	}
+	n := &s.nodes[idx]
+	n.first, n.nChild = first, int32(len(ms))
+	n.flags |= expanded
+	return v
+}
+
+// priors fills s.logits with the softmax of each move's logit: the material
+// it captures (by the weights' material/TOKEN values), twice the material it
+// converts, and the material gained by promoting, in pawns, capped at
+// priorCap, plus royalCaptureLog when it captures a royal piece.
+func (s *Searcher) priors(st rules.State, ms []rules.Move) {
+	if cap(s.logits) < len(ms) {
+		s.logits = make([]float64, len(ms), 2*len(ms))
+	}
+	s.logits = s.logits[:len(ms)]
+	g := s.game
+	me := st.SideToMove()
+	maxL := math.Inf(-1)
+	for i := range ms {
+		m := &ms[i]
+		gain, royal := 0.0, false
+		if m.Flags&(rules.FlagDrop|rules.FlagPass) == 0 {
+			if p := st.At(int(m.To)); p != rules.NoPiece && p.Side() != me && m.Flags&rules.FlagExchange == 0 && m.Push == rules.NoSquare {
+				gain += s.matVal[p.Kind()]
+				royal = royal || g.Kinds[p.Kind()].Royal
+			}
+			for _, sq := range m.Marks[:m.NCap] {
+				if p := st.At(int(sq)); p != rules.NoPiece && p.Side() != me {
+					gain += s.matVal[p.Kind()]
+					royal = royal || g.Kinds[p.Kind()].Royal
+				}
+			}
+			for _, sq := range m.Marks[m.NCap : m.NCap+m.NConv] {
+				if p := st.At(int(sq)); p != rules.NoPiece {
+					gain += 2 * s.matVal[p.Kind()]
+				}
+			}
+			if m.Flags&rules.FlagPromote != 0 {
+				if p := st.At(int(m.From)); p != rules.NoPiece {
+					gain += s.promGain[p.Kind()]
+				}
+			}
+		}
+		l := min(gain, priorCap)
+		if royal {
+			l += royalCaptureLog
+		}
+		s.logits[i] = l
+		maxL = max(maxL, l)
+	}
+	var sum float64
+	for i, l := range s.logits {
+		e := math.Exp(l - maxL)
+		s.logits[i] = e
+		sum += e
+	}
+	for i := range s.logits {
+		s.logits[i] /= sum
+	}
+}
+
+// addNoise mixes Dirichlet(alpha) noise into the root's priors.
+func (s *Searcher) addNoise() {
+	s.noised = true
+	root := &s.nodes[0]
+	n := int(root.nChild)
+	if n == 0 {
+		return
+	}
+	if cap(s.noise) < n {
+		s.noise = make([]float64, n)
+	}
+	s.noise = s.noise[:n]
+	var sum float64
+	for i := range s.noise {
+		s.noise[i] = gamma(s.rng, s.cfg.Dirichlet)
+		sum += s.noise[i]
+	}
+	if sum == 0 {
+		return
+	}
+	f := s.cfg.NoiseFrac
+	for i := range s.noise {
+		c := &s.nodes[root.first+int32(i)]
+		c.prior = float32((1-f)*float64(c.prior) + f*s.noise[i]/sum)
+	}
+}
+
+// gamma draws from Gamma(a, 1) (Marsaglia and Tsang's method).
+func gamma(r *rand.Rand, a float64) float64 {
+	if a < 1 {
+		return gamma(r, a+1) * math.Pow(r.Float64(), 1/a)
+	}
+	d := a - 1.0/3
+	c := 1 / math.Sqrt(9*d)
+	for {
+		x := r.NormFloat64()
+		v := 1 + c*x
+		if v <= 0 {
+			continue
+		}
+		v = v * v * v
+		u := r.Float64()
+		if u < 1-0.0331*x*x*x*x || math.Log(u) < 0.5*x*x+d*(1-v+math.Log(v)) {
+			return d * v
+		}
+	}
+}
+
+// choose picks the root child to play: a proven win when there is one; else
+// with temperature a sample by visits^(1/T); else the most visited (ties: the
+// higher prior, then the first). Children proven won for the opponent are
+// avoided while another move exists.
+func (s *Searcher) choose(st rules.State) int32 {
+	root := &s.nodes[0]
+	lo, hi := root.first, root.first+root.nChild
+	avoid := func(c int32) bool { return s.nodes[c].proven == 1 }
+	all := true
+	for c := lo; c < hi; c++ {
+		if !avoid(c) {
+			all = false
+		}
+	}
+	if all {
+		avoid = func(int32) bool { return false }
+	}
+	if root.proven == 1 {
+		best := int32(-1)
+		for c := lo; c < hi; c++ {
+			if s.nodes[c].proven == -1 && (best < 0 || s.nodes[c].visits > s.nodes[best].visits) {
+				best = c
+			}
+		}
+		if best >= 0 {
+			return best
+		}
+	}
+	if t := s.cfg.Temperature; t > 0 && (s.cfg.TempPlies <= 0 || st.Ply() < s.cfg.TempPlies) {
+		var sum float64
+		for c := lo; c < hi; c++ {
+			if !avoid(c) && s.nodes[c].visits > 0 {
+				sum += math.Pow(float64(s.nodes[c].visits), 1/t)
+			}
+		}
+		if sum > 0 {
+			x := s.rng.Float64() * sum
+			last := int32(-1)
+			for c := lo; c < hi; c++ {
+				if avoid(c) || s.nodes[c].visits == 0 {
+					continue
+				}
+				last = c
+				x -= math.Pow(float64(s.nodes[c].visits), 1/t)
+				if x < 0 {
+					return c
+				}
+			}
+			return last
+		}
+	}
+	best := int32(-1)
+	for c := lo; c < hi; c++ {
+		if avoid(c) {
+			continue
+		}
+		if best < 0 {
+			best = c
+			continue
+		}
+		n, b := &s.nodes[c], &s.nodes[best]
+		if n.visits > b.visits || (n.visits == b.visits && n.prior > b.prior) {
+			best = c
+		}
+	}
+	return best
+}
+
+// Advance keeps the subtree below m for the next search, after m is played
+// from st (st is the position before m). Without a matching tree it resets.
+func (s *Searcher) Advance(st rules.State, m rules.Move) {
+	if len(s.nodes) == 0 || s.game != st.Game() || s.rootHash != st.Hash() || s.rootPly != st.Ply() || s.nodes[0].flags&expanded == 0 {
+		s.Reset()
+		return
+	}
+	root := s.nodes[0]
+	child := int32(-1)
+	for c := root.first; c < root.first+root.nChild; c++ {
+		if s.nodes[c].move.Equal(m) {
+			child = c
+			break
+		}
+	}
+	if child < 0 {
+		s.Reset()
+		return
+	}
+	st.Make(m)
+	s.rootHash, s.rootPly = st.Hash(), st.Ply()
+	st.Unmake()
+	out := append(s.spare[:0], s.nodes[child])
+	for i := 0; i < len(out); i++ {
+		if out[i].flags&expanded == 0 {
+			continue
+		}
+		first := int32(len(out))
+		out = append(out, s.nodes[out[i].first:out[i].first+out[i].nChild]...)
+		out[i].first = first
+	}
+	s.spare, s.nodes = s.nodes[:0], out
+	s.noised, s.full = false, false
+}
+
+// Nodes returns the number of nodes in the tree.
+func (s *Searcher) Nodes() int { return len(s.nodes) }
+
+// RootVisits returns the playouts through the current root.
+func (s *Searcher) RootVisits() int {
+	if len(s.nodes) == 0 {
+		return 0
+	}
+	return int(s.nodes[0].visits)
+}

@@ -1,0 +1,249 @@
+package mcts
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"taifu/features"
+	"taifu/features/testgame"
+	"taifu/rules"
+)
+
+func pos(t testing.TB, g *rules.Game, text string) rules.State {
+	t.Helper()
+	st, err := rules.ParsePosition(g, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// testgame's rules: "a side with no King has lost", so capturing the only
+// King wins at once; the search must find it and prove it.
+func TestFindsImmediateWin(t *testing.T) {
+	cases := []struct {
+		name, pos, want string
+	}{
+		{"rook takes king along the file", "2,k,2/5/5/5/K,1,R,2 white", "c1c5"},
+		{"pawn takes king", "5/5/5/1,k,3/P,3,K white", "a1b2"},         // a pawn captures diagonally forward
+		{"black knight takes king", "4,k/5/5/2,n,2/K,4 black", "c2a1"}, // a (1,2) leap
+	}
+	for _, c := range cases {
+		st := pos(t, testgame.Game, c.pos)
+		res := New(Config{Playouts: 50, Seed: 1}, nil).Search(st)
+		if got := testgame.Game.MoveString(res.Move); got != c.want || res.Proven != 1 || res.Value != 1 {
+			t.Errorf("%s: move %s proven %d value %v, want %s proven 1 value 1", c.name, got, res.Proven, res.Value, c.want)
+		}
+	}
+}
+
+// Black's King on a5 alone; White's rooks on b1 and e4 cover every square it
+// can step to (a4, b4, b5), so any quiet White move wins on the next move:
+// a win in three plies that the solver must prove. With Black to move the
+// same position is a proven loss for Black (every King step is captured).
+func TestSolverProvesMateInTwo(t *testing.T) {
+	g := testgame.Game
+	st := pos(t, g, "k,4/4,R/5/5/1,R,K,2 white")
+	res := New(Config{Playouts: 5000, Seed: 3}, nil).Search(st)
+	if res.Proven != 1 || res.Value != 1 {
+		t.Fatalf("white to move: proven %d value %v after %d playouts, want a proven win", res.Proven, res.Value, res.Playouts)
+	}
+	// The chosen move must keep both rooks' lines: verify by playing it and
+	// checking every Black reply loses its King.
+	st.Make(res.Move)
+	for _, m := range st.Legal(nil) {
+		st.Make(m)
+		r := New(Config{Playouts: 50, Seed: 1}, nil).Search(st)
+		if r.Proven != 1 {
+			t.Errorf("after %s %s: white cannot take the king", g.MoveString(res.Move), g.MoveString(m))
+		}
+		st.Unmake()
+	}
+	st.Unmake()
+	black := pos(t, g, "k,4/4,R/5/5/1,R,K,2 black")
+	res = New(Config{Playouts: 500, Seed: 3}, nil).Search(black)
+	if res.Proven != -1 || res.Value != -1 {
+		t.Errorf("black to move: proven %d value %v, want a proven loss", res.Proven, res.Value)
+	}
+}
+
+// A position in which the game is over has no move: the result carries the
+// outcome ("a side with no King has lost").
+func TestEndedPosition(t *testing.T) {
+	st := pos(t, testgame.Game, "5/5/5/5/K,4 black")
+	res := New(Config{Seed: 1}, nil).Search(st)
+	if res.Proven != -1 || res.Value != -1 || len(res.Policy) != 0 || res.Move != (rules.Move{}) {
+		t.Errorf("got %+v, want a proven loss with no move", res)
+	}
+}
+
+func TestSearchRestoresState(t *testing.T) {
+	for _, g := range []*rules.Game{testgame.Game, testgame.DropGame} {
+		st := g.Start()
+		before, hash, ply := st.String(), st.Hash(), st.Ply()
+		res := New(Config{Playouts: 300, Seed: 9}, nil).Search(st)
+		if st.String() != before || st.Hash() != hash || st.Ply() != ply {
+			t.Errorf("%s: state changed by Search: %s", g.Name, st.String())
+		}
+		if _, err := rules.ParseMove(st, g.MoveString(res.Move)); err != nil {
+			t.Errorf("%s: chosen move is not legal: %v", g.Name, err)
+		}
+		total := int32(0)
+		for _, v := range res.Policy {
+			total += v.Visits
+		}
+		if res.Playouts != 300 || total != 299 { // the first playout expands the root
+			t.Errorf("%s: %d playouts, %d child visits, want 300 and 299", g.Name, res.Playouts, total)
+		}
+		if res.Value < -1 || res.Value > 1 {
+			t.Errorf("%s: value %v out of range", g.Name, res.Value)
+		}
+	}
+}
+
+// play plays n moves from the start with one searcher, reusing the tree,
+// and returns the moves and policies.
+func play(g *rules.Game, cfg Config, n int) ([]string, [][]Visit) {
+	st := g.Start()
+	s := New(cfg, nil)
+	var moves []string
+	var pols [][]Visit
+	for i := 0; i < n; i++ {
+		res := s.Search(st)
+		if res.Proven != 0 && len(res.Policy) == 0 {
+			break
+		}
+		moves = append(moves, g.MoveString(res.Move))
+		pols = append(pols, res.Policy)
+		s.Advance(st, res.Move)
+		st.Make(res.Move)
+	}
+	return moves, pols
+}
+
+func TestDeterminism(t *testing.T) {
+	cfg := Config{Playouts: 150, Seed: 42, Dirichlet: 0.3, Temperature: 1, TempPlies: 6}
+	for _, g := range []*rules.Game{testgame.Game, testgame.DropGame} {
+		m1, p1 := play(g, cfg, 10)
+		m2, p2 := play(g, cfg, 10)
+		if !reflect.DeepEqual(m1, m2) || !reflect.DeepEqual(p1, p2) {
+			t.Errorf("%s: same seed, different games:\n%v\n%v", g.Name, m1, m2)
+		}
+		differ := false
+		for seed := uint64(1); seed <= 4 && !differ; seed++ {
+			c := cfg
+			c.Seed = seed
+			m3, _ := play(g, c, 10)
+			differ = !reflect.DeepEqual(m1, m3)
+		}
+		if !differ {
+			t.Errorf("%s: seeds 1-4 and 42 all play %v", g.Name, m1)
+		}
+	}
+}
+
+func TestTreeReuseKeepsSubtree(t *testing.T) {
+	g := testgame.Game
+	st := g.Start()
+	s := New(Config{Playouts: 1000, Seed: 5}, nil)
+	res := s.Search(st)
+	var kept int32
+	for _, v := range res.Policy {
+		if v.Move.Equal(res.Move) {
+			kept = v.Visits
+		}
+	}
+	s.Advance(st, res.Move)
+	st.Make(res.Move)
+	if got := s.RootVisits(); int32(got) != kept || kept < 2 {
+		t.Fatalf("root visits after Advance %d, want the child's %d (> 1)", got, kept)
+	}
+	if s.Nodes() < 2 {
+		t.Fatalf("subtree lost: %d nodes", s.Nodes())
+	}
+	res2 := s.Search(st)
+	if got := s.RootVisits(); got != int(kept)+res2.Playouts {
+		t.Errorf("root visits %d after a second search, want %d + %d", got, kept, res2.Playouts)
+	}
+	// A move the tree does not know, or a different position, resets.
+	s.Advance(g.Start(), res.Move)
+	if s.Nodes() != 0 {
+		t.Errorf("Advance from a position not at the root kept %d nodes", s.Nodes())
+	}
+}
+
+func TestTimeLimit(t *testing.T) {
+	st := testgame.Game.Start()
+	start := time.Now()
+	res := New(Config{TimeLimit: 30 * time.Millisecond, Seed: 1}, nil).Search(st)
+	if el := time.Since(start); el > 2*time.Second || res.Playouts < 2 {
+		t.Errorf("time-limited search: %v, %d playouts", el, res.Playouts)
+	}
+}
+
+// Steady state: searching again with the pool already grown allocates only
+// the returned Policy slice.
+func TestSearchDoesNotAllocatePerNode(t *testing.T) {
+	st := testgame.DropGame.Start()
+	s := New(Config{Playouts: 500, Seed: 2}, features.Starting(testgame.DropGame))
+	s.Search(st)
+	allocs := testing.AllocsPerRun(5, func() {
+		s.Reset()
+		s.Search(st)
+	})
+	if allocs > 10 { // the Policy slice's growth
+		t.Errorf("%v allocations per 500-playout search", allocs)
+	}
+}
+
+func TestPriorsFavourCaptures(t *testing.T) {
+	g := testgame.Game
+	st := pos(t, g, "k,4/5/2,r,2/5/2,R,1,K white") // Rc1 can take the rook on c3
+	s := New(Config{Seed: 1}, nil)
+	s.prepare(st)
+	ms := st.Legal(nil)
+	s.priors(st, ms)
+	var capture, other float64
+	for i, m := range ms {
+		if g.MoveString(m) == "c1c3" {
+			capture = s.logits[i]
+		} else if g.MoveString(m) == "c1b1" {
+			other = s.logits[i]
+		}
+	}
+	if !(capture > 5*other) || other <= 0 {
+		t.Errorf("prior of c1c3 (takes a rook) %v, of c1b1 %v", capture, other)
+	}
+}
+
+func TestGammaMean(t *testing.T) {
+	s := New(Config{Seed: 11}, nil)
+	for _, a := range []float64{0.3, 1, 2.5} {
+		var sum float64
+		const n = 20000
+		for i := 0; i < n; i++ {
+			sum += gamma(s.rng, a)
+		}
+		if m := sum / n; m < a*0.95 || m > a*1.05 { // Gamma(a, 1) has mean a
+			t.Errorf("gamma(%v) mean %v", a, m)
+		}
+	}
+}
+
+func BenchmarkSearchTestgame(b *testing.B) {
+	benchSearch(b, testgame.Game)
+}
+
+// benchSearch measures playouts per second from g's start position at 200
+// playouts per search.
+func benchSearch(b *testing.B, g *rules.Game) {
+	st := g.Start()
+	s := New(Config{Playouts: 200, Seed: 1}, nil)
+	playouts := 0
+	for b.Loop() {
+		s.Reset()
+		playouts += s.Search(st).Playouts
+	}
+	b.ReportMetric(float64(playouts)/b.Elapsed().Seconds(), "playouts/s")
+}
