@@ -1,0 +1,371 @@
+package datasets
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// Files expands paths into Parquet file names in sorted order: a file is
+// taken as it is, a directory is searched recursively for *.parquet files,
+// and a pattern with glob characters is expanded. A path matching nothing
+// is an error naming it.
+func Files(paths []string) ([]string, error) {
+	seen := map[string]bool{}
+	var out []string
+	add := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	for _, p := range paths {
+		var cands []string
+		if strings.ContainsAny(p, "*?[") {
+			m, err := filepath.Glob(p)
+			if err != nil {
+				return nil, fmt.Errorf("datasets: pattern %q: %w", p, err)
+			}
+			if len(m) == 0 {
+				return nil, fmt.Errorf("datasets: %q matches no file", p)
+			}
+			cands = m
+		} else {
+			cands = []string{p}
+		}
+		for _, c := range cands {
+			fi, err := os.Stat(c)
+			if err != nil {
+				return nil, fmt.Errorf("datasets: %w", err)
+			}
+			if !fi.IsDir() {
+				add(c)
+				continue
+			}
+			found := 0
+			err = filepath.WalkDir(c, func(path string, d fs.DirEntry, err error) error {
+				if err != nil {
+					return err
+				}
+				if !d.IsDir() && strings.HasSuffix(d.Name(), ".parquet") {
+					add(path)
+					found++
+				}
+				return nil
+			})
+			if err != nil {
+				return nil, fmt.Errorf("datasets: %w", err)
+			}
+			if found == 0 {
+				return nil, fmt.Errorf("datasets: no .parquet file under %s", c)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// Scan reads the rows of every file that Files(paths) names, in order, and
+// calls fn for each. Only the named columns are read (nil: all of Columns);
+// the other fields of the Row are left zero. Files are streamed page by page
+// within each row group, never loaded whole. fn's *Row is reused between
+// calls: copy what must outlive the call. An error from fn stops the scan
+// and is returned as it is; a bad file gives a one-line error naming it.
+func Scan(paths []string, columns []string, fn func(*Row) error) error {
+	files, err := Files(paths)
+	if err != nil {
+		return err
+	}
+	sel, err := selectColumns(columns)
+	if err != nil {
+		return err
+	}
+	var row Row
+	for _, name := range files {
+		if err := scanFile(name, sel, &row, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fnError marks an error returned by the caller's function.
+type fnError struct{ err error }
+
+func (e fnError) Error() string { return e.err.Error() }
+
+func selectColumns(columns []string) ([]bool, error) {
+	sel := make([]bool, len(Columns))
+	if columns == nil {
+		for i := range sel {
+			sel[i] = true
+		}
+		return sel, nil
+	}
+	for _, c := range columns {
+		i := columnIndex(c)
+		if i < 0 {
+			return nil, fmt.Errorf("datasets: unknown column %q (columns: %s)", c, strings.Join(Columns, ", "))
+		}
+		sel[i] = true
+	}
+	return sel, nil
+}
+
+func columnIndex(name string) int {
+	for i, c := range Columns {
+		if c == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func scanFile(name string, sel []bool, row *Row, fn func(*Row) error) (err error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return fmt.Errorf("datasets: %w", err)
+	}
+	defer f.Close()
+	defer func() {
+		// parquet-go can panic on some malformed input; report it as an
+		// error naming the file instead.
+		if r := recover(); r != nil {
+			err = fmt.Errorf("datasets: %s: malformed Parquet: %v", name, r)
+		}
+	}()
+	if err := scanReader(f, sel, row, fn); err != nil {
+		var fe fnError
+		if errors.As(err, &fe) {
+			return fe.err
+		}
+		return fmt.Errorf("datasets: %s: %s", name, strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	return nil
+}
+
+// leaf names the Parquet leaf columns of each Row column.
+var leaves = [][]string{
+	{"run_id"}, {"game"}, {"rules_version"}, {"game_number"}, {"ply"}, {"side_to_move"},
+	{"position"}, {"board"}, {"result"}, {"termination"}, {"root_value"}, {"move"},
+	{"policy.list.element.move", "policy.list.element.visits"},
+	{"legal_moves"}, {"static_eval"}, {"weights_version"},
+}
+
+func scanReader(f *os.File, sel []bool, row *Row, fn func(*Row) error) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	pf, err := parquet.OpenFile(f, fi.Size())
+	if err != nil {
+		return err
+	}
+	index := map[string]int{}
+	for i, path := range pf.Schema().Columns() {
+		index[strings.Join(path, ".")] = i
+	}
+	// cols[c][j] is the file's leaf index of leaves[c][j], for selected c.
+	cols := make([][]int, len(Columns))
+	for c, on := range sel {
+		if !on {
+			continue
+		}
+		for _, l := range leaves[c] {
+			i, ok := index[l]
+			if !ok {
+				return fmt.Errorf("no column %q (not a taifu dataset?)", l)
+			}
+			cols[c] = append(cols[c], i)
+		}
+	}
+	readers := make([][]*valueReader, len(Columns))
+	for _, rg := range pf.RowGroups() {
+		chunks := rg.ColumnChunks()
+		for c := range cols {
+			readers[c] = readers[c][:0]
+			for _, i := range cols[c] {
+				readers[c] = append(readers[c], newValueReader(chunks[i]))
+			}
+		}
+		err := scanRowGroup(rg.NumRows(), readers, row, fn)
+		for c := range readers {
+			for _, r := range readers[c] {
+				r.close()
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func scanRowGroup(n int64, readers [][]*valueReader, row *Row, fn func(*Row) error) error {
+	var err error
+	str := func(r *valueReader, prev string) string {
+		v := r.next()
+		b := v.ByteArray()
+		if string(b) == prev {
+			return prev
+		}
+		return string(b)
+	}
+	for i := int64(0); i < n; i++ {
+		for c, rs := range readers {
+			if len(rs) == 0 {
+				continue
+			}
+			r := rs[0]
+			switch c {
+			case 0:
+				row.RunID = str(r, row.RunID)
+			case 1:
+				row.Game = str(r, row.Game)
+			case 2:
+				row.RulesVersion = str(r, row.RulesVersion)
+			case 3:
+				row.GameNumber = r.next().Int64()
+			case 4:
+				row.Ply = r.next().Int32()
+			case 5:
+				row.SideToMove = str(r, row.SideToMove)
+			case 6:
+				row.Position = string(r.next().ByteArray())
+			case 7:
+				row.Board = append(row.Board[:0], r.next().ByteArray()...)
+			case 8:
+				row.Result = int8(r.next().Int32())
+			case 9:
+				row.Termination = str(r, row.Termination)
+			case 10:
+				row.RootValue = r.next().Float()
+			case 11:
+				row.Move = string(r.next().ByteArray())
+			case 12:
+				row.Policy, err = readPolicy(rs[0], rs[1], row.Policy[:0])
+			case 13:
+				row.LegalMoves = r.next().Int32()
+			case 14:
+				row.StaticEval = r.next().Float()
+			case 15:
+				row.WeightsVersion = str(r, row.WeightsVersion)
+			}
+			if err == nil {
+				err = r.err
+			}
+			if err != nil {
+				return err
+			}
+		}
+		if err := fn(row); err != nil {
+			return fnError{err}
+		}
+	}
+	return nil
+}
+
+// readPolicy reads one row's list from the two leaf columns of policy.
+func readPolicy(mv, vis *valueReader, dst []PolicyEntry) ([]PolicyEntry, error) {
+	for first := true; ; first = false {
+		if !first {
+			v, ok := mv.peek()
+			if !ok || v.RepetitionLevel() == 0 {
+				break
+			}
+		}
+		m, n := mv.next(), vis.next()
+		if mv.err != nil {
+			return dst, mv.err
+		}
+		if vis.err != nil {
+			return dst, vis.err
+		}
+		if m.RepetitionLevel() != n.RepetitionLevel() || m.DefinitionLevel() != n.DefinitionLevel() {
+			return dst, errors.New("policy columns disagree on list structure")
+		}
+		if m.DefinitionLevel() == 0 { // an empty list
+			if !first {
+				return dst, errors.New("policy list: empty entry inside a list")
+			}
+			break
+		}
+		dst = append(dst, PolicyEntry{Move: string(m.ByteArray()), Visits: n.Int32()})
+	}
+	return dst, nil
+}
+
+// valueReader buffers the values of one column chunk. Values stay valid
+// until the buffer is refilled, which only happens once all are consumed.
+type valueReader struct {
+	r    parquet.ColumnChunkValueReader
+	buf  []parquet.Value
+	i, n int
+	err  error
+}
+
+func newValueReader(c parquet.ColumnChunk) *valueReader {
+	return &valueReader{r: parquet.NewColumnChunkValueReader(c), buf: make([]parquet.Value, 512)}
+}
+
+func (r *valueReader) fill() bool {
+	if r.err != nil {
+		return false
+	}
+	for r.i >= r.n {
+		n, err := r.r.ReadValues(r.buf)
+		r.i, r.n = 0, n
+		if n > 0 {
+			return true
+		}
+		if err == nil {
+			err = io.ErrNoProgress
+		}
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		r.err = fmt.Errorf("column ended early: %w", err)
+		return false
+	}
+	return true
+}
+
+// peek returns the next value without consuming it; false at the end.
+func (r *valueReader) peek() (parquet.Value, bool) {
+	if r.i >= r.n {
+		if r.err != nil {
+			return parquet.Value{}, false
+		}
+		n, err := r.r.ReadValues(r.buf)
+		r.i, r.n = 0, n
+		if n == 0 {
+			if err != io.EOF {
+				if err == nil {
+					err = io.ErrNoProgress
+				}
+				r.err = err
+			}
+			return parquet.Value{}, false
+		}
+	}
+	return r.buf[r.i], true
+}
+
+// next consumes a value; on error it records r.err and returns a zero Value.
+func (r *valueReader) next() parquet.Value {
+	if !r.fill() {
+		return parquet.Value{}
+	}
+	v := r.buf[r.i]
+	r.i++
+	return v
+}
+
+func (r *valueReader) close() { r.r.Close() }

@@ -1,0 +1,144 @@
+// Package datasets stores self-play positions as Parquet and reads them back.
+//
+// # Layout
+//
+// A run directory holds Hive-style partitions and a manifest:
+//
+//	<out>/game=<game>/part-<shard>-<seq>.parquet
+//	<out>/manifest.json                    (manifest-shard-<i>-of-<n>.json for a shard of a sharded run)
+//
+// Each file holds whole games in game-number order, one row per position
+// (see Row), zstd-compressed, in row groups of at most RowGroupRows rows.
+// Files are written under a ".tmp" name and renamed when complete, so a
+// "*.parquet" file is always whole.
+//
+// # Board encoding
+//
+// The board column is a compact binary form of the position (EncodeBoard):
+//
+//	bytes [0, W*H)   one byte per square in square order (a1 = 0, rank-major):
+//	                 the rules.Piece, Kind<<1 | Side, 0 for empty
+//	then, for games with hands only: for the first player then the second,
+//	                 one byte per droppable kind in piece-table order: the count held
+//	last byte        the side to move (0 first player, 1 second player)
+//
+// A Typhoon position is 145 bytes, Tori shogi 49 + 2*7 + 1 = 64 for its 7
+// droppable kinds. DecodeBoard reverses it into a rules.Setup.
+package datasets
+
+import (
+	"fmt"
+
+	"taifu/rules"
+)
+
+// PolicyEntry is one root move of the search and how many playouts it got.
+type PolicyEntry struct {
+	Move   string `parquet:"move"`
+	Visits int32  `parquet:"visits"`
+}
+
+// Row is one position of a self-play game. The parquet tags name the
+// columns; the options after the name (dict, delta) only choose encodings.
+type Row struct {
+	RunID          string        `parquet:"run_id,dict"`
+	Game           string        `parquet:"game,dict"`
+	RulesVersion   string        `parquet:"rules_version,dict"`
+	GameNumber     int64         `parquet:"game_number,delta"`
+	Ply            int32         `parquet:"ply,delta"`
+	SideToMove     string        `parquet:"side_to_move,dict"`
+	Position       string        `parquet:"position"`
+	Board          []byte        `parquet:"board"`
+	Result         int8          `parquet:"result"`           // +1 win, 0 draw, -1 loss for the side to move
+	Termination    string        `parquet:"termination,dict"` // "rule:<reason>", "resignation", "adjudication"
+	RootValue      float32       `parquet:"root_value"`       // search value for the side to move, [-1, 1]
+	Move           string        `parquet:"move"`             // the move played, NOTATION.md text
+	Policy         []PolicyEntry `parquet:"policy,list"`      // root visit counts
+	LegalMoves     int32         `parquet:"legal_moves"`
+	StaticEval     float32       `parquet:"static_eval"` // evaluation at the root, pawn units
+	WeightsVersion string        `parquet:"weights_version,dict"`
+}
+
+// Columns lists the column names of Row in schema order.
+var Columns = []string{
+	"run_id", "game", "rules_version", "game_number", "ply", "side_to_move",
+	"position", "board", "result", "termination", "root_value", "move",
+	"policy", "legal_moves", "static_eval", "weights_version",
+}
+
+// Termination values other than "rule:<reason>".
+const (
+	TermResignation  = "resignation"
+	TermAdjudication = "adjudication"
+	TermRulePrefix   = "rule:"
+)
+
+// BoardLen returns the length of g's board encoding.
+func BoardLen(g *rules.Game) int {
+	n := g.Squares() + 1
+	if g.HasHand {
+		for k := 1; k < len(g.Kinds); k++ {
+			if g.Kinds[k].Droppable {
+				n += 2
+			}
+		}
+	}
+	return n
+}
+
+// EncodeBoard appends the board encoding of st (see the package comment) to dst.
+func EncodeBoard(dst []byte, st rules.State) []byte {
+	g := st.Game()
+	for sq := 0; sq < g.Squares(); sq++ {
+		dst = append(dst, byte(st.At(sq)))
+	}
+	if g.HasHand {
+		for s := rules.First; s <= rules.Second; s++ {
+			for k := 1; k < len(g.Kinds); k++ {
+				if g.Kinds[k].Droppable {
+					dst = append(dst, byte(st.InHand(s, rules.Kind(k))))
+				}
+			}
+		}
+	}
+	return append(dst, byte(st.SideToMove()))
+}
+
+// DecodeBoard reads a board encoding of game g back into a Setup. It checks
+// the length, piece codes and side byte, not the game's own constraints
+// (g.New does that).
+func DecodeBoard(g *rules.Game, b []byte) (*rules.Setup, error) {
+	if want := BoardLen(g); len(b) != want {
+		return nil, fmt.Errorf("board encoding: %d bytes, %s needs %d", len(b), g.Name, want)
+	}
+	su := &rules.Setup{Game: g}
+	n := g.Squares()
+	for sq := 0; sq < n; sq++ {
+		p := rules.Piece(b[sq])
+		if k := int(p.Kind()); p != rules.NoPiece && (k == 0 || k >= len(g.Kinds)) {
+			return nil, fmt.Errorf("board encoding: byte %d: piece code %d is not a %s piece", sq, b[sq], g.Name)
+		}
+		su.Board[sq] = p
+	}
+	i := n
+	if g.HasHand {
+		for s := range su.Hand {
+			su.Hand[s] = make([]int, len(g.Kinds))
+			for k := 1; k < len(g.Kinds); k++ {
+				if g.Kinds[k].Droppable {
+					su.Hand[s][k] = int(b[i])
+					i++
+				}
+			}
+		}
+	}
+	switch b[i] {
+	case 0:
+		su.Side = rules.First
+	case 1:
+		su.Side = rules.Second
+	default:
+		return nil, fmt.Errorf("board encoding: byte %d: side to move %d is neither 0 nor 1", i, b[i])
+	}
+	return su, nil
+}

@@ -1,0 +1,206 @@
+package datasets
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// Defaults of WriterConfig.
+const (
+	DefaultMaxFileBytes = 256 << 20 // rotate files at about 256 MiB
+	DefaultRowGroupRows = 16384     // rows per row group at most
+)
+
+// WriterConfig says where and how a Writer writes.
+type WriterConfig struct {
+	Dir          string // run directory; files go under Dir/game=<Game>/
+	Game         string
+	Shard        int   // the shard number in file names
+	FirstSeq     int   // sequence number of the first file
+	MaxFileBytes int64 // rotate when a file reaches this size; 0: DefaultMaxFileBytes
+	RowGroupRows int64 // rows per row group at most; 0: DefaultRowGroupRows
+	// OnFile, when set, is called after each file is complete and renamed.
+	OnFile func(FileInfo) error
+}
+
+// FileInfo describes one complete Parquet file of a run.
+type FileInfo struct {
+	Path      string `json:"path"` // relative to the run directory, slash-separated
+	Rows      int64  `json:"rows"`
+	Games     int64  `json:"games"`
+	FirstGame int64  `json:"first_game"`
+	LastGame  int64  `json:"last_game"`
+	Bytes     int64  `json:"bytes"`
+	SHA256    string `json:"sha256"`
+}
+
+// PartName returns the file name of shard's seq-th file.
+func PartName(shard, seq int) string { return fmt.Sprintf("part-%03d-%06d.parquet", shard, seq) }
+
+// GameDir returns the partition directory of game, relative to a run directory.
+func GameDir(game string) string { return "game=" + game }
+
+// Writer writes rows into rotating Parquet files. Rows are grouped by the
+// caller's Write calls: a file is only rotated between calls, so writing one
+// game per call keeps every game in one file. A Writer is not safe for
+// concurrent use.
+type Writer struct {
+	cfg   WriterConfig
+	seq   int
+	f     *os.File
+	buf   *bufio.Writer
+	sum   hash.Hash
+	cnt   countWriter
+	pw    *parquet.GenericWriter[Row]
+	info  FileInfo
+	tmp   string
+	files []FileInfo
+	last  int64 // last game number written in the current file
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// NewWriter returns a Writer; it creates the partition directory.
+func NewWriter(cfg WriterConfig) (*Writer, error) {
+	if cfg.MaxFileBytes <= 0 {
+		cfg.MaxFileBytes = DefaultMaxFileBytes
+	}
+	if cfg.RowGroupRows <= 0 {
+		cfg.RowGroupRows = DefaultRowGroupRows
+	}
+	if cfg.Game == "" {
+		return nil, errors.New("datasets: writer needs a game name")
+	}
+	if err := os.MkdirAll(filepath.Join(cfg.Dir, GameDir(cfg.Game)), 0o755); err != nil {
+		return nil, fmt.Errorf("datasets: %w", err)
+	}
+	return &Writer{cfg: cfg, seq: cfg.FirstSeq}, nil
+}
+
+// NextSeq returns the sequence number the next file will get.
+func (w *Writer) NextSeq() int { return w.seq }
+
+// Files returns the files completed so far.
+func (w *Writer) Files() []FileInfo { return w.files }
+
+func (w *Writer) open() error {
+	rel := GameDir(w.cfg.Game) + "/" + PartName(w.cfg.Shard, w.seq)
+	w.tmp = filepath.Join(w.cfg.Dir, filepath.FromSlash(rel)) + ".tmp"
+	f, err := os.Create(w.tmp)
+	if err != nil {
+		return fmt.Errorf("datasets: %w", err)
+	}
+	w.f = f
+	w.sum = sha256.New()
+	w.buf = bufio.NewWriterSize(io.MultiWriter(f, w.sum), 1<<20)
+	w.cnt = countWriter{w: w.buf}
+	w.pw = parquet.NewGenericWriter[Row](&w.cnt,
+		parquet.Compression(&parquet.Zstd),
+		parquet.MaxRowsPerRowGroup(w.cfg.RowGroupRows),
+		parquet.CreatedBy("taifu", "1", ""),
+	)
+	w.info = FileInfo{Path: rel, FirstGame: -1, LastGame: -1}
+	w.last = -1
+	return nil
+}
+
+// Write appends rows (normally one whole game) to the current file, then
+// rotates the file if it has reached the size limit.
+func (w *Writer) Write(rows []Row) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	if w.pw == nil {
+		if err := w.open(); err != nil {
+			return err
+		}
+	}
+	if _, err := w.pw.Write(rows); err != nil {
+		return fmt.Errorf("datasets: writing %s: %w", w.info.Path, err)
+	}
+	for i := range rows {
+		g := rows[i].GameNumber
+		if g != w.last || w.info.Games == 0 {
+			w.info.Games++
+			w.last = g
+		}
+		if w.info.FirstGame < 0 || g < w.info.FirstGame {
+			w.info.FirstGame = g
+		}
+		if g > w.info.LastGame {
+			w.info.LastGame = g
+		}
+	}
+	w.info.Rows += int64(len(rows))
+	if w.pw.Size() >= w.cfg.MaxFileBytes {
+		return w.Rotate()
+	}
+	return nil
+}
+
+// Rotate completes the current file, if any rows were written to it: the
+// file is closed, synced, renamed to its final name and reported to OnFile.
+func (w *Writer) Rotate() error {
+	if w.pw == nil {
+		return nil
+	}
+	pw, f := w.pw, w.f
+	w.pw, w.f = nil, nil
+	err := pw.Close()
+	if err == nil {
+		err = w.buf.Flush()
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(w.tmp)
+		return fmt.Errorf("datasets: closing %s: %w", w.info.Path, err)
+	}
+	final := w.tmp[:len(w.tmp)-len(".tmp")]
+	if err := os.Rename(w.tmp, final); err != nil {
+		return fmt.Errorf("datasets: %w", err)
+	}
+	w.info.Bytes = w.cnt.n
+	w.info.SHA256 = hex.EncodeToString(w.sum.Sum(nil))
+	w.files = append(w.files, w.info)
+	w.seq++
+	if w.cfg.OnFile != nil {
+		return w.cfg.OnFile(w.info)
+	}
+	return nil
+}
+
+// Close completes the current file. Rows written after Close start a new file.
+func (w *Writer) Close() error { return w.Rotate() }
+
+// Abort drops the current unfinished file without renaming it.
+func (w *Writer) Abort() {
+	if w.pw == nil {
+		return
+	}
+	w.f.Close()
+	os.Remove(w.tmp)
+	w.pw, w.f = nil, nil
+}
