@@ -14,10 +14,13 @@ const StartingMethod = "empty-board mobility: for each kind and square, the kind
 	"is set up with the two sides' royals (and when needed for a valid, unfinished position one more piece of the second player) " +
 	"on the corners farthest from it, and the game's own Legal lists its moves; the piece's reach on that square is the number " +
 	"of distinct squares its moves go to, capture or convert on the empty board, together with the squares within two steps " +
-	"on which it captures or converts a lone opposing piece placed there. " +
+	"on which it captures or converts a lone opposing piece placed there (a kind that cannot move on an empty board, a hopper, " +
+	"counts instead the mean number of squares its moves reach with such a lone piece placed). In drop games the hands hold " +
+	"the start position's hands less the pieces placed. " +
 	"material/T is the kind's mean reach over the squares it may stand on, divided by the pawn's; hand/T equals material/T; " +
 	"center/T is the least-squares slope of reach on the centre feature, divided by the pawn's reach; " +
-	"advance/T is half the material gained by promoting (material of the promoted kind minus material/T); " +
+	"advance/T is half the material gained by promoting (material of the promoted kind minus material/T), 0 for kinds that " +
+	"change state in a cycle; " +
 	"material_eg, royals, bare_danger and last_royal start at 0. Values are rounded to 4 decimals."
 
 // pawnToken names each game's unit piece (weights are in its units).
@@ -111,7 +114,7 @@ func computeStarting(g *rules.Game) *Weights {
 			w.Terms["hand/"+tok] = round4(v)
 		}
 		w.Terms["center/"+tok] = round4(reach[k].Slope / unit)
-		if p := g.Kinds[k].PromotesTo; p != 0 {
+		if p := g.Kinds[k].PromotesTo; p != 0 && !cyclic(g, rules.Kind(k)) {
 			w.Terms["advance/"+tok] = round4((val(p) - v) / 2)
 		}
 	}
@@ -132,6 +135,17 @@ func computeStarting(g *rules.Game) *Weights {
 	return w
 }
 
+// cyclic reports whether following PromotesTo from k comes back to k (Nana
+// shogi's cubes change state on every move, wherever they stand).
+func cyclic(g *rules.Game, k rules.Kind) bool {
+	for p, i := g.Kinds[k].PromotesTo, 0; p != 0 && i < len(g.Kinds); p, i = g.Kinds[p].PromotesTo, i+1 {
+		if p == k {
+			return true
+		}
+	}
+	return false
+}
+
 func round4(x float64) float64 {
 	r := math.Round(x*1e4) / 1e4
 	if r == 0 {
@@ -150,33 +164,51 @@ func MeasureReach(g *rules.Game, k rules.Kind) Reach {
 	var xs, ys []float64
 	buf := make([]rules.Move, 0, 512)
 	seen := make([]bool, n)
+	scratch := make([]bool, n)
+	var hopper []float64 // per square: mean targets over the lone-opposing-piece positions
 	for sq := 0; sq < n; sq++ {
-		su, ok := lonePiece(g, k, sq)
+		ps, ok := lonePiece(g, k, sq)
 		if !ok {
 			continue
 		}
 		for i := range seen {
 			seen[i] = false
 		}
-		st, _ := g.New(su)
-		buf = markTargets(st, sq, -1, buf, seen)
+		st, _ := newPosition(g, ps)
+		buf = st.Legal(buf[:0])
+		markTargets(st, sq, -1, buf, seen)
 		// Lone opposing pieces within two steps.
 		f0, r0 := g.File(sq), g.Rank(sq)
+		occupied := func(t int) bool {
+			for _, p := range ps {
+				if p.sq == t {
+					return true
+				}
+			}
+			return false
+		}
+		var tsum, tn float64
 		for t := 0; t < n; t++ {
 			df, dr := g.File(t)-f0, g.Rank(t)-r0
-			if t == sq || su.Board[t] != rules.NoPiece || df < -2 || df > 2 || dr < -2 || dr > 2 || seen[t] {
+			if t == sq || occupied(t) || df < -2 || df > 2 || dr < -2 || dr > 2 {
 				continue
 			}
 			for _, fk := range fillerKinds(g) {
-				su.Board[t] = rules.MakePiece(fk, rules.Second)
-				st, err := g.New(su)
-				su.Board[t] = rules.NoPiece
-				if err != nil || st.Ended().Ended {
+				st, ok := newPosition(g, append(ps[:len(ps):len(ps)], placement{t, rules.MakePiece(fk, rules.Second)}))
+				if !ok {
 					continue
 				}
-				buf = markTargets(st, sq, t, buf, seen)
+				buf = st.Legal(buf[:0])
+				markTargets(st, sq, t, buf, seen)
+				tsum += float64(countTargets(st, sq, buf, scratch))
+				tn++
 				break
 			}
+		}
+		if tn > 0 {
+			hopper = append(hopper, tsum/tn)
+		} else {
+			hopper = append(hopper, 0)
 		}
 		c := 0
 		for _, b := range seen {
@@ -189,6 +221,9 @@ func MeasureReach(g *rules.Game, k rules.Kind) Reach {
 	}
 	if len(xs) == 0 {
 		return Reach{}
+	}
+	if allZero(ys) {
+		ys = hopper
 	}
 	var mx, my float64
 	for i := range xs {
@@ -209,13 +244,12 @@ func MeasureReach(g *rules.Game, k rules.Kind) Reach {
 	return r
 }
 
-// markTargets marks in seen the squares the moves of the piece on sq go to,
-// capture or convert. With only >= 0, only moves capturing or converting on
-// that square count.
-func markTargets(st rules.State, sq, only int, buf []rules.Move, seen []bool) []rules.Move {
-	buf = st.Legal(buf[:0])
-	for i := range buf {
-		m := &buf[i]
+// markTargets marks in seen the squares that moves (of st) of the piece on
+// sq go to, capture or convert. With only >= 0, only moves capturing or
+// converting on that square count.
+func markTargets(st rules.State, sq, only int, moves []rules.Move, seen []bool) {
+	for i := range moves {
+		m := &moves[i]
 		if m.IsDrop() || m.IsPass() || int(m.From) != sq {
 			continue
 		}
@@ -236,7 +270,31 @@ func markTargets(st rules.State, sq, only int, buf []rules.Move, seen []bool) []
 			seen[x] = true
 		}
 	}
-	return buf
+}
+
+// countTargets returns how many distinct squares the moves of the piece on
+// sq go to, capture or convert (moves are st's legal moves).
+func countTargets(st rules.State, sq int, moves []rules.Move, seen []bool) int {
+	for i := range seen {
+		seen[i] = false
+	}
+	markTargets(st, sq, -1, moves, seen)
+	c := 0
+	for _, b := range seen {
+		if b {
+			c++
+		}
+	}
+	return c
+}
+
+func allZero(xs []float64) bool {
+	for _, x := range xs {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // fillerKinds are the kinds tried, in order, for a helper piece: the unit
@@ -269,10 +327,58 @@ func royalKind(g *rules.Game) rules.Kind {
 	return 0
 }
 
+// placement is a piece to set up on a square.
+type placement struct {
+	sq    int
+	piece rules.Piece
+}
+
+// setup builds a position with the pieces of ps and, in drop games, the hands
+// of the start position less the pieces placed (each counted as the kind it
+// becomes in hand, taken from its owner's hand, else from the other's), so
+// that games counting their pieces over board and hands accept it.
+func setup(g *rules.Game, ps []placement) *rules.Setup {
+	su := &rules.Setup{Game: g, Side: rules.First}
+	if g.HasHand {
+		su.Hand[0], su.Hand[1] = make([]int, len(g.Kinds)), make([]int, len(g.Kinds))
+		if start, err := rules.ParseSetup(g, g.StartPosition); err == nil {
+			copy(su.Hand[0], start.Hand[0])
+			copy(su.Hand[1], start.Hand[1])
+		}
+	}
+	for _, p := range ps {
+		su.Board[p.sq] = p.piece
+		if !g.HasHand {
+			continue
+		}
+		k, side := p.piece.Kind(), p.piece.Side()
+		if d := g.Kinds[k].Demotes; d != 0 {
+			k = d
+		}
+		if su.Hand[side][k] > 0 {
+			su.Hand[side][k]--
+		} else if su.Hand[side.Other()][k] > 0 {
+			su.Hand[side.Other()][k]--
+		}
+	}
+	return su
+}
+
+// newPosition builds ps with setup and reports whether g accepts it as a
+// position in which the game is not over.
+func newPosition(g *rules.Game, ps []placement) (rules.State, bool) {
+	st, err := g.New(setup(g, ps))
+	if err != nil || st.Ended().Ended {
+		return nil, false
+	}
+	return st, true
+}
+
 // lonePiece sets up kind k of the first player alone on sq with the royals
-// on the corners farthest from it, adding helper pieces until g accepts the
-// position and it is not over. It reports false when no such position exists.
-func lonePiece(g *rules.Game, k rules.Kind, sq int) (*rules.Setup, bool) {
+// on the corners farthest from it (no second royal of the first player when
+// k is royal), adding helper pieces until g accepts the position and it is
+// not over. It returns the placements, or false when no such position exists.
+func lonePiece(g *rules.Game, k rules.Kind, sq int) ([]placement, bool) {
 	n := g.Squares()
 	corners := []int{0, g.Width - 1, n - g.Width, n - 1}
 	f0, r0 := g.File(sq), g.Rank(sq)
@@ -288,42 +394,31 @@ func lonePiece(g *rules.Game, k rules.Kind, sq int) (*rules.Setup, bool) {
 		}
 	}
 	rk := royalKind(g)
-	type placed struct {
-		side rules.Side
-		kind rules.Kind
-	}
-	var plans [][]placed
-	base := []placed{}
+	var base []rules.Piece
 	if rk != 0 {
-		if k != rk {
-			base = append(base, placed{rules.First, rk})
+		if !g.Kinds[k].Royal {
+			base = append(base, rules.MakePiece(rk, rules.First))
 		}
-		base = append(base, placed{rules.Second, rk})
+		base = append(base, rules.MakePiece(rk, rules.Second))
 	}
-	plans = append(plans, base)
+	plans := [][]rules.Piece{base}
 	for _, fk := range fillerKinds(g) {
-		plans = append(plans, append(append([]placed(nil), base...), placed{rules.Second, fk}))
+		plans = append(plans, append(append([]rules.Piece(nil), base...), rules.MakePiece(fk, rules.Second)))
 	}
 	for _, fk := range fillerKinds(g) {
-		plans = append(plans, append(append([]placed(nil), base...), placed{rules.Second, fk}, placed{rules.First, fk}))
+		plans = append(plans, append(append([]rules.Piece(nil), base...), rules.MakePiece(fk, rules.Second), rules.MakePiece(fk, rules.First)))
 	}
 	for _, plan := range plans {
 		if len(plan) > len(free) {
 			continue
 		}
-		su := &rules.Setup{Game: g, Side: rules.First}
-		if g.HasHand {
-			su.Hand[0], su.Hand[1] = make([]int, len(g.Kinds)), make([]int, len(g.Kinds))
-		}
-		su.Board[sq] = rules.MakePiece(k, rules.First)
+		ps := []placement{{sq, rules.MakePiece(k, rules.First)}}
 		for i, p := range plan {
-			su.Board[free[i]] = rules.MakePiece(p.kind, p.side)
+			ps = append(ps, placement{free[i], p})
 		}
-		st, err := g.New(su)
-		if err != nil || st.Ended().Ended {
-			continue
+		if _, ok := newPosition(g, ps); ok {
+			return ps, true
 		}
-		return su, true
 	}
 	return nil, false
 }
