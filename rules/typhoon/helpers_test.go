@@ -11,7 +11,7 @@ import (
 // build returns position text with the given "square=TOKEN" items on an
 // otherwise empty board, plus the default royals Blue K l1 and Tan k l12 and
 // a Tan Fu a12 (so that neither side starts bare) unless an item names those
-// squares; side is "blue" or "tan".
+// squares ("a12=" empties a square); side is "blue" or "tan".
 func build(side string, items ...string) string {
 	var board [squares]string
 	place := func(it string) {
@@ -23,7 +23,7 @@ func build(side string, items ...string) string {
 		if err != nil {
 			panic(err)
 		}
-		board[s] = tok
+		board[s] = tok // an empty token empties the square
 	}
 	for _, it := range []string{"l1=K", "l12=k", "a12=fu"} {
 		place(it)
