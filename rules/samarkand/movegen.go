@@ -1,6 +1,10 @@
 package samarkand
 
-import "taifu/rules"
+import (
+	"math/bits"
+
+	"taifu/rules"
+)
 
 // Move generation. Generators append to s.buf, or, when s.target is a
 // square (attack mode, used for check), only record in s.hit whether some
@@ -51,10 +55,10 @@ func enemy(q rules.Piece, side rules.Side) bool { return q != rules.NoPiece && q
 // pseudo appends the moves of the side to move, before the check rule.
 func (s *State) pseudo(buf []rules.Move) []rules.Move {
 	s.buf, s.target, s.hit = buf, -1, false
-	for sq := 0; sq < squares; sq++ {
-		p := s.board[sq]
-		if p != rules.NoPiece && p.Side() == s.stm {
-			s.genPiece(sq, p)
+	for w, bb := range s.occ[s.stm] {
+		for ; bb != 0; bb &= bb - 1 {
+			sq := w<<6 | bits.TrailingZeros64(bb)
+			s.genPiece(sq, s.board[sq])
 		}
 	}
 	buf = s.buf
@@ -66,12 +70,14 @@ func (s *State) pseudo(buf []rules.Move) []rules.Move {
 // would capture or convert the man on target, or push it off the board.
 func (s *State) attacked(target int, by rules.Side) bool {
 	s.target, s.hit = target, false
-	for sq := 0; sq < squares && !s.hit; sq++ {
-		p := s.board[sq]
-		if p == rules.NoPiece || p.Side() != by || int(dist[sq][target]) > table[p.Kind()].reach {
-			continue
+	for w, bb := range s.occ[by] {
+		for ; bb != 0 && !s.hit; bb &= bb - 1 {
+			sq := w<<6 | bits.TrailingZeros64(bb)
+			p := s.board[sq]
+			if int(dist[sq][target]) <= table[p.Kind()].reach {
+				s.genPiece(sq, p)
+			}
 		}
-		s.genPiece(sq, p)
 	}
 	s.target = -1
 	return s.hit

@@ -35,6 +35,7 @@ type undo struct {
 // State is a Samarkand position with its history. It implements rules.State.
 type State struct {
 	board [squares]rules.Piece
+	occ   [2][3]uint64 // squares of each side's men, bit sq%64 of word sq/64
 	stm   rules.Side
 	hash  uint64
 	royal [2]int16 // each side's King or Emperor square, -1 when absent
@@ -57,10 +58,11 @@ func newState(su *rules.Setup) (rules.State, error) {
 	n := [2]int{}
 	for sq := 0; sq < squares; sq++ {
 		p := su.Board[sq]
-		s.board[sq] = p
 		if p == rules.NoPiece {
 			continue
 		}
+		s.board[sq] = p
+		s.occ[p.Side()][sq>>6] |= 1 << (sq & 63)
 		if int(p.Kind()) >= nKinds {
 			return nil, fmt.Errorf("unknown piece kind %d on %s", p.Kind(), Game.SquareName(sq))
 		}
@@ -188,14 +190,27 @@ func (s *State) Unmake() {
 
 func (s *State) put(sq int, p rules.Piece) {
 	s.board[sq] = p
+	s.occ[p.Side()][sq>>6] |= 1 << (sq & 63)
 	s.hash ^= rules.ZobristPiece[p][sq]
 }
 
 func (s *State) lift(sq int) rules.Piece {
 	p := s.board[sq]
 	s.board[sq] = rules.NoPiece
+	s.occ[p.Side()][sq>>6] &^= 1 << (sq & 63)
 	s.hash ^= rules.ZobristPiece[p][sq]
 	return p
+}
+
+// place sets sq to p (possibly empty) without hashing, keeping occ.
+func (s *State) place(sq int, p rules.Piece) {
+	if q := s.board[sq]; q != rules.NoPiece {
+		s.occ[q.Side()][sq>>6] &^= 1 << (sq & 63)
+	}
+	s.board[sq] = p
+	if p != rules.NoPiece {
+		s.occ[p.Side()][sq>>6] |= 1 << (sq & 63)
+	}
 }
 
 // do applies m, recording in u what undo needs.
@@ -254,17 +269,16 @@ func (s *State) do(m *rules.Move, u *undo) {
 func (s *State) undo(u *undo) {
 	m := &u.m
 	from, to := int(m.From), int(m.To)
-	s.board[to] = rules.NoPiece
 	if m.Push != rules.NoSquare && u.atTo != rules.NoPiece {
-		s.board[m.Push] = rules.NoPiece
+		s.place(int(m.Push), rules.NoPiece)
 	}
-	s.board[to] = u.atTo
-	s.board[from] = u.mover
+	s.place(to, u.atTo)
+	s.place(from, u.mover)
 	for _, sq := range m.Marks[m.NCap : m.NCap+m.NConv] {
-		s.board[sq] = s.board[sq].Flip()
+		s.place(int(sq), s.board[sq].Flip())
 	}
 	for i, sq := range m.Marks[:m.NCap] {
-		s.board[sq] = u.caps[i]
+		s.place(int(sq), u.caps[i])
 	}
 	s.stm = s.stm.Other()
 	s.hash, s.clock, s.royal = u.hash, u.clock, u.royal

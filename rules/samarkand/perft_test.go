@@ -1,0 +1,140 @@
+package samarkand
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"taifu/rules"
+)
+
+// TestPerftStart pins the move-tree sizes from the start.
+//
+// Depth 1 = 51, by hand: Pawns 12 (ten on rank 3 step to rank 4, e3 and h3
+// are blocked, e4 and h4 step to rank 5); Knights b2 2 (a4 c4) and k2 2 (j4
+// l4); Giraffes d2 4 (e1 b4 f4 d4) and i2 4 (h1 g4 k4 i4); King f2 1 (e1);
+// Barracuda g2 1 (h1); Minister h2 1 (h1); Zebra b1 1 (d4); Bull d1 1 (e1;
+// its skip move is blocked by f1 and its pushes by full squares); Scout f1 2
+// (step e1, leap h1); Monkey g1 2 (step h1, chain over f1 to e1); Unicorn j1
+// 1 (h1); Camel k1 2 (j4 l4); the King's relay 15: Scout f1 to f4 c4 i4,
+// Monkey g1 to g4 d4 j4, General e2 to e5 b5 h5, Barracuda g2 to g5 d5 j5,
+// Pawns e3e6, f3c6, g3j6. Everything else is boxed in. No check, no
+// promotion. Depths 2 and 3 are the engine's counts, taken after the
+// move-set tests passed.
+func TestPerftStart(t *testing.T) {
+	want := []uint64{1, 51, 2601, 144513}
+	st := Game.Start()
+	for d := 1; d < len(want); d++ {
+		if got := rules.Perft(st, d); got != want[d] {
+			t.Errorf("perft(%d) = %d, want %d", d, got, want[d])
+		}
+	}
+	if st.String() != StartPosition {
+		t.Errorf("perft changed the position: %s", st)
+	}
+}
+
+// BenchmarkPerft4 reports the depth-4 leaf rate from the start.
+func BenchmarkPerft4(b *testing.B) {
+	st := Game.Start()
+	var n uint64
+	for i := 0; i < b.N; i++ {
+		n = rules.Perft(st, 4)
+	}
+	b.ReportMetric(float64(n), "leaves")
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "leaves/s")
+}
+
+// BenchmarkLegalStart measures move generation with the check rule.
+func BenchmarkLegalStart(b *testing.B) {
+	st := Game.Start()
+	buf := make([]rules.Move, 0, 1024)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		buf = st.Legal(buf[:0])
+	}
+}
+
+// TestNoAllocs: Legal, Make and Unmake do not allocate once warmed up.
+func TestNoAllocs(t *testing.T) {
+	st := Game.Start()
+	buf := make([]rules.Move, 0, 1024)
+	buf = st.Legal(buf[:0])
+	m := buf[0]
+	st.Make(m)
+	st.Unmake()
+	allocs := testing.AllocsPerRun(50, func() {
+		buf = st.Legal(buf[:0])
+		st.Make(m)
+		st.Unmake()
+	})
+	if allocs != 0 {
+		t.Errorf("Legal+Make+Unmake allocate %.1f times", allocs)
+	}
+}
+
+// TestPlayouts plays seeded random games and checks at every ply that the
+// legal moves have distinct texts that parse back to themselves, that no
+// move leaves the mover's royal attacked, that Make keeps the incremental
+// hash equal to a recomputation, and that Unmake restores position text and
+// hash exactly. Games end by a rule or at the ply cap.
+func TestPlayouts(t *testing.T) {
+	games, maxPly := 2000, 100
+	if testing.Short() {
+		games = 200
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	buf := make([]rules.Move, 0, 1024)
+	ends := map[string]int{}
+	for g := 0; g < games; g++ {
+		st := Game.Start().(*State)
+		for st.Ply() < maxPly {
+			if o := st.Ended(); o.Ended {
+				ends[o.Reason]++
+				break
+			}
+			ms := st.Legal(buf[:0])
+			if len(ms) == 0 {
+				ends[st.NoMoves().Reason]++
+				break
+			}
+			if st.Ply()%4 == g%4 {
+				checkMoves(t, st, ms)
+			}
+			m := ms[rng.IntN(len(ms))]
+			before, hash := st.String(), st.Hash()
+			st.Make(m)
+			if st.Hash() != st.computeHash() {
+				t.Fatalf("game %d ply %d: incremental hash differs after %s from %s", g, st.Ply(), Game.MoveString(m), before)
+			}
+			if r := int(st.royal[st.stm.Other()]); r < 0 || st.attacked(r, st.stm) {
+				t.Fatalf("game %d: %s left the mover's royal attacked in %s", g, Game.MoveString(m), before)
+			}
+			st.Unmake()
+			if st.String() != before || st.Hash() != hash {
+				t.Fatalf("game %d: Unmake of %s did not restore %s (got %s)", g, Game.MoveString(m), before, st)
+			}
+			st.Make(m)
+		}
+		if st.Ply() >= maxPly {
+			ends["ply cap"]++
+		}
+	}
+	t.Logf("%d games: %v", games, ends)
+}
+
+// checkMoves checks that the texts of ms are distinct and parse back.
+func checkMoves(t *testing.T, st rules.State, ms []rules.Move) {
+	t.Helper()
+	seen := make(map[string]bool, len(ms))
+	for _, m := range ms {
+		s := Game.MoveString(m)
+		if seen[s] {
+			t.Fatalf("move %s listed twice in %s", s, st)
+		}
+		seen[s] = true
+		pm, err := Game.ParseMoveText(s)
+		if err != nil || !pm.Equal(m) {
+			t.Fatalf("move %s does not parse back (%v) in %s", s, err, st)
+		}
+	}
+}
