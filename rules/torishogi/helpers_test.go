@@ -2,7 +2,6 @@ package torishogi
 
 import (
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -13,43 +12,28 @@ import (
 // White), the side to move and the hand text ("[]" when empty).
 func place(t testing.TB, side, hand string, items ...string) string {
 	t.Helper()
-	var board [squares]string
+	su, err := rules.ParseSetup(Game, "7/7/7/7/7/7/7 "+side+" "+hand)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, it := range items {
-		tok, name, ok := strings.Cut(it, "@")
-		if !ok {
+		tok, name, _ := strings.Cut(it, "@")
+		x, n, err := Game.ParseSquare(name)
+		k, ok := Game.KindByToken(tok)
+		if err != nil || n != len(name) || !ok || su.Board[x] != rules.NoPiece {
 			t.Fatalf("bad item %q", it)
 		}
-		x, n, err := Game.ParseSquare(name)
-		if err != nil || n != len(name) {
-			t.Fatalf("bad square in %q", it)
+		c := rules.First
+		if tok != strings.ToUpper(tok) {
+			c = rules.Second
 		}
-		board[x] = tok
+		su.Board[x] = rules.MakePiece(k, c)
 	}
-	var b strings.Builder
-	for r := height - 1; r >= 0; r-- {
-		var items []string
-		empty := 0
-		for f := 0; f < width; f++ {
-			tok := board[r*width+f]
-			if tok == "" {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				items = append(items, strconv.Itoa(empty))
-				empty = 0
-			}
-			items = append(items, tok)
-		}
-		if empty > 0 {
-			items = append(items, strconv.Itoa(empty))
-		}
-		b.WriteString(strings.Join(items, ","))
-		if r > 0 {
-			b.WriteByte('/')
-		}
+	st, err := Game.New(su)
+	if err != nil {
+		t.Fatalf("items %v: %v", items, err)
 	}
-	return b.String() + " " + side + " " + hand
+	return st.String()
 }
 
 // mustParse parses position text, failing the test on error.
@@ -101,4 +85,20 @@ func hasMove(st rules.State, text string) bool {
 		}
 	}
 	return false
+}
+
+// checkMoves reports the moves of legal (space-separated) that st does not
+// allow and those of notLegal that it does.
+func checkMoves(t *testing.T, what string, st rules.State, legal, notLegal string) {
+	t.Helper()
+	for _, m := range strings.Fields(legal) {
+		if !hasMove(st, m) {
+			t.Errorf("%s: %s is not legal in %s", what, m, st)
+		}
+	}
+	for _, m := range strings.Fields(notLegal) {
+		if hasMove(st, m) {
+			t.Errorf("%s: %s is legal in %s", what, m, st)
+		}
+	}
 }

@@ -171,16 +171,7 @@ func TestPromotion(t *testing.T) {
 			hand = "[]"
 		}
 		st := mustParse(t, place(t, tc.side, hand, tc.items...))
-		for _, m := range strings.Fields(tc.legal) {
-			if !hasMove(st, m) {
-				t.Errorf("%s: %s is not legal in %s", tc.name, m, st)
-			}
-		}
-		for _, m := range strings.Fields(tc.notLegal) {
-			if hasMove(st, m) {
-				t.Errorf("%s: %s is legal in %s", tc.name, m, st)
-			}
-		}
+		checkMoves(t, tc.name, st, tc.legal, tc.notLegal)
 		if tc.replay != "" {
 			if err := rules.Replay(st, tc.replay); err != nil {
 				t.Fatalf("%s: %v", tc.name, err)
@@ -227,16 +218,7 @@ func TestSwallowDrops(t *testing.T) {
 	}
 	for _, tc := range tests {
 		st := mustParse(t, place(t, tc.side, tc.hand, tc.items...))
-		for _, m := range strings.Fields(tc.legal) {
-			if !hasMove(st, m) {
-				t.Errorf("%q: %s is not legal in %s", tc.rule, m, st)
-			}
-		}
-		for _, m := range strings.Fields(tc.notLegal) {
-			if hasMove(st, m) {
-				t.Errorf("%q: %s is legal in %s", tc.rule, m, st)
-			}
-		}
+		checkMoves(t, tc.rule, st, tc.legal, tc.notLegal)
 	}
 }
 
