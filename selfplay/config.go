@@ -1,0 +1,185 @@
+// Package selfplay plays games between copies of the search (package mcts)
+// and writes every position to Parquet (package datasets).
+//
+// A run plays game numbers 0..Games-1 (a shard plays those equal to Shard
+// modulo Shards). Everything random about game n (the Typhoon setup, the
+// search's noise and sampling, whether resignation is allowed) is drawn from
+// a seed derived from the run seed and n alone, and finished games are
+// written in game-number order through a reorder buffer, so the Parquet
+// content does not depend on the number of workers or on their timing.
+//
+// A game ends by rule (termination "rule:<reason>"), by resignation
+// ("resignation": the side to move resigns once its root value has been at or
+// below -ResignThreshold on ResignMoves consecutive turns), or at MaxPlies by
+// adjudication ("adjudication": the side favoured by the last root value wins
+// when that value is at least AdjudicateValue in size, else a draw). A share
+// ResignPlayoutShare of games never resigns; in them a side that would have
+// resigned and did not then lose counts as a false resignation (manifest
+// stats "would_resign" and "false_resign").
+//
+// Rows are the positions in which a move was played; result is the final
+// outcome from the side to move's view.
+package selfplay
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"reflect"
+	"runtime"
+	"strings"
+)
+
+// Config is a run configuration: the JSON form of a run config file (see
+// configs/*.json) and of the manifest's "config". Zero fields take the
+// defaults of Defaults.
+type Config struct {
+	Game     string `json:"game"`
+	Games    int64  `json:"games"`    // game numbers 0..Games-1 over all shards
+	Playouts int    `json:"playouts"` // per move
+	Workers  int    `json:"workers"`  // concurrent games; 0: all cores (does not change the data)
+	Seed     uint64 `json:"seed"`
+	RunID    string `json:"run_id"`  // "" : "<game>-<seed>"
+	Out      string `json:"out"`     // run directory; "": runs/<run-id>
+	Weights  string `json:"weights"` // weights file; "start": the starting weights; "": configs/weights/<game>.json if present, else "start"
+	Shard    int    `json:"shard"`   // this shard, 0-based
+	Shards   int    `json:"shards"`  // number of shards; 0 or 1: not sharded
+
+	MaxPlies           int     `json:"max_plies"`            // adjudicate after this many plies
+	AdjudicateValue    float64 `json:"adjudicate_value"`     // |root value| needed to adjudicate a win
+	ResignThreshold    float64 `json:"resign_threshold"`     // resign at root value <= -this; negative: never resign
+	ResignMoves        int     `json:"resign_moves"`         // consecutive turns at or below the threshold
+	ResignPlayoutShare float64 `json:"resign_playout_share"` // share of games played out without resigning
+
+	StartPosition bool    `json:"start_position"` // play from the start position, not random setups (Typhoon)
+	CPuct         float64 `json:"cpuct"`          // 0: the search's default
+	Dirichlet     float64 `json:"dirichlet"`      // root noise alpha; negative: none
+	NoiseFrac     float64 `json:"noise_frac"`
+	Temperature   float64 `json:"temperature"` // move sampling temperature; negative: argmax
+	TempPlies     int     `json:"temp_plies"`  // plies (from the setup) sampled with temperature
+	EvalScale     float64 `json:"eval_scale"`  // 0: the search's default
+
+	MaxFileBytes int64 `json:"max_file_bytes"` // Parquet file rotation size; 0: datasets' default
+	RowGroupRows int64 `json:"row_group_rows"` // 0: datasets' default
+}
+
+// Defaults is the configuration a zero Config field falls back to.
+var Defaults = Config{
+	Game:               "typhoon",
+	Games:              4,
+	Playouts:           200,
+	MaxPlies:           400,
+	AdjudicateValue:    0.5,
+	ResignThreshold:    0.95,
+	ResignMoves:        2,
+	ResignPlayoutShare: 0.1,
+	Dirichlet:          0.3,
+	NoiseFrac:          0.25,
+	Temperature:        1,
+	TempPlies:          20,
+}
+
+// WithDefaults returns c with zero fields replaced by Defaults, Workers by
+// the number of cores, RunID and Out derived from the game and seed.
+func (c Config) WithDefaults() Config {
+	d := Defaults
+	orDefault(&c.Game, d.Game)
+	orDefault(&c.Games, d.Games)
+	orDefault(&c.Playouts, d.Playouts)
+	orDefault(&c.MaxPlies, d.MaxPlies)
+	orDefault(&c.AdjudicateValue, d.AdjudicateValue)
+	orDefault(&c.ResignThreshold, d.ResignThreshold)
+	orDefault(&c.ResignMoves, d.ResignMoves)
+	orDefault(&c.ResignPlayoutShare, d.ResignPlayoutShare)
+	orDefault(&c.Dirichlet, d.Dirichlet)
+	orDefault(&c.NoiseFrac, d.NoiseFrac)
+	orDefault(&c.Temperature, d.Temperature)
+	orDefault(&c.TempPlies, d.TempPlies)
+	if c.Workers <= 0 {
+		c.Workers = runtime.NumCPU()
+	}
+	if c.Shards <= 0 {
+		c.Shards = 1
+	}
+	orDefault(&c.RunID, fmt.Sprintf("%s-%d", c.Game, c.Seed))
+	orDefault(&c.Out, "runs/"+c.RunID)
+	return c
+}
+
+// orDefault sets *v to d when *v is the zero value.
+func orDefault[T comparable](v *T, d T) {
+	var zero T
+	if *v == zero {
+		*v = d
+	}
+}
+
+// Validate checks the ranges of a configuration after WithDefaults.
+func (c Config) Validate() error {
+	switch {
+	case c.Games < 0:
+		return fmt.Errorf("games %d is negative", c.Games)
+	case c.Playouts < 1:
+		return fmt.Errorf("playouts %d: need at least 1", c.Playouts)
+	case c.Shard < 0 || c.Shard >= c.Shards:
+		return fmt.Errorf("shard %d/%d: the shard must be in 0..%d", c.Shard, c.Shards, c.Shards-1)
+	case c.MaxPlies < 1:
+		return fmt.Errorf("max plies %d: need at least 1", c.MaxPlies)
+	case c.ResignMoves < 1:
+		return fmt.Errorf("resign moves %d: need at least 1", c.ResignMoves)
+	case c.ResignThreshold > 1:
+		return fmt.Errorf("resign threshold %v: root values lie in [-1, 1], use a value in (0, 1] or negative to never resign", c.ResignThreshold)
+	case c.ResignPlayoutShare < 0 || c.ResignPlayoutShare > 1:
+		return fmt.Errorf("resign playout share %v is not in [0, 1]", c.ResignPlayoutShare)
+	case c.AdjudicateValue < 0 || c.AdjudicateValue > 1:
+		return fmt.Errorf("adjudicate value %v is not in [0, 1]", c.AdjudicateValue)
+	case strings.ContainsAny(c.RunID, "/\\ "):
+		return fmt.Errorf("run id %q: no slashes or spaces", c.RunID)
+	}
+	return nil
+}
+
+// LoadConfig reads a JSON run configuration. Unknown fields are errors.
+func LoadConfig(path string) (Config, error) {
+	var c Config
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return c, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return c, fmt.Errorf("config %s: %v", path, err)
+	}
+	if dec.More() {
+		return c, fmt.Errorf("config %s: data after the config object", path)
+	}
+	return c, nil
+}
+
+// identity is the part of a configuration that decides the games: two runs
+// with equal identities play the same games.
+func (c Config) identity() Config {
+	c.Workers, c.Games, c.Out, c.Weights = 0, 0, "", ""
+	c.MaxFileBytes, c.RowGroupRows = 0, 0
+	return c
+}
+
+// sameRun reports the first field (by JSON name) in which a and b play
+// different games, or nil when they do not.
+func sameRun(a, b Config) error {
+	ia, ib := a.identity(), b.identity()
+	va, vb := reflect.ValueOf(ia), reflect.ValueOf(ib)
+	t := va.Type()
+	for i := 0; i < t.NumField(); i++ {
+		if !reflect.DeepEqual(va.Field(i).Interface(), vb.Field(i).Interface()) {
+			name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+			return fmt.Errorf("%s is %v here but %v in the run being resumed", name, va.Field(i).Interface(), vb.Field(i).Interface())
+		}
+	}
+	return nil
+}
+
+var errExists = errors.New("already holds a run")

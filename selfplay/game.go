@@ -1,0 +1,237 @@
+package selfplay
+
+import (
+	"context"
+
+	"taifu/datasets"
+	"taifu/features"
+	"taifu/mcts"
+	"taifu/rules"
+	"taifu/rules/typhoon"
+)
+
+// setups gives the games with random setups: a state from a seed.
+var setups = map[string]func(seed uint64) rules.State{
+	"typhoon": typhoon.RandomSetup,
+}
+
+// Seeds drawn for game n of a run: each purpose has its own stream.
+const (
+	seedSetup = iota + 1
+	seedSearch
+	seedResign
+)
+
+// gameSeed returns the seed for one purpose of game n of a run with seed.
+func gameSeed(run uint64, n int64, purpose uint64) uint64 {
+	x := run ^ 0x5eedf00d
+	a := rules.SplitMix64(&x)
+	x = a ^ uint64(n)*0x9e3779b97f4a7c15
+	b := rules.SplitMix64(&x)
+	x = b + purpose*0xd1b54a32d192ed03
+	return rules.SplitMix64(&x)
+}
+
+// counters are the summable statistics of a run, kept in the manifest.
+type counters struct {
+	Games, Positions                     int64
+	WinsFirst, WinsSecond, Draws         int64
+	TermRule, TermResign, TermAdjudicate int64
+	PlayedOut, WouldResign, FalseResign  int64
+}
+
+var counterNames = []string{
+	"games", "positions", "wins_first", "wins_second", "draws",
+	"term_rule", "term_resignation", "term_adjudication",
+	"played_out", "would_resign", "false_resign",
+}
+
+func (c *counters) fields() []*int64 {
+	return []*int64{&c.Games, &c.Positions, &c.WinsFirst, &c.WinsSecond, &c.Draws,
+		&c.TermRule, &c.TermResign, &c.TermAdjudicate, &c.PlayedOut, &c.WouldResign, &c.FalseResign}
+}
+
+func (c *counters) add(o counters) {
+	f, g := c.fields(), o.fields()
+	for i := range f {
+		*f[i] += *g[i]
+	}
+}
+
+func (c counters) toMap() map[string]int64 {
+	m := make(map[string]int64, len(counterNames))
+	for i, p := range c.fields() {
+		m[counterNames[i]] = *p
+	}
+	return m
+}
+
+func countersFrom(m map[string]int64) counters {
+	var c counters
+	for i, p := range c.fields() {
+		*p = m[counterNames[i]]
+	}
+	return c
+}
+
+// player plays games for one worker, reusing its buffers.
+type player struct {
+	cfg     Config
+	game    *rules.Game
+	weights *features.Weights
+	moves   []rules.Move
+}
+
+// finished is a played game.
+type finished struct {
+	index int64 // position in the shard's sequence of game numbers
+	rows  []datasets.Row
+	stats counters
+}
+
+// play plays game number n. It returns nil when hard is cancelled first.
+func (p *player) play(hard context.Context, n int64) *finished {
+	cfg, g := p.cfg, p.game
+	var st rules.State
+	if f := setups[g.Name]; f != nil && !cfg.StartPosition {
+		st = f(gameSeed(cfg.Seed, n, seedSetup))
+	} else {
+		st = g.Start()
+	}
+	mc := mcts.Config{
+		Playouts:    cfg.Playouts,
+		CPuct:       cfg.CPuct,
+		Dirichlet:   max(cfg.Dirichlet, 0),
+		NoiseFrac:   cfg.NoiseFrac,
+		Temperature: max(cfg.Temperature, 0),
+		TempPlies:   cfg.TempPlies,
+		Seed:        gameSeed(cfg.Seed, n, seedSearch),
+		EvalScale:   cfg.EvalScale,
+	}
+	search := mcts.New(mc, p.weights)
+	resignSeed := gameSeed(cfg.Seed, n, seedResign)
+	mayResign := cfg.ResignThreshold > 0 && float64(resignSeed>>11)/(1<<53) >= cfg.ResignPlayoutShare
+
+	var (
+		rows        []datasets.Row
+		out         rules.Outcome
+		term        string
+		low         [2]int  // consecutive turns at or below the resignation threshold
+		wouldResign [2]bool // played-out games: the side would have resigned
+		lastValue   float64 // last root value, for the side then to move
+		lastSide    rules.Side
+	)
+	for {
+		if hard.Err() != nil {
+			return nil
+		}
+		if o := st.Ended(); o.Ended {
+			out, term = o, datasets.TermRulePrefix+o.Reason
+			break
+		}
+		p.moves = st.Legal(p.moves[:0])
+		if len(p.moves) == 0 {
+			o := st.NoMoves()
+			out, term = o, datasets.TermRulePrefix+o.Reason
+			break
+		}
+		if len(rows) >= cfg.MaxPlies {
+			out, term = adjudicate(lastSide, lastValue, cfg.AdjudicateValue), datasets.TermAdjudication
+			break
+		}
+		side := st.SideToMove()
+		res := search.Search(st)
+		lastValue, lastSide = res.Value, side
+		if cfg.ResignThreshold > 0 && res.Value <= -cfg.ResignThreshold {
+			low[side]++
+		} else {
+			low[side] = 0
+		}
+		if low[side] >= cfg.ResignMoves {
+			if mayResign {
+				out, term = rules.Win(side.Other(), "resignation"), datasets.TermResignation
+				break
+			}
+			wouldResign[side] = true
+		}
+		row := datasets.Row{
+			RunID:          cfg.RunID,
+			Game:           g.Name,
+			RulesVersion:   g.RulesVersion,
+			GameNumber:     n,
+			Ply:            int32(st.Ply()),
+			SideToMove:     g.SideNames[side],
+			Position:       st.String(),
+			Board:          datasets.EncodeBoard(nil, st),
+			RootValue:      float32(res.Value),
+			Move:           g.MoveString(res.Move),
+			Policy:         make([]datasets.PolicyEntry, len(res.Policy)),
+			LegalMoves:     int32(len(p.moves)),
+			StaticEval:     float32(res.StaticEval),
+			WeightsVersion: p.weights.Version,
+		}
+		for i, v := range res.Policy {
+			row.Policy[i] = datasets.PolicyEntry{Move: g.MoveString(v.Move), Visits: v.Visits}
+		}
+		rows = append(rows, row)
+		search.Advance(st, res.Move)
+		st.Make(res.Move)
+	}
+
+	f := &finished{rows: rows}
+	s := &f.stats
+	s.Games, s.Positions = 1, int64(len(rows))
+	switch {
+	case out.Draw:
+		s.Draws++
+	case out.Winner == rules.First:
+		s.WinsFirst++
+	default:
+		s.WinsSecond++
+	}
+	switch term {
+	case datasets.TermResignation:
+		s.TermResign++
+	case datasets.TermAdjudication:
+		s.TermAdjudicate++
+	default:
+		s.TermRule++
+	}
+	if !mayResign {
+		s.PlayedOut++
+		for side := range wouldResign {
+			if wouldResign[side] {
+				s.WouldResign++
+				if out.Draw || out.Winner == rules.Side(side) {
+					s.FalseResign++
+				}
+			}
+		}
+	}
+	for i := range rows {
+		r := &rows[i]
+		r.Termination = term
+		switch {
+		case out.Draw:
+			r.Result = 0
+		case g.SideNames[out.Winner] == r.SideToMove:
+			r.Result = 1
+		default:
+			r.Result = -1
+		}
+	}
+	return f
+}
+
+// adjudicate decides a game stopped at the ply limit from the last root
+// value v, which is for side s: s wins at v >= threshold, loses at
+// v <= -threshold, else the game is drawn.
+func adjudicate(s rules.Side, v, threshold float64) rules.Outcome {
+	switch {
+	case v >= threshold:
+		return rules.Win(s, "adjudication")
+	case v <= -threshold:
+		return rules.Win(s.Other(), "adjudication")
+	}
+	return rules.DrawBy("adjudication")
+}

@@ -1,0 +1,325 @@
+package selfplay
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"taifu/datasets"
+	"taifu/features"
+	"taifu/rules"
+)
+
+// Options are the parts of a run that are not its configuration.
+type Options struct {
+	// Resume continues the run in cfg.Out from its manifest. Without it a
+	// directory already holding this shard's manifest is an error.
+	Resume bool
+	// Drop, when cancelled, abandons the games in flight (Run's ctx only
+	// stops new games from starting; games in flight are then finished).
+	Drop context.Context
+	// Progress, when set, is called from Run's goroutine after every game
+	// written.
+	Progress func(Progress)
+}
+
+// Progress is the state of a run after a game is written.
+type Progress struct {
+	Done, Total int64 // this shard's finished games, of its total
+	Session     int64 // games written by this Run call
+	Positions   int64 // positions written by this Run call
+	Elapsed     time.Duration
+}
+
+// Summary is what Run did.
+type Summary struct {
+	Dir       string // run directory
+	RunID     string
+	Manifest  string // manifest path
+	Done      int64  // this shard's finished games
+	Total     int64  // this shard's game count
+	Session   int64  // games written by this call
+	Positions int64  // positions written by this call
+	Elapsed   time.Duration
+	Stopped   bool // stopped before all games were played
+	Stats     map[string]int64
+}
+
+// ShardGames returns the number of game numbers in 0..games-1 that are
+// shard modulo shards: the games shard plays.
+func ShardGames(games int64, shard, shards int) int64 {
+	if games <= int64(shard) {
+		return 0
+	}
+	return (games-int64(shard)-1)/int64(shards) + 1
+}
+
+// Run plays cfg's games (this shard's share) and writes them under cfg.Out.
+// Cancelling ctx stops starting new games; the games in flight are finished
+// (or dropped when opt.Drop is cancelled), the finished games written in
+// order as far as there is no gap, the files closed and the manifest
+// written. A later Run with opt.Resume continues from there.
+func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
+	start := time.Now()
+	cfg = cfg.WithDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	g, err := rules.Lookup(cfg.Game)
+	if err != nil {
+		return nil, err
+	}
+	w, err := loadWeights(g, cfg.Weights)
+	if err != nil {
+		return nil, err
+	}
+	if w.Schema() == nil {
+		if err := w.Compile(g); err != nil {
+			return nil, err
+		}
+	}
+	if opt.Drop == nil {
+		opt.Drop = context.Background()
+	}
+	// Dropping the games in flight also stops new ones; so does a write error.
+	drop, dropNow := context.WithCancel(opt.Drop)
+	defer dropNow()
+	ctx, stopNow := context.WithCancel(ctx)
+	defer stopNow()
+	context.AfterFunc(drop, stopNow)
+	mpath := filepath.Join(cfg.Out, datasets.ManifestName(cfg.Shard, cfg.Shards))
+	m, err := openManifest(mpath, cfg, opt.Resume, g, w)
+	if err != nil {
+		return nil, err
+	}
+	if err := removeStrays(cfg, m); err != nil {
+		return nil, err
+	}
+	total := ShardGames(cfg.Games, cfg.Shard, cfg.Shards)
+	m.Games = cfg.Games
+	if m.Done > total {
+		return nil, fmt.Errorf("%s has %d games done, more than the %d of --games %d", mpath, m.Done, total, cfg.Games)
+	}
+
+	// committed are the statistics of the games in complete files; pending
+	// those of the games in the file being written.
+	committed := countersFrom(m.Stats)
+	var pending counters
+	var pendingGames, pendingRows int64
+	save := func() error {
+		m.Stats = committed.toMap()
+		m.Complete = m.Done == total
+		m.Updated = time.Now().UTC().Format(time.RFC3339)
+		return datasets.WriteManifest(cfg.Out, m)
+	}
+	wr, err := datasets.NewWriter(datasets.WriterConfig{
+		Dir: cfg.Out, Game: g.Name, Shard: cfg.Shard, FirstSeq: nextSeq(m),
+		MaxFileBytes: cfg.MaxFileBytes, RowGroupRows: cfg.RowGroupRows,
+		OnFile: func(fi datasets.FileInfo) error {
+			m.Files = append(m.Files, fi)
+			m.Done += pendingGames
+			m.Rows += pendingRows
+			committed.add(pending)
+			pending, pendingGames, pendingRows = counters{}, 0, 0
+			return save()
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := save(); err != nil {
+		return nil, err
+	}
+
+	// Workers play the games handed out in order; a token per game bounds
+	// how far play may run ahead of writing (the reorder buffer).
+	first := m.Done
+	window := int64(4*cfg.Workers + 4)
+	tokens := make(chan struct{}, window)
+	jobs := make(chan int64)
+	results := make(chan *finished, cfg.Workers)
+	var wg sync.WaitGroup
+	for i := 0; i < cfg.Workers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := &player{cfg: cfg, game: g, weights: w, moves: make([]rules.Move, 0, 1024)}
+			for k := range jobs {
+				n := int64(cfg.Shard) + k*int64(cfg.Shards)
+				f := p.play(drop, n)
+				if f == nil {
+					f = &finished{index: k, rows: nil, stats: counters{Games: -1}}
+				}
+				f.index = k
+				results <- f
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for k := first; k < total; k++ {
+			select {
+			case tokens <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case jobs <- k:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+
+	sum := &Summary{Dir: cfg.Out, RunID: cfg.RunID, Manifest: mpath, Total: total}
+	buffer := map[int64]*finished{}
+	next := first
+	var werr error
+	for f := range results {
+		if werr != nil {
+			continue // drain
+		}
+		buffer[f.index] = f
+		for {
+			f, ok := buffer[next]
+			if !ok || f.stats.Games < 0 {
+				break // a gap, or a dropped game: nothing after it is written
+			}
+			delete(buffer, next)
+			if werr = wr.Write(f.rows); werr != nil {
+				dropNow()
+				break
+			}
+			pending.add(f.stats)
+			pendingGames++
+			pendingRows += int64(len(f.rows))
+			next++
+			<-tokens
+			sum.Session++
+			sum.Positions += int64(len(f.rows))
+			if opt.Progress != nil {
+				opt.Progress(Progress{Done: next, Total: total, Session: sum.Session, Positions: sum.Positions, Elapsed: time.Since(start)})
+			}
+		}
+	}
+	if werr != nil {
+		wr.Abort()
+		return nil, werr
+	}
+	if err := wr.Close(); err != nil {
+		return nil, err
+	}
+	if pendingGames > 0 { // nothing was written: no file reported
+		return nil, errors.New("selfplay: games written but no file completed")
+	}
+	if err := save(); err != nil {
+		return nil, err
+	}
+	sum.Done = m.Done
+	sum.Stopped = m.Done < total
+	sum.Elapsed = time.Since(start)
+	sum.Stats = m.Stats
+	return sum, nil
+}
+
+// openManifest reads the manifest at path for resuming, or starts a new one.
+func openManifest(path string, cfg Config, resume bool, g *rules.Game, w *features.Weights) (*datasets.Manifest, error) {
+	m, err := datasets.LoadManifest(path)
+	switch {
+	case err == nil && !resume:
+		return nil, fmt.Errorf("%s already holds a run (%s, %d games done): use --resume to continue it or another --out", cfg.Out, m.RunID, m.Done)
+	case err == nil:
+		var old Config
+		if err := json.Unmarshal(m.Config, &old); err != nil {
+			return nil, fmt.Errorf("%s: config: %v", path, err)
+		}
+		if err := sameRun(cfg, old); err != nil {
+			return nil, fmt.Errorf("cannot resume %s: %v", cfg.Out, err)
+		}
+		if m.WeightsHash != w.Hash() {
+			return nil, fmt.Errorf("cannot resume %s: weights %s (hash %.12s) differ from the run's %s (hash %.12s)", cfg.Out, w.Version, w.Hash(), m.WeightsVersion, m.WeightsHash)
+		}
+		if m.RulesVersion != g.RulesVersion {
+			return nil, fmt.Errorf("cannot resume %s: rules version %s differs from the run's %s", cfg.Out, g.RulesVersion, m.RulesVersion)
+		}
+		if err := m.Verify(cfg.Out); err != nil {
+			return nil, fmt.Errorf("cannot resume %s: %v", cfg.Out, err)
+		}
+	case !errors.Is(err, os.ErrNotExist):
+		return nil, err
+	case resume:
+		return nil, fmt.Errorf("nothing to resume: no %s", path)
+	default:
+		if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
+			return nil, err
+		}
+		m = &datasets.Manifest{
+			Format: datasets.ManifestFormat, RunID: cfg.RunID, Game: g.Name, RulesVersion: g.RulesVersion,
+			Seed: cfg.Seed, WeightsVersion: w.Version, WeightsHash: w.Hash(),
+			Shard: cfg.Shard, Shards: cfg.Shards, Started: time.Now().UTC().Format(time.RFC3339),
+		}
+	}
+	c := cfg
+	c.Workers, c.Out = 0, ""
+	data, err := json.Marshal(c)
+	if err != nil {
+		return nil, err
+	}
+	m.Config = data
+	return m, nil
+}
+
+// removeStrays deletes this shard's files that the manifest does not list:
+// unfinished ".tmp" files and files completed after the manifest was last
+// written (a crash); their games are played again.
+func removeStrays(cfg Config, m *datasets.Manifest) error {
+	listed := map[string]bool{}
+	for _, f := range m.Files {
+		listed[f.Path] = true
+	}
+	dir := datasets.GameDir(m.Game)
+	prefix := fmt.Sprintf("part-%03d-", cfg.Shard)
+	ents, err := os.ReadDir(filepath.Join(cfg.Out, dir))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		name := e.Name()
+		if !strings.HasPrefix(name, prefix) || listed[dir+"/"+name] {
+			continue
+		}
+		if strings.HasSuffix(name, ".parquet") || strings.HasSuffix(name, ".parquet.tmp") {
+			if err := os.Remove(filepath.Join(cfg.Out, dir, name)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// nextSeq is the sequence number after the manifest's files.
+func nextSeq(m *datasets.Manifest) int {
+	return len(m.Files)
+}
+
+// StartWeights is the Weights value naming the game's starting weights.
+const StartWeights = "start"
+
+// loadWeights loads the weights a run names: a file, StartWeights, or ""
+// for configs/weights/<game>.json when present, else the starting weights.
+func loadWeights(g *rules.Game, path string) (*features.Weights, error) {
+	if path == StartWeights {
+		return features.Starting(g), nil
+	}
+	return features.Load(g.Name, path)
+}

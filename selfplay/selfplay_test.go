@@ -1,0 +1,251 @@
+package selfplay
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"taifu/datasets"
+	_ "taifu/rules/all"
+)
+
+// small is a fast configuration: Nana shogi (3x3) with few playouts.
+func small(t *testing.T, workers int) Config {
+	return Config{
+		Game: "nanashogi", Games: 8, Playouts: 24, Workers: workers, Seed: 42, RunID: "test",
+		Out: filepath.Join(t.TempDir(), "run"), MaxPlies: 30, Weights: StartWeights,
+	}
+}
+
+func run(t *testing.T, cfg Config, opt Options) *Summary {
+	t.Helper()
+	s, err := Run(context.Background(), cfg, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// rowsOf reads every row of a run directory, sorted by game number and ply.
+func rowsOf(t *testing.T, dir string) []datasets.Row {
+	t.Helper()
+	var out []datasets.Row
+	err := datasets.Scan([]string{dir}, nil, func(r *datasets.Row) error {
+		c := *r
+		c.Board = append([]byte(nil), r.Board...)
+		c.Policy = append([]datasets.PolicyEntry(nil), r.Policy...)
+		out = append(out, c)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].GameNumber != out[j].GameNumber {
+			return out[i].GameNumber < out[j].GameNumber
+		}
+		return out[i].Ply < out[j].Ply
+	})
+	return out
+}
+
+func parquetBytes(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	files, err := datasets.Files([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]byte{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(dir, f)
+		out[rel] = b
+	}
+	return out
+}
+
+func TestWorkerCountIndependence(t *testing.T) {
+	c1, c3 := small(t, 1), small(t, 3)
+	c1.MaxFileBytes, c3.MaxFileBytes = 6000, 6000 // several files
+	s1 := run(t, c1, Options{})
+	s3 := run(t, c3, Options{})
+	if s1.Done != 8 || s3.Done != 8 || s1.Stopped {
+		t.Fatalf("done %d and %d games, want 8", s1.Done, s3.Done)
+	}
+	b1, b3 := parquetBytes(t, c1.Out), parquetBytes(t, c3.Out)
+	if len(b1) < 2 {
+		t.Errorf("only %d files: rotation not exercised", len(b1))
+	}
+	if len(b1) != len(b3) {
+		t.Fatalf("1 worker wrote %d files, 3 workers %d", len(b1), len(b3))
+	}
+	for name, b := range b1 {
+		if !bytes.Equal(b, b3[name]) {
+			t.Errorf("%s differs between 1 and 3 workers", name)
+		}
+	}
+	m, err := datasets.ReadManifest(c1.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Verify(c1.Out); err != nil {
+		t.Error(err)
+	}
+	if !m.Complete || m.Done != 8 || m.Stats["games"] != 8 || m.Stats["positions"] != m.Rows {
+		t.Errorf("manifest: complete %v done %d stats %v rows %d", m.Complete, m.Done, m.Stats, m.Rows)
+	}
+}
+
+func TestRowsAreConsistent(t *testing.T) {
+	cfg := small(t, 2)
+	run(t, cfg, Options{})
+	rows := rowsOf(t, cfg.Out)
+	games := map[int64][]datasets.Row{}
+	for _, r := range rows {
+		games[r.GameNumber] = append(games[r.GameNumber], r)
+	}
+	if len(games) != 8 {
+		t.Fatalf("%d games in the rows, want 8", len(games))
+	}
+	for n, rs := range games {
+		for i, r := range rs {
+			if r.Ply != int32(i) || r.RunID != "test" || r.Game != "nanashogi" || r.RulesVersion != "seed-002" {
+				t.Fatalf("game %d row %d: %+v", n, i, r)
+			}
+			if r.Termination != rs[0].Termination || r.Termination == "" {
+				t.Errorf("game %d: termination %q then %q", n, rs[0].Termination, r.Termination)
+			}
+			// The result flips with the side to move, except for draws.
+			if r.Result != rs[0].Result*map[bool]int8{true: 1, false: -1}[r.SideToMove == rs[0].SideToMove] {
+				t.Errorf("game %d ply %d: result %d for %s, first row %d for %s", n, i, r.Result, r.SideToMove, rs[0].Result, rs[0].SideToMove)
+			}
+			var visits int32
+			found := false
+			for _, p := range r.Policy {
+				visits += p.Visits
+				found = found || p.Move == r.Move
+			}
+			if !found || visits == 0 || r.LegalMoves < int32(len(r.Policy)) {
+				t.Errorf("game %d ply %d: move %s, policy %v, legal %d", n, i, r.Move, r.Policy, r.LegalMoves)
+			}
+			if i+1 < len(rs) && rs[i+1].Position == r.Position {
+				t.Errorf("game %d ply %d: position did not change", n, i)
+			}
+		}
+		if len(rs) > 30 {
+			t.Errorf("game %d has %d plies, more than max plies 30", n, len(rs))
+		}
+		if len(rs) == 30 && rs[0].Termination != datasets.TermAdjudication {
+			t.Errorf("game %d reached max plies but ended by %q", n, rs[0].Termination)
+		}
+	}
+}
+
+func TestShardUnionIsWholeRun(t *testing.T) {
+	whole := small(t, 2)
+	run(t, whole, Options{})
+	shared := filepath.Join(t.TempDir(), "shards")
+	for i := 0; i < 3; i++ {
+		c := small(t, 1)
+		c.Out, c.Shard, c.Shards = shared, i, 3
+		s := run(t, c, Options{})
+		if want := ShardGames(8, i, 3); s.Done != want {
+			t.Errorf("shard %d/3 played %d games, want %d", i, s.Done, want)
+		}
+	}
+	if !reflect.DeepEqual(rowsOf(t, shared), rowsOf(t, whole.Out)) {
+		t.Error("the rows of shards 0,1,2 of 3 are not the rows of the whole run")
+	}
+	m, err := datasets.ReadManifest(shared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mw, _ := datasets.ReadManifest(whole.Out)
+	if m.Done != 8 || !m.Complete || !reflect.DeepEqual(m.Stats, mw.Stats) || m.Rows != mw.Rows {
+		t.Errorf("merged shard manifest: done %d complete %v stats %v rows %d; whole run stats %v rows %d", m.Done, m.Complete, m.Stats, m.Rows, mw.Stats, mw.Rows)
+	}
+}
+
+func TestInterruptedThenResumed(t *testing.T) {
+	whole := small(t, 2)
+	run(t, whole, Options{})
+	want := rowsOf(t, whole.Out)
+	for _, dropInFlight := range []bool{false, true} {
+		cfg := small(t, 2)
+		ctx, stop := context.WithCancel(context.Background())
+		drop, dropNow := context.WithCancel(context.Background())
+		opt := Options{Drop: drop, Progress: func(p Progress) {
+			if p.Done == 3 {
+				stop()
+				if dropInFlight {
+					dropNow()
+				}
+			}
+		}}
+		s, err := Run(ctx, cfg, opt)
+		stop()
+		dropNow()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !s.Stopped || s.Done < 3 || s.Done >= 8 {
+			t.Fatalf("drop %v: stopped %v after %d games, want a stop after 3..7", dropInFlight, s.Stopped, s.Done)
+		}
+		if tmps, _ := filepath.Glob(filepath.Join(cfg.Out, "*", "*.tmp")); len(tmps) > 0 {
+			t.Errorf("temporary files left after a stop: %v", tmps)
+		}
+		if _, err := Run(context.Background(), cfg, Options{}); err == nil || !strings.Contains(err.Error(), "--resume") {
+			t.Errorf("rerun without --resume: err = %v", err)
+		}
+		cfg.Workers = 3
+		r := run(t, cfg, Options{Resume: true})
+		if r.Done != 8 || r.Session != 8-s.Done {
+			t.Errorf("resume: done %d, played %d; want 8 and %d", r.Done, r.Session, 8-s.Done)
+		}
+		if !reflect.DeepEqual(rowsOf(t, cfg.Out), want) {
+			t.Errorf("drop %v: interrupted and resumed rows differ from the uninterrupted run", dropInFlight)
+		}
+		// Resuming a complete run plays nothing; extending --games plays on.
+		if r := run(t, cfg, Options{Resume: true}); r.Session != 0 {
+			t.Errorf("resume of a complete run played %d games", r.Session)
+		}
+	}
+}
+
+func TestResumeChecks(t *testing.T) {
+	cfg := small(t, 1)
+	cfg.Games = 2
+	run(t, cfg, Options{})
+	if _, err := Run(context.Background(), small(t, 1), Options{Resume: true}); err == nil || !strings.Contains(err.Error(), "nothing to resume") {
+		t.Errorf("resume in an empty directory: err = %v", err)
+	}
+	other := cfg
+	other.Playouts = 25
+	if _, err := Run(context.Background(), other, Options{Resume: true}); err == nil || !strings.Contains(err.Error(), "playouts is 25") {
+		t.Errorf("resume with other playouts: err = %v", err)
+	}
+	// A stray file of a crashed run is removed; a corrupted listed file stops the resume.
+	stray := filepath.Join(cfg.Out, "game=nanashogi", "part-000-000099.parquet")
+	os.WriteFile(stray, []byte("x"), 0o644)
+	more := cfg
+	more.Games = 3
+	if s := run(t, more, Options{Resume: true}); s.Session != 1 || s.Done != 3 {
+		t.Errorf("extending 2 games to 3 played %d, done %d", s.Session, s.Done)
+	}
+	if _, err := os.Stat(stray); !os.IsNotExist(err) {
+		t.Error("stray part file not removed on resume")
+	}
+	files, _ := datasets.Files([]string{cfg.Out})
+	os.WriteFile(files[0], []byte("garbage"), 0o644)
+	if _, err := Run(context.Background(), more, Options{Resume: true}); err == nil {
+		t.Error("resume over a corrupted file: no error")
+	}
+}
