@@ -160,70 +160,24 @@ func MeasureReach(g *rules.Game, k rules.Kind) Reach {
 		return Reach{}
 	}
 	s := For(g)
-	n := g.Squares()
+	m := &meter{g: g, k: k, buf: make([]rules.Move, 0, 512), seen: make([]bool, g.Squares())}
 	var xs, ys []float64
-	buf := make([]rules.Move, 0, 512)
-	seen := make([]bool, n)
-	scratch := make([]bool, n)
-	var hopper []float64 // per square: mean targets over the lone-opposing-piece positions
-	for sq := 0; sq < n; sq++ {
-		ps, ok := lonePiece(g, k, sq)
-		if !ok {
-			continue
+	for sq := 0; sq < g.Squares(); sq++ {
+		if v, ok := m.reach(sq, false); ok {
+			xs = append(xs, s.Centrality(sq))
+			ys = append(ys, v)
 		}
-		for i := range seen {
-			seen[i] = false
-		}
-		st, _ := newPosition(g, ps)
-		buf = st.Legal(buf[:0])
-		markTargets(st, sq, -1, buf, seen)
-		// Lone opposing pieces within two steps.
-		f0, r0 := g.File(sq), g.Rank(sq)
-		occupied := func(t int) bool {
-			for _, p := range ps {
-				if p.sq == t {
-					return true
-				}
-			}
-			return false
-		}
-		var tsum, tn float64
-		for t := 0; t < n; t++ {
-			df, dr := g.File(t)-f0, g.Rank(t)-r0
-			if t == sq || occupied(t) || df < -2 || df > 2 || dr < -2 || dr > 2 {
-				continue
-			}
-			for _, fk := range fillerKinds(g) {
-				st, ok := newPosition(g, append(ps[:len(ps):len(ps)], placement{t, rules.MakePiece(fk, rules.Second)}))
-				if !ok {
-					continue
-				}
-				buf = st.Legal(buf[:0])
-				markTargets(st, sq, t, buf, seen)
-				tsum += float64(countTargets(st, sq, buf, scratch))
-				tn++
-				break
-			}
-		}
-		if tn > 0 {
-			hopper = append(hopper, tsum/tn)
-		} else {
-			hopper = append(hopper, 0)
-		}
-		c := 0
-		for _, b := range seen {
-			if b {
-				c++
-			}
-		}
-		xs = append(xs, s.Centrality(sq))
-		ys = append(ys, float64(c))
 	}
 	if len(xs) == 0 {
 		return Reach{}
 	}
-	if allZero(ys) {
-		ys = hopper
+	if allZero(ys) { // a hopper: measure it with a lone piece placed
+		ys = ys[:0]
+		for sq := 0; sq < g.Squares(); sq++ {
+			if v, ok := m.reach(sq, true); ok {
+				ys = append(ys, v)
+			}
+		}
 	}
 	var mx, my float64
 	for i := range xs {
@@ -242,6 +196,83 @@ func MeasureReach(g *rules.Game, k rules.Kind) Reach {
 		r.Slope = sxy / sxx
 	}
 	return r
+}
+
+// meter measures one kind's reach square by square, reusing its buffers.
+type meter struct {
+	g    *rules.Game
+	k    rules.Kind
+	buf  []rules.Move
+	seen []bool
+}
+
+// reach returns the reach of the kind on sq (false when no position with it
+// there exists): the distinct squares its moves go to, capture or convert on
+// the empty board plus those within two steps on which it captures or
+// converts a lone opposing piece; for a hopper, the mean number of squares
+// its moves reach over the positions with such a lone piece.
+func (m *meter) reach(sq int, hopper bool) (float64, bool) {
+	g := m.g
+	ps, ok := lonePiece(g, m.k, sq)
+	if !ok {
+		return 0, false
+	}
+	clear(m.seen)
+	if !hopper {
+		st, _ := newPosition(g, ps)
+		m.buf = st.Legal(m.buf[:0])
+		markTargets(st, sq, -1, m.buf, m.seen)
+	}
+	f0, r0 := g.File(sq), g.Rank(sq)
+	var sum, npos float64
+	for t := 0; t < g.Squares(); t++ {
+		df, dr := g.File(t)-f0, g.Rank(t)-r0
+		if t == sq || df < -2 || df > 2 || dr < -2 || dr > 2 || (!hopper && m.seen[t]) || occupied(ps, t) {
+			continue
+		}
+		for _, fk := range fillerKinds(g) {
+			st, ok := newPosition(g, append(ps[:len(ps):len(ps)], placement{t, rules.MakePiece(fk, rules.Second)}))
+			if !ok {
+				continue
+			}
+			m.buf = st.Legal(m.buf[:0])
+			if hopper {
+				clear(m.seen)
+				markTargets(st, sq, -1, m.buf, m.seen)
+				sum += float64(count(m.seen))
+				npos++
+			} else {
+				markTargets(st, sq, t, m.buf, m.seen)
+			}
+			break
+		}
+	}
+	if hopper {
+		if npos == 0 {
+			return 0, true
+		}
+		return sum / npos, true
+	}
+	return float64(count(m.seen)), true
+}
+
+func occupied(ps []placement, sq int) bool {
+	for _, p := range ps {
+		if p.sq == sq {
+			return true
+		}
+	}
+	return false
+}
+
+func count(bs []bool) int {
+	c := 0
+	for _, b := range bs {
+		if b {
+			c++
+		}
+	}
+	return c
 }
 
 // markTargets marks in seen the squares that moves (of st) of the piece on
@@ -270,22 +301,6 @@ func markTargets(st rules.State, sq, only int, moves []rules.Move, seen []bool) 
 			seen[x] = true
 		}
 	}
-}
-
-// countTargets returns how many distinct squares the moves of the piece on
-// sq go to, capture or convert (moves are st's legal moves).
-func countTargets(st rules.State, sq int, moves []rules.Move, seen []bool) int {
-	for i := range seen {
-		seen[i] = false
-	}
-	markTargets(st, sq, -1, moves, seen)
-	c := 0
-	for _, b := range seen {
-		if b {
-			c++
-		}
-	}
-	return c
 }
 
 func allZero(xs []float64) bool {

@@ -232,14 +232,15 @@ func TestGammaMean(t *testing.T) {
 }
 
 func BenchmarkSearchTestgame(b *testing.B) {
-	benchSearch(b, testgame.Game)
+	benchSearch(b, testgame.Game, features.Starting(testgame.Game))
 }
 
 // benchSearch measures playouts per second from g's start position at 200
 // playouts per search.
-func benchSearch(b *testing.B, g *rules.Game) {
+func benchSearch(b *testing.B, g *rules.Game, w *features.Weights) {
 	st := g.Start()
-	s := New(Config{Playouts: 200, Seed: 1}, nil)
+	s := New(Config{Playouts: 200, Seed: 1}, w)
+	s.Search(st) // grow the pool before timing
 	playouts := 0
 	for b.Loop() {
 		s.Reset()

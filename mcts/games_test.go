@@ -1,0 +1,89 @@
+package mcts
+
+import (
+	"path/filepath"
+	"testing"
+
+	"taifu/features"
+	"taifu/rules"
+	_ "taifu/rules/all"
+)
+
+// weights returns the committed weights of g (computing the starting
+// estimate takes seconds for the large games).
+func weights(t testing.TB, g *rules.Game) *features.Weights {
+	t.Helper()
+	w, err := features.LoadWeights(filepath.Join("..", features.DefaultPath(g.Name)), g)
+	if err != nil {
+		t.Logf("%v: using the starting weights", err)
+		return features.Starting(g)
+	}
+	return w
+}
+
+func game(t testing.TB, name string) *rules.Game {
+	t.Helper()
+	g, err := rules.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// Every game: a short search from the start position returns a legal move
+// and restores the position.
+func TestSearchEveryGame(t *testing.T) {
+	for _, name := range rules.Names() {
+		g := game(t, name)
+		st := g.Start()
+		before := st.String()
+		res := New(Config{Playouts: 60, Seed: 1}, weights(t, g)).Search(st)
+		if st.String() != before {
+			t.Errorf("%s: Search changed the position to %s", name, st.String())
+		}
+		if _, err := rules.ParseMove(st, g.MoveString(res.Move)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// Immediate wins in the real games, checked by playing the chosen move and
+// asking the rules for the outcome:
+//   - Typhoon (RULINGS.md, Typhoon 2): "a side with no royal piece left ...
+//     has lost": Blue's Rook (the Knight's promotion) takes Tan's only King up
+//     the open f-file.
+//   - Tori shogi (RULINGS.md, Tori shogi 2): "A side with no legal move has
+//     lost": Black's cranes on a5 and b5 mate the lone white phoenix on a7
+//     (b5b6 or b5a6; the crane steps in any direction but sideways).
+func TestImmediateWinRealGames(t *testing.T) {
+	cases := []struct{ game, pos string }{
+		{"typhoon", "5,k,6/p,11/12/12/12/12/12/5,R,6/12/12/12/5,K,6 blue"},
+		{"torishogi", "ph,6/7/CR,CR,5/7/7/7/6,PH black []"},
+	}
+	buf := make([]rules.Move, 0, 1024)
+	for _, c := range cases {
+		g := game(t, c.game)
+		st := pos(t, g, c.pos)
+		me := st.SideToMove()
+		res := New(Config{Playouts: 200, Seed: 1}, weights(t, g)).Search(st)
+		if res.Proven != 1 {
+			t.Errorf("%s: %s proven %d, want a proven win", c.game, g.MoveString(res.Move), res.Proven)
+			continue
+		}
+		st.Make(res.Move)
+		if o := rules.Status(st, buf); !o.Ended || o.Draw || o.Winner != me {
+			t.Errorf("%s: after %s the outcome is %+v, want a win for the mover", c.game, g.MoveString(res.Move), o)
+		}
+		st.Unmake()
+	}
+}
+
+// BenchmarkSearch measures playouts per second from each game's start
+// position, 200 playouts per search with a fresh tree.
+func BenchmarkSearch(b *testing.B) {
+	for _, name := range rules.Names() {
+		g := game(b, name)
+		w := weights(b, g)
+		b.Run(name, func(b *testing.B) { benchSearch(b, g, w) })
+	}
+}
