@@ -145,9 +145,6 @@ func (s *state) genPiece(buf []rules.Move, sq int) []rules.Move {
 	me := p.Side()
 	k := p.Kind()
 	t := &tabs[p][sq]
-	canPromo := promotesTo[k] != 0
-	zf := inZone[me][sq]
-	zone := &inZone[me]
 	for _, l := range t.leaps {
 		q := s.board[l.to]
 		if q == rules.NoPiece {
@@ -157,11 +154,13 @@ func (s *state) genPiece(buf []rules.Move, sq int) []rules.Move {
 		} else if q.Side() == me || l.mode&mCap == 0 {
 			continue
 		}
-		buf = add(buf, sq, int(l.to), canPromo && (zf || zone[l.to]))
+		buf = add(buf, sq, int(l.to), l.promo != 0)
 	}
 	for ri := range t.rays {
-		buf = s.ride(buf, sq, &t.rays[ri], me, canPromo, zf)
+		buf = s.ride(buf, sq, &t.rays[ri], me)
 	}
+	canPromo := promotesTo[k] != 0
+	zf := inZone[me][sq]
 	if t.x != nil {
 		buf = s.genExtra(buf, sq, me, t.x, canPromo, zf, catalogue[k].hopLandOpp)
 	}
@@ -173,18 +172,17 @@ func (s *state) genPiece(buf []rules.Move, sq int) []rules.Move {
 
 // ride appends the moves along r: empty squares while the mode allows
 // moving, then the first piece if opposing and the mode allows capturing.
-func (s *state) ride(buf []rules.Move, sq int, r *ray, me rules.Side, canPromo, zf bool) []rules.Move {
-	zone := &inZone[me]
-	for _, to := range r.sqs {
+func (s *state) ride(buf []rules.Move, sq int, r *ray, me rules.Side) []rules.Move {
+	for i, to := range r.sqs {
 		q := s.board[to]
 		if q == rules.NoPiece {
 			if r.mode&mMove != 0 {
-				buf = add(buf, sq, int(to), canPromo && (zf || zone[to]))
+				buf = add(buf, sq, int(to), r.promo>>i&1 != 0)
 			}
 			continue
 		}
 		if q.Side() != me && r.mode&mCap != 0 {
-			buf = add(buf, sq, int(to), canPromo && (zf || zone[to]))
+			buf = add(buf, sq, int(to), r.promo>>i&1 != 0)
 		}
 		break
 	}
@@ -259,7 +257,7 @@ func (s *state) genExtra(buf []rules.Move, sq int, me rules.Side, x *extra, canP
 			buf = add(buf, sq, int(b.first), canPromo && (zf || zone[b.first]))
 		}
 		for ri := range b.rays {
-			buf = s.ride(buf, sq, &b.rays[ri], me, canPromo, zf)
+			buf = s.ride(buf, sq, &b.rays[ri], me)
 		}
 	}
 	return buf

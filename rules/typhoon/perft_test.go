@@ -47,3 +47,18 @@ func BenchmarkPerft4Start(b *testing.B) {
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "leaves/s")
 }
+
+// midgame is a crowded position after 140 random plies (favouring
+// promotions) from setup RandomSetup(5): Tadpole, Spider, Parrot, Dervish,
+// Marquis... 107 legal moves.
+const midgame = "gw,1,go,3,k,n,fl,1,pr,fh/1,un,bd,gg,ma,1,co,d,1,c,1,fu/3,be,1,f,bt,st,1,ch,2/cu,ci,2,del,gu,a,2,ov,sa,ot/1,p,2,p,1,p,1,cg,ba,p,TA/fu,3,p,p,DER,1,p,3/3,sp,P,1,P,2,p,MA,1/FU,1,pa,BA,1,P,2,GU,P,1,FU/FH,2,GU,CG,1,DEL,P,SG,2,BD/1,CH,HU,BT,2,F,WA,2,BE,1/OV,3,D,K,W,A,1,UN,GO,CU/1,PR,SA,1,FL,C,CO,GG,2,CI,GW blue"
+
+// BenchmarkPerft3Midgame measures perft(3) of the crowded midgame position.
+func BenchmarkPerft3Midgame(b *testing.B) {
+	st := mustParse(b, midgame)
+	var n uint64
+	for i := 0; i < b.N; i++ {
+		n += rules.Perft(st, 3)
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "leaves/s")
+}

@@ -19,7 +19,7 @@ type undoRec struct {
 
 // state is a Typhoon position with its history. It implements rules.State.
 type state struct {
-	board  [squares]rules.Piece
+	board  [256]rules.Piece // squares 0..143; sized so that uint8 indexes need no bounds check
 	occ    [2]bitset     // squares of each side's pieces
 	count  [256]int16    // pieces on the board, by Piece value
 	royals [2]int16      // royal pieces per side
@@ -233,7 +233,7 @@ func (s *state) Unmake() {
 // computeHash recomputes the Zobrist key from scratch (for tests).
 func (s *state) computeHash() uint64 {
 	var h uint64
-	for sq, p := range s.board {
+	for sq, p := range s.board[:squares] {
 		if p != rules.NoPiece {
 			h ^= rules.ZobristPiece[p][sq]
 		}

@@ -9,13 +9,16 @@ const (
 	squares = width * height
 )
 
-// target is a leap destination and what the leap may do there.
-type target struct{ to, mode uint8 }
+// target is a leap destination, what the leap may do there, and whether
+// the move may promote (1) or not (0).
+type target struct{ to, mode, promo uint8 }
 
-// ray is the list of squares of a ride, nearest first, and its mode.
+// ray is the list of squares of a ride, nearest first, its mode, and a
+// mask of the squares (bit i for sqs[i]) on which the move may promote.
 type ray struct {
-	sqs  []uint8
-	mode uint8
+	sqs   []uint8
+	mode  uint8
+	promo uint16
 }
 
 // hopT is a hop-capture: the jumped square and the landing square.
@@ -59,7 +62,7 @@ var (
 	// knightSq[sq] lists the squares a Knight's leap away.
 	knightSq [squares][]uint8
 	// inZone[side][sq]: sq is in side's promotion zone.
-	inZone [2][squares]bool
+	inZone [2][256]bool
 	// promotesTo[k] is k's promotion (0 for none); special[k] its named powers.
 	promotesTo [numKinds + 1]rules.Kind
 	special    [numKinds + 1]uint32
@@ -176,6 +179,17 @@ func compile() {
 func compileSquare(def *kindDef, s rules.Side, sq int) sqTab {
 	var t sqTab
 	f, r := sq%width, sq/width
+	// A move may promote when it starts or ends in the owner's zone.
+	promo := func(to int) bool { return def.promotes != 0 && (inZone[s][sq] || inZone[s][to]) }
+	mkRay := func(sqs []uint8, mode uint8) ray {
+		rr := ray{sqs: sqs, mode: mode}
+		for i, to := range sqs {
+			if promo(int(to)) {
+				rr.promo |= 1 << i
+			}
+		}
+		return rr
+	}
 	for _, a := range def.atoms {
 		for _, v := range images(a, s) {
 			if a.rng == 0 {
@@ -191,12 +205,16 @@ func compileSquare(def *kindDef, s rules.Side, sq int) sqTab {
 					}
 				}
 				if !merged {
-					t.leaps = append(t.leaps, target{uint8(to), a.mode})
+					var pr uint8
+					if promo(to) {
+						pr = 1
+					}
+					t.leaps = append(t.leaps, target{uint8(to), a.mode, pr})
 				}
 				continue
 			}
 			if sqs := rideSquares(sq, v, int(a.rng)); len(sqs) > 0 {
-				t.rays = append(t.rays, ray{sqs, a.mode})
+				t.rays = append(t.rays, mkRay(sqs, a.mode))
 			}
 		}
 	}
@@ -232,7 +250,7 @@ func compileSquare(def *kindDef, s rules.Side, sq int) sqTab {
 			}
 			b := bentT{first: uint8(first)}
 			if sqs := rideSquares(first, v, unlimited); len(sqs) > 0 {
-				b.rays = []ray{{sqs, mBoth}}
+				b.rays = []ray{mkRay(sqs, mBoth)}
 				x.bent = append(x.bent, b)
 			}
 		}
@@ -260,7 +278,7 @@ func compileSquare(def *kindDef, s rules.Side, sq int) sqTab {
 			b := bentT{first: uint8(first), firstMode: mMove}
 			for _, o := range outs {
 				if sqs := rideSquares(first, o, unlimited); len(sqs) > 0 {
-					b.rays = append(b.rays, ray{sqs, mBoth})
+					b.rays = append(b.rays, mkRay(sqs, mBoth))
 				}
 			}
 			x.bent = append(x.bent, b)
