@@ -20,13 +20,13 @@ type undoRec struct {
 // state is a Typhoon position with its history. It implements rules.State.
 type state struct {
 	board  [256]rules.Piece // squares 0..143; sized so that uint8 indexes need no bounds check
-	occ    [2]bitset     // squares of each side's pieces
-	count  [256]int16    // pieces on the board, by Piece value
-	royals [2]int16      // royal pieces per side
-	total  [2]int16      // pieces per side
-	side   rules.Side    // side to move
-	hash   uint64        // Zobrist key of board and side to move
-	hist   rules.History // positions since set-up, for the repetition rule
+	occ    [2]bitset        // squares of each side's pieces
+	count  [256]int16       // pieces on the board, by Piece value
+	royals [2]int16         // royal pieces per side
+	total  [2]int16         // pieces per side
+	side   rules.Side       // side to move
+	hash   uint64           // Zobrist key of board and side to move
+	hist   rules.History    // positions since set-up, for the repetition rule
 	undo   []undoRec
 	// scratch is reused move storage for relay checks.
 	scratch []rules.Move
