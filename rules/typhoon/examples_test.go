@@ -239,3 +239,39 @@ func fuWall() []string {
 	}
 	return items
 }
+
+// TestRepetitionLoss: "When a player is to move but has no move that would
+// not cause an illegal repetition, that player loses the game." Tan's King
+// can only shuttle l12-k12 behind a wall of blocked Fus; after two cycles
+// its only move would repeat the initial position a third time.
+func TestRepetitionLoss(t *testing.T) {
+	items := []string{"a1=K", "a2=W", "a12=", "l1="}
+	for r := 1; r <= 12; r++ {
+		items = append(items, "j"+itoa(r)+"=fu")
+		if r < 12 {
+			items = append(items, "k"+itoa(r)+"=fu", "l"+itoa(r)+"=fu")
+		}
+	}
+	st := mustParse(t, build("blue", items...))
+	if err := rules.Replay(st, "a1b1 l12k12 b1a1 k12l12 a1b1 l12k12 b1a1"); err != nil {
+		t.Fatal(err)
+	}
+	if ms := allMoves(st); len(ms) != 0 {
+		t.Fatalf("Tan has moves %v, want none", ms)
+	}
+	if o := rules.Status(st, nil); !o.Ended || o.Winner != rules.First || o.Reason != "no legal move" {
+		t.Errorf("outcome %+v, want Blue wins by no legal move", o)
+	}
+}
+
+// TestHarpiesRelayOnce: two Harpies a Knight's move from the same Pawn
+// relay each Knight move once ("Two moves are the same move exactly when
+// their strings are equal").
+func TestHarpiesRelayOnce(t *testing.T) {
+	st := mustParse(t, build("blue", "e5=P", "d7=HA", "f7=HA"))
+	got := movesFrom(st, "e5", false)
+	want := sortedFields("e5e6 e5c6 e5g6 e5c4 e5g4 e5d3 e5f3")
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}

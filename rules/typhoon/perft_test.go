@@ -62,3 +62,23 @@ func BenchmarkPerft3Midgame(b *testing.B) {
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "leaves/s")
 }
+
+// TestLegalDoesNotAllocate: move generation and make/unmake allocate
+// nothing once buffers exist (relay checks included: the start has a
+// Dervish relay and the midgame a Dervish beside friends).
+func TestLegalDoesNotAllocate(t *testing.T) {
+	for _, pos := range []string{StartPosition, midgame} {
+		st := mustParse(t, pos)
+		buf := make([]rules.Move, 0, 1024)
+		ms := st.Legal(nil)
+		st.Make(ms[0])
+		st.Unmake()
+		if n := testing.AllocsPerRun(100, func() {
+			buf = st.Legal(buf[:0])
+			st.Make(buf[len(buf)-1])
+			st.Unmake()
+		}); n != 0 {
+			t.Errorf("%d allocations per Legal+Make+Unmake in %s", int(n), pos)
+		}
+	}
+}
