@@ -41,45 +41,83 @@ type Options struct {
 
 // Solve computes the table of every position with both kings on the board.
 func Solve(opt Options) (*Table, Stats, error) {
+	vals, stats, err := retrograde(nanaGraph{}, opt)
+	if err != nil {
+		return nil, stats, err
+	}
+	return &Table{src: memSource(vals)}, stats, nil
+}
+
+// graph is the game graph the retrograde core solves: entries 0..size-1.
+type graph interface {
+	size() int64
+	// first returns Invalid for an entry that is not a position, 1 for a
+	// position with no legal move (lost at distance 0), or Unknown and the
+	// number of legal moves. buf is scratch space.
+	first(i int64, buf []rules.Move) (code uint8, moves int)
+	// preds appends the entries with a legal move to i, once per move.
+	preds(i int64, buf []int64) []int64
+}
+
+// nanaGraph is the graph of Nana shogi positions with both kings down.
+type nanaGraph struct{}
+
+func (nanaGraph) size() int64 { return N }
+
+func (nanaGraph) first(i int64, buf []rules.Move) (uint8, int) {
+	p, _ := Decode(i)
+	if p.Checked(p.Side.Other()) {
+		return Invalid, 0
+	}
+	n := len(p.Legal(buf[:0]))
+	if n == 0 {
+		return 1, 0
+	}
+	return Unknown, n
+}
+
+func (nanaGraph) preds(i int64, buf []int64) []int64 {
+	c, _ := Decode(i)
+	return Predecessors(&c, buf)
+}
+
+// retrograde solves g: pass 1 marks invalid entries and positions without
+// moves and counts the moves of the others; then, level by level, a
+// predecessor of a position lost at distance d is won at d+1, and a
+// predecessor all of whose moves lead to won positions is lost at d+1 when
+// its last move is counted off. Entries left Unknown are draws.
+func retrograde(g graph, opt Options) ([]uint8, Stats, error) {
 	var stats Stats
 	w := opt.Workers
 	if w <= 0 {
 		w = runtime.GOMAXPROCS(0)
 	}
-	vals := make([]uint8, N)
-	cnt := make([]uint8, N)
+	n := g.size()
+	vals := make([]uint8, n)
+	cnt := make([]uint8, n)
 
-	// Pass 1: mark invalid entries and positions with no legal move (lost
-	// at distance 0), and count every other position's legal moves.
 	t0 := time.Now()
-	bar := newBar(opt.Progress, N, "legal moves")
+	bar := newBar(opt.Progress, n, "legal moves")
 	const chunk = 1 << 16
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var firstErr error
 	next := make(chan int64, 2*w)
-	for g := 0; g < w; g++ {
+	for range w {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			var buf [nanashogi.MaxMoves]rules.Move
 			for lo := range next {
-				hi := min(lo+chunk, N)
+				hi := min(lo+chunk, n)
 				for i := lo; i < hi; i++ {
-					p, _ := Decode(i)
-					if p.Checked(p.Side.Other()) {
-						vals[i] = Invalid
-						continue
-					}
-					n := len(p.Legal(buf[:0]))
-					if n == 0 {
-						vals[i] = 1
-					} else if n > 255 {
+					code, moves := g.first(i, buf[:])
+					if moves > 255 {
 						mu.Lock()
-						firstErr = fmt.Errorf("position %d has %d legal moves, more than a counter holds", i, n)
+						firstErr = fmt.Errorf("entry %d has %d legal moves, more than a counter holds", i, moves)
 						mu.Unlock()
 					}
-					cnt[i] = uint8(n)
+					vals[i], cnt[i] = code, uint8(moves)
 				}
 				if bar != nil {
 					mu.Lock()
@@ -89,7 +127,7 @@ func Solve(opt Options) (*Table, Stats, error) {
 			}
 		}()
 	}
-	for lo := int64(0); lo < N; lo += chunk {
+	for lo := int64(0); lo < n; lo += chunk {
 		next <- lo
 	}
 	close(next)
@@ -102,29 +140,23 @@ func Solve(opt Options) (*Table, Stats, error) {
 	}
 	stats.Pass1 = time.Since(t0)
 
-	// Retrograde: from the positions decided at distance d, those decided
-	// at d+1. A predecessor of a lost position is won; a predecessor all of
-	// whose moves lead to won positions is lost.
 	t1 := time.Now()
 	var decided int64
-	for i := range vals {
-		switch vals[i] {
+	for _, v := range vals {
+		switch v {
 		case Invalid:
 			stats.Invalid++
 		case 1:
 			decided++
 		}
 	}
-	stats.Positions = N - stats.Invalid
+	stats.Positions = n - stats.Invalid
 	bar = newBar(opt.Progress, stats.Positions, "retrograde")
 	if bar != nil {
 		bar.Add64(decided)
 	}
 	preds := make([]int64, 0, 1024)
 	for d := 0; ; d++ {
-		if d+1 > MaxDist {
-			return nil, stats, fmt.Errorf("distance %d exceeds the table's limit %d", d+1, MaxDist)
-		}
 		code := uint8(1 + d)
 		won := d%2 == 1
 		var found, added int64
@@ -133,8 +165,7 @@ func Solve(opt Options) (*Table, Stats, error) {
 				continue
 			}
 			found++
-			c, _ := Decode(int64(i))
-			preds = Predecessors(&c, preds[:0])
+			preds = g.preds(int64(i), preds[:0])
 			for _, j := range preds {
 				if vals[j] != Unknown {
 					continue // decided already, or invalid
@@ -152,6 +183,9 @@ func Solve(opt Options) (*Table, Stats, error) {
 			break
 		}
 		stats.MaxDist = d
+		if added > 0 && d+1 > MaxDist {
+			return nil, stats, fmt.Errorf("distance %d exceeds the table's limit %d", d+1, MaxDist)
+		}
 		if bar != nil {
 			bar.Add64(added)
 		}
@@ -171,7 +205,7 @@ func Solve(opt Options) (*Table, Stats, error) {
 			stats.Wins++
 		}
 	}
-	return &Table{src: memSource(vals)}, stats, nil
+	return vals, stats, nil
 }
 
 func newBar(w io.Writer, total int64, what string) *progressbar.ProgressBar {

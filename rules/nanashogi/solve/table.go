@@ -90,7 +90,24 @@ func (t *Table) Write(path string) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// Load reads a whole table file written by Write into memory.
+func Load(path string) (*Table, error) {
+	t, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer t.Close()
+	m := make(memSource, N)
+	if _, err := t.file.ReadAt(m, headerSize); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &Table{src: m}, nil
 }
 
 // Open opens a table file written by Write; entries are read on demand.

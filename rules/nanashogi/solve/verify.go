@@ -54,6 +54,10 @@ func verifyOne(t *Table, i int64, buf []rules.Move, rep *VerifyReport) error {
 	rep.Checked++
 	if c == Invalid {
 		rep.Invalid++
+		mp := mirror(&p)
+		if mc, err := t.Code(Index(&mp)); err != nil || mc != c {
+			return fmt.Errorf("entry %d is invalid, its mirror image %s is not", i, text(&mp))
+		}
 		if !p.Checked(p.Side.Other()) {
 			return fmt.Errorf("entry %d (%s) is marked invalid but is a legal position", i, text(&p))
 		}
@@ -61,6 +65,12 @@ func verifyOne(t *Table, i int64, buf []rules.Move, rep *VerifyReport) error {
 	}
 	if p.Checked(p.Side.Other()) {
 		return fmt.Errorf("entry %d (%s) has the side not to move in check but is not marked invalid", i, text(&p))
+	}
+	// The rules are symmetric under the mirror a<->c file: so must the
+	// table be.
+	mp := mirror(&p)
+	if mc, err := t.Code(Index(&mp)); err != nil || mc != c {
+		return fmt.Errorf("entry %d (%s) has code %d, its mirror image %s code %d", i, text(&p), c, text(&mp), mc)
 	}
 	r := decodeResult(c)
 	var best Result
@@ -112,3 +122,12 @@ func verifyOne(t *Table, i int64, buf []rules.Move, rep *VerifyReport) error {
 }
 
 func text(p *nanashogi.Pos) string { return nanashogi.NewState(*p).String() }
+
+// mirror returns p reflected left to right (files a and c exchanged).
+func mirror(p *nanashogi.Pos) nanashogi.Pos {
+	q := *p
+	for sq := 0; sq < nanashogi.Squares; sq++ {
+		q.Sq[sq] = p.Sq[sq-sq%3+2-sq%3]
+	}
+	return q
+}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"taifu/rules"
+	"taifu/rules/nanashogi"
+	"taifu/rules/nanashogi/solve"
+)
+
+func init() {
+	register(&command{"solve", "solve Nana shogi by retrograde analysis; query positions", runSolve})
+}
+
+func runSolve(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("solve", stderr)
+	game := fs.String("game", "nanashogi", "game to solve (only nanashogi)")
+	out := fs.String("out", "nanashogi.tb", "table file: written after solving, read by --query and --verify")
+	query := fs.String("query", "", "position (NOTATION.md text) whose solved value to print; \"start\" for the start")
+	moves := fs.String("moves", "", "with --query: moves to play from the position first")
+	force := fs.Bool("force", false, "solve and rewrite --out even if it exists")
+	verify := fs.Int64("verify", -1, "check the table against the rules: 0 = every entry, n > 0 = a random sample of n")
+	workers := fs.Int("workers", 0, "goroutines for the first pass (0: GOMAXPROCS)")
+	quiet := fs.Bool("quiet", false, "no progress bars")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *game != nanashogi.Game.Name {
+		return fmt.Errorf("--game %q: only nanashogi can be solved", *game)
+	}
+	var tb *solve.Table
+	_, statErr := os.Stat(*out)
+	if *force || statErr != nil {
+		var progress io.Writer
+		if !*quiet {
+			progress = stderr
+		}
+		t0 := time.Now()
+		t, st, err := solve.Solve(solve.Options{Workers: *workers, Progress: progress})
+		if err != nil {
+			return err
+		}
+		if err := t.Write(*out); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "positions %d (wins %d, losses %d, draws %d for the side to move); %d invalid entries\n",
+			st.Positions, st.Wins, st.Losses, st.Draws, st.Invalid)
+		fmt.Fprintf(stdout, "longest distance %d plies; first pass %v, retrograde %v, total %v\n",
+			st.MaxDist, st.Pass1.Round(time.Millisecond), st.Retrograde.Round(time.Millisecond),
+			time.Since(t0).Round(time.Millisecond))
+		fmt.Fprintf(stdout, "table %s: %d bytes\n", *out, solve.N+32)
+		tb = t
+		if err := printQuery(stdout, tb, "start", ""); err != nil {
+			return err
+		}
+	}
+	if *verify >= 0 || *query != "" {
+		if tb == nil {
+			var err error
+			if *verify >= 0 {
+				tb, err = solve.Load(*out)
+			} else {
+				tb, err = solve.Open(*out)
+			}
+			if err != nil {
+				return err
+			}
+			defer tb.Close()
+		}
+	}
+	if *verify >= 0 {
+		t0 := time.Now()
+		rep, err := solve.Verify(tb, *verify, 1)
+		if err != nil {
+			return fmt.Errorf("verify: %w", err)
+		}
+		fmt.Fprintf(stdout, "verified %d entries (%d wins, %d losses, %d draws, %d invalid) in %v: consistent\n",
+			rep.Checked, rep.Wins, rep.Losses, rep.Draws, rep.Invalid, time.Since(t0).Round(time.Millisecond))
+	}
+	if *query != "" {
+		return printQuery(stdout, tb, *query, *moves)
+	}
+	return nil
+}
+
+// printQuery prints the solved value of a position and its best moves.
+func printQuery(w io.Writer, tb *solve.Table, text, moves string) error {
+	if text == "start" {
+		text = nanashogi.Game.StartPosition
+	}
+	st, err := rules.ParsePosition(nanashogi.Game, text)
+	if err != nil {
+		return err
+	}
+	if err := rules.Replay(st, moves); err != nil {
+		return fmt.Errorf("--moves: %w", err)
+	}
+	p := st.(*nanashogi.State).Pos()
+	r, err := tb.Probe(&p)
+	if err != nil {
+		return err
+	}
+	best, err := tb.BestMoves(&p)
+	if err != nil {
+		return err
+	}
+	var bs []string
+	for _, m := range best {
+		bs = append(bs, nanashogi.Game.MoveString(m))
+	}
+	side := nanashogi.Game.SideNames[p.Side]
+	fmt.Fprintf(w, "position %s\nvalue %s for %s (to move)", st, r.Value, side)
+	if r.Value != solve.Draw {
+		fmt.Fprintf(w, ", %d plies to the end", r.Dist)
+	}
+	fmt.Fprintf(w, "\nbest %s\n", strings.Join(bs, " "))
+	return nil
+}
