@@ -3,6 +3,7 @@ package features
 import (
 	"encoding/json"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -346,4 +347,40 @@ func without(t *testing.T, data []byte, term string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// The Evaluator agrees with Weights.Eval (weights . features) on positions
+// of random games with random weights.
+func TestEvaluatorMatchesEval(t *testing.T) {
+	for _, g := range []*rules.Game{testgame.Game, testgame.DropGame} {
+		w := Starting(g)
+		rng := rand.New(rand.NewPCG(1, 2))
+		for i := range w.Vec {
+			w.Vec[i] = rng.NormFloat64() * 3
+		}
+		e := w.Evaluator()
+		for game := 0; game < 20; game++ {
+			st := g.Start()
+			for ply := 0; ply < 60; ply++ {
+				want, got := w.Eval(st, nil), e.Eval(st)
+				if math.Abs(got-want) > 1e-5*(1+math.Abs(want)) {
+					t.Fatalf("%s %s: Evaluator %v, Eval %v", g.Name, st, got, want)
+				}
+				ms := st.Legal(nil)
+				if len(ms) == 0 {
+					break
+				}
+				st.Make(ms[rng.IntN(len(ms))])
+			}
+		}
+	}
+}
+
+func BenchmarkEvaluator(b *testing.B) {
+	g := testgame.Game
+	st := g.Start()
+	e := Starting(g).Evaluator()
+	for b.Loop() {
+		_ = e.Eval(st)
+	}
 }

@@ -88,7 +88,8 @@ type node struct {
 type Searcher struct {
 	cfg      Config
 	weights  *features.Weights
-	given    *features.Weights // as passed to New
+	eval     *features.Evaluator // snapshot of weights for leaf values
+	given    *features.Weights   // as passed to New
 	game     *rules.Game
 	nodes    []node
 	spare    []node // second pool for Advance's compaction
@@ -96,7 +97,6 @@ type Searcher struct {
 	moves    []rules.Move
 	logits   []float64
 	noise    []float64
-	scratch  []features.Feature
 	matVal   []float64 // material weight per kind, for priors
 	promGain []float64 // material gained by promoting, per kind
 	rng      *rand.Rand
@@ -108,7 +108,9 @@ type Searcher struct {
 
 // New returns a Searcher. w may be nil, in which case the game's starting
 // weights (features.Starting) are used; so are they when w belongs to
-// another game than the one searched.
+// another game than the one searched. The searcher reads w when it first
+// searches a game (later changes to w.Vec are not seen) and never writes a
+// compiled w, so one w may serve many searchers at once.
 func New(cfg Config, w *features.Weights) *Searcher {
 	if cfg.CPuct == 0 {
 		cfg.CPuct = DefaultCPuct
@@ -159,7 +161,7 @@ func (s *Searcher) setGame(g *rules.Game) {
 			s.promGain[k] = max(0, s.matVal[p]-s.matVal[k])
 		}
 	}
-	s.scratch = make([]features.Feature, 0, len(features.For(g).Names))
+	s.eval = s.weights.Evaluator()
 	s.Reset()
 }
 
@@ -181,7 +183,7 @@ func (s *Searcher) prepare(st rules.State) {
 // (0 for a draw).
 func (s *Searcher) Search(st rules.State) Result {
 	s.prepare(st)
-	res := Result{StaticEval: s.weights.Eval(st, s.scratch)}
+	res := Result{StaticEval: s.eval.Eval(st)}
 	if s.nodes[0].flags&(expanded|terminal) == 0 {
 		v := s.expand(0, st)
 		s.path = append(s.path[:0], 0)
@@ -336,7 +338,7 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 		}
 		return float64(n.proven)
 	}
-	v := 2/(1+math.Exp(-s.cfg.EvalScale*s.weights.Eval(st, s.scratch))) - 1
+	v := 2/(1+math.Exp(-s.cfg.EvalScale*s.eval.Eval(st))) - 1
 	if len(s.nodes)+len(ms) > MaxNodes {
 		s.full = true
 		return v

@@ -1,0 +1,96 @@
+package features
+
+import "taifu/rules"
+
+// Evaluator computes the same evaluation as Weights.Eval without building
+// the feature vector: the linear terms are folded into one table per piece
+// and square. It is a snapshot of the weights when it was made; later changes
+// to Weights.Vec are not seen. It is safe for concurrent use.
+type Evaluator struct {
+	s        *Schema
+	n        int       // squares
+	pst      []float64 // [piece*n + sq]: material + advance + centre weight for the piece's owner
+	eg       []float64 // per kind: material_eg weight
+	hand     []float64 // per kind: hand weight (0 when none)
+	droppers []rules.Kind
+	royals   float64
+	bare     float64
+	last     float64
+}
+
+// Evaluator returns a fast evaluator with w's current weights (w must be
+// compiled).
+func (w *Weights) Evaluator() *Evaluator {
+	s := w.schema
+	g := s.Game
+	n := g.Squares()
+	nk := len(g.Kinds)
+	e := &Evaluator{s: s, n: n, pst: make([]float64, 2*nk*n), eg: make([]float64, nk), hand: make([]float64, nk)}
+	at := func(i int32) float64 {
+		if i < 0 {
+			return 0
+		}
+		return w.Vec[i]
+	}
+	for k := 1; k < nk; k++ {
+		for side := rules.First; side <= rules.Second; side++ {
+			p := int(rules.MakePiece(rules.Kind(k), side))
+			for sq := 0; sq < n; sq++ {
+				e.pst[p*n+sq] = at(s.mat[k]) + at(s.adv[k])*float64(s.advTab[side][sq]) + at(s.cen[k])*float64(s.cenTab[sq])
+			}
+		}
+		e.eg[k] = at(s.eg[k])
+		if s.hand[k] >= 0 {
+			e.hand[k] = at(s.hand[k])
+			e.droppers = append(e.droppers, rules.Kind(k))
+		}
+	}
+	e.royals, e.bare, e.last = at(s.royals), at(s.bare), at(s.lastRoyal)
+	return e
+}
+
+// Eval returns the evaluation of st for the side to move, in pawn units: the
+// value Weights.Eval gives, up to rounding.
+func (e *Evaluator) Eval(st rules.State) float64 {
+	s := e.s
+	me := st.SideToMove()
+	var (
+		sum, eg  float64
+		pieces   [2]int
+		royals   [2]int
+		nonRoyal int
+	)
+	n := e.n
+	for sq := 0; sq < n; sq++ {
+		p := st.At(sq)
+		if p == rules.NoPiece {
+			continue
+		}
+		k, side := p.Kind(), p.Side()
+		pieces[side]++
+		if s.royal[k] {
+			royals[side]++
+		} else {
+			nonRoyal++
+		}
+		if side == me {
+			sum += e.pst[int(p)*n+sq]
+			eg += e.eg[k]
+		} else {
+			sum -= e.pst[int(p)*n+sq]
+			eg -= e.eg[k]
+		}
+	}
+	if s.startPieces > 0 {
+		sum += eg * (1 - phase(nonRoyal, s.startPieces))
+	}
+	for _, k := range e.droppers {
+		sum += e.hand[k] * float64(st.InHand(me, k)-st.InHand(me.Other(), k))
+	}
+	sum += e.royals * float64(royals[me]-royals[me.Other()])
+	if s.bare >= 0 {
+		sum += e.bare * float64(danger(pieces[me])-danger(pieces[me.Other()]))
+		sum += e.last * float64(b2f(royals[me] == 1)-b2f(royals[me.Other()] == 1))
+	}
+	return sum
+}
