@@ -141,20 +141,29 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// LoadConfig reads a JSON run configuration. Unknown fields are errors.
+// LoadConfig reads a JSON run configuration file. Unknown fields are errors.
 func LoadConfig(path string) (Config, error) {
-	var c Config
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return c, err
+		return Config{}, err
 	}
+	c, err := ParseConfig(data)
+	if err != nil {
+		return c, fmt.Errorf("config %s: %v", path, err)
+	}
+	return c, nil
+}
+
+// ParseConfig reads a JSON run configuration. Unknown fields are errors.
+func ParseConfig(data []byte) (Config, error) {
+	var c Config
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("config %s: %v", path, err)
+		return c, err
 	}
 	if dec.More() {
-		return c, fmt.Errorf("config %s: data after the config object", path)
+		return c, errors.New("data after the config object")
 	}
 	return c, nil
 }
@@ -181,5 +190,3 @@ func sameRun(a, b Config) error {
 	}
 	return nil
 }
-
-var errExists = errors.New("already holds a run")

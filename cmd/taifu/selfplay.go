@@ -1,0 +1,227 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/term"
+
+	"taifu/datasets"
+	"taifu/rules"
+	"taifu/selfplay"
+)
+
+func init() {
+	register(&command{"selfplay", "play games between copies of the search and write every position to Parquet", runSelfplay})
+}
+
+// selfplayFlags are the flags of taifu selfplay; set are applied over the
+// configuration (defaults, --config file, or the resumed run's).
+type selfplayFlags struct {
+	c             selfplay.Config
+	shard, config string
+	resume, quiet bool
+	logEvery      time.Duration
+}
+
+func runSelfplay(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("selfplay", stderr)
+	var f selfplayFlags
+	d := selfplay.Defaults
+	fs.StringVar(&f.c.Game, "game", d.Game, "game: "+strings.Join(rules.Names(), ", "))
+	fs.Int64Var(&f.c.Games, "games", d.Games, "games to play (over all shards)")
+	fs.IntVar(&f.c.Playouts, "playouts", d.Playouts, "search playouts per move")
+	fs.IntVar(&f.c.Workers, "workers", 0, "games played at once (default all cores; does not change the data)")
+	fs.Uint64Var(&f.c.Seed, "seed", 0, "run seed (default: from the clock, printed and kept in the manifest)")
+	fs.StringVar(&f.c.Out, "out", "", "run directory (default runs/<run-id>)")
+	fs.StringVar(&f.c.RunID, "run-id", "", "run id recorded in every row (default <game>-<seed>)")
+	fs.StringVar(&f.c.Weights, "weights", "", `weights file ("start": the starting weights; default configs/weights/<game>.json if present)`)
+	fs.BoolVar(&f.resume, "resume", false, "continue the stopped run in --out")
+	fs.StringVar(&f.shard, "shard", "", "i/N: play game numbers equal to i modulo N (0 <= i < N)")
+	fs.StringVar(&f.config, "config", "", "JSON run configuration (see configs/); flags override it")
+	fs.IntVar(&f.c.MaxPlies, "max-plies", d.MaxPlies, "adjudicate games reaching this many plies")
+	fs.Float64Var(&f.c.ResignThreshold, "resign-threshold", d.ResignThreshold, "resign at a root value at or below minus this (negative: never)")
+	fs.Float64Var(&f.c.ResignPlayoutShare, "resign-playout-share", d.ResignPlayoutShare, "share of games played out without resigning, to count false resignations")
+	fs.BoolVar(&f.c.StartPosition, "start-position", false, "play from the start position instead of random setups (Typhoon)")
+	fs.BoolVar(&f.quiet, "quiet", false, "no progress output")
+	fs.DurationVar(&f.logEvery, "log-every", 30*time.Second, "interval of progress lines when stderr is not a terminal")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	cfg, err := f.build(set)
+	if err != nil {
+		return err
+	}
+	cfg = cfg.WithDefaults()
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	total := selfplay.ShardGames(cfg.Games, cfg.Shard, cfg.Shards)
+	mpath := filepath.Join(cfg.Out, datasets.ManifestName(cfg.Shard, cfg.Shards))
+	if _, err := os.Stat(mpath); err == nil && !f.resume {
+		return fmt.Errorf("%s already holds a run: use --resume to continue it or another --out", cfg.Out)
+	}
+
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	drop, dropNow := context.WithCancel(context.Background())
+	defer dropNow()
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
+	go func() {
+		n := 0
+		for range sig {
+			n++
+			if n == 1 {
+				fmt.Fprintln(stderr, "\nselfplay: stopping: finishing the games in flight (interrupt again to drop them)")
+				stop()
+			} else {
+				fmt.Fprintln(stderr, "\nselfplay: dropping the games in flight")
+				dropNow()
+			}
+		}
+	}()
+
+	opt := selfplay.Options{Resume: f.resume, Drop: drop}
+	var rep *selfplay.Reporter
+	if !f.quiet {
+		done := int64(0)
+		if f.resume {
+			if m, err := datasets.LoadManifest(mpath); err == nil {
+				done = m.Done
+			}
+		}
+		fmt.Fprintf(stderr, "selfplay: %s, %d games (%d left), %d playouts/move, %d workers, seed %d, into %s\n",
+			cfg.Game, total, total-done, cfg.Playouts, cfg.Workers, cfg.Seed, cfg.Out)
+		rep = selfplay.NewReporter(stderr, total, done, isTerminal(stderr), f.logEvery)
+		opt.Progress = rep.Update
+	}
+	sum, err := selfplay.Run(ctx, cfg, opt)
+	if err != nil {
+		return err
+	}
+	if rep != nil {
+		rep.Finish()
+	}
+	printSummary(stdout, cfg, sum)
+	return nil
+}
+
+// build builds the run configuration: the resumed run's, the --config
+// file's or the defaults, with the flags that were set applied over it.
+func (f *selfplayFlags) build(set map[string]bool) (selfplay.Config, error) {
+	var cfg selfplay.Config
+	shard, shards := 0, 1
+	if f.shard != "" {
+		var err error
+		if shard, shards, err = parseShard(f.shard); err != nil {
+			return cfg, err
+		}
+	}
+	switch {
+	case f.resume:
+		out := f.c.Out
+		if out == "" && f.config != "" {
+			c, err := selfplay.LoadConfig(f.config)
+			if err != nil {
+				return cfg, err
+			}
+			out = c.Out
+		}
+		if out == "" {
+			return cfg, fmt.Errorf("--resume needs --out DIR, the run to continue")
+		}
+		m, err := datasets.LoadManifest(filepath.Join(out, datasets.ManifestName(shard, shards)))
+		if err != nil {
+			return cfg, fmt.Errorf("nothing to resume: %v", err)
+		}
+		if err := json.Unmarshal(m.Config, &cfg); err != nil {
+			return cfg, fmt.Errorf("%s: config: %v", out, err)
+		}
+		cfg.Out = out
+	case f.config != "":
+		c, err := selfplay.LoadConfig(f.config)
+		if err != nil {
+			return cfg, err
+		}
+		cfg = c
+	default:
+		cfg = selfplay.Defaults
+	}
+	apply := map[string]func(){
+		"game": func() { cfg.Game = f.c.Game }, "games": func() { cfg.Games = f.c.Games },
+		"playouts": func() { cfg.Playouts = f.c.Playouts }, "workers": func() { cfg.Workers = f.c.Workers },
+		"seed": func() { cfg.Seed = f.c.Seed }, "out": func() { cfg.Out = f.c.Out },
+		"run-id": func() { cfg.RunID = f.c.RunID }, "weights": func() { cfg.Weights = f.c.Weights },
+		"max-plies": func() { cfg.MaxPlies = f.c.MaxPlies }, "resign-threshold": func() { cfg.ResignThreshold = f.c.ResignThreshold },
+		"resign-playout-share": func() { cfg.ResignPlayoutShare = f.c.ResignPlayoutShare },
+		"start-position":       func() { cfg.StartPosition = f.c.StartPosition },
+		"shard":                func() { cfg.Shard, cfg.Shards = shard, shards },
+	}
+	for name := range set {
+		if a := apply[name]; a != nil {
+			a()
+		}
+	}
+	if !f.resume && cfg.Seed == 0 && !set["seed"] {
+		cfg.Seed = uint64(time.Now().Unix())
+	}
+	return cfg, nil
+}
+
+// parseShard reads "i/N".
+func parseShard(s string) (int, int, error) {
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return 0, 0, fmt.Errorf("--shard %q: want i/N with 0 <= i < N, e.g. 0/4", s)
+	}
+	return i, n, nil
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+func printSummary(w io.Writer, cfg selfplay.Config, s *selfplay.Summary) {
+	st := s.Stats
+	g, _ := rules.Lookup(cfg.Game)
+	rate := 0.0
+	if h := s.Elapsed.Hours(); h > 0 {
+		rate = float64(s.Session) / h
+	}
+	fmt.Fprintf(w, "played %d games, %d positions in %s (%.0f games/h); %d of %d games done\n",
+		s.Session, s.Positions, s.Elapsed.Round(time.Millisecond), rate, s.Done, s.Total)
+	fmt.Fprintf(w, "results of the %d games done: %s %d, %s %d, draws %d; ended by rule %d, resignation %d, adjudication %d\n",
+		s.Done, g.SideNames[0], st["wins_first"], g.SideNames[1], st["wins_second"], st["draws"],
+		st["term_rule"], st["term_resignation"], st["term_adjudication"])
+	if st["played_out"] > 0 {
+		fmt.Fprintf(w, "resignation check: %d games played out, %d would-be resignations, %d false\n",
+			st["played_out"], st["would_resign"], st["false_resign"])
+	}
+	fmt.Fprintf(w, "data: %s/%s/*.parquet (manifest %s)\n", s.Dir, datasets.GameDir(cfg.Game), s.Manifest)
+	if s.Stopped {
+		shard := ""
+		if cfg.Shards > 1 {
+			shard = fmt.Sprintf(" --shard %d/%d", cfg.Shard, cfg.Shards)
+		}
+		fmt.Fprintf(w, "stopped early; continue with: taifu selfplay --resume --out %s%s\n", s.Dir, shard)
+		return
+	}
+	fmt.Fprintf(w, "next: taifu tune --game %s --data %s --out %s-tuned.json\n", cfg.Game, s.Dir, cfg.Game)
+}

@@ -1,0 +1,90 @@
+package selfplay
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+)
+
+// Reporter shows a run's progress: a progress bar (games done of the total,
+// with positions, games per hour and ETA) when the output is a terminal, or
+// else a plain line at most every Every.
+type Reporter struct {
+	w     io.Writer
+	bar   *progressbar.ProgressBar
+	every time.Duration
+	last  time.Time
+	p     Progress
+	first int64 // games done when the reporter started
+}
+
+// NewReporter returns a Reporter for a run of total games of which done are
+// already finished. every is the interval of plain lines (30 s when 0).
+func NewReporter(w io.Writer, total, done int64, terminal bool, every time.Duration) *Reporter {
+	if every <= 0 {
+		every = 30 * time.Second
+	}
+	r := &Reporter{w: w, every: every, last: time.Now(), first: done, p: Progress{Done: done, Total: total}}
+	if terminal {
+		r.bar = progressbar.NewOptions64(total,
+			progressbar.OptionSetWriter(w),
+			progressbar.OptionSetDescription("games"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(false),
+			progressbar.OptionSetElapsedTime(true),
+			progressbar.OptionSetWidth(30),
+			progressbar.OptionThrottle(250*time.Millisecond),
+			progressbar.OptionShowDescriptionAtLineEnd(),
+		)
+		r.bar.Set64(done)
+	}
+	return r
+}
+
+// Update records the progress after a game; pass it as Options.Progress.
+func (r *Reporter) Update(p Progress) {
+	r.p = p
+	if r.bar != nil {
+		r.bar.Describe(r.stats())
+		r.bar.Set64(p.Done)
+		return
+	}
+	if time.Since(r.last) >= r.every {
+		r.last = time.Now()
+		fmt.Fprintln(r.w, r.Line())
+	}
+}
+
+// stats is "<positions> positions, <rate> games/h, ETA <d>".
+func (r *Reporter) stats() string {
+	p := r.p
+	eta := "?"
+	rate := 0.0
+	if h := p.Elapsed.Hours(); h > 0 && p.Session > 0 {
+		rate = float64(p.Session) / h
+		left := time.Duration(float64(p.Total-p.Done) / rate * float64(time.Hour))
+		eta = left.Round(time.Second).String()
+	}
+	return fmt.Sprintf("%d positions, %.0f games/h, ETA %s", p.Positions, rate, eta)
+}
+
+// Line is the plain progress line.
+func (r *Reporter) Line() string {
+	pct := 100.0
+	if r.p.Total > 0 {
+		pct = 100 * float64(r.p.Done) / float64(r.p.Total)
+	}
+	return fmt.Sprintf("selfplay: %d/%d games (%.0f%%), %s", r.p.Done, r.p.Total, pct, r.stats())
+}
+
+// Finish ends the bar, or prints a last plain line.
+func (r *Reporter) Finish() {
+	if r.bar != nil {
+		r.bar.Finish()
+		fmt.Fprintln(r.w)
+		return
+	}
+	fmt.Fprintln(r.w, r.Line())
+}
