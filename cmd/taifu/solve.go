@@ -80,6 +80,7 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "verified %d entries (%d wins, %d losses, %d draws, %d invalid) in %v: consistent\n",
 			rep.Checked, rep.Wins, rep.Losses, rep.Draws, rep.Invalid, time.Since(t0).Round(time.Millisecond))
+		fmt.Fprintf(stdout, "positions in check whose only escapes are forbidden mates: %d\n", rep.Escapes)
 	}
 	if *query != "" {
 		return printQuery(stdout, tb, *query, *moves)

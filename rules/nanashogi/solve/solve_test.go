@@ -187,3 +187,26 @@ func TestMirror(t *testing.T) {
 		t.Errorf("mirror = %s, want %s", got, want)
 	}
 }
+
+// BenchmarkSolve solves the whole game (minutes: not a unit test), then
+// checks the hand-analysed endgames in the table, the start's value against
+// a search over the king drops, and a random sample of a million entries
+// with Verify.
+func BenchmarkSolve(b *testing.B) {
+	for b.Loop() {
+		tb, st, err := Solve(Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(st.Positions), "positions")
+		for _, c := range endgames {
+			p := mustPos(b, c.pos)
+			if got, err := tb.Probe(&p); err != nil || got != c.want {
+				b.Errorf("%s: table gives %v (%v), want %v: %s", c.pos, got, err, c.want, c.why)
+			}
+		}
+		if _, err := Verify(tb, 1_000_000, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
