@@ -36,6 +36,7 @@ import (
 // configs/*.json) and of the manifest's "config". Zero fields take the
 // defaults of Defaults.
 type Config struct {
+	Comment  string `json:"comment,omitempty"` // free text describing the configuration
 	Game     string `json:"game"`
 	Games    int64  `json:"games"`    // game numbers 0..Games-1 over all shards
 	Playouts int    `json:"playouts"` // per move
@@ -171,7 +172,7 @@ func ParseConfig(data []byte) (Config, error) {
 // identity is the part of a configuration that decides the games: two runs
 // with equal identities play the same games.
 func (c Config) identity() Config {
-	c.Workers, c.Games, c.Out, c.Weights = 0, 0, "", ""
+	c.Comment, c.Workers, c.Games, c.Out, c.Weights = "", 0, 0, "", ""
 	c.MaxFileBytes, c.RowGroupRows = 0, 0
 	return c
 }

@@ -1,8 +1,11 @@
 package selfplay
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"taifu/rules"
 )
 
 func TestShardGames(t *testing.T) {
@@ -114,4 +117,26 @@ func FuzzParseConfig(f *testing.F) {
 			c.WithDefaults().Validate()
 		}
 	})
+}
+
+// TestShippedConfigs checks that every run configuration under configs/
+// parses, names a registered game and validates.
+func TestShippedConfigs(t *testing.T) {
+	files, err := filepath.Glob("../configs/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no configs/*.json found (%v)", err)
+	}
+	for _, f := range files {
+		c, err := LoadConfig(f)
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		if _, err := rules.Lookup(c.Game); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+		if err := c.WithDefaults().Validate(); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
 }
