@@ -134,8 +134,11 @@ type catom struct {
 type kindTab struct {
 	atoms []catom
 	reach int // farthest Chebyshev distance at which this man can remove or convert a man
-	promo rules.Kind
-	royal bool
+	// global: its captures depend on squares off its lines (Monkey chains,
+	// Coordinator co-squares), so check detection always examines it.
+	global bool
+	promo  rules.Kind
+	royal  bool
 }
 
 // Kind numbers of the men the rules code names.
@@ -144,6 +147,9 @@ var (
 	nKinds                                      int
 	table                                       []kindTab
 )
+
+// isGlobal[p] is table[p.Kind()].global, indexed by piece.
+var isGlobal [256]bool
 
 // kindInfos is the rules.KindInfo table (row 0 unused).
 var kindInfos []rules.KindInfo
@@ -172,9 +178,15 @@ func init() {
 		for _, a := range d.atoms {
 			t.atoms = append(t.atoms, compile(a))
 			t.reach = max(t.reach, reach(a))
+			t.global = t.global || a.op == opMonkey || a.op == opCoordinate
 		}
 	}
 	kindPawn, kindMonkey, kindKing, kindEmperor = byToken["P"], byToken["MO"], byToken["K"], byToken["EM"]
+	for k := 1; k < nKinds; k++ {
+		for side := rules.First; side <= rules.Second; side++ {
+			isGlobal[rules.MakePiece(rules.Kind(k), side)] = table[k].global
+		}
+	}
 }
 
 // compile builds the per-square tables of a.

@@ -58,10 +58,18 @@ func squareAt(f, r int) int {
 	return r*width + f
 }
 
+// steps[sq][d] is the square one step from sq in direction d, or -1.
+var steps [squares][8]int16
+
 // step returns the square one step from sq in direction d, or -1.
-func step(sq, d int) int { return squareAt(fileOf(sq)+dirDX[d], rankOf(sq)+dirDY[d]) }
+func step(sq, d int) int { return int(steps[sq][d]) }
 
 func init() {
+	for sq := 0; sq < squares; sq++ {
+		for d := 0; d < 8; d++ {
+			steps[sq][d] = int16(squareAt(fileOf(sq)+dirDX[d], rankOf(sq)+dirDY[d]))
+		}
+	}
 	backing := make([]uint8, 0, squares*8*11)
 	for sq := 0; sq < squares; sq++ {
 		for d := 0; d < 8; d++ {

@@ -83,6 +83,81 @@ func (s *State) attacked(target int, by rules.Side) bool {
 	return s.hit
 }
 
+// attackedAfter is attacked for the royal on target after move m of the
+// target's side, given that target was not attacked before m and did not
+// move. A man's power to remove the royal can then only have appeared
+// through a square m changed (emptied, filled or converted) on its line to
+// the royal (from one square behind the man to one square beyond the
+// royal), or because m pushed the man; leaps and pushes depend on no other
+// square. So only the men on the royal's lines through the changed squares,
+// the pushed man, and the Monkeys and Coordinators (whose captures reach
+// anywhere) are examined.
+func (s *State) attackedAfter(target int, by rules.Side, m *rules.Move) bool {
+	s.target, s.hit = target, false
+	hit := s.examineChanged(by, m)
+	s.target = -1
+	return hit
+}
+
+// examineChanged runs the men attackedAfter names in attack mode.
+func (s *State) examineChanged(by rules.Side, m *rules.Move) bool {
+	target := s.target
+	for w, bb := range s.global[by] {
+		for ; bb != 0; bb &= bb - 1 {
+			sq := w<<6 | bits.TrailingZeros64(bb)
+			if s.genPiece(sq, s.board[sq]); s.hit {
+				return true
+			}
+		}
+	}
+	if push := int(m.Push); m.Push != rules.NoSquare && s.board[push] != rules.NoPiece && s.board[push].Side() == by {
+		if s.genPiece(push, s.board[push]); s.hit {
+			return true
+		}
+	}
+	if s.lineAttack(target, by, int(m.From)) || s.lineAttack(target, by, int(m.To)) ||
+		(m.Push != rules.NoSquare && s.lineAttack(target, by, int(m.Push))) {
+		return true
+	}
+	for _, c := range m.Marks[:m.NCap+m.NConv] {
+		if s.lineAttack(target, by, int(c)) {
+			return true
+		}
+	}
+	return false
+}
+
+// lineAttack examines the non-global men of side by on the royal's line
+// through the changed square c: on the ray from target through c, and, when
+// c is next to target, on the opposite ray.
+func (s *State) lineAttack(target int, by rules.Side, c int) bool {
+	d := int(dirTo[target][c])
+	if d < 0 {
+		return false
+	}
+	if s.rayAttack(target, by, d) {
+		return true
+	}
+	return dist[target][c] == 1 && s.rayAttack(target, by, opposite[d])
+}
+
+func (s *State) rayAttack(target int, by rules.Side, d int) bool {
+	for i, sq := range rays[target][d] {
+		p := s.board[sq]
+		if p == rules.NoPiece || p.Side() != by {
+			continue
+		}
+		t := &table[p.Kind()]
+		if t.global || i+1 > t.reach {
+			continue
+		}
+		if s.genPiece(int(sq), p); s.hit {
+			return true
+		}
+	}
+	return false
+}
+
 // aims reports whether direction d from sq matters: always when generating,
 // only toward the target in attack mode.
 func (s *State) aims(sq, d int) bool { return s.target < 0 || int(dirTo[sq][s.target]) == d }

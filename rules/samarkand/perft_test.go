@@ -78,7 +78,7 @@ func TestNoAllocs(t *testing.T) {
 // hash equal to a recomputation, and that Unmake restores position text and
 // hash exactly. Games end by a rule or at the ply cap.
 func TestPlayouts(t *testing.T) {
-	games, maxPly := 2000, 100
+	games := 2000
 	if testing.Short() {
 		games = 200
 	}
@@ -86,40 +86,54 @@ func TestPlayouts(t *testing.T) {
 	buf := make([]rules.Move, 0, 1024)
 	ends := map[string]int{}
 	for g := 0; g < games; g++ {
-		st := Game.Start().(*State)
-		for st.Ply() < maxPly {
-			if o := st.Ended(); o.Ended {
-				ends[o.Reason]++
-				break
-			}
-			ms := st.Legal(buf[:0])
-			if len(ms) == 0 {
-				ends[st.NoMoves().Reason]++
-				break
-			}
-			if st.Ply()%4 == g%4 {
-				checkMoves(t, st, ms)
-			}
-			m := ms[rng.IntN(len(ms))]
-			before, hash := st.String(), st.Hash()
-			st.Make(m)
-			if st.Hash() != st.computeHash() {
-				t.Fatalf("game %d ply %d: incremental hash differs after %s from %s", g, st.Ply(), Game.MoveString(m), before)
-			}
-			if r := int(st.royal[st.stm.Other()]); r < 0 || st.attacked(r, st.stm) {
-				t.Fatalf("game %d: %s left the mover's royal attacked in %s", g, Game.MoveString(m), before)
-			}
-			st.Unmake()
-			if st.String() != before || st.Hash() != hash {
-				t.Fatalf("game %d: Unmake of %s did not restore %s (got %s)", g, Game.MoveString(m), before, st)
-			}
-			st.Make(m)
-		}
-		if st.Ply() >= maxPly {
-			ends["ply cap"]++
-		}
+		ends[playout(t, Game.Start().(*State), rng, 100, 4, buf)]++
 	}
 	t.Logf("%d games: %v", games, ends)
+}
+
+// playout plays a seeded random game from st to its end or maxPly and
+// returns how it ended. At every ply it checks that Make keeps the
+// incremental hash equal to a recomputation and leaves the mover's royal
+// safe, and that Unmake restores the position exactly (the text every
+// eighth ply); every checkEvery plies it checks the legal move texts.
+func playout(t *testing.T, st *State, rng *rand.Rand, maxPly, checkEvery int, buf []rules.Move) string {
+	t.Helper()
+	for st.Ply() < maxPly {
+		if o := st.Ended(); o.Ended {
+			return o.Reason
+		}
+		ms := st.Legal(buf[:0])
+		if len(ms) == 0 {
+			return st.NoMoves().Reason
+		}
+		if st.Ply()%checkEvery == 0 {
+			checkMoves(t, st, ms)
+		}
+		m := ms[rng.IntN(len(ms))]
+		text := ""
+		if st.Ply()%8 == 0 {
+			text = st.String()
+		}
+		before := snapshot(st)
+		st.Make(m)
+		if st.Hash() != st.computeHash() {
+			t.Fatalf("ply %d: incremental hash differs after %s", st.Ply(), Game.MoveString(m))
+		}
+		if r := int(st.royal[st.stm.Other()]); r < 0 || st.attacked(r, st.stm) {
+			t.Fatalf("%s left the mover's royal attacked in %s", Game.MoveString(m), st)
+		}
+		if text != "" {
+			if back, err := rules.ParsePosition(Game, st.String()); err != nil || back.Hash() != st.Hash() {
+				t.Fatalf("position text after %s does not parse back: %v", Game.MoveString(m), err)
+			}
+		}
+		st.Unmake()
+		if snapshot(st) != before || (text != "" && st.String() != text) {
+			t.Fatalf("Unmake of %s did not restore the position (got %s)", Game.MoveString(m), st)
+		}
+		st.Make(m)
+	}
+	return "ply cap"
 }
 
 // checkMoves checks that the texts of ms are distinct and parse back.
@@ -137,4 +151,20 @@ func checkMoves(t *testing.T, st rules.State, ms []rules.Move) {
 			t.Fatalf("move %s does not parse back (%v) in %s", s, err, st)
 		}
 	}
+}
+
+// core is the part of a State that a position's text and hash derive from,
+// plus the counters Unmake must restore.
+type core struct {
+	board [squares]rules.Piece
+	occ   [2][3]uint64
+	stm   rules.Side
+	hash  uint64
+	royal [2]int16
+	clock int32
+	ply   int
+}
+
+func snapshot(s *State) core {
+	return core{s.board, s.occ, s.stm, s.hash, s.royal, s.clock, s.ply}
 }

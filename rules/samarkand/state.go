@@ -36,13 +36,15 @@ type undo struct {
 type State struct {
 	board [squares]rules.Piece
 	occ   [2][3]uint64 // squares of each side's men, bit sq%64 of word sq/64
-	stm   rules.Side
-	hash  uint64
-	royal [2]int16 // each side's King or Emperor square, -1 when absent
-	clock int32    // plies since the last capture, conversion, pawn move or promotion
-	ply   int
-	hist  rules.History
-	stack []undo
+	// global: squares of each side's Monkeys and Coordinators.
+	global [2][3]uint64
+	stm    rules.Side
+	hash   uint64
+	royal  [2]int16 // each side's King or Emperor square, -1 when absent
+	clock  int32    // plies since the last capture, conversion, pawn move or promotion
+	ply    int
+	hist   rules.History
+	stack  []undo
 
 	// generation scratch
 	buf     []rules.Move
@@ -61,11 +63,10 @@ func newState(su *rules.Setup) (rules.State, error) {
 		if p == rules.NoPiece {
 			continue
 		}
-		s.board[sq] = p
-		s.occ[p.Side()][sq>>6] |= 1 << (sq & 63)
 		if int(p.Kind()) >= nKinds {
 			return nil, fmt.Errorf("unknown piece kind %d on %s", p.Kind(), Game.SquareName(sq))
 		}
+		s.place(sq, p)
 		if table[p.Kind()].royal {
 			n[p.Side()]++
 			s.royal[p.Side()] = int16(sq)
@@ -153,13 +154,22 @@ func (s *State) Legal(buf []rules.Move) []rules.Move {
 	start := len(buf)
 	buf = s.pseudo(buf)
 	side := s.stm
+	r0 := s.royal[side]
+	inCheck := r0 < 0 || s.attacked(int(r0), side.Other())
 	var u undo
 	j := start
 	for i := start; i < len(buf); i++ {
 		m := buf[i]
 		s.do(&m, &u)
-		r := int(s.royal[side])
-		ok := r >= 0 && !s.attacked(r, side.Other())
+		r := s.royal[side]
+		var ok bool
+		switch {
+		case r < 0:
+		case inCheck || r != r0:
+			ok = !s.attacked(int(r), side.Other())
+		default:
+			ok = !s.attackedAfter(int(r), side.Other(), &m)
+		}
 		s.undo(&u)
 		if ok {
 			buf[j] = m
@@ -188,28 +198,41 @@ func (s *State) Unmake() {
 	s.ply--
 }
 
+// put places p on the empty square sq, hashing it in.
 func (s *State) put(sq int, p rules.Piece) {
 	s.board[sq] = p
-	s.occ[p.Side()][sq>>6] |= 1 << (sq & 63)
+	bit := uint64(1) << (sq & 63)
+	s.occ[p.Side()][sq>>6] |= bit
+	if isGlobal[p] {
+		s.global[p.Side()][sq>>6] |= bit
+	}
 	s.hash ^= rules.ZobristPiece[p][sq]
 }
 
+// lift removes and returns the man on sq, hashing it out.
 func (s *State) lift(sq int) rules.Piece {
 	p := s.board[sq]
 	s.board[sq] = rules.NoPiece
-	s.occ[p.Side()][sq>>6] &^= 1 << (sq & 63)
+	bit := uint64(1) << (sq & 63)
+	s.occ[p.Side()][sq>>6] &^= bit
+	s.global[p.Side()][sq>>6] &^= bit
 	s.hash ^= rules.ZobristPiece[p][sq]
 	return p
 }
 
-// place sets sq to p (possibly empty) without hashing, keeping occ.
+// place sets sq to p (possibly empty) without hashing, keeping the bitsets.
 func (s *State) place(sq int, p rules.Piece) {
+	bit := uint64(1) << (sq & 63)
 	if q := s.board[sq]; q != rules.NoPiece {
-		s.occ[q.Side()][sq>>6] &^= 1 << (sq & 63)
+		s.occ[q.Side()][sq>>6] &^= bit
+		s.global[q.Side()][sq>>6] &^= bit
 	}
 	s.board[sq] = p
 	if p != rules.NoPiece {
-		s.occ[p.Side()][sq>>6] |= 1 << (sq & 63)
+		s.occ[p.Side()][sq>>6] |= bit
+		if isGlobal[p] {
+			s.global[p.Side()][sq>>6] |= bit
+		}
 	}
 }
 

@@ -1,0 +1,89 @@
+package samarkand
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"taifu/rules"
+)
+
+// randomPosition sets up n random men of random kinds (either side, kings
+// apart) with White or Black to move; ok is false when the setup is refused
+// (the side not to move in check).
+func randomPosition(rng *rand.Rand, n int) (*State, bool) {
+	su := &rules.Setup{Game: Game, Side: rules.Side(rng.IntN(2))}
+	perm := rng.Perm(squares)
+	su.Board[perm[0]] = rules.MakePiece(kindKing+rules.Kind(rng.IntN(2))*(kindEmperor-kindKing), rules.First)
+	su.Board[perm[1]] = rules.MakePiece(kindKing+rules.Kind(rng.IntN(2))*(kindEmperor-kindKing), rules.Second)
+	for i := 2; i < n+2; i++ {
+		k := rules.Kind(1 + rng.IntN(nKinds-1))
+		if table[k].royal {
+			k = kindMonkey
+		}
+		su.Board[perm[i]] = rules.MakePiece(k, rules.Side(rng.IntN(2)))
+	}
+	st, err := newState(su)
+	if err != nil {
+		return nil, false
+	}
+	return st.(*State), true
+}
+
+// TestFastCheckAgrees: the check test used by Legal after a move that did
+// not move the royal from a position not in check (attackedAfter) agrees
+// with the full test (attacked) on every pseudo-legal move of random
+// positions full of every kind of man.
+func TestFastCheckAgrees(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	positions, compared := 0, 0
+	for positions < 400 {
+		st, ok := randomPosition(rng, 10+rng.IntN(50))
+		if !ok {
+			continue
+		}
+		positions++
+		for ply := 0; ply < 10; ply++ {
+			side := st.stm
+			r0 := st.royal[side]
+			if !st.attacked(int(r0), side.Other()) {
+				var u undo
+				for _, m := range st.pseudo(nil) {
+					st.do(&m, &u)
+					if r := st.royal[side]; r == r0 {
+						full := st.attacked(int(r), side.Other())
+						fast := st.attackedAfter(int(r), side.Other(), &m)
+						if full != fast {
+							st.undo(&u)
+							t.Fatalf("after %s in %s: attacked %v, attackedAfter %v", Game.MoveString(m), st, full, fast)
+						}
+						compared++
+					}
+					st.undo(&u)
+				}
+			}
+			ms := st.Legal(nil)
+			if len(ms) == 0 || st.Ended().Ended {
+				break
+			}
+			st.Make(ms[rng.IntN(len(ms))])
+		}
+	}
+	t.Logf("%d positions, %d moves compared", positions, compared)
+}
+
+// TestRandomPositionPlayouts: from random positions holding every kind of
+// man, seeded random games keep hash, text and Unmake exact.
+func TestRandomPositionPlayouts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	buf := make([]rules.Move, 0, 2048)
+	ends := map[string]int{}
+	for games := 0; games < 150; {
+		st, ok := randomPosition(rng, 10+rng.IntN(60))
+		if !ok {
+			continue
+		}
+		games++
+		ends[playout(t, st, rng, 60, 1, buf)]++
+	}
+	t.Logf("ends: %v", ends)
+}
