@@ -48,9 +48,13 @@ type Schema struct {
 	mat, hand, adv, cen, eg []int32
 	royals, bare, lastRoyal int32
 	royal                   []bool
-	advTab                  [2][]float32 // relative rank per side and square
-	cenTab                  []float32    // centred centrality per square
-	startPieces             int          // non-royal pieces at the start; 0: no taper
+	// Advance and centre values per side and square in integer units, so that
+	// sums are exact and symmetric positions give exactly zero:
+	// advance = advInt/advDen, centre = cenInt/cenDen.
+	advInt         [2][]int32
+	cenInt         []int32
+	advDen, cenDen float64
+	startPieces    int // non-royal pieces at the start; 0: no taper
 }
 
 var (
@@ -126,32 +130,34 @@ func build(g *rules.Game) *Schema {
 		s.bare = add("bare_danger")
 		s.lastRoyal = add("last_royal")
 	}
+	// Relative rank r/(H-1); centrality 1 - (|df|/cf + |dr|/cr)/2 with
+	// |df| = |2f-(W-1)|/2, cf = (W-1)/2 (likewise ranks), in units of
+	// 1/D, D = 2(W-1)(H-1), then centred by subtracting the mean: in units of
+	// 1/(N*D) the centred value is N*c*D - sum of c*D.
 	n := g.Squares()
-	s.advTab[0], s.advTab[1] = make([]float32, n), make([]float32, n)
-	s.cenTab = make([]float32, n)
-	cf, cr := float64(g.Width-1)/2, float64(g.Height-1)/2
-	var sum float64
-	cent := make([]float64, n)
+	cf, cr := max(g.Width-1, 1), max(g.Height-1, 1)
+	d := 2 * cf * cr
+	s.advDen, s.cenDen = float64(cr), float64(n*d)
+	cd := make([]int, n)
+	sum := 0
 	for sq := 0; sq < n; sq++ {
-		f, r := float64(g.File(sq)), float64(g.Rank(sq))
-		if g.Height > 1 {
-			s.advTab[0][sq] = float32(r / float64(g.Height-1))
-			s.advTab[1][sq] = float32((float64(g.Height-1) - r) / float64(g.Height-1))
-		}
-		c := 1.0
-		if cf > 0 && cr > 0 {
-			c = 1 - (abs(f-cf)/cf+abs(r-cr)/cr)/2
-		}
-		cent[sq] = c
-		sum += c
+		f, r := g.File(sq), g.Rank(sq)
+		cd[sq] = d - absInt(2*f-(g.Width-1))*cr - absInt(2*r-(g.Height-1))*cf
+		sum += cd[sq]
 	}
-	for sq := range cent {
-		s.cenTab[sq] = float32(cent[sq] - sum/float64(n))
+	for side := 0; side < 2; side++ {
+		s.advInt[side] = make([]int32, n)
+	}
+	s.cenInt = make([]int32, n)
+	for sq := 0; sq < n; sq++ {
+		r := g.Rank(sq)
+		s.advInt[0][sq], s.advInt[1][sq] = int32(r), int32(g.Height-1-r)
+		s.cenInt[sq] = int32(n*cd[sq] - sum)
 	}
 	return s
 }
 
-func abs(x float64) float64 {
+func absInt(x int) int {
 	if x < 0 {
 		return -x
 	}
@@ -166,10 +172,12 @@ func (s *Schema) Index(name string) (int, bool) {
 
 // Centrality returns the centre feature's value for a piece on sq (the
 // centrality of sq minus the board's mean).
-func (s *Schema) Centrality(sq int) float64 { return float64(s.cenTab[sq]) }
+func (s *Schema) Centrality(sq int) float64 { return float64(s.cenInt[sq]) / s.cenDen }
 
 // Advance returns the advance feature's value for a piece of side on sq.
-func (s *Schema) Advance(side rules.Side, sq int) float64 { return float64(s.advTab[side][sq]) }
+func (s *Schema) Advance(side rules.Side, sq int) float64 {
+	return float64(s.advInt[side][sq]) / s.advDen
+}
 
 // Phase returns the game phase of st in [0, 1]: 1 with the start position's
 // non-royal material on the board, 0 with none. Drop games have phase 1.
@@ -198,11 +206,10 @@ func phase(n, start int) float64 {
 // does not allocate when dst has room for len(s.Names) more entries.
 func (s *Schema) Extract(st rules.State, dst []Feature) []Feature {
 	var (
-		mat      [256]int32
-		adv, cen [256]float32
-		pieces   [2]int
-		royals   [2]int
-		nonRoyal int
+		mat, adv, cen [256]int32
+		pieces        [2]int
+		royals        [2]int
+		nonRoyal      int
 	)
 	me := st.SideToMove()
 	n := s.Game.Squares()
@@ -220,12 +227,12 @@ func (s *Schema) Extract(st rules.State, dst []Feature) []Feature {
 		}
 		if side == me {
 			mat[k]++
-			adv[k] += s.advTab[side][sq]
-			cen[k] += s.cenTab[sq]
+			adv[k] += s.advInt[side][sq]
+			cen[k] += s.cenInt[sq]
 		} else {
 			mat[k]--
-			adv[k] -= s.advTab[side][sq]
-			cen[k] -= s.cenTab[sq]
+			adv[k] -= s.advInt[side][sq]
+			cen[k] -= s.cenInt[sq]
 		}
 	}
 	nk := len(s.Game.Kinds)
@@ -245,12 +252,12 @@ func (s *Schema) Extract(st rules.State, dst []Feature) []Feature {
 	}
 	for k := 1; k < nk; k++ {
 		if adv[k] != 0 {
-			dst = append(dst, Feature{s.adv[k], adv[k]})
+			dst = append(dst, Feature{s.adv[k], float32(float64(adv[k]) / s.advDen)})
 		}
 	}
 	for k := 1; k < nk; k++ {
 		if cen[k] != 0 {
-			dst = append(dst, Feature{s.cen[k], cen[k]})
+			dst = append(dst, Feature{s.cen[k], float32(float64(cen[k]) / s.cenDen)})
 		}
 	}
 	if s.startPieces > 0 {

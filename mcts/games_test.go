@@ -1,8 +1,6 @@
 package mcts
 
 import (
-	"math"
-	"math/rand/v2"
 	"path/filepath"
 	"testing"
 
@@ -90,34 +88,3 @@ func BenchmarkSearch(b *testing.B) {
 	}
 }
 
-// The leaf evaluator (features.Evaluator) agrees with weights . features on
-// positions of random games of every real game, with random weights so that
-// every term counts.
-func TestEvaluatorMatchesFeaturesRealGames(t *testing.T) {
-	for _, name := range rules.Names() {
-		g := game(t, name)
-		w := weights(t, g)
-		rng := rand.New(rand.NewPCG(7, 7))
-		vec := append([]float64(nil), w.Vec...)
-		for i := range w.Vec {
-			w.Vec[i] = rng.NormFloat64()
-		}
-		e := w.Evaluator()
-		scratch := make([]features.Feature, 0, len(w.Vec))
-		for game := 0; game < 4; game++ {
-			st := g.Start()
-			for ply := 0; ply < 80; ply++ {
-				want, got := w.Eval(st, scratch), e.Eval(st)
-				if math.Abs(got-want) > 1e-5*(1+math.Abs(want)) {
-					t.Fatalf("%s %s: Evaluator %v, weights . features %v", name, st, got, want)
-				}
-				ms := st.Legal(nil)
-				if len(ms) == 0 {
-					break
-				}
-				st.Make(ms[rng.IntN(len(ms))])
-			}
-		}
-		copy(w.Vec, vec)
-	}
-}

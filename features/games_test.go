@@ -1,0 +1,116 @@
+package features_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"taifu/features"
+	"taifu/rules"
+	_ "taifu/rules/all"
+	"taifu/rules/typhoon"
+)
+
+func committed(t *testing.T, g *rules.Game) *features.Weights {
+	t.Helper()
+	w, err := features.LoadWeights(filepath.Join("..", features.DefaultPath(g.Name)), g)
+	if err != nil {
+		t.Fatalf("%v (regenerate with go run ./features/cmd/startweights)", err)
+	}
+	return w
+}
+
+// Every game's start is symmetric (NOTATION.md: Tan's Typhoon setup is the
+// 180-degree rotation of Blue's, Tori shogi likewise; samarkand.md: "Black
+// mirrors White across the middle"; Nana shogi starts with an empty board and
+// equal hands), so every mine-minus-theirs feature is zero. So are Typhoon's
+// random setups ("every pair either way round, rotational or mirror symmetry
+// for Tan").
+func TestStartPositionsAreZero(t *testing.T) {
+	starts := map[string][]rules.State{}
+	for _, name := range rules.Names() {
+		g, _ := rules.Lookup(name)
+		starts[name] = append(starts[name], g.Start())
+	}
+	for seed := uint64(1); seed <= 20; seed++ {
+		starts["typhoon"] = append(starts["typhoon"], typhoon.RandomSetup(seed))
+	}
+	for name, sts := range starts {
+		g, _ := rules.Lookup(name)
+		s := features.For(g)
+		for _, st := range sts {
+			if fs := s.Extract(st, nil); len(fs) != 0 {
+				t.Errorf("%s %s: features %v, want none", name, st, fs)
+			}
+			// The other side to move, when the game accepts it.
+			f := strings.Split(st.String(), " ")
+			f[1] = g.SideNames[st.SideToMove().Other()]
+			if o, err := rules.ParsePosition(g, strings.Join(f, " ")); err == nil {
+				if fs := s.Extract(o, nil); len(fs) != 0 {
+					t.Errorf("%s %s: features %v, want none", name, o, fs)
+				}
+			}
+		}
+	}
+}
+
+// Taking away one of a side's non-royal pieces from the start lowers its
+// evaluation with the committed weights, for every kind of the start.
+func TestMaterialDownIsWorse(t *testing.T) {
+	for _, name := range rules.Names() {
+		g, _ := rules.Lookup(name)
+		w := committed(t, g)
+		su, err := rules.ParseSetup(g, g.StartPosition)
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := map[rules.Kind]bool{}
+		for sq := 0; sq < g.Squares(); sq++ {
+			p := su.Board[sq]
+			if p == rules.NoPiece || p.Side() != rules.First || g.Kinds[p.Kind()].Royal || done[p.Kind()] {
+				continue
+			}
+			done[p.Kind()] = true
+			su.Board[sq] = rules.NoPiece
+			st, err := g.New(su)
+			su.Board[sq] = p
+			if err != nil {
+				continue // the game refuses the position (piece counts)
+			}
+			if e := w.Eval(st, nil); e >= 0 {
+				t.Errorf("%s without the first player's %s on %s: eval %v, want < 0", name, g.Kinds[p.Kind()].Token, g.SquareName(sq), e)
+			}
+		}
+	}
+}
+
+// features.Evaluator agrees with weights . features on positions of random
+// games of every game, with random weights so that every term counts.
+func TestEvaluatorMatchesFeaturesRealGames(t *testing.T) {
+	for _, name := range rules.Names() {
+		g, _ := rules.Lookup(name)
+		w := committed(t, g)
+		rng := rand.New(rand.NewPCG(7, 7))
+		for i := range w.Vec {
+			w.Vec[i] = rng.NormFloat64()
+		}
+		e := w.Evaluator()
+		scratch := make([]features.Feature, 0, len(w.Vec))
+		for game := 0; game < 4; game++ {
+			st := g.Start()
+			for ply := 0; ply < 80; ply++ {
+				want, got := w.Eval(st, scratch), e.Eval(st)
+				if math.Abs(got-want) > 1e-5*(1+math.Abs(want)) {
+					t.Fatalf("%s %s: Evaluator %v, weights . features %v", name, st, got, want)
+				}
+				ms := st.Legal(nil)
+				if len(ms) == 0 {
+					break
+				}
+				st.Make(ms[rng.IntN(len(ms))])
+			}
+		}
+	}
+}
