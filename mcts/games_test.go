@@ -87,4 +87,3 @@ func BenchmarkSearch(b *testing.B) {
 		b.Run(name, func(b *testing.B) { benchSearch(b, g, w) })
 	}
 }
-
