@@ -184,6 +184,16 @@ var pieceCases = []pieceCase{
 	{"Raven", "Move or capture as a Firzan ... as an Alfil ... igui ... hop-capture ... Pass a turn (RULINGS 11)", "RA", "", "",
 		"e5d6 e5d4 e5f4 e5g7 e5c7 e5g3 e5e5xd6 e5c7xd6 pass"},
 	{"Banner", "moves and captures as a Wazir in the forward and side directions", "BA", "", "", "e5e6 e5d5 e5f5"},
+	// Rides with captures and blocks.
+	{"Octopus capturing", "It can both move and capture on the Rook-like part of its move, but it can only move without capturing to the diagonally adjacent square", "OC",
+		build("blue", "e5=OC", "b4=p", "f2=W", "f6=p", "d9=p"), "",
+		"e5d4 e5c4 e5b4 e5d3 e5d2 e5d1 e5f4 e5g4 e5h4 e5i4 e5j4 e5k4 e5l4 e5f3 e5d6 e5d7 e5d8 e5d9 e5c6 e5b6 e5a6"},
+	{"Spider capturing", "It can both move and capture on the Bishop-like part of its move, but it can only move without capturing to the orthogonally adjacent square", "SP",
+		build("blue", "e5=SP", "e6=p", "f5=W", "g2=p", "b3=W"), "",
+		"e5e4 e5f3 e5g2 e5d3 e5c2 e5b1 e5d5 e5c6 e5b7 e5a8 e5c4"},
+	{"Nightrider capturing", "through clear spaces until it reaches the edge of the board, or is blocked by a friendly piece, or lands on an opposing piece, capturing it", "NR",
+		build("blue", "e5=NR", "g9=p", "c6=W", "f3=p"), "",
+		"e5f7 e5g9 e5d7 e5c9 e5b11 e5g6 e5i7 e5k8 e5f3 e5d3 e5c1 e5g4 e5i3 e5k2 e5c4 e5a3"},
 	// Promotion and Tan's orientation.
 	{"Pawn promoting", "A piece may promote at the end of any move it makes that starts or ends ... in its owner's promotion zone. Blue's promotion zone is ranks 9 through 12", "P",
 		build("blue", "e8=P", "d9=p"), "e8", "e8e9 e8e9+ e8d9 e8d9+"},
