@@ -6,6 +6,22 @@
 //
 // The pieces are data (catalogue.go), compiled once into per-piece,
 // per-square tables (tables.go) that move generation (gen.go) walks.
+//
+// Points the rules text and RULINGS.md leave open, decided here:
+//   - A relayed move (Dervish, Harpy) that the piece's own generation also
+//     yields is listed once, as the piece's own move, with its "+" twin when
+//     it may promote. A piece paralysed by an Immobilizer makes no own move,
+//     so a move relayed to it never promotes.
+//   - Two Harpies relaying the same Knight move give one move.
+//   - In a position set up with no move played, the side to move is judged
+//     first by RULINGS 2 (it is the opponent of whoever moved last).
+//   - For the repetition rule, captures and promotions are irreversible;
+//     conversions, exchanges and passes are not (a conversion can be undone
+//     by the other side's conversion).
+//   - The Longleaper may cross empty squares before its first capture, as
+//     it moves "like a Queen".
+//   - A King promoting by capturing the last Emperor becomes an Emperor: the
+//     rule is applied to the board at the end of the move.
 package typhoon
 
 import "taifu/rules"
