@@ -34,9 +34,12 @@ func main() {
 	playouts := flag.Int("playouts", 200, "search playouts per move")
 	seed := flag.Uint64("seed", 1, "seed of the position sampler and the searches")
 	maxPly := flag.Int("max-ply", 40, "longest random game prefix, in plies")
+	cpuct := flag.Float64("cpuct", 0, "PUCT exploration constant (0: mcts.DefaultCPuct)")
+	evalScale := flag.Float64("eval-scale", 0, "logistic scale of leaf values (0: mcts.DefaultEvalScale)")
 	weightsPath := flag.String("weights", "", "weights file (default configs/weights/nanashogi.json if present, else the starting weights)")
 	flag.Parse()
-	if err := run(*table, *weightsPath, *positions, *playouts, *maxPly, *seed); err != nil {
+	cfg := mcts.Config{Playouts: *playouts, CPuct: *cpuct, EvalScale: *evalScale}
+	if err := run(*table, *weightsPath, *positions, *maxPly, *seed, cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "nanaoptimal:", err)
 		os.Exit(1)
 	}
@@ -64,7 +67,7 @@ func flip(v solve.Value) solve.Value {
 	return v
 }
 
-func run(tablePath, weightsPath string, positions, playouts, maxPly int, seed uint64) error {
+func run(tablePath, weightsPath string, positions, maxPly int, seed uint64, cfg mcts.Config) error {
 	t, err := solve.Open(tablePath)
 	if err != nil {
 		return err
@@ -121,7 +124,8 @@ func run(tablePath, weightsPath string, positions, playouts, maxPly int, seed ui
 			trivial++
 			continue
 		}
-		s := mcts.New(mcts.Config{Playouts: playouts, Seed: seed + uint64(all.n)}, w)
+		cfg.Seed = seed + uint64(all.n)
+		s := mcts.New(cfg, w)
 		m := s.Search(st).Move
 		tv := byValue[res.Value]
 		if tv == nil {
@@ -140,7 +144,8 @@ func run(tablePath, weightsPath string, positions, playouts, maxPly int, seed ui
 		}
 		baseline += float64(len(best)) / float64(len(ms))
 	}
-	fmt.Printf("nanashogi: %d playouts/move, weights %s, seed %d, random prefixes of 0-%d plies\n", playouts, w.Version, seed, maxPly)
+	fmt.Printf("nanashogi: %d playouts/move, cpuct %v, eval scale %v, weights %s, seed %d, random prefixes of 0-%d plies\n",
+		cfg.Playouts, cfg.CPuct, cfg.EvalScale, w.Version, seed, maxPly)
 	lo, hi := wilson(all.opt, all.n)
 	fmt.Printf("value-keeping moves: %d of %d non-trivial positions = %.1f%% (95%% CI %.1f-%.1f%%); random-move baseline %.1f%%; %d trivial positions skipped\n",
 		all.opt, all.n, 100*float64(all.opt)/float64(all.n), 100*lo, 100*hi, 100*baseline/float64(all.n), trivial)
