@@ -21,3 +21,22 @@ func TestPerftStart(t *testing.T) {
 		t.Errorf("after perft the position is %q, want the start", got)
 	}
 }
+
+// TestNoAllocation checks that Legal, Make and Unmake do not allocate once
+// their buffers have grown (common brief: hot paths do not allocate).
+func TestNoAllocation(t *testing.T) {
+	for _, p := range fuzzPositions {
+		st := mustParse(t, p)
+		buf := make([]rules.Move, 0, 1024)
+		allocs := testing.AllocsPerRun(20, func() {
+			buf = st.Legal(buf[:0])
+			for _, m := range buf {
+				st.Make(m)
+				st.Unmake()
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%s: %.1f allocations per Legal and Make/Unmake of every move", p, allocs)
+		}
+	}
+}
