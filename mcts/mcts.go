@@ -40,7 +40,7 @@ const (
 // Config sets up a Searcher. Zero values mean the defaults.
 type Config struct {
 	Playouts    int           // per move; 0 means the default (200), or no limit when TimeLimit is set
-	TimeLimit   time.Duration // 0: no time limit
+	TimeLimit   time.Duration // 0: no time limit (a time limit makes results depend on speed)
 	CPuct       float64       // exploration constant; 0 means DefaultCPuct
 	Dirichlet   float64       // root noise alpha; 0 = no noise
 	NoiseFrac   float64       // share of the root prior replaced by noise (0.25 when 0 and Dirichlet > 0)
@@ -399,8 +399,12 @@ func (s *Searcher) priors(st rules.State, ms []rules.Move) {
 		maxL = max(maxL, l)
 	}
 	var sum float64
+	e0 := math.Exp(-maxL) // most moves capture nothing: logit 0
 	for i, l := range s.logits {
-		e := math.Exp(l - maxL)
+		e := e0
+		if l != 0 {
+			e = math.Exp(l - maxL)
+		}
 		s.logits[i] = e
 		sum += e
 	}
