@@ -114,9 +114,17 @@ func (s *State) genMonkey(sq int, p rules.Piece) {
 	}
 	m := rules.NewMove(sq, sq)
 	s.start = len(s.buf)
+	s.budget = monkeyChainBudget
 	s.captureChain(sq, sq, p, &m)
 	s.board[sq] = p
 }
+
+// monkeyChainBudget bounds the capturing leaps explored for one Monkey in
+// one generation. The chains of a Monkey among many opposing men spaced one
+// apart are exponentially many; no game position seen comes near the bound,
+// but a set-up position can, and generation must end. Chains past the bound
+// are not generated (nor seen by the check test). An engine limit, not a rule.
+const monkeyChainBudget = 1024
 
 func (s *State) friendlyChain(from, cur int, p rules.Piece) {
 	side := p.Side()
@@ -156,9 +164,10 @@ func (s *State) captureChain(from, cur int, p rules.Piece, m *rules.Move) {
 		if land < 0 || s.board[land] != rules.NoPiece || s.visited[land>>6]&(1<<(land&63)) != 0 {
 			continue
 		}
-		if m.NCap >= rules.MaxMarks {
-			continue // a Move lists at most MaxMarks captures
+		if m.NCap >= rules.MaxMarks || s.budget <= 0 {
+			continue // a Move lists at most MaxMarks captures; see monkeyChainBudget
 		}
+		s.budget--
 		mm := *m
 		mm.AddCapture(over)
 		mm.To = uint8(land)

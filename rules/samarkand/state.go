@@ -52,6 +52,7 @@ type State struct {
 	hit     bool
 	visited [3]uint64
 	start   int
+	budget  int
 	scratch []rules.Move
 }
 
