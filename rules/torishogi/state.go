@@ -240,9 +240,13 @@ func (s *State) Make(m rules.Move) {
 	s.hist.Push(h, false)
 }
 
-// Unmake takes back the last move made.
+// Unmake takes back the last move made; it does nothing when no move has
+// been made.
 func (s *State) Unmake() {
 	n := len(s.undo) - 1
+	if n < 0 {
+		return
+	}
 	u := s.undo[n]
 	s.undo = s.undo[:n]
 	s.hist.Pop()
