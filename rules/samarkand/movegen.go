@@ -239,59 +239,6 @@ func (s *State) genRide(sq int, p rules.Piece, a *catom) {
 	}
 }
 
-// genPush: a step onto an occupied square, pushing that man (either side's)
-// one square on; the square beyond must be empty, or off the board, when
-// only an opposing man may be pushed, and is removed (written as a capture
-// on the step square).
-func (s *State) genPush(sq int, p rules.Piece, dirs dirSet) {
-	side := p.Side()
-	for d := 0; d < 8; d++ {
-		if !dirs.has(d) {
-			continue
-		}
-		on := step(sq, d)
-		if on < 0 || s.board[on] == rules.NoPiece {
-			continue
-		}
-		beyond := step(on, d)
-		m := rules.NewMove(sq, on)
-		switch {
-		case beyond < 0:
-			if enemy(s.board[on], side) {
-				s.addPromo(&m, p)
-			}
-		case s.board[beyond] == rules.NoPiece:
-			m.Push = uint8(beyond)
-			s.addPromo(&m, p)
-		}
-	}
-}
-
-// genSnowplow: Typhoon and Cyclone (samarkand.md, as Adrian King's
-// Typhoon): along the line, up to max squares, it captures every opposing
-// man it passes and may stop on any empty or opposing square before a
-// friendly man, the edge or the limit.
-func (s *State) genSnowplow(sq int, p rules.Piece, a *catom) {
-	side := p.Side()
-	for d := 0; d < 8; d++ {
-		if !a.dirs.has(d) || !s.aims(sq, d) {
-			continue
-		}
-		m := rules.NewMove(sq, sq)
-		for i, t := range rays[sq][d] {
-			q := s.board[t]
-			if i >= a.max || (q != rules.NoPiece && q.Side() == side) {
-				break
-			}
-			m.To = t
-			s.addPromo(&m, p)
-			if q != rules.NoPiece {
-				m.AddCapture(int(t))
-			}
-		}
-	}
-}
-
 // genWithdraw: slides without capturing; moving directly away from an
 // adjacent opposing man captures it (seed, Withdrawer).
 func (s *State) genWithdraw(sq int, p rules.Piece, dirs dirSet) {
@@ -380,28 +327,6 @@ func (s *State) genConvertHop(sq int, p rules.Piece, a *catom) {
 	}
 }
 
-// genApproach: the Scout's step to an empty adjacent square, capturing an
-// opposing man on the next square in that direction if there is one.
-func (s *State) genApproach(sq int, p rules.Piece, dirs dirSet) {
-	side := p.Side()
-	for d := 0; d < 8; d++ {
-		if !dirs.has(d) {
-			continue
-		}
-		to := step(sq, d)
-		if to < 0 || s.board[to] != rules.NoPiece {
-			continue
-		}
-		m := rules.NewMove(sq, to)
-		if next := step(to, d); next >= 0 && enemy(s.board[next], side) {
-			m.AddCapture(next)
-		} else if s.target >= 0 {
-			continue
-		}
-		s.addPromo(&m, p)
-	}
-}
-
 // genCoordinate: slides without capturing; at the end of the move any
 // opposing man on the co-squares of the Coordinator and its own King or
 // Emperor is captured.
@@ -434,29 +359,6 @@ func (s *State) genCoordinate(sq int, p rules.Piece, dirs dirSet) {
 			if s.hit {
 				return
 			}
-		}
-	}
-}
-
-// genShortLeap: the Emperor's leap over an adjacent man of either side to
-// the square beyond, moving there if empty, capturing there if opposing.
-func (s *State) genShortLeap(sq int, p rules.Piece, dirs dirSet) {
-	side := p.Side()
-	for d := 0; d < 8; d++ {
-		if !dirs.has(d) {
-			continue
-		}
-		over := step(sq, d)
-		if over < 0 || s.board[over] == rules.NoPiece {
-			continue
-		}
-		to := step(over, d)
-		if to < 0 {
-			continue
-		}
-		if q := s.board[to]; q == rules.NoPiece || enemy(q, side) {
-			m := rules.NewMove(sq, to)
-			s.addPromo(&m, p)
 		}
 	}
 }

@@ -29,6 +29,23 @@ var ramAtoms = []atom{ride(diagonal, 2, 4), leap(modeMove, ferz), power(opPush, 
 // friendly or capturing leaps (genMonkey).
 var monkeyAtoms = []atom{leap(modeMove, wazir, ferz), power(opMonkey, allDirs, unlimited)}
 
+// Typhoon and Cyclone (samarkand.md reading, as Adrian King's Typhoon): the
+// snowplow captures every opposing man passed, stopping on any empty or
+// opposing square before a friendly man, the edge or three squares
+// (genSnowplow).
+var (
+	typhoonAtoms = []atom{leap(modeBoth, ferz, alfil), power(opSnowplow, orthogonal, 3)}
+	cycloneAtoms = []atom{leap(modeBoth, wazir, dabbaba), power(opSnowplow, diagonal, 3)}
+)
+
+// Withleaper and Longdrawer (samarkand.md reading): each moves as a Queen;
+// the Withleaper captures by withdrawal moving orthogonally and as a
+// Longleaper moving diagonally, the Longdrawer the reverse.
+var (
+	withleaperAtoms = []atom{power(opWithdraw, orthogonal, unlimited), power(opLongleap, diagonal, unlimited)}
+	longdrawerAtoms = []atom{power(opLongleap, orthogonal, unlimited), power(opWithdraw, diagonal, unlimited)}
+)
+
 // relayDirs: the King's relay goes "three squares orthogonally or
 // vertically"; samarkand.md reads "vertically" as diagonally.
 const relayDirs = allDirs
@@ -244,4 +261,121 @@ func (s *State) genRelay(sq int, side rules.Side, dirs dirSet) {
 // reach here).
 func promotes(k rules.Kind, side rules.Side, from, to int) bool {
 	return table[k].promo != 0 && (inZone(side, from) || inZone(side, to))
+}
+
+// genPush: the Bull's and Ram's push (reconstruction): a step onto an
+// occupied square, pushing that man (either side's, Kings included) one
+// square on; the square beyond must be empty, or off the board, when
+// only an opposing man may be pushed, and is removed (written as a capture
+// on the step square).
+func (s *State) genPush(sq int, p rules.Piece, dirs dirSet) {
+	side := p.Side()
+	for d := 0; d < 8; d++ {
+		if !dirs.has(d) {
+			continue
+		}
+		on := step(sq, d)
+		if on < 0 || s.board[on] == rules.NoPiece {
+			continue
+		}
+		beyond := step(on, d)
+		m := rules.NewMove(sq, on)
+		switch {
+		case beyond < 0:
+			if enemy(s.board[on], side) {
+				s.addPromo(&m, p)
+			}
+		case s.board[beyond] == rules.NoPiece:
+			m.Push = uint8(beyond)
+			s.addPromo(&m, p)
+		}
+	}
+}
+
+// genSnowplow: Typhoon and Cyclone (samarkand.md, as Adrian King's
+// Typhoon): along the line, up to max squares, it captures every opposing
+// man it passes and may stop on any empty or opposing square before a
+// friendly man, the edge or the limit.
+func (s *State) genSnowplow(sq int, p rules.Piece, a *catom) {
+	side := p.Side()
+	for d := 0; d < 8; d++ {
+		if !a.dirs.has(d) || !s.aims(sq, d) {
+			continue
+		}
+		m := rules.NewMove(sq, sq)
+		for i, t := range rays[sq][d] {
+			q := s.board[t]
+			if i >= a.max || (q != rules.NoPiece && q.Side() == side) {
+				break
+			}
+			m.To = t
+			s.addPromo(&m, p)
+			if q != rules.NoPiece {
+				m.AddCapture(int(t))
+			}
+		}
+	}
+}
+
+// genApproach: the Scout's step to an empty adjacent square, capturing an
+// opposing man on the next square in that direction if there is one
+// (samarkand.md reading: the capture is automatic, not a choice).
+func (s *State) genApproach(sq int, p rules.Piece, dirs dirSet) {
+	side := p.Side()
+	for d := 0; d < 8; d++ {
+		if !dirs.has(d) {
+			continue
+		}
+		to := step(sq, d)
+		if to < 0 || s.board[to] != rules.NoPiece {
+			continue
+		}
+		m := rules.NewMove(sq, to)
+		if next := step(to, d); next >= 0 && enemy(s.board[next], side) {
+			m.AddCapture(next)
+		} else if s.target >= 0 {
+			continue
+		}
+		s.addPromo(&m, p)
+	}
+}
+
+// genShortLeap: the Emperor's short leap (samarkand.md reading): over an
+// adjacent man of either side to the square beyond, moving there if empty,
+// capturing there if opposing.
+func (s *State) genShortLeap(sq int, p rules.Piece, dirs dirSet) {
+	side := p.Side()
+	for d := 0; d < 8; d++ {
+		if !dirs.has(d) {
+			continue
+		}
+		over := step(sq, d)
+		if over < 0 || s.board[over] == rules.NoPiece {
+			continue
+		}
+		to := step(over, d)
+		if to < 0 {
+			continue
+		}
+		if q := s.board[to]; q == rules.NoPiece || enemy(q, side) {
+			m := rules.NewMove(sq, to)
+			s.addPromo(&m, p)
+		}
+	}
+}
+
+// royalSafe is the check rule (samarkand.md, reconstruction: "Check as in
+// OrthoChess"): after move m of side, made from a position where side's
+// royal stood on r0 and was (inCheck) or was not attacked, no opposing move
+// may remove side's royal or change its owner: capture of any kind,
+// conversion, or a push off the board.
+func (s *State) royalSafe(side rules.Side, r0 int16, inCheck bool, m *rules.Move) bool {
+	r := s.royal[side]
+	switch {
+	case r < 0:
+		return false
+	case inCheck || r != r0:
+		return !s.attacked(int(r), side.Other())
+	}
+	return !s.attackedAfter(int(r), side.Other(), m)
 }

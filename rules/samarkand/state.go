@@ -162,15 +162,7 @@ func (s *State) Legal(buf []rules.Move) []rules.Move {
 	for i := start; i < len(buf); i++ {
 		m := buf[i]
 		s.do(&m, &u)
-		r := s.royal[side]
-		var ok bool
-		switch {
-		case r < 0:
-		case inCheck || r != r0:
-			ok = !s.attacked(int(r), side.Other())
-		default:
-			ok = !s.attackedAfter(int(r), side.Other(), &m)
-		}
+		ok := s.royalSafe(side, r0, inCheck, &m)
 		s.undo(&u)
 		if ok {
 			buf[j] = m
