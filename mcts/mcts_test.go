@@ -2,6 +2,7 @@ package mcts
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -104,9 +105,9 @@ func TestSearchRestoresState(t *testing.T) {
 
 // play plays n moves from the start with one searcher, reusing the tree,
 // and returns the moves and policies.
-func play(g *rules.Game, cfg Config, n int) ([]string, [][]Visit) {
+func play(g *rules.Game, cfg Config, w *features.Weights, n int) ([]string, [][]Visit) {
 	st := g.Start()
-	s := New(cfg, nil)
+	s := New(cfg, w)
 	var moves []string
 	var pols [][]Visit
 	for i := 0; i < n; i++ {
@@ -125,8 +126,8 @@ func play(g *rules.Game, cfg Config, n int) ([]string, [][]Visit) {
 func TestDeterminism(t *testing.T) {
 	cfg := Config{Playouts: 150, Seed: 42, Dirichlet: 0.3, Temperature: 1, TempPlies: 6}
 	for _, g := range []*rules.Game{testgame.Game, testgame.DropGame} {
-		m1, p1 := play(g, cfg, 10)
-		m2, p2 := play(g, cfg, 10)
+		m1, p1 := play(g, cfg, nil, 10)
+		m2, p2 := play(g, cfg, nil, 10)
 		if !reflect.DeepEqual(m1, m2) || !reflect.DeepEqual(p1, p2) {
 			t.Errorf("%s: same seed, different games:\n%v\n%v", g.Name, m1, m2)
 		}
@@ -134,7 +135,7 @@ func TestDeterminism(t *testing.T) {
 		for seed := uint64(1); seed <= 4 && !differ; seed++ {
 			c := cfg
 			c.Seed = seed
-			m3, _ := play(g, c, 10)
+			m3, _ := play(g, c, nil, 10)
 			differ = !reflect.DeepEqual(m1, m3)
 		}
 		if !differ {
@@ -247,4 +248,24 @@ func benchSearch(b *testing.B, g *rules.Game, w *features.Weights) {
 		playouts += s.Search(st).Playouts
 	}
 	b.ReportMetric(float64(playouts)/b.Elapsed().Seconds(), "playouts/s")
+}
+
+// Self-play runs one searcher per game on many goroutines, all sharing one
+// Weights: searching must only read it (run with -race).
+func TestConcurrentSearchersShareWeights(t *testing.T) {
+	g := testgame.DropGame
+	w := features.Starting(g)
+	done := make(chan string, 4)
+	for i := 0; i < 4; i++ {
+		go func() {
+			moves, _ := play(g, Config{Playouts: 50, Seed: 9}, w, 6)
+			done <- strings.Join(moves, " ")
+		}()
+	}
+	first := <-done
+	for i := 1; i < 4; i++ {
+		if got := <-done; got != first {
+			t.Errorf("concurrent games differ: %q vs %q", got, first)
+		}
+	}
 }
