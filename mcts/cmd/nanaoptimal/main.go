@@ -81,7 +81,7 @@ func run(tablePath, weightsPath string, positions, maxPly int, seed uint64, cfg 
 	rng := rand.New(rand.NewPCG(seed, 0x6e616e61))
 	byValue := map[solve.Value]*tally{}
 	var all tally
-	trivial := 0
+	trivial, proven, falseProofs := 0, 0, 0
 	baseline := 0.0
 	buf := make([]rules.Move, 0, 256)
 	for all.n < positions {
@@ -126,7 +126,16 @@ func run(tablePath, weightsPath string, positions, maxPly int, seed uint64, cfg 
 		}
 		cfg.Seed = seed + uint64(all.n)
 		s := mcts.New(cfg, w)
-		m := s.Search(st).Move
+		r := s.Search(st)
+		m := r.Move
+		switch {
+		case r.Proven == 0:
+		case (r.Proven == 1) == (res.Value == solve.Win) && (r.Proven == -1) == (res.Value == solve.Loss):
+			proven++
+		default:
+			falseProofs++
+			fmt.Printf("false proof: %s proven %+d, table %s\n", st, r.Proven, res)
+		}
 		tv := byValue[res.Value]
 		if tv == nil {
 			tv = &tally{}
@@ -150,6 +159,7 @@ func run(tablePath, weightsPath string, positions, maxPly int, seed uint64, cfg 
 	fmt.Printf("value-keeping moves: %d of %d non-trivial positions = %.1f%% (95%% CI %.1f-%.1f%%); random-move baseline %.1f%%; %d trivial positions skipped\n",
 		all.opt, all.n, 100*float64(all.opt)/float64(all.n), 100*lo, 100*hi, 100*baseline/float64(all.n), trivial)
 	fmt.Printf("value- and distance-optimal moves: %d of %d = %.1f%%\n", all.exact, all.n, 100*float64(all.exact)/float64(all.n))
+	fmt.Printf("solver: %d positions proven by the search, all agreeing with the table except %d\n", proven, falseProofs)
 	for _, v := range []solve.Value{solve.Win, solve.Draw, solve.Loss} {
 		if x := byValue[v]; x != nil {
 			lo, hi := wilson(x.opt, x.n)
