@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"taifu/rules"
+	_ "taifu/rules/all"
 )
 
 // setupState is a rules.State showing a Setup: enough for EncodeBoard.
@@ -99,4 +100,37 @@ func FuzzDecodeBoard(f *testing.F) {
 			t.Fatalf("re-encoding %v gave %v", b, got)
 		}
 	})
+}
+
+// TestBoardEncodingGames round-trips every registered game's start position
+// through EncodeBoard, DecodeBoard and the game's own constructor, and pins
+// the encoding lengths: squares + 2 x droppable kinds + the side byte.
+func TestBoardEncodingGames(t *testing.T) {
+	want := map[string]int{
+		"typhoon":   12*12 + 1,     // 12x12 board, no hands
+		"samarkand": 12*12 + 1,     // 12x12 board, no hands
+		"torishogi": 7*7 + 2*6 + 1, // 7x7; Falcon, Crane, Pheasant, Left and Right quail, Swallow in hand
+		"nanashogi": 3*3 + 2*3 + 1, // 3x3; King, orthogonal cube (R), diagonal cube (B) in hand
+	}
+	for _, name := range rules.Names() {
+		g, _ := rules.Lookup(name)
+		if n, ok := want[name]; ok && BoardLen(g) != n {
+			t.Errorf("%s: BoardLen = %d, want %d", name, BoardLen(g), n)
+		}
+		st := g.Start()
+		b := EncodeBoard(nil, st)
+		su, err := DecodeBoard(g, b)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		back, err := g.New(su)
+		if err != nil {
+			t.Errorf("%s: decoded start does not build: %v", name, err)
+			continue
+		}
+		if back.String() != st.String() {
+			t.Errorf("%s: start %q came back as %q", name, st.String(), back.String())
+		}
+	}
 }

@@ -12,6 +12,26 @@
 // Files are written under a ".tmp" name and renamed when complete, so a
 // "*.parquet" file is always whole.
 //
+// # Columns
+//
+//	column           Parquet type (DuckDB)         meaning
+//	run_id           BYTE_ARRAY string (VARCHAR)   the run's id, "<game>-<seed>" by default
+//	game             string                        rules.Game.Name: typhoon, samarkand, torishogi, nanashogi
+//	rules_version    string                        rules.Game.RulesVersion ("seed-000", ...)
+//	game_number      INT64 (BIGINT)                the game's number in the run, 0-based
+//	ply              INT32 (INTEGER)               moves made since the setup, 0-based
+//	side_to_move     string                        NOTATION.md side name ("blue", "tan", "white", "black")
+//	position         string                        the position in NOTATION.md text
+//	board            BYTE_ARRAY (BLOB)             compact encoding, below
+//	result           INT32 as INT(8) (TINYINT)     final result for the side to move: +1, 0, -1
+//	termination      string                        "rule:<reason>", "resignation" or "adjudication"
+//	root_value       FLOAT                         search value for the side to move, in [-1, 1]
+//	move             string                        the move played, NOTATION.md text
+//	policy           LIST<STRUCT<move string, visits INT32>>   root children and their visits
+//	legal_moves      INT32                         number of legal moves in the position
+//	static_eval      FLOAT                         evaluation of the weights used, pawn units
+//	weights_version  string                        version of the weights used by the search
+//
 // # Board encoding
 //
 // The board column is a compact binary form of the position (EncodeBoard):
@@ -22,8 +42,9 @@
 //	                 one byte per droppable kind in piece-table order: the count held
 //	last byte        the side to move (0 first player, 1 second player)
 //
-// A Typhoon position is 145 bytes, Tori shogi 49 + 2*7 + 1 = 64 for its 7
-// droppable kinds. DecodeBoard reverses it into a rules.Setup.
+// A Typhoon or Samarkand position is 144 + 1 = 145 bytes, Tori shogi
+// 49 + 2*6 + 1 = 62 (six kinds can be held), Nana shogi 9 + 2*3 + 1 = 16 (K, R, B).
+// DecodeBoard reverses it into a rules.Setup.
 package datasets
 
 import (
