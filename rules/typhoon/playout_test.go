@@ -38,6 +38,19 @@ func TestRandomPlayouts(t *testing.T) {
 				}
 			}
 			m := buf[rules.SplitMix64(&rng)%uint64(len(buf))]
+			if ply%50 == 25 {
+				// A clone is independent and carries the same history.
+				c := st.Clone()
+				text := st.String()
+				c.Make(m)
+				if st.String() != text || c.Ply() != st.Ply()+1 {
+					t.Fatalf("game %d ply %d: clone not independent", g, ply)
+				}
+				c.Unmake()
+				if c.String() != text || c.Hash() != st.Hash() || len(c.Legal(nil)) != len(buf) {
+					t.Fatalf("game %d ply %d: clone differs", g, ply)
+				}
+			}
 			board, h, counts := st.board, st.Hash(), st.count
 			var before string
 			if ply%16 == 0 {
