@@ -57,8 +57,6 @@ var (
 	tabs [2 * (numKinds + 1)][squares]sqTab
 	// dirRay[sq][d] is the full ray from sq in direction d (dirs order).
 	dirRay [squares][8][]uint8
-	// neighbours[sq] lists the up to 8 adjacent squares; neighbourDir the direction index to each.
-	neighbours [squares][]uint8
 	// knightSq[sq] lists the squares a Knight's leap away.
 	knightSq [squares][]uint8
 	// inZone[side][sq]: sq is in side's promotion zone.
@@ -154,7 +152,6 @@ func compile() {
 		for d, v := range dirs {
 			dirRay[sq][d] = rideSquares(sq, v, unlimited)
 			if t := sqAt(f+v[0], r+v[1]); t >= 0 {
-				neighbours[sq] = append(neighbours[sq], uint8(t))
 				immMask[sq].set(t)
 			}
 		}
