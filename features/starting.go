@@ -20,7 +20,7 @@ const StartingMethod = "empty-board mobility: for each kind and square, the kind
 	"material/T is the kind's mean reach over the squares it may stand on, divided by the pawn's; hand/T equals material/T; " +
 	"center/T is the least-squares slope of reach on the centre feature, divided by the pawn's reach; " +
 	"advance/T is half the material gained by promoting (material of the promoted kind minus material/T), 0 for kinds that " +
-	"change state in a cycle; " +
+	"change state in a cycle and for royal kinds (walking a royal into the enemy camp risks the game); " +
 	"material_eg, royals, bare_danger and last_royal start at 0. Values are rounded to 4 decimals."
 
 // pawnToken names each game's unit piece (weights are in its units).
@@ -114,7 +114,7 @@ func computeStarting(g *rules.Game) *Weights {
 			w.Terms["hand/"+tok] = round4(v)
 		}
 		w.Terms["center/"+tok] = round4(reach[k].Slope / unit)
-		if p := g.Kinds[k].PromotesTo; p != 0 && !cyclic(g, rules.Kind(k)) {
+		if p := g.Kinds[k].PromotesTo; p != 0 && !cyclic(g, rules.Kind(k)) && !g.Kinds[k].Royal {
 			w.Terms["advance/"+tok] = round4((val(p) - v) / 2)
 		}
 	}
