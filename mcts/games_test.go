@@ -55,6 +55,10 @@ func TestSearchEveryGame(t *testing.T) {
 //   - Tori shogi (RULINGS.md, Tori shogi 2): "A side with no legal move has
 //     lost": Black's cranes on a5 and b5 mate the lone white phoenix on a7
 //     (b5b6 or b5a6; the crane steps in any direction but sideways).
+//   - Nana shogi (RULINGS.md, Nana shogi 4: "A side with no legal move has
+//     lost"): the cat's sword b3a2 becomes a dog and mates the king on a3
+//     (an endgame of rules/nanashogi/solve's tests; Black holds nothing, so
+//     the mate is allowed).
 //   - Samarkand (samarkand.md: "No legal move and in check: lost"): White's
 //     rook on l10 mates Black's lone King on a12 on rank 12 (l10l12) while
 //     the rook on k11 holds rank 11.
@@ -62,6 +66,7 @@ func TestImmediateWinRealGames(t *testing.T) {
 	cases := []struct{ game, pos string }{
 		{"typhoon", "5,k,6/p,11/12/12/12/12/12/5,R,6/12/12/12/5,K,6 blue"},
 		{"torishogi", "ph,6/7/CR,CR,5/7/7/7/6,PH black []"},
+		{"nanashogi", "k,CS,R/3/1,K,1 black [r,b]"},
 		{"samarkand", "k,11/10,R,1/11,R/12/12/12/12/12/12/12/12/5,K,6 white"},
 	}
 	buf := make([]rules.Move, 0, 1024)
