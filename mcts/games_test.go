@@ -96,3 +96,24 @@ func BenchmarkSearch(b *testing.B) {
 		b.Run(name, func(b *testing.B) { benchSearch(b, g, w) })
 	}
 }
+
+// The solver proves Nana shogi endgames whose values rules/nanashogi/solve's
+// tests work out by hand (value for the side to move).
+func TestSolverNanaEndgames(t *testing.T) {
+	g := game(t, "nanashogi")
+	for _, c := range []struct {
+		pos    string
+		proven int
+		why    string
+	}{
+		{"k,1,R/D,2/1,K,1 white [r,b]", -1, "checkmated: no legal move"},
+		{"k,2/2,GB/1,K,1 black [R,B,B]", 1, "stalemate in one: GB c2c3 becomes a rook covering b3"},
+		{"C,d,gb/1,b,1/K,1,k black []", -1, "a1a2 is forced, then k c1c2 stalemates"},
+	} {
+		st := pos(t, g, c.pos)
+		res := New(Config{Playouts: 400, Seed: 1}, weights(t, g)).Search(st)
+		if res.Proven != c.proven {
+			t.Errorf("%s (%s): proven %d, want %d", c.pos, c.why, res.Proven, c.proven)
+		}
+	}
+}
