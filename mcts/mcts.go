@@ -30,7 +30,7 @@ const (
 	MaxNodes = 1 << 22
 )
 
-// Prior logits, in pawns of captured or promoted material (see prior).
+// Prior logits, in pawns of captured or promoted material (see priors).
 const (
 	priorCap        = 4.0 // material gain beyond this adds nothing to a logit
 	royalCaptureLog = 5.0 // extra logit for a move capturing a royal piece
@@ -39,7 +39,7 @@ const (
 
 // Config sets up a Searcher. Zero values mean the defaults.
 type Config struct {
-	Playouts    int           // per move; 0 means the default (200), or no limit when TimeLimit is set
+	Playouts    int           // new playouts per Search (a reused subtree keeps its visits); 0 means 200, or no limit with TimeLimit
 	TimeLimit   time.Duration // 0: no time limit (a time limit makes results depend on speed)
 	CPuct       float64       // exploration constant; 0 means DefaultCPuct
 	Dirichlet   float64       // root noise alpha; 0 = no noise
