@@ -53,7 +53,6 @@ type State struct {
 	visited [3]uint64
 	start   int
 	budget  int
-	scratch []rules.Move
 }
 
 func newState(su *rules.Setup) (rules.State, error) {
@@ -83,7 +82,6 @@ func newState(su *rules.Setup) (rules.State, error) {
 		return nil, fmt.Errorf("%s, not to move, is in check", Game.SideNames[s.stm.Other()])
 	}
 	s.stack = make([]undo, 0, 64)
-	s.scratch = make([]rules.Move, 0, 512)
 	s.hist.Push(s.hash, false)
 	return s, nil
 }
@@ -141,7 +139,6 @@ func (s *State) Clone() rules.State {
 	c := *s
 	c.hist = s.hist.Clone()
 	c.stack = append(make([]undo, 0, cap(s.stack)), s.stack...)
-	c.scratch = make([]rules.Move, 0, 512)
 	c.buf = nil
 	return &c
 }
