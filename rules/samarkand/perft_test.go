@@ -37,6 +37,7 @@ func TestPerftStart(t *testing.T) {
 func BenchmarkPerft4(b *testing.B) {
 	st := Game.Start()
 	var n uint64
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		n = rules.Perft(st, 4)
 	}
@@ -47,8 +48,9 @@ func BenchmarkPerft4(b *testing.B) {
 // BenchmarkLegalStart measures move generation with the check rule.
 func BenchmarkLegalStart(b *testing.B) {
 	st := Game.Start()
-	buf := make([]rules.Move, 0, 1024)
+	buf := st.Legal(make([]rules.Move, 0, 1024))
 	b.ReportAllocs()
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		buf = st.Legal(buf[:0])
 	}
