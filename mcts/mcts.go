@@ -23,9 +23,16 @@ import (
 
 // Defaults used when a Config field is zero.
 const (
-	DefaultPlayouts  = 200
-	DefaultCPuct     = 1.5
-	DefaultEvalScale = 0.4 // per pawn: a pawn up is a value of 2*sigmoid(0.4)-1 = 0.197
+	DefaultPlayouts = 200
+	DefaultCPuct    = 1.5
+	// DefaultEvalScale is the logistic scale per pawn for a game whose side
+	// starts with ChessMaterial pawns of material: a pawn up is a value of
+	// 2*sigmoid(0.4)-1 = 0.197. Other games scale it by ChessMaterial / their
+	// start material (see Config.EvalScale).
+	DefaultEvalScale = 0.4
+	// ChessMaterial is a side's start material in orthodox chess, in pawns
+	// (8 + 2*3 + 2*3 + 2*5 + 9).
+	ChessMaterial = 39.0
 	// MaxNodes bounds the tree; a search that fills it stops early.
 	MaxNodes = 1 << 22
 )
@@ -47,7 +54,12 @@ type Config struct {
 	Temperature float64       // 0 = argmax visits; else sample visits^(1/T)
 	TempPlies   int           // sample only while st.Ply() < TempPlies; <= 0: on every ply
 	Seed        uint64        // seeds the searcher's own PRNG
-	EvalScale   float64       // value = 2*sigmoid(EvalScale*eval)-1; 0 means DefaultEvalScale
+	// EvalScale: leaf value = 2*sigmoid(EvalScale*eval)-1. 0 means
+	// DefaultEvalScale*ChessMaterial/M, with M the first player's material
+	// in the start position (board and hand, by the weights' material/ and
+	// hand/ terms), so that losing the same share of one's material means
+	// the same value in every game, whatever the weights' scale.
+	EvalScale float64
 }
 
 // Visit is one root child and its visit count.
@@ -100,6 +112,7 @@ type Searcher struct {
 	matVal   []float64 // material weight per kind, for priors
 	promGain []float64 // material gained by promoting, per kind
 	rng      *rand.Rand
+	scale    float64 // logistic scale of leaf values
 	rootHash uint64
 	rootPly  int
 	noised   bool
@@ -114,9 +127,6 @@ type Searcher struct {
 func New(cfg Config, w *features.Weights) *Searcher {
 	if cfg.CPuct == 0 {
 		cfg.CPuct = DefaultCPuct
-	}
-	if cfg.EvalScale == 0 {
-		cfg.EvalScale = DefaultEvalScale
 	}
 	if cfg.Dirichlet > 0 && cfg.NoiseFrac == 0 {
 		cfg.NoiseFrac = 0.25
@@ -162,8 +172,42 @@ func (s *Searcher) setGame(g *rules.Game) {
 		}
 	}
 	s.eval = s.weights.Evaluator()
+	s.scale = s.cfg.EvalScale
+	if s.scale == 0 {
+		s.scale = DefaultEvalScale
+		if m := startMaterial(g, s.weights); m > 0 {
+			s.scale = DefaultEvalScale * ChessMaterial / m
+		}
+	}
 	s.Reset()
 }
+
+// startMaterial returns the first player's material in g's start position
+// by w (board pieces by material/, hand pieces by hand/ terms).
+func startMaterial(g *rules.Game, w *features.Weights) float64 {
+	su, err := rules.ParseSetup(g, g.StartPosition)
+	if err != nil {
+		return 0
+	}
+	m := 0.0
+	for sq := 0; sq < g.Squares(); sq++ {
+		if p := su.Board[sq]; p != rules.NoPiece && p.Side() == rules.First {
+			m += w.Value("material/" + g.Kinds[p.Kind()].Token)
+		}
+	}
+	if g.HasHand {
+		for k, n := range su.Hand[rules.First] {
+			if n > 0 {
+				m += float64(n) * w.Value("hand/"+g.Kinds[k].Token)
+			}
+		}
+	}
+	return m
+}
+
+// EvalScale returns the logistic scale of leaf values in use (set when the
+// searcher first searches a game; 0 before).
+func (s *Searcher) EvalScale() float64 { return s.scale }
 
 // prepare makes the tree's root st.
 func (s *Searcher) prepare(st rules.State) {
@@ -338,7 +382,7 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 		}
 		return float64(n.proven)
 	}
-	v := 2/(1+math.Exp(-s.cfg.EvalScale*s.eval.Eval(st))) - 1
+	v := 2/(1+math.Exp(-s.scale*s.eval.Eval(st))) - 1
 	if len(s.nodes)+len(ms) > MaxNodes {
 		s.full = true
 		return v

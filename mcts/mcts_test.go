@@ -1,6 +1,7 @@
 package mcts
 
 import (
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -267,5 +268,33 @@ func TestConcurrentSearchersShareWeights(t *testing.T) {
 		if got := <-done; got != first {
 			t.Errorf("concurrent games differ: %q vs %q", got, first)
 		}
+	}
+}
+
+// The default leaf scale maps a side's start material to chess's 39 pawns:
+// the test game's White starts with 5 pawns, 2 rooks, 2 knights and a king.
+// Doubling every weight halves the scale; an explicit EvalScale is kept.
+func TestDefaultEvalScale(t *testing.T) {
+	g := testgame.Game
+	w := features.Starting(g)
+	m := 5*w.Terms["material/P"] + 2*w.Terms["material/R"] + 2*w.Terms["material/N"] + w.Terms["material/K"]
+	s := New(Config{Playouts: 1}, w)
+	s.Search(g.Start())
+	if want := DefaultEvalScale * ChessMaterial / m; math.Abs(s.EvalScale()-want) > 1e-12 {
+		t.Errorf("scale %v, want %v", s.EvalScale(), want)
+	}
+	w2 := features.Starting(g)
+	for i := range w2.Vec {
+		w2.Vec[i] *= 2
+	}
+	s2 := New(Config{Playouts: 1}, w2)
+	s2.Search(g.Start())
+	if math.Abs(s2.EvalScale()-s.EvalScale()/2) > 1e-12 {
+		t.Errorf("doubled weights: scale %v, want %v", s2.EvalScale(), s.EvalScale()/2)
+	}
+	s3 := New(Config{Playouts: 1, EvalScale: 0.25}, w)
+	s3.Search(g.Start())
+	if s3.EvalScale() != 0.25 {
+		t.Errorf("explicit scale became %v", s3.EvalScale())
 	}
 }

@@ -82,6 +82,7 @@ func run(tablePath, weightsPath string, positions, maxPly int, seed uint64, cfg 
 	byValue := map[solve.Value]*tally{}
 	var all tally
 	trivial, proven, falseProofs := 0, 0, 0
+	scale := 0.0
 	baseline := 0.0
 	buf := make([]rules.Move, 0, 256)
 	for all.n < positions {
@@ -127,6 +128,7 @@ func run(tablePath, weightsPath string, positions, maxPly int, seed uint64, cfg 
 		cfg.Seed = seed + uint64(all.n)
 		s := mcts.New(cfg, w)
 		r := s.Search(st)
+		scale = s.EvalScale()
 		m := r.Move
 		switch {
 		case r.Proven == 0:
@@ -154,7 +156,7 @@ func run(tablePath, weightsPath string, positions, maxPly int, seed uint64, cfg 
 		baseline += float64(len(best)) / float64(len(ms))
 	}
 	fmt.Printf("nanashogi: %d playouts/move, cpuct %v, eval scale %v, weights %s, seed %d, random prefixes of 0-%d plies\n",
-		cfg.Playouts, cfg.CPuct, cfg.EvalScale, w.Version, seed, maxPly)
+		cfg.Playouts, cfg.CPuct, scale, w.Version, seed, maxPly)
 	lo, hi := wilson(all.opt, all.n)
 	fmt.Printf("value-keeping moves: %d of %d non-trivial positions = %.1f%% (95%% CI %.1f-%.1f%%); random-move baseline %.1f%%; %d trivial positions skipped\n",
 		all.opt, all.n, 100*float64(all.opt)/float64(all.n), 100*lo, 100*hi, 100*baseline/float64(all.n), trivial)
