@@ -15,11 +15,12 @@
 //   - no piece is ever dropped on b2, and a drop may not give check;
 //   - a move may not leave the mover's king attacked;
 //   - a board move that mates is illegal when the mover held any piece in hand
-//     before it. "Mates" means: after the move the opponent is in check and
-//     has no move that is legal under the other rules (own king safe, drops
-//     not giving check). The no-mate rule itself is not applied recursively to
-//     the opponent's replies; this keeps the definition finite (a recursive
-//     one could loop through chains of counter-checks).
+//     before it. "Mates" is read literally: after the move the opponent is
+//     in check and has no legal move, the no-mate rule included, so a
+//     check-escaping reply that would itself be a forbidden mate does not
+//     count. The recursion is cut at MateDepth levels (Pos.MatedWithin); the
+//     solver verifies on every position with both kings down that one more
+//     level changes nothing, so the cut never matters in this game.
 //
 // A side with no legal move has lost (stalemate included). The fourth
 // occurrence of a position (board, cube states, hands, side to move) ends the

@@ -391,3 +391,22 @@ func BenchmarkPerft5(b *testing.B) {
 		rules.Perft(st, 5)
 	}
 }
+
+// TestMateReadLiterally: "If a player's general is in check and no legal
+// move by that player will get the general out of check, the checking move
+// is also a mate". Black, checked by the rook on a2, escapes only by CS
+// b1xa2, which turns into a dog mating a3 while Black holds a rook: a
+// forbidden mate, so not a legal move, so Black has none and is mated.
+func TestMateReadLiterally(t *testing.T) {
+	st := mustState(t, "k,2/r,D,1/K,CS,1 black [R]")
+	p := st.Pos()
+	if !p.HasBasicMove() || p.MatedWithin(0) {
+		t.Fatal("b1a2 should escape the check under the rules other than the no-mate rule")
+	}
+	if !p.Mated() {
+		t.Error("Black should be mated: its only escape is a forbidden mate")
+	}
+	if o := rules.Status(st, nil); o != rules.Win(rules.Second, "checkmate") {
+		t.Errorf("status = %+v", o)
+	}
+}

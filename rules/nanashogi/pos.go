@@ -190,10 +190,43 @@ func (p *Pos) HasBasicMove() bool {
 	return false
 }
 
-// Mates reports whether after (the position after a board move) is a mate:
-// the side to move there is in check with no move passing HasBasicMove.
-func Mates(after *Pos) bool {
-	return after.InCheck() && !after.HasBasicMove()
+// MateDepth bounds the recursion of the no-mate rule (see MatedWithin). The
+// solver checks on every position of the game that one more level would
+// change nothing, so within Nana shogi the bound is never reached.
+const MateDepth = 4
+
+// Mated reports whether the side to move is mated: in check with no legal
+// move, the no-mate rule included (MatedWithin(MateDepth)).
+func (p *Pos) Mated() bool { return p.MatedWithin(MateDepth) }
+
+// MatedWithin reports whether the side to move is in check with no legal
+// move, where the no-mate rule applies to its replies down to depth levels:
+// at depth 0 a reply is any move that leaves the king safe (a drop giving
+// no check); at depth d a reply that is a board move of a side holding a
+// piece is also ruled out when it leaves the opponent MatedWithin(d-1).
+// MatedWithin(d) implies MatedWithin(d+1).
+func (p *Pos) MatedWithin(depth int) bool { return matedWithin(*p, depth) }
+
+// matedWithin takes the position by value so that the recursion does not
+// move positions to the heap.
+func matedWithin(p Pos, depth int) bool {
+	if !p.InCheck() {
+		return false
+	}
+	var arr [MaxMoves]rules.Move
+	ms := p.Pseudo(arr[:0])
+	holds := p.HoldsAny(p.Side)
+	for _, m := range ms {
+		after := p.Apply(m)
+		if !p.basicOK(&after, m, true) {
+			continue
+		}
+		if holds && depth > 0 && m.Flags&rules.FlagDrop == 0 && matedWithin(after, depth-1) {
+			continue
+		}
+		return false
+	}
+	return true
 }
 
 // Legal appends the legal moves of p to buf (no repetition rule: p carries
@@ -211,7 +244,7 @@ func (p *Pos) Legal(buf []rules.Move) []rules.Move {
 		}
 		// RULINGS 3: "A move that mates is illegal when the mover had any
 		// piece in hand before it." (Drops never check, so never mate.)
-		if holds && m.Flags&rules.FlagDrop == 0 && Mates(&after) {
+		if holds && m.Flags&rules.FlagDrop == 0 && after.Mated() {
 			continue
 		}
 		buf[n] = m

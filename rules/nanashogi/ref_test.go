@@ -168,12 +168,28 @@ func refBasic(p *Pos) []refMove {
 	return out
 }
 
+func refHolds(p *Pos) bool { return p.Hand[p.Side][0]+p.Hand[p.Side][1]+p.Hand[p.Side][2] > 0 }
+
+// refMated: in check, and every reply is either not basic or (down to depth
+// levels) a board move of a holder that mates.
+func refMated(p *Pos, depth int) bool {
+	if !refKingAttacked(p, p.Side) {
+		return false
+	}
+	for _, m := range refBasic(p) {
+		if depth > 0 && refHolds(p) && !m.drop && refMated(&m.after, depth-1) {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
 // refLegal returns the sorted texts of the legal moves of p.
 func refLegal(p *Pos) []string {
-	holds := p.Hand[p.Side][0]+p.Hand[p.Side][1]+p.Hand[p.Side][2] > 0
 	var out []string
 	for _, m := range refBasic(p) {
-		if holds && !m.drop && refKingAttacked(&m.after, m.after.Side) && len(refBasic(&m.after)) == 0 {
+		if refHolds(p) && !m.drop && refMated(&m.after, MateDepth) {
 			continue // a mate by a side holding a piece
 		}
 		out = append(out, m.text)

@@ -13,13 +13,13 @@ import (
 //
 // A move of P is legal when its mover's king is safe after it (c being a
 // valid position), a drop gives no check (c's side to move is not in check),
-// and a board move does not mate (Mates) while its mover held a piece in
-// hand before it.
+// and a board move does not mate (c.Mated()) while its mover held a piece
+// in hand before it.
 func Predecessors(c *nanashogi.Pos, buf []int64) []int64 {
 	s := c.Side.Other() // the side that moved into c
 	x := c.Side
 	inCheck := c.InCheck()
-	mates := inCheck && !c.HasBasicMove()
+	mates := c.Mated()
 	for t := 0; t < nanashogi.Squares; t++ {
 		pc := c.Sq[t]
 		if pc == rules.NoPiece || pc.Side() != s {

@@ -13,11 +13,13 @@ type VerifyReport struct {
 	Checked             int64
 	Wins, Losses, Draws int64
 	Invalid             int64
-	// Escapes counts positions in check whose only check-escaping moves
-	// are mates forbidden to a side holding pieces. Where it is 0 the
-	// one-level reading of the no-mate rule (package nanashogi) agrees with
-	// the fully recursive one on every checked position.
+	// Escapes counts positions in check, with moves that escape the check,
+	// whose every escape is a mate forbidden to a side holding pieces.
 	Escapes int64
+	// Deeper counts positions where one more level of the no-mate rule's
+	// recursion than nanashogi.MateDepth would change whether the side to
+	// move is mated; Verify fails unless it is 0.
+	Deeper int64
 }
 
 // Verify checks the table's values against the legal moves of its positions:
@@ -78,6 +80,10 @@ func verifyOne(t *Table, i int64, buf []rules.Move, rep *VerifyReport) error {
 		return fmt.Errorf("entry %d (%s) has code %d, its mirror image %s code %d", i, text(&p), c, text(&mp), mc)
 	}
 	r := decodeResult(c)
+	if p.InCheck() && p.Mated() != p.MatedWithin(nanashogi.MateDepth+1) {
+		rep.Deeper++
+		return fmt.Errorf("entry %d (%s): the no-mate rule's recursion is deeper than %d", i, text(&p), nanashogi.MateDepth)
+	}
 	var best Result
 	var anyLost, anyNotWon bool
 	ms := p.Legal(buf)
@@ -114,6 +120,9 @@ func verifyOne(t *Table, i int64, buf []rules.Move, rep *VerifyReport) error {
 			}
 			if p.InCheck() && p.HasBasicMove() {
 				rep.Escapes++
+			}
+			if !p.MatedWithin(nanashogi.MateDepth+1) && p.InCheck() {
+				return fail("it is not mated when the no-mate rule recurses one level deeper")
 			}
 			return nil
 		}
