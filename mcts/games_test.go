@@ -2,6 +2,7 @@ package mcts
 
 import (
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"taifu/features"
@@ -114,6 +115,20 @@ func TestSolverNanaEndgames(t *testing.T) {
 		res := New(Config{Playouts: 400, Seed: 1}, weights(t, g)).Search(st)
 		if res.Proven != c.proven {
 			t.Errorf("%s (%s): proven %d, want %d", c.pos, c.why, res.Proven, c.proven)
+		}
+	}
+}
+
+// Same seed, same game, in every real game (noise, temperature, tree reuse).
+func TestDeterminismRealGames(t *testing.T) {
+	cfg := Config{Playouts: 60, Seed: 11, Dirichlet: 0.3, Temperature: 1, TempPlies: 4}
+	for _, name := range rules.Names() {
+		g := game(t, name)
+		w := weights(t, g)
+		m1, p1 := play(g, cfg, w, 8)
+		m2, p2 := play(g, cfg, w, 8)
+		if !reflect.DeepEqual(m1, m2) || !reflect.DeepEqual(p1, p2) {
+			t.Errorf("%s: same seed, different games:\n%v\n%v", name, m1, m2)
 		}
 	}
 }
