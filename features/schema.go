@@ -135,14 +135,14 @@ func build(g *rules.Game) *Schema {
 	// 1/D, D = 2(W-1)(H-1), then centred by subtracting the mean: in units of
 	// 1/(N*D) the centred value is N*c*D - sum of c*D.
 	n := g.Squares()
-	cf, cr := max(g.Width-1, 1), max(g.Height-1, 1)
-	d := 2 * cf * cr
-	s.advDen, s.cenDen = float64(cr), float64(n*d)
+	w1, h1 := max(g.Width-1, 1), max(g.Height-1, 1)
+	d := 2 * w1 * h1
+	s.advDen, s.cenDen = float64(h1), float64(n*d)
 	cd := make([]int, n)
 	sum := 0
 	for sq := 0; sq < n; sq++ {
 		f, r := g.File(sq), g.Rank(sq)
-		cd[sq] = d - absInt(2*f-(g.Width-1))*cr - absInt(2*r-(g.Height-1))*cf
+		cd[sq] = d - absInt(2*f-(g.Width-1))*h1 - absInt(2*r-(g.Height-1))*w1
 		sum += cd[sq]
 	}
 	for side := 0; side < 2; side++ {
