@@ -26,6 +26,7 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 	verify := fs.Int64("verify", -1, "check the table against the rules: 0 = every entry, n > 0 = a random sample of n")
 	workers := fs.Int("workers", 0, "goroutines for the first pass (0: GOMAXPROCS)")
 	quiet := fs.Bool("quiet", false, "no progress bars")
+	reach := fs.Bool("reachable", false, "count the table positions reachable from the start")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -81,6 +82,16 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "verified %d entries (%d wins, %d losses, %d draws, %d invalid) in %v: consistent\n",
 			rep.Checked, rep.Wins, rep.Losses, rep.Draws, rep.Invalid, time.Since(t0).Round(time.Millisecond))
 		fmt.Fprintf(stdout, "positions in check whose only escapes are forbidden mates: %d\n", rep.Escapes)
+	}
+	if *reach {
+		var progress io.Writer
+		if !*quiet {
+			progress = stderr
+		}
+		t0 := time.Now()
+		n := solve.Reachable(progress)
+		fmt.Fprintf(stdout, "positions reachable from the start (both kings down): %d, in %v\n",
+			n, time.Since(t0).Round(time.Millisecond))
 	}
 	if *query != "" {
 		return printQuery(stdout, tb, *query, *moves)

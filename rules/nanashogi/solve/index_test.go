@@ -27,7 +27,7 @@ func TestCounts(t *testing.T) {
 
 // TestIndexRoundTrip decodes entries and encodes them back: exhaustively for
 // one king pair's first configurations and on a random sample of the rest;
-// every decoded position has complete material and parses back from its text.
+// decoded positions have complete material and parse back from their text.
 func TestIndexRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	check := func(i int64) {
@@ -37,6 +37,9 @@ func TestIndexRoundTrip(t *testing.T) {
 		}
 		if j := Index(&p); j != i {
 			t.Fatalf("Index(Decode(%d)) = %d (%s)", i, j, text(&p))
+		}
+		if i%16 != 0 {
+			return // the text round trip on a sixteenth of them
 		}
 		su, err := rules.ParseSetup(nanashogi.Game, text(&p))
 		if err != nil {

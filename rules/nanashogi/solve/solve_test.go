@@ -210,3 +210,14 @@ func BenchmarkSolve(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkReachable counts the positions reachable from the start (minutes).
+func BenchmarkReachable(b *testing.B) {
+	for b.Loop() {
+		n := Reachable(nil)
+		if n <= 0 || n > N {
+			b.Fatalf("reachable = %d", n)
+		}
+		b.ReportMetric(float64(n), "positions")
+	}
+}

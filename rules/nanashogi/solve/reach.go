@@ -1,0 +1,48 @@
+package solve
+
+import (
+	"io"
+
+	"taifu/rules"
+	"taifu/rules/nanashogi"
+)
+
+// Reachable counts the table positions reachable from the start by legal
+// moves (history ignored: repetition never removes a position from reach),
+// by breadth-first search from the positions after the two king drops.
+func Reachable(progress io.Writer) int64 {
+	seen := make([]uint64, (N+63)/64)
+	var queue []int32
+	visit := func(p *nanashogi.Pos) {
+		i := Index(p)
+		if seen[i/64]&(1<<(i%64)) == 0 {
+			seen[i/64] |= 1 << (i % 64)
+			queue = append(queue, int32(i))
+		}
+	}
+	start := nanashogi.Game.Start().(*nanashogi.State).Pos()
+	for _, m := range start.Legal(nil) {
+		p := start.Apply(m)
+		for _, m2 := range p.Legal(nil) {
+			q := p.Apply(m2)
+			visit(&q)
+		}
+	}
+	bar := newBar(progress, N, "reachable")
+	var buf [nanashogi.MaxMoves]rules.Move
+	for k := 0; k < len(queue); k++ {
+		p, _ := Decode(int64(queue[k]))
+		for _, m := range p.Legal(buf[:0]) {
+			q := p.Apply(m)
+			visit(&q)
+		}
+		if bar != nil && k%(1<<16) == 0 {
+			bar.Set64(int64(k))
+		}
+	}
+	if bar != nil {
+		bar.Set64(int64(len(queue)))
+		bar.Finish()
+	}
+	return int64(len(queue))
+}
