@@ -212,7 +212,9 @@ func (s *State) seen(m *rules.Move) bool {
 		return false
 	}
 	for i := s.start; i < len(s.buf); i++ {
-		if s.buf[i].Equal(*m) {
+		b := s.buf[i]
+		b.Flags &^= rules.FlagPromote
+		if b.Equal(*m) {
 			return true
 		}
 	}
