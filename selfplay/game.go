@@ -34,20 +34,20 @@ func gameSeed(run uint64, n int64, purpose uint64) uint64 {
 
 // counters are the summable statistics of a run, kept in the manifest.
 type counters struct {
-	Games, Positions                     int64
+	Games, Positions, Playouts           int64
 	WinsFirst, WinsSecond, Draws         int64
 	TermRule, TermResign, TermAdjudicate int64
 	PlayedOut, WouldResign, FalseResign  int64
 }
 
 var counterNames = []string{
-	"games", "positions", "wins_first", "wins_second", "draws",
+	"games", "positions", "playouts", "wins_first", "wins_second", "draws",
 	"term_rule", "term_resignation", "term_adjudication",
 	"played_out", "would_resign", "false_resign",
 }
 
 func (c *counters) fields() []*int64 {
-	return []*int64{&c.Games, &c.Positions, &c.WinsFirst, &c.WinsSecond, &c.Draws,
+	return []*int64{&c.Games, &c.Positions, &c.Playouts, &c.WinsFirst, &c.WinsSecond, &c.Draws,
 		&c.TermRule, &c.TermResign, &c.TermAdjudicate, &c.PlayedOut, &c.WouldResign, &c.FalseResign}
 }
 
@@ -120,6 +120,7 @@ func (p *player) play(hard context.Context, n int64) *finished {
 		wouldResign [2]bool // played-out games: the side would have resigned
 		lastValue   float64 // last root value, for the side then to move
 		lastSide    rules.Side
+		playouts    int64 // searched in this game
 	)
 	for {
 		if hard.Err() != nil {
@@ -141,6 +142,7 @@ func (p *player) play(hard context.Context, n int64) *finished {
 		}
 		side := st.SideToMove()
 		res := search.Search(st)
+		playouts += int64(res.Playouts)
 		lastValue, lastSide = res.Value, side
 		if cfg.ResignThreshold > 0 && res.Value <= -cfg.ResignThreshold {
 			low[side]++
@@ -180,7 +182,7 @@ func (p *player) play(hard context.Context, n int64) *finished {
 
 	f := &finished{rows: rows}
 	s := &f.stats
-	s.Games, s.Positions = 1, int64(len(rows))
+	s.Games, s.Positions, s.Playouts = 1, int64(len(rows)), playouts
 	switch {
 	case out.Draw:
 		s.Draws++

@@ -46,6 +46,7 @@ type Summary struct {
 	Total     int64  // this shard's game count
 	Session   int64  // games written by this call
 	Positions int64  // positions written by this call
+	Playouts  int64  // search playouts of the games written by this call
 	Elapsed   time.Duration
 	Stopped   bool // stopped before all games were played
 	Stats     map[string]int64
@@ -193,17 +194,20 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 				break // a gap, or a dropped game: nothing after it is written
 			}
 			delete(buffer, next)
+			// Count the game before writing it: Write may complete the
+			// file, and OnFile commits the pending games to the manifest.
+			pending.add(f.stats)
+			pendingGames++
+			pendingRows += int64(len(f.rows))
 			if werr = wr.Write(f.rows); werr != nil {
 				dropNow()
 				break
 			}
-			pending.add(f.stats)
-			pendingGames++
-			pendingRows += int64(len(f.rows))
 			next++
 			<-tokens
 			sum.Session++
 			sum.Positions += int64(len(f.rows))
+			sum.Playouts += f.stats.Playouts
 			if opt.Progress != nil {
 				opt.Progress(Progress{Done: next, Total: total, Session: sum.Session, Positions: sum.Positions, Elapsed: time.Since(start)})
 			}
@@ -216,7 +220,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	if err := wr.Close(); err != nil {
 		return nil, err
 	}
-	if pendingGames > 0 { // nothing was written: no file reported
+	if pendingGames > 0 { // cannot happen: Close completes the file
 		return nil, errors.New("selfplay: games written but no file completed")
 	}
 	if err := save(); err != nil {

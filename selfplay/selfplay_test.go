@@ -249,3 +249,30 @@ func TestResumeChecks(t *testing.T) {
 		t.Error("resume over a corrupted file: no error")
 	}
 }
+
+// TestManifestMatchesFiles rotates files after every game (the case where
+// a file is completed by the write of a game) and checks that the manifest's
+// games, rows and statistics are those of its files.
+func TestManifestMatchesFiles(t *testing.T) {
+	cfg := small(t, 2)
+	cfg.Games, cfg.MaxFileBytes = 5, 1
+	run(t, cfg, Options{})
+	m, err := datasets.ReadManifest(cfg.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var games, rows int64
+	for i, f := range m.Files {
+		games += f.Games
+		rows += f.Rows
+		if f.Games != 1 || f.FirstGame != int64(i) {
+			t.Errorf("file %d holds games %d..%d (%d), want game %d alone", i, f.FirstGame, f.LastGame, f.Games, i)
+		}
+	}
+	if len(m.Files) != 5 || games != 5 || m.Done != 5 || m.Stats["games"] != 5 || rows != m.Rows || m.Stats["positions"] != rows {
+		t.Errorf("manifest: %d files, done %d, stats %v, rows %d; files hold %d games, %d rows", len(m.Files), m.Done, m.Stats, m.Rows, games, rows)
+	}
+	if m.Stats["playouts"] < rows*int64(cfg.Playouts)/2 {
+		t.Errorf("playouts %d for %d positions at %d playouts a move", m.Stats["playouts"], rows, cfg.Playouts)
+	}
+}

@@ -198,6 +198,13 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
+func perSecond(n int64, d time.Duration) float64 {
+	if d <= 0 {
+		return 0
+	}
+	return float64(n) / d.Seconds()
+}
+
 func printSummary(w io.Writer, cfg selfplay.Config, s *selfplay.Summary) {
 	st := s.Stats
 	g, _ := rules.Lookup(cfg.Game)
@@ -205,8 +212,8 @@ func printSummary(w io.Writer, cfg selfplay.Config, s *selfplay.Summary) {
 	if h := s.Elapsed.Hours(); h > 0 {
 		rate = float64(s.Session) / h
 	}
-	fmt.Fprintf(w, "played %d games, %d positions in %s (%.0f games/h); %d of %d games done\n",
-		s.Session, s.Positions, s.Elapsed.Round(time.Millisecond), rate, s.Done, s.Total)
+	fmt.Fprintf(w, "played %d games, %d positions in %s (%.0f games/h, %.0f positions/s, %.0f playouts/s); %d of %d games done\n",
+		s.Session, s.Positions, s.Elapsed.Round(time.Millisecond), rate, perSecond(s.Positions, s.Elapsed), perSecond(s.Playouts, s.Elapsed), s.Done, s.Total)
 	fmt.Fprintf(w, "results of the %d games done: %s %d, %s %d, draws %d; ended by rule %d, resignation %d, adjudication %d\n",
 		s.Done, g.SideNames[0], st["wins_first"], g.SideNames[1], st["wins_second"], st["draws"],
 		st["term_rule"], st["term_resignation"], st["term_adjudication"])
