@@ -329,3 +329,17 @@ func FuzzScan(f *testing.F) {
 		Scan([]string{p}, nil, func(*Row) error { return nil })
 	})
 }
+
+// TestScanCallbackPanic checks that a panic of the callback is not reported
+// as a malformed file: it propagates as it is.
+func TestScanCallbackPanic(t *testing.T) {
+	dir := t.TempDir()
+	writeGames(t, WriterConfig{Dir: dir, Game: "nanashogi"}, testRows(0, 1, 3))
+	defer func() {
+		if r := recover(); r != "callback bug" {
+			t.Errorf("recovered %v, want the callback's panic", r)
+		}
+	}()
+	Scan([]string{dir}, nil, func(*Row) error { panic("callback bug") })
+	t.Error("Scan returned")
+}

@@ -96,6 +96,18 @@ func Scan(paths []string, columns []string, fn func(*Row) error) error {
 	return nil
 }
 
+// fnPanic carries a panic of the caller's function past scanFile's recover.
+type fnPanic struct{ v any }
+
+func callFn(fn func(*Row) error, row *Row) error {
+	defer func() {
+		if r := recover(); r != nil {
+			panic(fnPanic{r})
+		}
+	}()
+	return fn(row)
+}
+
 // fnError marks an error returned by the caller's function.
 type fnError struct{ err error }
 
@@ -138,6 +150,9 @@ func scanFile(name string, sel []bool, row *Row, fn func(*Row) error) (err error
 		// parquet-go can panic on some malformed input; report it as an
 		// error naming the file instead.
 		if r := recover(); r != nil {
+			if p, ok := r.(fnPanic); ok {
+				panic(p.v) // the caller's own panic, not the file's fault
+			}
 			err = fmt.Errorf("datasets: %s: malformed Parquet: %v", name, r)
 		}
 	}()
@@ -265,7 +280,7 @@ func scanRowGroup(n int64, readers [][]*valueReader, row *Row, fn func(*Row) err
 				return err
 			}
 		}
-		if err := fn(row); err != nil {
+		if err := callFn(fn, row); err != nil {
 			return fnError{err}
 		}
 	}
