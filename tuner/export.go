@@ -1,0 +1,210 @@
+package tuner
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"taifu/rules"
+)
+
+// UnitToken names the piece that is worth 1.00 in exported values: a Pawn in
+// Typhoon and Samarkand, a Swallow in Tori shogi, a Dog in Nana shogi.
+var UnitToken = map[string]string{"typhoon": "P", "samarkand": "P", "torishogi": "SW", "nanashogi": "D"}
+
+// Provenance keys under which the tuner stores bootstrap intervals.
+const (
+	// ProvIntervals maps a term name to [low, high] in unit-piece values.
+	ProvIntervals = "intervals"
+	// ProvBootstrap describes the bootstrap (samples, confidence, seed).
+	ProvBootstrap = "bootstrap"
+)
+
+// PieceValue is one row of an exported piece-value table. Low and High are
+// nil when the weights carry no bootstrap interval for the term.
+type PieceValue struct {
+	Kind   string   `json:"kind"`
+	Name   string   `json:"name"`
+	Value  float64  `json:"value"`
+	Low    *float64 `json:"low"`
+	High   *float64 `json:"high"`
+	InHand bool     `json:"in_hand"`
+	Royal  bool     `json:"royal,omitempty"`
+	Term   string   `json:"term"`
+}
+
+// PieceTable is the exported piece values of one weights file.
+type PieceTable struct {
+	Game    string       `json:"game"`
+	Unit    string       `json:"unit"`
+	Version string       `json:"version,omitempty"`
+	Pieces  []PieceValue `json:"pieces"`
+}
+
+// PieceValues turns a weights file's terms into piece values in units of the
+// game's unit piece (UnitToken): material/TOKEN for pieces on the board and,
+// for games with drops, hand/TOKEN for pieces in hand, both divided by
+// material/<unit>. Intervals come from prov[ProvIntervals] when present.
+// Pieces are listed on-board first, each group in piece-table order.
+func PieceValues(g *rules.Game, version string, terms map[string]float64, prov map[string]any) (*PieceTable, error) {
+	unit, ok := UnitToken[g.Name]
+	if !ok {
+		return nil, fmt.Errorf("game %q has no unit piece", g.Name)
+	}
+	uw, ok := terms["material/"+unit]
+	if !ok {
+		return nil, fmt.Errorf("weights have no term material/%s (the unit piece)", unit)
+	}
+	if !(uw > 0) {
+		return nil, fmt.Errorf("unit piece weight material/%s is %v, not positive: values in %s units are undefined", unit, uw, unit)
+	}
+	ivs, err := intervals(prov)
+	if err != nil {
+		return nil, err
+	}
+	t := &PieceTable{Game: g.Name, Unit: unit, Version: version}
+	for _, prefix := range []string{"material/", "hand/"} {
+		for k := 1; k < len(g.Kinds); k++ {
+			info := g.Kinds[k]
+			term := prefix + info.Token
+			v, ok := terms[term]
+			if !ok {
+				continue
+			}
+			pv := PieceValue{Kind: info.Token, Name: info.Name, Value: v / uw, InHand: prefix == "hand/", Royal: info.Royal, Term: term}
+			if iv, ok := ivs[term]; ok {
+				lo, hi := iv[0], iv[1]
+				pv.Low, pv.High = &lo, &hi
+			}
+			t.Pieces = append(t.Pieces, pv)
+		}
+	}
+	return t, nil
+}
+
+// intervals reads prov[ProvIntervals], which after a JSON round trip is a
+// map of term to a two-element array.
+func intervals(prov map[string]any) (map[string][2]float64, error) {
+	out := map[string][2]float64{}
+	raw, ok := prov[ProvIntervals]
+	if !ok || raw == nil {
+		return out, nil
+	}
+	switch m := raw.(type) {
+	case map[string][2]float64:
+		return m, nil
+	case map[string]any:
+		for term, v := range m {
+			a, ok := v.([]any)
+			if !ok || len(a) != 2 {
+				return nil, fmt.Errorf("provenance %s[%q] is not a [low, high] pair", ProvIntervals, term)
+			}
+			lo, ok1 := a[0].(float64)
+			hi, ok2 := a[1].(float64)
+			if !ok1 || !ok2 {
+				return nil, fmt.Errorf("provenance %s[%q] is not a pair of numbers", ProvIntervals, term)
+			}
+			out[term] = [2]float64{lo, hi}
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("provenance %s is a %T, not an object", ProvIntervals, raw)
+}
+
+// Ranked returns the pieces sorted by value, highest first (ties by kind).
+func (t *PieceTable) Ranked() []PieceValue {
+	ps := append([]PieceValue(nil), t.Pieces...)
+	sort.SliceStable(ps, func(i, j int) bool {
+		if ps[i].Value != ps[j].Value {
+			return ps[i].Value > ps[j].Value
+		}
+		return ps[i].Kind < ps[j].Kind
+	})
+	return ps
+}
+
+// WriteJSON writes t as indented JSON.
+func (t *PieceTable) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(t)
+}
+
+func fmtVal(v float64) string { return strconv.FormatFloat(round2(v), 'f', 2, 64) }
+
+func round2(v float64) float64 { return math.Round(v*100) / 100 }
+
+func fmtOpt(p *float64) string {
+	if p == nil {
+		return ""
+	}
+	return fmtVal(*p)
+}
+
+// WriteCSV writes t as CSV with a header row:
+// kind,name,in_hand,value,low,high (low and high empty without an interval).
+func (t *PieceTable) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"kind", "name", "in_hand", "value", "low", "high"})
+	for _, p := range t.Pieces {
+		cw.Write([]string{p.Kind, p.Name, strconv.FormatBool(p.InHand), fmtVal(p.Value), fmtOpt(p.Low), fmtOpt(p.High)})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteMarkdown writes t as a Markdown table ranked by value; games with
+// drops get one column for on-board and one for in-hand values.
+func (t *PieceTable) WriteMarkdown(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Piece values, %s, in %s = 1.00", t.Game, t.Unit)
+	if t.Version != "" {
+		fmt.Fprintf(&b, " (weights %s)", t.Version)
+	}
+	b.WriteString("\n\n")
+	hand := map[string]PieceValue{}
+	for _, p := range t.Pieces {
+		if p.InHand {
+			hand[p.Kind] = p
+		}
+	}
+	cell := func(p PieceValue) string {
+		s := fmtVal(p.Value)
+		if p.Low != nil {
+			s += fmt.Sprintf(" [%s, %s]", fmtVal(*p.Low), fmtVal(*p.High))
+		}
+		return s
+	}
+	if len(hand) > 0 {
+		b.WriteString("| rank | piece | token | on board | in hand |\n|---:|---|---|---:|---:|\n")
+	} else {
+		b.WriteString("| rank | piece | token | value |\n|---:|---|---|---:|\n")
+	}
+	rank := 0
+	for _, p := range t.Ranked() {
+		if p.InHand {
+			continue
+		}
+		rank++
+		name := p.Name
+		if p.Royal {
+			name += " (royal)"
+		}
+		fmt.Fprintf(&b, "| %d | %s | `%s` | %s |", rank, name, p.Kind, cell(p))
+		if len(hand) > 0 {
+			if h, ok := hand[p.Kind]; ok {
+				fmt.Fprintf(&b, " %s |", cell(h))
+			} else {
+				b.WriteString(" – |")
+			}
+		}
+		b.WriteString("\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -1,0 +1,136 @@
+package tuner
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"taifu/rules"
+)
+
+// toriLike is a piece table shaped like Tori shogi's (tokens from
+// NOTATION.md), built here so that the export test does not depend on the
+// rules engine.
+func toriLike() *rules.Game {
+	return &rules.Game{Name: "torishogi", HasHand: true, Kinds: []rules.KindInfo{
+		{},
+		{Token: "PH", Name: "Phoenix", Royal: true},
+		{Token: "FA", Name: "Falcon", Droppable: true},
+		{Token: "SW", Name: "Swallow", Droppable: true},
+		{Token: "+SW", Name: "Goose", Promoted: true, Demotes: 3},
+	}}
+}
+
+// roundTrip passes provenance through JSON, as a weights file does.
+func roundTrip(t *testing.T, prov map[string]any) map[string]any {
+	b, err := json.Marshal(prov)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestPieceValues(t *testing.T) {
+	g := toriLike()
+	terms := map[string]float64{
+		"material/PH": 0.5, "material/FA": 6, "material/SW": 2, "material/+SW": 3,
+		"hand/FA": 5, "hand/SW": 2.5, "advance/SW": 0.1,
+	}
+	prov := roundTrip(t, map[string]any{ProvIntervals: map[string][2]float64{"material/FA": {2.5, 3.5}, "hand/SW": {1, 1.5}}})
+	tab, err := PieceValues(g, "torishogi-gen1", terms, prov)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Values are weight / material/SW (= 2): FA 6/2 = 3, hand SW 2.5/2 = 1.25.
+	want := []struct {
+		kind   string
+		hand   bool
+		value  float64
+		interv bool
+	}{
+		{"PH", false, 0.25, false}, {"FA", false, 3, true}, {"SW", false, 1, false}, {"+SW", false, 1.5, false},
+		{"FA", true, 2.5, false}, {"SW", true, 1.25, true},
+	}
+	if len(tab.Pieces) != len(want) {
+		t.Fatalf("%d pieces, want %d: %+v", len(tab.Pieces), len(want), tab.Pieces)
+	}
+	for i, w := range want {
+		p := tab.Pieces[i]
+		if p.Kind != w.kind || p.InHand != w.hand || p.Value != w.value || (p.Low != nil) != w.interv {
+			t.Errorf("piece %d = %+v, want %+v", i, p, w)
+		}
+	}
+	var js bytes.Buffer
+	if err := tab.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	var shape struct {
+		Game, Unit string
+		Pieces     []map[string]any
+	}
+	if err := json.Unmarshal(js.Bytes(), &shape); err != nil {
+		t.Fatal(err)
+	}
+	if shape.Game != "torishogi" || shape.Unit != "SW" {
+		t.Errorf("JSON game/unit = %q/%q", shape.Game, shape.Unit)
+	}
+	for _, key := range []string{"kind", "name", "value", "low", "high", "in_hand"} {
+		if _, ok := shape.Pieces[1][key]; !ok {
+			t.Errorf("JSON piece lacks %q: %s", key, js.String())
+		}
+	}
+	var cs bytes.Buffer
+	if err := tab.WriteCSV(&cs); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&cs).ReadAll()
+	if err != nil || len(recs) != 7 || strings.Join(recs[2], ",") != "FA,Falcon,false,3.00,2.50,3.50" {
+		t.Errorf("CSV = %q, %v", recs, err)
+	}
+	var md bytes.Buffer
+	if err := tab.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "| 1 | Falcon | `FA` | 3.00 [2.50, 3.50] | 2.50 |") {
+		t.Errorf("Markdown lacks the Falcon row:\n%s", md.String())
+	}
+	for _, f := range []string{"svg", "png"} {
+		var b bytes.Buffer
+		if err := tab.WriteChart(&b, f); err != nil {
+			t.Fatalf("%s chart: %v", f, err)
+		}
+		head := b.String()[:min(b.Len(), 200)]
+		if (f == "svg" && !strings.Contains(head, "<svg")) || (f == "png" && !strings.HasPrefix(head, "\x89PNG")) {
+			t.Errorf("%s chart starts %q", f, head[:min(len(head), 20)])
+		}
+	}
+}
+
+func TestPieceValuesErrors(t *testing.T) {
+	g := toriLike()
+	for _, tc := range []struct {
+		name  string
+		terms map[string]float64
+		prov  map[string]any
+		msg   string
+	}{
+		{"no unit", map[string]float64{"material/FA": 1}, nil, "material/SW"},
+		{"zero unit", map[string]float64{"material/SW": 0}, nil, "not positive"},
+		{"bad interval", map[string]float64{"material/SW": 1}, map[string]any{ProvIntervals: map[string]any{"material/SW": []any{1.0}}}, "pair"},
+		{"bad intervals", map[string]float64{"material/SW": 1}, map[string]any{ProvIntervals: "x"}, "not an object"},
+	} {
+		_, err := PieceValues(g, "", tc.terms, tc.prov)
+		if err == nil || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("%s: error %v, want one mentioning %q", tc.name, err, tc.msg)
+		}
+	}
+	if _, err := PieceValues(&rules.Game{Name: "chess"}, "", nil, nil); err == nil {
+		t.Error("unknown game accepted")
+	}
+}
