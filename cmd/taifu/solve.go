@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -19,7 +20,7 @@ func init() {
 func runSolve(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("solve", stderr)
 	game := fs.String("game", "nanashogi", "game to solve (only nanashogi)")
-	out := fs.String("out", "nanashogi.tb", "table file: written after solving, read by --query and --verify")
+	out := fs.String("out", "runs/nanashogi.tb", "table file: written after solving, read by --query and --verify")
 	query := fs.String("query", "", "position (NOTATION.md text) whose solved value to print; \"start\" for the start")
 	moves := fs.String("moves", "", "with --query: moves to play from the position first")
 	force := fs.Bool("force", false, "solve and rewrite --out even if it exists")
@@ -43,6 +44,9 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 		t0 := time.Now()
 		t, st, err := solve.Solve(solve.Options{Workers: *workers, Progress: progress})
 		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
 			return err
 		}
 		if err := t.Write(*out); err != nil {
