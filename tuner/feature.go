@@ -1,8 +1,6 @@
 package tuner
 
-// Feature is one nonzero entry of a sparse feature vector, the same layout as
-// features.Feature.
-type Feature struct {
-	Index int32
-	Value float32
-}
+import "taifu/features"
+
+// Feature is one nonzero entry of a sparse feature vector (features.Feature).
+type Feature = features.Feature

@@ -58,7 +58,7 @@ func Synthetic(c SyntheticConfig) (*Dataset, []float64) {
 			if v == 0 {
 				continue
 			}
-			fs = append(fs, Feature{int32(j), v})
+			fs = append(fs, Feature{Index: int32(j), Value: v})
 			e += w[j] * float64(v)
 		}
 		p := Sigmoid(c.K * e)

@@ -135,7 +135,7 @@ func TestSplitByGame(t *testing.T) {
 	for g := 0; g < games; g++ {
 		key := GameKey("run-a", int64(g))
 		for p := 0; p < per; p++ {
-			if err := d.Add([]Feature{{0, float32(p)}}, 0.5, key); err != nil {
+			if err := d.Add([]Feature{{Index: 0, Value: float32(p)}}, 0.5, key); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -213,9 +213,9 @@ func TestDatasetAddRejects(t *testing.T) {
 		fs    []Feature
 		label float64
 	}{
-		{[]Feature{{3, 1}}, 0.5},
-		{[]Feature{{-1, 1}}, 0.5},
-		{[]Feature{{0, float32(math.NaN())}}, 0.5},
+		{[]Feature{{Index: 3, Value: 1}}, 0.5},
+		{[]Feature{{Index: -1, Value: 1}}, 0.5},
+		{[]Feature{{Index: 0, Value: float32(math.NaN())}}, 0.5},
 		{nil, 1.5},
 		{nil, math.NaN()},
 	} {

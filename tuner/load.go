@@ -1,0 +1,144 @@
+package tuner
+
+import (
+	"fmt"
+	"math"
+
+	"taifu/datasets"
+	"taifu/features"
+	"taifu/rules"
+)
+
+// LoadColumns are the Parquet columns the tuner reads; the others are never
+// decoded.
+var LoadColumns = []string{"run_id", "game", "game_number", "position", "result", "root_value"}
+
+// LoadConfig says how rows of self-play Parquet become training rows.
+type LoadConfig struct {
+	Game *rules.Game
+	// Lambda is the weight of the game result in the label:
+	//   label = Lambda·(result+1)/2 + (1−Lambda)·(root_value+1)/2,
+	// both from the side to move's point of view, so 1 fits game results
+	// only (classic Texel tuning) and 0 fits the search's root values.
+	Lambda float64
+	// Quiet is QuietOff, QuietFilter or QuietResolve (see those).
+	Quiet string
+	// Weights evaluate the capture search of QuietResolve.
+	Weights *features.Weights
+	// MaxRows stops loading after this many training rows; 0: no limit.
+	MaxRows int
+}
+
+// LoadStats counts what Load did with the rows it read.
+type LoadStats struct {
+	Files     int   `json:"files"`
+	Read      int64 `json:"rows_read"`
+	Used      int64 `json:"rows"`
+	OtherGame int64 `json:"rows_other_game"`
+	NotQuiet  int64 `json:"rows_not_quiet"` // dropped by QuietFilter
+	Resolved  int64 `json:"rows_resolved"`  // replaced by a capture-search leaf
+	Games     int   `json:"games"`
+	Truncated bool  `json:"truncated,omitempty"`
+}
+
+// Label returns the training label of a row (see LoadConfig.Lambda).
+func Label(result int8, rootValue float32, lambda float64) float64 {
+	r := (float64(result) + 1) / 2
+	v := (math.Max(-1, math.Min(1, float64(rootValue))) + 1) / 2
+	return lambda*r + (1-lambda)*v
+}
+
+// errStop ends a scan early once MaxRows rows are loaded.
+type errStop struct{}
+
+func (errStop) Error() string { return "row limit reached" }
+
+// Load streams the rows of the Parquet files under paths (files,
+// directories, globs: datasets.Files), keeps those of cfg.Game, recomputes
+// their features from the position text with features.Schema.Extract and
+// returns them as a Dataset. Rows of other games are skipped; a position
+// that does not parse is an error naming the file's run, game and ply.
+func Load(paths []string, cfg LoadConfig) (*Dataset, *LoadStats, error) {
+	if err := CheckQuiet(cfg.Quiet); err != nil {
+		return nil, nil, err
+	}
+	if cfg.Lambda < 0 || cfg.Lambda > 1 || math.IsNaN(cfg.Lambda) {
+		return nil, nil, fmt.Errorf("lambda %v outside [0, 1]", cfg.Lambda)
+	}
+	files, err := datasets.Files(paths)
+	if err != nil {
+		return nil, nil, err
+	}
+	g := cfg.Game
+	schema := features.For(g)
+	d := NewDataset(len(schema.Names))
+	st := &LoadStats{Files: len(files)}
+	var q *Quiescer
+	if cfg.Quiet == QuietResolve {
+		if cfg.Weights == nil {
+			return nil, nil, fmt.Errorf("quiet=resolve needs weights to evaluate the capture search")
+		}
+		q = NewQuiescer(cfg.Weights)
+	}
+	fs := make([]features.Feature, 0, len(schema.Names))
+	buf := make([]rules.Move, 0, 512)
+	games := map[uint64]struct{}{}
+	err = datasets.Scan(files, LoadColumns, func(r *datasets.Row) error {
+		st.Read++
+		if r.Game != g.Name {
+			st.OtherGame++
+			return nil
+		}
+		pos, err := rules.ParsePosition(g, r.Position)
+		if err != nil {
+			return fmt.Errorf("run %s game %d: %v", r.RunID, r.GameNumber, err)
+		}
+		label := Label(r.Result, r.RootValue, cfg.Lambda)
+		sign := float32(1)
+		switch cfg.Quiet {
+		case QuietFilter:
+			var capt bool
+			capt, buf = HasCapture(pos, buf)
+			if capt {
+				st.NotQuiet++
+				return nil
+			}
+			fs = schema.Extract(pos, fs[:0])
+		case QuietResolve:
+			pv, _ := q.Resolve(pos)
+			if len(pv) > 0 {
+				st.Resolved++
+				for _, m := range pv {
+					pos.Make(m)
+				}
+				if len(pv)%2 == 1 {
+					sign = -1 // the leaf's side to move is the row's opponent
+				}
+			}
+			fs = schema.Extract(pos, fs[:0])
+		default:
+			fs = schema.Extract(pos, fs[:0])
+		}
+		if sign < 0 {
+			for i := range fs {
+				fs[i].Value = -fs[i].Value
+			}
+		}
+		key := GameKey(r.RunID, r.GameNumber)
+		if err := d.Add(fs, label, key); err != nil {
+			return fmt.Errorf("run %s game %d: %v", r.RunID, r.GameNumber, err)
+		}
+		games[key] = struct{}{}
+		st.Used++
+		if cfg.MaxRows > 0 && d.Rows() >= cfg.MaxRows {
+			st.Truncated = true
+			return errStop{}
+		}
+		return nil
+	})
+	if _, ok := err.(errStop); err != nil && !ok {
+		return nil, nil, err
+	}
+	st.Games = len(games)
+	return d, st, nil
+}

@@ -1,0 +1,183 @@
+package tuner
+
+import (
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+
+	"taifu/datasets"
+	"taifu/features"
+	"taifu/rules"
+	_ "taifu/rules/all"
+)
+
+// randomGames plays n games of random legal moves (at most plies plies) and
+// returns their rows, the result of each game being the outcome by rule or
+// a draw when it was cut short.
+func randomGames(t *testing.T, g *rules.Game, n, plies int, seed uint64) [][]datasets.Row {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var out [][]datasets.Row
+	buf := make([]rules.Move, 0, 512)
+	for gi := 0; gi < n; gi++ {
+		st := g.Start()
+		var rows []datasets.Row
+		var o rules.Outcome
+		for p := 0; p < plies; p++ {
+			if o = rules.Status(st, buf); o.Ended {
+				break
+			}
+			ms := st.Legal(buf[:0])
+			m := ms[rng.IntN(len(ms))]
+			rows = append(rows, datasets.Row{RunID: "test", Game: g.Name, GameNumber: int64(gi), Ply: int32(p),
+				Position: st.String(), Move: g.MoveString(m), RootValue: float32(rng.Float64()*2 - 1),
+				SideToMove: g.SideNames[st.SideToMove()]})
+			st.Make(m)
+		}
+		for i := range rows {
+			switch {
+			case !o.Ended || o.Draw:
+				rows[i].Result = 0
+			case g.SideNames[o.Winner] == rows[i].SideToMove:
+				rows[i].Result = 1
+			default:
+				rows[i].Result = -1
+			}
+		}
+		out = append(out, rows)
+	}
+	return out
+}
+
+func writeRun(t *testing.T, g *rules.Game, games [][]datasets.Row) string {
+	t.Helper()
+	dir := t.TempDir()
+	w, err := datasets.NewWriter(datasets.WriterConfig{Dir: dir, Game: g.Name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rows := range games {
+		if err := w.Write(rows); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestLoadQuietModes loads random Tori shogi games written as Parquet in the
+// three quiet modes and checks the counts, the labels and, for "filter",
+// that no kept position has a capture.
+func TestLoadQuietModes(t *testing.T) {
+	g, err := rules.Lookup("torishogi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	games := randomGames(t, g, 12, 60, 7)
+	total := 0
+	for _, rows := range games {
+		total += len(rows)
+	}
+	dir := writeRun(t, g, games)
+	w := features.Starting(g)
+	for _, mode := range []string{QuietOff, QuietFilter, QuietResolve} {
+		d, st, err := Load([]string{dir}, LoadConfig{Game: g, Lambda: 1, Quiet: mode, Weights: w})
+		if err != nil {
+			t.Fatalf("%s: %v", mode, err)
+		}
+		if st.Read != int64(total) || (mode != QuietFilter && st.Games != len(games)) {
+			t.Errorf("%s: read %d rows of %d games, want %d of %d", mode, st.Read, st.Games, total, len(games))
+		}
+		switch mode {
+		case QuietFilter:
+			if st.Used+st.NotQuiet != int64(total) || st.NotQuiet == 0 {
+				t.Errorf("filter: used %d + not quiet %d != %d", st.Used, st.NotQuiet, total)
+			}
+		default:
+			if st.Used != int64(total) {
+				t.Errorf("%s: used %d of %d", mode, st.Used, total)
+			}
+		}
+		if mode == QuietResolve && st.Resolved == 0 {
+			t.Error("resolve: no position was resolved")
+		}
+		for i := 0; i < d.Rows(); i++ {
+			if l := d.Label[i]; l != 0 && l != 0.5 && l != 1 {
+				t.Fatalf("%s: row %d label %v with lambda 1, want a game result", mode, i, l)
+			}
+		}
+	}
+	// With lambda 0 the label is the root value mapped to [0, 1].
+	d, _, err := Load([]string{dir}, LoadConfig{Game: g, Lambda: 0, Quiet: QuietOff})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (games[0][0].RootValue + 1) / 2; math.Abs(float64(d.Label[0]-want)) > 1e-6 {
+		t.Errorf("lambda 0: label %v, want %v", d.Label[0], want)
+	}
+	// Another game's name finds no rows.
+	n, _ := rules.Lookup("nanashogi")
+	if _, st, err := Load([]string{dir}, LoadConfig{Game: n, Lambda: 1, Quiet: QuietOff}); err != nil || st.Used != 0 || st.OtherGame != int64(total) {
+		t.Errorf("nanashogi over tori rows: %+v, %v", st, err)
+	}
+	if _, _, err := Load([]string{filepath.Join(dir, "nothing")}, LoadConfig{Game: g, Quiet: QuietOff}); err == nil {
+		t.Error("missing path accepted")
+	}
+	if _, _, err := Load([]string{dir}, LoadConfig{Game: g, Quiet: "maybe"}); err == nil {
+		t.Error("bad quiet mode accepted")
+	}
+}
+
+// TestQuiescerPV checks the capture search on random positions: its value is
+// at least the static evaluation (standing pat is allowed), and when the
+// search was not cut by its limits the value equals the static evaluation of
+// the principal variation's leaf from the root's point of view.
+func TestQuiescerPV(t *testing.T) {
+	for _, name := range []string{"torishogi", "typhoon"} {
+		g, err := rules.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := features.Starting(g)
+		q := NewQuiescer(w)
+		q.MaxNodes = 1 << 30 // no node cut, so the PV property holds exactly
+		q.MaxDepth = 4
+		checked := 0
+		for _, rows := range randomGames(t, g, 3, 40, 11) {
+			for _, r := range rows {
+				st, err := rules.ParsePosition(g, r.Position)
+				if err != nil {
+					t.Fatal(err)
+				}
+				stand := w.Eval(st, nil)
+				pv, v := q.Resolve(st)
+				if v < stand-1e-9 {
+					t.Fatalf("%s %s: value %v below stand pat %v", name, r.Position, v, stand)
+				}
+				if len(pv) == q.MaxDepth {
+					continue // leaf at the depth limit: the property need not hold
+				}
+				for _, m := range pv {
+					st.Make(m)
+				}
+				leaf := w.Eval(st, nil)
+				if st.Ended().Ended {
+					leaf = outcomeValue(st, st.Ended())
+				}
+				if len(pv)%2 == 1 {
+					leaf = -leaf
+				}
+				if math.Abs(leaf-v) > 1e-9 {
+					t.Fatalf("%s %s: value %v, leaf after %d captures %v", name, r.Position, v, len(pv), leaf)
+				}
+				checked++
+			}
+		}
+		if checked < 50 {
+			t.Errorf("%s: only %d positions checked", name, checked)
+		}
+	}
+}
