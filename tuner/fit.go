@@ -16,7 +16,7 @@ import (
 // regularisation, at most 200 epochs.
 type Settings struct {
 	Method       string  // "lbfgs" (full batch, default) or "adam" (mini-batch)
-	L2           float64 // strength of the pull towards the starting weights
+	L2           float64 // strength of the pull towards the starting weights (on K·w, see Objective)
 	MaxEpochs    int     // passes over the training set (L-BFGS major iterations); 0 = 200
 	Tolerance    float64 // stop when the training loss improves by less than this, relatively, for 3 epochs; 0 = 1e-7 (L-BFGS) or 1e-5 (Adam)
 	K            float64 // logistic scale; 0 = fit it first with FitK
@@ -25,6 +25,10 @@ type Settings struct {
 	Seed         uint64  // Adam: shuffling seed
 	Workers      int     // goroutines for loss evaluation; 0 = GOMAXPROCS
 	Progress     io.Writer
+	// EarlyStop returns the weights of the epoch with the lowest
+	// validation loss (the starting weights when no epoch beat them)
+	// instead of the last epoch's. It needs validation rows.
+	EarlyStop bool
 }
 
 // EpochLoss is the training and validation loss after one epoch.
@@ -44,6 +48,7 @@ type Result struct {
 	ValidAfter  float64
 	Epochs      int
 	Status      string // why the optimiser stopped
+	BestEpoch   int    // with EarlyStop: the epoch whose weights were kept (0: the starting weights)
 	Elapsed     time.Duration
 	History     []EpochLoss
 }
@@ -114,9 +119,14 @@ func Fit(d *Dataset, train, valid []int32, w0 []float64, s Settings) (*Result, e
 			progressbar.OptionOnCompletion(func() { fmt.Fprintln(s.Progress) }),
 		)
 	}
+	bestW, bestV := append([]float64(nil), w0...), res.ValidBefore
 	epochDone := func(epoch int, w []float64, trainLoss float64) {
 		e := EpochLoss{Epoch: epoch, Train: trainLoss, Validation: vloss(w)}
 		res.History = append(res.History, e)
+		if e.Validation < bestV {
+			bestV, res.BestEpoch = e.Validation, epoch
+			copy(bestW, w)
+		}
 		if bar != nil {
 			bar.Describe(fmt.Sprintf("%s K=%.4f train %.6f val %.6f", s.method(), k, e.Train, e.Validation))
 			bar.Set(epoch)
@@ -138,6 +148,10 @@ func Fit(d *Dataset, train, valid []int32, w0 []float64, s Settings) (*Result, e
 		return nil, err
 	}
 	res.Epochs = len(res.History)
+	if s.EarlyStop && len(valid) > 0 {
+		res.W = bestW
+		res.Status += fmt.Sprintf("; early stopping kept epoch %d", res.BestEpoch)
+	}
 	res.TrainAfter = tr.DataLoss(res.W)
 	res.ValidAfter = vloss(res.W)
 	res.Elapsed = time.Since(start)
@@ -269,5 +283,5 @@ func (o *Objective) l2Term(w []float64) float64 {
 		}
 		s += d * d
 	}
-	return o.L2 * s
+	return o.L2 * o.K * o.K * s
 }

@@ -8,14 +8,15 @@ import (
 
 // Objective is the tuner's loss over a set of rows of a Dataset:
 //
-//	L(w) = (1/n) Σ_i c_i · [softplus(z_i) − y_i z_i]  +  L2 · Σ_j (w_j − Anchor_j)²
+//	L(w) = (1/n) Σ_i c_i · [softplus(z_i) − y_i z_i]  +  L2 · Σ_j (K·(w_j − Anchor_j))²
 //
 // with z_i = K · (w · x_i), so that the first term is the logistic
 // (cross-entropy) loss between sigmoid(K · eval) and the label y_i, and c_i
 // counts how often row i appears (bootstrap samples repeat rows). The L2 term
 // pulls the weights towards Anchor (the starting weights; nil means zero), so
 // that features the data barely sees keep their prior value instead of
-// drifting.
+// drifting. The penalty is on K·w, the weights in logit units, so that its
+// strength does not depend on the scale of the evaluation.
 type Objective struct {
 	Data    *Dataset
 	Rows    []int32   // the rows, repeated rows counted once per repeat
@@ -124,14 +125,15 @@ func (o *Objective) eval(w, grad []float64) float64 {
 		}
 	}
 	if o.L2 > 0 {
+		c := o.L2 * o.K * o.K
 		for j, wj := range w {
 			d := wj
 			if o.Anchor != nil {
 				d -= o.Anchor[j]
 			}
-			loss += o.L2 * d * d
+			loss += c * d * d
 			if grad != nil {
-				grad[j] += 2 * o.L2 * d
+				grad[j] += 2 * c * d
 			}
 		}
 	}

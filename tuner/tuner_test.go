@@ -227,3 +227,22 @@ func TestDatasetAddRejects(t *testing.T) {
 		t.Errorf("rejected rows were stored: %d rows", d.Rows())
 	}
 }
+
+// TestEarlyStop overfits a small noisy training set and checks that early
+// stopping returns the weights with the lowest validation loss seen,
+// including the starting weights (epoch 0).
+func TestEarlyStop(t *testing.T) {
+	d, truth := Synthetic(SyntheticConfig{Features: 30, Rows: 1500, PerGame: 10, Outcomes: true, Seed: 12})
+	train, valid := d.Split(0.5)
+	res, err := Fit(d, train, valid, truth, Settings{K: 0.8, EarlyStop: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := res.ValidBefore
+	for _, e := range res.History {
+		best = math.Min(best, e.Validation)
+	}
+	if res.ValidAfter != best {
+		t.Errorf("validation loss after early stopping %v, best seen %v (epoch %d)", res.ValidAfter, best, res.BestEpoch)
+	}
+}

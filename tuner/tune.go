@@ -1,0 +1,187 @@
+package tuner
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os/exec"
+	"strings"
+	"time"
+
+	"taifu/features"
+	"taifu/rules"
+)
+
+// Defaults of TuneConfig, shared by "taifu tune" and "taifu train".
+const (
+	DefaultLambda     = 0.5
+	DefaultL2         = 1e-2
+	DefaultValidation = 0.1
+	DefaultConfidence = 0.9
+)
+
+// TuneConfig is one tuning job: data, starting weights and settings.
+type TuneConfig struct {
+	Game       *rules.Game
+	Data       []string          // Parquet files, directories or globs
+	Start      *features.Weights // starting point and L2 anchor
+	Lambda     float64           // label blend (LoadConfig.Lambda)
+	Validation float64           // share of games held out
+	Quiet      string            // QuietOff, QuietFilter or QuietResolve
+	MaxRows    int               // 0: no limit
+	Fit        Settings          // optimiser settings (Fit.L2 is the L2 strength)
+	Bootstrap  int               // bootstrap samples; 0: no intervals
+	Confidence float64           // bootstrap interval level; 0 = DefaultConfidence
+	Seed       uint64            // bootstrap seed
+	Version    string            // version of the written weights
+	Log        io.Writer         // one-line reports; nil: none
+}
+
+// Tune loads the data, fits the weights and returns them with a provenance
+// object recording the data, rows, losses, K and settings, and (with
+// Bootstrap > 0) an interval for every piece value in unit-piece values.
+func Tune(c TuneConfig) (*features.Weights, *Result, error) {
+	logf := func(format string, a ...any) {
+		if c.Log != nil {
+			fmt.Fprintf(c.Log, format+"\n", a...)
+		}
+	}
+	if c.Confidence <= 0 {
+		c.Confidence = DefaultConfidence
+	}
+	if c.Confidence >= 1 {
+		return nil, nil, fmt.Errorf("confidence %v not below 1", c.Confidence)
+	}
+	if c.Validation < 0 || c.Validation >= 1 {
+		return nil, nil, fmt.Errorf("validation share %v outside [0, 1)", c.Validation)
+	}
+	if c.Start == nil {
+		return nil, nil, fmt.Errorf("no starting weights")
+	}
+	g := c.Game
+	t0 := time.Now()
+	d, ls, err := Load(c.Data, LoadConfig{Game: g, Lambda: c.Lambda, Quiet: c.Quiet, Weights: c.Start, MaxRows: c.MaxRows})
+	if err != nil {
+		return nil, nil, err
+	}
+	loadTime := time.Since(t0)
+	if d.Rows() == 0 {
+		return nil, nil, fmt.Errorf("no %s positions in %s (%d rows read)", g.Name, strings.Join(c.Data, " "), ls.Read)
+	}
+	train, valid := d.Split(c.Validation)
+	logf("loaded %d positions of %d games from %d files in %s (%d read, %d not quiet, %d resolved); %d train, %d validation",
+		ls.Used, ls.Games, ls.Files, loadTime.Round(time.Millisecond), ls.Read, ls.NotQuiet, ls.Resolved, len(train), len(valid))
+	if len(train) == 0 {
+		return nil, nil, fmt.Errorf("no training rows after holding out %v of %d games", c.Validation, ls.Games)
+	}
+	w0 := append([]float64(nil), c.Start.Vec...)
+	res, err := Fit(d, train, valid, w0, c.Fit)
+	if err != nil {
+		return nil, nil, err
+	}
+	logf("K %.5f; train loss %.6f -> %.6f, validation loss %.6f -> %.6f; %d epochs (%s) in %s, %.0f positions/s per epoch",
+		res.K, res.TrainBefore, res.TrainAfter, res.ValidBefore, res.ValidAfter, res.Epochs, res.Status,
+		res.Elapsed.Round(time.Millisecond), float64(len(train))*float64(max(res.Epochs, 1))/res.Elapsed.Seconds())
+
+	out := *c.Start
+	out.Version = c.Version
+	if out.Version == "" {
+		out.Version = fmt.Sprintf("%s-tuned-%s", g.Name, time.Now().UTC().Format("20060102-150405"))
+	}
+	prov := map[string]any{
+		"tool":            "taifu tune",
+		"date":            time.Now().UTC().Format(time.RFC3339),
+		"datasets":        c.Data,
+		"files":           ls.Files,
+		"rows":            ls.Used,
+		"rows_read":       ls.Read,
+		"rows_not_quiet":  ls.NotQuiet,
+		"rows_resolved":   ls.Resolved,
+		"games":           ls.Games,
+		"train_rows":      len(train),
+		"validation_rows": len(valid),
+		"truncated":       ls.Truncated,
+		"start_weights":   map[string]any{"version": c.Start.Version, "hash": c.Start.Hash()},
+		"k":               res.K,
+		"loss": map[string]any{
+			"train_before": finite(res.TrainBefore), "train_after": finite(res.TrainAfter),
+			"validation_before": finite(res.ValidBefore), "validation_after": finite(res.ValidAfter),
+		},
+		"epochs":  res.Epochs,
+		"status":  res.Status,
+		"seconds": res.Elapsed.Seconds(),
+		"settings": map[string]any{
+			"lambda": c.Lambda, "l2": c.Fit.L2, "validation": c.Validation, "quiet": c.Quiet,
+			"method": c.Fit.method(), "max_epochs": c.Fit.MaxEpochs, "tolerance": c.Fit.Tolerance,
+			"batch": c.Fit.BatchSize, "learning_rate": c.Fit.LearningRate, "seed": c.Fit.Seed,
+			"max_rows": c.MaxRows, "early_stop": c.Fit.EarlyStop, "best_epoch": res.BestEpoch, "label": "lambda*(result+1)/2 + (1-lambda)*(root_value+1)/2, side to move",
+			"loss": "mean logistic loss of sigmoid(K*eval) against the label + l2*sum((K*(w-start))^2)",
+		},
+	}
+	if commit := gitCommit(); commit != "" {
+		prov["git_commit"] = commit
+	}
+	if c.Bootstrap > 0 {
+		t1 := time.Now()
+		samples, err := Bootstrap(d, train, res.W, w0, res.K, c.Fit, c.Bootstrap, c.Seed)
+		if err != nil {
+			return nil, nil, err
+		}
+		ivs, unitTerm := pieceIntervals(features.For(g), g, samples, c.Confidence)
+		prov[ProvIntervals] = ivs
+		prov[ProvBootstrap] = map[string]any{
+			"samples": c.Bootstrap, "confidence": c.Confidence, "seed": c.Seed, "unit_term": unitTerm,
+			"method":  "games of the training set resampled with replacement, refitted by L-BFGS at fixed K from the fitted weights; percentile intervals of each piece weight divided by the unit piece's weight in the same sample",
+			"seconds": time.Since(t1).Seconds(),
+		}
+		logf("bootstrap: %d samples in %s", c.Bootstrap, time.Since(t1).Round(time.Millisecond))
+	}
+	out.Provenance = prov
+	// Compile fills Vec from Terms (and validates), so Terms come first.
+	out.Terms = make(map[string]float64, len(res.W))
+	for i, name := range features.For(g).Names {
+		out.Terms[name] = res.W[i]
+	}
+	if err := out.Compile(g); err != nil {
+		return nil, nil, err
+	}
+	return &out, res, nil
+}
+
+// pieceIntervals returns the bootstrap interval of every material/ and hand/
+// term in unit-piece values, and the unit term's name.
+func pieceIntervals(s *features.Schema, g *rules.Game, samples [][]float64, conf float64) (map[string][2]float64, string) {
+	unitTerm := "material/" + UnitToken[g.Name]
+	unit, ok := s.Index(unitTerm)
+	if !ok {
+		return nil, ""
+	}
+	out := map[string][2]float64{}
+	for j, name := range s.Names {
+		if !strings.HasPrefix(name, "material/") && !strings.HasPrefix(name, "hand/") {
+			continue
+		}
+		if lo, hi, ok := Interval(samples, j, unit, conf); ok {
+			out[name] = [2]float64{lo, hi}
+		}
+	}
+	return out, unitTerm
+}
+
+// finite maps NaN (no validation rows) to nil so that JSON can hold it.
+func finite(v float64) any {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return v
+}
+
+// gitCommit returns the current commit of the working directory's
+// repository, or "" when git is unavailable.
+func gitCommit() string {
+	b, err := exec.Command("git", "rev-parse", "--short=12", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}
