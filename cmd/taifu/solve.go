@@ -63,10 +63,10 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	if *verify >= 0 || *query != "" {
+	if *verify >= 0 || *query != "" || *reach {
 		if tb == nil {
 			var err error
-			if *verify >= 0 {
+			if *verify >= 0 || *reach {
 				tb, err = solve.Load(*out)
 			} else {
 				tb, err = solve.Open(*out)
@@ -93,9 +93,23 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 			progress = stderr
 		}
 		t0 := time.Now()
-		n := solve.Reachable(progress)
+		r := solve.Reachable(progress)
 		fmt.Fprintf(stdout, "positions reachable from the start (both kings down): %d, in %v\n",
-			n, time.Since(t0).Round(time.Millisecond))
+			r.Count, time.Since(t0).Round(time.Millisecond))
+		if tb != nil {
+			var n [3]int64
+			for i := int64(0); i < solve.N; i++ {
+				if r.Has(i) {
+					c, err := tb.Code(i)
+					if err != nil {
+						return err
+					}
+					n[solve.ResultOf(c).Value]++
+				}
+			}
+			fmt.Fprintf(stdout, "of which wins %d, losses %d, draws %d for the side to move\n",
+				n[solve.Win], n[solve.Loss], n[solve.Draw])
+		}
 	}
 	if *query != "" {
 		return printQuery(stdout, tb, *query, *moves)

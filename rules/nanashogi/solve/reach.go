@@ -7,10 +7,19 @@ import (
 	"taifu/rules/nanashogi"
 )
 
-// Reachable counts the table positions reachable from the start by legal
+// Reach is the set of table positions reachable from the start.
+type Reach struct {
+	seen  []uint64
+	Count int64
+}
+
+// Has reports whether table entry i is reachable.
+func (r *Reach) Has(i int64) bool { return r.seen[i/64]&(1<<(i%64)) != 0 }
+
+// Reachable finds the table positions reachable from the start by legal
 // moves (history ignored: repetition never removes a position from reach),
 // by breadth-first search from the positions after the two king drops.
-func Reachable(progress io.Writer) int64 {
+func Reachable(progress io.Writer) *Reach {
 	seen := make([]uint64, (N+63)/64)
 	var queue []int32
 	visit := func(p *nanashogi.Pos) {
@@ -44,5 +53,5 @@ func Reachable(progress io.Writer) int64 {
 		bar.Set64(int64(len(queue)))
 		bar.Finish()
 	}
-	return int64(len(queue))
+	return &Reach{seen: seen, Count: int64(len(queue))}
 }

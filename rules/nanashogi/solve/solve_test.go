@@ -214,7 +214,7 @@ func BenchmarkSolve(b *testing.B) {
 // BenchmarkReachable counts the positions reachable from the start (minutes).
 func BenchmarkReachable(b *testing.B) {
 	for b.Loop() {
-		n := Reachable(nil)
+		n := Reachable(nil).Count
 		if n <= 0 || n > N {
 			b.Fatalf("reachable = %d", n)
 		}

@@ -180,6 +180,10 @@ func (r Result) String() string {
 	return fmt.Sprintf("%s in %d", r.Value, r.Dist)
 }
 
+// ResultOf returns the Result a table code stands for (Invalid reads as a
+// draw: check for it first).
+func ResultOf(c uint8) Result { return decodeResult(c) }
+
 func decodeResult(c uint8) Result {
 	if c == Unknown {
 		return Result{Draw, 0}
