@@ -55,7 +55,7 @@ var sjaakPositions = []struct {
 	{"rq,pt,cr,2,pt,RQ/2,sw,1,ph,2/1,sw,2,FA,2/LQ,1,sw,cr,SW,CR,SW/1,SW,1,FA,SW,2/1,PH,SW,4/2,CR,4 white [PT,PT,LQ,SW,SW,SW,SW,SW,SW,sw,sw]",
 		"rpc2pR/2s1k2/1s2F2/L1scSCS/1S1FS2/1KS4/2C4[PPLSSSSSSss] b 0 1",
 		[]uint64{3, 318, 13811, 1263758}, []uint64{3, 318, 13811, 1263910},
-		"at ply 4 Sjaak counts 148 eagle steps twice (a falcon promotes at ply 3) and allows 4 mating swallow drops"},
+		"at ply 4 Sjaak counts 148 eagle steps twice (Black's falcon promotes at ply 2) and allows 4 mating swallow drops"},
 }
 
 // TestPerftSjaak pins the perft counts of positions with pieces in hand,
