@@ -128,10 +128,13 @@ func unrankPair(r int64, k int) pair {
 	return p
 }
 
-// Index returns the table index of p, which must have both kings on the
-// board and complete material (as FromSetup accepts).
+// Index returns the table index of p, which must have complete material (as
+// FromSetup accepts); -1 unless both kings are on the board, apart.
 func Index(p *nanashogi.Pos) int64 {
 	bk, wk := p.KingSq(rules.First), p.KingSq(rules.Second)
+	if bk < 0 || wk < 0 || kingPair[bk][wk] < 0 {
+		return -1
+	}
 	kp := int64(kingPair[bk][wk])
 	var orth, diag pair
 	orth.nfree, orth.black = 7, int(p.Hand[rules.First][nanashogi.ClassOrth])
