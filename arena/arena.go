@@ -1,0 +1,305 @@
+// Package arena plays matches between two evaluation weights (or two search
+// settings) over paired openings with colours reversed, and reports the
+// score, the Elo difference with its interval and an SPRT verdict.
+package arena
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+
+	"taifu/features"
+	"taifu/mcts"
+	"taifu/rules"
+	"taifu/rules/typhoon"
+)
+
+// Player is one side of a match: weights and search settings.
+type Player struct {
+	Name    string
+	Weights *features.Weights
+	Search  mcts.Config // Seed is replaced per game; noise and temperature should be off
+}
+
+// Config is a match between players A and B.
+type Config struct {
+	Game *rules.Game
+	// Pairs of games; each pair plays one opening twice, A first then B first.
+	Pairs int
+	// Seed chooses the openings (and the searchers' seeds).
+	Seed uint64
+	// OpeningPlies random legal moves from the setup before the engines take
+	// over, the same for both games of a pair. Typhoon pairs also draw a
+	// random setup (typhoon.RandomSetup) unless StartPosition.
+	OpeningPlies  int
+	StartPosition bool
+	// MaxPlies ends a game by adjudication: the side to move wins when its
+	// search's root value is at least AdjudicateValue in size in its
+	// favour, loses when against, otherwise the game is drawn. 0: 400.
+	MaxPlies        int
+	AdjudicateValue float64 // 0: 0.5
+	Workers         int     // games at once; 0: 1
+	// SPRT, when set, stops the match once the test decides (pairs are
+	// examined in order, so the result does not depend on Workers).
+	SPRT *SPRT
+	// Progress, when set, is called after each pair is counted.
+	Progress func(r *Report)
+}
+
+// GameRecord is one game of a match.
+type GameRecord struct {
+	Pair     int     `json:"pair"`
+	AFirst   bool    `json:"a_first"` // A played the first side
+	ScoreA   float64 `json:"score_a"` // 1, 0.5 or 0
+	Plies    int     `json:"plies"`
+	Reason   string  `json:"reason"`
+	Opening  string  `json:"opening"` // position the engines started from
+	Playouts int64   `json:"playouts"`
+}
+
+// Report is the state of a match.
+type Report struct {
+	A       string       `json:"a"`
+	B       string       `json:"b"`
+	Games   int          `json:"games"`
+	WinsA   int          `json:"wins_a"`
+	Draws   int          `json:"draws"`
+	WinsB   int          `json:"wins_b"`
+	Penta   Pentanomial  `json:"pentanomial"` // pairs by A's points: 0, ½, 1, 1½, 2
+	Score   float64      `json:"score"`       // A's mean score
+	Elo     float64      `json:"elo"`         // A over B
+	EloLow  float64      `json:"elo_low"`     // 95% interval
+	EloHigh float64      `json:"elo_high"`
+	LLR     float64      `json:"llr,omitempty"`
+	Verdict string       `json:"sprt,omitempty"` // "H1", "H0" or "continue"; "" without SPRT
+	Records []GameRecord `json:"records"`
+}
+
+func (r *Report) add(g [2]GameRecord, sprt *SPRT) {
+	pair := 0.0
+	for _, x := range g {
+		r.Games++
+		switch x.ScoreA {
+		case 1:
+			r.WinsA++
+		case 0:
+			r.WinsB++
+		default:
+			r.Draws++
+		}
+		pair += x.ScoreA
+		r.Records = append(r.Records, x)
+	}
+	r.Penta[int(pair*2+0.5)]++
+	r.Score = (float64(r.WinsA) + float64(r.Draws)/2) / float64(r.Games)
+	r.Elo, r.EloLow, r.EloHigh = r.Penta.EloInterval(1.959964)
+	if _, v, n := r.Penta.meanVar(); v == 0 && n > 0 {
+		// Every pair scored alike (often 1 of 2: each side won with the
+		// same colour). The pair variance then says nothing; fall back to
+		// the games' own variance as if they were independent.
+		var gv float64
+		for _, x := range r.Records {
+			gv += (x.ScoreA - r.Score) * (x.ScoreA - r.Score)
+		}
+		gv /= float64(len(r.Records))
+		se := math.Sqrt(gv / float64(len(r.Records)))
+		r.EloLow, r.EloHigh = EloFromScore(r.Score-1.959964*se), EloFromScore(r.Score+1.959964*se)
+	}
+	r.Elo, r.EloLow, r.EloHigh = clampElo(r.Elo), clampElo(r.EloLow), clampElo(r.EloHigh)
+	if sprt != nil {
+		r.Verdict, r.LLR = sprt.Verdict(r.Penta)
+	}
+}
+
+// MaxElo bounds reported Elo figures: a score of 0 or 1 has an infinite
+// Elo, which JSON cannot hold.
+const MaxElo = 1000
+
+func clampElo(e float64) float64 { return math.Max(-MaxElo, math.Min(MaxElo, e)) }
+
+// opening returns pair i's starting position.
+func (c *Config) opening(i int) (rules.State, error) {
+	seed := mix(c.Seed, uint64(i), 1)
+	var st rules.State
+	if c.Game.Name == "typhoon" && !c.StartPosition {
+		st = typhoon.RandomSetup(seed)
+	} else {
+		st = c.Game.Start()
+	}
+	rng := rand.New(rand.NewPCG(seed, 2))
+	buf := make([]rules.Move, 0, 512)
+	for p := 0; p < c.OpeningPlies; p++ {
+		if rules.Status(st, buf).Ended {
+			break
+		}
+		ms := st.Legal(buf[:0])
+		st.Make(ms[rng.IntN(len(ms))])
+	}
+	// Start the engines from a fresh State parsed from the text, so that the
+	// opening moves leave no history behind (repetition counts start here).
+	return rules.ParsePosition(c.Game, st.String())
+}
+
+// mix derives a seed from a base seed and two numbers (splitmix64 steps).
+func mix(a, b, c uint64) uint64 {
+	x := a ^ b*0x9e3779b97f4a7c15 ^ c*0xbf58476d1ce4e5b9
+	return rules.SplitMix64(&x)
+}
+
+// Play plays the match. Cancelling ctx stops it after the games in flight;
+// the report then counts the complete pairs played so far in order.
+func Play(ctx context.Context, c Config, a, b Player) (*Report, error) {
+	if c.Pairs <= 0 {
+		return nil, fmt.Errorf("match needs at least one pair of games")
+	}
+	if c.MaxPlies <= 0 {
+		c.MaxPlies = 400
+	}
+	if c.AdjudicateValue <= 0 {
+		c.AdjudicateValue = 0.5
+	}
+	if c.Workers <= 0 {
+		c.Workers = 1
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type job struct{ pair, game int }
+	type done struct {
+		job
+		rec GameRecord
+		err error
+	}
+	jobs := make(chan job)
+	results := make(chan done)
+	var wg sync.WaitGroup
+	for w := 0; w < c.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				rec, err := c.playGame(ctx, j.pair, j.game == 0, a, b)
+				results <- done{j, rec, err}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for p := 0; p < c.Pairs; p++ {
+			for g := 0; g < 2; g++ {
+				select {
+				case jobs <- job{p, g}:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+
+	r := &Report{A: a.Name, B: b.Name}
+	if c.SPRT != nil {
+		r.Verdict = "continue"
+	}
+	pending := map[int]*[2]GameRecord{}
+	have := map[int]int{}
+	next := 0
+	var firstErr error
+	for d := range results {
+		if d.err != nil {
+			if firstErr == nil && ctx.Err() == nil {
+				firstErr = d.err
+			}
+			cancel()
+			continue
+		}
+		if pending[d.pair] == nil {
+			pending[d.pair] = &[2]GameRecord{}
+		}
+		pending[d.pair][d.game] = d.rec
+		have[d.pair]++
+		for have[next] == 2 && (r.Verdict == "" || r.Verdict == "continue") {
+			r.add(*pending[next], c.SPRT)
+			delete(pending, next)
+			delete(have, next)
+			next++
+			if c.Progress != nil {
+				c.Progress(r)
+			}
+			if r.Verdict == "H0" || r.Verdict == "H1" {
+				cancel()
+			}
+		}
+	}
+	if firstErr != nil {
+		return r, firstErr
+	}
+	return r, nil
+}
+
+// playGame plays one game of pair p, A moving first when aFirst.
+func (c *Config) playGame(ctx context.Context, p int, aFirst bool, a, b Player) (GameRecord, error) {
+	st, err := c.opening(p)
+	if err != nil {
+		return GameRecord{}, fmt.Errorf("pair %d opening: %v", p, err)
+	}
+	rec := GameRecord{Pair: p, AFirst: aFirst, Opening: st.String()}
+	players := [2]Player{a, b}
+	if !aFirst {
+		players = [2]Player{b, a}
+	}
+	// players[i] moves when side (first side of the opening + i) is to move.
+	firstSide := st.SideToMove()
+	var search [2]*mcts.Searcher
+	for i, pl := range players {
+		cfg := pl.Search
+		cfg.Seed = mix(c.Seed, uint64(p), uint64(10+i))
+		search[i] = mcts.New(cfg, pl.Weights)
+	}
+	buf := make([]rules.Move, 0, 512)
+	var out rules.Outcome
+	for {
+		if ctx.Err() != nil {
+			return rec, ctx.Err()
+		}
+		if out = rules.Status(st, buf); out.Ended {
+			break
+		}
+		i := 0
+		if st.SideToMove() != firstSide {
+			i = 1
+		}
+		res := search[i].Search(st)
+		rec.Playouts += int64(res.Playouts)
+		if rec.Plies >= c.MaxPlies {
+			switch {
+			case res.Value >= c.AdjudicateValue:
+				out = rules.Win(st.SideToMove(), "adjudication")
+			case res.Value <= -c.AdjudicateValue:
+				out = rules.Win(st.SideToMove().Other(), "adjudication")
+			default:
+				out = rules.DrawBy("adjudication")
+			}
+			break
+		}
+		search[0].Advance(st, res.Move)
+		search[1].Advance(st, res.Move)
+		st.Make(res.Move)
+		rec.Plies++
+	}
+	rec.Reason = out.Reason
+	aSide := firstSide
+	if !aFirst {
+		aSide = firstSide.Other()
+	}
+	switch {
+	case out.Draw:
+		rec.ScoreA = 0.5
+	case out.Winner == aSide:
+		rec.ScoreA = 1
+	default:
+		rec.ScoreA = 0
+	}
+	return rec, nil
+}

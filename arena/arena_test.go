@@ -1,0 +1,124 @@
+package arena
+
+import (
+	"context"
+	"math"
+	"reflect"
+	"testing"
+
+	"taifu/features"
+	"taifu/mcts"
+	"taifu/rules"
+	_ "taifu/rules/all"
+)
+
+// TestElo checks the Elo conversions against hand-computed values:
+// a 75% score is −400·log10(1/3) = 190.85 Elo, 50% is 0, and
+// ScoreFromElo inverts EloFromScore.
+func TestElo(t *testing.T) {
+	for _, tc := range []struct{ s, elo float64 }{{0.5, 0}, {0.75, 190.8485}, {0.25, -190.8485}, {0.9, 381.6970}} {
+		if got := EloFromScore(tc.s); math.Abs(got-tc.elo) > 1e-3 {
+			t.Errorf("EloFromScore(%v) = %v, want %v", tc.s, got, tc.elo)
+		}
+		if got := ScoreFromElo(tc.elo); math.Abs(got-tc.s) > 1e-6 {
+			t.Errorf("ScoreFromElo(%v) = %v, want %v", tc.elo, got, tc.s)
+		}
+	}
+	if !math.IsInf(EloFromScore(1), 1) || !math.IsInf(EloFromScore(0), -1) {
+		t.Error("scores 0 and 1 should give infinite Elo")
+	}
+}
+
+// TestPentanomial checks the interval and LLR on counts worked by hand.
+// Pairs [10 at ½ point, 20 at 1, 10 at 1½] (index 1, 2, 3): per-game mean
+// 0.5, variance (10·0.0625 + 10·0.0625)/40 = 0.03125, standard error
+// sqrt(0.03125/40) = 0.027951; 95% interval of the score 0.5 ± 0.054783,
+// Elo ±38.22 (−400·log10(1/0.554783 − 1) = 38.2203).
+func TestPentanomial(t *testing.T) {
+	p := Pentanomial{0, 10, 20, 10, 0}
+	elo, lo, hi := p.EloInterval(1.959964)
+	if math.Abs(elo) > 1e-9 || math.Abs(hi-38.2203) > 1e-3 || math.Abs(lo+38.2203) > 1e-3 {
+		t.Errorf("Elo %v [%v, %v], want 0 [-38.22, 38.22]", elo, lo, hi)
+	}
+	// LLR for H0 = 0, H1 = 10 Elo at mean 0.5: s0 = 0.5, s1 = 0.514387;
+	// n·(s1−s0)·(2·0.5 − s0 − s1)/(2σ²) = 40·0.014387·(−0.014387)/0.0625 = −0.13247.
+	s := SPRT{Elo0: 0, Elo1: 10}
+	if got := s.LLR(p); math.Abs(got+0.13247) > 1e-4 {
+		t.Errorf("LLR = %v, want -0.13247", got)
+	}
+	lo2, hi2 := s.Bounds()
+	if math.Abs(lo2+2.944439) > 1e-5 || math.Abs(hi2-2.944439) > 1e-5 {
+		t.Errorf("bounds %v %v, want ±ln(19) = ±2.944439", lo2, hi2)
+	}
+	// A clear winner: 60 pairs of 2 points and 40 of 1½ accept H1.
+	if v, llr := s.Verdict(Pentanomial{0, 0, 0, 40, 60}); v != "H1" {
+		t.Errorf("verdict %s (LLR %v), want H1", v, llr)
+	}
+	if v, llr := s.Verdict(Pentanomial{60, 40, 0, 0, 0}); v != "H0" {
+		t.Errorf("verdict %s (LLR %v), want H0", v, llr)
+	}
+}
+
+func TestParseSPRT(t *testing.T) {
+	for _, tc := range []struct {
+		in     string
+		ok     bool
+		e0, e1 float64
+	}{
+		{"0,10", true, 0, 10}, {"-5, 5", true, -5, 5}, {"10,0", false, 0, 0}, {"0", false, 0, 0},
+		{"0,10,20", false, 0, 0}, {"a,b", false, 0, 0}, {"0,NaN", false, 0, 0}, {"0,1e9", false, 0, 0},
+	} {
+		s, err := ParseSPRT(tc.in)
+		if (err == nil) != tc.ok || (tc.ok && (s.Elo0 != tc.e0 || s.Elo1 != tc.e1)) {
+			t.Errorf("ParseSPRT(%q) = %+v, %v", tc.in, s, err)
+		}
+	}
+}
+
+func FuzzParseSPRT(f *testing.F) {
+	for _, s := range []string{"0,10", "-5,5", "", ",", "1e3,2e3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		s, err := ParseSPRT(in)
+		if err == nil && !(s.Elo1 > s.Elo0) {
+			t.Errorf("%q accepted with elo1 <= elo0", in)
+		}
+	})
+}
+
+// TestMatchPairs plays a short Tori shogi match and checks the bookkeeping:
+// every pair has one game with A first and one with B first from the same
+// opening, the counts add up, and the records do not depend on Workers.
+func TestMatchPairs(t *testing.T) {
+	g, err := rules.Lookup("torishogi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := features.Starting(g)
+	weak := features.Starting(g)
+	weak.Vec = make([]float64, len(w.Vec)) // all terms zero: the search sees no material
+	a := Player{Name: "start", Weights: w, Search: mcts.Config{Playouts: 30}}
+	b := Player{Name: "zero", Weights: weak, Search: mcts.Config{Playouts: 30}}
+	var reports []*Report
+	for _, workers := range []int{1, 2} {
+		r, err := Play(context.Background(), Config{Game: g, Pairs: 3, Seed: 5, OpeningPlies: 4, MaxPlies: 60, Workers: workers}, a, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reports = append(reports, r)
+	}
+	r := reports[0]
+	if r.Games != 6 || r.WinsA+r.Draws+r.WinsB != 6 || r.Penta.Pairs() != 3 {
+		t.Fatalf("report %+v", r)
+	}
+	for i := 0; i < len(r.Records); i += 2 {
+		x, y := r.Records[i], r.Records[i+1]
+		if x.Pair != y.Pair || x.AFirst == y.AFirst || x.Opening != y.Opening {
+			t.Errorf("pair %d games differ in opening or share colours: %+v %+v", x.Pair, x, y)
+		}
+	}
+	if !reflect.DeepEqual(reports[0].Records, reports[1].Records) {
+		t.Error("records differ between 1 and 2 workers")
+	}
+}
