@@ -1,0 +1,125 @@
+package solve
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"taifu/rules"
+	"taifu/rules/nanashogi"
+)
+
+// syntheticTable is a table of draws with chosen codes for the positions
+// after both king drops, to test the search on top of the table.
+func syntheticTable(t *testing.T, codes map[string]uint8) *Table {
+	t.Helper()
+	m := make(memSource, N)
+	for pos, c := range codes {
+		p := mustPos(t, pos)
+		m[Index(&p)] = c
+	}
+	return &Table{src: m}
+}
+
+// TestProbeKingDrops: positions with a king in hand are solved by search
+// over the drops: the side to move picks the fastest win, else a draw,
+// else the slowest loss; each drop adds a ply.
+func TestProbeKingDrops(t *testing.T) {
+	tb := syntheticTable(t, map[string]uint8{
+		"2,k/3/K,2 black [R,B,r,b]": 1 + 4, // Black to move, lost in 4
+		"k,2/3/K,2 black [R,B,r,b]": 1 + 3, // Black to move, won in 3
+	})
+	for _, c := range []struct {
+		pos  string
+		want Result
+	}{
+		// White picks k@c3 (Black lost in 4): White wins in 5.
+		{"3/3/K,2 white [R,B,k,r,b]", Result{Win, 5}},
+		// After Black's b1 drop every White reply is a draw.
+		{"3/3/1,K,1 white [R,B,k,r,b]", Result{Draw, 0}},
+		// Black avoids K@a1 (lost in 6) and draws with any other drop.
+		{nanashogi.Game.StartPosition, Result{Draw, 0}},
+	} {
+		p := mustPos(t, c.pos)
+		got, err := tb.Probe(&p)
+		if err != nil || got != c.want {
+			t.Errorf("%s: Probe = %v (%v), want %v", c.pos, got, err, c.want)
+		}
+	}
+	p := mustPos(t, "3/3/K,2 white [R,B,k,r,b]")
+	best, err := tb.BestMoves(&p)
+	if err != nil || len(best) != 1 || nanashogi.Game.MoveString(best[0]) != "K@c3" {
+		t.Errorf("best moves %v (%v), want [K@c3]", best, err)
+	}
+}
+
+// TestProbeLosingSide: with every reply losing, the slowest loss is chosen.
+func TestProbeLosingSide(t *testing.T) {
+	codes := map[string]uint8{}
+	// After K@a1, White to move; make every White king drop lead to a
+	// Black win, at distances 1 and 7.
+	for _, sq := range []string{"c1", "c2", "a3", "b3", "c3"} {
+		st := nanashogi.NewState(mustPos(t, "3/3/K,2 white [R,B,k,r,b]"))
+		m, err := rules.ParseMove(st, "K@"+sq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.Make(m)
+		c := uint8(1 + 1)
+		if sq == "b3" {
+			c = 1 + 7
+		}
+		codes[st.String()] = c
+	}
+	tb := syntheticTable(t, codes)
+	p := mustPos(t, "3/3/K,2 white [R,B,k,r,b]")
+	if got, err := tb.Probe(&p); err != nil || got != (Result{Loss, 8}) {
+		t.Errorf("Probe = %v (%v), want loss in 8", got, err)
+	}
+}
+
+// TestTableFile: Write then Open and Load give the same codes; damaged files
+// are refused with one-line errors.
+func TestTableFile(t *testing.T) {
+	tb := syntheticTable(t, map[string]uint8{"2,k/3/K,2 black [R,B,r,b]": 9})
+	dir := t.TempDir()
+	path := filepath.Join(dir, "t.tb")
+	if err := tb.Write(path); err != nil {
+		t.Fatal(err)
+	}
+	if names, _ := filepath.Glob(filepath.Join(dir, "*.tmp")); len(names) != 0 {
+		t.Errorf("temporary files left: %v", names)
+	}
+	p := mustPos(t, "2,k/3/K,2 black [R,B,r,b]")
+	for _, open := range []func(string) (*Table, error){Open, Load} {
+		got, err := open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, i := range []int64{0, Index(&p), N - 1} {
+			a, _ := tb.Code(i)
+			if b, err := got.Code(i); err != nil || a != b {
+				t.Errorf("entry %d: %d, want %d (%v)", i, b, a, err)
+			}
+		}
+		got.Close()
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, bad := range map[string][]byte{
+		"magic":   append([]byte("XAIFUNS1"), data[8:]...),
+		"version": append(append(slices.Clone(data[:8]), "seed-999"...), data[16:]...),
+		"size":    data[:len(data)-1],
+		"header":  data[:10],
+	} {
+		f := filepath.Join(dir, name)
+		os.WriteFile(f, bad, 0o644)
+		if _, err := Open(f); err == nil || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: Open gave %v", name, err)
+		}
+	}
+}
