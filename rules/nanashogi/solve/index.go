@@ -9,18 +9,23 @@
 // (the start and the eight after Black's king drop) are solved by a forward
 // search over the table (Probe).
 //
-// What "value" means. The table is solved without history: a position is won
-// (lost) for the side to move when that side can force (cannot prevent) the
-// end of the game by mate or stalemate, whatever the other side does,
-// and its distance is the number of plies to that end under optimal play
-// (the winner hurries, the loser delays). Every other position is a draw:
-// neither side can force an end, so best play repeats positions and the
-// fourth occurrence ends the game as no contest. A forced win never
-// repeats a position (the distance falls with every ply), so the four-fold
-// rule cannot spoil it when the position is reached without earlier
-// occurrences of the positions on the winning line; a game whose history
-// already holds some of them three times may end sooner as a draw. The
-// values are those of the history-free position.
+// What "value" means. The table is solved without history. A position is
+// won for the side to move when that side can force the opponent into a
+// position with no legal move (mate or stalemate: "A side with no legal move
+// has lost"), lost when the opponent can force that on it; the distance is
+// the number of plies to that end under optimal play (the winner hurries,
+// the loser delays). Every other position is a draw: neither side can force
+// an end, the defender can avoid a lost position for ever, and the game goes
+// on until a position occurs for the fourth time, which ends it as no
+// contest. A forced win never repeats a position (the distance falls with
+// every ply), so from a position with no history the four-fold rule cannot
+// spoil it; only a game whose history already holds positions of the winning
+// line three times can be ended sooner as a draw. The values are those of
+// the history-free position, as NOTATION.md positions are.
+//
+// Figures (see /work/briefs/bench-nanashogi.md): 70,060,608 entries,
+// 45,941,204 positions (35,094,650 reachable from the start), the longest
+// win 181 plies, and the start is won for Black in 125 plies.
 package solve
 
 import (
