@@ -1,0 +1,79 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"taifu/selfplay"
+)
+
+// TestTuneExportMatchTrain runs the tuner's commands end to end on a small
+// Tori shogi self-play run: tune writes weights the features package loads,
+// export prints them in every format, match reports a score, and train runs
+// one generation and then resumes without redoing it.
+func TestTuneExportMatchTrain(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "sp")
+	if _, err := selfplay.Run(context.Background(), selfplay.Config{Game: "torishogi", Games: 12, Playouts: 20, Workers: 1, Seed: 3, Out: data, Weights: "start"}, selfplay.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	taifu := func(args ...string) string {
+		t.Helper()
+		var out, errb bytes.Buffer
+		if code := run(args, &out, &errb); code != 0 {
+			t.Fatalf("taifu %s: exit %d: %s", strings.Join(args, " "), code, errb.String())
+		}
+		return out.String()
+	}
+	w := filepath.Join(dir, "tuned.json")
+	taifu("tune", "--game", "torishogi", "--data", data, "--out", w, "--bootstrap", "3", "--no-progress", "--weights", "start")
+	var wf struct {
+		Terms      map[string]float64
+		Provenance map[string]any
+	}
+	b, err := os.ReadFile(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &wf); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"datasets", "rows", "loss", "k", "settings", "intervals", "bootstrap"} {
+		if _, ok := wf.Provenance[key]; !ok {
+			t.Errorf("provenance lacks %q", key)
+		}
+	}
+	js := taifu("export", "--weights", w, "--format", "json")
+	if !strings.Contains(js, `"unit": "SW"`) || !strings.Contains(js, `"in_hand": true`) {
+		t.Errorf("export json:\n%s", js)
+	}
+	for _, f := range []string{"csv", "md", "svg"} {
+		if out := taifu("export", "--weights", w, "--format", f); len(out) < 100 {
+			t.Errorf("export %s: %q", f, out)
+		}
+	}
+	taifu("export", "--weights", w, "--format", "png", "--out", filepath.Join(dir, "v.png"))
+	if out := taifu("match", "--game", "torishogi", "--a", w, "--b", "start", "--games", "2", "--playouts", "10", "--max-plies", "40"); !strings.Contains(out, "2 games") {
+		t.Errorf("match: %q", out)
+	}
+	tr := filepath.Join(dir, "train")
+	args := []string{"train", "--game", "torishogi", "--out", tr, "--generations", "1", "--selfplay-games", "6",
+		"--selfplay-playouts", "10", "--selfplay-workers", "1", "--match-games", "2", "--match-playouts", "10", "--match-max-plies", "40"}
+	taifu(args...)
+	for _, f := range []string{"train.json", "ladder.md", "piece-values.csv", "gen-000/weights.json", "gen-001/candidate.json", "gen-001/match.json"} {
+		if _, err := os.Stat(filepath.Join(tr, f)); err != nil {
+			t.Errorf("train wrote no %s", f)
+		}
+	}
+	before, _ := os.ReadFile(filepath.Join(tr, "train.json"))
+	taifu(args...) // resumed with nothing left to do
+	after, _ := os.ReadFile(filepath.Join(tr, "train.json"))
+	if !bytes.Equal(before, after) {
+		t.Error("resuming a finished run changed train.json")
+	}
+}
