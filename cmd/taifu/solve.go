@@ -63,6 +63,10 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	if tb == nil && *verify < 0 && *query == "" && !*reach {
+		*query = "start" // the table exists: report the start's value from it
+		fmt.Fprintf(stdout, "table %s exists (--force solves again)\n", *out)
+	}
 	if *verify >= 0 || *query != "" || *reach {
 		if tb == nil {
 			var err error
