@@ -26,6 +26,28 @@ type Objective struct {
 	Workers int       // goroutines; 0 = GOMAXPROCS
 
 	partG [][]float64
+	// cache of the last evaluation (keyed on K, L2 and Rows too; Data and
+	// Anchor must not change between calls), so that an optimiser asking for the value
+	// and then the gradient at one point costs one pass over the data.
+	cacheX, cacheG []float64
+	cacheF         float64
+	cacheOK        bool
+	cacheKey       cacheKey
+}
+
+// cacheKey is what besides w the cached value depends on.
+type cacheKey struct {
+	k, l2 float64
+	rows  *int32
+	n     int
+}
+
+func (o *Objective) key() cacheKey {
+	c := cacheKey{k: o.K, l2: o.L2, n: len(o.Rows)}
+	if len(o.Rows) > 0 {
+		c.rows = &o.Rows[0]
+	}
+	return c
 }
 
 // softplus returns log(1+e^z) without overflow.
@@ -59,11 +81,37 @@ func (o *Objective) workers() int {
 	return n
 }
 
-// Func returns L(w).
-func (o *Objective) Func(w []float64) float64 { return o.eval(w, nil) }
+// Func returns L(w). It computes the gradient too and keeps both, so that
+// a following Grad at the same w is free (gonum's optimisers ask for both).
+func (o *Objective) Func(w []float64) float64 { return o.cached(w) }
 
 // Grad stores ∇L(w) in grad.
-func (o *Objective) Grad(grad, w []float64) { o.eval(w, grad) }
+func (o *Objective) Grad(grad, w []float64) {
+	o.cached(w)
+	copy(grad, o.cacheG)
+}
+
+func (o *Objective) cached(w []float64) float64 {
+	if o.cacheOK && len(o.cacheX) == len(w) && o.cacheKey == o.key() {
+		same := true
+		for j := range w {
+			if w[j] != o.cacheX[j] {
+				same = false
+				break
+			}
+		}
+		if same {
+			return o.cacheF
+		}
+	}
+	if len(o.cacheG) != len(w) {
+		o.cacheG = make([]float64, len(w))
+	}
+	o.cacheF = o.eval(w, o.cacheG)
+	o.cacheX = append(o.cacheX[:0], w...)
+	o.cacheOK, o.cacheKey = true, o.key()
+	return o.cacheF
+}
 
 // FuncGrad returns L(w) and stores ∇L(w) in grad.
 func (o *Objective) FuncGrad(grad, w []float64) float64 { return o.eval(w, grad) }
@@ -71,6 +119,9 @@ func (o *Objective) FuncGrad(grad, w []float64) float64 { return o.eval(w, grad)
 // DataLoss returns the logistic loss alone (no L2 term): the figure reported
 // as training or validation loss.
 func (o *Objective) DataLoss(w []float64) float64 {
+	if o.cacheOK && o.cacheKey == o.key() {
+		return o.cached(w) - o.l2Term(w)
+	}
 	l2 := o.L2
 	o.L2 = 0
 	v := o.eval(w, nil)
