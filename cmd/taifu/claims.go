@@ -1,0 +1,85 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"taifu/features"
+	"taifu/rules"
+	"taifu/tuner/claims"
+)
+
+func init() {
+	register(&command{"claims", "check learned piece values against the rules texts' claims (and Fairy-Stockfish for Tori shogi)", runClaims})
+}
+
+func runClaims(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("claims", stderr)
+	weights := fs.String("weights", "", "weights file (default configs/weights/<game>.json)")
+	game := fs.String("game", "", "game (default: the weights file's game)")
+	file := fs.String("claims", "", "claims file (default configs/claims/<game>.json)")
+	format := fs.String("format", "md", "output: md or json")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *format != "md" && *format != "json" {
+		return fmt.Errorf("unknown --format %q (md or json)", *format)
+	}
+	if *weights == "" && *game == "" {
+		return fmt.Errorf("give --weights FILE or --game G")
+	}
+	if *game == "" {
+		name, err := weightsGame(*weights)
+		if err != nil {
+			return err
+		}
+		*game = name
+	}
+	g, err := rules.Lookup(*game)
+	if err != nil {
+		return err
+	}
+	if *weights == "" {
+		*weights = features.DefaultPath(g.Name)
+	}
+	if *file == "" {
+		*file = claims.DefaultPath(g.Name)
+	}
+	w, err := features.LoadWeights(*weights, g)
+	if err != nil {
+		return err
+	}
+	f, err := claims.Load(*file, g)
+	if err != nil {
+		return err
+	}
+	rep, err := claims.Evaluate(f, g, w.Terms)
+	if err != nil {
+		return fmt.Errorf("%s: %v", *weights, err)
+	}
+	rep.Weights, rep.WeightsVersion = *weights, w.Version
+	if *format == "json" {
+		return rep.WriteJSON(stdout)
+	}
+	return rep.WriteMarkdown(stdout)
+}
+
+// weightsGame reads the "game" field of a weights file.
+func weightsGame(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	var head struct {
+		Game string `json:"game"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return "", fmt.Errorf("weights file %s: %v", path, err)
+	}
+	if head.Game == "" {
+		return "", fmt.Errorf("weights file %s names no game (give --game)", path)
+	}
+	return head.Game, nil
+}

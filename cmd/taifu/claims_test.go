@@ -1,0 +1,71 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestClaimsCommand runs taifu claims on the shipped starting weights and
+// claims files (paths from cmd/taifu to the repository root).
+func TestClaimsCommand(t *testing.T) {
+	root := filepath.Join("..", "..")
+	for _, game := range []string{"typhoon", "samarkand", "torishogi"} {
+		weights := filepath.Join(root, "configs", "weights", game+".json")
+		file := filepath.Join(root, "configs", "claims", game+".json")
+		var out, errb bytes.Buffer
+		if code := run([]string{"claims", "--weights", weights, "--claims", file}, &out, &errb); code != 0 {
+			t.Fatalf("%s: exit %d: %s", game, code, errb.String())
+		}
+		if !strings.HasPrefix(out.String(), "# Piece-value claims, "+game) || !strings.Contains(out.String(), "| id | verdict |") {
+			t.Errorf("%s: markdown output %q", game, out.String()[:min(200, out.Len())])
+		}
+		if game == "torishogi" && !strings.Contains(out.String(), "## Against Fairy-Stockfish") {
+			t.Errorf("torishogi: no engine table")
+		}
+		out.Reset()
+		if code := run([]string{"claims", "--weights", weights, "--claims", file, "--format", "json"}, &out, &errb); code != 0 {
+			t.Fatalf("%s json: exit %d: %s", game, code, errb.String())
+		}
+		var rep struct {
+			Game    string `json:"game"`
+			Results []struct {
+				ID      string `json:"id"`
+				Verdict string `json:"verdict"`
+			} `json:"results"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &rep); err != nil || rep.Game != game || len(rep.Results) == 0 {
+			t.Errorf("%s json: %v, %+v", game, err, rep)
+		}
+	}
+}
+
+// TestClaimsErrors: bad flags and files give one-line errors and exit 1.
+func TestClaimsErrors(t *testing.T) {
+	dir := t.TempDir()
+	weights := filepath.Join("..", "..", "configs", "weights", "typhoon.json")
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"format": 1, "game": "typhoon", "unit": "P", "claims": [{"id": "TY-X", "quote": "q", "source": "s", "reading": "r", "kind": "less", "subject": ["ZZ"], "reference": ["P"]}]}`), 0o644)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"claims"}, "give --weights FILE or --game G"},
+		{[]string{"claims", "--weights", weights, "--format", "xml"}, "unknown --format"},
+		{[]string{"claims", "--weights", filepath.Join(dir, "none.json")}, "none.json"},
+		{[]string{"claims", "--weights", weights, "--claims", bad}, "claim TY-X: unknown token \"ZZ\""},
+		{[]string{"claims", "--weights", weights, "--game", "samarkand", "--claims", bad}, "weights"},
+		{[]string{"claims", "--game", "chess"}, "chess"},
+	}
+	for _, tc := range cases {
+		var out, errb bytes.Buffer
+		code := run(tc.args, &out, &errb)
+		msg := errb.String()
+		if code != 1 || strings.Count(msg, "\n") != 1 || !strings.HasPrefix(msg, "taifu claims: ") || !strings.Contains(msg, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q (want one line containing %q)", tc.args, code, msg, tc.want)
+		}
+	}
+}

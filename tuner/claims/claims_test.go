@@ -1,0 +1,357 @@
+package claims
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"taifu/rules"
+	_ "taifu/rules/all"
+)
+
+func game(t testing.TB, name string) *rules.Game {
+	t.Helper()
+	g, err := rules.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// synthetic returns weights terms for g where every piece is worth 1 pawn on
+// the board, with no endgame bonus, then applies set (token -> material
+// weight) and eg (token -> material_eg weight).
+func synthetic(g *rules.Game, set, eg map[string]float64) map[string]float64 {
+	terms := map[string]float64{}
+	for k := 1; k < len(g.Kinds); k++ {
+		t := g.Kinds[k].Token
+		terms["material/"+t] = 1
+		terms["material_eg/"+t] = 0
+	}
+	for t, v := range set {
+		terms["material/"+t] = v
+	}
+	for t, v := range eg {
+		terms["material_eg/"+t] = v
+	}
+	return terms
+}
+
+func fp(x float64) *float64 { return &x }
+
+// TestVerdicts reads one claim of each kind against synthetic Typhoon
+// weights whose answers are known by construction.
+func TestVerdicts(t *testing.T) {
+	g := game(t, "typhoon")
+	// Typhoon has 70 non-royal kinds; with all at 1 (0.5 pawns) except
+	// these, the pool median and quartiles are 0.5 pawns.
+	set := map[string]float64{"P": 2, "A": 2.2, "N": 6, "C": 5, "R": 10, "WA": 7, "Q": 18,
+		"LI": 16, "LO": 30, "CU": 4, "GE": 12, "SA": 0.5, "EE": 40, "AB": 8}
+	eg := map[string]float64{"P": 2, "CI": -0.5, "LO": 10} // endgame pawn = 4
+	terms := synthetic(g, set, eg)
+	cases := []struct {
+		name string
+		c    Claim
+		want string
+	}{
+		// A/P = 1.1 in [0.75, 1.5].
+		{"ratio in", Claim{Kind: Ratio, Subject: []string{"A"}, Reference: []string{"P"}, Low: fp(0.75), High: fp(1.5)}, Confirmed},
+		// C/N = 0.833 not below 0.8.
+		{"ratio out", Claim{Kind: Ratio, Subject: []string{"C"}, Reference: []string{"N"}, High: fp(0.8)}, Contradicted},
+		{"less", Claim{Kind: Less, Subject: []string{"WA"}, Reference: []string{"R"}}, Confirmed},
+		// WA/R = 0.7 <= 0.8.
+		{"less with bound", Claim{Kind: Less, Subject: []string{"WA"}, Reference: []string{"R"}, High: fp(0.8)}, Confirmed},
+		{"less with bound fails", Claim{Kind: Less, Subject: []string{"WA"}, Reference: []string{"R"}, High: fp(0.6)}, Contradicted},
+		{"greater fails", Claim{Kind: Greater, Subject: []string{"SA"}, Reference: []string{"P"}}, Contradicted},
+		// LO/CU = 7.5 >= 2.
+		{"greater with bound", Claim{Kind: Greater, Subject: []string{"LO"}, Reference: []string{"CU"}, Low: fp(2)}, Confirmed},
+		// LI/Q = 0.89: about within 25%, not within 10%.
+		{"about", Claim{Kind: About, Subject: []string{"LI"}, Reference: []string{"Q"}}, Confirmed},
+		{"about tight", Claim{Kind: About, Subject: []string{"LI"}, Reference: []string{"Q"}, Tolerance: 0.1}, Contradicted},
+		// Sums and coefficients: AB 4 pawns against B 0.5 + 0.5*N 1.5 = 2: ratio 2.
+		{"about sum", Claim{Kind: About, Subject: []string{"AB"}, Reference: []string{"B", "0.5*N"}}, Contradicted},
+		{"ratio sum", Claim{Kind: Ratio, Subject: []string{"AB"}, Reference: []string{"B", "0.5*N"}, Low: fp(1.9), High: fp(2.1)}, Confirmed},
+		// SA 0.25 pawns is below the pool median (0.5 pawns).
+		{"weak", Claim{Kind: Weak, Subject: []string{"SA"}}, Confirmed},
+		{"weak fails", Claim{Kind: Weak, Subject: []string{"GE"}}, Contradicted},
+		{"strong", Claim{Kind: Strong, Subject: []string{"GE"}, Quantile: 0.75}, Confirmed},
+		// W is at the median, so not strictly above it.
+		{"strong at median", Claim{Kind: Strong, Subject: []string{"W"}}, Contradicted},
+		{"between", Claim{Kind: Between, Subject: []string{"W"}, Low: fp(0.25), High: fp(0.75)}, Confirmed},
+		{"between fails", Claim{Kind: Between, Subject: []string{"LO"}, Low: fp(0.25), High: fp(0.75)}, Contradicted},
+		// LO 30 is the highest; EE (royal) 40 is ranked against the pool.
+		{"rank 1", Claim{Kind: Rank, Subject: []string{"LO"}, MaxRank: 1}, Confirmed},
+		{"rank royal", Claim{Kind: Rank, Subject: []string{"EE"}, MaxRank: 1}, Confirmed},
+		// GE 12 has LO, Q, LI above it: rank 4.
+		{"min rank", Claim{Kind: Rank, Subject: []string{"GE"}, MinRank: 4}, Confirmed},
+		{"min rank fails", Claim{Kind: Rank, Subject: []string{"GE"}, MinRank: 5}, Contradicted},
+		// Every unpromoted piece at most 1.25 R (6.25 pawns): the largest is WA, 3.5.
+		{"each", Claim{Kind: Ratio, Subject: []string{"@unpromoted"}, Aggregate: Each, Reference: []string{"R"}, High: fp(1.25)}, Confirmed},
+		// Every promoted piece at most 1.25 R fails (Q, LI, LO are above).
+		{"each fails", Claim{Kind: Ratio, Subject: []string{"@promoted"}, Aggregate: Each, Reference: []string{"R"}, High: fp(1.25)}, Contradicted},
+		// Most unpromoted below the median: the median is 0.5 and most are 0.5.
+		{"most fails on ties", Claim{Kind: Weak, Subject: []string{"@unpromoted"}, Aggregate: Most}, Contradicted},
+		{"most", Claim{Kind: Weak, Subject: []string{"@unpromoted"}, Aggregate: Most, Quantile: 0.9}, Confirmed},
+		{"median", Claim{Kind: Greater, Subject: []string{"LO", "Q", "W"}, Aggregate: Median, Reference: []string{"P"}}, Confirmed},
+		// Endgame pawn is 4: CI is 0.5 in the middlegame, 0.125 in the endgame.
+		{"declines", Claim{Kind: Declines, Subject: []string{"CI"}}, Confirmed},
+		// LO is 15 middlegame pawns and 10 endgame pawns: declines too.
+		{"declines LO", Claim{Kind: Declines, Subject: []string{"LO"}}, Confirmed},
+		// W is 0.5 in the middlegame and 0.25 in the endgame (pawn doubles).
+		{"eg phase", Claim{Kind: Less, Subject: []string{"W"}, Reference: []string{"P"}, Phase: EG, High: fp(0.3)}, Confirmed},
+		{"mg phase", Claim{Kind: Less, Subject: []string{"W"}, Reference: []string{"P"}, High: fp(0.3)}, Contradicted},
+		{"untestable", Claim{Kind: Untestable, Reason: "other game"}, NotTestable},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := tc.c
+			c.ID, c.Quote, c.Source, c.Reading = "X-1", "q", "s", "r"
+			f := &File{Format: Format, Game: "typhoon", Unit: "P", Path: "synthetic", Claims: []Claim{c}}
+			if err := f.validate(g); err != nil {
+				t.Fatal(err)
+			}
+			rep, err := Evaluate(f, g, terms)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := rep.Results[0]; got.Verdict != tc.want {
+				t.Errorf("verdict %s, want %s (%s)", got.Verdict, tc.want, got.Observed)
+			}
+		})
+	}
+}
+
+// TestNoEndgameTerms: with every material_eg weight 0 the phase says
+// nothing, so endgame claims are untestable rather than decided on
+// middlegame values.
+func TestNoEndgameTerms(t *testing.T) {
+	g := game(t, "typhoon")
+	f := &File{Format: Format, Game: "typhoon", Unit: "P", Path: "synthetic", Claims: []Claim{
+		{ID: "a", Quote: "q", Source: "s", Reading: "r", Kind: Declines, Subject: []string{"CI"}},
+		{ID: "b", Quote: "q", Source: "s", Reading: "r", Kind: Strong, Subject: []string{"LO"}, Phase: EG},
+	}}
+	rep, err := Evaluate(f, g, synthetic(g, nil, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Results {
+		if r.Verdict != NotTestable {
+			t.Errorf("%s: %s, want untestable", r.ID, r.Verdict)
+		}
+	}
+	if rep.Untestable != 2 || rep.Confirmed+rep.Contradicted != 0 {
+		t.Errorf("counts %d/%d/%d", rep.Confirmed, rep.Contradicted, rep.Untestable)
+	}
+}
+
+func TestBadUnitWeight(t *testing.T) {
+	g := game(t, "typhoon")
+	f := &File{Format: Format, Game: "typhoon", Unit: "P", Path: "x"}
+	if _, err := Evaluate(f, g, synthetic(g, map[string]float64{"P": 0}, nil)); err == nil || !strings.Contains(err.Error(), "material/P") {
+		t.Errorf("zero pawn weight: err %v", err)
+	}
+	terms := synthetic(g, nil, nil)
+	delete(terms, "material/N")
+	if _, err := Evaluate(f, g, terms); err == nil || !strings.Contains(err.Error(), "material/N") {
+		t.Errorf("missing term: err %v", err)
+	}
+}
+
+// TestBadFiles: every defect is a one-line error naming the file and, where
+// a claim is at fault, its id.
+func TestBadFiles(t *testing.T) {
+	g := game(t, "typhoon")
+	head := `{"format": 1, "game": "typhoon", "unit": "P", "claims": [`
+	claim := func(body string) string {
+		return head + `{"id": "TY-9", "quote": "q", "source": "s", "reading": "r", ` + body + `}]}`
+	}
+	cases := []struct{ name, data, want string }{
+		{"not json", `{`, "bad.json"},
+		{"unknown field", `{"format": 1, "game": "typhoon", "unit": "P", "claims": [], "extra": 1}`, "unknown field"},
+		{"format", `{"format": 2, "game": "typhoon", "unit": "P", "claims": []}`, "format 2"},
+		{"game", `{"format": 1, "game": "samarkand", "unit": "P", "claims": []}`, "not \"typhoon\""},
+		{"unit", `{"format": 1, "game": "typhoon", "unit": "N", "claims": []}`, "unit \"N\""},
+		{"no id", head + `{"quote": "q", "source": "s", "kind": "less"}]}`, "claim #1 has no id"},
+		{"duplicate", head + `{"id": "A", "quote": "q", "source": "s", "kind": "untestable", "reason": "x"},{"id": "A", "quote": "q", "source": "s", "kind": "untestable", "reason": "x"}]}`, "claim A: duplicate id"},
+		{"kind", claim(`"kind": "bigger", "subject": ["A"]`), "claim TY-9: unknown kind"},
+		{"token", claim(`"kind": "less", "subject": ["XX"], "reference": ["P"]`), "claim TY-9: unknown token \"XX\""},
+		{"coefficient", claim(`"kind": "less", "subject": ["A"], "reference": ["-1*P"]`), "claim TY-9: bad coefficient"},
+		{"no reference", claim(`"kind": "less", "subject": ["A"]`), "claim TY-9: kind less needs a reference"},
+		{"stray reference", claim(`"kind": "weak", "subject": ["A"], "reference": ["P"]`), "claim TY-9: kind weak takes no reference"},
+		{"ratio bounds", claim(`"kind": "ratio", "subject": ["A"], "reference": ["P"]`), "claim TY-9: ratio claim needs low or high"},
+		{"low above high", claim(`"kind": "ratio", "subject": ["A"], "reference": ["P"], "low": 2, "high": 1`), "claim TY-9: low 2 above high 1"},
+		{"rank", claim(`"kind": "rank", "subject": ["A"]`), "claim TY-9: rank claim needs"},
+		{"between", claim(`"kind": "between", "subject": ["A"], "low": 0.2`), "claim TY-9: between claim needs"},
+		{"quantile", claim(`"kind": "weak", "subject": ["A"], "quantile": 1.5`), "claim TY-9: quantile 1.5"},
+		{"phase", claim(`"kind": "weak", "subject": ["A"], "phase": "opening"`), "claim TY-9: unknown phase"},
+		{"aggregate", claim(`"kind": "weak", "subject": ["A"], "aggregate": "all"`), "claim TY-9: unknown aggregate"},
+		{"untestable reason", claim(`"kind": "untestable"`), "claim TY-9: untestable claim without a reason"},
+		{"no quote", head + `{"id": "TY-9", "quote": " ", "source": "s", "kind": "untestable", "reason": "x"}]}`, "claim TY-9: no quote"},
+		{"declines phase", claim(`"kind": "declines", "subject": ["CI"], "phase": "eg"`), "claim TY-9: declines compares both phases"},
+		{"declines group", claim(`"kind": "declines", "subject": ["@promoted"]`), "claim TY-9: declines takes a single piece"},
+		{"engine", `{"format": 1, "game": "typhoon", "unit": "P", "claims": [], "engine": {"name": "e", "pieces": [{"token": "N", "engine_type": "KNIGHT", "mg": 3, "eg": 3, "origin": "o", "sources": [{"repository": "r", "path": "p"}]}]}}`, "engine: no value for the unit piece P"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse([]byte(tc.data), "bad.json", g)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			msg := err.Error()
+			if strings.Contains(msg, "\n") || !strings.Contains(msg, "bad.json") || !strings.Contains(msg, tc.want) {
+				t.Errorf("error %q: want one line naming bad.json and containing %q", msg, tc.want)
+			}
+		})
+	}
+	empty := `{"format": 1, "game": "nanashogi", "unit": "D", "claims": [{"id": "N-1", "quote": "q", "source": "s", "reading": "r", "kind": "weak", "subject": ["@promoted"]}]}`
+	if _, err := Parse([]byte(empty), "bad.json", nil); err == nil || !strings.Contains(err.Error(), "claim N-1: [@promoted] names no piece of nanashogi") {
+		t.Errorf("empty group: %v", err)
+	}
+	if _, err := Load(filepath.Join(t.TempDir(), "none.json"), g); err == nil || !strings.Contains(err.Error(), "none.json") {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+func TestSpearman(t *testing.T) {
+	cases := []struct {
+		x, y []float64
+		want float64
+	}{
+		{[]float64{1, 2, 3, 4}, []float64{10, 20, 30, 40}, 1},
+		{[]float64{1, 2, 3, 4}, []float64{4, 3, 2, 1}, -1},
+		// Monotone but not linear: still 1.
+		{[]float64{1, 2, 3, 4}, []float64{1, 8, 27, 1000}, 1},
+		// Ties take mean ranks: y ranks 1, 2, 3.5, 5, 3.5 against 1..5 give
+		// 8 / sqrt(10 * 9.5) (hand count).
+		{[]float64{1, 2, 3, 4, 5}, []float64{5, 6, 7, 8, 7}, 8 / math.Sqrt(95)},
+	}
+	for i, c := range cases {
+		if got := Spearman(c.x, c.y); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("case %d: %v, want %v", i, got, c.want)
+		}
+	}
+	if !math.IsNaN(Spearman([]float64{1, 2}, []float64{1})) {
+		t.Error("different lengths should give NaN")
+	}
+}
+
+// TestEngineComparison: our values proportional to the engine's give rank
+// correlation 1, and values are divided by each side's unit piece.
+func TestEngineComparison(t *testing.T) {
+	g := game(t, "torishogi")
+	src := []Source{{Repository: "r", Path: "p"}}
+	e := &Engine{Name: "E", Pieces: []EnginePiece{
+		{Token: "SW", MG: 100, EG: 50, Origin: "o", Sources: src},
+		{Token: "FA", MG: 700, EG: 350, Origin: "o", Sources: src},
+		{Token: "CR", MG: 600, EG: 300, Origin: "o", Sources: src},
+		{Token: "PT", MG: 300, EG: 150, Origin: "o", Sources: src},
+	}}
+	f := &File{Format: Format, Game: "torishogi", Unit: "SW", Path: "x", Engine: e}
+	if err := f.validate(g); err != nil {
+		t.Fatal(err)
+	}
+	terms := map[string]float64{}
+	for k := 1; k < len(g.Kinds); k++ {
+		terms["material/"+g.Kinds[k].Token] = 1
+	}
+	for tok, v := range map[string]float64{"SW": 2, "FA": 14, "CR": 12, "PT": 6} {
+		terms["material/"+tok] = v
+		terms["hand/"+tok] = v * 1.5
+	}
+	rep, err := Evaluate(f, g, terms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmp := rep.Engine
+	if cmp == nil || len(cmp.Rows) != 4 {
+		t.Fatalf("comparison %+v", cmp)
+	}
+	if r := cmp.Rows[0]; r.Token != "FA" || r.Ours != 7 || r.EngineMG != 7 || r.EngineEG != 7 || r.OursHand == nil || *r.OursHand != 10.5 {
+		t.Errorf("first row %+v", r)
+	}
+	if len(cmp.Correlations) != 4 {
+		t.Fatalf("correlations %+v", cmp.Correlations)
+	}
+	for _, c := range cmp.Correlations {
+		if math.Abs(c.Spearman-1) > 1e-12 || c.N != 4 {
+			t.Errorf("%+v: want Spearman 1 over 4", c)
+		}
+	}
+}
+
+var space = regexp.MustCompile(`\s+`)
+
+// TestShippedFiles: the claims files of the repository load for their game,
+// and every quote is a verbatim passage of the rules texts they cite (read
+// from the shared material next to the repository, /work/shared).
+func TestShippedFiles(t *testing.T) {
+	shared := filepath.Join("..", "..", "..", "shared")
+	if s := os.Getenv("TAIFU_SHARED"); s != "" {
+		shared = s
+	}
+	for _, name := range []string{"typhoon", "samarkand", "torishogi"} {
+		t.Run(name, func(t *testing.T) {
+			g := game(t, name)
+			f, err := Load(filepath.Join("..", "..", DefaultPath(name)), g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var text strings.Builder
+			for _, p := range f.Texts {
+				data, err := os.ReadFile(filepath.Join(shared, p))
+				if err != nil {
+					t.Fatalf("rules text: %v (set TAIFU_SHARED to the shared directory)", err)
+				}
+				text.WriteString(space.ReplaceAllString(string(data), " "))
+			}
+			all := text.String()
+			for _, c := range f.Claims {
+				if !strings.Contains(all, space.ReplaceAllString(c.Quote, " ")) {
+					t.Errorf("claim %s: quote not found in %v", c.ID, f.Texts)
+				}
+			}
+			// The starting weights evaluate without error.
+			terms := synthetic(g, nil, nil)
+			if g.HasHand {
+				for k := 1; k < len(g.Kinds); k++ {
+					terms["hand/"+g.Kinds[k].Token] = 1
+				}
+			}
+			if _, err := Evaluate(f, g, terms); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// FuzzParse: no input makes Parse panic, and whatever it accepts evaluates.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(`{"format": 1, "game": "typhoon", "unit": "P", "claims": [{"id": "a", "quote": "q", "source": "s", "reading": "r", "kind": "ratio", "subject": ["A", "0.5*N"], "reference": ["P"], "low": 1}]}`))
+	f.Add([]byte(`{"format": 1, "game": "torishogi", "unit": "SW", "claims": [{"id": "a", "quote": "q", "source": "s", "reading": "r", "kind": "rank", "subject": ["@pieces"], "aggregate": "most", "max_rank": 3}]}`))
+	f.Add([]byte(`{"format": 1, "game": "samarkand", "unit": "P", "claims": [{"id": "a", "quote": "q", "source": "s", "reading": "r", "kind": "between", "subject": ["@promoted"], "aggregate": "median", "low": 0.1, "high": 0.9}]}`))
+	f.Add([]byte(`{"format":1}`))
+	f.Add([]byte(`{"format": 1, "game": "nanashogi", "unit": "D", "claims": [{"id": "a", "quote": "q", "source": "s", "reading": "r", "kind": "declines", "subject": ["D"]}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		file, err := Parse(data, "fuzz.json", nil)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("multi-line error %q", err)
+			}
+			return
+		}
+		g, err := rules.Lookup(file.Game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		terms := synthetic(g, nil, map[string]float64{g.Kinds[1].Token: 0.5})
+		for k := 1; k < len(g.Kinds); k++ {
+			terms["hand/"+g.Kinds[k].Token] = 1
+		}
+		if _, err := Evaluate(file, g, terms); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -1,0 +1,314 @@
+package claims
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"gonum.org/v1/gonum/stat"
+
+	"taifu/rules"
+)
+
+// Verdicts.
+const (
+	Confirmed    = "confirmed"
+	Contradicted = "contradicted"
+	NotTestable  = "untestable"
+)
+
+// Result is the verdict on one claim.
+type Result struct {
+	ID      string             `json:"id"`
+	Quote   string             `json:"quote"`
+	Source  string             `json:"source"`
+	Kind    string             `json:"kind"`
+	Reading string             `json:"reading,omitempty"`
+	Implied bool               `json:"implied,omitempty"`
+	Verdict string             `json:"verdict"`
+	Values  map[string]float64 `json:"values,omitempty"`
+	// Observed is the measured quantity behind the verdict, in words.
+	Observed string `json:"observed,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+}
+
+// Report is the verdict on every claim of a file against one set of weights.
+type Report struct {
+	Game           string            `json:"game"`
+	Unit           string            `json:"unit"`
+	Claims         string            `json:"claims_file"`
+	Weights        string            `json:"weights_file,omitempty"`
+	WeightsVersion string            `json:"weights_version,omitempty"`
+	Confirmed      int               `json:"confirmed"`
+	Contradicted   int               `json:"contradicted"`
+	Untestable     int               `json:"untestable"`
+	Results        []Result          `json:"results"`
+	Engine         *EngineComparison `json:"engine,omitempty"`
+}
+
+// valueSet holds the piece values of one weights file in unit-piece terms.
+type valueSet struct {
+	mg, eg, hand map[string]float64
+	hasEG        bool     // some material_eg weight is nonzero
+	pool         []string // non-royal tokens
+}
+
+// newValueSet normalises terms (material/T, material_eg/T, hand/T) to the
+// unit piece.
+func newValueSet(g *rules.Game, unit string, terms map[string]float64) (*valueSet, error) {
+	umg, ok := terms["material/"+unit]
+	if !ok {
+		return nil, fmt.Errorf("weights have no term material/%s (the unit piece)", unit)
+	}
+	if !(umg > 0) || math.IsInf(umg, 0) {
+		return nil, fmt.Errorf("unit piece weight material/%s is %v, not positive: values in %s units are undefined", unit, umg, unit)
+	}
+	v := &valueSet{mg: map[string]float64{}, eg: map[string]float64{}, hand: map[string]float64{}}
+	ueg := umg + terms["material_eg/"+unit]
+	// Endgame values exist only when some material_eg weight is nonzero:
+	// with all of them 0 the weights say nothing about the phase.
+	for k := 1; k < len(g.Kinds); k++ {
+		if terms["material_eg/"+g.Kinds[k].Token] != 0 {
+			v.hasEG = true
+		}
+	}
+	if v.hasEG && !(ueg > 0) {
+		return nil, fmt.Errorf("unit piece's endgame value material/%s + material_eg/%s is %v, not positive", unit, unit, ueg)
+	}
+	for k := 1; k < len(g.Kinds); k++ {
+		t := g.Kinds[k].Token
+		m, ok := terms["material/"+t]
+		if !ok {
+			return nil, fmt.Errorf("weights have no term material/%s", t)
+		}
+		v.mg[t] = m / umg
+		if v.hasEG {
+			v.eg[t] = (m + terms["material_eg/"+t]) / ueg
+		} else {
+			v.eg[t] = v.mg[t]
+		}
+		if h, ok := terms["hand/"+t]; ok {
+			v.hand[t] = h / umg
+		}
+		if !g.Kinds[k].Royal {
+			v.pool = append(v.pool, t)
+		}
+	}
+	return v, nil
+}
+
+func (v *valueSet) phase(p string) map[string]float64 {
+	if p == EG {
+		return v.eg
+	}
+	return v.mg
+}
+
+// Evaluate reads every claim of f against the weights' terms (feature name
+// to weight, as in features.Weights.Terms) for game g.
+func Evaluate(f *File, g *rules.Game, terms map[string]float64) (*Report, error) {
+	if f.Game != g.Name {
+		return nil, fmt.Errorf("claims file %s is for %s, weights for %s", f.Path, f.Game, g.Name)
+	}
+	v, err := newValueSet(g, f.Unit, terms)
+	if err != nil {
+		return nil, err
+	}
+	r := &Report{Game: g.Name, Unit: f.Unit, Claims: f.Path}
+	for i := range f.Claims {
+		res := evaluate(&f.Claims[i], g, v)
+		switch res.Verdict {
+		case Confirmed:
+			r.Confirmed++
+		case Contradicted:
+			r.Contradicted++
+		default:
+			r.Untestable++
+		}
+		r.Results = append(r.Results, res)
+	}
+	if f.Engine != nil {
+		r.Engine = f.Engine.compare(g, f.Unit, v)
+	}
+	return r, nil
+}
+
+func evaluate(c *Claim, g *rules.Game, v *valueSet) Result {
+	res := Result{ID: c.ID, Quote: c.Quote, Source: c.Source, Kind: c.Kind, Reading: c.Reading, Implied: c.Implied}
+	if !c.Testable() {
+		res.Verdict, res.Reason = NotTestable, c.Reason
+		return res
+	}
+	if (c.Phase == EG || c.Kind == Declines) && !v.hasEG {
+		res.Verdict, res.Reason = NotTestable, "the weights have no endgame values (no nonzero material_eg weight)"
+		return res
+	}
+	vals := v.phase(c.Phase)
+	res.Values = map[string]float64{}
+	subj, scoef := operands(c.Subject, g)
+	for _, t := range subj {
+		res.Values[t] = vals[t]
+	}
+	var ref float64
+	var refText string
+	if relational(c.Kind) {
+		rt, rc := operands(c.Reference, g)
+		for _, t := range rt {
+			res.Values[t] = vals[t]
+		}
+		ref = aggregate(rt, rc, vals, c.RefAggregate)
+		refText = describe(c.Reference, c.RefAggregate)
+		if !(ref > 0) {
+			res.Verdict, res.Reason = NotTestable, fmt.Sprintf("reference value %s = %.2f is not positive", refText, ref)
+			return res
+		}
+	}
+	if c.Kind == Declines {
+		t := subj[0]
+		res.Values = map[string]float64{t + " (mg)": v.mg[t], t + " (eg)": v.eg[t]}
+		ok := v.eg[t] < v.mg[t]
+		res.Observed = fmt.Sprintf("%s: %.2f in the middlegame, %.2f in the endgame", t, v.mg[t], v.eg[t])
+		res.Verdict = verdict(ok)
+		return res
+	}
+	test := func(s float64) (bool, string) { return c.test(s, ref, refText, vals, v.pool) }
+	switch c.Aggregate {
+	case Each, Most:
+		var failed []string
+		for i, t := range subj {
+			ok, obs := test(scoef[i] * vals[t])
+			if !ok {
+				failed = append(failed, t+": "+obs)
+			}
+		}
+		pass := len(subj) - len(failed)
+		ok := len(failed) == 0
+		need := "all"
+		if c.Aggregate == Most {
+			ok, need = 2*pass > len(subj), "more than half"
+		}
+		res.Observed = fmt.Sprintf("%d of %d satisfy (%s needed)", pass, len(subj), need)
+		if len(failed) > 0 {
+			res.Observed += "; failing: " + strings.Join(limit(failed, 8), "; ")
+		}
+		res.Verdict = verdict(ok)
+	default:
+		s := aggregate(subj, scoef, vals, c.Aggregate)
+		ok, obs := test(s)
+		res.Observed = describe(c.Subject, c.Aggregate) + " " + obs
+		res.Verdict = verdict(ok)
+	}
+	return res
+}
+
+func limit(xs []string, n int) []string {
+	if len(xs) <= n {
+		return xs
+	}
+	return append(xs[:n:n], fmt.Sprintf("and %d more", len(xs)-n))
+}
+
+func verdict(ok bool) string {
+	if ok {
+		return Confirmed
+	}
+	return Contradicted
+}
+
+// operands expands a validated operand list.
+func operands(list []string, g *rules.Game) ([]string, []float64) {
+	ops := make([]operand, 0, len(list))
+	for _, s := range list {
+		op, _ := parseOperand(s, g) // validated on load
+		ops = append(ops, op)
+	}
+	return expand(ops, g)
+}
+
+func aggregate(tokens []string, coefs []float64, vals map[string]float64, how string) float64 {
+	if how == Median {
+		x := make([]float64, len(tokens))
+		for i, t := range tokens {
+			x[i] = coefs[i] * vals[t]
+		}
+		return quantile(0.5, x)
+	}
+	s := 0.0
+	for i, t := range tokens {
+		s += coefs[i] * vals[t]
+	}
+	return s
+}
+
+// quantile is the p-quantile of x by linear interpolation (gonum stat).
+func quantile(p float64, x []float64) float64 {
+	s := append([]float64(nil), x...)
+	sort.Float64s(s)
+	return stat.Quantile(p, stat.LinInterp, s, nil)
+}
+
+func describe(list []string, how string) string {
+	s := strings.Join(list, " + ")
+	if how == Median {
+		s = "median(" + strings.Join(list, ", ") + ")"
+	}
+	return s
+}
+
+func f2(x float64) string { return fmt.Sprintf("%.2f", x) }
+
+// test applies the claim's kind to subject value s (reference r).
+func (c *Claim) test(s, r float64, refText string, vals map[string]float64, pool []string) (bool, string) {
+	q := c.Quantile
+	if q == 0 {
+		q = 0.5
+	}
+	poolVals := func() []float64 {
+		x := make([]float64, len(pool))
+		for i, t := range pool {
+			x[i] = vals[t]
+		}
+		return x
+	}
+	switch c.Kind {
+	case Less, Greater, Ratio, About:
+		ratio := s / r
+		obs := fmt.Sprintf("= %s, %s = %s, ratio %s", f2(s), refText, f2(r), f2(ratio))
+		switch c.Kind {
+		case Less:
+			return s < r && (c.High == nil || ratio <= *c.High), obs
+		case Greater:
+			return s > r && (c.Low == nil || ratio >= *c.Low), obs
+		case Ratio:
+			return (c.Low == nil || ratio >= *c.Low) && (c.High == nil || ratio <= *c.High), obs
+		default:
+			tol := c.Tolerance
+			if tol == 0 {
+				tol = DefaultTolerance
+			}
+			return math.Abs(ratio-1) <= tol, obs
+		}
+	case Weak, Strong:
+		qv := quantile(q, poolVals())
+		obs := fmt.Sprintf("= %s, pool %d%% quantile %s", f2(s), int(math.Round(100*q)), f2(qv))
+		if c.Kind == Weak {
+			return s < qv, obs
+		}
+		return s > qv, obs
+	case Between:
+		x := poolVals()
+		lo, hi := quantile(*c.Low, x), quantile(*c.High, x)
+		return s >= lo && s <= hi, fmt.Sprintf("= %s, pool quantiles %s..%s", f2(s), f2(lo), f2(hi))
+	case Rank:
+		rank := 1
+		for _, t := range pool {
+			if vals[t] > s {
+				rank++
+			}
+		}
+		ok := (c.MinRank == 0 || rank >= c.MinRank) && (c.MaxRank == 0 || rank <= c.MaxRank)
+		return ok, fmt.Sprintf("= %s, rank %d among the %d non-royal pieces", f2(s), rank, len(pool))
+	}
+	return false, "kind " + c.Kind + " not testable here"
+}

@@ -1,0 +1,96 @@
+package claims
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+)
+
+// WriteJSON writes r as indented JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// cell escapes text for a Markdown table cell.
+func cell(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	return strings.ReplaceAll(s, "\n", " ")
+}
+
+// WriteMarkdown writes r as a Markdown report: a summary line, one table row
+// per claim, and for games with engine values the side-by-side table with
+// its rank correlations.
+func (r *Report) WriteMarkdown(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Piece-value claims, %s (values in %s = 1.00)\n\n", r.Game, r.Unit)
+	fmt.Fprintf(&b, "Claims %s", r.Claims)
+	if r.Weights != "" {
+		fmt.Fprintf(&b, "; weights %s", r.Weights)
+		if r.WeightsVersion != "" {
+			fmt.Fprintf(&b, " (version %s)", r.WeightsVersion)
+		}
+	}
+	fmt.Fprintf(&b, ".\n\n%d claims: %d confirmed, %d contradicted, %d untestable.\n\n",
+		len(r.Results), r.Confirmed, r.Contradicted, r.Untestable)
+	if len(r.Results) > 0 {
+		b.WriteString("| id | verdict | claim | reading | observed |\n|---|---|---|---|---|\n")
+		for _, res := range r.Results {
+			quote := res.Quote
+			if res.Implied {
+				quote += " (implied)"
+			}
+			obs := res.Observed
+			if res.Verdict == NotTestable {
+				obs = res.Reason
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", res.ID, res.Verdict, cell(quote), cell(res.Reading), cell(obs))
+		}
+	}
+	if e := r.Engine; e != nil {
+		fmt.Fprintf(&b, "\n## Against %s (both sides in %s = 1.00)\n\n", e.Engine, e.Unit)
+		board := len(e.Rows) > 0 && e.Rows[0].EngineMGBoard != 0
+		b.WriteString("| piece | token | ours, on board | ours, in hand | engine mg | engine eg |")
+		if board {
+			b.WriteString(" engine mg, board | engine eg, board |")
+		}
+		b.WriteString("\n|---|---|---:|---:|---:|---:|")
+		if board {
+			b.WriteString("---:|---:|")
+		}
+		b.WriteString("\n")
+		for _, row := range e.Rows {
+			hand := ""
+			if row.OursHand != nil {
+				hand = f2(*row.OursHand)
+			}
+			fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s | %s |", row.Name, row.Token, f2(row.Ours), hand, f2(row.EngineMG), f2(row.EngineEG))
+			if board {
+				fmt.Fprintf(&b, " %s | %s |", f2(row.EngineMGBoard), f2(row.EngineEGBoard))
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString("\n| ours | engine | n | Spearman | Kendall |\n|---|---|---:|---:|---:|\n")
+		for _, c := range e.Correlations {
+			fmt.Fprintf(&b, "| %s | %s | %d | %s | %s |\n", c.Ours, c.Engine, c.N, fcorr(c.Spearman), fcorr(c.Kendall))
+		}
+		if len(e.Notes) > 0 {
+			b.WriteString("\n")
+			for _, n := range e.Notes {
+				fmt.Fprintf(&b, "- %s\n", n)
+			}
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func fcorr(x float64) string {
+	if math.IsNaN(x) {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.3f", x)
+}
