@@ -55,11 +55,11 @@ func runClaims(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rep, err := claims.Evaluate(f, g, w.Terms)
+	rep, err := claims.Evaluate(f, g, w)
 	if err != nil {
 		return fmt.Errorf("%s: %v", *weights, err)
 	}
-	rep.Weights, rep.WeightsVersion = *weights, w.Version
+	rep.Weights = *weights
 	if *format == "json" {
 		return rep.WriteJSON(stdout)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"taifu/features"
 	"taifu/rules"
 	_ "taifu/rules/all"
 )
@@ -19,6 +20,11 @@ func game(t testing.TB, name string) *rules.Game {
 		t.Fatal(err)
 	}
 	return g
+}
+
+// weights wraps terms as a features.Weights of game g.
+func weights(g *rules.Game, terms map[string]float64) *features.Weights {
+	return &features.Weights{Format: features.WeightsFormat, Game: g.Name, Version: "synthetic", Terms: terms}
 }
 
 // synthetic returns weights terms for g where every piece is worth 1 pawn on
@@ -113,7 +119,7 @@ func TestVerdicts(t *testing.T) {
 			if err := f.validate(g); err != nil {
 				t.Fatal(err)
 			}
-			rep, err := Evaluate(f, g, terms)
+			rep, err := Evaluate(f, g, weights(g, terms))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -133,7 +139,7 @@ func TestNoEndgameTerms(t *testing.T) {
 		{ID: "a", Quote: "q", Source: "s", Reading: "r", Kind: Declines, Subject: []string{"CI"}},
 		{ID: "b", Quote: "q", Source: "s", Reading: "r", Kind: Strong, Subject: []string{"LO"}, Phase: EG},
 	}}
-	rep, err := Evaluate(f, g, synthetic(g, nil, nil))
+	rep, err := Evaluate(f, g, weights(g, synthetic(g, nil, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,12 +156,12 @@ func TestNoEndgameTerms(t *testing.T) {
 func TestBadUnitWeight(t *testing.T) {
 	g := game(t, "typhoon")
 	f := &File{Format: Format, Game: "typhoon", Unit: "P", Path: "x"}
-	if _, err := Evaluate(f, g, synthetic(g, map[string]float64{"P": 0}, nil)); err == nil || !strings.Contains(err.Error(), "material/P") {
+	if _, err := Evaluate(f, g, weights(g, synthetic(g, map[string]float64{"P": 0}, nil))); err == nil || !strings.Contains(err.Error(), "material/P") {
 		t.Errorf("zero pawn weight: err %v", err)
 	}
 	terms := synthetic(g, nil, nil)
 	delete(terms, "material/N")
-	if _, err := Evaluate(f, g, terms); err == nil || !strings.Contains(err.Error(), "material/N") {
+	if _, err := Evaluate(f, g, weights(g, terms)); err == nil || !strings.Contains(err.Error(), "material/N") {
 		t.Errorf("missing term: err %v", err)
 	}
 }
@@ -261,7 +267,7 @@ func TestEngineComparison(t *testing.T) {
 		terms["material/"+tok] = v
 		terms["hand/"+tok] = v * 1.5
 	}
-	rep, err := Evaluate(f, g, terms)
+	rep, err := Evaluate(f, g, weights(g, terms))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,7 +326,7 @@ func TestShippedFiles(t *testing.T) {
 					terms["hand/"+g.Kinds[k].Token] = 1
 				}
 			}
-			if _, err := Evaluate(f, g, terms); err != nil {
+			if _, err := Evaluate(f, g, weights(g, terms)); err != nil {
 				t.Fatal(err)
 			}
 		})
@@ -350,8 +356,70 @@ func FuzzParse(f *testing.F) {
 		for k := 1; k < len(g.Kinds); k++ {
 			terms["hand/"+g.Kinds[k].Token] = 1
 		}
-		if _, err := Evaluate(file, g, terms); err != nil {
+		if _, err := Evaluate(file, g, weights(g, terms)); err != nil {
 			t.Fatal(err)
 		}
 	})
+}
+
+// TestCertainty: with bootstrap intervals (taifu tune's provenance, in pawn
+// units) a verdict is robust when it holds over the whole interval of the
+// tested quantity.
+func TestCertainty(t *testing.T) {
+	g := game(t, "typhoon")
+	// Point values in pawns (P weight 2): A 1.1, AB 4, B 0.5, N 3, SA 0.25,
+	// LO 15, Q 9, everything else 0.5.
+	terms := synthetic(g, map[string]float64{"P": 2, "A": 2.2, "AB": 8, "N": 6, "SA": 0.5, "LO": 30, "Q": 18}, nil)
+	type iv = [2]float64
+	cases := []struct {
+		name      string
+		c         Claim
+		ivs       map[string]iv
+		verdict   string
+		certainty string
+	}{
+		{"ratio robust", Claim{Kind: Ratio, Subject: []string{"A"}, Reference: []string{"P"}, Low: fp(0.75), High: fp(1.5)},
+			map[string]iv{"A": {1.0, 1.2}, "P": {1, 1}}, Confirmed, Robust},
+		{"ratio uncertain", Claim{Kind: Ratio, Subject: []string{"A"}, Reference: []string{"P"}, Low: fp(0.75), High: fp(1.5)},
+			map[string]iv{"A": {0.5, 1.2}, "P": {1, 1}}, Confirmed, Uncertain},
+		// AB / (B + 0.5 N) = 2 at the point; the interval 0.5..2.5 crosses
+		// the accepted 0.75..1.25 with both ends outside it.
+		{"about straddles", Claim{Kind: About, Subject: []string{"AB"}, Reference: []string{"B", "0.5*N"}},
+			map[string]iv{"AB": {1, 5}, "B": {0.5, 0.5}, "N": {3, 3}}, Contradicted, Uncertain},
+		{"about robust contradiction", Claim{Kind: About, Subject: []string{"AB"}, Reference: []string{"B", "0.5*N"}},
+			map[string]iv{"AB": {3.5, 5}, "B": {0.5, 0.5}, "N": {3, 3}}, Contradicted, Robust},
+		{"weak robust", Claim{Kind: Weak, Subject: []string{"SA"}}, map[string]iv{"SA": {0.1, 0.4}}, Confirmed, Robust},
+		{"weak uncertain", Claim{Kind: Weak, Subject: []string{"SA"}}, map[string]iv{"SA": {0.1, 0.9}}, Confirmed, Uncertain},
+		{"rank robust", Claim{Kind: Rank, Subject: []string{"LO"}, MaxRank: 1}, map[string]iv{"LO": {10, 20}}, Confirmed, Robust},
+		{"rank uncertain", Claim{Kind: Rank, Subject: []string{"LO"}, MaxRank: 1}, map[string]iv{"LO": {5, 20}}, Confirmed, Uncertain},
+		// No interval for the reference: no certainty.
+		{"missing interval", Claim{Kind: Less, Subject: []string{"A"}, Reference: []string{"N"}}, map[string]iv{"A": {1, 1.2}}, Confirmed, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := tc.c
+			c.ID, c.Quote, c.Source, c.Reading = "X-1", "q", "s", "r"
+			f := &File{Format: Format, Game: "typhoon", Unit: "P", Path: "synthetic", Claims: []Claim{c}}
+			if err := f.validate(g); err != nil {
+				t.Fatal(err)
+			}
+			ivs := map[string][2]float64{}
+			for tok, v := range tc.ivs {
+				ivs["material/"+tok] = v
+			}
+			w := weights(g, terms)
+			w.Provenance = map[string]any{"intervals": ivs}
+			rep, err := Evaluate(f, g, w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := rep.Results[0]
+			if res.Verdict != tc.verdict || res.Certainty != tc.certainty {
+				t.Errorf("%s (%s), want %s (%s); %s, range %v", res.Verdict, res.Certainty, tc.verdict, tc.certainty, res.Observed, res.Range)
+			}
+			if !rep.Intervals {
+				t.Error("report does not say the weights have intervals")
+			}
+		})
+	}
 }

@@ -8,7 +8,9 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
+	"taifu/features"
 	"taifu/rules"
+	"taifu/tuner"
 )
 
 // Verdicts.
@@ -31,7 +33,20 @@ type Result struct {
 	// Observed is the measured quantity behind the verdict, in words.
 	Observed string `json:"observed,omitempty"`
 	Reason   string `json:"reason,omitempty"`
+	// Certainty is set when the weights carry bootstrap intervals and the
+	// claim has a single-valued reading in middlegame values: Robust when
+	// the verdict holds over the whole interval, Uncertain when the interval
+	// reaches values with the other verdict.
+	Certainty string `json:"certainty,omitempty"`
+	// Range is the interval of the tested quantity (a ratio, or a value).
+	Range *[2]float64 `json:"range,omitempty"`
 }
+
+// Certainties.
+const (
+	Robust    = "robust"
+	Uncertain = "uncertain"
+)
 
 // Report is the verdict on every claim of a file against one set of weights.
 type Report struct {
@@ -43,6 +58,8 @@ type Report struct {
 	Confirmed      int               `json:"confirmed"`
 	Contradicted   int               `json:"contradicted"`
 	Untestable     int               `json:"untestable"`
+	Robust         int               `json:"robust,omitempty"`
+	Intervals      bool              `json:"intervals"`
 	Results        []Result          `json:"results"`
 	Engine         *EngineComparison `json:"engine,omitempty"`
 }
@@ -50,8 +67,11 @@ type Report struct {
 // valueSet holds the piece values of one weights file in unit-piece terms.
 type valueSet struct {
 	mg, eg, hand map[string]float64
-	hasEG        bool     // some material_eg weight is nonzero
-	pool         []string // non-royal tokens
+	// lo and hi are the bootstrap interval of each middlegame value (empty
+	// without intervals).
+	lo, hi map[string]float64
+	hasEG  bool     // some material_eg weight is nonzero
+	pool   []string // non-royal tokens
 }
 
 // newValueSet normalises terms (material/T, material_eg/T, hand/T) to the
@@ -64,7 +84,8 @@ func newValueSet(g *rules.Game, unit string, terms map[string]float64) (*valueSe
 	if !(umg > 0) || math.IsInf(umg, 0) {
 		return nil, fmt.Errorf("unit piece weight material/%s is %v, not positive: values in %s units are undefined", unit, umg, unit)
 	}
-	v := &valueSet{mg: map[string]float64{}, eg: map[string]float64{}, hand: map[string]float64{}}
+	v := &valueSet{mg: map[string]float64{}, eg: map[string]float64{}, hand: map[string]float64{},
+		lo: map[string]float64{}, hi: map[string]float64{}}
 	ueg := umg + terms["material_eg/"+unit]
 	// Endgame values exist only when some material_eg weight is nonzero:
 	// with all of them 0 the weights say nothing about the phase.
@@ -105,17 +126,28 @@ func (v *valueSet) phase(p string) map[string]float64 {
 	return v.mg
 }
 
-// Evaluate reads every claim of f against the weights' terms (feature name
-// to weight, as in features.Weights.Terms) for game g.
-func Evaluate(f *File, g *rules.Game, terms map[string]float64) (*Report, error) {
-	if f.Game != g.Name {
-		return nil, fmt.Errorf("claims file %s is for %s, weights for %s", f.Path, f.Game, g.Name)
+// Evaluate reads every claim of f against weights w of game g (loaded with
+// features.LoadWeights). Bootstrap intervals in w's provenance (as written by
+// taifu tune, read with tuner.PieceValues) add a certainty to each verdict
+// that has a single-valued middlegame reading.
+func Evaluate(f *File, g *rules.Game, w *features.Weights) (*Report, error) {
+	if f.Game != g.Name || (w.Game != "" && w.Game != g.Name) {
+		return nil, fmt.Errorf("claims file %s is for %s, weights (%s) for %s", f.Path, f.Game, w.Version, g.Name)
 	}
-	v, err := newValueSet(g, f.Unit, terms)
+	v, err := newValueSet(g, f.Unit, w.Terms)
 	if err != nil {
 		return nil, err
 	}
-	r := &Report{Game: g.Name, Unit: f.Unit, Claims: f.Path}
+	table, err := tuner.PieceValues(g, w.Version, w.Terms, w.Provenance)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range table.Pieces {
+		if p.Low != nil && !p.InHand {
+			v.lo[p.Kind], v.hi[p.Kind] = *p.Low, *p.High
+		}
+	}
+	r := &Report{Game: g.Name, Unit: f.Unit, Claims: f.Path, WeightsVersion: w.Version, Intervals: len(v.lo) > 0}
 	for i := range f.Claims {
 		res := evaluate(&f.Claims[i], g, v)
 		switch res.Verdict {
@@ -125,6 +157,9 @@ func Evaluate(f *File, g *rules.Game, terms map[string]float64) (*Report, error)
 			r.Contradicted++
 		default:
 			r.Untestable++
+		}
+		if res.Certainty == Robust {
+			r.Robust++
 		}
 		r.Results = append(r.Results, res)
 	}
@@ -198,8 +233,123 @@ func evaluate(c *Claim, g *rules.Game, v *valueSet) Result {
 		ok, obs := test(s)
 		res.Observed = describe(c.Subject, c.Aggregate) + " " + obs
 		res.Verdict = verdict(ok)
+		c.certainty(&res, ok, g, v)
 	}
 	return res
+}
+
+// span is the interval of a sum of scaled values; ok is false when a value
+// has no interval.
+func (v *valueSet) span(tokens []string, coefs []float64) (lo, hi float64, ok bool) {
+	for i, t := range tokens {
+		l, have := v.lo[t]
+		if !have {
+			return 0, 0, false
+		}
+		lo, hi = lo+coefs[i]*l, hi+coefs[i]*v.hi[t]
+	}
+	return lo, hi, true
+}
+
+// certainty sets res.Certainty and res.Range for claims read on middlegame
+// sums (the values bootstrap intervals exist for): the verdict is Robust
+// when it is the same at both ends of the tested quantity's interval. The
+// pool's quantiles and ranks are taken at the point values.
+func (c *Claim) certainty(res *Result, ok bool, g *rules.Game, v *valueSet) {
+	if len(v.lo) == 0 || c.Phase == EG || c.Aggregate == Median || c.RefAggregate == Median {
+		return
+	}
+	st, sc := operands(c.Subject, g)
+	slo, shi, have := v.span(st, sc)
+	if !have {
+		return
+	}
+	lo, hi := slo, shi
+	ref := 0.0
+	if relational(c.Kind) {
+		rt, rc := operands(c.Reference, g)
+		rlo, rhi, have := v.span(rt, rc)
+		if !have || !(rlo > 0) {
+			return
+		}
+		lo, hi = slo/rhi, shi/rlo
+		ref = 1 // the tests below take the ratio as s with r = 1
+	}
+	test := func(x float64) bool {
+		if relational(c.Kind) {
+			ok, _ := c.test(x, ref, "", v.mg, v.pool)
+			return ok
+		}
+		ok, _ := c.test(x, 0, "", v.mg, v.pool)
+		return ok
+	}
+	res.Range = &[2]float64{lo, hi}
+	// Every kind accepts a convex set of x, bounded by the points
+	// boundaries returns, so testing the ends, the bounds inside the range
+	// and the midpoints between them tests the whole range.
+	xs := []float64{lo, hi}
+	for _, b := range c.boundaries(v.mg, v.pool) {
+		if b > lo && b < hi {
+			xs = append(xs, b)
+		}
+	}
+	sort.Float64s(xs)
+	for i := len(xs) - 1; i > 0; i-- {
+		xs = append(xs, (xs[i-1]+xs[i])/2)
+	}
+	res.Certainty = Robust
+	for _, x := range xs {
+		if test(x) != ok {
+			res.Certainty = Uncertain
+			return
+		}
+	}
+}
+
+// isSubject reports whether token t is named in the claim's subject (a
+// piece is not ranked against itself).
+func (c *Claim) isSubject(t string) bool {
+	for _, s := range c.Subject {
+		if s == t || strings.HasSuffix(s, "*"+t) {
+			return true
+		}
+	}
+	return false
+}
+
+// boundaries lists the points where the claim's test of x can change.
+func (c *Claim) boundaries(vals map[string]float64, pool []string) []float64 {
+	x := make([]float64, len(pool))
+	for i, t := range pool {
+		x[i] = vals[t]
+	}
+	q := c.Quantile
+	if q == 0 {
+		q = 0.5
+	}
+	var b []float64
+	for _, p := range []*float64{c.Low, c.High} {
+		if p != nil {
+			b = append(b, *p)
+		}
+	}
+	switch c.Kind {
+	case Less, Greater:
+		b = append(b, 1)
+	case About:
+		tol := c.Tolerance
+		if tol == 0 {
+			tol = DefaultTolerance
+		}
+		b = []float64{1 - tol, 1 + tol}
+	case Weak, Strong:
+		b = []float64{quantile(q, x)}
+	case Between:
+		b = []float64{quantile(*c.Low, x), quantile(*c.High, x)}
+	case Rank:
+		b = x
+	}
+	return b
 }
 
 func limit(xs []string, n int) []string {
@@ -303,7 +453,7 @@ func (c *Claim) test(s, r float64, refText string, vals map[string]float64, pool
 	case Rank:
 		rank := 1
 		for _, t := range pool {
-			if vals[t] > s {
+			if vals[t] > s && !c.isSubject(t) {
 				rank++
 			}
 		}

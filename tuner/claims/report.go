@@ -34,8 +34,13 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			fmt.Fprintf(&b, " (version %s)", r.WeightsVersion)
 		}
 	}
-	fmt.Fprintf(&b, ".\n\n%d claims: %d confirmed, %d contradicted, %d untestable.\n\n",
-		len(r.Results), r.Confirmed, r.Contradicted, r.Untestable)
+	fmt.Fprintf(&b, ".\n\n%d claims: %d confirmed, %d contradicted, %d untestable.", len(r.Results), r.Confirmed, r.Contradicted, r.Untestable)
+	if r.Intervals {
+		fmt.Fprintf(&b, " %d verdicts are robust: they hold over the whole bootstrap interval of the tested quantity.", r.Robust)
+	} else {
+		b.WriteString(" The weights carry no bootstrap intervals, so verdicts are on point values.")
+	}
+	b.WriteString("\n\n")
 	if len(r.Results) > 0 {
 		b.WriteString("| id | verdict | claim | reading | observed |\n|---|---|---|---|---|\n")
 		for _, res := range r.Results {
@@ -47,7 +52,14 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			if res.Verdict == NotTestable {
 				obs = res.Reason
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", res.ID, res.Verdict, cell(quote), cell(res.Reading), cell(obs))
+			if res.Range != nil {
+				obs += fmt.Sprintf("; interval %s..%s", f2(res.Range[0]), f2(res.Range[1]))
+			}
+			v := res.Verdict
+			if res.Certainty != "" {
+				v += " (" + res.Certainty + ")"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", res.ID, v, cell(quote), cell(res.Reading), cell(obs))
 		}
 	}
 	if e := r.Engine; e != nil {
