@@ -108,54 +108,78 @@ func Fit(d *Dataset, train, valid []int32, w0 []float64, s Settings) (*Result, e
 		return va.DataLoss(w)
 	}
 	res := &Result{K: k, TrainBefore: tr.DataLoss(w0), ValidBefore: vloss(w0)}
-	var bar *progressbar.ProgressBar
+	rep := newReporter(s, res, w0, vloss)
+	var err error
+	switch s.method() {
+	case "lbfgs":
+		res.W, res.Status, err = fitLBFGS(tr, w0, s, rep.epochDone)
+	case "adam":
+		res.W, res.Status, err = fitAdam(tr, w0, s, rep.epochDone)
+	default:
+		return nil, fmt.Errorf("unknown method %q (lbfgs or adam)", s.Method)
+	}
+	rep.finish(len(valid) > 0, err)
+	if err != nil {
+		return nil, err
+	}
+	res.TrainAfter = tr.DataLoss(res.W)
+	res.ValidAfter = vloss(res.W)
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// reporter records each epoch's losses in a Result, draws the progress bar
+// and keeps the weights of the best validation loss for early stopping.
+type reporter struct {
+	s     Settings
+	res   *Result
+	bar   *progressbar.ProgressBar
+	vloss func([]float64) float64
+	bestW []float64
+	bestV float64
+}
+
+func newReporter(s Settings, res *Result, w0 []float64, vloss func([]float64) float64) *reporter {
+	r := &reporter{s: s, res: res, vloss: vloss, bestW: append([]float64(nil), w0...), bestV: res.ValidBefore}
 	if s.Progress != nil {
-		bar = progressbar.NewOptions(s.MaxEpochs,
+		r.bar = progressbar.NewOptions(s.MaxEpochs,
 			progressbar.OptionSetWriter(s.Progress),
-			progressbar.OptionSetDescription(fmt.Sprintf("%s K=%.4f", s.method(), k)),
+			progressbar.OptionSetDescription(fmt.Sprintf("%s K=%.4f", s.method(), res.K)),
 			progressbar.OptionShowCount(),
 			progressbar.OptionSetWidth(20),
 			progressbar.OptionThrottle(200*time.Millisecond),
 			progressbar.OptionOnCompletion(func() { fmt.Fprintln(s.Progress) }),
 		)
 	}
-	bestW, bestV := append([]float64(nil), w0...), res.ValidBefore
-	epochDone := func(epoch int, w []float64, trainLoss float64) {
-		e := EpochLoss{Epoch: epoch, Train: trainLoss, Validation: vloss(w)}
-		res.History = append(res.History, e)
-		if e.Validation < bestV {
-			bestV, res.BestEpoch = e.Validation, epoch
-			copy(bestW, w)
-		}
-		if bar != nil {
-			bar.Describe(fmt.Sprintf("%s K=%.4f train %.6f val %.6f", s.method(), k, e.Train, e.Validation))
-			bar.Set(epoch)
-		}
+	return r
+}
+
+func (r *reporter) epochDone(epoch int, w []float64, trainLoss float64) {
+	e := EpochLoss{Epoch: epoch, Train: trainLoss, Validation: r.vloss(w)}
+	r.res.History = append(r.res.History, e)
+	if e.Validation < r.bestV {
+		r.bestV, r.res.BestEpoch = e.Validation, epoch
+		copy(r.bestW, w)
 	}
-	var err error
-	switch s.method() {
-	case "lbfgs":
-		res.W, res.Status, err = fitLBFGS(tr, w0, s, epochDone)
-	case "adam":
-		res.W, res.Status, err = fitAdam(tr, w0, s, epochDone)
-	default:
-		return nil, fmt.Errorf("unknown method %q (lbfgs or adam)", s.Method)
+	if r.bar != nil {
+		r.bar.Describe(fmt.Sprintf("%s K=%.4f train %.6f val %.6f", r.s.method(), r.res.K, e.Train, e.Validation))
+		r.bar.Set(epoch)
 	}
-	if bar != nil {
-		bar.Finish()
+}
+
+// finish closes the bar and applies early stopping to res.W.
+func (r *reporter) finish(haveValid bool, err error) {
+	if r.bar != nil {
+		r.bar.Finish()
 	}
 	if err != nil {
-		return nil, err
+		return
 	}
-	res.Epochs = len(res.History)
-	if s.EarlyStop && len(valid) > 0 {
-		res.W = bestW
-		res.Status += fmt.Sprintf("; early stopping kept epoch %d", res.BestEpoch)
+	r.res.Epochs = len(r.res.History)
+	if r.s.EarlyStop && haveValid {
+		r.res.W = r.bestW
+		r.res.Status += fmt.Sprintf("; early stopping kept epoch %d", r.res.BestEpoch)
 	}
-	res.TrainAfter = tr.DataLoss(res.W)
-	res.ValidAfter = vloss(res.W)
-	res.Elapsed = time.Since(start)
-	return res, nil
 }
 
 func (s Settings) method() string {
@@ -212,62 +236,92 @@ func fitLBFGS(o *Objective, w0 []float64, s Settings, epochDone func(int, []floa
 	return r.X, status, nil
 }
 
-// fitAdam runs mini-batch Adam (Kingma & Ba 2015, β1 = 0.9, β2 = 0.999,
-// ε = 1e-8) over shuffled batches of o.Rows.
-func fitAdam(o *Objective, w0 []float64, s Settings, epochDone func(int, []float64, float64)) ([]float64, string, error) {
-	bs := s.BatchSize
-	if bs <= 0 {
-		bs = 4096
+// adam is the state of mini-batch Adam (Kingma & Ba 2015, β1 = 0.9,
+// β2 = 0.999, ε = 1e-8) with stopping on a stalled training loss.
+type adam struct {
+	lr, tol     float64
+	bs          int
+	w, m, v, g  []float64
+	step, stall int
+	best        float64
+	rng         *rand.Rand
+	rows        []int32
+}
+
+func newAdam(w0 []float64, s Settings) *adam {
+	a := &adam{bs: s.BatchSize, lr: s.LearningRate, tol: s.Tolerance, best: math.Inf(1)}
+	if a.bs <= 0 {
+		a.bs = 4096
 	}
-	lr := s.LearningRate
-	if lr <= 0 {
-		lr = 0.01
+	if a.lr <= 0 {
+		a.lr = 0.01
 	}
-	tol := s.Tolerance
-	if tol <= 0 {
-		tol = 1e-5
+	if a.tol <= 0 {
+		a.tol = 1e-5
 	}
-	const b1, b2, eps = 0.9, 0.999, 1e-8
 	n := len(w0)
-	w := append([]float64(nil), w0...)
-	m := make([]float64, n)
-	v := make([]float64, n)
-	g := make([]float64, n)
-	rows := append([]int32(nil), o.Rows...)
-	rng := rand.New(rand.NewPCG(s.Seed, 0x7475_6e65))
-	batch := *o
-	batch.partG = nil
-	step := 0
-	best, stall := math.Inf(1), 0
+	a.w = append([]float64(nil), w0...)
+	a.m, a.v, a.g = make([]float64, n), make([]float64, n), make([]float64, n)
+	a.rng = rand.New(rand.NewPCG(s.Seed, 0x7475_6e65))
+	return a
+}
+
+// pass shuffles rows and takes one Adam step per batch of them on the
+// objective o (whose Rows it sets). It returns the sum over rows of the
+// data loss at the weights of each row's step.
+func (a *adam) pass(o *Objective, rows []int32) float64 {
+	const b1, b2, eps = 0.9, 0.999, 1e-8
+	a.rows = append(a.rows[:0], rows...)
+	rows = a.rows
+	a.rng.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+	var sum float64
+	for lo := 0; lo < len(rows); lo += a.bs {
+		hi := min(lo+a.bs, len(rows))
+		o.Rows = rows[lo:hi]
+		l := o.eval(a.w, a.g)
+		sum += (l - o.l2Term(a.w)) * float64(hi-lo)
+		a.step++
+		c1 := 1 - math.Pow(b1, float64(a.step))
+		c2 := 1 - math.Pow(b2, float64(a.step))
+		for j := range a.w {
+			a.m[j] = b1*a.m[j] + (1-b1)*a.g[j]
+			a.v[j] = b2*a.v[j] + (1-b2)*a.g[j]*a.g[j]
+			a.w[j] -= a.lr * (a.m[j] / c1) / (math.Sqrt(a.v[j]/c2) + eps)
+		}
+	}
+	return sum
+}
+
+// endEpoch records an epoch's training loss; stop is true once it has
+// improved by less than tol (relative) for 3 epochs.
+func (a *adam) endEpoch(epoch int, loss float64) (stop bool, err error) {
+	if math.IsNaN(loss) || math.IsInf(loss, 0) {
+		return true, fmt.Errorf("Adam diverged at epoch %d (lower --lr)", epoch)
+	}
+	if a.best-loss > a.tol*math.Abs(loss) {
+		a.best, a.stall = loss, 0
+		return false, nil
+	}
+	a.stall++
+	return a.stall >= 3, nil
+}
+
+// fitAdam runs mini-batch Adam over shuffled batches of o.Rows.
+func fitAdam(o *Objective, w0 []float64, s Settings, epochDone func(int, []float64, float64)) ([]float64, string, error) {
+	a := newAdam(w0, s)
+	batch := &Objective{Data: o.Data, K: o.K, L2: o.L2, Anchor: o.Anchor, Workers: o.Workers}
 	for epoch := 1; epoch <= s.MaxEpochs; epoch++ {
-		rng.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
-		var sum float64
-		for lo := 0; lo < len(rows); lo += bs {
-			hi := min(lo+bs, len(rows))
-			batch.Rows = rows[lo:hi]
-			l := batch.FuncGrad(g, w)
-			sum += (l - batch.l2Term(w)) * float64(hi-lo)
-			step++
-			c1 := 1 - math.Pow(b1, float64(step))
-			c2 := 1 - math.Pow(b2, float64(step))
-			for j := range w {
-				m[j] = b1*m[j] + (1-b1)*g[j]
-				v[j] = b2*v[j] + (1-b2)*g[j]*g[j]
-				w[j] -= lr * (m[j] / c1) / (math.Sqrt(v[j]/c2) + eps)
+		loss := a.pass(batch, o.Rows) / float64(len(o.Rows))
+		if stop, err := a.endEpoch(epoch, loss); err != nil {
+			return nil, "", err
+		} else {
+			epochDone(epoch, a.w, loss)
+			if stop {
+				return a.w, fmt.Sprintf("converged after %d epochs", epoch), nil
 			}
 		}
-		loss := sum / float64(len(rows))
-		if math.IsNaN(loss) || math.IsInf(loss, 0) {
-			return nil, "", fmt.Errorf("Adam diverged at epoch %d (lower --lr)", epoch)
-		}
-		epochDone(epoch, w, loss)
-		if best-loss > tol*math.Abs(loss) {
-			best, stall = loss, 0
-		} else if stall++; stall >= 3 {
-			return w, fmt.Sprintf("converged after %d epochs", epoch), nil
-		}
 	}
-	return w, "epoch limit", nil
+	return a.w, "epoch limit", nil
 }
 
 // l2Term returns the regularisation part of the objective.

@@ -53,83 +53,105 @@ type errStop struct{}
 
 func (errStop) Error() string { return "row limit reached" }
 
+// converter turns self-play rows into training rows: features recomputed
+// from the position text, quiet handling, label. Its buffers are reused.
+type converter struct {
+	cfg    LoadConfig
+	schema *features.Schema
+	q      *Quiescer
+	fs     []features.Feature
+	buf    []rules.Move
+	st     *LoadStats
+}
+
+func newConverter(cfg LoadConfig, st *LoadStats) (*converter, error) {
+	if err := CheckQuiet(cfg.Quiet); err != nil {
+		return nil, err
+	}
+	if cfg.Lambda < 0 || cfg.Lambda > 1 || math.IsNaN(cfg.Lambda) {
+		return nil, fmt.Errorf("lambda %v outside [0, 1]", cfg.Lambda)
+	}
+	c := &converter{cfg: cfg, schema: features.For(cfg.Game), st: st, buf: make([]rules.Move, 0, 512)}
+	c.fs = make([]features.Feature, 0, len(c.schema.Names))
+	if cfg.Quiet == QuietResolve {
+		if cfg.Weights == nil {
+			return nil, fmt.Errorf("quiet=resolve needs weights to evaluate the capture search")
+		}
+		c.q = NewQuiescer(cfg.Weights)
+	}
+	return c, nil
+}
+
+// convert returns row r's features (valid until the next call), label and
+// game key; ok is false when the row is skipped (another game, not quiet).
+func (c *converter) convert(r *datasets.Row) (fs []features.Feature, label float64, key uint64, ok bool, err error) {
+	g, st := c.cfg.Game, c.st
+	st.Read++
+	if r.Game != g.Name {
+		st.OtherGame++
+		return nil, 0, 0, false, nil
+	}
+	pos, err := rules.ParsePosition(g, r.Position)
+	if err != nil {
+		return nil, 0, 0, false, fmt.Errorf("run %s game %d: %v", r.RunID, r.GameNumber, err)
+	}
+	sign := float32(1)
+	switch c.cfg.Quiet {
+	case QuietFilter:
+		var capt bool
+		capt, c.buf = HasCapture(pos, c.buf)
+		if capt {
+			st.NotQuiet++
+			return nil, 0, 0, false, nil
+		}
+	case QuietResolve:
+		pv, _ := c.q.Resolve(pos)
+		if len(pv) > 0 {
+			st.Resolved++
+			for _, m := range pv {
+				pos.Make(m)
+			}
+			if len(pv)%2 == 1 {
+				sign = -1 // the leaf's side to move is the row's opponent
+			}
+		}
+	}
+	c.fs = c.schema.Extract(pos, c.fs[:0])
+	if sign < 0 {
+		for i := range c.fs {
+			c.fs[i].Value = -c.fs[i].Value
+		}
+	}
+	st.Used++
+	return c.fs, Label(r.Result, r.RootValue, c.cfg.Lambda), GameKey(r.RunID, r.GameNumber), true, nil
+}
+
 // Load streams the rows of the Parquet files under paths (files,
 // directories, globs: datasets.Files), keeps those of cfg.Game, recomputes
 // their features from the position text with features.Schema.Extract and
 // returns them as a Dataset. Rows of other games are skipped; a position
-// that does not parse is an error naming the file's run, game and ply.
+// that does not parse is an error naming the run and game number.
 func Load(paths []string, cfg LoadConfig) (*Dataset, *LoadStats, error) {
-	if err := CheckQuiet(cfg.Quiet); err != nil {
-		return nil, nil, err
-	}
-	if cfg.Lambda < 0 || cfg.Lambda > 1 || math.IsNaN(cfg.Lambda) {
-		return nil, nil, fmt.Errorf("lambda %v outside [0, 1]", cfg.Lambda)
-	}
 	files, err := datasets.Files(paths)
 	if err != nil {
 		return nil, nil, err
 	}
-	g := cfg.Game
-	schema := features.For(g)
-	d := NewDataset(len(schema.Names))
 	st := &LoadStats{Files: len(files)}
-	var q *Quiescer
-	if cfg.Quiet == QuietResolve {
-		if cfg.Weights == nil {
-			return nil, nil, fmt.Errorf("quiet=resolve needs weights to evaluate the capture search")
-		}
-		q = NewQuiescer(cfg.Weights)
+	c, err := newConverter(cfg, st)
+	if err != nil {
+		return nil, nil, err
 	}
-	fs := make([]features.Feature, 0, len(schema.Names))
-	buf := make([]rules.Move, 0, 512)
+	d := NewDataset(len(c.schema.Names))
 	games := map[uint64]struct{}{}
 	err = datasets.Scan(files, LoadColumns, func(r *datasets.Row) error {
-		st.Read++
-		if r.Game != g.Name {
-			st.OtherGame++
-			return nil
+		fs, label, key, ok, err := c.convert(r)
+		if err != nil || !ok {
+			return err
 		}
-		pos, err := rules.ParsePosition(g, r.Position)
-		if err != nil {
-			return fmt.Errorf("run %s game %d: %v", r.RunID, r.GameNumber, err)
-		}
-		label := Label(r.Result, r.RootValue, cfg.Lambda)
-		sign := float32(1)
-		switch cfg.Quiet {
-		case QuietFilter:
-			var capt bool
-			capt, buf = HasCapture(pos, buf)
-			if capt {
-				st.NotQuiet++
-				return nil
-			}
-			fs = schema.Extract(pos, fs[:0])
-		case QuietResolve:
-			pv, _ := q.Resolve(pos)
-			if len(pv) > 0 {
-				st.Resolved++
-				for _, m := range pv {
-					pos.Make(m)
-				}
-				if len(pv)%2 == 1 {
-					sign = -1 // the leaf's side to move is the row's opponent
-				}
-			}
-			fs = schema.Extract(pos, fs[:0])
-		default:
-			fs = schema.Extract(pos, fs[:0])
-		}
-		if sign < 0 {
-			for i := range fs {
-				fs[i].Value = -fs[i].Value
-			}
-		}
-		key := GameKey(r.RunID, r.GameNumber)
 		if err := d.Add(fs, label, key); err != nil {
 			return fmt.Errorf("run %s game %d: %v", r.RunID, r.GameNumber, err)
 		}
 		games[key] = struct{}{}
-		st.Used++
 		if cfg.MaxRows > 0 && d.Rows() >= cfg.MaxRows {
 			st.Truncated = true
 			return errStop{}

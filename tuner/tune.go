@@ -35,6 +35,10 @@ type TuneConfig struct {
 	Seed       uint64            // bootstrap seed
 	Version    string            // version of the written weights
 	Log        io.Writer         // one-line reports; nil: none
+	// Stream fits by mini-batch Adam re-reading the files every epoch
+	// (FitStream) instead of loading them: for data that does not fit in
+	// memory. No bootstrap then.
+	Stream bool
 }
 
 // Tune loads the data, fits the weights and returns them with a provenance
@@ -60,28 +64,48 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 	}
 	g := c.Game
 	t0 := time.Now()
-	d, ls, err := Load(c.Data, LoadConfig{Game: g, Lambda: c.Lambda, Quiet: c.Quiet, Weights: c.Start, MaxRows: c.MaxRows})
-	if err != nil {
-		return nil, nil, err
-	}
-	loadTime := time.Since(t0)
-	if d.Rows() == 0 {
-		return nil, nil, fmt.Errorf("no %s positions in %s (%d rows read)", g.Name, strings.Join(c.Data, " "), ls.Read)
-	}
-	train, valid := d.Split(c.Validation)
-	logf("loaded %d positions of %d games from %d files in %s (%d read, %d not quiet, %d resolved); %d train, %d validation",
-		ls.Used, ls.Games, ls.Files, loadTime.Round(time.Millisecond), ls.Read, ls.NotQuiet, ls.Resolved, len(train), len(valid))
-	if len(train) == 0 {
-		return nil, nil, fmt.Errorf("no training rows after holding out %v of %d games", c.Validation, ls.Games)
-	}
 	w0 := append([]float64(nil), c.Start.Vec...)
-	res, err := Fit(d, train, valid, w0, c.Fit)
-	if err != nil {
-		return nil, nil, err
+	lc := LoadConfig{Game: g, Lambda: c.Lambda, Quiet: c.Quiet, Weights: c.Start, MaxRows: c.MaxRows}
+	var (
+		d            *Dataset
+		ls           *LoadStats
+		train, valid []int32
+		res          *Result
+		err          error
+	)
+	if c.Stream {
+		if c.Bootstrap > 0 {
+			return nil, nil, fmt.Errorf("bootstrap needs the data in memory: drop --stream or --bootstrap")
+		}
+		res, ls, err = FitStream(c.Data, StreamConfig{Load: lc, Validation: c.Validation}, w0, c.Fit)
+		if err != nil {
+			return nil, nil, err
+		}
+		logf("streamed %d positions of %d games from %d files per epoch (%d read, %d not quiet, %d resolved); train loss on the first 200000 training rows",
+			ls.Used, ls.Games, ls.Files, ls.Read, ls.NotQuiet, ls.Resolved)
+	} else {
+		d, ls, err = Load(c.Data, lc)
+		if err != nil {
+			return nil, nil, err
+		}
+		loadTime := time.Since(t0)
+		if d.Rows() == 0 {
+			return nil, nil, fmt.Errorf("no %s positions in %s (%d rows read)", g.Name, strings.Join(c.Data, " "), ls.Read)
+		}
+		train, valid = d.Split(c.Validation)
+		logf("loaded %d positions of %d games from %d files in %s (%d read, %d not quiet, %d resolved); %d train, %d validation",
+			ls.Used, ls.Games, ls.Files, loadTime.Round(time.Millisecond), ls.Read, ls.NotQuiet, ls.Resolved, len(train), len(valid))
+		if len(train) == 0 {
+			return nil, nil, fmt.Errorf("no training rows after holding out %v of %d games", c.Validation, ls.Games)
+		}
+		res, err = Fit(d, train, valid, w0, c.Fit)
+		if err != nil {
+			return nil, nil, err
+		}
 	}
 	logf("K %.5f; train loss %.6f -> %.6f, validation loss %.6f -> %.6f; %d epochs (%s) in %s, %.0f positions/s per epoch",
 		res.K, res.TrainBefore, res.TrainAfter, res.ValidBefore, res.ValidAfter, res.Epochs, res.Status,
-		res.Elapsed.Round(time.Millisecond), float64(len(train))*float64(max(res.Epochs, 1))/res.Elapsed.Seconds())
+		res.Elapsed.Round(time.Millisecond), float64(ls.Used)*float64(max(res.Epochs, 1))/res.Elapsed.Seconds())
 
 	out := *c.Start
 	out.Version = c.Version
@@ -98,8 +122,9 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 		"rows_not_quiet":  ls.NotQuiet,
 		"rows_resolved":   ls.Resolved,
 		"games":           ls.Games,
-		"train_rows":      len(train),
+		"train_rows":      len(train), // 0 when streamed
 		"validation_rows": len(valid),
+		"streamed":        c.Stream,
 		"truncated":       ls.Truncated,
 		"start_weights":   map[string]any{"version": c.Start.Version, "hash": c.Start.Hash()},
 		"k":               res.K,

@@ -36,7 +36,7 @@ type tuneFlags struct {
 	method, quiet                         string
 	epochs, batch, maxRows, boot, workers int
 	seed                                  uint64
-	early                                 bool
+	early, stream                         bool
 }
 
 func (f *tuneFlags) register(fs interface {
@@ -47,6 +47,7 @@ func (f *tuneFlags) register(fs interface {
 	BoolVar(*bool, string, bool, string)
 }) {
 	fs.BoolVar(&f.early, "early-stop", true, "keep the weights of the epoch with the lowest validation loss")
+	fs.BoolVar(&f.stream, "stream", false, "data too large for memory: mini-batch Adam re-reading the files every epoch (no bootstrap)")
 	fs.Float64Var(&f.lambda, "lambda", tuner.DefaultLambda, "label = lambda*game result + (1-lambda)*search root value (both side to move, mapped to [0,1])")
 	fs.Float64Var(&f.l2, "l2", tuner.DefaultL2, "L2 strength pulling weights towards the starting weights")
 	fs.Float64Var(&f.validation, "validation", tuner.DefaultValidation, "share of games held out for validation")
@@ -78,7 +79,7 @@ func (f *tuneFlags) config(g *rules.Game, data []string, start *features.Weights
 	}
 	return tuner.TuneConfig{
 		Game: g, Data: data, Start: start, Lambda: f.lambda, Validation: f.validation, Quiet: f.quiet,
-		MaxRows: f.maxRows, Bootstrap: f.boot, Confidence: f.conf, Seed: f.seed, Version: version, Log: log,
+		MaxRows: f.maxRows, Bootstrap: f.boot, Stream: f.stream, Confidence: f.conf, Seed: f.seed, Version: version, Log: log,
 		Fit: tuner.Settings{Method: f.method, L2: f.l2, MaxEpochs: f.epochs, Tolerance: f.tol, BatchSize: f.batch,
 			LearningRate: f.lr, Seed: f.seed, Workers: f.workers, Progress: progress, EarlyStop: f.early},
 	}, nil

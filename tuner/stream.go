@@ -1,0 +1,159 @@
+package tuner
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"taifu/datasets"
+)
+
+// StreamConfig sets up FitStream.
+type StreamConfig struct {
+	Load       LoadConfig
+	Validation float64 // share of games held out (kept in memory)
+	ChunkRows  int     // training rows held in memory at once; 0 = 262144
+	// KSampleRows is how many training rows (the first ones read) FitK
+	// uses; 0 = 200000.
+	KSampleRows int
+	// MaxValidRows caps the in-memory validation rows; 0 = 1000000.
+	MaxValidRows int
+}
+
+// FitStream fits by mini-batch Adam without holding the training set in
+// memory: every epoch re-reads the Parquet files, converts ChunkRows rows at
+// a time and takes Adam steps over shuffled batches of each chunk. The
+// validation games (and, for K, a sample of the first training rows) are
+// kept in memory. s.Method is ignored; s.K, when set, skips the K fit.
+func FitStream(paths []string, c StreamConfig, w0 []float64, s Settings) (*Result, *LoadStats, error) {
+	if c.ChunkRows <= 0 {
+		c.ChunkRows = 262144
+	}
+	if c.KSampleRows <= 0 {
+		c.KSampleRows = 200000
+	}
+	if c.MaxValidRows <= 0 {
+		c.MaxValidRows = 1000000
+	}
+	if s.MaxEpochs <= 0 {
+		s.MaxEpochs = 200
+	}
+	s.Method = "adam"
+	files, err := datasets.Files(paths)
+	if err != nil {
+		return nil, nil, err
+	}
+	start := time.Now()
+	nf := len(w0)
+	// First pass: statistics, validation set, K sample.
+	st := &LoadStats{Files: len(files)}
+	conv, err := newConverter(c.Load, st)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(conv.schema.Names) != nf {
+		return nil, nil, fmt.Errorf("starting weights have %d entries, %s has %d features", nf, c.Load.Game.Name, len(conv.schema.Names))
+	}
+	valid, sample := NewDataset(nf), NewDataset(nf)
+	games := map[uint64]struct{}{}
+	trainRows := 0
+	err = datasets.Scan(files, LoadColumns, func(r *datasets.Row) error {
+		fs, label, key, ok, err := conv.convert(r)
+		if err != nil || !ok {
+			return err
+		}
+		games[key] = struct{}{}
+		if InValidation(key, c.Validation) {
+			if valid.Rows() < c.MaxValidRows {
+				return valid.Add(fs, label, key)
+			}
+			return nil
+		}
+		trainRows++
+		if sample.Rows() < c.KSampleRows {
+			return sample.Add(fs, label, key)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	st.Games = len(games)
+	if trainRows == 0 {
+		return nil, st, errors.New("no training rows")
+	}
+	sampleRows, _ := sample.Split(0)
+	validRows, _ := valid.Split(0)
+	k := s.K
+	if k <= 0 {
+		k = FitK(sample, sampleRows, w0, s.Workers)
+	}
+	anchor := append([]float64(nil), w0...)
+	va := &Objective{Data: valid, Rows: validRows, K: k, Workers: s.Workers}
+	vloss := func(w []float64) float64 {
+		if len(validRows) == 0 {
+			return math.NaN()
+		}
+		return va.DataLoss(w)
+	}
+	res := &Result{K: k, TrainBefore: (&Objective{Data: sample, Rows: sampleRows, K: k}).DataLoss(w0), ValidBefore: vloss(w0)}
+	rep := newReporter(s, res, w0, vloss)
+	a := newAdam(w0, s)
+	chunk := NewDataset(nf)
+	var sum float64
+	flush := func() {
+		if chunk.Rows() == 0 {
+			return
+		}
+		rows, _ := chunk.Split(0)
+		sum += a.pass(&Objective{Data: chunk, K: k, L2: s.L2, Anchor: anchor, Workers: s.Workers}, rows)
+		chunk.reset()
+	}
+	status := "epoch limit"
+	for epoch := 1; epoch <= s.MaxEpochs; epoch++ {
+		sum = 0
+		conv.st = &LoadStats{} // counted once, in the first pass
+		err := datasets.Scan(files, LoadColumns, func(r *datasets.Row) error {
+			fs, label, key, ok, err := conv.convert(r)
+			if err != nil || !ok || InValidation(key, c.Validation) {
+				return err
+			}
+			if err := chunk.Add(fs, label, key); err != nil {
+				return err
+			}
+			if chunk.Rows() >= c.ChunkRows {
+				flush()
+			}
+			return nil
+		})
+		if err != nil {
+			rep.finish(false, err)
+			return nil, st, err
+		}
+		flush()
+		loss := sum / float64(trainRows)
+		stop, err := a.endEpoch(epoch, loss)
+		if err != nil {
+			rep.finish(false, err)
+			return nil, st, err
+		}
+		rep.epochDone(epoch, a.w, loss)
+		if stop {
+			status = fmt.Sprintf("converged after %d epochs", epoch)
+			break
+		}
+	}
+	res.W, res.Status = a.w, status
+	rep.finish(len(validRows) > 0, nil)
+	res.TrainAfter = (&Objective{Data: sample, Rows: sampleRows, K: k}).DataLoss(res.W)
+	res.ValidAfter = vloss(res.W)
+	res.Elapsed = time.Since(start)
+	return res, st, nil
+}
+
+// reset empties d, keeping its buffers.
+func (d *Dataset) reset() {
+	d.Off = d.Off[:1]
+	d.Idx, d.Val, d.Label, d.Game = d.Idx[:0], d.Val[:0], d.Label[:0], d.Game[:0]
+}
