@@ -48,6 +48,17 @@ func synthetic(g *rules.Game, set, eg map[string]float64) map[string]float64 {
 
 func fp(x float64) *float64 { return &x }
 
+// single is a validated Typhoon claims file holding c alone (with id X-1).
+func single(t *testing.T, g *rules.Game, c Claim) *File {
+	t.Helper()
+	c.ID, c.Quote, c.Source, c.Reading = "X-1", "q", "s", "r"
+	f := &File{Format: Format, Game: "typhoon", Unit: "P", Path: "synthetic", Claims: []Claim{c}}
+	if err := f.validate(g); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
 // TestVerdicts reads one claim of each kind against synthetic Typhoon
 // weights whose answers are known by construction.
 func TestVerdicts(t *testing.T) {
@@ -113,13 +124,7 @@ func TestVerdicts(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c := tc.c
-			c.ID, c.Quote, c.Source, c.Reading = "X-1", "q", "s", "r"
-			f := &File{Format: Format, Game: "typhoon", Unit: "P", Path: "synthetic", Claims: []Claim{c}}
-			if err := f.validate(g); err != nil {
-				t.Fatal(err)
-			}
-			rep, err := Evaluate(f, g, weights(g, terms))
+			rep, err := Evaluate(single(t, g, tc.c), g, weights(g, terms))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -397,12 +402,7 @@ func TestCertainty(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c := tc.c
-			c.ID, c.Quote, c.Source, c.Reading = "X-1", "q", "s", "r"
-			f := &File{Format: Format, Game: "typhoon", Unit: "P", Path: "synthetic", Claims: []Claim{c}}
-			if err := f.validate(g); err != nil {
-				t.Fatal(err)
-			}
+			f := single(t, g, tc.c)
 			ivs := map[string][2]float64{}
 			for tok, v := range tc.ivs {
 				ivs["material/"+tok] = v
