@@ -1,6 +1,7 @@
 package claims
 
 import (
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -421,5 +422,39 @@ func TestCertainty(t *testing.T) {
 				t.Error("report does not say the weights have intervals")
 			}
 		})
+	}
+}
+
+// TestReportFormats: the Markdown report escapes table cells and lists the
+// contradicted claims; the JSON report round-trips.
+func TestReportFormats(t *testing.T) {
+	r := &Report{Game: "typhoon", Unit: "P", Claims: "c.json", Weights: "w.json", WeightsVersion: "v1", Confirmed: 1, Contradicted: 1,
+		Results: []Result{
+			{ID: "A-1", Quote: "a | b", Reading: "r", Verdict: Confirmed, Observed: "x = 1.00", Certainty: Robust, Range: &[2]float64{0.9, 1.1}},
+			{ID: "A-2", Quote: "q\nline", Reading: "r", Verdict: Contradicted, Observed: "y"},
+		}}
+	var md strings.Builder
+	if err := r.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"# Piece-value claims, typhoon (values in P = 1.00)",
+		"Claims c.json; weights w.json (version v1).",
+		"2 claims: 1 confirmed, 1 contradicted, 0 untestable.",
+		"Contradicted: A-2.",
+		`| A-1 | confirmed (robust) | a \| b | r | x = 1.00; interval 0.90..1.10 |`,
+		"| A-2 | contradicted | q line | r | y |",
+	} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md.String())
+		}
+	}
+	var js strings.Builder
+	if err := r.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	var back Report
+	if err := json.Unmarshal([]byte(js.String()), &back); err != nil || back.Results[0].Range[1] != 1.1 || back.Results[1].Verdict != Contradicted {
+		t.Errorf("json round trip: %v %+v", err, back)
 	}
 }

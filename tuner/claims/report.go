@@ -41,6 +41,15 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		b.WriteString(" The weights carry no bootstrap intervals, so verdicts are on point values.")
 	}
 	b.WriteString("\n\n")
+	var contra []string
+	for _, res := range r.Results {
+		if res.Verdict == Contradicted {
+			contra = append(contra, res.ID)
+		}
+	}
+	if len(contra) > 0 {
+		fmt.Fprintf(&b, "Contradicted: %s.\n\n", strings.Join(contra, ", "))
+	}
 	if len(r.Results) > 0 {
 		b.WriteString("| id | verdict | claim | reading | observed |\n|---|---|---|---|---|\n")
 		for _, res := range r.Results {
