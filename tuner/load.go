@@ -2,6 +2,7 @@ package tuner
 
 import (
 	"fmt"
+	"io"
 	"math"
 
 	"taifu/datasets"
@@ -27,6 +28,8 @@ type LoadConfig struct {
 	Weights *features.Weights
 	// MaxRows stops loading after this many training rows; 0: no limit.
 	MaxRows int
+	// Progress, when set, receives a line every 100,000 rows read.
+	Progress io.Writer
 }
 
 // LoadStats counts what Load did with the rows it read.
@@ -87,6 +90,9 @@ func newConverter(cfg LoadConfig, st *LoadStats) (*converter, error) {
 func (c *converter) convert(r *datasets.Row) (fs []features.Feature, label float64, key uint64, ok bool, err error) {
 	g, st := c.cfg.Game, c.st
 	st.Read++
+	if c.cfg.Progress != nil && st.Read%100000 == 0 {
+		fmt.Fprintf(c.cfg.Progress, "read %d rows (%d used, %d resolved)\n", st.Read, st.Used, st.Resolved)
+	}
 	if r.Game != g.Name {
 		st.OtherGame++
 		return nil, 0, 0, false, nil

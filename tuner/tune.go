@@ -65,7 +65,7 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 	g := c.Game
 	t0 := time.Now()
 	w0 := append([]float64(nil), c.Start.Vec...)
-	lc := LoadConfig{Game: g, Lambda: c.Lambda, Quiet: c.Quiet, Weights: c.Start, MaxRows: c.MaxRows}
+	lc := LoadConfig{Game: g, Lambda: c.Lambda, Quiet: c.Quiet, Weights: c.Start, MaxRows: c.MaxRows, Progress: c.Log}
 	var (
 		d            *Dataset
 		ls           *LoadStats
