@@ -1,0 +1,56 @@
+// Package tuner fits taifu's evaluation weights to self-play data (Texel
+// tuning) and publishes the learned piece values.
+//
+// # Data
+//
+// Load streams the Parquet files of one or more self-play runs
+// (datasets.Scan, reading only LoadColumns) and recomputes every position's
+// features with features.Schema.Extract from the position text, so that the
+// tuner and the search share one evaluation. The label of a position is
+//
+//	label = λ·(result+1)/2 + (1−λ)·(root_value+1)/2
+//
+// both from the side to move's point of view (λ = LoadConfig.Lambda,
+// "taifu tune --lambda", default 0.5): λ = 1 is classic Texel tuning on game
+// results, λ = 0 fits the search's root values, which are less noisy but
+// biased by the weights that produced them.
+//
+// Positions with a capture pending are handled by LoadConfig.Quiet: "off"
+// keeps them, "filter" drops them, "resolve" (default) replaces each by the
+// leaf of a capture-only alpha-beta search (Quiescer) evaluated with the
+// starting weights, with the features negated when the leaf's side to move is
+// the opponent.
+//
+// Training and validation sets are split by game (InValidation on GameKey of
+// run id and game number), never by position.
+//
+// # Fit
+//
+// The loss is the mean logistic (cross-entropy) loss between sigmoid(K·eval)
+// and the label, plus L2·Σ(K·(w − w_start))², a pull towards the starting
+// weights in logit units (Objective). K is fitted first with the starting
+// weights (FitK, golden section on log K; the loss is convex in K), then held
+// fixed while the weights are fitted, so that the weights stay in the
+// starting weights' pawn scale. Optimisers: gonum's L-BFGS on the full batch
+// (default), mini-batch Adam in memory, or FitStream's mini-batch Adam
+// re-reading the files every epoch for data that does not fit in memory.
+// With Settings.EarlyStop the weights of the epoch with the lowest
+// validation loss are kept.
+//
+// # Uncertainty and export
+//
+// Bootstrap resamples the training games with replacement and refits; the
+// percentile interval of each piece weight divided by the unit piece's weight
+// (UnitToken: Pawn, Swallow, Dog) in the same sample is stored in the weights'
+// provenance under ProvIntervals. PieceValues turns a weights file into the
+// exported table (on board: material/T, in hand: hand/T, both over
+// material/<unit>), written as JSON, CSV, Markdown or a ranked chart.
+//
+// # Provenance
+//
+// Tune records in the weights file: tool, date, datasets, files, rows and
+// games used, load counts, train and validation rows, starting weights'
+// version and hash, K, losses before and after, epochs, stopping status,
+// settings, git commit, and with a bootstrap the intervals and how they were
+// made.
+package tuner
