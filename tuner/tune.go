@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"os/exec"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -201,9 +202,30 @@ func finite(v float64) any {
 	return v
 }
 
-// gitCommit returns the current commit of the working directory's
-// repository, or "" when git is unavailable.
+// gitCommit returns the commit the binary was built from (Go's build
+// information, "+modified" when the tree had changes), else the commit of the
+// working directory's repository, else "".
 func gitCommit() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		var rev, mod string
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				mod = s.Value
+			}
+		}
+		if rev != "" {
+			if len(rev) > 12 {
+				rev = rev[:12]
+			}
+			if mod == "true" {
+				rev += "+modified"
+			}
+			return rev
+		}
+	}
 	b, err := exec.Command("git", "rev-parse", "--short=12", "HEAD").Output()
 	if err != nil {
 		return ""
