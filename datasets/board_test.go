@@ -102,7 +102,7 @@ func FuzzDecodeBoard(f *testing.F) {
 	})
 }
 
-// TestBoardEncodingGames round-trips every registered game's start position
+// TestBoardEncodingGames round-trips positions of every registered game
 // through EncodeBoard, DecodeBoard and the game's own constructor, and pins
 // the encoding lengths: squares + 2 x droppable kinds + the side byte.
 func TestBoardEncodingGames(t *testing.T) {
@@ -117,20 +117,33 @@ func TestBoardEncodingGames(t *testing.T) {
 		if n, ok := want[name]; ok && BoardLen(g) != n {
 			t.Errorf("%s: BoardLen = %d, want %d", name, BoardLen(g), n)
 		}
+		// The start and the positions of a 40-ply game of pseudo-random
+		// legal moves (pieces reach the hands in the drop games).
 		st := g.Start()
-		b := EncodeBoard(nil, st)
-		su, err := DecodeBoard(g, b)
-		if err != nil {
-			t.Errorf("%s: %v", name, err)
-			continue
+		x := uint64(len(name))
+		for ply := 0; ply <= 40; ply++ {
+			row := Row{Board: EncodeBoard(nil, st)}
+			back, err := row.State(g)
+			if err != nil {
+				t.Errorf("%s ply %d: decoded position does not build: %v", name, ply, err)
+				break
+			}
+			if back.String() != st.String() {
+				t.Errorf("%s ply %d: %q came back as %q", name, ply, st.String(), back.String())
+			}
+			ms := st.Legal(nil)
+			if len(ms) == 0 {
+				break
+			}
+			st.Make(ms[rules.SplitMix64(&x)%uint64(len(ms))])
 		}
-		back, err := g.New(su)
-		if err != nil {
-			t.Errorf("%s: decoded start does not build: %v", name, err)
-			continue
-		}
-		if back.String() != st.String() {
-			t.Errorf("%s: start %q came back as %q", name, st.String(), back.String())
-		}
+	}
+}
+
+func TestRowStateErrors(t *testing.T) {
+	g, _ := rules.Lookup("nanashogi")
+	r := Row{GameNumber: 3, Ply: 7, Board: []byte{1, 2}}
+	if _, err := r.State(g); err == nil || !strings.Contains(err.Error(), "game 3 ply 7") {
+		t.Errorf("short board: err = %v", err)
 	}
 }

@@ -163,3 +163,18 @@ func DecodeBoard(g *rules.Game, b []byte) (*rules.Setup, error) {
 	}
 	return su, nil
 }
+
+// State builds the row's position as a State of game g from the board
+// column, without parsing the position text. The State has no history
+// before the position (repetition counts start afresh).
+func (r *Row) State(g *rules.Game) (rules.State, error) {
+	su, err := DecodeBoard(g, r.Board)
+	if err != nil {
+		return nil, fmt.Errorf("game %d ply %d: %w", r.GameNumber, r.Ply, err)
+	}
+	st, err := g.New(su)
+	if err != nil {
+		return nil, fmt.Errorf("game %d ply %d: board: %w", r.GameNumber, r.Ply, err)
+	}
+	return st, nil
+}
