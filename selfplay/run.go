@@ -99,7 +99,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := removeStrays(cfg, m); err != nil {
+	if err := removeStrays(cfg, m, opt.Resume); err != nil {
 		return nil, err
 	}
 	total := ShardGames(cfg.Games, cfg.Shard, cfg.Shards)
@@ -168,6 +168,9 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 			select {
 			case tokens <- struct{}{}:
 			case <-ctx.Done():
+				return
+			}
+			if ctx.Err() != nil { // select picks at random among ready cases
 				return
 			}
 			select {
@@ -282,8 +285,9 @@ func openManifest(path string, cfg Config, resume bool, g *rules.Game, w *featur
 
 // removeStrays deletes this shard's files that the manifest does not list:
 // unfinished ".tmp" files and files completed after the manifest was last
-// written (a crash); their games are played again.
-func removeStrays(cfg Config, m *datasets.Manifest) error {
+// written (a crash); their games are played again. A new run (not resume)
+// refuses to start beside such files instead of deleting them.
+func removeStrays(cfg Config, m *datasets.Manifest, resume bool) error {
 	listed := map[string]bool{}
 	for _, f := range m.Files {
 		listed[f.Path] = true
@@ -303,6 +307,9 @@ func removeStrays(cfg Config, m *datasets.Manifest) error {
 			continue
 		}
 		if strings.HasSuffix(name, ".parquet") || strings.HasSuffix(name, ".parquet.tmp") {
+			if !resume {
+				return fmt.Errorf("%s holds %s but no manifest of shard %d: remove the old files or use another --out", cfg.Out, dir+"/"+name, cfg.Shard)
+			}
 			if err := os.Remove(filepath.Join(cfg.Out, dir, name)); err != nil {
 				return err
 			}

@@ -175,11 +175,15 @@ func TestShardUnionIsWholeRun(t *testing.T) {
 }
 
 func TestInterruptedThenResumed(t *testing.T) {
+	// 20 games: when the stop comes after 3 are written, at most the reorder
+	// window (4*2+4 = 12) more can have been handed out, so the run stops short.
 	whole := small(t, 2)
+	whole.Games = 20
 	run(t, whole, Options{})
 	want := rowsOf(t, whole.Out)
 	for _, dropInFlight := range []bool{false, true} {
 		cfg := small(t, 2)
+		cfg.Games = 20
 		ctx, stop := context.WithCancel(context.Background())
 		drop, dropNow := context.WithCancel(context.Background())
 		opt := Options{Drop: drop, Progress: func(p Progress) {
@@ -196,8 +200,8 @@ func TestInterruptedThenResumed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !s.Stopped || s.Done < 3 || s.Done >= 8 {
-			t.Fatalf("drop %v: stopped %v after %d games, want a stop after 3..7", dropInFlight, s.Stopped, s.Done)
+		if !s.Stopped || s.Done < 3 || s.Done > 15 {
+			t.Fatalf("drop %v: stopped %v after %d games, want a stop after 3..15", dropInFlight, s.Stopped, s.Done)
 		}
 		if tmps, _ := filepath.Glob(filepath.Join(cfg.Out, "*", "*.tmp")); len(tmps) > 0 {
 			t.Errorf("temporary files left after a stop: %v", tmps)
@@ -207,8 +211,8 @@ func TestInterruptedThenResumed(t *testing.T) {
 		}
 		cfg.Workers = 3
 		r := run(t, cfg, Options{Resume: true})
-		if r.Done != 8 || r.Session != 8-s.Done {
-			t.Errorf("resume: done %d, played %d; want 8 and %d", r.Done, r.Session, 8-s.Done)
+		if r.Done != 20 || r.Session != 20-s.Done {
+			t.Errorf("resume: done %d, played %d; want 20 and %d", r.Done, r.Session, 20-s.Done)
 		}
 		if !reflect.DeepEqual(rowsOf(t, cfg.Out), want) {
 			t.Errorf("drop %v: interrupted and resumed rows differ from the uninterrupted run", dropInFlight)
@@ -274,5 +278,22 @@ func TestManifestMatchesFiles(t *testing.T) {
 	}
 	if m.Stats["playouts"] < rows*int64(cfg.Playouts)/2 {
 		t.Errorf("playouts %d for %d positions at %d playouts a move", m.Stats["playouts"], rows, cfg.Playouts)
+	}
+}
+
+// TestNewRunBesideOldFiles: a new run does not delete part files it finds
+// without a manifest; it stops with an error naming one.
+func TestNewRunBesideOldFiles(t *testing.T) {
+	cfg := small(t, 1)
+	cfg.Games = 1
+	old := filepath.Join(cfg.Out, "game=nanashogi", "part-000-000000.parquet")
+	os.MkdirAll(filepath.Dir(old), 0o755)
+	os.WriteFile(old, []byte("old data"), 0o644)
+	_, err := Run(context.Background(), cfg, Options{})
+	if err == nil || !strings.Contains(err.Error(), "part-000-000000.parquet") {
+		t.Errorf("err = %v, want one naming the old file", err)
+	}
+	if b, _ := os.ReadFile(old); string(b) != "old data" {
+		t.Error("the old file was changed")
 	}
 }
