@@ -254,6 +254,20 @@ func TestManifest(t *testing.T) {
 	if err := got.Verify(dir); err == nil || !strings.Contains(err.Error(), "sha256") || !strings.Contains(err.Error(), m.Files[2].Path) {
 		t.Errorf("Verify after corruption: %v", err)
 	}
+	if err := got.VerifyQuick(dir); err != nil {
+		t.Errorf("VerifyQuick checks only sizes before the last file, got %v", err)
+	}
+	last := filepath.Join(dir, m.Files[3].Path)
+	data, _ = os.ReadFile(last)
+	data[10] ^= 1
+	os.WriteFile(last, data, 0o644)
+	if err := got.VerifyQuick(dir); err == nil || !strings.Contains(err.Error(), "sha256") {
+		t.Errorf("VerifyQuick after corrupting the last file: %v", err)
+	}
+	os.WriteFile(p, []byte("short"), 0o644)
+	if err := got.VerifyQuick(dir); err == nil || !strings.Contains(err.Error(), "5 bytes") {
+		t.Errorf("VerifyQuick with a truncated file: %v", err)
+	}
 	os.Remove(p)
 	if err := got.Verify(dir); err == nil {
 		t.Error("Verify with a missing file: no error")

@@ -256,7 +256,7 @@ func openManifest(path string, cfg Config, resume bool, g *rules.Game, w *featur
 		if m.RulesVersion != g.RulesVersion {
 			return nil, fmt.Errorf("cannot resume %s: rules version %s differs from the run's %s", cfg.Out, g.RulesVersion, m.RulesVersion)
 		}
-		if err := m.Verify(cfg.Out); err != nil {
+		if err := m.VerifyQuick(cfg.Out); err != nil {
 			return nil, fmt.Errorf("cannot resume %s: %v", cfg.Out, err)
 		}
 	case !errors.Is(err, os.ErrNotExist):
