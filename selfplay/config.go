@@ -19,6 +19,11 @@
 //
 // Rows are the positions in which a move was played; result is the final
 // outcome from the side to move's view.
+//
+// The manifest's stats count the games in its files: games, positions,
+// playouts (searched), wins_first, wins_second, draws, term_rule,
+// term_resignation, term_adjudication, played_out (games in which
+// resignation was off), would_resign and false_resign.
 package selfplay
 
 import (
