@@ -134,3 +134,30 @@ func TestPieceValuesErrors(t *testing.T) {
 		t.Error("unknown game accepted")
 	}
 }
+
+// FuzzPieceValuesProvenance feeds arbitrary JSON as a weights file's
+// provenance: PieceValues must return a table or an error, never panic, and
+// intervals it accepts are pairs of numbers.
+func FuzzPieceValuesProvenance(f *testing.F) {
+	for _, s := range []string{`{}`, `{"intervals":{"material/FA":[1,2]}}`, `{"intervals":{"material/FA":[1]}}`,
+		`{"intervals":"x"}`, `{"intervals":{"hand/SW":["a",2]}}`, `{"intervals":null}`} {
+		f.Add(s)
+	}
+	g := toriLike()
+	terms := map[string]float64{"material/SW": 2, "material/FA": 6, "hand/FA": 5}
+	f.Fuzz(func(t *testing.T, s string) {
+		var prov map[string]any
+		if json.Unmarshal([]byte(s), &prov) != nil {
+			return
+		}
+		tab, err := PieceValues(g, "", terms, prov)
+		if err != nil {
+			return
+		}
+		for _, p := range tab.Pieces {
+			if (p.Low == nil) != (p.High == nil) {
+				t.Fatalf("%s: half an interval for %s", s, p.Term)
+			}
+		}
+	})
+}
