@@ -32,7 +32,7 @@ func Bootstrap(d *Dataset, train []int32, w, anchor []float64, k float64, s Sett
 		for range games {
 			rows = append(rows, games[rng.IntN(len(games))]...)
 		}
-		o := &Objective{Data: d, Rows: rows, K: k, L2: s.L2, Anchor: anchor, Workers: s.Workers}
+		o := &Objective{Data: d, Rows: rows, K: k, L2: s.L2, Anchor: anchor, Workers: s.Workers, Frozen: s.Frozen}
 		x, _, err := fitLBFGS(o, w, s, func(int, []float64, float64) {})
 		if err != nil {
 			return nil, fmt.Errorf("bootstrap sample %d: %v", b+1, err)

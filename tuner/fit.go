@@ -29,6 +29,9 @@ type Settings struct {
 	// validation loss (the starting weights when no epoch beat them)
 	// instead of the last epoch's. It needs validation rows.
 	EarlyStop bool
+	// Frozen marks weights the fit leaves at their starting value (nil:
+	// every weight is fitted).
+	Frozen []bool
 }
 
 // EpochLoss is the training and validation loss after one epoch.
@@ -99,7 +102,7 @@ func Fit(d *Dataset, train, valid []int32, w0 []float64, s Settings) (*Result, e
 		k = FitK(d, train, w0, s.Workers)
 	}
 	anchor := append([]float64(nil), w0...)
-	tr := &Objective{Data: d, Rows: train, K: k, L2: s.L2, Anchor: anchor, Workers: s.Workers}
+	tr := &Objective{Data: d, Rows: train, K: k, L2: s.L2, Anchor: anchor, Workers: s.Workers, Frozen: s.Frozen}
 	va := &Objective{Data: d, Rows: valid, K: k, Workers: s.Workers}
 	vloss := func(w []float64) float64 {
 		if len(valid) == 0 {
@@ -309,7 +312,7 @@ func (a *adam) endEpoch(epoch int, loss float64) (stop bool, err error) {
 // fitAdam runs mini-batch Adam over shuffled batches of o.Rows.
 func fitAdam(o *Objective, w0 []float64, s Settings, epochDone func(int, []float64, float64)) ([]float64, string, error) {
 	a := newAdam(w0, s)
-	batch := &Objective{Data: o.Data, K: o.K, L2: o.L2, Anchor: o.Anchor, Workers: o.Workers}
+	batch := &Objective{Data: o.Data, K: o.K, L2: o.L2, Anchor: o.Anchor, Workers: o.Workers, Frozen: o.Frozen}
 	for epoch := 1; epoch <= s.MaxEpochs; epoch++ {
 		loss := a.pass(batch, o.Rows) / float64(len(o.Rows))
 		if stop, err := a.endEpoch(epoch, loss); err != nil {

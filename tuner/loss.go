@@ -24,6 +24,8 @@ type Objective struct {
 	L2      float64   // regularisation strength
 	Anchor  []float64 // regularisation centre; nil = zero
 	Workers int       // goroutines; 0 = GOMAXPROCS
+	// Frozen marks weights held at their value: their gradient is zero.
+	Frozen []bool
 
 	partG [][]float64
 	// cache of the last evaluation (keyed on K, L2 and Rows too; Data and
@@ -185,6 +187,13 @@ func (o *Objective) eval(w, grad []float64) float64 {
 			loss += c * d * d
 			if grad != nil {
 				grad[j] += 2 * c * d
+			}
+		}
+	}
+	if grad != nil && o.Frozen != nil {
+		for j, f := range o.Frozen {
+			if f {
+				grad[j] = 0
 			}
 		}
 	}

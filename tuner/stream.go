@@ -107,7 +107,7 @@ func FitStream(paths []string, c StreamConfig, w0 []float64, s Settings) (*Resul
 			return
 		}
 		rows, _ := chunk.Split(0)
-		sum += a.pass(&Objective{Data: chunk, K: k, L2: s.L2, Anchor: anchor, Workers: s.Workers}, rows)
+		sum += a.pass(&Objective{Data: chunk, K: k, L2: s.L2, Anchor: anchor, Workers: s.Workers, Frozen: s.Frozen}, rows)
 		chunk.reset()
 	}
 	status := "epoch limit"

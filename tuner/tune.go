@@ -40,6 +40,9 @@ type TuneConfig struct {
 	// (FitStream) instead of loading them: for data that does not fit in
 	// memory. No bootstrap then.
 	Stream bool
+	// Only, when not empty, lists the term name prefixes the fit may change
+	// ("material/", "hand/", ...); other weights keep their starting value.
+	Only []string
 }
 
 // Tune loads the data, fits the weights and returns them with a provenance
@@ -66,6 +69,23 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 	g := c.Game
 	t0 := time.Now()
 	w0 := append([]float64(nil), c.Start.Vec...)
+	if len(c.Only) > 0 {
+		c.Fit.Frozen = make([]bool, len(w0))
+		free := 0
+		for j, name := range features.For(g).Names {
+			c.Fit.Frozen[j] = true
+			for _, p := range c.Only {
+				if strings.HasPrefix(name, p) {
+					c.Fit.Frozen[j] = false
+					free++
+					break
+				}
+			}
+		}
+		if free == 0 {
+			return nil, nil, fmt.Errorf("no %s term starts with %s", g.Name, strings.Join(c.Only, " or "))
+		}
+	}
 	lc := LoadConfig{Game: g, Lambda: c.Lambda, Quiet: c.Quiet, Weights: c.Start, MaxRows: c.MaxRows, Progress: c.Log}
 	var (
 		d            *Dataset
@@ -140,7 +160,7 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 			"lambda": c.Lambda, "l2": c.Fit.L2, "validation": c.Validation, "quiet": c.Quiet,
 			"method": c.Fit.method(), "max_epochs": c.Fit.MaxEpochs, "tolerance": c.Fit.Tolerance,
 			"batch": c.Fit.BatchSize, "learning_rate": c.Fit.LearningRate, "seed": c.Fit.Seed,
-			"max_rows": c.MaxRows, "early_stop": c.Fit.EarlyStop, "best_epoch": res.BestEpoch, "label": "lambda*(result+1)/2 + (1-lambda)*(root_value+1)/2, side to move",
+			"max_rows": c.MaxRows, "only": c.Only, "early_stop": c.Fit.EarlyStop, "best_epoch": res.BestEpoch, "label": "lambda*(result+1)/2 + (1-lambda)*(root_value+1)/2, side to move",
 			"loss": "mean logistic loss of sigmoid(K*eval) against the label + l2*sum((K*(w-start))^2)",
 		},
 	}

@@ -246,3 +246,26 @@ func TestEarlyStop(t *testing.T) {
 		t.Errorf("validation loss after early stopping %v, best seen %v (epoch %d)", res.ValidAfter, best, res.BestEpoch)
 	}
 }
+
+// TestFrozen checks that frozen weights keep their starting value through
+// L-BFGS and Adam while the others are fitted.
+func TestFrozen(t *testing.T) {
+	d, truth := Synthetic(SyntheticConfig{Features: 6, Rows: 3000, K: 0.8, Seed: 8})
+	train, _ := d.Split(0)
+	frozen := []bool{false, true, false, true, false, false}
+	w0 := []float64{1, 1, 1, 1, 1, 1}
+	for _, m := range []string{"lbfgs", "adam"} {
+		res, err := Fit(d, train, nil, w0, Settings{Method: m, K: 0.8, MaxEpochs: 20, Frozen: frozen, LearningRate: 0.1, BatchSize: 256})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j, f := range frozen {
+			if f && res.W[j] != w0[j] {
+				t.Errorf("%s: frozen w%d moved to %v", m, j, res.W[j])
+			}
+			if !f && res.W[j] == w0[j] {
+				t.Errorf("%s: free w%d (true %v) did not move", m, j, truth[j])
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -37,6 +38,7 @@ type tuneFlags struct {
 	epochs, batch, maxRows, boot, workers int
 	seed                                  uint64
 	early, stream                         bool
+	only                                  listFlag
 }
 
 func (f *tuneFlags) register(fs interface {
@@ -45,7 +47,9 @@ func (f *tuneFlags) register(fs interface {
 	IntVar(*int, string, int, string)
 	Uint64Var(*uint64, string, uint64, string)
 	BoolVar(*bool, string, bool, string)
+	Var(flag.Value, string, string)
 }) {
+	fs.Var(&f.only, "only", "fit only terms whose names start with these prefixes (comma-separated, e.g. material/,hand/); others keep their starting value")
 	fs.BoolVar(&f.early, "early-stop", true, "keep the weights of the epoch with the lowest validation loss")
 	fs.BoolVar(&f.stream, "stream", false, "data too large for memory: mini-batch Adam re-reading the files every epoch (no bootstrap)")
 	fs.Float64Var(&f.lambda, "lambda", tuner.DefaultLambda, "label = lambda*game result + (1-lambda)*search root value (both side to move, mapped to [0,1])")
@@ -79,7 +83,7 @@ func (f *tuneFlags) config(g *rules.Game, data []string, start *features.Weights
 	}
 	return tuner.TuneConfig{
 		Game: g, Data: data, Start: start, Lambda: f.lambda, Validation: f.validation, Quiet: f.quiet,
-		MaxRows: f.maxRows, Bootstrap: f.boot, Stream: f.stream, Confidence: f.conf, Seed: f.seed, Version: version, Log: log,
+		MaxRows: f.maxRows, Bootstrap: f.boot, Stream: f.stream, Only: f.only, Confidence: f.conf, Seed: f.seed, Version: version, Log: log,
 		Fit: tuner.Settings{Method: f.method, L2: f.l2, MaxEpochs: f.epochs, Tolerance: f.tol, BatchSize: f.batch,
 			LearningRate: f.lr, Seed: f.seed, Workers: f.workers, Progress: progress, EarlyStop: f.early},
 	}, nil
