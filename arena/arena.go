@@ -40,7 +40,14 @@ type Config struct {
 	// favour, loses when against, otherwise the game is drawn. 0: 400.
 	MaxPlies        int
 	AdjudicateValue float64 // 0: 0.5
-	Workers         int     // games at once; 0: 1
+	// ResignValue ends a game by agreement before the cap: when for
+	// ResignPlies plies in a row both players' searches agree that the same
+	// side is lost (the root value is at most -ResignValue on that side's
+	// turns and at least +ResignValue on its opponent's), that side
+	// resigns. 0 (the default) never resigns.
+	ResignValue float64
+	ResignPlies int // 0: 8 (four turns of each player)
+	Workers     int // games at once; 0: 1
 	// SPRT, when set, stops the match once the test decides (pairs are
 	// examined in order, so the result does not depend on Workers).
 	SPRT *SPRT
@@ -163,6 +170,9 @@ func Play(ctx context.Context, c Config, a, b Player) (*Report, error) {
 	if c.Workers <= 0 {
 		c.Workers = 1
 	}
+	if c.ResignPlies <= 0 {
+		c.ResignPlies = 8
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type job struct{ pair, game int }
@@ -259,6 +269,7 @@ func (c *Config) playGame(ctx context.Context, p int, aFirst bool, a, b Player) 
 	}
 	buf := make([]rules.Move, 0, 512)
 	var out rules.Outcome
+	var resign resignWatch
 	for {
 		if ctx.Err() != nil {
 			return rec, ctx.Err()
@@ -283,6 +294,12 @@ func (c *Config) playGame(ctx context.Context, p int, aFirst bool, a, b Player) 
 			}
 			break
 		}
+		if c.ResignValue > 0 {
+			if loser, ok := resign.observe(st.SideToMove(), res.Value, c.ResignValue, c.ResignPlies); ok {
+				out = rules.Win(loser.Other(), "resignation")
+				break
+			}
+		}
 		search[0].Advance(st, res.Move)
 		search[1].Advance(st, res.Move)
 		st.Make(res.Move)
@@ -302,4 +319,32 @@ func (c *Config) playGame(ctx context.Context, p int, aFirst bool, a, b Player) 
 		rec.ScoreA = 0
 	}
 	return rec, nil
+}
+
+// resignWatch follows the root values of consecutive plies for resignation
+// by agreement.
+type resignWatch struct {
+	loser rules.Side
+	run   int // consecutive plies agreeing that loser is lost
+}
+
+// observe records the root value v of the side to move stm and reports
+// whether the last plies plies all agreed that the same side is lost.
+func (w *resignWatch) observe(stm rules.Side, v, threshold float64, plies int) (rules.Side, bool) {
+	var lost rules.Side
+	switch {
+	case v <= -threshold:
+		lost = stm
+	case v >= threshold:
+		lost = stm.Other()
+	default:
+		w.run = 0
+		return 0, false
+	}
+	if w.run > 0 && lost != w.loser {
+		w.run = 0
+	}
+	w.loser = lost
+	w.run++
+	return lost, w.run >= plies
 }

@@ -122,3 +122,70 @@ func TestMatchPairs(t *testing.T) {
 		t.Error("records differ between 1 and 2 workers")
 	}
 }
+
+// TestResignWatch checks resignation by agreement: the same side must be
+// judged lost on every one of the last plies, whichever player is to move.
+func TestResignWatch(t *testing.T) {
+	f, s := rules.First, rules.Second
+	type ply struct {
+		stm rules.Side
+		v   float64
+	}
+	for _, tc := range []struct {
+		name   string
+		plies  []ply
+		resign bool
+		loser  rules.Side
+	}{
+		{"both agree first is lost", []ply{{f, -0.96}, {s, 0.97}, {f, -0.99}, {s, 0.95}}, true, f},
+		{"both agree second is lost", []ply{{s, -1}, {f, 1}, {s, -0.98}, {f, 0.99}}, true, s},
+		{"one player disagrees", []ply{{f, -0.96}, {s, 0.5}, {f, -0.99}, {s, 0.95}}, false, 0},
+		{"the loser changes", []ply{{f, -0.96}, {s, -0.97}, {f, 0.99}, {s, -0.95}}, false, 0},
+		{"too few plies", []ply{{f, -0.96}, {s, 0.97}, {f, -0.99}}, false, 0},
+		{"a break resets the run", []ply{{f, -0.96}, {s, 0.97}, {f, 0}, {s, 0.97}, {f, -0.99}, {s, 0.99}}, false, 0},
+	} {
+		var w resignWatch
+		var loser rules.Side
+		resign := false
+		for _, p := range tc.plies {
+			if l, ok := w.observe(p.stm, p.v, 0.95, 4); ok {
+				loser, resign = l, true
+				break
+			}
+		}
+		if resign != tc.resign || (resign && loser != tc.loser) {
+			t.Errorf("%s: resign %v loser %v, want %v %v", tc.name, resign, loser, tc.resign, tc.loser)
+		}
+	}
+}
+
+// TestMatchResigns plays the starting weights at 60 playouts against the
+// same weights at 2 in Tori shogi with resignation by agreement on: some
+// games end by resignation before the board decides, and resignations are
+// never scored as draws.
+func TestMatchResigns(t *testing.T) {
+	g, err := rules.Lookup("torishogi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := features.Starting(g)
+	a := Player{Name: "deep", Weights: w, Search: mcts.Config{Playouts: 60}}
+	b := Player{Name: "shallow", Weights: w, Search: mcts.Config{Playouts: 2}}
+	r, err := Play(context.Background(), Config{Game: g, Pairs: 4, Seed: 5, OpeningPlies: 4, MaxPlies: 300,
+		ResignValue: 0.6, ResignPlies: 4}, a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resigned := 0
+	for _, x := range r.Records {
+		if x.Reason == "resignation" {
+			resigned++
+			if x.ScoreA == 0.5 {
+				t.Errorf("resignation scored as a draw: %+v", x)
+			}
+		}
+	}
+	if resigned == 0 {
+		t.Errorf("no game ended by resignation: %+v", r.Records)
+	}
+}

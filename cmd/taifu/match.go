@@ -23,6 +23,8 @@ func init() {
 // matchFlags are the match settings shared by match and train.
 type matchFlags struct {
 	games, playouts, playoutsB, openingPlies, maxPlies, workers int
+	resignPlies                                                 int
+	resign                                                      float64
 	sprt                                                        string
 	seed                                                        uint64
 	startPosition                                               bool
@@ -33,12 +35,15 @@ func (f *matchFlags) register(fs interface {
 	StringVar(*string, string, string, string)
 	Uint64Var(*uint64, string, uint64, string)
 	BoolVar(*bool, string, bool, string)
+	Float64Var(*float64, string, float64, string)
 }, prefix string) {
 	fs.IntVar(&f.games, prefix+"games", 400, "games (pairs of games with colours reversed, so rounded up to even)")
 	fs.IntVar(&f.playouts, prefix+"playouts", 200, "search playouts per move")
 	fs.IntVar(&f.playoutsB, prefix+"playouts-b", 0, "playouts per move for side B (0: as --playouts)")
 	fs.IntVar(&f.openingPlies, prefix+"opening-plies", 4, "random plies played from the setup to make each pair's opening")
 	fs.IntVar(&f.maxPlies, prefix+"max-plies", 400, "adjudicate games reaching this many plies")
+	fs.Float64Var(&f.resign, prefix+"resign", 0.95, "a side resigns when both players' root values agree it is lost by at least this for --resign-plies plies in a row (0: never)")
+	fs.IntVar(&f.resignPlies, prefix+"resign-plies", 8, "consecutive plies of agreement before a resignation")
 	fs.IntVar(&f.workers, prefix+"workers", 1, "games played at once")
 	fs.StringVar(&f.sprt, prefix+"sprt", "", "elo0,elo1: stop when an SPRT (alpha = beta = 0.05) decides")
 	fs.Uint64Var(&f.seed, prefix+"seed", 1, "seed of the openings")
@@ -49,8 +54,15 @@ func (f *matchFlags) config(g *rules.Game) (arena.Config, error) {
 	if f.games < 1 {
 		return arena.Config{}, fmt.Errorf("games %d: need at least 1", f.games)
 	}
+	if f.resign < 0 || f.resign > 1 {
+		return arena.Config{}, fmt.Errorf("resign %v: need a root value between 0 and 1", f.resign)
+	}
+	if f.resignPlies < 1 {
+		return arena.Config{}, fmt.Errorf("resign-plies %d: need at least 1", f.resignPlies)
+	}
 	c := arena.Config{Game: g, Pairs: (f.games + 1) / 2, Seed: f.seed, OpeningPlies: f.openingPlies,
-		StartPosition: f.startPosition, MaxPlies: f.maxPlies, Workers: f.workers}
+		StartPosition: f.startPosition, MaxPlies: f.maxPlies, Workers: f.workers,
+		ResignValue: f.resign, ResignPlies: f.resignPlies}
 	if f.sprt != "" {
 		s, err := arena.ParseSPRT(f.sprt)
 		if err != nil {
