@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -145,6 +146,85 @@ func TestHistoryCounts(t *testing.T) {
 	}
 }
 
+// TestHistoryMatchesScan drives History with random pushes and pops over a
+// small alphabet of keys (so positions repeat often, and the table rebuilds
+// many times) and checks every Count, MaxRepeat and repeat figure against a
+// naive scan back to the last irreversible entry.
+func TestHistoryMatchesScan(t *testing.T) {
+	type entry struct {
+		key   uint64
+		floor int
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	var h History
+	var ref []entry
+	scan := func(key uint64) int {
+		if len(ref) == 0 {
+			return 0
+		}
+		c := 0
+		for i := len(ref) - 1; i >= ref[len(ref)-1].floor; i-- {
+			if ref[i].key == key {
+				c++
+			}
+		}
+		return c
+	}
+	for step := 0; step < 200000; step++ {
+		if len(ref) > 0 && rng.IntN(100) < 45 {
+			h.Pop()
+			ref = ref[:len(ref)-1]
+		} else {
+			key := uint64(rng.IntN(12) + 1)
+			if rng.IntN(50) == 0 {
+				key = rng.Uint64() // a fresh position: grows the table
+			}
+			irr := rng.IntN(40) == 0
+			fl := 0
+			if irr {
+				fl = len(ref)
+			} else if len(ref) > 0 {
+				fl = ref[len(ref)-1].floor
+			}
+			want := 0
+			for i := len(ref) - 1; i >= fl; i-- {
+				if ref[i].key == key {
+					want++
+				}
+			}
+			h.Push(key, irr)
+			ref = append(ref, entry{key, fl})
+			if got := int(h.repeat[len(ref)-1]); got != min(want, 255) {
+				t.Fatalf("step %d: repeat %d, want %d", step, got, want)
+			}
+		}
+		if h.Len() != len(ref) {
+			t.Fatalf("step %d: len %d, want %d", step, h.Len(), len(ref))
+		}
+		maxRep := 1
+		if len(ref) > 0 {
+			for i := len(ref) - 1; i >= ref[len(ref)-1].floor; i-- {
+				maxRep = max(maxRep, int(h.repeat[i])+1)
+			}
+		}
+		if got := h.MaxRepeat(); got != maxRep {
+			t.Fatalf("step %d: MaxRepeat %d, want %d", step, got, maxRep)
+		}
+		key := uint64(rng.IntN(12) + 1)
+		if got, want := h.Count(key), scan(key); got != want {
+			t.Fatalf("step %d: Count(%d) = %d, want %d", step, key, got, want)
+		}
+	}
+	c := h.Clone()
+	if c.Len() != h.Len() || c.Count(1) != h.Count(1) || c.MaxRepeat() != h.MaxRepeat() {
+		t.Error("clone differs")
+	}
+	c.Push(1, false)
+	if c.Len() == h.Len() {
+		t.Error("clone shares storage")
+	}
+}
+
 // TestPerftToy: perft counts of the 2x3 kings game by hand. Depth 1: White's
 // king on a1 reaches a2, b1, b2 = 3. Depth 2: after a1a2 Black (b3) reaches
 // a3, b2, a2 (capture) = 3; after a1b1: a3, a2, b2 = 3; after a1b2: a3, a2,
@@ -204,4 +284,23 @@ func FuzzParsePosition(f *testing.F) {
 			t.Fatalf("%q -> %q does not round trip: %v", s, st.String(), err)
 		}
 	})
+}
+
+// BenchmarkHistoryLongGame pushes, counts and pops one ply on top of a
+// 600-ply history with no irreversible move, as a search does deep in a
+// long shuffling endgame (the old scan was linear in the 600).
+func BenchmarkHistoryLongGame(b *testing.B) {
+	var h History
+	h.Push(1, true)
+	for i := 0; i < 600; i++ {
+		h.Push(uint64(i%7+2), false)
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		h.Push(uint64(i%5+2), false)
+		if h.MaxRepeat() >= 2 {
+			_ = h.Count(uint64(i%3 + 2))
+		}
+		h.Pop()
+	}
 }
