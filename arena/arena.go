@@ -37,7 +37,7 @@ type Config struct {
 	StartPosition bool
 	// MaxPlies ends a game by adjudication: the side to move wins when its
 	// search's root value is at least AdjudicateValue in size in its
-	// favour, loses when against, otherwise the game is drawn. 0: 400.
+	// favour, loses when against, otherwise the game is drawn. 0: 2000.
 	MaxPlies        int
 	AdjudicateValue float64 // 0: 0.5
 	// ResignValue ends a game by agreement before the cap: when for
@@ -162,7 +162,7 @@ func Play(ctx context.Context, c Config, a, b Player) (*Report, error) {
 		return nil, fmt.Errorf("match needs at least one pair of games")
 	}
 	if c.MaxPlies <= 0 {
-		c.MaxPlies = 400
+		c.MaxPlies = 2000
 	}
 	if c.AdjudicateValue <= 0 {
 		c.AdjudicateValue = 0.5

@@ -73,10 +73,13 @@ type Config struct {
 
 // Defaults is the configuration a zero Config field falls back to.
 var Defaults = Config{
-	Game:               "typhoon",
-	Games:              4,
-	Playouts:           200,
-	MaxPlies:           400,
+	Game:     "typhoon",
+	Games:    4,
+	Playouts: 200,
+	// Typhoon games between these engines often run 500-1500 plies; at a
+	// 400-ply cap most were adjudicated and their results taught the tuner
+	// little (RESULTS.md). Resignation ends most games well before 2000.
+	MaxPlies:           2000,
 	AdjudicateValue:    0.5,
 	ResignThreshold:    0.95,
 	ResignMoves:        2,
