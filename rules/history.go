@@ -108,11 +108,7 @@ func (h *History) Push(key uint64, irreversible bool) {
 	}
 	var c int
 	if len(h.table) == 0 && n < scanHist {
-		for i := n - 1; i >= int(fl); i-- {
-			if h.hashes[i] == key {
-				c++
-			}
-		}
+		c = h.scan(key, int(fl))
 	} else {
 		if len(h.table) == 0 || 2*(h.used+1) > len(h.table) {
 			h.rebuild()
@@ -151,6 +147,18 @@ func (h *History) Pop() {
 	h.hashes, h.floor, h.repeat, h.runMax = h.hashes[:n], h.floor[:n], h.repeat[:n], h.runMax[:n]
 }
 
+// scan counts key among the entries from index from on, for short
+// histories kept without a table.
+func (h *History) scan(key uint64, from int) int {
+	c := 0
+	for i := len(h.hashes) - 1; i >= from; i-- {
+		if h.hashes[i] == key {
+			c++
+		}
+	}
+	return c
+}
+
 // Count returns how often key occurs among the positions that a reversible
 // move from the current one could lead back to.
 func (h *History) Count(key uint64) int {
@@ -159,13 +167,7 @@ func (h *History) Count(key uint64) int {
 		return 0
 	}
 	if len(h.table) == 0 {
-		c := 0
-		for i := n - 1; i >= int(h.floor[n-1]); i-- {
-			if h.hashes[i] == key {
-				c++
-			}
-		}
-		return c
+		return h.scan(key, int(h.floor[n-1]))
 	}
 	return int(h.table[h.slot(slotKey(key, h.floor[n-1]))].count)
 }
