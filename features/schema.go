@@ -74,9 +74,6 @@ func For(g *rules.Game) *Schema {
 	return s
 }
 
-// hasBareRule reports games in which a side reduced to one piece loses.
-func hasBareRule(g *rules.Game) bool { return g.Name == "typhoon" }
-
 func build(g *rules.Game) *Schema {
 	nk := len(g.Kinds)
 	s := &Schema{Game: g, index: map[string]int{}, royals: -1, bare: -1, lastRoyal: -1}
@@ -126,7 +123,7 @@ func build(g *rules.Game) *Schema {
 		}
 	}
 	s.royals = add("royals")
-	if hasBareRule(g) {
+	if g.BareRoyalLoses {
 		s.bare = add("bare_danger")
 		s.lastRoyal = add("last_royal")
 	}

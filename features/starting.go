@@ -23,9 +23,6 @@ const StartingMethod = "empty-board mobility: for each kind and square, the kind
 	"change state in a cycle and for royal kinds (walking a royal into the enemy camp risks the game); " +
 	"material_eg, royals, bare_danger and last_royal start at 0. Values are rounded to 4 decimals."
 
-// pawnToken names each game's unit piece (weights are in its units).
-var pawnToken = map[string]string{"typhoon": "P", "samarkand": "P", "torishogi": "SW", "nanashogi": "D"}
-
 // StartingVersion is the version string of g's starting weights.
 func StartingVersion(g *rules.Game) string { return g.Name + "-start-1" }
 
@@ -70,7 +67,7 @@ func computeStarting(g *rules.Game) *Weights {
 	}
 	unit := 0.0
 	unitTok := ""
-	if tok, ok := pawnToken[g.Name]; ok {
+	if tok := g.UnitToken; tok != "" {
 		if k, ok := g.KindByToken(tok); ok && reach[k].Mean > 0 {
 			unit, unitTok = reach[k].Mean, tok
 		}
@@ -121,7 +118,7 @@ func computeStarting(g *rules.Game) *Weights {
 	sort.Strings(unmeasured)
 	w.Provenance = map[string]any{
 		"method":    StartingMethod,
-		"generator": "go run ./features/cmd/startweights",
+		"generator": "go run ./cmd/startweights",
 		"unit":      unitTok,
 		"reach":     reachTab,
 		"rules":     g.RulesVersion,
@@ -317,7 +314,7 @@ func allZero(xs []float64) bool {
 // promotion.
 func fillerKinds(g *rules.Game) []rules.Kind {
 	var ks []rules.Kind
-	if k, ok := g.KindByToken(pawnToken[g.Name]); ok {
+	if k, ok := g.KindByToken(g.UnitToken); ok {
 		ks = append(ks, k)
 	}
 	for k := 1; k < len(g.Kinds); k++ {

@@ -6,8 +6,26 @@ import (
 	"strings"
 )
 
-// Game describes one game: geometry, sides, piece table and how to build a
-// State from a parsed Setup. Games register themselves with Register.
+// Game is the whole description of one game that the rest of the system
+// needs; no package outside rules/ asks which game it is by name. Games
+// register themselves with Register (one line in the game's init, and one
+// blank import in rules/all).
+//
+// A new game provides, in rules/<game>/:
+//   - Name, Geometry, SideNames, Kinds (one KindInfo per kind: token, name,
+//     royal, promotion, demotion, droppable), HasHand, RulesVersion and
+//     StartPosition (NOTATION.md text that New accepts);
+//   - New, building a State (the State interface: legal moves, make/unmake,
+//     Zobrist hash, end by rule, no-move outcome, clone, text);
+//   - UnitToken, the piece worth 1.00 in value tables, starting weights and
+//     claims (empty: "P" if the game has it, else the least mobile kind);
+//   - BareRoyalLoses when a side reduced to its royal alone loses (the
+//     evaluation then carries the bare_danger and last_royal terms);
+//   - RandomSetup when games start from random setups (self-play and
+//     matches use it unless told to play from StartPosition).
+//
+// Everything else (features, starting weights, search, self-play, tuning,
+// export, matches) is derived from these fields and the State.
 type Game struct {
 	Name string // "typhoon", "torishogi", "nanashogi", "samarkand"
 	Geometry
@@ -19,6 +37,17 @@ type Game struct {
 	// New builds a State from a syntactically valid Setup, checking the
 	// game's own constraints (piece counts, kings, ...).
 	New func(s *Setup) (State, error)
+	// UnitToken is the token of the unit piece: values in value tables,
+	// starting weights and claims are in its units ("P", "SW", ...). Empty:
+	// the kind "P" when the game has one, else the least mobile kind.
+	UnitToken string
+	// BareRoyalLoses reports that a side reduced to a single piece (its
+	// royal) loses, so the evaluation carries bare-royal terms.
+	BareRoyalLoses bool
+	// RandomSetup, when not nil, returns a start position chosen from seed;
+	// self-play and matches start from it unless asked for StartPosition.
+	// The same seed gives the same position.
+	RandomSetup func(seed uint64) State
 
 	tokens map[string]Kind
 }
@@ -117,6 +146,10 @@ func Status(st State, buf []Move) Outcome {
 	}
 	return Ongoing
 }
+
+// DefaultGame is the game commands and run configurations play when they
+// name none.
+const DefaultGame = "typhoon"
 
 var registry = map[string]*Game{}
 

@@ -35,6 +35,8 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+
+	"taifu/rules"
 )
 
 // Config is a run configuration: the JSON form of a run config file (see
@@ -73,7 +75,7 @@ type Config struct {
 
 // Defaults is the configuration a zero Config field falls back to.
 var Defaults = Config{
-	Game:     "typhoon",
+	Game:     rules.DefaultGame,
 	Games:    4,
 	Playouts: 200,
 	// Typhoon games between these engines often run 500-1500 plies; at a

@@ -41,7 +41,7 @@
 //
 // Bootstrap resamples the training games with replacement and refits; the
 // percentile interval of each piece weight divided by the unit piece's weight
-// (UnitToken: Pawn, Swallow, Dog) in the same sample is stored in the weights'
+// (rules.Game.UnitToken: Pawn, Swallow, Dog) in the same sample is stored in the weights'
 // provenance under ProvIntervals. PieceValues turns a weights file into the
 // exported table (on board: material/T, in hand: hand/T, both over
 // material/<unit>), written as JSON, CSV, Markdown or a ranked chart.

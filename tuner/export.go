@@ -13,9 +13,19 @@ import (
 	"taifu/rules"
 )
 
-// UnitToken names the piece that is worth 1.00 in exported values: a Pawn in
-// Typhoon and Samarkand, a Swallow in Tori shogi, a Dog in Nana shogi.
-var UnitToken = map[string]string{"typhoon": "P", "samarkand": "P", "torishogi": "SW", "nanashogi": "D"}
+// UnitToken returns the token of the piece that is worth 1.00 in exported
+// values (rules.Game.UnitToken: a Pawn in Typhoon and Samarkand, a Swallow in
+// Tori shogi, a Dog in Nana shogi), and false when the game names none and
+// has no kind "P".
+func UnitToken(g *rules.Game) (string, bool) {
+	if g.UnitToken != "" {
+		return g.UnitToken, true
+	}
+	if _, ok := g.KindByToken("P"); ok {
+		return "P", true
+	}
+	return "", false
+}
 
 // Provenance keys under which the tuner stores bootstrap intervals.
 const (
@@ -52,7 +62,7 @@ type PieceTable struct {
 // material/<unit>. Intervals come from prov[ProvIntervals] when present.
 // Pieces are listed on-board first, each group in piece-table order.
 func PieceValues(g *rules.Game, version string, terms map[string]float64, prov map[string]any) (*PieceTable, error) {
-	unit, ok := UnitToken[g.Name]
+	unit, ok := UnitToken(g)
 	if !ok {
 		return nil, fmt.Errorf("game %q has no unit piece", g.Name)
 	}

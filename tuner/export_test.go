@@ -14,7 +14,7 @@ import (
 // NOTATION.md), built here so that the export test does not depend on the
 // rules engine.
 func toriLike() *rules.Game {
-	return &rules.Game{Name: "torishogi", HasHand: true, Kinds: []rules.KindInfo{
+	return &rules.Game{Name: "torishogi", HasHand: true, UnitToken: "SW", Kinds: []rules.KindInfo{
 		{},
 		{Token: "PH", Name: "Phoenix", Royal: true},
 		{Token: "FA", Name: "Falcon", Droppable: true},

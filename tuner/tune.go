@@ -197,7 +197,8 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 // pieceIntervals returns the bootstrap interval of every material/ and hand/
 // term in unit-piece values, and the unit term's name.
 func pieceIntervals(s *features.Schema, g *rules.Game, samples [][]float64, conf float64) (map[string][2]float64, string) {
-	unitTerm := "material/" + UnitToken[g.Name]
+	unitTok, _ := UnitToken(g)
+	unitTerm := "material/" + unitTok
 	unit, ok := s.Index(unitTerm)
 	if !ok {
 		return nil, ""

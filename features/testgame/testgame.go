@@ -11,11 +11,13 @@
 // Nothing forbids leaving the King attacked. A side with no legal move has
 // lost. The game is drawn when MaxPly moves have been made since the setup.
 // In DropGame captured pieces go to the captor's hand (a Queen as a Pawn) and
-// may be dropped on any empty square (a Pawn not on the last rank).
+// may be dropped on any empty square (a Pawn not on the last rank). Game
+// also has random setups (RandomSetup): one of three back ranks, mirrored.
 package testgame
 
 import (
 	"fmt"
+	"strings"
 
 	"taifu/rules"
 )
@@ -50,6 +52,7 @@ var Game = &rules.Game{
 	SideNames:     [2]string{"white", "black"},
 	Kinds:         kinds(false),
 	RulesVersion:  "testgame-1",
+	UnitToken:     "P",
 	StartPosition: "r,n,k,n,r/p,p,p,p,p/5/P,P,P,P,P/R,N,K,N,R white",
 }
 
@@ -64,7 +67,23 @@ var DropGame = &rules.Game{
 	StartPosition: "r,n,k,n,r/p,p,p,p,p/5/P,P,P,P,P/R,N,K,N,R white []",
 }
 
+// setups are the back ranks RandomSetup chooses from (the same for both
+// sides, mirrored), the first one being the start position's.
+var setups = [...]string{"R,N,K,N,R", "N,R,K,R,N", "R,K,N,N,R"}
+
+// RandomSetup returns Game's position with a back rank chosen from seed.
+func RandomSetup(seed uint64) rules.State {
+	x := seed
+	back := setups[rules.SplitMix64(&x)%uint64(len(setups))]
+	st, err := rules.ParsePosition(Game, strings.ToLower(back)+"/p,p,p,p,p/5/P,P,P,P,P/"+back+" white")
+	if err != nil {
+		panic("testgame: " + err.Error()) // unreachable: the setups are valid
+	}
+	return st
+}
+
 func init() {
+	Game.RandomSetup = RandomSetup
 	Game.New = func(su *rules.Setup) (rules.State, error) { return newState(Game, su) }
 	DropGame.New = func(su *rules.Setup) (rules.State, error) { return newState(DropGame, su) }
 }

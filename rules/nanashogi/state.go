@@ -18,6 +18,7 @@ var Game = &rules.Game{
 	RulesVersion:  "seed-002",
 	StartPosition: "3/3/3 black [K,R,B,k,r,b]",
 	New:           newState,
+	UnitToken:     "D",
 }
 
 func init() { rules.Register(Game) }

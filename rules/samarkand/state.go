@@ -13,6 +13,7 @@ var Game = &rules.Game{
 	SideNames:     [2]string{"white", "black"},
 	RulesVersion:  RulesVersion,
 	StartPosition: StartPosition,
+	UnitToken:     "P",
 }
 
 func init() {

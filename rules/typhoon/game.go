@@ -33,16 +33,19 @@ const StartPosition = "gw,pr,go,sa,fl,co,k,gg,ci,st,ma,fh/hu,1,bd,1,d,f,w,a,1,c,
 
 // Game is Typhoon.
 var Game = &rules.Game{
-	Name:          "typhoon",
-	Geometry:      rules.Geometry{Width: width, Height: height},
-	SideNames:     [2]string{"blue", "tan"},
-	Kinds:         kindInfos(),
-	RulesVersion:  "seed-000",
-	StartPosition: StartPosition,
+	Name:           "typhoon",
+	Geometry:       rules.Geometry{Width: width, Height: height},
+	SideNames:      [2]string{"blue", "tan"},
+	Kinds:          kindInfos(),
+	RulesVersion:   "seed-000",
+	StartPosition:  StartPosition,
+	UnitToken:      "P",
+	BareRoyalLoses: true,
 }
 
 func init() {
 	Game.New = newState
+	Game.RandomSetup = RandomSetup
 	rules.Register(Game)
 }
 

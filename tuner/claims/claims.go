@@ -20,7 +20,7 @@
 // the subject also "each" (every member must satisfy the claim) and "most"
 // (more than half must).
 //
-// Values are in units of the game's unit piece (tuner.UnitToken): the weight
+// Values are in units of the game's unit piece (rules.Game.UnitToken): the weight
 // material/T divided by material/<unit>. With "phase": "eg" a claim is read
 // on endgame values, (material/T + material_eg/T) / (material/<unit> +
 // material_eg/<unit>), the value of a piece on a board emptied of material.
@@ -237,7 +237,7 @@ func (f *File) validate(g *rules.Game) error {
 	} else if f.Game != g.Name {
 		return fail("is for game %q, not %q", f.Game, g.Name)
 	}
-	unit, ok := tuner.UnitToken[g.Name]
+	unit, ok := tuner.UnitToken(g)
 	if !ok {
 		return fail("game %s has no unit piece", g.Name)
 	}
