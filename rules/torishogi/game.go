@@ -22,21 +22,11 @@ const StartPosition = "rq,pt,cr,ph,cr,pt,lq/3,fa,3/sw,sw,sw,sw,sw,sw,sw/2,sw,1,S
 
 // Game is Tori shogi, registered with package rules as "torishogi".
 var Game = &rules.Game{
-	Name:      "torishogi",
-	Geometry:  rules.Geometry{Width: width, Height: height},
-	SideNames: [2]string{"black", "white"},
-	Kinds: []rules.KindInfo{
-		{},
-		Phoenix:    {Token: "PH", Name: "Phoenix", Royal: true},
-		Falcon:     {Token: "FA", Name: "Falcon", PromotesTo: Eagle, Droppable: true},
-		Eagle:      {Token: "+FA", Name: "Eagle", Promoted: true, Demotes: Falcon},
-		Crane:      {Token: "CR", Name: "Crane", Droppable: true},
-		Pheasant:   {Token: "PT", Name: "Pheasant", Droppable: true},
-		LeftQuail:  {Token: "LQ", Name: "Left quail", Droppable: true},
-		RightQuail: {Token: "RQ", Name: "Right quail", Droppable: true},
-		Swallow:    {Token: "SW", Name: "Swallow", PromotesTo: Goose, Droppable: true},
-		Goose:      {Token: "+SW", Name: "Goose", Promoted: true, Demotes: Swallow},
-	},
+	Name:          "torishogi",
+	Geometry:      rules.Geometry{Width: width, Height: height},
+	SideNames:     [2]string{"black", "white"},
+	UnitToken:     "SW",
+	Kinds:         kindInfos(),
 	HasHand:       true,
 	RulesVersion:  "seed-001",
 	StartPosition: StartPosition,
@@ -47,19 +37,89 @@ func init() {
 	rules.Register(Game)
 }
 
-// setLimit is how many pieces of each unpromoted kind one set holds (both
-// sides together; promoted pieces count as their unpromoted kind). A captured
-// quail keeps its hand (left or right), as in Fairy-Stockfish and Sjaak II.
-var setLimit = [numKinds]int{
-	Phoenix: 2, Falcon: 2, Crane: 4, Pheasant: 4, LeftQuail: 2, RightQuail: 2, Swallow: 16,
+// piece is one line of the piece table: the kind's token, name, royalty,
+// promotion, demotion and whether it may be dropped (info); how many pieces
+// of the kind one set holds, both sides together (set; 0 for promoted kinds,
+// which count as their unpromoted kind; a captured quail keeps its hand,
+// left or right, as in Fairy-Stockfish and Sjaak II); and its movement as
+// Black plays it (move), quoting the rules text's "Individual pieces"
+// section (Betza in brackets).
+type piece struct {
+	info rules.KindInfo
+	set  int
+	move pieceDef
 }
 
-// demote is the kind a captured piece of each kind goes to the captor's hand as
+// pieces is Tori shogi's piece table, in the order of NOTATION.md's piece
+// table. A captured piece goes to the captor's hand as its Demotes kind
 // ("When captured, pieces lose their promoted status.").
-var demote = [numKinds]rules.Kind{
-	Phoenix: Phoenix, Falcon: Falcon, Eagle: Falcon, Crane: Crane, Pheasant: Pheasant,
-	LeftQuail: LeftQuail, RightQuail: RightQuail, Swallow: Swallow, Goose: Swallow,
+var pieces = [numKinds]piece{
+	// "The phoenix can step one square in any direction" (K).
+	Phoenix: {rules.KindInfo{Token: "PH", Name: "Phoenix", Royal: true}, 2,
+		pieceDef{steps: [][2]int{{0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}}}},
+	// "The falcon can step one square in any direction ... except directly
+	// backwards" (FfrlW).
+	Falcon: {rules.KindInfo{Token: "FA", Name: "Falcon", PromotesTo: Eagle, Droppable: true}, 2,
+		pieceDef{steps: [][2]int{{0, 1}, {1, 1}, {1, 0}, {1, -1}, {-1, -1}, {-1, 0}, {-1, 1}}}},
+	// "The eagle can move any number of free squares diagonally forward or
+	// directly backward; ... one or two squares diagonally backward; ... step
+	// one square directly forward or sideways" (fBbRWbB2).
+	Eagle: {rules.KindInfo{Token: "+FA", Name: "Eagle", Promoted: true, Demotes: Falcon}, 0,
+		pieceDef{steps: [][2]int{{0, 1}, {1, 0}, {-1, 0}}, rays: []int{dirNE, dirNW, dirS}, rays2: []int{dirSE, dirSW}}},
+	// "The crane can move one square in the four diagonal directions; or ...
+	// one square orthogonally forward or backward" (FfbW).
+	Crane: {rules.KindInfo{Token: "CR", Name: "Crane", Droppable: true}, 4,
+		pieceDef{steps: [][2]int{{1, 1}, {1, -1}, {-1, -1}, {-1, 1}, {0, 1}, {0, -1}}}},
+	// "The pheasant can jump to the second square directly forward; or ...
+	// move one square diagonally backward" (fDbF).
+	Pheasant: {rules.KindInfo{Token: "PT", Name: "Pheasant", Droppable: true}, 4,
+		pieceDef{steps: [][2]int{{0, 2}, {1, -1}, {-1, -1}}}},
+	// "The left quail can move any number of free squares directly forward or
+	// diagonally backward to the right; or ... one square diagonally backward
+	// to the left" (fRbrBblF).
+	LeftQuail: {rules.KindInfo{Token: "LQ", Name: "Left quail", Droppable: true}, 2,
+		pieceDef{steps: [][2]int{{-1, -1}}, rays: []int{dirN, dirSE}}},
+	// "The right quail can move any number of free squares directly forward or
+	// diagonally backward to the left; or ... one square diagonally backward to
+	// the right" (fRblBbrF).
+	RightQuail: {rules.KindInfo{Token: "RQ", Name: "Right quail", Droppable: true}, 2,
+		pieceDef{steps: [][2]int{{1, -1}}, rays: []int{dirN, dirSW}}},
+	// "The swallow can step one square forward" (fW).
+	Swallow: {rules.KindInfo{Token: "SW", Name: "Swallow", PromotesTo: Goose, Droppable: true}, 16,
+		pieceDef{steps: [][2]int{{0, 1}}}},
+	// "The goose can jump to the second square directly backward or diagonally
+	// forward" (fAbD).
+	Goose: {rules.KindInfo{Token: "+SW", Name: "Goose", Promoted: true, Demotes: Swallow}, 0,
+		pieceDef{steps: [][2]int{{2, 2}, {-2, 2}, {0, -2}}}},
 }
 
-// dropKinds are the kinds that can stand in a hand, in piece-table order.
-var dropKinds = [...]rules.Kind{Falcon, Crane, Pheasant, LeftQuail, RightQuail, Swallow}
+// kindInfos is the rules.KindInfo table (row 0 unused) of the piece table.
+func kindInfos() []rules.KindInfo {
+	ks := make([]rules.KindInfo, numKinds)
+	for k := Phoenix; k < numKinds; k++ {
+		ks[k] = pieces[k].info
+	}
+	return ks
+}
+
+// Facts derived from the piece table for the move generator: setLimit[k]
+// (pieces[k].set), demote[k] (the kind a captured k goes to hand as) and
+// dropKinds (the kinds that can stand in a hand, in piece-table order).
+var (
+	setLimit  [numKinds]int
+	demote    [numKinds]rules.Kind
+	dropKinds []rules.Kind
+)
+
+func init() {
+	for k := Phoenix; k < numKinds; k++ {
+		info := pieces[k].info
+		setLimit[k], demote[k] = pieces[k].set, k
+		if info.Demotes != 0 {
+			demote[k] = info.Demotes
+		}
+		if info.Droppable {
+			dropKinds = append(dropKinds, k)
+		}
+	}
+}

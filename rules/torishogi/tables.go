@@ -42,37 +42,13 @@ type pieceDef struct {
 	rays2 []int    // directions it ranges along at most two squares
 }
 
-// defs follow the rules text's "Individual pieces" section (Betza in brackets).
-var defs = [numKinds]pieceDef{
-	// "The phoenix can step one square in any direction" (K).
-	Phoenix: {steps: [][2]int{{0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}}},
-	// "The falcon can step one square in any direction ... except directly
-	// backwards" (FfrlW).
-	Falcon: {steps: [][2]int{{0, 1}, {1, 1}, {1, 0}, {1, -1}, {-1, -1}, {-1, 0}, {-1, 1}}},
-	// "The eagle can move any number of free squares diagonally forward or
-	// directly backward; ... one or two squares diagonally backward; ... step
-	// one square directly forward or sideways" (fBbRWbB2).
-	Eagle: {steps: [][2]int{{0, 1}, {1, 0}, {-1, 0}}, rays: []int{dirNE, dirNW, dirS}, rays2: []int{dirSE, dirSW}},
-	// "The crane can move one square in the four diagonal directions; or ...
-	// one square orthogonally forward or backward" (FfbW).
-	Crane: {steps: [][2]int{{1, 1}, {1, -1}, {-1, -1}, {-1, 1}, {0, 1}, {0, -1}}},
-	// "The pheasant can jump to the second square directly forward; or ...
-	// move one square diagonally backward" (fDbF).
-	Pheasant: {steps: [][2]int{{0, 2}, {1, -1}, {-1, -1}}},
-	// "The left quail can move any number of free squares directly forward or
-	// diagonally backward to the right; or ... one square diagonally backward
-	// to the left" (fRbrBblF).
-	LeftQuail: {steps: [][2]int{{-1, -1}}, rays: []int{dirN, dirSE}},
-	// "The right quail can move any number of free squares directly forward or
-	// diagonally backward to the left; or ... one square diagonally backward to
-	// the right" (fRblBbrF).
-	RightQuail: {steps: [][2]int{{1, -1}}, rays: []int{dirN, dirSW}},
-	// "The swallow can step one square forward" (fW).
-	Swallow: {steps: [][2]int{{0, 1}}},
-	// "The goose can jump to the second square directly backward or diagonally
-	// forward" (fAbD).
-	Goose: {steps: [][2]int{{2, 2}, {-2, 2}, {0, -2}}},
-}
+// defs is each kind's movement, from the piece table (pieces, game.go).
+var defs = func() (d [numKinds]pieceDef) {
+	for k := range pieces {
+		d[k] = pieces[k].move
+	}
+	return d
+}()
 
 var (
 	// stepTo[s][k][sq]: squares a piece of kind k and side s on sq reaches by
