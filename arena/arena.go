@@ -13,7 +13,6 @@ import (
 	"taifu/features"
 	"taifu/mcts"
 	"taifu/rules"
-	"taifu/rules/typhoon"
 )
 
 // Player is one side of a match: weights and search settings.
@@ -31,8 +30,8 @@ type Config struct {
 	// Seed chooses the openings (and the searchers' seeds).
 	Seed uint64
 	// OpeningPlies random legal moves from the setup before the engines take
-	// over, the same for both games of a pair. Typhoon pairs also draw a
-	// random setup (typhoon.RandomSetup) unless StartPosition.
+	// over, the same for both games of a pair. In games with random setups
+	// (rules.Game.RandomSetup) pairs also draw a setup unless StartPosition.
 	OpeningPlies  int
 	StartPosition bool
 	// MaxPlies ends a game by adjudication: the side to move wins when its
@@ -130,8 +129,8 @@ func clampElo(e float64) float64 { return math.Max(-MaxElo, math.Min(MaxElo, e))
 func (c *Config) opening(i int) (rules.State, error) {
 	seed := mix(c.Seed, uint64(i), 1)
 	var st rules.State
-	if c.Game.Name == "typhoon" && !c.StartPosition {
-		st = typhoon.RandomSetup(seed)
+	if c.Game.RandomSetup != nil && !c.StartPosition {
+		st = c.Game.RandomSetup(seed)
 	} else {
 		st = c.Game.Start()
 	}
@@ -265,7 +264,11 @@ func (c *Config) playGame(ctx context.Context, p int, aFirst bool, a, b Player) 
 	for i, pl := range players {
 		cfg := pl.Search
 		cfg.Seed = mix(c.Seed, uint64(p), uint64(10+i))
-		search[i] = mcts.New(cfg, pl.Weights)
+		s, err := mcts.New(cfg, pl.Weights)
+		if err != nil {
+			return rec, fmt.Errorf("player %s: %w", pl.Name, err)
+		}
+		search[i] = s
 	}
 	buf := make([]rules.Move, 0, 512)
 	var out rules.Outcome

@@ -18,7 +18,11 @@ func ExampleSearcher_Search() {
 		fmt.Println(err)
 		return
 	}
-	s := mcts.New(mcts.Config{Playouts: 100, Seed: 1}, features.Starting(g))
+	s, err := mcts.New(mcts.Config{Playouts: 100, Seed: 1}, features.Starting(g))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	res := s.Search(st)
 	fmt.Println(g.MoveString(res.Move), res.Proven, res.Value)
 	// Output: c1c5 1 1

@@ -38,7 +38,7 @@ func TestSearchEveryGame(t *testing.T) {
 		g := game(t, name)
 		st := g.Start()
 		before := st.String()
-		res := New(Config{Playouts: 60, Seed: 1}, weights(t, g)).Search(st)
+		res := mustNew(Config{Playouts: 60, Seed: 1}, weights(t, g)).Search(st)
 		if st.String() != before {
 			t.Errorf("%s: Search changed the position to %s", name, st.String())
 		}
@@ -75,7 +75,7 @@ func TestImmediateWinRealGames(t *testing.T) {
 		g := game(t, c.game)
 		st := pos(t, g, c.pos)
 		me := st.SideToMove()
-		res := New(Config{Playouts: 200, Seed: 1}, weights(t, g)).Search(st)
+		res := mustNew(Config{Playouts: 200, Seed: 1}, weights(t, g)).Search(st)
 		if res.Proven != 1 {
 			t.Errorf("%s: %s proven %d, want a proven win", c.game, g.MoveString(res.Move), res.Proven)
 			continue
@@ -112,7 +112,7 @@ func TestSolverNanaEndgames(t *testing.T) {
 		{"C,d,gb/1,b,1/K,1,k black []", -1, "a1a2 is forced, then k c1c2 stalemates"},
 	} {
 		st := pos(t, g, c.pos)
-		res := New(Config{Playouts: 400, Seed: 1}, weights(t, g)).Search(st)
+		res := mustNew(Config{Playouts: 400, Seed: 1}, weights(t, g)).Search(st)
 		if res.Proven != c.proven {
 			t.Errorf("%s (%s): proven %d, want %d", c.pos, c.why, res.Proven, c.proven)
 		}

@@ -13,6 +13,7 @@
 package mcts
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"time"
@@ -121,10 +122,22 @@ type Searcher struct {
 
 // New returns a Searcher. w may be nil, in which case the game's starting
 // weights (features.Starting) are used; so are they when w belongs to
-// another game than the one searched. The searcher reads w when it first
-// searches a game (later changes to w.Vec are not seen) and never writes a
-// compiled w, so one w may serve many searchers at once.
-func New(cfg Config, w *features.Weights) *Searcher {
+// another game than the one searched. Weights that do not compile for their
+// game are an error (wrapping Compile's or rules.Lookup's). The searcher
+// reads w when it first searches a game (later changes to w.Vec are not
+// seen) and never writes w, so one w may serve many searchers at once.
+func New(cfg Config, w *features.Weights) (*Searcher, error) {
+	if w != nil && (w.Schema() == nil || len(w.Vec) != len(w.Schema().Names)) {
+		g, err := rules.Lookup(w.Game)
+		if err != nil {
+			return nil, fmt.Errorf("mcts: weights %s: %w", w.Version, err)
+		}
+		c := *w
+		if err := c.Compile(g); err != nil {
+			return nil, fmt.Errorf("mcts: weights %s: %w", w.Version, err)
+		}
+		w = &c
+	}
 	if cfg.CPuct == 0 {
 		cfg.CPuct = DefaultCPuct
 	}
@@ -136,7 +149,7 @@ func New(cfg Config, w *features.Weights) *Searcher {
 		given: w,
 		rng:   rand.New(rand.NewPCG(cfg.Seed, 0x7461696675)),
 		moves: make([]rules.Move, 0, 1024),
-	}
+	}, nil
 }
 
 // Reset discards the tree (keeping its storage).
@@ -150,12 +163,8 @@ func (s *Searcher) Reset() {
 func (s *Searcher) setGame(g *rules.Game) {
 	s.game = g
 	s.weights = nil
-	if w := s.given; w != nil && w.Game == g.Name {
-		if w.Schema() != nil && w.Schema().Game == g && len(w.Vec) == len(w.Schema().Names) {
-			s.weights = w
-		} else if err := w.Compile(g); err == nil {
-			s.weights = w
-		}
+	if w := s.given; w != nil && w.Schema().Game == g {
+		s.weights = w
 	}
 	if s.weights == nil {
 		s.weights = features.Starting(g)

@@ -33,7 +33,7 @@ func TestFindsImmediateWin(t *testing.T) {
 	}
 	for _, c := range cases {
 		st := pos(t, testgame.Game, c.pos)
-		res := New(Config{Playouts: 50, Seed: 1}, nil).Search(st)
+		res := mustNew(Config{Playouts: 50, Seed: 1}, nil).Search(st)
 		if got := testgame.Game.MoveString(res.Move); got != c.want || res.Proven != 1 || res.Value != 1 {
 			t.Errorf("%s: move %s proven %d value %v, want %s proven 1 value 1", c.name, got, res.Proven, res.Value, c.want)
 		}
@@ -47,7 +47,7 @@ func TestFindsImmediateWin(t *testing.T) {
 func TestSolverProvesMateInTwo(t *testing.T) {
 	g := testgame.Game
 	st := pos(t, g, "k,4/4,R/5/5/1,R,K,2 white")
-	res := New(Config{Playouts: 5000, Seed: 3}, nil).Search(st)
+	res := mustNew(Config{Playouts: 5000, Seed: 3}, nil).Search(st)
 	if res.Proven != 1 || res.Value != 1 {
 		t.Fatalf("white to move: proven %d value %v after %d playouts, want a proven win", res.Proven, res.Value, res.Playouts)
 	}
@@ -56,7 +56,7 @@ func TestSolverProvesMateInTwo(t *testing.T) {
 	st.Make(res.Move)
 	for _, m := range st.Legal(nil) {
 		st.Make(m)
-		r := New(Config{Playouts: 50, Seed: 1}, nil).Search(st)
+		r := mustNew(Config{Playouts: 50, Seed: 1}, nil).Search(st)
 		if r.Proven != 1 {
 			t.Errorf("after %s %s: white cannot take the king", g.MoveString(res.Move), g.MoveString(m))
 		}
@@ -64,7 +64,7 @@ func TestSolverProvesMateInTwo(t *testing.T) {
 	}
 	st.Unmake()
 	black := pos(t, g, "k,4/4,R/5/5/1,R,K,2 black")
-	res = New(Config{Playouts: 500, Seed: 3}, nil).Search(black)
+	res = mustNew(Config{Playouts: 500, Seed: 3}, nil).Search(black)
 	if res.Proven != -1 || res.Value != -1 {
 		t.Errorf("black to move: proven %d value %v, want a proven loss", res.Proven, res.Value)
 	}
@@ -74,7 +74,7 @@ func TestSolverProvesMateInTwo(t *testing.T) {
 // outcome ("a side with no King has lost").
 func TestEndedPosition(t *testing.T) {
 	st := pos(t, testgame.Game, "5/5/5/5/K,4 black")
-	res := New(Config{Seed: 1}, nil).Search(st)
+	res := mustNew(Config{Seed: 1}, nil).Search(st)
 	if res.Proven != -1 || res.Value != -1 || len(res.Policy) != 0 || res.Move != (rules.Move{}) {
 		t.Errorf("got %+v, want a proven loss with no move", res)
 	}
@@ -84,7 +84,7 @@ func TestSearchRestoresState(t *testing.T) {
 	for _, g := range []*rules.Game{testgame.Game, testgame.DropGame} {
 		st := g.Start()
 		before, hash, ply := st.String(), st.Hash(), st.Ply()
-		res := New(Config{Playouts: 300, Seed: 9}, nil).Search(st)
+		res := mustNew(Config{Playouts: 300, Seed: 9}, nil).Search(st)
 		if st.String() != before || st.Hash() != hash || st.Ply() != ply {
 			t.Errorf("%s: state changed by Search: %s", g.Name, st.String())
 		}
@@ -108,7 +108,7 @@ func TestSearchRestoresState(t *testing.T) {
 // and returns the moves and policies.
 func play(g *rules.Game, cfg Config, w *features.Weights, n int) ([]string, [][]Visit) {
 	st := g.Start()
-	s := New(cfg, w)
+	s := mustNew(cfg, w)
 	var moves []string
 	var pols [][]Visit
 	for i := 0; i < n; i++ {
@@ -148,7 +148,7 @@ func TestDeterminism(t *testing.T) {
 func TestTreeReuseKeepsSubtree(t *testing.T) {
 	g := testgame.Game
 	st := g.Start()
-	s := New(Config{Playouts: 1000, Seed: 5}, nil)
+	s := mustNew(Config{Playouts: 1000, Seed: 5}, nil)
 	res := s.Search(st)
 	var kept int32
 	for _, v := range res.Policy {
@@ -178,7 +178,7 @@ func TestTreeReuseKeepsSubtree(t *testing.T) {
 func TestTimeLimit(t *testing.T) {
 	st := testgame.Game.Start()
 	start := time.Now()
-	res := New(Config{TimeLimit: 30 * time.Millisecond, Seed: 1}, nil).Search(st)
+	res := mustNew(Config{TimeLimit: 30 * time.Millisecond, Seed: 1}, nil).Search(st)
 	if el := time.Since(start); el > 2*time.Second || res.Playouts < 2 {
 		t.Errorf("time-limited search: %v, %d playouts", el, res.Playouts)
 	}
@@ -188,7 +188,7 @@ func TestTimeLimit(t *testing.T) {
 // the returned Policy slice.
 func TestSearchDoesNotAllocatePerNode(t *testing.T) {
 	st := testgame.DropGame.Start()
-	s := New(Config{Playouts: 500, Seed: 2}, features.Starting(testgame.DropGame))
+	s := mustNew(Config{Playouts: 500, Seed: 2}, features.Starting(testgame.DropGame))
 	s.Search(st)
 	allocs := testing.AllocsPerRun(5, func() {
 		s.Reset()
@@ -202,7 +202,7 @@ func TestSearchDoesNotAllocatePerNode(t *testing.T) {
 func TestPriorsFavourCaptures(t *testing.T) {
 	g := testgame.Game
 	st := pos(t, g, "k,4/5/2,r,2/5/2,R,1,K white") // Rc1 can take the rook on c3
-	s := New(Config{Seed: 1}, nil)
+	s := mustNew(Config{Seed: 1}, nil)
 	s.prepare(st)
 	ms := st.Legal(nil)
 	s.priors(st, ms)
@@ -220,7 +220,7 @@ func TestPriorsFavourCaptures(t *testing.T) {
 }
 
 func TestGammaMean(t *testing.T) {
-	s := New(Config{Seed: 11}, nil)
+	s := mustNew(Config{Seed: 11}, nil)
 	for _, a := range []float64{0.3, 1, 2.5} {
 		var sum float64
 		const n = 20000
@@ -241,7 +241,7 @@ func BenchmarkSearchTestgame(b *testing.B) {
 // playouts per search.
 func benchSearch(b *testing.B, g *rules.Game, w *features.Weights) {
 	st := g.Start()
-	s := New(Config{Playouts: 200, Seed: 1}, w)
+	s := mustNew(Config{Playouts: 200, Seed: 1}, w)
 	s.Search(st) // grow the pool before timing
 	playouts := 0
 	for b.Loop() {
@@ -278,7 +278,7 @@ func TestDefaultEvalScale(t *testing.T) {
 	g := testgame.Game
 	w := features.Starting(g)
 	m := 5*w.Terms["material/P"] + 2*w.Terms["material/R"] + 2*w.Terms["material/N"] + w.Terms["material/K"]
-	s := New(Config{Playouts: 1}, w)
+	s := mustNew(Config{Playouts: 1}, w)
 	s.Search(g.Start())
 	if want := DefaultEvalScale * ChessMaterial / m; math.Abs(s.EvalScale()-want) > 1e-12 {
 		t.Errorf("scale %v, want %v", s.EvalScale(), want)
@@ -287,14 +287,42 @@ func TestDefaultEvalScale(t *testing.T) {
 	for i := range w2.Vec {
 		w2.Vec[i] *= 2
 	}
-	s2 := New(Config{Playouts: 1}, w2)
+	s2 := mustNew(Config{Playouts: 1}, w2)
 	s2.Search(g.Start())
 	if math.Abs(s2.EvalScale()-s.EvalScale()/2) > 1e-12 {
 		t.Errorf("doubled weights: scale %v, want %v", s2.EvalScale(), s.EvalScale()/2)
 	}
-	s3 := New(Config{Playouts: 1, EvalScale: 0.25}, w)
+	s3 := mustNew(Config{Playouts: 1, EvalScale: 0.25}, w)
 	s3.Search(g.Start())
 	if s3.EvalScale() != 0.25 {
 		t.Errorf("explicit scale became %v", s3.EvalScale())
+	}
+}
+
+// mustNew is New for weights known to compile.
+func mustNew(cfg Config, w *features.Weights) *Searcher {
+	s, err := New(cfg, w)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// TestNewRejectsBadWeights: weights that do not compile are New's error,
+// not a silent fall-back to the starting weights.
+func TestNewRejectsBadWeights(t *testing.T) {
+	rules.Register(&rules.Game{Name: "mcts-testgame"}) // a name Lookup knows, with no kinds
+	for _, tc := range []struct {
+		name string
+		w    *features.Weights
+		want string
+	}{
+		{"unknown game", &features.Weights{Game: "no-such-game", Version: "v1"}, "unknown game"},
+		{"missing terms", &features.Weights{Game: "mcts-testgame", Version: "v2", Terms: map[string]float64{"nonsense": 1}}, "nonsense"},
+	} {
+		_, err := New(Config{}, tc.w)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), tc.w.Version) {
+			t.Errorf("%s: %v, want an error naming %q and the version", tc.name, err, tc.want)
+		}
 	}
 }

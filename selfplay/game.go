@@ -7,13 +7,7 @@ import (
 	"taifu/features"
 	"taifu/mcts"
 	"taifu/rules"
-	"taifu/rules/typhoon"
 )
-
-// setups gives the games with random setups: a state from a seed.
-var setups = map[string]func(seed uint64) rules.State{
-	"typhoon": typhoon.RandomSetup,
-}
 
 // Seeds drawn for game n of a run: each purpose has its own stream.
 const (
@@ -93,8 +87,8 @@ type finished struct {
 func (p *player) play(hard context.Context, n int64) *finished {
 	cfg, g := p.cfg, p.game
 	var st rules.State
-	if f := setups[g.Name]; f != nil && !cfg.StartPosition {
-		st = f(gameSeed(cfg.Seed, n, seedSetup))
+	if g.RandomSetup != nil && !cfg.StartPosition {
+		st = g.RandomSetup(gameSeed(cfg.Seed, n, seedSetup))
 	} else {
 		st = g.Start()
 	}
@@ -108,7 +102,10 @@ func (p *player) play(hard context.Context, n int64) *finished {
 		Seed:        gameSeed(cfg.Seed, n, seedSearch),
 		EvalScale:   cfg.EvalScale,
 	}
-	search := mcts.New(mc, p.weights)
+	search, err := mcts.New(mc, p.weights)
+	if err != nil { // Run checked the weights before starting any game
+		panic("selfplay: weights checked by Run fail: " + err.Error())
+	}
 	resignSeed := gameSeed(cfg.Seed, n, seedResign)
 	mayResign := cfg.ResignThreshold > 0 && float64(resignSeed>>11)/(1<<53) >= cfg.ResignPlayoutShare
 

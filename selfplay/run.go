@@ -13,6 +13,7 @@ import (
 
 	"taifu/datasets"
 	"taifu/features"
+	"taifu/mcts"
 	"taifu/rules"
 )
 
@@ -84,6 +85,9 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 		if err := w.Compile(g); err != nil {
 			return nil, err
 		}
+	}
+	if _, err := mcts.New(mcts.Config{}, w); err != nil {
+		return nil, err
 	}
 	if opt.Drop == nil {
 		opt.Drop = context.Background()
