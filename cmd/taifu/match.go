@@ -39,10 +39,10 @@ func (f *matchFlags) register(fs interface {
 }, prefix string) {
 	fs.IntVar(&f.games, prefix+"games", 400, "games (pairs of games with colours reversed, so rounded up to even)")
 	fs.IntVar(&f.playouts, prefix+"playouts", 200, "search playouts per move")
-	fs.IntVar(&f.playoutsB, prefix+"playouts-b", 0, "playouts per move for side B (0: as --playouts)")
+	fs.IntVar(&f.playoutsB, prefix+"playouts-b", 0, "playouts per move for side B (0: as --"+prefix+"playouts)")
 	fs.IntVar(&f.openingPlies, prefix+"opening-plies", 4, "random plies played from the setup to make each pair's opening")
 	fs.IntVar(&f.maxPlies, prefix+"max-plies", 2000, "adjudicate games reaching this many plies (by the root value of the side to move)")
-	fs.Float64Var(&f.resign, prefix+"resign", 0.95, "a side resigns when both players' root values agree it is lost by at least this for --resign-plies plies in a row (0: never)")
+	fs.Float64Var(&f.resign, prefix+"resign", 0.95, "a side resigns when both players' root values agree it is lost by at least this for --"+prefix+"resign-plies plies in a row (0: never)")
 	fs.IntVar(&f.resignPlies, prefix+"resign-plies", 8, "consecutive plies of agreement before a resignation")
 	fs.IntVar(&f.workers, prefix+"workers", 1, "games played at once")
 	fs.StringVar(&f.sprt, prefix+"sprt", "", "elo0,elo1: stop when an SPRT (alpha = beta = 0.05) decides")

@@ -1,0 +1,430 @@
+// Package training runs the generation loop: self-play with the current
+// weights, tune a candidate on the self-play of recent generations, match it
+// against the current weights, accept or reject it, repeat. Every step is
+// recorded in <Out>/train.json (rewritten atomically after each step), so a
+// stopped run resumes at the step it was in. Progress is reported as lines
+// to Config.Log; the package prints nothing else.
+package training
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"taifu/arena"
+	"taifu/datasets"
+	"taifu/features"
+	"taifu/mcts"
+	"taifu/rules"
+	"taifu/selfplay"
+	"taifu/tuner"
+)
+
+// Acceptance rules for a candidate (Config.Accept).
+const (
+	AcceptScore  = "score"  // match score above 50%
+	AcceptSPRT   = "sprt"   // the match's SPRT accepts H1
+	AcceptAlways = "always" // every candidate
+)
+
+// StateFile is the name of the run's record inside Config.Out.
+const StateFile = "train.json"
+
+// Config is a training run.
+type Config struct {
+	Game *rules.Game
+	// Out is the run directory: created, or resumed when it holds StateFile.
+	Out string
+	// Generations to reach (a resumed run continues up to this number).
+	Generations int
+	// Start is generation 0's weights; used only when a new run begins.
+	Start *features.Weights
+	// Seed seeds self-play, tuning and the match openings of every
+	// generation (each generation derives its own seeds from it).
+	Seed uint64
+	// SelfPlay is the self-play configuration of every generation; Game,
+	// Seed, RunID, Out and Weights are set per generation.
+	SelfPlay selfplay.Config
+	// Window: tune on the self-play of this many most recent generations.
+	Window int
+	// Accept is AcceptScore, AcceptSPRT (needs Match.SPRT) or AcceptAlways.
+	Accept string
+	// Tune is the tuner configuration; Game, Data, Start, Version and Seed
+	// are set per generation.
+	Tune tuner.TuneConfig
+	// Match is the candidate's match against the current weights; Game and
+	// Seed are set per generation.
+	Match arena.Config
+	// Candidate and Current are the players' searches (player A is the
+	// candidate, B the current weights).
+	Candidate, Current mcts.Config
+	// Log receives one line per step; nil: none.
+	Log io.Writer
+}
+
+// Validate checks the configuration before any work.
+func (c *Config) Validate() error {
+	switch {
+	case c.Game == nil:
+		return errors.New("training: no game")
+	case c.Out == "":
+		return errors.New("training: no run directory")
+	case c.Generations < 0:
+		return fmt.Errorf("generations %d: need at least 0", c.Generations)
+	case c.Window < 1:
+		return fmt.Errorf("window %d: need at least 1", c.Window)
+	case c.SelfPlay.Games < 1:
+		return fmt.Errorf("self-play games %d: need at least 1", c.SelfPlay.Games)
+	case c.SelfPlay.Playouts < 1:
+		return fmt.Errorf("self-play playouts %d: need at least 1", c.SelfPlay.Playouts)
+	case c.SelfPlay.Workers < 0:
+		return fmt.Errorf("self-play workers %d: need at least 0", c.SelfPlay.Workers)
+	case c.Match.Pairs < 1:
+		return fmt.Errorf("match pairs %d: need at least 1", c.Match.Pairs)
+	}
+	switch c.Accept {
+	case AcceptScore, AcceptAlways:
+	case AcceptSPRT:
+		if c.Match.SPRT == nil {
+			return errors.New("accept sprt needs a match SPRT (elo0,elo1)")
+		}
+	default:
+		return fmt.Errorf("unknown accept rule %q (score, sprt or always)", c.Accept)
+	}
+	return nil
+}
+
+// State is <Out>/train.json: what the loop has done so far.
+type State struct {
+	Game        string       `json:"game"`
+	Seed        uint64       `json:"seed"`
+	Start       string       `json:"start_weights"` // version of generation 0's weights
+	Current     string       `json:"current"`       // path (relative to the run) of the current weights
+	Generations []Generation `json:"generations"`
+	Ladder      []LadderRow  `json:"ladder"`
+}
+
+// Generation is one generation: self-play with the current weights, a tuned
+// candidate, its match against the current weights and the decision.
+type Generation struct {
+	Gen         int            `json:"gen"`
+	Weights     string         `json:"weights"`    // the weights that played the self-play
+	SelfPlay    string         `json:"selfplay"`   // self-play run directory
+	Positions   int64          `json:"positions"`  // written by this generation's self-play
+	Games       int64          `json:"games"`      // self-play games
+	Window      []string       `json:"window"`     // self-play directories tuned on
+	Candidate   string         `json:"candidate"`  // tuned weights
+	TrainLoss   [2]float64     `json:"train_loss"` // before, after
+	ValidLoss   [2]float64     `json:"valid_loss"` // before, after
+	K           float64        `json:"k"`
+	Match       *arena.Report  `json:"match,omitempty"`
+	Accepted    bool           `json:"accepted"`
+	Decided     bool           `json:"decided"`
+	PieceValues map[string]any `json:"piece_values,omitempty"` // candidate's values in unit pieces
+	Seconds     float64        `json:"seconds"`
+}
+
+// LadderRow places accepted weights on an Elo ladder: the Elo of each
+// accepted generation over generation 0, summing the match Elo of each
+// acceptance (an approximation: Elo is not exactly additive).
+type LadderRow struct {
+	Gen     int     `json:"gen"`
+	Version string  `json:"version"`
+	Elo     float64 `json:"elo"`
+}
+
+// ErrStopped is returned (wrapped) when ctx is cancelled during a step;
+// running again with the same Config resumes.
+var ErrStopped = errors.New("stopped; run again to resume")
+
+// Run runs (or resumes) the loop up to c.Generations and returns the run's
+// state. After every generation it writes ladder.md and piece-values.csv
+// beside train.json.
+func Run(ctx context.Context, c Config) (*State, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	r := &run{c: c, g: c.Game, statePath: filepath.Join(c.Out, StateFile)}
+	st, err := LoadState(r.statePath)
+	if err != nil {
+		return nil, err
+	}
+	if st == nil {
+		if c.Start == nil {
+			return nil, errors.New("training: a new run needs Start weights")
+		}
+		rel := filepath.Join("gen-000", "weights.json")
+		if err := c.Start.Save(filepath.Join(c.Out, rel)); err != nil {
+			return nil, err
+		}
+		st = &State{Game: r.g.Name, Seed: c.Seed, Start: c.Start.Version, Current: rel,
+			Ladder: []LadderRow{{Gen: 0, Version: c.Start.Version, Elo: 0}}}
+		if err := saveState(r.statePath, st); err != nil {
+			return nil, err
+		}
+		r.logf("train: new run in %s, generation 0 = %s", c.Out, c.Start.Version)
+	} else {
+		if st.Game != r.g.Name {
+			return nil, fmt.Errorf("%s is a %s run, not %s", r.statePath, st.Game, r.g.Name)
+		}
+		r.logf("train: resuming %s at generation %d", c.Out, len(st.Generations))
+	}
+	r.st = st
+	for {
+		if n := len(st.Generations); n > 0 && !st.Generations[n-1].Decided {
+			// finish the generation in progress below
+		} else if n >= c.Generations {
+			break
+		} else {
+			st.Generations = append(st.Generations, Generation{Gen: n + 1})
+		}
+		if err := r.step(ctx, len(st.Generations)-1); err != nil {
+			return st, err
+		}
+		if err := writeReports(c.Out, r.g, st); err != nil {
+			return st, err
+		}
+	}
+	return st, nil
+}
+
+type run struct {
+	c         Config
+	g         *rules.Game
+	st        *State
+	statePath string
+}
+
+func (r *run) logf(format string, a ...any) {
+	if r.c.Log != nil {
+		fmt.Fprintf(r.c.Log, format+"\n", a...)
+	}
+}
+
+func (r *run) save() error { return saveState(r.statePath, r.st) }
+
+// step runs (or resumes) generation gi: self-play, tune, match, decide.
+func (r *run) step(ctx context.Context, gi int) error {
+	c, g, st := r.c, r.g, r.st
+	gen := &st.Generations[gi]
+	t0 := time.Now()
+	name := fmt.Sprintf("gen-%03d", gen.Gen)
+	if gen.Weights == "" {
+		gen.Weights = st.Current
+	}
+	// 1. self-play with the current weights (resumable by selfplay itself).
+	if gen.SelfPlay == "" || gen.Positions == 0 {
+		gen.SelfPlay = filepath.Join(name, "selfplay")
+		dir := filepath.Join(c.Out, gen.SelfPlay)
+		cfg := c.SelfPlay
+		cfg.Game, cfg.Seed = g.Name, c.Seed*1000+uint64(gen.Gen)
+		cfg.RunID = fmt.Sprintf("train-%s-%d-%s", g.Name, c.Seed, name)
+		cfg.Out, cfg.Weights = dir, filepath.Join(c.Out, gen.Weights)
+		_, err := os.Stat(filepath.Join(dir, datasets.ManifestName(0, 1)))
+		resume := err == nil
+		r.logf("train %s: self-play %d games at %d playouts with %s", name, cfg.Games, cfg.Playouts, gen.Weights)
+		sum, err := selfplay.Run(ctx, cfg, selfplay.Options{Resume: resume})
+		if err != nil {
+			return fmt.Errorf("%s self-play: %w", name, err)
+		}
+		if sum.Stopped {
+			return fmt.Errorf("during %s self-play: %w", name, ErrStopped)
+		}
+		m, err := datasets.ReadManifest(dir)
+		if err != nil {
+			return err
+		}
+		gen.Games, gen.Positions = m.Done, 0
+		for _, f := range m.Files {
+			gen.Positions += f.Rows
+		}
+		if err := r.save(); err != nil {
+			return err
+		}
+	}
+	// 2. tune a candidate on the recent generations' self-play.
+	if gen.Candidate == "" {
+		gen.Window = nil
+		for j := max(0, gi-c.Window+1); j <= gi; j++ {
+			gen.Window = append(gen.Window, filepath.Join(c.Out, st.Generations[j].SelfPlay))
+		}
+		cur, err := features.LoadWeights(filepath.Join(c.Out, st.Current), g)
+		if err != nil {
+			return err
+		}
+		tc := c.Tune
+		tc.Game, tc.Data, tc.Start = g, gen.Window, cur
+		tc.Version = fmt.Sprintf("%s-gen%d", g.Name, gen.Gen)
+		tc.Seed = c.Seed + uint64(gen.Gen)
+		w, res, err := tuner.Tune(tc)
+		if err != nil {
+			return fmt.Errorf("%s tune: %w", name, err)
+		}
+		tab, err := tuner.PieceValues(g, w.Version, w.Terms, w.Provenance)
+		if err != nil {
+			return fmt.Errorf("%s piece values: %w", name, err)
+		}
+		rel := filepath.Join(name, "candidate.json")
+		if err := w.Save(filepath.Join(c.Out, rel)); err != nil {
+			return err
+		}
+		gen.Candidate, gen.K = rel, res.K
+		gen.TrainLoss = [2]float64{res.TrainBefore, res.TrainAfter}
+		gen.ValidLoss = [2]float64{nanToZero(res.ValidBefore), nanToZero(res.ValidAfter)}
+		gen.PieceValues = map[string]any{}
+		for _, p := range tab.Pieces {
+			key := p.Kind
+			if p.InHand {
+				key = "hand/" + key
+			}
+			gen.PieceValues[key] = math.Round(p.Value*1000) / 1000
+		}
+		if err := r.save(); err != nil {
+			return err
+		}
+	}
+	// 3. match the candidate against the current weights.
+	cand, err := features.LoadWeights(filepath.Join(c.Out, gen.Candidate), g)
+	if err != nil {
+		return err
+	}
+	if gen.Match == nil {
+		cfg := c.Match
+		cfg.Game, cfg.Seed = g, c.Seed*7919+uint64(gen.Gen)
+		cur, err := features.LoadWeights(filepath.Join(c.Out, gen.Weights), g)
+		if err != nil {
+			return err
+		}
+		a := arena.Player{Name: cand.Version, Weights: cand, Search: c.Candidate}
+		b := arena.Player{Name: cur.Version, Weights: cur, Search: c.Current}
+		if a.Name == b.Name {
+			a.Name, b.Name = "A "+a.Name, "B "+b.Name
+		}
+		r.logf("train %s: match %s vs %s, %d games", name, a.Name, b.Name, 2*cfg.Pairs)
+		rep, err := arena.Play(ctx, cfg, a, b)
+		if err != nil {
+			return fmt.Errorf("%s match: %w", name, err)
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("during %s match: %w", name, ErrStopped)
+		}
+		data, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := datasets.WriteFileAtomic(filepath.Join(c.Out, name, "match.json"), append(data, '\n')); err != nil {
+			return err
+		}
+		rep.Records = nil // every game's record is in match.json
+		gen.Match = rep
+		r.logf("train %s: %s", name, Summary(rep))
+		if err := r.save(); err != nil {
+			return err
+		}
+	}
+	// 4. decide.
+	switch c.Accept {
+	case AcceptAlways:
+		gen.Accepted = true
+	case AcceptSPRT:
+		gen.Accepted = gen.Match.Verdict == "H1"
+	default:
+		gen.Accepted = gen.Match.Score > 0.5
+	}
+	if gen.Accepted {
+		st.Current = gen.Candidate
+		prev := st.Ladder[len(st.Ladder)-1].Elo
+		st.Ladder = append(st.Ladder, LadderRow{Gen: gen.Gen, Version: cand.Version, Elo: prev + gen.Match.Elo})
+	}
+	gen.Decided = true
+	gen.Seconds += time.Since(t0).Seconds()
+	r.logf("train %s: candidate %s", name, map[bool]string{true: "accepted", false: "rejected"}[gen.Accepted])
+	return r.save()
+}
+
+// Summary is the one-line outcome of a match.
+func Summary(r *arena.Report) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s vs %s: %d games, +%d =%d -%d, score %.1f%%, Elo %+.1f [%+.1f, %+.1f] (95%%, pairs %v)",
+		r.A, r.B, r.Games, r.WinsA, r.Draws, r.WinsB, 100*r.Score, r.Elo, r.EloLow, r.EloHigh, r.Penta)
+	if r.Verdict != "" {
+		fmt.Fprintf(&b, "; SPRT LLR %.2f: %s", r.LLR, r.Verdict)
+	}
+	return b.String()
+}
+
+func nanToZero(v float64) float64 {
+	if math.IsNaN(v) {
+		return 0
+	}
+	return v
+}
+
+// LoadState reads a run's train.json; nil, nil when there is none.
+func LoadState(path string) (*State, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var st State
+	if err := json.Unmarshal(data, &st); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &st, nil
+}
+
+func saveState(path string, st *State) error {
+	data, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return datasets.WriteFileAtomic(path, append(data, '\n'))
+}
+
+// writeReports writes the Elo ladder and the piece value history as
+// Markdown and CSV beside train.json.
+func writeReports(out string, g *rules.Game, st *State) error {
+	var md strings.Builder
+	fmt.Fprintf(&md, "# %s training run\n\n| gen | positions | train loss | validation loss | K | match score | Elo [95%%] | accepted |\n|---:|---:|---|---|---:|---:|---|---|\n", g.Name)
+	for _, gen := range st.Generations {
+		if gen.Match == nil {
+			continue
+		}
+		fmt.Fprintf(&md, "| %d | %d | %.5f → %.5f | %.5f → %.5f | %.4f | %.1f%% (%d games) | %+.0f [%+.0f, %+.0f] | %v |\n",
+			gen.Gen, gen.Positions, gen.TrainLoss[0], gen.TrainLoss[1], gen.ValidLoss[0], gen.ValidLoss[1], gen.K,
+			100*gen.Match.Score, gen.Match.Games, gen.Match.Elo, gen.Match.EloLow, gen.Match.EloHigh, gen.Accepted)
+	}
+	md.WriteString("\n## Elo ladder (accepted generations, Elo over generation 0)\n\n| gen | version | Elo |\n|---:|---|---:|\n")
+	for _, l := range st.Ladder {
+		fmt.Fprintf(&md, "| %d | %s | %+.0f |\n", l.Gen, l.Version, l.Elo)
+	}
+	if err := datasets.WriteFileAtomic(filepath.Join(out, "ladder.md"), []byte(md.String())); err != nil {
+		return err
+	}
+	var csv strings.Builder
+	csv.WriteString("gen,piece,value,accepted\n")
+	for _, gen := range st.Generations {
+		for _, prefix := range []string{"", "hand/"} {
+			for k := 1; k < len(g.Kinds); k++ {
+				if v, ok := gen.PieceValues[prefix+g.Kinds[k].Token]; ok {
+					fmt.Fprintf(&csv, "%d,%s%s,%v,%v\n", gen.Gen, prefix, g.Kinds[k].Token, v, gen.Accepted)
+				}
+			}
+		}
+	}
+	return datasets.WriteFileAtomic(filepath.Join(out, "piece-values.csv"), []byte(csv.String()))
+}

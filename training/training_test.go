@@ -1,0 +1,161 @@
+package training
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"taifu/arena"
+	"taifu/features"
+	"taifu/features/testgame"
+	"taifu/mcts"
+	"taifu/rules"
+	"taifu/selfplay"
+	"taifu/tuner"
+)
+
+func init() { rules.Register(testgame.Game) }
+
+// testConfig is a small run of the test game, which no library package
+// names: self-play (from its random setups), tuning, piece values and the
+// match all work from the rules.Game descriptor alone.
+func testConfig(out string) Config {
+	g := testgame.Game
+	sp := selfplay.Defaults
+	sp.Games, sp.Playouts, sp.Workers, sp.MaxPlies = 8, 16, 2, 60
+	return Config{Game: g, Out: out, Generations: 1, Start: features.Starting(g), Seed: 5,
+		SelfPlay: sp, Window: 2, Accept: AcceptAlways,
+		Tune:      tuner.TuneConfig{Lambda: tuner.DefaultLambda, Validation: 0.2, Quiet: tuner.QuietOff, Fit: tuner.Settings{Method: "lbfgs", L2: tuner.DefaultL2, MaxEpochs: 20}},
+		Match:     arena.Config{Pairs: 1, OpeningPlies: 2, MaxPlies: 60},
+		Candidate: mcts.Config{Playouts: 8}, Current: mcts.Config{Playouts: 8}}
+}
+
+// TestRunTestGame runs one generation of the test game, checks what it
+// wrote, exports the candidate's piece values, and resumes a finished run
+// without changing it; a second generation then tunes on both generations'
+// self-play (the window).
+func TestRunTestGame(t *testing.T) {
+	dir := t.TempDir()
+	var log bytes.Buffer
+	c := testConfig(dir)
+	c.Log = &log
+	st, err := Run(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Generations) != 1 || !st.Generations[0].Decided || !st.Generations[0].Accepted {
+		t.Fatalf("generations: %+v", st.Generations)
+	}
+	g0 := st.Generations[0]
+	if g0.Games != 8 || g0.Positions == 0 || g0.Match == nil || g0.Match.Games != 2 {
+		t.Errorf("generation 1: games %d positions %d match %+v", g0.Games, g0.Positions, g0.Match)
+	}
+	if st.Current != g0.Candidate || len(st.Ladder) != 2 {
+		t.Errorf("accepted candidate not current: %q, ladder %+v", st.Current, st.Ladder)
+	}
+	if _, ok := g0.PieceValues["P"]; !ok {
+		t.Errorf("piece values lack the unit piece: %v", g0.PieceValues)
+	}
+	for _, f := range []string{StateFile, "ladder.md", "piece-values.csv", "gen-000/weights.json", "gen-001/candidate.json", "gen-001/match.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("no %s: %v", f, err)
+		}
+	}
+	for _, want := range []string{"new run", "self-play 8 games", "match", "candidate accepted"} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, log.String())
+		}
+	}
+	// export the candidate's values, as taifu export does
+	w, err := features.LoadWeights(filepath.Join(dir, g0.Candidate), testgame.Game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := tuner.PieceValues(testgame.Game, w.Version, w.Terms, w.Provenance)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var csv bytes.Buffer
+	if err := tab.WriteCSV(&csv); err != nil {
+		t.Fatal(err)
+	}
+	if tab.Unit != "P" || !strings.Contains(csv.String(), "Q") {
+		t.Errorf("export: unit %q\n%s", tab.Unit, csv.String())
+	}
+
+	before, err := os.ReadFile(filepath.Join(dir, StateFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Start = nil // a resumed run needs no start weights
+	if _, err := Run(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	after, err := os.ReadFile(filepath.Join(dir, StateFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(before, after) {
+		t.Error("resuming a finished run changed train.json")
+	}
+	c.Generations = 2
+	st, err = Run(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(st.Generations); n != 2 || len(st.Generations[1].Window) != 2 {
+		t.Errorf("second generation: %d generations, window %v", n, st.Generations[n-1].Window)
+	}
+}
+
+// TestRunStopped: a cancelled context stops the run with ErrStopped, and
+// the next Run resumes it.
+func TestRunStopped(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := Run(ctx, testConfig(dir))
+	if !errors.Is(err, ErrStopped) {
+		t.Fatalf("cancelled run: %v, want ErrStopped", err)
+	}
+	if _, err := Run(context.Background(), testConfig(dir)); err != nil {
+		t.Fatalf("resume: %v", err)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(*Config)
+		want string
+	}{
+		{"no game", func(c *Config) { c.Game = nil }, "no game"},
+		{"no out", func(c *Config) { c.Out = "" }, "no run directory"},
+		{"generations", func(c *Config) { c.Generations = -1 }, "generations -1"},
+		{"window", func(c *Config) { c.Window = 0 }, "window 0"},
+		{"games", func(c *Config) { c.SelfPlay.Games = 0 }, "self-play games 0"},
+		{"playouts", func(c *Config) { c.SelfPlay.Playouts = 0 }, "self-play playouts 0"},
+		{"workers", func(c *Config) { c.SelfPlay.Workers = -1 }, "self-play workers -1"},
+		{"pairs", func(c *Config) { c.Match.Pairs = 0 }, "match pairs 0"},
+		{"accept", func(c *Config) { c.Accept = "maybe" }, `unknown accept rule "maybe"`},
+		{"sprt", func(c *Config) { c.Accept = AcceptSPRT }, "needs a match SPRT"},
+	} {
+		c := testConfig(t.TempDir())
+		tc.edit(&c)
+		err := c.Validate()
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+		if _, err := Run(context.Background(), c); err == nil {
+			t.Errorf("%s: Run accepted the config", tc.name)
+		}
+	}
+	c := testConfig(t.TempDir())
+	if err := c.Validate(); err != nil {
+		t.Errorf("valid config: %v", err)
+	}
+}
