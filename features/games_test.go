@@ -17,7 +17,7 @@ func committed(t *testing.T, g *rules.Game) *features.Weights {
 	t.Helper()
 	w, err := features.LoadWeights(filepath.Join("..", features.DefaultPath(g.Name)), g)
 	if err != nil {
-		t.Fatalf("%v (regenerate with go run ./features/cmd/startweights)", err)
+		t.Fatalf("%v (regenerate with go run ./cmd/startweights)", err)
 	}
 	return w
 }

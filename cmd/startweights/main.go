@@ -2,7 +2,7 @@
 // (or of -game) to configs/weights/<game>.json: the reproducible estimate
 // features.Starting documents. Run it from the repository root:
 //
-//	go run ./features/cmd/startweights
+//	go run ./cmd/startweights
 package main
 
 import (

@@ -13,11 +13,11 @@ import (
 
 // The committed configs/weights/<game>.json that still carry the starting
 // version must equal a regeneration; after a rules change rerun
-// `go run ./features/cmd/startweights` from the repository root.
+// `go run ./cmd/startweights` from the repository root.
 func TestCommittedStartingWeights(t *testing.T) {
 	for _, name := range rules.Names() {
 		g, _ := rules.Lookup(name)
-		path := filepath.Join("..", "..", "..", features.DefaultPath(name))
+		path := filepath.Join("..", "..", features.DefaultPath(name))
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 			t.Logf("%s: no committed weights (Load uses Starting)", name)
 			continue
@@ -31,7 +31,7 @@ func TestCommittedStartingWeights(t *testing.T) {
 			continue // tuned weights: not a regeneration
 		}
 		if got, want := w.Hash(), features.Starting(g).Hash(); got != want {
-			t.Errorf("%s differs from a regeneration (sha256 %s, regenerated %s): run go run ./features/cmd/startweights", path, got, want)
+			t.Errorf("%s differs from a regeneration (sha256 %s, regenerated %s): run go run ./cmd/startweights", path, got, want)
 		}
 	}
 }
