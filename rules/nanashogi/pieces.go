@@ -31,25 +31,72 @@ const (
 	Center  = 4
 )
 
-var kinds = []rules.KindInfo{
-	{},
-	{Token: "K", Name: "King", Royal: true, Droppable: true},
-	{Token: "R", Name: "Rook", PromotesTo: Chariot, Droppable: true},
-	{Token: "C", Name: "Chariot", PromotesTo: SwallowsWings, Demotes: Rook},
-	{Token: "SW", Name: "Swallow's wings", PromotesTo: GoBetween, Demotes: Rook},
-	{Token: "GB", Name: "Go-between", PromotesTo: Rook, Demotes: Rook},
-	{Token: "B", Name: "Bishop", PromotesTo: TileGeneral, Droppable: true},
-	{Token: "TG", Name: "Tile general", PromotesTo: CatSword, Demotes: Bishop},
-	{Token: "CS", Name: "Cat's sword", PromotesTo: Dog, Demotes: Bishop},
-	{Token: "D", Name: "Dog", PromotesTo: Bishop, Demotes: Bishop},
+// piece is one line of the piece table: the kind's token, name, royalty,
+// promotion (the state a cube turns to after it moves), demotion (the face
+// it shows in hand) and whether it may be dropped (info), and its movement
+// for Black, forward = up the board (dirs, ranging when slide), quoting the
+// rules text.
+type piece struct {
+	info  rules.KindInfo
+	dirs  []dir
+	slide bool
 }
 
-// Class returns the hand class of kind k (ClassKing, ClassOrth or ClassDiag).
+// pieces is Nana shogi's piece table, in the order of the rules text's.
+var pieces = [numKinds]piece{
+	King: {rules.KindInfo{Token: "K", Name: "King", Royal: true, Droppable: true},
+		append(append([]dir{}, orth...), diag...), false},
+	// "can move one square in any of the four orthogonal directions"
+	Rook: {rules.KindInfo{Token: "R", Name: "Rook", PromotesTo: Chariot, Droppable: true}, orth, false},
+	// "any number of free squares along any of the two vertical directions"
+	Chariot: {rules.KindInfo{Token: "C", Name: "Chariot", PromotesTo: SwallowsWings, Demotes: Rook},
+		[]dir{{0, 1}, {0, -1}}, true},
+	// "one square orthogonally sideways"
+	SwallowsWings: {rules.KindInfo{Token: "SW", Name: "Swallow's wings", PromotesTo: GoBetween, Demotes: Rook},
+		[]dir{{1, 0}, {-1, 0}}, false},
+	// "one square directly forward or backward"
+	GoBetween: {rules.KindInfo{Token: "GB", Name: "Go-between", PromotesTo: Rook, Demotes: Rook},
+		[]dir{{0, 1}, {0, -1}}, false},
+	// "any number of free squares along any of the four diagonal directions"
+	Bishop: {rules.KindInfo{Token: "B", Name: "Bishop", PromotesTo: TileGeneral, Droppable: true}, diag, true},
+	// "one square diagonally forward or orthogonally backward"
+	TileGeneral: {rules.KindInfo{Token: "TG", Name: "Tile general", PromotesTo: CatSword, Demotes: Bishop},
+		[]dir{{1, 1}, {-1, 1}, {0, -1}}, false},
+	// "one square in one of the four diagonal directions"
+	CatSword: {rules.KindInfo{Token: "CS", Name: "Cat's sword", PromotesTo: Dog, Demotes: Bishop}, diag, false},
+	// "one square directly forward, or diagonally backward"
+	Dog: {rules.KindInfo{Token: "D", Name: "Dog", PromotesTo: Bishop, Demotes: Bishop},
+		[]dir{{0, 1}, {1, -1}, {-1, -1}}, false},
+}
+
+// kinds is the rules.KindInfo table of the piece table (row 0 unused).
+var kinds = func() []rules.KindInfo {
+	ks := make([]rules.KindInfo, numKinds)
+	for k := King; k < numKinds; k++ {
+		ks[k] = pieces[k].info
+	}
+	return ks
+}()
+
+// prev[k] is the kind whose promotion is k (the cube's previous face).
+var prev = func() (p [numKinds]rules.Kind) {
+	p[King] = King
+	for k := King + 1; k < numKinds; k++ {
+		p[pieces[k].info.PromotesTo] = k
+	}
+	return p
+}()
+
+// Class returns the hand class of kind k (ClassKing, ClassOrth or ClassDiag):
+// the class of the face it shows in hand (its Demotes kind, or itself).
 func Class(k rules.Kind) int {
-	switch {
-	case k == King:
+	if d := pieces[k].info.Demotes; d != 0 {
+		k = d
+	}
+	switch k {
+	case King:
 		return ClassKing
-	case k <= GoBetween:
+	case Rook:
 		return ClassOrth
 	default:
 		return ClassDiag
@@ -63,31 +110,16 @@ var classKind = [3]rules.Kind{King, Rook, Bishop}
 func ClassKind(c int) rules.Kind { return classKind[c] }
 
 // Next returns the state a cube showing k turns to after it moves
-// ("rolling the cube forward"); a king stays a king.
+// ("rolling the cube forward"): its PromotesTo; a king stays a king.
 func Next(k rules.Kind) rules.Kind {
-	switch k {
-	case King:
+	if k == King {
 		return King
-	case GoBetween:
-		return Rook
-	case Dog:
-		return Bishop
 	}
-	return k + 1
+	return pieces[k].info.PromotesTo
 }
 
 // Prev returns the state a cube showed before a move that left it showing k.
-func Prev(k rules.Kind) rules.Kind {
-	switch k {
-	case King:
-		return King
-	case Rook:
-		return GoBetween
-	case Bishop:
-		return Dog
-	}
-	return k - 1
-}
+func Prev(k rules.Kind) rules.Kind { return prev[k] }
 
 // ray is one line of squares a piece may move along from a square; a step
 // mover's rays have one square.
@@ -108,29 +140,7 @@ var (
 
 // movement returns the directions (for Black, forward = +rank) and whether
 // the piece ranges.
-func movement(k rules.Kind) ([]dir, bool) {
-	switch k {
-	case King:
-		return append(append([]dir{}, orth...), diag...), false
-	case Rook: // "can move one square in any of the four orthogonal directions"
-		return orth, false
-	case Chariot: // "any number of free squares along any of the two vertical directions"
-		return []dir{{0, 1}, {0, -1}}, true
-	case SwallowsWings: // "one square orthogonally sideways"
-		return []dir{{1, 0}, {-1, 0}}, false
-	case GoBetween: // "one square directly forward or backward"
-		return []dir{{0, 1}, {0, -1}}, false
-	case Bishop: // "any number of free squares along any of the four diagonal directions"
-		return diag, true
-	case TileGeneral: // "one square diagonally forward or orthogonally backward"
-		return []dir{{1, 1}, {-1, 1}, {0, -1}}, false
-	case CatSword: // "one square in one of the four diagonal directions"
-		return diag, false
-	case Dog: // "one square directly forward, or diagonally backward"
-		return []dir{{0, 1}, {1, -1}, {-1, -1}}, false
-	}
-	return nil, false
-}
+func movement(k rules.Kind) ([]dir, bool) { return pieces[k].dirs, pieces[k].slide }
 
 func init() {
 	for k := King; k < numKinds; k++ {

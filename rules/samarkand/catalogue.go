@@ -75,53 +75,54 @@ type kindDef struct {
 	token, name string
 	promotesTo  string // token of the promoted form, "" when it does not promote
 	royal       bool
+	promoted    bool // a promoted man (arises only by promotion)
 	atoms       []atom
 }
 
 // men lists every kind, base men first, in the order of samarkand.md's
-// table. Kind numbers are positions in this list plus one. The Bull, the Ram,
+// table: token, name, promoted form, royal, promoted, movement. Kind numbers are positions in this list plus one. The Bull, the Ram,
 // the Monkey and the relay are reconstruction (reconstruction.go).
 var men = []kindDef{
-	{"P", "Pawn", "SQ", false, []atom{fwdLeap(modeMove, wazir), fwdLeap(modeCapture, ferz)}},
-	{"E", "Elephant", "AB", false, []atom{leap(modeMove, ferz), leap(modeBoth, alfil)}},
-	{"V", "Vanguard", "B", false, []atom{ride(diagonal, 2, unlimited)}},
-	{"AV", "Avant", "B", false, []atom{ride(diagonal, 1, 4)}},
-	{"T", "Turtle", "FL", false, []atom{leap(modeMove, wazir), leap(modeBoth, dabbaba)}},
-	{"WG", "Waggon", "R", false, []atom{ride(orthogonal, 2, unlimited)}},
-	{"CH", "Chariot", "R", false, []atom{ride(orthogonal, 1, 4)}},
-	{"G", "Giraffe", "AM", false, []atom{leap(modeMove, ferz, wazir), leap(modeBoth, alfil, dabbaba)}},
-	{"GE", "General", "Q", false, []atom{ride(allDirs, 2, unlimited)}},
-	{"MI", "Minister", "Q", false, []atom{ride(allDirs, 1, 4)}},
-	{"U", "Unicorn", "LI", false, []atom{leap(modeBoth, ferz, dabbaba)}},
-	{"PX", "Phoenix", "TI", false, []atom{leap(modeBoth, wazir, alfil)}},
-	{"BU", "Bull", "TY", false, bullAtoms},
-	{"RA", "Ram", "CY", false, ramAtoms},
-	{"N", "Knight", "LL", false, []atom{leap(modeBoth, knight)}},
-	{"C", "Camel", "WL", false, []atom{leap(modeBoth, camel)}},
-	{"Z", "Zebra", "LD", false, []atom{leap(modeBoth, zebra)}},
-	{"SC", "Scout", "WD", false, []atom{power(opApproach, allDirs, 1), leap(modeMove, dabbaba, alfil)}},
-	{"MO", "Monkey", "CO", false, monkeyAtoms},
-	{"BA", "Barracuda", "SH", false, []atom{power(opConvertHop, allDirs, 3)}},
-	{"K", "King", "EM", true, []atom{leap(modeBoth, wazir, ferz), power(opRelay, relayDirs, 0)}},
+	{"P", "Pawn", "SQ", false, false, []atom{fwdLeap(modeMove, wazir), fwdLeap(modeCapture, ferz)}},
+	{"E", "Elephant", "AB", false, false, []atom{leap(modeMove, ferz), leap(modeBoth, alfil)}},
+	{"V", "Vanguard", "B", false, false, []atom{ride(diagonal, 2, unlimited)}},
+	{"AV", "Avant", "B", false, false, []atom{ride(diagonal, 1, 4)}},
+	{"T", "Turtle", "FL", false, false, []atom{leap(modeMove, wazir), leap(modeBoth, dabbaba)}},
+	{"WG", "Waggon", "R", false, false, []atom{ride(orthogonal, 2, unlimited)}},
+	{"CH", "Chariot", "R", false, false, []atom{ride(orthogonal, 1, 4)}},
+	{"G", "Giraffe", "AM", false, false, []atom{leap(modeMove, ferz, wazir), leap(modeBoth, alfil, dabbaba)}},
+	{"GE", "General", "Q", false, false, []atom{ride(allDirs, 2, unlimited)}},
+	{"MI", "Minister", "Q", false, false, []atom{ride(allDirs, 1, 4)}},
+	{"U", "Unicorn", "LI", false, false, []atom{leap(modeBoth, ferz, dabbaba)}},
+	{"PX", "Phoenix", "TI", false, false, []atom{leap(modeBoth, wazir, alfil)}},
+	{"BU", "Bull", "TY", false, false, bullAtoms},
+	{"RA", "Ram", "CY", false, false, ramAtoms},
+	{"N", "Knight", "LL", false, false, []atom{leap(modeBoth, knight)}},
+	{"C", "Camel", "WL", false, false, []atom{leap(modeBoth, camel)}},
+	{"Z", "Zebra", "LD", false, false, []atom{leap(modeBoth, zebra)}},
+	{"SC", "Scout", "WD", false, false, []atom{power(opApproach, allDirs, 1), leap(modeMove, dabbaba, alfil)}},
+	{"MO", "Monkey", "CO", false, false, monkeyAtoms},
+	{"BA", "Barracuda", "SH", false, false, []atom{power(opConvertHop, allDirs, 3)}},
+	{"K", "King", "EM", true, false, []atom{leap(modeBoth, wazir, ferz), power(opRelay, relayDirs, 0)}},
 
-	{"SQ", "Squirrel", "", false, []atom{leap(modeBoth, alfil, knight, dabbaba)}},
-	{"AB", "Archbishop", "", false, []atom{ride(diagonal, 1, unlimited), leap(modeBoth, wazir)}},
-	{"B", "Bishop", "", false, []atom{ride(diagonal, 1, unlimited)}},
-	{"FL", "Flamen", "", false, []atom{ride(orthogonal, 1, unlimited), leap(modeBoth, ferz)}},
-	{"R", "Rook", "", false, []atom{ride(orthogonal, 1, unlimited)}},
-	{"AM", "Amazon", "", false, []atom{ride(allDirs, 1, unlimited), leap(modeBoth, knight)}},
-	{"Q", "Queen", "", false, []atom{ride(allDirs, 1, unlimited)}},
-	{"LI", "Lion", "", false, []atom{ride(orthogonal, 1, unlimited), leap(modeBoth, ferz, knight)}},
-	{"TI", "Tiger", "", false, []atom{ride(diagonal, 1, unlimited), leap(modeBoth, wazir, knight)}},
-	{"TY", "Typhoon", "", false, typhoonAtoms},
-	{"CY", "Cyclone", "", false, cycloneAtoms},
-	{"LL", "Longleaper", "", false, []atom{power(opLongleap, allDirs, unlimited)}},
-	{"WL", "Withleaper", "", false, withleaperAtoms},
-	{"LD", "Longdrawer", "", false, longdrawerAtoms},
-	{"WD", "Withdrawer", "", false, []atom{power(opWithdraw, allDirs, unlimited)}},
-	{"CO", "Coordinator", "", false, []atom{power(opCoordinate, allDirs, unlimited)}},
-	{"SH", "Shark", "", false, []atom{power(opConvertHop, allDirs, unlimited)}},
-	{"EM", "Emperor", "", true, []atom{leap(modeBoth, wazir, ferz, knight), power(opShortLeap, allDirs, 2), power(opRelay, relayDirs, 0)}},
+	{"SQ", "Squirrel", "", false, true, []atom{leap(modeBoth, alfil, knight, dabbaba)}},
+	{"AB", "Archbishop", "", false, true, []atom{ride(diagonal, 1, unlimited), leap(modeBoth, wazir)}},
+	{"B", "Bishop", "", false, true, []atom{ride(diagonal, 1, unlimited)}},
+	{"FL", "Flamen", "", false, true, []atom{ride(orthogonal, 1, unlimited), leap(modeBoth, ferz)}},
+	{"R", "Rook", "", false, true, []atom{ride(orthogonal, 1, unlimited)}},
+	{"AM", "Amazon", "", false, true, []atom{ride(allDirs, 1, unlimited), leap(modeBoth, knight)}},
+	{"Q", "Queen", "", false, true, []atom{ride(allDirs, 1, unlimited)}},
+	{"LI", "Lion", "", false, true, []atom{ride(orthogonal, 1, unlimited), leap(modeBoth, ferz, knight)}},
+	{"TI", "Tiger", "", false, true, []atom{ride(diagonal, 1, unlimited), leap(modeBoth, wazir, knight)}},
+	{"TY", "Typhoon", "", false, true, typhoonAtoms},
+	{"CY", "Cyclone", "", false, true, cycloneAtoms},
+	{"LL", "Longleaper", "", false, true, []atom{power(opLongleap, allDirs, unlimited)}},
+	{"WL", "Withleaper", "", false, true, withleaperAtoms},
+	{"LD", "Longdrawer", "", false, true, longdrawerAtoms},
+	{"WD", "Withdrawer", "", false, true, []atom{power(opWithdraw, allDirs, unlimited)}},
+	{"CO", "Coordinator", "", false, true, []atom{power(opCoordinate, allDirs, unlimited)}},
+	{"SH", "Shark", "", false, true, []atom{power(opConvertHop, allDirs, unlimited)}},
+	{"EM", "Emperor", "", true, true, []atom{leap(modeBoth, wazir, ferz, knight), power(opShortLeap, allDirs, 2), power(opRelay, relayDirs, 0)}},
 }
 
 // catom is an atom compiled for the board.
@@ -164,7 +165,7 @@ func init() {
 	}
 	for i, d := range men {
 		k := rules.Kind(i + 1)
-		info := rules.KindInfo{Token: d.token, Name: d.name, Royal: d.royal, Promoted: i >= 21}
+		info := rules.KindInfo{Token: d.token, Name: d.name, Royal: d.royal, Promoted: d.promoted}
 		if d.promotesTo != "" {
 			pk, ok := byToken[d.promotesTo]
 			if !ok {
