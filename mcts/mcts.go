@@ -52,7 +52,7 @@ type Config struct {
 	CPuct       float64       // exploration constant; 0 means DefaultCPuct
 	Dirichlet   float64       // root noise alpha; 0 = no noise
 	NoiseFrac   float64       // share of the root prior replaced by noise (0.25 when 0 and Dirichlet > 0)
-	Temperature float64       // 0 = argmax visits; else sample visits^(1/T)
+	Temperature float64       // 0 (or negative) = argmax visits; else sample visits^(1/T) (as selfplay.Config)
 	TempPlies   int           // sample only while st.Ply() < TempPlies; <= 0: on every ply
 	Seed        uint64        // seeds the searcher's own PRNG
 	// EvalScale: leaf value = 2*sigmoid(EvalScale*eval)-1. 0 means

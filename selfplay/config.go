@@ -65,9 +65,14 @@ type Config struct {
 	CPuct         float64 `json:"cpuct"`          // 0: the search's default
 	Dirichlet     float64 `json:"dirichlet"`      // root noise alpha; negative: none
 	NoiseFrac     float64 `json:"noise_frac"`
-	Temperature   float64 `json:"temperature"` // move sampling temperature; negative: argmax
-	TempPlies     int     `json:"temp_plies"`  // plies (from the setup) sampled with temperature
-	EvalScale     float64 `json:"eval_scale"`  // 0: the search's default
+	// Temperature samples moves by visits^(1/T) for the first TempPlies
+	// plies; 0 (or negative) means argmax visits, as in mcts.Config. Unlike
+	// the other fields, a zero Temperature is not replaced by Defaults' 1:
+	// Defaults, configs/*.json and ParseConfig (which starts from Defaults)
+	// give 1.
+	Temperature float64 `json:"temperature"`
+	TempPlies   int     `json:"temp_plies"` // plies (from the setup) sampled with temperature
+	EvalScale   float64 `json:"eval_scale"` // 0: the search's default
 
 	MaxFileBytes int64 `json:"max_file_bytes"` // Parquet file rotation size; 0: datasets' default
 	RowGroupRows int64 `json:"row_group_rows"` // 0: datasets' default
@@ -106,7 +111,6 @@ func (c Config) WithDefaults() Config {
 	orDefault(&c.ResignPlayoutShare, d.ResignPlayoutShare)
 	orDefault(&c.Dirichlet, d.Dirichlet)
 	orDefault(&c.NoiseFrac, d.NoiseFrac)
-	orDefault(&c.Temperature, d.Temperature)
 	orDefault(&c.TempPlies, d.TempPlies)
 	if c.Workers <= 0 {
 		c.Workers = runtime.NumCPU()
@@ -165,9 +169,10 @@ func LoadConfig(path string) (Config, error) {
 	return c, nil
 }
 
-// ParseConfig reads a JSON run configuration. Unknown fields are errors.
+// ParseConfig reads a JSON run configuration over Defaults (a field the
+// JSON does not name keeps its default). Unknown fields are errors.
 func ParseConfig(data []byte) (Config, error) {
-	var c Config
+	c := Defaults
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
