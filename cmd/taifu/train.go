@@ -54,7 +54,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	}
 	mcfg, err := mf.config(g)
 	if err != nil {
-		return fmt.Errorf("--match-%v", err)
+		return fmt.Errorf("match: %w", err)
 	}
 	tcfg, err := tf.config(g, nil, nil, "", nil, stderr)
 	if err != nil {

@@ -77,3 +77,37 @@ func TestTuneExportMatchTrain(t *testing.T) {
 		t.Error("resuming a finished run changed train.json")
 	}
 }
+
+// TestTrainFlagErrors: bad numbers are one-line errors before any work (the
+// run directory is not created).
+func TestTrainFlagErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--lambda", "NaN"}, "--lambda NaN: need a finite number"},
+		{[]string{"--match-resign", "Inf"}, "--match-resign +Inf: need a finite number"},
+		{[]string{"--l2", "-Inf"}, "--l2 -Inf: need a finite number"},
+		{[]string{"--selfplay-games", "0"}, "self-play games 0"},
+		{[]string{"--selfplay-playouts", "-1"}, "self-play playouts -1"},
+		{[]string{"--window", "0"}, "window 0"},
+		{[]string{"--generations", "-2"}, "generations -2"},
+		{[]string{"--accept", "maybe"}, `unknown accept rule "maybe"`},
+		{[]string{"--accept", "sprt"}, "needs a match SPRT"},
+		{[]string{"--match-games", "0"}, "games 0"},
+	} {
+		out := filepath.Join(t.TempDir(), "run")
+		var stdout, stderr bytes.Buffer
+		args := append([]string{"train", "--game", "torishogi", "--out", out}, tc.args...)
+		if code := run(args, &stdout, &stderr); code == 0 {
+			t.Errorf("%v: exit 0", tc.args)
+		}
+		msg := stderr.String()
+		if !strings.Contains(msg, tc.want) || strings.Count(strings.TrimSpace(msg), "\n") != 0 {
+			t.Errorf("%v: stderr %q, want one line with %q", tc.args, msg, tc.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%v: created %s", tc.args, out)
+		}
+	}
+}
