@@ -17,7 +17,7 @@ import (
 // intIn checks that the integer flag --name lies in [lo, hi].
 func intIn(name string, v, lo, hi int64) error {
 	if v < lo || v > hi {
-		if hi == math.MaxInt64 || hi == math.MaxInt {
+		if hi >= math.MaxInt32 {
 			return fmt.Errorf("--%s %d: need at least %d", name, v, lo)
 		}
 		return fmt.Errorf("--%s %d: need a value in [%d, %d]", name, v, lo, hi)

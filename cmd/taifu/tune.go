@@ -171,7 +171,11 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		bar, done = progressTo(stderr, 10*time.Second)
 		defer done()
 	}
-	cfg, err := f.config(g, data, start, *version, bar, stderr)
+	var log io.Writer = stderr
+	if f.noProgress {
+		log = nil
+	}
+	cfg, err := f.config(g, data, start, *version, bar, log)
 	if err != nil {
 		return err
 	}
@@ -179,8 +183,15 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if len(res.Warnings) > 0 && !*force {
-		return fmt.Errorf("not writing %s: %s (--force writes it anyway)", *out, strings.Join(res.Warnings, "; "))
+	if len(res.Warnings) > 0 {
+		if !*force {
+			return fmt.Errorf("not writing %s: %s (--force writes it anyway)", *out, strings.Join(res.Warnings, "; "))
+		}
+		if log == nil { // else Tune logged them
+			for _, w := range res.Warnings {
+				fmt.Fprintf(stderr, "tune: warning: %s\n", w)
+			}
+		}
 	}
 	if err := w.Save(*out); err != nil {
 		return err
