@@ -159,8 +159,6 @@ func (c Config) Validate() error {
 		return fmt.Errorf("resign threshold %v: root values lie in [-1, 1], use a value in (0, 1] or -1 to never resign", c.ResignThreshold)
 	case c.MaxFileBytes < 0 || c.RowGroupRows < 0:
 		return fmt.Errorf("max_file_bytes %d, row_group_rows %d: need 0 (default) or positive sizes", c.MaxFileBytes, c.RowGroupRows)
-	}
-	switch {
 	case c.Games < 0:
 		return fmt.Errorf("games %d is negative", c.Games)
 	case c.Playouts < 1:
