@@ -74,6 +74,7 @@ func (t *PieceTable) WriteChart(w io.Writer, format string) error {
 	limit, wide := t.chartLimit(), t.UnidentifiedWidth()
 	xmin := 0.0
 	var clipped plotter.XYLabels
+	var below []bool // in-hand labels go under their bar, on-board ones above
 	add := func(s *chartPoints, p PieceValue, y float64) {
 		x, lo, hi := p.Value, p.Value, p.Value
 		if p.Low != nil {
@@ -82,6 +83,7 @@ func (t *PieceTable) WriteChart(w io.Writer, format string) error {
 		if hi > limit || x > limit {
 			clipped.XYs = append(clipped.XYs, plotter.XY{X: limit, Y: y})
 			clipped.Labels = append(clipped.Labels, fmt.Sprintf("-> %s", fmtVal(max(hi, x))))
+			below = append(below, p.InHand)
 		}
 		x, hi = min(x, limit), min(hi, limit)
 		lo = min(lo, x)
@@ -154,6 +156,9 @@ func (t *PieceTable) WriteChart(w io.Writer, format string) error {
 		for i := range lb.TextStyle {
 			lb.TextStyle[i].Font.Size = vg.Points(7)
 			lb.TextStyle[i].XAlign = draw.XRight
+			if below[i] {
+				lb.TextStyle[i].YAlign = draw.YTop
+			}
 		}
 		p.Add(lb)
 	}
@@ -165,7 +170,11 @@ func (t *PieceTable) WriteChart(w io.Writer, format string) error {
 	p.X.Min = xmin - 0.02*(limit-xmin)
 	p.X.Max = limit + 0.02*(limit-xmin)
 	p.Y.Min, p.Y.Max = -0.8, float64(n)-0.2
-	height := vg.Points(float64(90 + 16*n))
+	row := 16.0
+	if len(in) > 0 {
+		row = 28 // room for two bars and their clip labels
+	}
+	height := vg.Points(90 + row*float64(n))
 	wt, err := p.WriterTo(7*vg.Inch, height, format)
 	if err != nil {
 		return err
