@@ -132,3 +132,36 @@ func ParseSPRT(text string) (*SPRT, error) {
 	}
 	return &s, nil
 }
+
+// FormatElo writes an Elo estimate and its interval for people: "+12.3
+// [-4.0, +28.6]". Zero never prints as "-0.0"; an estimate at ±MaxElo (a
+// score of 1 or 0, whose Elo is infinite) prints as "+inf" or "-inf"; and an
+// interval of zero width (every game alike: all wins, all losses or all
+// draws, where the variance says nothing) or with an infinite end prints as
+// "interval undefined" instead of figures that look exact.
+func FormatElo(elo, low, high float64) string {
+	e := eloText(elo)
+	if low == high || math.Abs(elo) >= MaxElo || math.IsNaN(low) || math.IsNaN(high) {
+		return e + " (interval undefined: too few or too uniform games)"
+	}
+	lo, hi := eloText(low), eloText(high)
+	if math.Abs(low) >= MaxElo || math.Abs(high) >= MaxElo {
+		return fmt.Sprintf("%s [%s, %s] (interval undefined at an infinite end)", e, lo, hi)
+	}
+	return fmt.Sprintf("%s [%s, %s]", e, lo, hi)
+}
+
+// eloText is one Elo figure: "%+.1f" without "-0.0", "±inf" at ±MaxElo.
+func eloText(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		return "NaN"
+	case x >= MaxElo:
+		return "+inf"
+	case x <= -MaxElo:
+		return "-inf"
+	case math.Abs(x) < 0.05:
+		return "+0.0"
+	}
+	return fmt.Sprintf("%+.1f", x)
+}

@@ -283,6 +283,9 @@ func TestWeightsValidation(t *testing.T) {
 		{"no version", strings.Replace(string(good), `"version": "testgame-start-1"`, `"version": ""`, 1), "missing version"},
 		{"not JSON", "{", "bad JSON"},
 		{"trailing", string(good) + "{}", "data after"},
+		// issue 10: 1e300 overflowed static_eval to Inf and was played.
+		{"huge weight", strings.Replace(string(good), `"royals": 0`, `"royals": 1e300`, 1), `term "royals": weight 1e+300 is beyond the bound`},
+		{"negative huge weight", strings.Replace(string(good), `"royals": 0`, `"royals": -10001`, 1), `term "royals": weight -10001 is beyond the bound`},
 	}
 	dir := t.TempDir()
 	for _, c := range cases {

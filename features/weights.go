@@ -13,11 +13,18 @@ import (
 	"path/filepath"
 	"sort"
 
+	"taifu/configs"
 	"taifu/rules"
 )
 
 // WeightsFormat is the format number of weights files this package writes.
 const WeightsFormat = 1
+
+// MaxWeight bounds the size of every weight, in pawns. Shipped weights stay
+// below 20 and a search leaf's evaluation sums a few hundred features, so a
+// weight beyond 10^4 can only be a mistake, and 10^300 would overflow the
+// evaluation to Inf.
+const MaxWeight = 1e4
 
 // Weights is a versioned weights file (JSON) for one game.
 type Weights struct {
@@ -74,24 +81,41 @@ func LoadWeights(path string, g *rules.Game) (*Weights, error) {
 }
 
 // Load returns the weights of the named game: from path, or when path is ""
-// from DefaultPath(game) if that file exists, else Starting.
+// from DefaultPath(game) if that file exists, else the copy of it built into
+// the binary (package configs), else Starting.
 func Load(game string, path string) (*Weights, error) {
+	w, _, err := LoadFrom(game, path)
+	return w, err
+}
+
+// LoadFrom is Load that also says where the weights came from: the file
+// name, "built-in configs/weights/<game>.json" or "starting estimate".
+func LoadFrom(game string, path string) (*Weights, string, error) {
 	g, err := rules.Lookup(game)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if path == "" {
 		p := DefaultPath(game)
 		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
-			return Starting(g), nil
+			data, ok := configs.Weights(game)
+			if !ok {
+				return Starting(g), "starting estimate", nil
+			}
+			w, err := ParseWeights(data, g)
+			if err != nil {
+				return nil, "", fmt.Errorf("built-in weights %s: %v", p, err)
+			}
+			return w, "built-in " + filepath.ToSlash(p), nil
 		}
 		path = p
 	}
-	return LoadWeights(path, g)
+	w, err := LoadWeights(path, g)
+	return w, path, err
 }
 
 // Compile checks w against g's schema (game, every term known, every schema
-// name present, finite values) and fills Vec from Terms.
+// name present, finite values within MaxWeight) and fills Vec from Terms.
 func (w *Weights) Compile(g *rules.Game) error {
 	if w.Game != g.Name {
 		return fmt.Errorf("weights are for game %q, not %q", w.Game, g.Name)
@@ -115,6 +139,9 @@ func (w *Weights) Compile(g *rules.Game) error {
 		}
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return fmt.Errorf("term %q: weight %v is not finite", name, v)
+		}
+		if math.Abs(v) > MaxWeight {
+			return fmt.Errorf("term %q: weight %.6g is beyond the bound of %g pawns (features.MaxWeight)", name, v, MaxWeight)
 		}
 		vec[i] = v
 	}

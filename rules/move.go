@@ -148,7 +148,7 @@ type SyntaxError struct {
 }
 
 func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("%s %q: at character %d: %s", e.What, e.Input, e.Offset+1, e.Msg)
+	return fmt.Sprintf("%s %q: at character %d: %s", e.What, Clip(e.Input), e.Offset+1, Clip(e.Msg))
 }
 
 // ParseMoveText reads the syntax of a move for game g without checking that it
@@ -265,7 +265,7 @@ func ParseMove(st State, s string) (Move, error) {
 			return lm, nil
 		}
 	}
-	return Move{}, fmt.Errorf("move %q: not a legal move in %s", s, st.String())
+	return Move{}, fmt.Errorf("move %q: not a legal move in %s", Clip(s), st.String())
 }
 
 // SortMoves orders moves by their text, the order `taifu moves` prints.

@@ -141,7 +141,7 @@ func ParsePosition(g *Game, s string) (State, error) {
 	}
 	st, err := g.New(su)
 	if err != nil {
-		return nil, fmt.Errorf("position %q: %w", s, err)
+		return nil, fmt.Errorf("position %q: %w", Clip(s), err)
 	}
 	return st, nil
 }

@@ -1,14 +1,19 @@
 package rules
 
+import "strconv"
+
 // Perft counts the leaves of the legal move tree of st to depth, restoring st.
+// depth must be at most MaxPerftDepth (larger panics: check it first). Move
+// buffers are allocated per ply as the search first reaches it, so the
+// leaves of a game that ends early cost nothing.
 func Perft(st State, depth int) uint64 {
 	if depth <= 0 {
 		return 1
 	}
-	bufs := make([][]Move, depth)
-	for i := range bufs {
-		bufs[i] = make([]Move, 0, 1024)
+	if depth > MaxPerftDepth {
+		panic("rules.Perft: depth " + strconv.Itoa(depth) + " above MaxPerftDepth")
 	}
+	bufs := make([][]Move, depth)
 	return perft(st, depth, bufs)
 }
 
@@ -46,3 +51,8 @@ func Divide(st State, depth int) []DivideEntry {
 	}
 	return out
 }
+
+// MaxPerftDepth is the deepest Perft accepts: far beyond what any of the
+// games can count in a lifetime (Typhoon's depth 6 is ~10^12 leaves), and
+// small enough that the per-ply move buffers stay a few megabytes.
+const MaxPerftDepth = 64

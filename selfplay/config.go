@@ -31,6 +31,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"reflect"
 	"runtime"
@@ -63,7 +64,7 @@ type Config struct {
 
 	StartPosition bool    `json:"start_position"` // play from the start position, not random setups (Typhoon)
 	CPuct         float64 `json:"cpuct"`          // 0: the search's default
-	Dirichlet     float64 `json:"dirichlet"`      // root noise alpha; negative: none
+	Dirichlet     float64 `json:"dirichlet"`      // root noise alpha; -1: none
 	NoiseFrac     float64 `json:"noise_frac"`
 	// Temperature samples moves by visits^(1/T) for the first TempPlies
 	// plies; 0 (or negative) means argmax visits, as in mcts.Config. Unlike
@@ -112,7 +113,7 @@ func (c Config) WithDefaults() Config {
 	orDefault(&c.Dirichlet, d.Dirichlet)
 	orDefault(&c.NoiseFrac, d.NoiseFrac)
 	orDefault(&c.TempPlies, d.TempPlies)
-	if c.Workers <= 0 {
+	if c.Workers == 0 {
 		c.Workers = runtime.NumCPU()
 	}
 	if c.Shards <= 0 {
@@ -131,9 +132,40 @@ func orDefault[T comparable](v *T, d T) {
 	}
 }
 
-// Validate checks the ranges of a configuration after WithDefaults.
+// Validate checks the ranges of a configuration after WithDefaults. Every
+// float must be finite; dirichlet takes -1 as its documented "off" (no
+// noise), temperature 0 (or -1, as older configs wrote it) as argmax, and
+// neither takes another negative value.
 func (c Config) Validate() error {
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"adjudicate_value", c.AdjudicateValue}, {"resign_threshold", c.ResignThreshold},
+		{"resign_playout_share", c.ResignPlayoutShare}, {"cpuct", c.CPuct}, {"dirichlet", c.Dirichlet},
+		{"noise_frac", c.NoiseFrac}, {"temperature", c.Temperature}, {"eval_scale", c.EvalScale}} {
+		if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+			return fmt.Errorf("%s %v: need a finite number", f.name, f.v)
+		}
+	}
 	switch {
+	case c.Workers < 1:
+		return fmt.Errorf("workers %d: need at least 1 (0: all cores)", c.Workers)
+	case c.CPuct < 0:
+		return fmt.Errorf("cpuct %v is negative (0: the search's default)", c.CPuct)
+	case c.EvalScale < 0:
+		return fmt.Errorf("eval_scale %v is negative (0: the search's default)", c.EvalScale)
+	case c.NoiseFrac < 0 || c.NoiseFrac > 1:
+		return fmt.Errorf("noise_frac %v is not in [0, 1]", c.NoiseFrac)
+	case c.Dirichlet < 0 && c.Dirichlet != -1:
+		return fmt.Errorf("dirichlet %v: need a positive alpha, or -1 for no noise", c.Dirichlet)
+	case c.Temperature < 0 && c.Temperature != -1:
+		return fmt.Errorf("temperature %v: need a positive temperature, or 0 for argmax", c.Temperature)
+	case c.TempPlies < 0:
+		return fmt.Errorf("temp_plies %d is negative", c.TempPlies)
+	case c.ResignThreshold < -1:
+		return fmt.Errorf("resign threshold %v: root values lie in [-1, 1], use a value in (0, 1] or -1 to never resign", c.ResignThreshold)
+	case c.MaxFileBytes < 0 || c.RowGroupRows < 0:
+		return fmt.Errorf("max_file_bytes %d, row_group_rows %d: need 0 (default) or positive sizes", c.MaxFileBytes, c.RowGroupRows)
 	case c.Games < 0:
 		return fmt.Errorf("games %d is negative", c.Games)
 	case c.Playouts < 1:

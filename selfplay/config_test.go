@@ -108,6 +108,39 @@ func TestParseConfig(t *testing.T) {
 	}
 }
 
+// TestValidateRejects: issue 10's config values that were accepted.
+func TestValidateRejects(t *testing.T) {
+	for _, c := range []struct {
+		field, want string
+	}{
+		{`"temperature":-3`, "temperature -3"},
+		{`"dirichlet":-2`, "dirichlet -2"},
+		{`"noise_frac":5`, "noise_frac 5"},
+		{`"cpuct":-2`, "cpuct -2"},
+		{`"workers":-3`, "workers -3"},
+		{`"eval_scale":-0.5`, "eval_scale -0.5"},
+		{`"temp_plies":-1`, "temp_plies -1"},
+		{`"resign_threshold":-7`, "resign threshold -7"},
+		{`"max_file_bytes":-1`, "max_file_bytes -1"},
+	} {
+		cfg, err := ParseConfig([]byte(`{"game":"typhoon",` + c.field + `}`))
+		if err != nil {
+			t.Fatalf("%s: %v", c.field, err)
+		}
+		err = cfg.WithDefaults().Validate()
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: Validate = %v, want an error containing %q", c.field, err, c.want)
+		}
+	}
+	// The documented "off" values stay valid.
+	for _, field := range []string{`"temperature":-1`, `"dirichlet":-1`, `"resign_threshold":-1`, `"workers":0`} {
+		cfg, _ := ParseConfig([]byte(`{"game":"typhoon",` + field + `}`))
+		if err := cfg.WithDefaults().Validate(); err != nil {
+			t.Errorf("%s: %v", field, err)
+		}
+	}
+}
+
 func FuzzParseConfig(f *testing.F) {
 	f.Add([]byte(`{"game":"typhoon","games":4}`))
 	f.Add([]byte(`{"seed":18446744073709551615}`))

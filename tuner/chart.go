@@ -11,6 +11,33 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
+// UnidentifiedWidth is the interval width beyond which a piece's value is
+// unidentified: the largest on-board point value of the table (at least 1
+// unit). An interval wider than every value the table ranks says the data
+// do not place the piece (Samarkand's rare pieces: intervals of hundreds).
+func (t *PieceTable) UnidentifiedWidth() float64 {
+	w := 1.0
+	for _, p := range t.Pieces {
+		if !p.Royal && p.Value > w {
+			w = p.Value
+		}
+	}
+	return w
+}
+
+// Unidentified reports whether p's interval is wider than width.
+func (p PieceValue) Unidentified(width float64) bool {
+	return p.Low != nil && *p.High-*p.Low > width
+}
+
+// chartLimit is the right end of the chart's value axis: a little beyond
+// the largest non-royal point value, so that no interval reaching past it
+// squashes every point to the left. Bars beyond it are clipped with an
+// arrow.
+func (t *PieceTable) chartLimit() float64 {
+	return 1.25 * t.UnidentifiedWidth()
+}
+
 // chartPoints is one series of the chart: value, rank row and interval.
 type chartPoints []struct{ x, y, lo, hi float64 }
 
@@ -21,6 +48,10 @@ func (c chartPoints) XError(i int) (float64, float64) { return c[i].x - c[i].lo,
 // WriteChart draws the pieces ranked by on-board value, one row each with
 // the value as a dot and the bootstrap interval as a bar; in-hand values of
 // drop games are a second series just below. format is "svg" or "png".
+// The axis ends at chartLimit: longer bars (and values beyond it, royal
+// pieces' mostly) are clipped there and marked "->"; royal pieces and
+// unidentified values are marked in the row labels; the caption under the
+// axis says what the bars are.
 func (t *PieceTable) WriteChart(w io.Writer, format string) error {
 	if format != "svg" && format != "png" {
 		return fmt.Errorf("chart format %q (svg or png)", format)
@@ -40,16 +71,35 @@ func (t *PieceTable) WriteChart(w io.Writer, format string) error {
 	n := len(board)
 	names := make([]string, n)
 	var on, in chartPoints
+	limit, wide := t.chartLimit(), t.UnidentifiedWidth()
+	xmin := 0.0
+	var clipped plotter.XYLabels
+	var below []bool // in-hand labels go under their bar, on-board ones above
 	add := func(s *chartPoints, p PieceValue, y float64) {
-		lo, hi := p.Value, p.Value
+		x, lo, hi := p.Value, p.Value, p.Value
 		if p.Low != nil {
 			lo, hi = *p.Low, *p.High
 		}
-		*s = append(*s, struct{ x, y, lo, hi float64 }{p.Value, y, lo, hi})
+		if hi > limit || x > limit {
+			clipped.XYs = append(clipped.XYs, plotter.XY{X: limit, Y: y})
+			clipped.Labels = append(clipped.Labels, fmt.Sprintf("-> %s", fmtVal(max(hi, x))))
+			below = append(below, p.InHand)
+		}
+		x, hi = min(x, limit), min(hi, limit)
+		lo = min(lo, x)
+		xmin = min(xmin, lo)
+		*s = append(*s, struct{ x, y, lo, hi float64 }{x, y, lo, hi})
 	}
 	for i, p := range board {
 		y := float64(n - 1 - i) // highest value at the top
-		names[n-1-i] = fmt.Sprintf("%s (%s)", p.Name, p.Kind)
+		label := fmt.Sprintf("%s (%s)", p.Name, p.Kind)
+		if p.Royal {
+			label += " royal"
+		}
+		if p.Unidentified(wide) {
+			label += " ?"
+		}
+		names[n-1-i] = label
 		add(&on, p, y)
 		if h, ok := hand[p.Kind]; ok {
 			add(&in, h, y-0.3)
@@ -61,6 +111,11 @@ func (t *PieceTable) WriteChart(w io.Writer, format string) error {
 		p.Title.Text += ", " + t.Version
 	}
 	p.X.Label.Text = "value in " + t.Unit
+	if t.Bars != "" {
+		p.X.Label.Text += fmt.Sprintf("\nbars: %s\n? = unidentified (interval wider than %s); -> = clipped at %s", t.Bars, fmtVal(wide), fmtVal(limit))
+	} else {
+		p.X.Label.Text += "\nno intervals (tune with --bootstrap N for them)"
+	}
 	p.Add(plotter.NewGrid())
 	series := []struct {
 		pts   chartPoints
@@ -93,14 +148,33 @@ func (t *PieceTable) WriteChart(w io.Writer, format string) error {
 			p.Legend.Add(s.label, sc)
 		}
 	}
+	if len(clipped.XYs) > 0 {
+		lb, err := plotter.NewLabels(clipped)
+		if err != nil {
+			return err
+		}
+		for i := range lb.TextStyle {
+			lb.TextStyle[i].Font.Size = vg.Points(7)
+			lb.TextStyle[i].XAlign = draw.XRight
+			if below[i] {
+				lb.TextStyle[i].YAlign = draw.YTop
+			}
+		}
+		p.Add(lb)
+	}
 	p.Legend.Top = false
 	p.Legend.Left = false
 	p.NominalY(names...)
-	if xmin, _, _, _ := plotter.XYRange(on); xmin >= 0 {
-		p.X.Min = 0 // values start at zero unless some are negative
-	}
+	// Every bar inside the plot: the axis spans the (clipped) intervals
+	// with a margin, whatever the grid and labels would make it.
+	p.X.Min = xmin - 0.02*(limit-xmin)
+	p.X.Max = limit + 0.02*(limit-xmin)
 	p.Y.Min, p.Y.Max = -0.8, float64(n)-0.2
-	height := vg.Points(float64(60 + 16*n))
+	row := 16.0
+	if len(in) > 0 {
+		row = 28 // room for two bars and their clip labels
+	}
+	height := vg.Points(90 + row*float64(n))
 	wt, err := p.WriterTo(7*vg.Inch, height, format)
 	if err != nil {
 		return err

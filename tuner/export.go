@@ -54,6 +54,9 @@ type PieceTable struct {
 	Unit    string       `json:"unit"`
 	Version string       `json:"version,omitempty"`
 	Pieces  []PieceValue `json:"pieces"`
+	// Bars says what the intervals are ("90% bootstrap intervals over
+	// games, 200 samples"); "" without intervals.
+	Bars string `json:"intervals,omitempty"`
 }
 
 // PieceValues turns a weights file's terms into piece values in units of the
@@ -78,6 +81,9 @@ func PieceValues(g *rules.Game, version string, terms map[string]float64, prov m
 		return nil, err
 	}
 	t := &PieceTable{Game: g.Name, Unit: unit, Version: version}
+	if len(ivs) > 0 {
+		t.Bars = barsText(prov[ProvBootstrap])
+	}
 	for _, prefix := range []string{"material/", "hand/"} {
 		for k := 1; k < len(g.Kinds); k++ {
 			info := g.Kinds[k]
@@ -95,6 +101,23 @@ func PieceValues(g *rules.Game, version string, terms map[string]float64, prov m
 		}
 	}
 	return t, nil
+}
+
+// barsText describes the intervals from prov[ProvBootstrap].
+func barsText(raw any) string {
+	b, _ := raw.(map[string]any)
+	conf, _ := b["confidence"].(float64)
+	text := "bootstrap intervals over games"
+	if conf > 0 {
+		text = fmt.Sprintf("%g%% %s", 100*conf, text)
+	}
+	switch n := b["samples"].(type) {
+	case float64:
+		text += fmt.Sprintf(", %d samples", int(n))
+	case int:
+		text += fmt.Sprintf(", %d samples", n)
+	}
+	return text
 }
 
 // intervals reads prov[ProvIntervals], which after a JSON round trip is a
@@ -176,6 +199,14 @@ func (t *PieceTable) WriteMarkdown(w io.Writer) error {
 	if t.Version != "" {
 		fmt.Fprintf(&b, " (weights %s)", t.Version)
 	}
+	b.WriteString(".")
+	if t.Bars != "" {
+		fmt.Fprintf(&b, " Brackets: %s.", t.Bars)
+	}
+	wide := t.UnidentifiedWidth()
+	if t.Bars != "" {
+		fmt.Fprintf(&b, " Unidentified: an interval wider than %s (the top value), which the data cannot place.", fmtVal(wide))
+	}
 	b.WriteString("\n\n")
 	hand := map[string]PieceValue{}
 	for _, p := range t.Pieces {
@@ -187,6 +218,9 @@ func (t *PieceTable) WriteMarkdown(w io.Writer) error {
 		s := fmtVal(p.Value)
 		if p.Low != nil {
 			s += fmt.Sprintf(" [%s, %s]", fmtVal(*p.Low), fmtVal(*p.High))
+			if p.Unidentified(wide) {
+				s += " unidentified"
+			}
 		}
 		return s
 	}

@@ -54,6 +54,9 @@ type Result struct {
 	BestEpoch   int    // with EarlyStop: the epoch whose weights were kept (0: the starting weights)
 	Elapsed     time.Duration
 	History     []EpochLoss
+	// Warnings, set by Tune, say why the fit is not to be trusted (see
+	// Warnings); empty when nothing is wrong.
+	Warnings []string
 }
 
 // FitK returns the logistic scale K > 0 that minimises the logistic loss of
@@ -66,7 +69,7 @@ func FitK(d *Dataset, rows []int32, w []float64, workers int) float64 {
 		o.K = math.Exp(logK)
 		return o.eval(w, nil)
 	}
-	a, b := math.Log(1e-4), math.Log(1e3)
+	a, b := math.Log(KRange[0]), math.Log(KRange[1])
 	const invPhi = 0.6180339887498949
 	c, e := b-invPhi*(b-a), a+invPhi*(b-a)
 	fc, fe := f(c), f(e)

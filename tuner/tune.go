@@ -128,6 +128,11 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 		res.K, res.TrainBefore, res.TrainAfter, res.ValidBefore, res.ValidAfter, res.Epochs, res.Status,
 		res.Elapsed.Round(time.Millisecond), float64(ls.Used)*float64(max(res.Epochs, 1))/res.Elapsed.Seconds())
 
+	res.Warnings = Warnings(res, ls.Games, c.Fit.EarlyStop)
+	for _, w := range res.Warnings {
+		logf("warning: %s", w)
+	}
+
 	out := *c.Start
 	out.Version = c.Version
 	if out.Version == "" {
@@ -153,9 +158,10 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 			"train_before": finite(res.TrainBefore), "train_after": finite(res.TrainAfter),
 			"validation_before": finite(res.ValidBefore), "validation_after": finite(res.ValidAfter),
 		},
-		"epochs":  res.Epochs,
-		"status":  res.Status,
-		"seconds": res.Elapsed.Seconds(),
+		"epochs":   res.Epochs,
+		"warnings": res.Warnings,
+		"status":   res.Status,
+		"seconds":  res.Elapsed.Seconds(),
 		"settings": map[string]any{
 			"lambda": c.Lambda, "l2": c.Fit.L2, "validation": c.Validation, "quiet": c.Quiet,
 			"method": c.Fit.method(), "max_epochs": c.Fit.MaxEpochs, "tolerance": c.Fit.Tolerance,
@@ -192,6 +198,28 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 		return nil, nil, err
 	}
 	return &out, res, nil
+}
+
+// KRange is the interval FitK searches; a K at either end means the labels
+// did not constrain it (too little data, or labels unrelated to the eval).
+var KRange = [2]float64{1e-4, 1e3}
+
+// Warnings returns why a fit on games games is not to be trusted: no
+// validation loss (too few games to hold any out), early stopping that kept
+// the starting weights, a K at the edge of its range. "taifu tune" refuses
+// to write such weights unless forced.
+func Warnings(res *Result, games int, earlyStop bool) []string {
+	var out []string
+	if math.IsNaN(res.ValidAfter) || math.IsNaN(res.ValidBefore) {
+		out = append(out, fmt.Sprintf("no validation loss: %d games are too few to hold any out (play more games or raise --validation)", games))
+	}
+	if earlyStop && res.BestEpoch == 0 && !math.IsNaN(res.ValidAfter) {
+		out = append(out, "early stopping kept epoch 0: no epoch lowered the validation loss, the weights equal the start")
+	}
+	if res.K <= KRange[0]*1.01 || res.K >= KRange[1]*0.99 {
+		out = append(out, fmt.Sprintf("K %.5g is at the edge of its search range [%g, %g]: too little data to fit it", res.K, KRange[0], KRange[1]))
+	}
+	return out
 }
 
 // pieceIntervals returns the bootstrap interval of every material/ and hand/

@@ -17,9 +17,9 @@ func init() {
 
 func runClaims(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("claims", stderr)
-	weights := fs.String("weights", "", "weights file (default configs/weights/<game>.json)")
+	weights := fs.String("weights", "", "weights file (default configs/weights/<game>.json, else its built-in copy)")
 	game := fs.String("game", "", "game (default: the weights file's game)")
-	file := fs.String("claims", "", "claims file (default configs/claims/<game>.json)")
+	file := fs.String("claims", "", "claims file (default configs/claims/<game>.json, else its built-in copy)")
 	format := fs.String("format", "md", "output: md or json")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -41,20 +41,25 @@ func runClaims(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var w *features.Weights
 	if *weights == "" {
-		*weights = features.DefaultPath(g.Name)
+		w, *weights, err = features.LoadFrom(g.Name, "")
+	} else {
+		w, err = features.LoadWeights(*weights, g)
 	}
+	if err != nil {
+		return err
+	}
+	var f *claims.File
 	if *file == "" {
-		*file = claims.DefaultPath(g.Name)
+		f, _, err = claims.LoadDefault(g)
+	} else {
+		f, err = claims.Load(*file, g)
 	}
-	w, err := features.LoadWeights(*weights, g)
 	if err != nil {
 		return err
 	}
-	f, err := claims.Load(*file, g)
-	if err != nil {
-		return err
-	}
+	fmt.Fprintf(stderr, "claims: weights %s (%s), claims %s\n", w.Version, *weights, f.Path)
 	rep, err := claims.Evaluate(f, g, w)
 	if err != nil {
 		return fmt.Errorf("%s: %v", *weights, err)

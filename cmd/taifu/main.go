@@ -11,7 +11,9 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
+	"taifu/rules"
 	_ "taifu/rules/all"
 )
 
@@ -37,16 +39,28 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 {
 		usage(stderr)
-		if len(args) == 0 {
-			return 2
+		return 2
+	}
+	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		if len(args) > 1 && args[0] == "help" {
+			// "taifu help <command>": that command's flags, on stdout.
+			c, ok := commands[args[1]]
+			if !ok {
+				fmt.Fprintf(stderr, "taifu help: unknown command %q (run \"taifu help\")\n", rules.Clip(args[1]))
+				return 2
+			}
+			fmt.Fprintf(stdout, "taifu %s: %s\n\n", c.name, c.summary)
+			c.run([]string{"-h"}, stdout, stdout)
+			return 0
 		}
+		usage(stdout)
 		return 0
 	}
 	c, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "taifu: unknown command %q (run \"taifu help\")\n", args[0])
+		fmt.Fprintf(stderr, "taifu: unknown command %q (run \"taifu help\")\n", rules.Clip(args[0]))
 		return 2
 	}
 	if err := c.run(args[1:], stdout, stderr); err != nil {
@@ -59,7 +73,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func oneLine(s string) string { return strings.ReplaceAll(strings.TrimSpace(s), "\n", "; ") }
+// maxErrLine bounds a printed error: the offending input it quotes is clipped
+// to rules.MaxQuoted bytes where it is quoted; this catches the rest.
+const maxErrLine = 600
+
+// oneLine makes an error message one line of at most maxErrLine bytes.
+func oneLine(s string) string {
+	s = strings.ReplaceAll(strings.TrimSpace(s), "\n", "; ")
+	if len(s) > maxErrLine {
+		n := maxErrLine
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s = s[:n] + "..."
+	}
+	return s
+}
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: taifu <command> [flags]\n\ncommands:")
@@ -71,7 +100,7 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintln(w, "\nRun \"taifu <command> -h\" for a command's flags.")
+	fmt.Fprintln(w, "\nRun \"taifu help <command>\" or \"taifu <command> -h\" for a command's flags.")
 }
 
 // newFlags returns a FlagSet that reports errors instead of exiting.

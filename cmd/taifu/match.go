@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"strings"
+	"time"
 
 	"taifu/arena"
 	"taifu/datasets"
@@ -28,6 +30,7 @@ type matchFlags struct {
 	sprt                                                        string
 	seed                                                        uint64
 	startPosition                                               bool
+	prefix                                                      string // of the flag names ("match-" in train)
 }
 
 func (f *matchFlags) register(fs interface {
@@ -37,6 +40,7 @@ func (f *matchFlags) register(fs interface {
 	BoolVar(*bool, string, bool, string)
 	Float64Var(*float64, string, float64, string)
 }, prefix string) {
+	f.prefix = prefix
 	fs.IntVar(&f.games, prefix+"games", 400, "games (pairs of games with colours reversed, so rounded up to even)")
 	fs.IntVar(&f.playouts, prefix+"playouts", 200, "search playouts per move")
 	fs.IntVar(&f.playoutsB, prefix+"playouts-b", 0, "playouts per move for side B (0: as --"+prefix+"playouts)")
@@ -51,14 +55,17 @@ func (f *matchFlags) register(fs interface {
 }
 
 func (f *matchFlags) config(g *rules.Game) (arena.Config, error) {
-	if f.games < 1 {
-		return arena.Config{}, fmt.Errorf("games %d: need at least 1", f.games)
-	}
-	if f.resign < 0 || f.resign > 1 {
-		return arena.Config{}, fmt.Errorf("resign %v: need a root value between 0 and 1", f.resign)
-	}
-	if f.resignPlies < 1 {
-		return arena.Config{}, fmt.Errorf("resign-plies %d: need at least 1", f.resignPlies)
+	if err := firstErr(
+		intIn(f.prefix+"games", int64(f.games), 1, math.MaxInt32),
+		intIn(f.prefix+"playouts", int64(f.playouts), 1, math.MaxInt32),
+		intIn(f.prefix+"playouts-b", int64(f.playoutsB), 0, math.MaxInt32),
+		intIn(f.prefix+"opening-plies", int64(f.openingPlies), 0, 10000),
+		intIn(f.prefix+"max-plies", int64(f.maxPlies), 1, math.MaxInt32),
+		intIn(f.prefix+"workers", int64(f.workers), 1, 4096),
+		floatIn(f.prefix+"resign", f.resign, 0, 1),
+		intIn(f.prefix+"resign-plies", int64(f.resignPlies), 1, math.MaxInt32),
+	); err != nil {
+		return arena.Config{}, err
 	}
 	c := arena.Config{Game: g, Pairs: (f.games + 1) / 2, Seed: f.seed, OpeningPlies: f.openingPlies,
 		StartPosition: f.startPosition, MaxPlies: f.maxPlies, Workers: f.workers,
@@ -73,14 +80,24 @@ func (f *matchFlags) config(g *rules.Game) (arena.Config, error) {
 	return c, nil
 }
 
+// players loads the two sides' weights.
 func (f *matchFlags) players(g *rules.Game, pathA, pathB string) (arena.Player, arena.Player, error) {
-	wa, err := loadStart(g, pathA)
+	return f.playersLog(g, pathA, pathB, nil)
+}
+
+// playersLog is players that says which weights the sides use on log.
+func (f *matchFlags) playersLog(g *rules.Game, pathA, pathB string, log io.Writer) (arena.Player, arena.Player, error) {
+	wa, srcA, err := loadWeights(g, pathA)
 	if err != nil {
 		return arena.Player{}, arena.Player{}, err
 	}
-	wb, err := loadStart(g, pathB)
+	wb, srcB, err := loadWeights(g, pathB)
 	if err != nil {
 		return arena.Player{}, arena.Player{}, err
+	}
+	if log != nil {
+		sayWeights(log, "match: side A", wa, srcA)
+		sayWeights(log, "match: side B", wb, srcB)
 	}
 	pb := f.playoutsB
 	if pb <= 0 {
@@ -94,11 +111,20 @@ func (f *matchFlags) players(g *rules.Game, pathA, pathB string) (arena.Player, 
 	return a, b, nil
 }
 
+// eta is "done/total games, about T left" from the time the games done took.
+func eta(done, total int, elapsed time.Duration) string {
+	if done <= 0 || done >= total {
+		return fmt.Sprintf("%d/%d games", done, total)
+	}
+	left := time.Duration(float64(elapsed) * float64(total-done) / float64(done))
+	return fmt.Sprintf("%d/%d games, about %s left", done, total, left.Round(time.Second))
+}
+
 // summary is the printed outcome of a match.
 func summary(r *arena.Report) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s vs %s: %d games, +%d =%d -%d, score %.1f%%, Elo %+.1f [%+.1f, %+.1f] (95%%, pairs %v)",
-		r.A, r.B, r.Games, r.WinsA, r.Draws, r.WinsB, 100*r.Score, r.Elo, r.EloLow, r.EloHigh, r.Penta)
+	fmt.Fprintf(&b, "%s vs %s: %d games, +%d =%d -%d, score %.1f%%, Elo %s (95%%, pairs %v)",
+		r.A, r.B, r.Games, r.WinsA, r.Draws, r.WinsB, 100*r.Score, arena.FormatElo(r.Elo, r.EloLow, r.EloHigh), r.Penta)
 	if r.Verdict != "" {
 		fmt.Fprintf(&b, "; SPRT LLR %.2f: %s", r.LLR, r.Verdict)
 	}
@@ -127,19 +153,37 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	a, b, err := f.players(g, *pathA, *pathB)
+	if *out != "" {
+		if err := writableFile("json", *out); err != nil {
+			return err
+		}
+	}
+	a, b, err := f.playersLog(g, *pathA, *pathB, stderr)
 	if err != nil {
 		return err
 	}
-	cfg.Progress = func(r *arena.Report) { fmt.Fprintf(stderr, "\r%s", summary(r)) }
+	total := 2 * cfg.Pairs
+	fmt.Fprintf(stderr, "match: %s, %d games, %d/%d playouts per move, %d workers\n", g.Name, total, a.Search.Playouts, b.Search.Playouts, cfg.Workers)
+	progress, done := progressTo(stderr, 30*time.Second)
+	t0 := time.Now()
+	cfg.Progress = func(r *arena.Report) {
+		fmt.Fprintf(progress, "\r%s; %s", summary(r), eta(r.Games, total, time.Since(t0)))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	r, err := arena.Play(ctx, cfg, a, b)
-	fmt.Fprintln(stderr)
+	fmt.Fprintln(progress)
+	done()
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
 	fmt.Fprintln(stdout, summary(r))
+	switch {
+	case r.Verdict == "H0" || r.Verdict == "H1":
+		fmt.Fprintf(stdout, "stopped after %d of %d games: the SPRT decided\n", r.Games, total)
+	case r.Games < total:
+		fmt.Fprintf(stdout, "stopped early (interrupted) after %d of %d games: the figures cover those games only\n", r.Games, total)
+	}
 	if *out != "" {
 		data, err := json.MarshalIndent(r, "", "  ")
 		if err != nil {

@@ -22,7 +22,7 @@ type positionFlags struct {
 
 func (p *positionFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&p.game, "game", "typhoon", "game: "+strings.Join(rules.Names(), ", "))
-	fs.StringVar(&p.position, "position", "", "position in NOTATION.md text (default: the game's canonical start)")
+	fs.StringVar(&p.position, "position", "start", "position in NOTATION.md text, or start: the game's canonical start")
 	fs.StringVar(&p.moves, "moves", "", "space-separated moves to play from the position first")
 }
 
@@ -33,7 +33,10 @@ func (p *positionFlags) state() (rules.State, error) {
 		return nil, err
 	}
 	text := p.position
-	if text == "" {
+	switch text {
+	case "":
+		return nil, fmt.Errorf("--position is empty: give a position in NOTATION.md text, or start")
+	case "start":
 		text = g.StartPosition
 	}
 	st, err := rules.ParsePosition(g, text)
@@ -79,13 +82,13 @@ func runPerft(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("perft", stderr)
 	var pf positionFlags
 	pf.add(fs)
-	depth := fs.Int("depth", 0, "depth in plies (required, >= 0)")
+	depth := fs.Int("depth", 0, "depth in plies (required, 0 to 64)")
 	divide := fs.Bool("divide", false, "print \"<move> <count>\" for each root move before the total")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *depth < 0 {
-		return fmt.Errorf("--depth must be >= 0, got %d", *depth)
+	if err := intIn("depth", int64(*depth), 0, rules.MaxPerftDepth); err != nil {
+		return err
 	}
 	if !flagSet(fs, "depth") {
 		return fmt.Errorf("--depth is required")

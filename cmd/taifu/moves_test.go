@@ -75,11 +75,11 @@ func TestCommandErrors(t *testing.T) {
 		{[]string{"moves", "--game", "torishogi", "--moves", "e4e5 zz"}, "move 2:"},
 		{[]string{"moves", "--game", "torishogi", "--moves", "a1a7"}, "not a legal move"},
 		{[]string{"perft", "--game", "torishogi"}, "--depth is required"},
-		{[]string{"perft", "--game", "torishogi", "--depth", "-1"}, "--depth must be >= 0"},
+		{[]string{"perft", "--game", "torishogi", "--depth", "-1"}, "--depth -1: need a value in [0, 64]"},
 		{[]string{"moves", "extra"}, `unexpected argument "extra"`},
 		{[]string{"nosuch"}, `unknown command "nosuch"`},
-		{[]string{"match", "--game", "torishogi", "--resign", "1.5"}, "resign 1.5: need a root value between 0 and 1"},
-		{[]string{"match", "--game", "torishogi", "--resign-plies", "0"}, "resign-plies 0: need at least 1"},
+		{[]string{"match", "--game", "torishogi", "--resign", "1.5"}, "--resign 1.5: need a value in [0, 1]"},
+		{[]string{"match", "--game", "torishogi", "--resign-plies", "0"}, "--resign-plies 0: need at least 1"},
 	} {
 		code, _, errs := runCLI(c.args...)
 		if code == 0 || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {

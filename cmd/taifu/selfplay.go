@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -50,7 +51,7 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.shard, "shard", "", "i/N: play game numbers equal to i modulo N (0 <= i < N)")
 	fs.StringVar(&f.config, "config", "", "JSON run configuration (see configs/); flags override it")
 	fs.IntVar(&f.c.MaxPlies, "max-plies", d.MaxPlies, "adjudicate games reaching this many plies")
-	fs.Float64Var(&f.c.ResignThreshold, "resign-threshold", d.ResignThreshold, "resign at a root value at or below minus this (negative: never)")
+	fs.Float64Var(&f.c.ResignThreshold, "resign-threshold", d.ResignThreshold, "resign at a root value at or below minus this, in [-1, 1] (negative: never)")
 	fs.Float64Var(&f.c.ResignPlayoutShare, "resign-playout-share", d.ResignPlayoutShare, "share of games played out without resigning, to count false resignations")
 	fs.BoolVar(&f.c.StartPosition, "start-position", false, "play from the start position instead of random setups (Typhoon)")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress output")
@@ -60,12 +61,23 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	if err := f.check(set); err != nil {
+		return err
+	}
 	cfg, err := f.build(set)
 	if err != nil {
 		return err
 	}
 	cfg = cfg.WithDefaults()
 	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	g, err := rules.Lookup(cfg.Game)
+	if err != nil {
+		return err
+	}
+	w, wsrc, err := loadWeights(g, cfg.Weights)
+	if err != nil {
 		return err
 	}
 	total := selfplay.ShardGames(cfg.Games, cfg.Shard, cfg.Shards)
@@ -106,6 +118,7 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stderr, "selfplay: %s, %d games (%d left), %d playouts/move, %d workers, seed %d, into %s\n",
 			cfg.Game, total, total-done, cfg.Playouts, cfg.Workers, cfg.Seed, cfg.Out)
+		sayWeights(stderr, "selfplay:", w, wsrc)
 		rep = selfplay.NewReporter(stderr, total, done, isTerminal(stderr), f.logEvery)
 		opt.Progress = rep.Update
 	}
@@ -117,6 +130,33 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 		rep.Finish()
 	}
 	printSummary(stdout, cfg, sum)
+	return nil
+}
+
+// check rejects bad numbers among the flags that were set: a zero or
+// negative count is an error, not the default.
+func (f *selfplayFlags) check(set map[string]bool) error {
+	checks := map[string]func() error{
+		"games":                func() error { return intIn("games", f.c.Games, 1, math.MaxInt64) },
+		"playouts":             func() error { return intIn("playouts", int64(f.c.Playouts), 1, math.MaxInt32) },
+		"workers":              func() error { return intIn("workers", int64(f.c.Workers), 0, 4096) },
+		"max-plies":            func() error { return intIn("max-plies", int64(f.c.MaxPlies), 1, math.MaxInt32) },
+		"resign-threshold":     func() error { return floatIn("resign-threshold", f.c.ResignThreshold, -1, 1) },
+		"resign-playout-share": func() error { return floatIn("resign-playout-share", f.c.ResignPlayoutShare, 0, 1) },
+		"log-every": func() error {
+			if f.logEvery <= 0 {
+				return fmt.Errorf("--log-every %v: need a positive interval", f.logEvery)
+			}
+			return nil
+		},
+	}
+	for _, name := range []string{"games", "playouts", "workers", "max-plies", "resign-threshold", "resign-playout-share", "log-every"} {
+		if set[name] {
+			if err := checks[name](); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 
@@ -230,5 +270,7 @@ func printSummary(w io.Writer, cfg selfplay.Config, s *selfplay.Summary) {
 		fmt.Fprintf(w, "stopped early; continue with: taifu selfplay --resume --out %s%s\n", s.Dir, shard)
 		return
 	}
-	fmt.Fprintf(w, "next: taifu tune --game %s --data %s --out %s-tuned.json\n", cfg.Game, s.Dir, cfg.Game)
+	tuned := cfg.Game + "-tuned.json"
+	fmt.Fprintf(w, "next: taifu tune --game %s --data %s --out %s\n", cfg.Game, s.Dir, tuned)
+	fmt.Fprintf(w, "then: taifu export --weights %s --format md; taifu match --game %s --a %s --b start --games 400\n", tuned, cfg.Game, tuned)
 }

@@ -51,6 +51,9 @@ func TestSelfplayCommand(t *testing.T) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
 		}
 	}
+	if !strings.Contains(stderr.String(), "selfplay: weights nanashogi-start") || !strings.Contains(stderr.String(), "(starting estimate)") {
+		t.Errorf("selfplay does not say which weights it uses:\n%s", stderr.String())
+	}
 	if !strings.Contains(stderr.String(), "selfplay: 4/4 games") {
 		t.Errorf("no final progress line on a non-terminal stderr:\n%s", stderr.String())
 	}

@@ -34,12 +34,26 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 	if *game != nanashogi.Game.Name {
 		return fmt.Errorf("--game %q: only nanashogi can be solved", *game)
 	}
+	if *query != "" {
+		// Check the query before solving (hours), not after.
+		if err := checkQuery(*query, *moves); err != nil {
+			return err
+		}
+	}
+	if err := intIn("workers", int64(*workers), 0, 4096); err != nil {
+		return err
+	}
 	var tb *solve.Table
 	_, statErr := os.Stat(*out)
 	if *force || statErr != nil {
+		if err := writableFile("out", *out); err != nil {
+			return err
+		}
 		var progress io.Writer
 		if !*quiet {
-			progress = stderr
+			var done func()
+			progress, done = progressTo(stderr, 30*time.Second)
+			defer done()
 		}
 		t0 := time.Now()
 		t, st, err := solve.Solve(solve.Options{Workers: *workers, Progress: progress})
@@ -94,7 +108,9 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 	if *reach {
 		var progress io.Writer
 		if !*quiet {
-			progress = stderr
+			var done func()
+			progress, done = progressTo(stderr, 30*time.Second)
+			defer done()
 		}
 		t0 := time.Now()
 		r := solve.Reachable(progress)
@@ -117,6 +133,21 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 	}
 	if *query != "" {
 		return printQuery(stdout, tb, *query, *moves)
+	}
+	return nil
+}
+
+// checkQuery checks that --query (and --moves) name a position.
+func checkQuery(text, moves string) error {
+	if text == "start" {
+		text = nanashogi.Game.StartPosition
+	}
+	st, err := rules.ParsePosition(nanashogi.Game, text)
+	if err != nil {
+		return fmt.Errorf("--query: %w", err)
+	}
+	if err := rules.Replay(st, moves); err != nil {
+		return fmt.Errorf("--moves: %w", err)
 	}
 	return nil
 }

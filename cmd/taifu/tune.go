@@ -5,7 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"strings"
+	"time"
 
 	"taifu/features"
 	"taifu/rules"
@@ -34,11 +37,37 @@ func (l *listFlag) Set(v string) error {
 // tuneFlags are the flags shared by tune and train.
 type tuneFlags struct {
 	lambda, l2, validation, lr, tol, conf float64
-	method, quiet                         string
+	method, quiet                         string // quiet: the captures mode (--captures)
 	epochs, batch, maxRows, boot, workers int
 	seed                                  uint64
-	early, stream                         bool
+	early, stream, noProgress             bool
 	only                                  listFlag
+}
+
+// quietFlag is tune's --quiet: a switch, as in selfplay and solve (no
+// progress output). For scripts written before --captures, --quiet=off,
+// --quiet=filter and --quiet=resolve still set the captures mode.
+type quietFlag struct{ f *tuneFlags }
+
+func (q quietFlag) IsBoolFlag() bool { return true }
+
+func (q quietFlag) String() string {
+	if q.f == nil {
+		return "false"
+	}
+	return strconv.FormatBool(q.f.noProgress)
+}
+
+func (q quietFlag) Set(v string) error {
+	if b, err := strconv.ParseBool(v); err == nil {
+		q.f.noProgress = b
+		return nil
+	}
+	if tuner.CheckQuiet(v) == nil {
+		q.f.quiet = v // the old meaning: use --captures
+		return nil
+	}
+	return fmt.Errorf("want no value (no progress output); the captures mode is --captures off|filter|resolve")
 }
 
 func (f *tuneFlags) register(fs interface {
@@ -56,7 +85,9 @@ func (f *tuneFlags) register(fs interface {
 	fs.Float64Var(&f.l2, "l2", tuner.DefaultL2, "L2 strength pulling weights towards the starting weights")
 	fs.Float64Var(&f.validation, "validation", tuner.DefaultValidation, "share of games held out for validation")
 	fs.StringVar(&f.method, "method", "lbfgs", "optimiser: lbfgs (full batch) or adam (mini-batch)")
-	fs.StringVar(&f.quiet, "quiet", tuner.QuietResolve, "positions with a capture pending: off, filter (drop them) or resolve (capture-only search)")
+	f.quiet = tuner.QuietResolve
+	fs.StringVar(&f.quiet, "captures", tuner.QuietResolve, "positions with a capture pending: off, filter (drop them) or resolve (capture-only search)")
+	fs.Var(quietFlag{f}, "quiet", "no progress output (--quiet=off|filter|resolve: the old spelling of --captures)")
 	fs.IntVar(&f.epochs, "epochs", 200, "maximum epochs (L-BFGS iterations)")
 	fs.Float64Var(&f.tol, "tol", 0, "relative loss improvement below which 3 epochs in a row stop the fit (0: method default)")
 	fs.IntVar(&f.batch, "batch", 4096, "adam: positions per step")
@@ -75,11 +106,20 @@ func (f *tuneFlags) config(g *rules.Game, data []string, start *features.Weights
 	if f.method != "lbfgs" && f.method != "adam" {
 		return tuner.TuneConfig{}, fmt.Errorf("unknown --method %q (lbfgs or adam)", f.method)
 	}
-	if f.lambda < 0 || f.lambda > 1 {
-		return tuner.TuneConfig{}, fmt.Errorf("--lambda %v outside [0, 1]", f.lambda)
-	}
-	if f.l2 < 0 {
-		return tuner.TuneConfig{}, fmt.Errorf("--l2 %v is negative", f.l2)
+	if err := firstErr(
+		floatIn("lambda", f.lambda, 0, 1),
+		floatIn("l2", f.l2, 0, math.Inf(1)),
+		floatIn("validation", f.validation, 0, 0.9),
+		floatIn("lr", f.lr, 1e-12, math.Inf(1)),
+		floatIn("tol", f.tol, 0, 1),
+		floatIn("confidence", f.conf, 0.01, 0.999),
+		intIn("epochs", int64(f.epochs), 1, math.MaxInt32),
+		intIn("batch", int64(f.batch), 1, math.MaxInt32),
+		intIn("max-rows", int64(f.maxRows), 0, math.MaxInt),
+		intIn("bootstrap", int64(f.boot), 0, 100000),
+		intIn("workers", int64(f.workers), 0, 4096),
+	); err != nil {
+		return tuner.TuneConfig{}, err
 	}
 	return tuner.TuneConfig{
 		Game: g, Data: data, Start: start, Lambda: f.lambda, Validation: f.validation, Quiet: f.quiet,
@@ -98,7 +138,8 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "weights file to write")
 	startPath := fs.String("weights", "", `starting weights ("start": the starting estimate; default configs/weights/<game>.json if present)`)
 	version := fs.String("version", "", "version string of the new weights (default <game>-tuned-<date>)")
-	noBar := fs.Bool("no-progress", false, "no progress bar")
+	noBar := fs.Bool("no-progress", false, "no progress bar (as --quiet)")
+	force := fs.Bool("force", false, "write the weights even when the fit is not to be trusted (too little data: no validation loss, early stop at epoch 0, K at its bound)")
 	f.register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -110,21 +151,47 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	start, err := loadStart(g, *startPath)
+	if err := writableFile("out", *out); err != nil {
+		return err
+	}
+	// Check the flags before loading anything.
+	if _, err := f.config(g, data, nil, *version, nil, nil); err != nil {
+		return err
+	}
+	start, source, err := loadWeights(g, *startPath)
 	if err != nil {
 		return err
 	}
-	var bar io.Writer = stderr
-	if *noBar {
-		bar = nil
+	if !f.noProgress {
+		sayWeights(stderr, "tune: starting", start, source)
 	}
-	cfg, err := f.config(g, data, start, *version, bar, stderr)
+	var bar io.Writer
+	if !*noBar && !f.noProgress {
+		var done func()
+		bar, done = progressTo(stderr, 10*time.Second)
+		defer done()
+	}
+	var log io.Writer = stderr
+	if f.noProgress {
+		log = nil
+	}
+	cfg, err := f.config(g, data, start, *version, bar, log)
 	if err != nil {
 		return err
 	}
-	w, _, err := tuner.Tune(cfg)
+	w, res, err := tuner.Tune(cfg)
 	if err != nil {
 		return err
+	}
+	if len(res.Warnings) > 0 {
+		if !*force {
+			return fmt.Errorf("not writing %s: %s (--force writes it anyway)", *out, strings.Join(res.Warnings, "; "))
+		}
+		if log == nil { // else Tune logged them
+			for _, w := range res.Warnings {
+				fmt.Fprintf(stderr, "tune: warning: %s\n", w)
+			}
+		}
 	}
 	if err := w.Save(*out); err != nil {
 		return err
@@ -134,10 +201,22 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 }
 
 // loadStart reads starting weights: "start" for features.Starting, "" for
-// the game's default file if present.
+// the game's default file if present (else its built-in copy).
 func loadStart(g *rules.Game, path string) (*features.Weights, error) {
+	w, _, err := loadWeights(g, path)
+	return w, err
+}
+
+// loadWeights is loadStart that also says where the weights came from.
+func loadWeights(g *rules.Game, path string) (*features.Weights, string, error) {
 	if path == "start" {
-		return features.Starting(g), nil
+		return features.Starting(g), "starting estimate", nil
 	}
-	return features.Load(g.Name, path)
+	return features.LoadFrom(g.Name, path)
+}
+
+// sayWeights prints which weights a run uses: version and file, "built-in"
+// or the starting estimate.
+func sayWeights(w io.Writer, what string, w0 *features.Weights, source string) {
+	fmt.Fprintf(w, "%s weights %s (%s)\n", what, w0.Version, source)
 }

@@ -37,6 +37,7 @@ import (
 	"strconv"
 	"strings"
 
+	"taifu/configs"
 	"taifu/rules"
 	"taifu/tuner"
 )
@@ -200,6 +201,24 @@ func Load(path string, g *rules.Game) (*File, error) {
 		return nil, fmt.Errorf("claims file %s: %v", path, err)
 	}
 	return Parse(data, path, g)
+}
+
+// LoadDefault reads the claims of game g from DefaultPath if that file
+// exists, else from the copy built into the binary (package configs). It
+// returns the file and where it came from.
+func LoadDefault(g *rules.Game) (*File, string, error) {
+	p := DefaultPath(g.Name)
+	if _, err := os.Stat(p); err == nil {
+		f, err := Load(p, g)
+		return f, p, err
+	}
+	data, ok := configs.Claims(g.Name)
+	if !ok {
+		return nil, "", fmt.Errorf("no claims file for %s: %s does not exist and none is built in", g.Name, p)
+	}
+	src := "built-in " + filepath.ToSlash(p)
+	f, err := Parse(data, src, g)
+	return f, src, err
 }
 
 // Parse validates a claims file's bytes; name is used in messages.

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+
+	"taifu/rules"
+)
+
+// Checks run on flags before any work starts, so a bad number or an
+// unwritable output is found in a second, not after an hour of work.
+
+// intIn checks that the integer flag --name lies in [lo, hi].
+func intIn(name string, v, lo, hi int64) error {
+	if v < lo || v > hi {
+		if hi >= math.MaxInt32 {
+			return fmt.Errorf("--%s %d: need at least %d", name, v, lo)
+		}
+		return fmt.Errorf("--%s %d: need a value in [%d, %d]", name, v, lo, hi)
+	}
+	return nil
+}
+
+// floatIn checks that the float flag --name is finite and lies in [lo, hi].
+func floatIn(name string, v, lo, hi float64) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return fmt.Errorf("--%s %v: need a finite number", name, v)
+	}
+	if v < lo || v > hi {
+		if math.IsInf(hi, 1) {
+			return fmt.Errorf("--%s %v: need at least %v", name, v, lo)
+		}
+		return fmt.Errorf("--%s %v: need a value in [%v, %v]", name, v, lo, hi)
+	}
+	return nil
+}
+
+// firstErr returns the first non-nil error.
+func firstErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writableFile checks, before the work, that a file can be written at path:
+// it is not a directory, and the nearest existing directory above it takes
+// a new file (missing directories are created when the file is written).
+func writableFile(flagName, path string) error {
+	q := rules.Clip(path)
+	if path == "" {
+		return fmt.Errorf("--%s: empty file name", flagName)
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("--%s %q is a directory, want a file name", flagName, q)
+	}
+	dir := filepath.Dir(path)
+	for {
+		fi, err := os.Stat(dir)
+		if err == nil {
+			if !fi.IsDir() {
+				return fmt.Errorf("--%s %q: %s is not a directory", flagName, q, rules.Clip(dir))
+			}
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("--%s %q: %v", flagName, q, err)
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			break
+		}
+		dir = up
+	}
+	f, err := os.CreateTemp(dir, ".taifu-write-check-*")
+	if err != nil {
+		return fmt.Errorf("--%s %q: cannot write in %s", flagName, q, rules.Clip(dir))
+	}
+	name := f.Name()
+	f.Close()
+	os.Remove(name)
+	return nil
+}

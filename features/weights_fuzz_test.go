@@ -1,0 +1,40 @@
+package features_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"taifu/features"
+	"taifu/rules"
+)
+
+// FuzzParseGameWeights parses arbitrary bytes as weights of one of the four
+// games: a one-line error, or weights that are finite, within MaxWeight and
+// evaluate the start position to a finite number. Seeds:
+// testdata/fuzz/FuzzParseGameWeights holds the shipped weights files.
+func FuzzParseGameWeights(f *testing.F) {
+	names := rules.Names()
+	f.Add(uint8(0), []byte(`{"format":1,"game":"typhoon","version":"x","terms":{}}`))
+	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
+		g, err := rules.Lookup(names[int(which)%len(names)])
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := features.ParseWeights(data, g)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("multi-line error %q", err)
+			}
+			return
+		}
+		for i, v := range w.Vec {
+			if math.IsNaN(v) || math.Abs(v) > features.MaxWeight {
+				t.Fatalf("weight %d = %v accepted", i, v)
+			}
+		}
+		if e := w.Eval(g.Start(), nil); math.IsNaN(e) || math.IsInf(e, 0) {
+			t.Errorf("start evaluates to %v", e)
+		}
+	})
+}

@@ -1,0 +1,52 @@
+package tuner
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestChartMarks: issue 10's chart complaints. The chart and the Markdown
+// table say what the bars are, royal pieces are marked, a bar of hundreds of
+// units (Samarkand) is clipped at the axis end with its true end written
+// there, and such a piece is flagged unidentified.
+func TestChartMarks(t *testing.T) {
+	g := toriLike()
+	terms := map[string]float64{
+		"material/PH": 0.5, "material/FA": 6, "material/SW": 2, "material/+SW": 3,
+		"hand/FA": 5, "hand/SW": 2.5,
+	}
+	prov := roundTrip(t, map[string]any{
+		ProvIntervals: map[string][2]float64{"material/FA": {2.5, 3.5}, "material/+SW": {1.2, 829.43}},
+		ProvBootstrap: map[string]any{"samples": 20, "confidence": 0.9},
+	})
+	tab, err := PieceValues(g, "v", terms, prov)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab.Bars != "90% bootstrap intervals over games, 20 samples" {
+		t.Errorf("Bars = %q", tab.Bars)
+	}
+	var md bytes.Buffer
+	if err := tab.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Brackets: 90% bootstrap intervals over games, 20 samples.", "1.50 [1.20, 829.43] unidentified", "3.00 [2.50, 3.50] |"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("Markdown lacks %q:\n%s", want, md.String())
+		}
+	}
+	var svg bytes.Buffer
+	if err := tab.WriteChart(&svg, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	// The largest non-royal value is FA's 3.00, so the axis ends at 3.75.
+	for _, want := range []string{"bootstrap intervals over games", "-&gt; 829.43", "clipped at 3.75", "Phoenix (PH) royal", "(+SW) ?"} {
+		if !strings.Contains(svg.String(), want) {
+			t.Errorf("SVG chart lacks %q", want)
+		}
+	}
+	if tab.chartLimit() != 3.75 {
+		t.Errorf("chartLimit = %v, want 3.75", tab.chartLimit())
+	}
+}
