@@ -153,8 +153,10 @@ func (s *Searcher) setGame(g *rules.Game) {
 	if w := s.given; w != nil && w.Game == g.Name {
 		if w.Schema() != nil && w.Schema().Game == g && len(w.Vec) == len(w.Schema().Names) {
 			s.weights = w
-		} else if err := w.Compile(g); err == nil {
-			s.weights = w
+		} else if c := *w; c.Compile(g) == nil {
+			// Compile a copy: w may be shared with other searchers
+			// (arena workers), and Compile writes its receiver.
+			s.weights = &c
 		}
 	}
 	if s.weights == nil {
