@@ -52,6 +52,13 @@ type Config struct {
 	SPRT *SPRT
 	// Progress, when set, is called after each pair is counted.
 	Progress func(r *Report)
+	// Resume holds the records of an interrupted run of the same match
+	// (Report.Records, saved by the caller from Progress): its complete
+	// pairs are counted without being played again and play continues with
+	// the next pair. Pairs are independent (openings and search seeds come
+	// from Seed and the pair number), so the result equals an uninterrupted
+	// match. Each record's opening is checked against the pair's.
+	Resume []GameRecord
 }
 
 // GameRecord is one game of a match.
@@ -172,6 +179,17 @@ func Play(ctx context.Context, c Config, a, b Player) (*Report, error) {
 	if c.ResignPlies <= 0 {
 		c.ResignPlies = 8
 	}
+	r := &Report{A: a.Name, B: b.Name}
+	if c.SPRT != nil {
+		r.Verdict = "continue"
+	}
+	first, err := c.resume(r)
+	if err != nil {
+		return nil, err
+	}
+	if r.Verdict == "H0" || r.Verdict == "H1" {
+		first = c.Pairs // the SPRT decided before the interruption
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type job struct{ pair, game int }
@@ -195,7 +213,7 @@ func Play(ctx context.Context, c Config, a, b Player) (*Report, error) {
 	}
 	go func() {
 		defer close(jobs)
-		for p := 0; p < c.Pairs; p++ {
+		for p := first; p < c.Pairs; p++ {
 			for g := 0; g < 2; g++ {
 				select {
 				case jobs <- job{p, g}:
@@ -207,13 +225,9 @@ func Play(ctx context.Context, c Config, a, b Player) (*Report, error) {
 	}()
 	go func() { wg.Wait(); close(results) }()
 
-	r := &Report{A: a.Name, B: b.Name}
-	if c.SPRT != nil {
-		r.Verdict = "continue"
-	}
 	pending := map[int]*[2]GameRecord{}
 	have := map[int]int{}
-	next := 0
+	next := first
 	var firstErr error
 	for d := range results {
 		if d.err != nil {
@@ -245,6 +259,29 @@ func Play(ctx context.Context, c Config, a, b Player) (*Report, error) {
 		return r, firstErr
 	}
 	return r, nil
+}
+
+// resume counts c.Resume's complete pairs into r and returns the first pair
+// still to play.
+func (c *Config) resume(r *Report) (int, error) {
+	recs := c.Resume
+	n := min(len(recs)/2, c.Pairs)
+	for p := 0; p < n; p++ {
+		g := [2]GameRecord{recs[2*p], recs[2*p+1]}
+		st, err := c.opening(p)
+		if err != nil {
+			return 0, fmt.Errorf("pair %d opening: %v", p, err)
+		}
+		for i, x := range g {
+			if x.Pair != p || x.AFirst != (i == 0) || x.Opening != st.String() {
+				return 0, fmt.Errorf("resumed record %d (pair %d) is not this match's game: another seed, game or opening plies?", 2*p+i, x.Pair)
+			}
+		}
+		if r.Verdict == "" || r.Verdict == "continue" {
+			r.add(g, c.SPRT)
+		}
+	}
+	return n, nil
 }
 
 // playGame plays one game of pair p, A moving first when aFirst.

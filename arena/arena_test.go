@@ -189,3 +189,43 @@ func TestMatchResigns(t *testing.T) {
 		t.Errorf("no game ended by resignation: %+v", r.Records)
 	}
 }
+
+// TestMatchResume checks that a match given the records of its first pairs
+// (as an interrupted match saved them) plays only the rest and reports the
+// same as an uninterrupted match, and that foreign records are refused.
+func TestMatchResume(t *testing.T) {
+	g, err := rules.Lookup("torishogi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := features.Starting(g)
+	a := Player{Name: "a", Weights: w, Search: mcts.Config{Playouts: 20}}
+	b := Player{Name: "b", Weights: w, Search: mcts.Config{Playouts: 10}}
+	cfg := Config{Game: g, Pairs: 3, Seed: 9, OpeningPlies: 4, MaxPlies: 40, Workers: 2}
+	whole, err := Play(context.Background(), cfg, a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kept := range []int{0, 2, 3, 5, 6} { // records kept: an odd count ends inside a pair
+		c := cfg
+		c.Resume = append([]GameRecord(nil), whole.Records[:kept]...)
+		played := 0
+		c.Progress = func(*Report) { played++ }
+		r, err := Play(context.Background(), c, a, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(r, whole) {
+			t.Errorf("resumed with %d records: report differs from the uninterrupted match", kept)
+		}
+		if want := 3 - kept/2; played != want {
+			t.Errorf("resumed with %d records: %d pairs played, want %d", kept, played, want)
+		}
+	}
+	c := cfg
+	c.Seed = 10 // other openings
+	c.Resume = whole.Records[:2]
+	if _, err := Play(context.Background(), c, a, b); err == nil {
+		t.Error("records of another match were accepted")
+	}
+}

@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"taifu/internal/atomicfile"
 )
 
 // ManifestFormat is the current manifest format number.
@@ -65,29 +67,9 @@ func WriteManifest(dir string, m *Manifest) error {
 	return WriteFileAtomic(filepath.Join(dir, ManifestName(m.Shard, m.Shards)), append(data, '\n'))
 }
 
-// WriteFileAtomic writes data to a temporary file beside path, syncs it and
-// renames it to path.
-func WriteFileAtomic(path string, data []byte) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
-}
+// WriteFileAtomic writes data to path by atomicfile.WriteFile (temporary
+// file beside path, fsync, rename, directory fsync).
+func WriteFileAtomic(path string, data []byte) error { return atomicfile.WriteFile(path, data) }
 
 // LoadManifest reads one manifest file.
 func LoadManifest(path string) (*Manifest, error) {

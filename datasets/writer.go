@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 
 	"github.com/parquet-go/parquet-go"
+
+	"taifu/internal/atomicfile"
 )
 
 // Defaults of WriterConfig.
@@ -56,13 +58,12 @@ func GameDir(game string) string { return "game=" + game }
 type Writer struct {
 	cfg   WriterConfig
 	seq   int
-	f     *os.File
+	f     *atomicfile.File
 	buf   *bufio.Writer
 	sum   hash.Hash
 	cnt   countWriter
 	pw    *parquet.GenericWriter[Row]
 	info  FileInfo
-	tmp   string
 	files []FileInfo
 	last  int64 // last game number written in the current file
 }
@@ -103,8 +104,7 @@ func (w *Writer) Files() []FileInfo { return w.files }
 
 func (w *Writer) open() error {
 	rel := GameDir(w.cfg.Game) + "/" + PartName(w.cfg.Shard, w.seq)
-	w.tmp = filepath.Join(w.cfg.Dir, filepath.FromSlash(rel)) + ".tmp"
-	f, err := os.Create(w.tmp)
+	f, err := atomicfile.Create(filepath.Join(w.cfg.Dir, filepath.FromSlash(rel)))
 	if err != nil {
 		return fmt.Errorf("datasets: %w", err)
 	}
@@ -157,7 +157,8 @@ func (w *Writer) Write(rows []Row) error {
 }
 
 // Rotate completes the current file, if any rows were written to it: the
-// file is closed, synced, renamed to its final name and reported to OnFile.
+// file is closed and committed under its final name (package atomicfile:
+// synced, renamed, directory synced), then reported to OnFile.
 func (w *Writer) Rotate() error {
 	if w.pw == nil {
 		return nil
@@ -168,19 +169,12 @@ func (w *Writer) Rotate() error {
 	if err == nil {
 		err = w.buf.Flush()
 	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
 	if err != nil {
-		os.Remove(w.tmp)
+		f.Abort()
 		return fmt.Errorf("datasets: closing %s: %w", w.info.Path, err)
 	}
-	final := w.tmp[:len(w.tmp)-len(".tmp")]
-	if err := os.Rename(w.tmp, final); err != nil {
-		return fmt.Errorf("datasets: %w", err)
+	if err := f.Commit(); err != nil {
+		return fmt.Errorf("datasets: completing %s: %w", w.info.Path, err)
 	}
 	w.info.Bytes = w.cnt.n
 	w.info.SHA256 = hex.EncodeToString(w.sum.Sum(nil))
@@ -200,7 +194,6 @@ func (w *Writer) Abort() {
 	if w.pw == nil {
 		return
 	}
-	w.f.Close()
-	os.Remove(w.tmp)
+	w.f.Abort()
 	w.pw, w.f = nil, nil
 }

@@ -14,6 +14,7 @@ import (
 	"sort"
 
 	"taifu/configs"
+	"taifu/internal/atomicfile"
 	"taifu/rules"
 )
 
@@ -189,8 +190,8 @@ func (w *Weights) Hash() string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Save writes w to path as canonical JSON (Terms from Vec), through a
-// temporary file renamed into place.
+// Save writes w to path as canonical JSON (Terms from Vec), atomically
+// (package atomicfile).
 func (w *Weights) Save(path string) error {
 	b, err := w.canonical()
 	if err != nil {
@@ -201,22 +202,7 @@ func (w *Weights) Save(path string) error {
 			return fmt.Errorf("weights: %v", err)
 		}
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("weights: %v", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return fmt.Errorf("weights: writing %s: %v", tmp.Name(), err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("weights: writing %s: %v", tmp.Name(), err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("weights: %v", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := atomicfile.WriteFile(path, b); err != nil {
 		return fmt.Errorf("weights: %v", err)
 	}
 	w.Terms = w.termsFromVec()

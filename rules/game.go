@@ -49,21 +49,37 @@ type Game struct {
 	// The same seed gives the same position.
 	RandomSetup func(seed uint64) State
 
+	// tokens maps Kinds' tokens to kinds. Register builds it; after that a
+	// Game is never written again, so workers may share it freely.
 	tokens map[string]Kind
 }
 
-// KindByToken returns the kind whose token is tok, in either case.
-func (g *Game) KindByToken(tok string) (Kind, bool) {
-	if g.tokens == nil {
-		g.tokens = make(map[string]Kind, len(g.Kinds))
-		for k, info := range g.Kinds {
-			if k > 0 {
-				g.tokens[info.Token] = Kind(k)
-			}
+// tokenMap returns the map from g.Kinds' tokens to their kinds.
+func (g *Game) tokenMap() map[string]Kind {
+	m := make(map[string]Kind, len(g.Kinds))
+	for k, info := range g.Kinds {
+		if k > 0 {
+			m[info.Token] = Kind(k)
 		}
 	}
-	k, ok := g.tokens[strings.ToUpper(tok)]
-	return k, ok
+	return m
+}
+
+// KindByToken returns the kind whose token is tok, in either case. It only
+// reads g: the token map is built by Register (a Game that was never
+// registered, as in some tests, is searched without caching anything).
+func (g *Game) KindByToken(tok string) (Kind, bool) {
+	tok = strings.ToUpper(tok)
+	if g.tokens != nil {
+		k, ok := g.tokens[tok]
+		return k, ok
+	}
+	for k, info := range g.Kinds {
+		if k > 0 && info.Token == tok {
+			return Kind(k), true
+		}
+	}
+	return 0, false
 }
 
 // PieceToken returns the token of p: uppercase for the first player.
@@ -151,14 +167,20 @@ func Status(st State, buf []Move) Outcome {
 // name none.
 const DefaultGame = "typhoon"
 
+// registry is written only by Register, which runs from package init
+// functions (sequential, before main and before any test); afterwards it is
+// only read.
 var registry = map[string]*Game{}
 
-// Register makes g available to Lookup. It panics on a duplicate name
-// (a programming error caught at init).
+// Register makes g available to Lookup and builds g's lookup tables; g must
+// not be changed afterwards (it is shared by every goroutine). Register must
+// be called from an init function. It panics on a duplicate name (a
+// programming error caught at init).
 func Register(g *Game) {
 	if _, dup := registry[g.Name]; dup {
 		panic("rules: game registered twice: " + g.Name)
 	}
+	g.tokens = g.tokenMap()
 	registry[g.Name] = g
 }
 

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"taifu/datasets"
 	_ "taifu/rules/all"
@@ -75,8 +76,8 @@ func parquetBytes(t *testing.T, dir string) map[string][]byte {
 func TestWorkerCountIndependence(t *testing.T) {
 	c1, c3 := small(t, 1), small(t, 3)
 	c1.MaxFileBytes, c3.MaxFileBytes = 6000, 6000 // several files
-	s1 := run(t, c1, Options{})
-	s3 := run(t, c3, Options{})
+	s1 := run(t, c1, Options{CommitEvery: -1})
+	s3 := run(t, c3, Options{CommitEvery: -1})
 	if s1.Done != 8 || s3.Done != 8 || s1.Stopped {
 		t.Fatalf("done %d and %d games, want 8", s1.Done, s3.Done)
 	}
@@ -295,5 +296,58 @@ func TestNewRunBesideOldFiles(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(old); string(b) != "old data" {
 		t.Error("the old file was changed")
+	}
+}
+
+// TestCommitInterval checks that parts are committed every CommitGames games
+// or every CommitEvery, with the manifest counting the committed games after
+// each commit, and that the commit interval does not change the rows.
+func TestCommitInterval(t *testing.T) {
+	whole := small(t, 2)
+	run(t, whole, Options{CommitEvery: -1})
+	want := rowsOf(t, whole.Out)
+	cases := []struct {
+		name  string
+		opt   Options
+		files int // parts expected for 8 games (games are far below MaxFileBytes)
+	}{
+		{"every 3 games", Options{CommitEvery: -1, CommitGames: 3}, 3}, // 3+3+2
+		{"every game", Options{CommitEvery: -1, CommitGames: 1}, 8},    // 8 x 1
+		{"every nanosecond", Options{CommitEvery: time.Nanosecond}, 8}, // each game is later than the last commit
+		{"only at the end", Options{CommitEvery: -1}, 1},
+	}
+	for _, c := range cases {
+		cfg := small(t, 3)
+		var seen []int64
+		mpath := filepath.Join(cfg.Out, datasets.ManifestName(0, 1))
+		c.opt.Progress = func(p Progress) {
+			// Progress comes after the game is written and, when due, committed.
+			m, err := datasets.LoadManifest(mpath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen = append(seen, m.Done)
+		}
+		run(t, cfg, c.opt)
+		m, err := datasets.ReadManifest(cfg.Out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(m.Files) != c.files || m.Done != 8 {
+			t.Errorf("%s: %d files, %d games done; want %d files, 8 games", c.name, len(m.Files), m.Done, c.files)
+		}
+		if c.opt.CommitGames > 0 {
+			for i, d := range seen {
+				if n := int64(i + 1); d != n-n%c.opt.CommitGames {
+					t.Errorf("%s: manifest counts %d games after game %d", c.name, d, n)
+				}
+			}
+		}
+		if err := m.Verify(cfg.Out); err != nil {
+			t.Error(err)
+		}
+		if !reflect.DeepEqual(rowsOf(t, cfg.Out), want) {
+			t.Errorf("%s: rows differ from a run committed once", c.name)
+		}
 	}
 }

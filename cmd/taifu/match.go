@@ -136,7 +136,8 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	game := fs.String("game", "", "game: "+strings.Join(rules.Names(), ", "))
 	pathA := fs.String("a", "", `weights of side A ("start": the starting estimate; "": configs/weights/<game>.json or start)`)
 	pathB := fs.String("b", "start", `weights of side B`)
-	out := fs.String("json", "", "write the report with every game's record to this JSON file")
+	out := fs.String("json", "", "write the report with every game's record to this JSON file (rewritten after every pair)")
+	resume := fs.Bool("resume", false, "continue the interrupted match whose report is in --json (same flags)")
 	var f matchFlags
 	f.register(fs, "")
 	if err := parseFlags(fs, args); err != nil {
@@ -162,12 +163,21 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if *resume {
+		if cfg.Resume, err = resumeRecords(*out, a, b); err != nil {
+			return err
+		}
+	}
 	total := 2 * cfg.Pairs
 	fmt.Fprintf(stderr, "match: %s, %d games, %d/%d playouts per move, %d workers\n", g.Name, total, a.Search.Playouts, b.Search.Playouts, cfg.Workers)
 	progress, done := progressTo(stderr, 30*time.Second)
 	t0 := time.Now()
+	var saveErr error
 	cfg.Progress = func(r *arena.Report) {
 		fmt.Fprintf(progress, "\r%s; %s", summary(r), eta(r.Games, total, time.Since(t0)))
+		if *out != "" && saveErr == nil {
+			saveErr = writeReport(*out, r) // an interrupted match keeps its finished pairs
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -177,6 +187,9 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
+	if saveErr != nil {
+		return saveErr
+	}
 	fmt.Fprintln(stdout, summary(r))
 	switch {
 	case r.Verdict == "H0" || r.Verdict == "H1":
@@ -185,11 +198,36 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "stopped early (interrupted) after %d of %d games: the figures cover those games only\n", r.Games, total)
 	}
 	if *out != "" {
-		data, err := json.MarshalIndent(r, "", "  ")
-		if err != nil {
-			return err
-		}
-		return datasets.WriteFileAtomic(*out, append(data, '\n'))
+		return writeReport(*out, r)
 	}
 	return nil
+}
+
+// writeReport writes r as JSON to path atomically.
+func writeReport(path string, r *arena.Report) error {
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return datasets.WriteFileAtomic(path, append(data, '\n'))
+}
+
+// resumeRecords reads the game records of the interrupted match in path,
+// which must be between the same players.
+func resumeRecords(path string, a, b arena.Player) ([]arena.GameRecord, error) {
+	if path == "" {
+		return nil, errors.New("--resume needs --json, the report of the match to continue")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r arena.Report
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if r.A != a.Name || r.B != b.Name {
+		return nil, fmt.Errorf("%s is a match of %s vs %s, not %s vs %s", path, r.A, r.B, a.Name, b.Name)
+	}
+	return r.Records, nil
 }

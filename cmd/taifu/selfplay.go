@@ -33,6 +33,8 @@ type selfplayFlags struct {
 	shard, config string
 	resume, quiet bool
 	logEvery      time.Duration
+	commitEvery   time.Duration
+	commitGames   int64
 }
 
 func runSelfplay(args []string, stdout, stderr io.Writer) error {
@@ -56,8 +58,13 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&f.c.StartPosition, "start-position", false, "play from the start position instead of random setups (Typhoon)")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress output")
 	fs.DurationVar(&f.logEvery, "log-every", 30*time.Second, "interval of progress lines when stderr is not a terminal")
+	fs.DurationVar(&f.commitEvery, "commit-every", selfplay.DefaultCommitEvery, "complete a Parquet part and update the manifest this often (a kill loses at most this much play; 0: only at the end and at 256 MiB)")
+	fs.Int64Var(&f.commitGames, "commit-games", 0, "also commit after this many games (0: no game limit)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if f.commitEvery < 0 || f.commitGames < 0 {
+		return fmt.Errorf("commit-every %v, commit-games %d: need 0 or more", f.commitEvery, f.commitGames)
 	}
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
@@ -107,7 +114,10 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 		}
 	}()
 
-	opt := selfplay.Options{Resume: f.resume, Drop: drop}
+	opt := selfplay.Options{Resume: f.resume, Drop: drop, CommitEvery: f.commitEvery, CommitGames: f.commitGames}
+	if f.commitEvery == 0 {
+		opt.CommitEvery = -1 // no time-based commits
+	}
 	var rep *selfplay.Reporter
 	if !f.quiet {
 		done := int64(0)

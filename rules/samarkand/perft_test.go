@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"taifu/internal/race"
 	"taifu/rules"
 )
 
@@ -108,7 +109,7 @@ func TestNoAllocs(t *testing.T) {
 // hash exactly. Games end by a rule or at the ply cap.
 func TestPlayouts(t *testing.T) {
 	games := 2000
-	if testing.Short() {
+	if testing.Short() || race.Enabled {
 		games = 200
 	}
 	rng := rand.New(rand.NewPCG(1, 2))

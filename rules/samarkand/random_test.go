@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"taifu/internal/race"
 	"taifu/rules"
 )
 
@@ -36,7 +37,11 @@ func randomPosition(rng *rand.Rand, n int) (*State, bool) {
 func TestFastCheckAgrees(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	positions, compared := 0, 0
-	for positions < 400 {
+	want := 400
+	if race.Enabled {
+		want = 100
+	}
+	for positions < want {
 		st, ok := randomPosition(rng, 10+rng.IntN(50))
 		if !ok {
 			continue
@@ -77,7 +82,11 @@ func TestRandomPositionPlayouts(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	buf := make([]rules.Move, 0, 2048)
 	ends := map[string]int{}
-	for games := 0; games < 150; {
+	n := 150
+	if race.Enabled {
+		n = 40
+	}
+	for games := 0; games < n; {
 		st, ok := randomPosition(rng, 10+rng.IntN(60))
 		if !ok {
 			continue

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"testing"
 
+	"taifu/internal/race"
 	"taifu/rules"
 )
 
@@ -518,7 +519,11 @@ func refLegal(b refBoard, side rules.Side) []string {
 // and along random games from the start.
 func TestReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	for positions := 0; positions < 120; {
+	n := 120
+	if race.Enabled {
+		n = 30
+	}
+	for positions := 0; positions < n; {
 		st, ok := randomPosition(rng, 6+rng.IntN(22))
 		if !ok {
 			continue

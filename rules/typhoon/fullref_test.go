@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"taifu/internal/race"
 	"taifu/rules"
 )
 
@@ -487,7 +488,7 @@ func crowdedPosition(rng *uint64, n int) rules.State {
 // special powers (relays, immobilizers, multiple captures, conversions).
 func TestFullReferenceRandom(t *testing.T) {
 	count := 1200
-	if testing.Short() {
+	if testing.Short() || race.Enabled {
 		count = 150
 	}
 	rng := uint64(4242)

@@ -3,6 +3,7 @@ package typhoon
 import (
 	"testing"
 
+	"taifu/internal/race"
 	"taifu/rules"
 )
 
@@ -12,7 +13,7 @@ import (
 // Games end by a rule of the game or at the ply cap.
 func TestRandomPlayouts(t *testing.T) {
 	games, maxPly := 2000, 300
-	if testing.Short() {
+	if testing.Short() || race.Enabled {
 		games = 100
 	}
 	reasons := map[string]int{}

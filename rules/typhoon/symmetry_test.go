@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"taifu/internal/race"
 	"taifu/rules"
 )
 
@@ -110,7 +111,7 @@ func randomPosition(rng *uint64, n int) rules.State {
 
 func TestSymmetryRandomPositions(t *testing.T) {
 	count := 1500
-	if testing.Short() {
+	if testing.Short() || race.Enabled {
 		count = 300
 	}
 	rng := uint64(2026)

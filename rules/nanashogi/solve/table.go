@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
+	"taifu/internal/atomicfile"
 	"taifu/rules"
 	"taifu/rules/nanashogi"
 )
@@ -64,18 +64,17 @@ func (t *Table) Close() error {
 	return nil
 }
 
-// Write stores an in-memory table at path, through a temporary file renamed
-// into place when complete.
+// Write stores an in-memory table at path atomically (package atomicfile:
+// temporary file, fsync, rename, directory fsync).
 func (t *Table) Write(path string) error {
 	m, ok := t.src.(memSource)
 	if !ok {
 		return errors.New("only a table solved in memory can be written")
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	tmp, err := atomicfile.Create(path)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
 	w := bufio.NewWriterSize(tmp, 1<<20)
 	var h [headerSize]byte
 	copy(h[:8], magic)
@@ -84,16 +83,10 @@ func (t *Table) Write(path string) error {
 	w.Write(h[:])
 	w.Write(m)
 	if err := w.Flush(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing %s: %w", tmp.Name(), err)
+		tmp.Abort()
+		return fmt.Errorf("writing %s: %w", tmp.TempName(), err)
 	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return tmp.Commit()
 }
 
 // Load reads a whole table file written by Write into memory.

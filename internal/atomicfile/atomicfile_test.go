@@ -1,0 +1,69 @@
+package atomicfile
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestWriteFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.json")
+	for _, data := range []string{"first\n", "second, longer\n", ""} {
+		if err := WriteFile(path, []byte(data)); err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(path)
+		if err != nil || string(got) != data {
+			t.Fatalf("read %q, %v; want %q", got, err, data)
+		}
+		if _, err := os.Stat(path + TempSuffix); !os.IsNotExist(err) {
+			t.Fatalf("temporary file left behind: %v", err)
+		}
+	}
+}
+
+func TestAbortKeepsTarget(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a")
+	if err := WriteFile(path, []byte("old")); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("half of the new"))
+	// Before Commit the target still holds the old contents.
+	if got, _ := os.ReadFile(path); string(got) != "old" {
+		t.Fatalf("target changed before commit: %q", got)
+	}
+	f.Abort()
+	f.Abort() // harmless
+	if got, _ := os.ReadFile(path); string(got) != "old" {
+		t.Fatalf("target changed by abort: %q", got)
+	}
+	if _, err := os.Stat(f.TempName()); !os.IsNotExist(err) {
+		t.Fatalf("temporary file left behind: %v", err)
+	}
+	if err := f.Commit(); err == nil {
+		t.Fatal("commit after abort succeeded")
+	}
+}
+
+func TestErrors(t *testing.T) {
+	dir := t.TempDir()
+	if err := WriteFile(filepath.Join(dir, "no", "such", "dir"), []byte("x")); err == nil {
+		t.Fatal("write into a missing directory succeeded")
+	}
+	// A directory in the way of the rename: the rename fails, the temporary
+	// file is removed.
+	target := filepath.Join(dir, "d")
+	os.MkdirAll(filepath.Join(target, "sub"), 0o755)
+	if err := WriteFile(target, []byte("x")); err == nil {
+		t.Fatal("rename over a non-empty directory succeeded")
+	}
+	if _, err := os.Stat(target + TempSuffix); !os.IsNotExist(err) {
+		t.Fatalf("temporary file left behind: %v", err)
+	}
+}
