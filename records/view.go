@@ -21,11 +21,11 @@ const dataMarker = "/*DATA*/null"
 // (or after the last move for the final frame), the marks of the move that
 // led to it and the search at it.
 type Frame struct {
-	Ply      int           `json:"ply"`
-	Position string        `json:"position"` // NOTATION.md
-	Side     int           `json:"side"`     // 0 first player, 1 second
-	Board    []string      `json:"board"`    // token per square in square order, "" empty
-	Hands    [2][]HandItem `json:"hands,omitempty"`
+	Ply      int          `json:"ply"`
+	Position string       `json:"position"`        // NOTATION.md
+	Side     int          `json:"side"`            // 0 first player, 1 second
+	Board    []string     `json:"board"`           // token per square in square order, "" empty
+	Hands    [][]HandItem `json:"hands,omitempty"` // drop games: first player's then second's
 	// Last is the move that led here; nil for the first frame.
 	Last *Marks `json:"last,omitempty"`
 	// Next is the move played from here ("" in the final frame), with the
@@ -151,6 +151,7 @@ func frame(st rules.State, seen map[rules.Kind]bool) Frame {
 		}
 	}
 	if g.HasHand {
+		f.Hands = make([][]HandItem, 2)
 		for s := rules.First; s <= rules.Second; s++ {
 			f.Hands[s] = []HandItem{}
 			for k := 1; k < len(g.Kinds); k++ {
