@@ -23,6 +23,12 @@ func WritePGN(w io.Writer, g *Game) error {
 	if err != nil {
 		return err
 	}
+	return writePGN(w, g, rg)
+}
+
+// writePGN writes g, a game of rg whose Game, Start and moves may be in
+// another notation, as WritePGN describes.
+func writePGN(w io.Writer, g *Game, rg *rules.Game) error {
 	bw := bufio.NewWriter(w)
 	tag := func(k, v string) { fmt.Fprintf(bw, "[%s %s]\n", k, quote(v)) }
 	tag("Event", "taifu self-play "+g.RunID)

@@ -286,3 +286,43 @@ func TestMain(m *testing.M) {
 }
 
 func osMkdirTemp() (string, error) { return os.MkdirTemp("", "records-test-") }
+
+// TestXBoardRoundTrip writes Tori shogi games as XBoard PGN, parses them
+// back and replays the XBoard FEN and moves with the dialect: the positions
+// must be the rows'. Games without a dialect are refused.
+func TestXBoardRoundTrip(t *testing.T) {
+	for _, g := range collect(t, "torishogi", All) {
+		if !HasXBoard(g) {
+			t.Fatal("torishogi has no XBoard dialect")
+		}
+		var buf bytes.Buffer
+		if err := WriteXBoardPGN(&buf, g); err != nil {
+			t.Fatal(err)
+		}
+		parsed, err := ParsePGN(buf.String())
+		if err != nil || len(parsed) != 1 {
+			t.Fatalf("%d games, %v\n%s", len(parsed), err, buf.String())
+		}
+		if fen, _ := parsed[0].Tag("FEN"); fen == g.Start {
+			t.Fatalf("FEN tag %q is the NOTATION.md position, not XBoard FEN", fen)
+		}
+		pos, err := parsed[0].ReplayXBoard("torishogi")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j, pl := range g.Plies {
+			if pos[j] != pl.Position {
+				t.Fatalf("game %d ply %d: replayed %q, row %q", g.Number, j, pos[j], pl.Position)
+			}
+		}
+		if pos[len(pos)-1] != g.Final {
+			t.Fatalf("game %d: final %q, want %q", g.Number, pos[len(pos)-1], g.Final)
+		}
+	}
+	for _, name := range games {
+		g := collect(t, name, All)[0]
+		if err := WriteXBoardPGN(&bytes.Buffer{}, g); (err == nil) != HasXBoard(g) {
+			t.Errorf("%s: WriteXBoardPGN error %v, has a dialect: %v", name, err, HasXBoard(g))
+		}
+	}
+}

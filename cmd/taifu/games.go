@@ -25,7 +25,7 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 	number := fs.Int64("game-number", -1, "only this game number")
 	first := fs.Int("first", 0, "only the first K games (lowest game numbers) that match")
 	where := fs.String("where", "", `filter "key=pattern[,key=pattern]"; keys termination, result, game; patterns are globs ("termination=rule:*")`)
-	format := fs.String("format", "pgn", "output format: pgn, json or html")
+	format := fs.String("format", "pgn", "output format: pgn, json, html, or xboard (PGN in XBoard's FEN and move text, for games XBoard knows: torishogi)")
 	out := fs.String("out", "", "output file (written atomically); default standard output")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -40,9 +40,9 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("--game-number %d: must be at least 0", *number)
 	}
 	switch *format {
-	case "pgn", "json", "html":
+	case "pgn", "json", "html", "xboard":
 	default:
-		return fmt.Errorf("--format %q: want pgn, json or html", clipArg(*format))
+		return fmt.Errorf("--format %q: want pgn, json, html or xboard", clipArg(*format))
 	}
 	games, err := records.Collect(data, records.Selector{Number: *number, First: *first, Where: *where})
 	if err != nil {
@@ -56,6 +56,12 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 	case "pgn":
 		for _, g := range games {
 			if err := records.WritePGN(&buf, g); err != nil {
+				return err
+			}
+		}
+	case "xboard":
+		for _, g := range games {
+			if err := records.WriteXBoardPGN(&buf, g); err != nil {
 				return err
 			}
 		}
