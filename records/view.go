@@ -69,6 +69,9 @@ type KindView struct {
 	Token string `json:"token"`
 	Name  string `json:"name"`
 	Notes string `json:"notes"`
+	// Moves is where the piece moves on an empty board; nil when the rules
+	// refuse the lone-piece position.
+	Moves *Diagram `json:"moves,omitempty"`
 }
 
 // View is one game as the HTML viewer draws it.
@@ -245,7 +248,7 @@ func kindView(g *rules.Game, k rules.Kind) KindView {
 		d := g.Kinds[info.Demotes]
 		notes = append(notes, "captured, goes to hand as "+d.Name+" ("+d.Token+")")
 	}
-	return KindView{Token: info.Token, Name: info.Name, Notes: strings.Join(notes, "; ")}
+	return KindView{Token: info.Token, Name: info.Name, Notes: strings.Join(notes, "; "), Moves: movementDiagram(g, k)}
 }
 
 // WriteHTML writes the self-contained viewer page for games: no network
