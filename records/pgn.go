@@ -337,9 +337,15 @@ func (g *PGNGame) Replay() ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pgn: FEN: %w", err)
 	}
+	return g.replay(st, rules.ParseMove)
+}
+
+// replay plays g's moves from st, reading each with parse, and returns the
+// NOTATION.md positions before each move and after the last.
+func (g *PGNGame) replay(st rules.State, parse func(rules.State, string) (rules.Move, error)) ([]string, error) {
 	out := []string{st.String()}
 	for i, m := range g.Moves {
-		mv, err := rules.ParseMove(st, m.Text)
+		mv, err := parse(st, m.Text)
 		if err != nil {
 			return nil, fmt.Errorf("pgn: ply %d: %w", i, err)
 		}

@@ -67,14 +67,5 @@ func (g *PGNGame) ReplayXBoard(name string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pgn: FEN: %w", err)
 	}
-	out := []string{st.String()}
-	for i, m := range g.Moves {
-		mv, err := d.ParseMove(st, m.Text)
-		if err != nil {
-			return nil, fmt.Errorf("pgn: ply %d: %w", i, err)
-		}
-		st.Make(mv)
-		out = append(out, st.String())
-	}
-	return out, nil
+	return g.replay(st, d.ParseMove)
 }
