@@ -44,6 +44,14 @@ func movementDiagram(g *rules.Game, k rules.Kind) *Diagram {
 	if su.Board[center] != rules.NoPiece {
 		return nil
 	}
+	// Games that bound the number of pieces of a kind: the piece on the
+	// center replaces one of its own kind, if the back ranks hold one.
+	for sq := 0; sq < g.Squares(); sq++ {
+		if su.Board[sq] == p && !g.Kinds[k].Royal {
+			su.Board[sq] = rules.NoPiece
+			break
+		}
+	}
 	su.Board[center] = p
 	st, err := g.New(su)
 	if err != nil || st.Ended().Ended {

@@ -8,7 +8,8 @@ import (
 
 // TestDiagram checks movement diagrams against hand counts from the rules
 // texts: Tori shogi's Phoenix steps one square in any direction (8
-// squares from d4); its Swallow steps one square forward (1).
+// squares from d4), the Falcon in any but straight back (7), the Crane in
+// any but sideways (6); the Swallow steps one square forward (1).
 func TestDiagram(t *testing.T) {
 	g, err := rules.Lookup("torishogi")
 	if err != nil {
@@ -17,7 +18,7 @@ func TestDiagram(t *testing.T) {
 	for _, tc := range []struct {
 		tok  string
 		want int
-	}{{"PH", 8}, {"SW", 1}} {
+	}{{"PH", 8}, {"FA", 7}, {"CR", 6}, {"SW", 1}} {
 		k, ok := g.KindByToken(tc.tok)
 		if !ok {
 			t.Fatalf("no kind %s", tc.tok)

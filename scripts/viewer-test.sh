@@ -15,7 +15,7 @@ dir=$(mktemp -d /tmp/viewer-test.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 go build -o "$dir/taifu" ./cmd/taifu
 for g in typhoon samarkand torishogi nanashogi; do
-	"$dir/taifu" selfplay --game "$g" --games 2 --playouts 16 --max-plies 80 --seed 1 \
+	"$dir/taifu" selfplay --game "$g" --games 2 --playouts 16 --max-plies 40 --seed 1 \
 		--workers 1 --weights start --quiet --out "$dir/$g" >/dev/null
 	"$dir/taifu" games --data "$dir/$g" --first 2 --format html --out "$dir/$g.html" 2>/dev/null
 	"$dir/taifu" games --data "$dir/$g" --first 2 --format json --out "$dir/$g.json" 2>/dev/null
