@@ -47,7 +47,8 @@ type Game struct {
 	Plies  []Ply  `json:"plies"`
 }
 
-// Selector chooses the games Collect returns. The zero Selector takes all.
+// Selector chooses the games Collect returns; All takes every game (a zero
+// Number selects game 0).
 type Selector struct {
 	Number int64 // only this game number; negative: any
 	First  int   // the First lowest game numbers that match; 0: all
