@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+
+	"taifu/datasets"
+	"taifu/records"
+)
+
+func init() {
+	register(&command{
+		name:    "games",
+		summary: "game records of a self-play run: PGN, JSON or an HTML viewer",
+		run:     runGames,
+	})
+}
+
+func runGames(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("games", stderr)
+	var data listFlag
+	fs.Var(&data, "data", "Parquet file, run directory or glob (repeatable, or comma-separated)")
+	number := fs.Int64("game-number", -1, "only this game number")
+	first := fs.Int("first", 0, "only the first K games (lowest game numbers) that match")
+	where := fs.String("where", "", `filter "key=pattern[,key=pattern]"; keys termination, result, game; patterns are globs ("termination=rule:*")`)
+	format := fs.String("format", "pgn", "output format: pgn, json, html, or xboard (PGN in XBoard's FEN and move text, for games XBoard knows: torishogi)")
+	out := fs.String("out", "", "output file (written atomically); default standard output")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if len(data) == 0 {
+		return errors.New("--data is required")
+	}
+	if *first < 0 {
+		return fmt.Errorf("--first %d: must be at least 0", *first)
+	}
+	if *number < -1 {
+		return fmt.Errorf("--game-number %d: must be at least 0", *number)
+	}
+	switch *format {
+	case "pgn", "json", "html", "xboard":
+	default:
+		return fmt.Errorf("--format %q: want pgn, json, html or xboard", clipArg(*format))
+	}
+	games, err := records.Collect(data, records.Selector{Number: *number, First: *first, Where: *where})
+	if err != nil {
+		return err
+	}
+	if len(games) == 0 {
+		return records.ErrNoGames
+	}
+	var buf bytes.Buffer
+	switch *format {
+	case "pgn":
+		for _, g := range games {
+			if err := records.WritePGN(&buf, g); err != nil {
+				return err
+			}
+		}
+	case "xboard":
+		for _, g := range games {
+			if err := records.WriteXBoardPGN(&buf, g); err != nil {
+				return err
+			}
+		}
+	case "json":
+		err = records.WriteJSON(&buf, games)
+	case "html":
+		err = records.WriteHTML(&buf, games)
+	}
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		_, err = stdout.Write(buf.Bytes())
+		return err
+	}
+	if err := datasets.WriteFileAtomic(*out, buf.Bytes()); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "wrote %d game(s) to %s\n", len(games), *out)
+	return nil
+}
+
+func clipArg(s string) string {
+	if len(s) > 200 {
+		return s[:200] + "..."
+	}
+	return s
+}

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"taifu/records"
+	"taifu/selfplay"
+)
+
+// TestGamesCommand writes a run's games in every format and checks the bad
+// flags get one-line errors and no output file.
+func TestGamesCommand(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "run")
+	if _, err := selfplay.Run(context.Background(), selfplay.Config{Game: "torishogi", Games: 2, Playouts: 8, Workers: 1, Seed: 5, MaxPlies: 30, Out: data, Weights: "start"}, selfplay.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI("games", "--data", data)
+	if code != 0 {
+		t.Fatalf("pgn: exit %d, %s", code, errs)
+	}
+	gs, err := records.ParsePGN(out)
+	if err != nil || len(gs) != 2 {
+		t.Fatalf("pgn output: %d games, %v", len(gs), err)
+	}
+	for _, f := range []string{"json", "html", "xboard", "pgn"} {
+		path := filepath.Join(dir, "g."+f)
+		code, _, errs := runCLI("games", "--data", data, "--game-number", "1", "--format", f, "--out", path)
+		if code != 0 {
+			t.Fatalf("%s: exit %d, %s", f, code, errs)
+		}
+		if b, err := os.ReadFile(path); err != nil || len(b) == 0 {
+			t.Fatalf("%s: %v, %d bytes", f, err, len(b))
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--format", "pgn"}, "--data is required"},
+		{[]string{"--data", data, "--format", "svg"}, `--format "svg"`},
+		{[]string{"--data", data, "--first", "-1"}, "--first -1"},
+		{[]string{"--data", data, "--game-number", "7"}, "no game matches"},
+		{[]string{"--data", data, "--where", "colour=blue"}, `unknown key "colour"`},
+		{[]string{"--data", filepath.Join(dir, "none")}, "no such file"},
+	} {
+		bad := filepath.Join(dir, "bad.out")
+		code, _, errs := runCLI(append([]string{"games", "--out", bad}, tc.args...)...)
+		if code == 0 || !strings.Contains(errs, tc.want) || strings.Count(strings.TrimSpace(errs), "\n") > 0 {
+			t.Errorf("games %v: exit %d, stderr %q, want one line containing %q", tc.args, code, errs, tc.want)
+		}
+		if _, err := os.Stat(bad); err == nil {
+			t.Errorf("games %v: wrote %s despite the error", tc.args, bad)
+		}
+	}
+}

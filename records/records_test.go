@@ -1,0 +1,328 @@
+package records
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"taifu/rules"
+	_ "taifu/rules/all"
+	"taifu/selfplay"
+)
+
+var games = []string{"typhoon", "samarkand", "torishogi", "nanashogi"}
+
+var (
+	runOnce sync.Once
+	runDir  string
+	runErr  error
+)
+
+// selfplayRun plays two short games of each game at tiny playouts into one
+// directory (shared by the tests of this package).
+func selfplayRun(t *testing.T) string {
+	t.Helper()
+	runOnce.Do(func() {
+		runDir, runErr = makeRuns()
+	})
+	if runErr != nil {
+		t.Fatal(runErr)
+	}
+	return runDir
+}
+
+func makeRuns() (string, error) {
+	dir, err := osMkdirTemp()
+	if err != nil {
+		return "", err
+	}
+	for _, g := range games {
+		cfg := selfplay.Config{Game: g, Games: 2, Playouts: 12, Workers: 1, Seed: 7, MaxPlies: 60,
+			Out: filepath.Join(dir, g), Weights: "start"}
+		if _, err := selfplay.Run(context.Background(), cfg, selfplay.Options{}); err != nil {
+			return "", err
+		}
+	}
+	return dir, nil
+}
+
+func collect(t *testing.T, game string, sel Selector) []*Game {
+	t.Helper()
+	gs, err := Collect([]string{filepath.Join(selfplayRun(t), game)}, sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gs
+}
+
+// TestPGNRoundTrip writes every game as PGN, parses it back, replays the
+// moves with rules and requires the positions of the Parquet rows.
+func TestPGNRoundTrip(t *testing.T) {
+	for _, name := range games {
+		t.Run(name, func(t *testing.T) {
+			gs := collect(t, name, All)
+			if len(gs) != 2 {
+				t.Fatalf("%d games, want the 2 played", len(gs))
+			}
+			var buf bytes.Buffer
+			for _, g := range gs {
+				if err := WritePGN(&buf, g); err != nil {
+					t.Fatal(err)
+				}
+			}
+			parsed, err := ParsePGN(buf.String())
+			if err != nil {
+				t.Fatalf("%v\n%s", err, buf.String())
+			}
+			if len(parsed) != len(gs) {
+				t.Fatalf("parsed %d games, wrote %d", len(parsed), len(gs))
+			}
+			for i, p := range parsed {
+				g := gs[i]
+				pos, err := p.Replay()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(pos) != len(g.Plies)+1 {
+					t.Fatalf("game %d: %d positions, want %d", g.Number, len(pos), len(g.Plies)+1)
+				}
+				for j, pl := range g.Plies {
+					if pos[j] != pl.Position {
+						t.Fatalf("game %d ply %d: replayed %q, row %q", g.Number, j, pos[j], pl.Position)
+					}
+					m := p.Moves[j]
+					want := float64(pl.RootValue)
+					if pl.Side == sideName(t, name, 1) {
+						want = -want
+					}
+					if !m.HasEval || m.Eval-want > 0.0006 || want-m.Eval > 0.0006 || m.Visits != pl.Visits {
+						t.Fatalf("game %d ply %d: comment %q, want eval %.3f visits %d", g.Number, j, m.Comment, want, pl.Visits)
+					}
+				}
+				if pos[len(pos)-1] != g.Final {
+					t.Fatalf("game %d: final %q, want %q", g.Number, pos[len(pos)-1], g.Final)
+				}
+				for _, tag := range []struct{ k, v string }{
+					{"Variant", name}, {"SetUp", "1"}, {"FEN", g.Start}, {"Result", g.Result},
+					{"Termination", g.Termination}, {"PlyCount", strconv.Itoa(len(g.Plies))},
+					{"RunID", g.RunID}, {"WeightsVersion", g.WeightsVersion},
+				} {
+					if v, _ := p.Tag(tag.k); v != tag.v {
+						t.Errorf("game %d: tag %s = %q, want %q", g.Number, tag.k, v, tag.v)
+					}
+				}
+				if p.Result != g.Result {
+					t.Errorf("game %d: movetext result %q, want %q", g.Number, p.Result, g.Result)
+				}
+			}
+		})
+	}
+}
+
+func sideName(t *testing.T, game string, s int) string {
+	g, err := rules.Lookup(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g.SideNames[s]
+}
+
+// TestMarks checks the squares the viewer marks against the moves: every
+// capture square a move lists (x<sq>) and the square it moves to, when an
+// opposing piece stood there, are marked captured; a push is marked.
+func TestMarks(t *testing.T) {
+	for _, name := range games {
+		t.Run(name, func(t *testing.T) {
+			for _, g := range collect(t, name, All) {
+				v, err := NewView(g)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rg, _ := rules.Lookup(name)
+				for i := 1; i < len(v.Frames); i++ {
+					prev, mk := v.Frames[i-1], v.Frames[i].Last
+					m, err := rg.ParseMoveText(g.Plies[i-1].Move)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want := map[int]bool{}
+					for _, sq := range m.Captures() {
+						want[int(sq)] = true
+					}
+					if !m.IsPass() && m.Push == rules.NoSquare && m.Flags&rules.FlagExchange == 0 {
+						if tok := prev.Board[m.To]; tok != "" && isFirst(tok) != (prev.Side == 0) {
+							want[int(m.To)] = true
+						}
+					}
+					got := map[int]bool{}
+					for _, sq := range mk.Captured {
+						got[sq] = true
+					}
+					for sq := range want {
+						if !got[sq] {
+							t.Errorf("game %d ply %d %s: %s not marked captured (marked %v)", g.Number, i-1, mk.Move, rg.SquareName(sq), mk.Captured)
+						}
+					}
+					if m.Push != rules.NoSquare && mk.PushTo != int(m.Push) {
+						t.Errorf("game %d ply %d %s: push to %d not marked", g.Number, i-1, mk.Move, m.Push)
+					}
+				}
+			}
+		})
+	}
+}
+
+func isFirst(tok string) bool { return tok == strings.ToUpper(tok) }
+
+// TestSelect checks --game-number, --first and --where.
+func TestSelect(t *testing.T) {
+	all := collect(t, "torishogi", All)
+	if g := collect(t, "torishogi", Selector{Number: 1}); len(g) != 1 || g[0].Number != 1 {
+		t.Fatalf("game number 1: got %d games", len(g))
+	}
+	if g := collect(t, "torishogi", Selector{Number: -1, First: 1}); len(g) != 1 || g[0].Number != 0 {
+		t.Fatalf("first 1: got %d games", len(g))
+	}
+	term := all[1].Termination
+	n := 0
+	for _, g := range all {
+		if g.Termination == term {
+			n++
+		}
+	}
+	if g := collect(t, "torishogi", Selector{Number: -1, Where: "termination=" + term}); len(g) != n {
+		t.Fatalf("where termination=%s: %d games, want %d", term, len(g), n)
+	}
+	if g := collect(t, "torishogi", Selector{Number: -1, Where: "termination=nothing-like-this"}); len(g) != 0 {
+		t.Fatalf("where matching nothing: %d games", len(g))
+	}
+	for _, bad := range []string{"termination", "colour=blue", "result=[", "=x"} {
+		if _, err := Collect([]string{filepath.Join(selfplayRun(t), "torishogi")}, Selector{Number: -1, Where: bad}); err == nil {
+			t.Errorf("where %q: no error", bad)
+		}
+	}
+}
+
+// TestHTML checks the page is one self-contained file carrying every frame.
+func TestHTML(t *testing.T) {
+	gs := collect(t, "samarkand", All)
+	var buf bytes.Buffer
+	if err := WriteHTML(&buf, gs); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.String()
+	for _, bad := range []string{"http://", "https://", "<link", "src="} {
+		if strings.Contains(strings.ReplaceAll(page, "http://www.w3.org/2000/svg", ""), bad) {
+			t.Errorf("page contains %q: not self-contained", bad)
+		}
+	}
+	start := strings.Index(page, `type="application/json">`) + len(`type="application/json">`)
+	end := strings.Index(page[start:], "</script>")
+	var views []View
+	if err := json.Unmarshal([]byte(page[start:start+end]), &views); err != nil {
+		t.Fatal(err)
+	}
+	if len(views) != len(gs) || len(views[0].Frames) != len(gs[0].Plies)+1 {
+		t.Fatalf("%d views, first with %d frames; want %d and %d", len(views), len(views[0].Frames), len(gs), len(gs[0].Plies)+1)
+	}
+	if views[0].Frames[len(gs[0].Plies)].Position != gs[0].Final {
+		t.Errorf("final frame %q, want %q", views[0].Frames[len(gs[0].Plies)].Position, gs[0].Final)
+	}
+}
+
+// TestParsePGNErrors checks malformed PGN gets an error naming the line.
+func TestParsePGNErrors(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`[Event "x"`, "line 1"},
+		{"[Event \"x]\n\n1. a1a2", "line 1"},
+		{"[Event \"x\"]\n\n1. a1a2 {[%eval zz]} 1-0", "line 3: move a1a2: bad %eval"},
+		{"1. a1a2 (1. a1a3) *", "variations"},
+		{"1. a1a2 {open", "not closed"},
+		{"1. a1a2", "without a result"},
+		{"1x. a1a2 *", "bad move number"},
+	} {
+		_, err := ParsePGN(tc.in)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ParsePGN(%q) = %v, want an error containing %q", tc.in, err, tc.want)
+		}
+	}
+	g, err := ParsePGN("[Variant \"nanashogi\"]\n[FEN \"3/3/3 black [K,R,B,k,r,b]\"]\n\n1. K@b1 {[%eval 0.5] [%visits 3]} 1... zz *")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g[0].Replay(); err == nil || !strings.Contains(err.Error(), "ply 1") {
+		t.Errorf("replay of an illegal move: %v, want an error naming ply 1", err)
+	}
+}
+
+// FuzzParsePGN requires ParsePGN and Replay never to panic.
+func FuzzParsePGN(f *testing.F) {
+	f.Add("[Variant \"nanashogi\"]\n[FEN \"3/3/3 black [K,R,B,k,r,b]\"]\n\n1. K@b1 {[%eval 0.5] [%visits 3]} 1... K@b3 *")
+	f.Add("[Event \"x\"]\n% escape\n1. e4 ; c\n$1 {a} 1-0\n\n[Event \"y\"] 0-1")
+	f.Add(`[A "\"\\"] 1/2-1/2`)
+	f.Fuzz(func(t *testing.T, s string) {
+		gs, err := ParsePGN(s)
+		if err != nil {
+			return
+		}
+		for _, g := range gs {
+			g.Replay()
+		}
+	})
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if runDir != "" {
+		os.RemoveAll(runDir)
+	}
+	os.Exit(code)
+}
+
+func osMkdirTemp() (string, error) { return os.MkdirTemp("", "records-test-") }
+
+// TestXBoardRoundTrip writes Tori shogi games as XBoard PGN, parses them
+// back and replays the XBoard FEN and moves with the dialect: the positions
+// must be the rows'. Games without a dialect are refused.
+func TestXBoardRoundTrip(t *testing.T) {
+	for _, g := range collect(t, "torishogi", All) {
+		if !HasXBoard(g) {
+			t.Fatal("torishogi has no XBoard dialect")
+		}
+		var buf bytes.Buffer
+		if err := WriteXBoardPGN(&buf, g); err != nil {
+			t.Fatal(err)
+		}
+		parsed, err := ParsePGN(buf.String())
+		if err != nil || len(parsed) != 1 {
+			t.Fatalf("%d games, %v\n%s", len(parsed), err, buf.String())
+		}
+		if fen, _ := parsed[0].Tag("FEN"); fen == g.Start {
+			t.Fatalf("FEN tag %q is the NOTATION.md position, not XBoard FEN", fen)
+		}
+		pos, err := parsed[0].ReplayXBoard("torishogi")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j, pl := range g.Plies {
+			if pos[j] != pl.Position {
+				t.Fatalf("game %d ply %d: replayed %q, row %q", g.Number, j, pos[j], pl.Position)
+			}
+		}
+		if pos[len(pos)-1] != g.Final {
+			t.Fatalf("game %d: final %q, want %q", g.Number, pos[len(pos)-1], g.Final)
+		}
+	}
+	for _, name := range games {
+		g := collect(t, name, All)[0]
+		if err := WriteXBoardPGN(&bytes.Buffer{}, g); (err == nil) != HasXBoard(g) {
+			t.Errorf("%s: WriteXBoardPGN error %v, has a dialect: %v", name, err, HasXBoard(g))
+		}
+	}
+}

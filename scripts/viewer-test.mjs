@@ -1,0 +1,119 @@
+// viewer-test.mjs: opens taifu's HTML game viewer in headless Chromium and
+// checks it against the game records.
+//
+//   node viewer-test.mjs DIR GAME...
+//
+// For each GAME it opens DIR/GAME.html (written by `taifu games --format
+// html`) and reads DIR/GAME.json (`taifu games --format json` of the same
+// games). For every game in the page it steps forward with the Right arrow
+// key to the last ply and back with the Left key to the first, and at every
+// ply rebuilds the NOTATION.md position from what the page draws (the pieces
+// on the SVG board, the hands, the side marked to move) and compares it with
+// the record's position of that ply and with the page's data-position
+// attribute. It also uses the buttons, fails on any console error, page
+// error or network request other than the file itself, and saves a
+// screenshot per game to /tmp/viewer-GAME.png. Exit status 1 on a failure.
+import { chromium } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const [dir, ...names] = process.argv.slice(2);
+if (!dir || names.length === 0) {
+  console.error('usage: node viewer-test.mjs DIR GAME...');
+  process.exit(2);
+}
+const started = Date.now();
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+let failures = 0;
+const fail = (msg) => { failures++; console.error('FAIL ' + msg); };
+
+// shown reads the position the page draws, in NOTATION.md text.
+async function shown(page) {
+  return page.evaluate(() => {
+    const svg = document.getElementById('board');
+    let w = 0, h = 0;
+    const at = {};
+    for (const r of svg.querySelectorAll('rect[data-sq]')) {
+      const sq = r.dataset.sq, f = sq.charCodeAt(0) - 97, rk = +sq.slice(1);
+      w = Math.max(w, f + 1); h = Math.max(h, rk);
+    }
+    for (const g of svg.querySelectorAll('g[data-piece]')) at[g.dataset.sq] = g.dataset.piece;
+    const ranks = [];
+    for (let r = h; r >= 1; r--) {
+      const items = [];
+      let empty = 0;
+      for (let f = 0; f < w; f++) {
+        const p = at[String.fromCharCode(97 + f) + r];
+        if (!p) { empty++; continue; }
+        if (empty) items.push(String(empty));
+        empty = 0;
+        items.push(p);
+      }
+      if (empty) items.push(String(empty));
+      ranks.push(items.join(','));
+    }
+    const hands = [0, 1].map((s) => document.getElementById('hand' + s));
+    const mover = hands.find((x) => x.dataset.toMove === '1');
+    let pos = ranks.join('/') + ' ' + (mover ? mover.dataset.sideName : '?');
+    if (hands[0].dataset.hasHand === '1') {
+      const toks = [];
+      for (const x of hands) for (const sp of x.querySelectorAll('span[data-token]')) for (let i = 0; i < +sp.dataset.count; i++) toks.push(sp.dataset.token);
+      pos += ' [' + toks.join(',') + ']';
+    }
+    return { pos, attr: svg.dataset.position, ply: +svg.dataset.ply };
+  });
+}
+
+for (const name of names) {
+  const records = JSON.parse(readFileSync(resolve(dir, name + '.json'), 'utf8'));
+  const url = pathToFileURL(resolve(dir, name + '.html')).href;
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push('console: ' + m.text()); });
+  page.on('pageerror', (e) => errors.push('page error: ' + e.message));
+  await page.route('**/*', (route) => {
+    if (route.request().url() === url) return route.continue();
+    errors.push('network request: ' + route.request().url());
+    return route.abort();
+  });
+  await page.goto(url);
+  let checked = 0;
+  for (let gi = 0; gi < records.length; gi++) {
+    const rec = records[gi];
+    const want = rec.plies.map((p) => p.position).concat([rec.final]);
+    await page.selectOption('#pick', String(gi));
+    const check = async (ply, how) => {
+      const s = await shown(page);
+      checked++;
+      if (s.ply !== ply) fail(`${name} game ${rec.game_number}: after ${how} the page shows ply ${s.ply}, want ${ply}`);
+      else if (s.pos !== want[ply] || s.attr !== want[ply]) fail(`${name} game ${rec.game_number} ply ${ply} (${how}): drawn ${s.pos} / attribute ${s.attr}, record ${want[ply]}`);
+    };
+    await check(0, 'opening');
+    for (let p = 1; p < want.length; p++) { await page.keyboard.press('ArrowRight'); await check(p, 'Right'); }
+    await page.keyboard.press('ArrowRight');
+    await check(want.length - 1, 'Right at the end');
+    for (let p = want.length - 2; p >= 0; p--) { await page.keyboard.press('ArrowLeft'); await check(p, 'Left'); }
+    await page.click('#last'); await check(want.length - 1, 'button >|');
+    await page.click('#prev'); await check(want.length - 2, 'button <');
+    await page.click('#first'); await check(0, 'button |<');
+    await page.click('#next'); await check(1, 'button >');
+  }
+  // A screenshot in the middle of the first game, after a capture if any.
+  await page.selectOption('#pick', '0');
+  const caps = records[0].plies.length;
+  await page.click('#first');
+  for (let p = 0; p < Math.min(caps, 24); p++) await page.keyboard.press('ArrowRight');
+  await page.screenshot({ path: `/tmp/viewer-${name}.png`, fullPage: true });
+  for (const e of errors) fail(`${name}: ${e}`);
+  console.log(`${name}: ${records.length} game(s), ${checked} positions checked, ${errors.length} console/page/network errors, screenshot /tmp/viewer-${name}.png`);
+  await context.close();
+}
+await browser.close();
+console.log(`${failures === 0 ? 'PASS' : 'FAIL'}: ${names.length} game(s) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+process.exit(failures === 0 ? 0 : 1);
