@@ -15,7 +15,7 @@ import (
 
 // UnitToken names the piece that is worth 1.00 in exported values: a Pawn in
 // Typhoon and Samarkand, a Swallow in Tori shogi, a Dog in Nana shogi.
-var UnitToken = map[string]string{"typhoon": "P", "samarkand": "P", "torishogi": "SW", "nanashogi": "D"}
+var UnitToken = map[string]string{"chess": "P", "typhoon": "P", "samarkand": "P", "torishogi": "SW", "nanashogi": "D"}
 
 // Provenance keys under which the tuner stores bootstrap intervals.
 const (
