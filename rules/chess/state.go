@@ -68,14 +68,18 @@ func newState(su *rules.Setup) (rules.State, error) {
 			return nil, fmt.Errorf("%s has %d pawns, at most 8", Game.SideNames[c], n)
 		}
 	}
-	if len(su.Extra) != 2 {
+	// A Setup built by code rather than parsed (features' reach
+	// measurement) has no extra fields: no castling rights, no en passant.
+	if su.Extra != nil && len(su.Extra) != 2 {
 		return nil, fmt.Errorf("want castling and en passant fields after the side, got %d fields", len(su.Extra))
 	}
-	if err := s.setCastling(su.Extra[0]); err != nil {
-		return nil, err
-	}
-	if err := s.setEP(su.Extra[1]); err != nil {
-		return nil, err
+	if su.Extra != nil {
+		if err := s.setCastling(su.Extra[0]); err != nil {
+			return nil, err
+		}
+		if err := s.setEP(su.Extra[1]); err != nil {
+			return nil, err
+		}
 	}
 	if s.attacked(int(s.king[s.side.Other()]), s.side) {
 		return nil, fmt.Errorf("%s's king is attacked with %s to move", Game.SideNames[s.side.Other()], Game.SideNames[s.side])
