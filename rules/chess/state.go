@@ -297,6 +297,18 @@ func (s *State) NoMoves() rules.Outcome {
 	return rules.DrawBy("stalemate")
 }
 
+// castlingOf returns the castling of side us that a king move from -> to
+// is, or nil when it is an ordinary king move.
+func castlingOf(us rules.Side, from, to int) *castling {
+	switch to - from {
+	case 2:
+		return &castlings[us][0]
+	case -2:
+		return &castlings[us][1]
+	}
+	return nil
+}
+
 // Make plays m, which must be a legal move of this position.
 func (s *State) Make(m rules.Move) {
 	us := s.side
@@ -332,11 +344,7 @@ func (s *State) Make(m rules.Move) {
 	h ^= rules.ZobristPiece[p][to]
 	if k == King {
 		s.king[us] = int8(to)
-		if d := to - from; d == 2 || d == -2 {
-			c := &castlings[us][0]
-			if d < 0 {
-				c = &castlings[us][1]
-			}
+		if c := castlingOf(us, from, to); c != nil {
 			r := s.board[c.rookFrom]
 			s.remove(c.rookFrom)
 			s.put(c.rookTo, r)
@@ -385,11 +393,7 @@ func (s *State) Unmake() {
 	s.put(from, p)
 	if p.Kind() == King {
 		s.king[us] = int8(from)
-		if d := to - from; d == 2 || d == -2 {
-			c := &castlings[us][0]
-			if d < 0 {
-				c = &castlings[us][1]
-			}
+		if c := castlingOf(us, from, to); c != nil {
 			r := s.board[c.rookTo]
 			s.remove(c.rookTo)
 			s.put(c.rookFrom, r)
