@@ -57,7 +57,7 @@ r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10|3
 LIST
 
 echo "== $N random positions, divide at depth $DEPTH (seed $SEED)"
-awk -v seed="$SEED" -v n="$N" 'BEGIN{srand(seed); for(i=0;i<n;i++) print int(rand()*2^31), 10+int(rand()*110)}' >"$TMP/plan"
+awk -v seed="$SEED" -v n="$N" 'BEGIN{srand(seed); for(i=0;i<n;i++) print int(rand()*2^31), 8+int(rand()*50)}' >"$TMP/plan"
 done_n=0 moves_n=0 leaves=0
 while read -r rseed plies; do
 	pos="r,n,b,q,k,b,n,r/p,p,p,p,p,p,p,p/8/8/8/8/P,P,P,P,P,P,P,P/R,N,B,Q,K,B,N,R white KQkq -"
@@ -86,5 +86,6 @@ while read -r rseed plies; do
 	done_n=$((done_n + 1))
 	moves_n=$((moves_n + $(wc -l <"$TMP/ours")))
 	leaves=$((leaves + $(awk '{s+=$2} END{print s+0}' "$TMP/ours")))
+	echo "$done_n $fen: $(wc -l <"$TMP/ours") moves, $(awk '{s+=$2} END{print s+0}' "$TMP/ours") leaves, equal"
 done <"$TMP/plan"
 echo "random positions: $done_n agree (root moves $moves_n, leaves at depth $DEPTH $leaves)"
