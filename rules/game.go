@@ -34,6 +34,11 @@ type Game struct {
 	HasHand       bool       // positions carry a "[...]" hand
 	RulesVersion  string     // recorded in datasets ("seed-000", "taifu-reconstruction-1")
 	StartPosition string     // canonical start, NOTATION.md text
+	// ExtraFields names the space-separated fields a position of this game
+	// carries after the side to move (and hand), such as chess's castling
+	// rights and en passant square; ParseSetup puts them in Setup.Extra
+	// and the game's State.String writes them.
+	ExtraFields []string
 	// New builds a State from a syntactically valid Setup, checking the
 	// game's own constraints (piece counts, kings, ...).
 	New func(s *Setup) (State, error)

@@ -17,6 +17,9 @@ const (
 	FlagPass                           // "pass"
 )
 
+// A move with FlagPromote whose Drop is not 0 promotes to the kind Drop, a
+// choice the text writes after the "+" as the kind's token ("e7e8+N").
+
 // MaxMarks bounds the captures plus conversions one move can list.
 const MaxMarks = 15
 
@@ -116,6 +119,9 @@ func (g *Game) AppendMove(b []byte, m Move) []byte {
 	b = g.AppendSquare(b, int(m.To))
 	if m.Flags&FlagPromote != 0 {
 		b = append(b, '+')
+		if m.Drop != 0 {
+			b = append(b, g.Kinds[m.Drop].Token...)
+		}
 	}
 	for _, sq := range m.Captures() {
 		b = append(b, 'x')
@@ -192,6 +198,18 @@ func (g *Game) ParseMoveText(s string) (Move, error) {
 	if i < len(s) && s[i] == '+' {
 		m.Flags |= FlagPromote
 		i++
+		j := i
+		for j < len(s) && s[j] >= 'A' && s[j] <= 'Z' {
+			j++
+		}
+		if j > i {
+			k, ok := g.KindByToken(s[i:j])
+			if !ok {
+				return fail(i, "unknown piece token %q after +", s[i:j])
+			}
+			m.Drop = k
+			i = j
+		}
 	}
 	stage := 0 // 0 captures, 1 conversions, 2 push, 3 exchange
 	last := -1

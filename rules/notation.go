@@ -13,6 +13,7 @@ type Setup struct {
 	Board [MaxSquares]Piece
 	Side  Side
 	Hand  [2][]int // Hand[s][k]: pieces of kind k held by side s; nil without hands
+	Extra []string // the fields named by Game.ExtraFields, unchecked
 }
 
 // ParseSetup reads NOTATION.md position text for g, checking syntax, tokens,
@@ -23,16 +24,17 @@ func ParseSetup(g *Game, s string) (*Setup, error) {
 	}
 	su := &Setup{Game: g}
 	fields := strings.Split(s, " ")
-	want := 2
+	names := []string{"board", "side"}
 	if g.HasHand {
-		want = 3
+		names = append(names, "hand")
 	}
-	if len(fields) != want {
-		if g.HasHand {
-			return fail(0, "want 3 space-separated fields (board, side, hand), got %d", len(fields))
-		}
-		return fail(0, "want 2 space-separated fields (board, side), got %d", len(fields))
+	base := len(names)
+	names = append(names, g.ExtraFields...)
+	if len(fields) != len(names) {
+		return fail(0, "want %d space-separated fields (%s), got %d", len(names), strings.Join(names, ", "), len(fields))
 	}
+	su.Extra = fields[base:]
+	fields = fields[:base]
 	ranks := strings.Split(fields[0], "/")
 	if len(ranks) != g.Height {
 		return fail(0, "board has %d ranks, %s needs %d", len(ranks), g.Name, g.Height)

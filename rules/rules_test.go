@@ -21,6 +21,7 @@ func TestMoveTextRoundTrip(t *testing.T) {
 		"d3d5", "a10a12", "a10a12+", "e4e4xe5", "a4a4=a5", "e4e4xe4", "a1a3xa2",
 		"f6f6xj6", "a3b3xc3xd3", "a3c5=d6", "d1d2>d3", "a4a5~", "a4a5+~",
 		"b2b5xa1xb3xc3xl12", "SW@e4", "+SW@l12", "pass", "c5c5xc6=c4",
+		"a11a12+SW", "a11b12+SWxb11", // promotion naming its kind (chess's e7e8+Q)
 	} {
 		m, err := big.ParseMoveText(s)
 		if err != nil {
@@ -48,6 +49,7 @@ func TestMoveTextErrors(t *testing.T) {
 		{"QQ@e4", "unknown piece token \"QQ\""},
 		{"sw@e4", "tokens are uppercase"},
 		{"SW@e4x", "unexpected \"x\" after the drop square"},
+		{"a11a12+QQ", "at character 8: unknown piece token \"QQ\" after +"},
 	} {
 		_, err := big.ParseMoveText(c.in)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {

@@ -70,7 +70,7 @@ func TestCommandErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"moves", "--game", "chess"}, `unknown game "chess"`},
+		{[]string{"moves", "--game", "xiangqi"}, `unknown game "xiangqi"`},
 		{[]string{"moves", "--game", "torishogi", "--position", "7/7 black []"}, "board has 2 ranks"},
 		{[]string{"moves", "--game", "torishogi", "--moves", "e4e5 zz"}, "move 2:"},
 		{[]string{"moves", "--game", "torishogi", "--moves", "a1a7"}, "not a legal move"},

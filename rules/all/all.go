@@ -3,6 +3,7 @@
 package all
 
 import (
+	_ "taifu/rules/chess"     // orthodox chess
 	_ "taifu/rules/nanashogi" // Nana shogi
 	_ "taifu/rules/samarkand" // Samarkand
 	_ "taifu/rules/torishogi" // Tori shogi

@@ -19,6 +19,10 @@ func sharedDir() string {
 	return filepath.Join("..", "..", "..", "shared")
 }
 
+// outsideSpec are games the shared spec and vectors do not cover: orthodox
+// chess (issue 16) documents its own text and tests its start in rules/chess.
+var outsideSpec = map[string]bool{"chess": true}
+
 // TestStartPositionsMatchVectors: every line "game<TAB>position" of
 // shared/vectors/start-positions.txt is that game's canonical start, parses,
 // and prints back to the same text (NOTATION.md round trip).
@@ -54,7 +58,7 @@ func TestStartPositionsMatchVectors(t *testing.T) {
 		}
 	}
 	for _, n := range rules.Names() {
-		if !seen[n] {
+		if !seen[n] && !outsideSpec[n] {
 			t.Errorf("game %s has no start vector", n)
 		}
 	}

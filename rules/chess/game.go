@@ -1,0 +1,41 @@
+package chess
+
+import "taifu/rules"
+
+// The kinds of chess, in the order of the piece table.
+const (
+	Pawn   rules.Kind = 1 + iota // P
+	Knight                       // N
+	Bishop                       // B
+	Rook                         // R
+	Queen                        // Q
+	King                         // K, royal
+	numKinds
+)
+
+// StartPosition is the initial position in the package's position text.
+const StartPosition = "r,n,b,q,k,b,n,r/p,p,p,p,p,p,p,p/8/8/8/8/P,P,P,P,P,P,P,P/R,N,B,Q,K,B,N,R white KQkq -"
+
+// Game is orthodox chess, registered with package rules as "chess".
+var Game = &rules.Game{
+	Name:      "chess",
+	Geometry:  rules.Geometry{Width: 8, Height: 8},
+	SideNames: [2]string{"white", "black"},
+	Kinds: []rules.KindInfo{
+		{},
+		Pawn:   {Token: "P", Name: "Pawn", PromotesTo: Queen},
+		Knight: {Token: "N", Name: "Knight"},
+		Bishop: {Token: "B", Name: "Bishop"},
+		Rook:   {Token: "R", Name: "Rook"},
+		Queen:  {Token: "Q", Name: "Queen"},
+		King:   {Token: "K", Name: "King", Royal: true},
+	},
+	RulesVersion:  "fide-2023",
+	StartPosition: StartPosition,
+	ExtraFields:   []string{"castling", "en passant"},
+}
+
+func init() {
+	Game.New = newState // set here: newState refers to Game
+	rules.Register(Game)
+}
