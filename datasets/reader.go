@@ -89,11 +89,47 @@ func Scan(paths []string, columns []string, fn func(*Row) error) error {
 	}
 	var row Row
 	for _, name := range files {
-		if err := scanFile(name, sel, &row, fn); err != nil {
+		if err := scanFile(name, -1, sel, &row, fn); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// RowGroups returns the number of row groups of the Parquet file name, so
+// that callers can decode the groups in parallel with ScanGroup. A file that
+// is not Parquet gives a one-line error naming it.
+func RowGroups(name string) (n int, err error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return 0, fmt.Errorf("datasets: %w", err)
+	}
+	defer f.Close()
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("datasets: %s: malformed Parquet: %v", name, r)
+		}
+	}()
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, fmt.Errorf("datasets: %w", err)
+	}
+	pf, err := parquet.OpenFile(f, fi.Size())
+	if err != nil {
+		return 0, fmt.Errorf("datasets: %s: %s", name, strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	return len(pf.RowGroups()), nil
+}
+
+// ScanGroup is Scan over row group rg (0-based) of the one file name only.
+// Several ScanGroup calls may run at once, each with its own fn.
+func ScanGroup(name string, rg int, columns []string, fn func(*Row) error) error {
+	sel, err := selectColumns(columns)
+	if err != nil {
+		return err
+	}
+	var row Row
+	return scanFile(name, rg, sel, &row, fn)
 }
 
 // fnPanic carries a panic of the caller's function past scanFile's recover.
@@ -140,7 +176,7 @@ func columnIndex(name string) int {
 	return -1
 }
 
-func scanFile(name string, sel []bool, row *Row, fn func(*Row) error) (err error) {
+func scanFile(name string, group int, sel []bool, row *Row, fn func(*Row) error) (err error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return fmt.Errorf("datasets: %w", err)
@@ -156,7 +192,7 @@ func scanFile(name string, sel []bool, row *Row, fn func(*Row) error) (err error
 			err = fmt.Errorf("datasets: %s: malformed Parquet: %v", name, r)
 		}
 	}()
-	if err := scanReader(f, sel, row, fn); err != nil {
+	if err := scanReader(f, group, sel, row, fn); err != nil {
 		var fe fnError
 		if errors.As(err, &fe) {
 			return fe.err
@@ -174,7 +210,7 @@ var leaves = [][]string{
 	{"legal_moves"}, {"static_eval"}, {"weights_version"},
 }
 
-func scanReader(f *os.File, sel []bool, row *Row, fn func(*Row) error) error {
+func scanReader(f *os.File, group int, sel []bool, row *Row, fn func(*Row) error) error {
 	fi, err := f.Stat()
 	if err != nil {
 		return err
@@ -202,7 +238,14 @@ func scanReader(f *os.File, sel []bool, row *Row, fn func(*Row) error) error {
 		}
 	}
 	readers := make([][]*valueReader, len(Columns))
-	for _, rg := range pf.RowGroups() {
+	groups := pf.RowGroups()
+	if group >= 0 {
+		if group >= len(groups) {
+			return fmt.Errorf("no row group %d (%d groups)", group, len(groups))
+		}
+		groups = groups[group : group+1]
+	}
+	for _, rg := range groups {
 		chunks := rg.ColumnChunks()
 		for c := range cols {
 			readers[c] = readers[c][:0]
