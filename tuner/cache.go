@@ -34,7 +34,7 @@ import (
 //	uint32 little-endian                 length of the JSON header
 //	JSON header (cacheHeader)            what the cache was built from, counts, body size and sha256
 //	body                                 one record per used row, in row order:
-//	    uint64 game key, int8 result, float32 root value, uint16 n,
+//	    uint64 game key, int64 game number, int8 result, float32 root value, uint16 n,
 //	    n × (int32 feature index, float32 value)   (all little-endian)
 //
 // The header records the source file's size and sha256, the feature schema
@@ -213,14 +213,14 @@ func readCacheHeader(f *os.File, path string) (*cacheFile, error) {
 
 // each calls fn for every record of the body, then checks the body's
 // length and sha256. fs is reused between calls.
-func (c *cacheFile) each(nfeat int, fn func(fs []Feature, result int8, rv float32, key uint64) error) error {
+func (c *cacheFile) each(nfeat int, fn func(fs []Feature, result int8, rv float32, key uint64, game int64) error) error {
 	defer c.f.Close()
 	bad := func(what string) error {
 		return fmt.Errorf("tuner: cache %s: %s (damaged; delete it to rebuild)", c.name, what)
 	}
 	r := io.TeeReader(io.LimitReader(c.r, c.h.BodyBytes), c.sum)
 	br := bufio.NewReaderSize(r, 1<<20)
-	var head [15]byte
+	var head [23]byte
 	fs := make([]Feature, 0, 64)
 	buf := make([]byte, 0, 64*8)
 	for i := int64(0); i < c.h.Used; i++ {
@@ -228,9 +228,10 @@ func (c *cacheFile) each(nfeat int, fn func(fs []Feature, result int8, rv float3
 			return bad(fmt.Sprintf("record %d truncated", i))
 		}
 		key := binary.LittleEndian.Uint64(head[0:])
-		res := int8(head[8])
-		rv := math.Float32frombits(binary.LittleEndian.Uint32(head[9:]))
-		n := int(binary.LittleEndian.Uint16(head[13:]))
+		game := int64(binary.LittleEndian.Uint64(head[8:]))
+		res := int8(head[16])
+		rv := math.Float32frombits(binary.LittleEndian.Uint32(head[17:]))
+		n := int(binary.LittleEndian.Uint16(head[21:]))
 		if n > nfeat {
 			return bad(fmt.Sprintf("record %d has %d features, the schema %d", i, n, nfeat))
 		}
@@ -249,7 +250,7 @@ func (c *cacheFile) each(nfeat int, fn func(fs []Feature, result int8, rv float3
 			}
 			fs = append(fs, Feature{Index: idx, Value: math.Float32frombits(binary.LittleEndian.Uint32(buf[8*k+4:]))})
 		}
-		if err := fn(fs, res, rv, key); err != nil {
+		if err := fn(fs, res, rv, key, game); err != nil {
 			return err
 		}
 	}
@@ -263,8 +264,9 @@ func (c *cacheFile) each(nfeat int, fn func(fs []Feature, result int8, rv float3
 }
 
 // appendRecord appends one body record.
-func appendRecord(dst []byte, fs []Feature, result int8, rv float32, key uint64) []byte {
+func appendRecord(dst []byte, fs []Feature, result int8, rv float32, key uint64, game int64) []byte {
 	dst = binary.LittleEndian.AppendUint64(dst, key)
+	dst = binary.LittleEndian.AppendUint64(dst, uint64(game))
 	dst = append(dst, byte(result))
 	dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(rv))
 	dst = binary.LittleEndian.AppendUint16(dst, uint16(len(fs)))
@@ -311,7 +313,7 @@ func buildCache(name string, srcBytes int64, srcSHA string, cfg LoadConfig, key 
 					if err != nil || !ok {
 						return err
 					}
-					p.body = appendRecord(p.body, fs, r.Result, r.RootValue, key)
+					p.body = appendRecord(p.body, fs, r.Result, r.RootValue, key, r.GameNumber)
 					return nil
 				})
 			}
@@ -373,16 +375,17 @@ func workersOf(n int) int {
 }
 
 // scanCached calls fn for every training row of files, in file and row
-// order, through their feature caches: a missing or stale cache is built
+// order (rows of games below a source's MinGame left out), through their feature caches: a missing or stale cache is built
 // first (row groups decoded in parallel by cfg.Workers goroutines). The
 // features are those of convert (the row's side to move's point of view);
 // result and rv are the row's columns. Counts of the rows
 // read go to st when it is not nil.
-func scanCached(files []string, cfg LoadConfig, st *LoadStats, fn func(fs []Feature, result int8, rv float32, key uint64) error) error {
+func scanCached(srcs []Source, cfg LoadConfig, st *LoadStats, fn func(fs []Feature, result int8, rv float32, key uint64) error) error {
 	schema := features.For(cfg.Game)
 	key := keyOf(cfg, schema)
 	workers := workersOf(cfg.Workers)
-	for _, name := range files {
+	for _, src := range srcs {
+		name := src.File
 		srcSHA, srcBytes, err := datasets.FileSHA256(name)
 		if err != nil {
 			return fmt.Errorf("tuner: %w", err)
@@ -411,7 +414,13 @@ func scanCached(files []string, cfg LoadConfig, st *LoadStats, fn func(fs []Feat
 			st.NotQuiet += c.h.NotQuiet
 			st.Resolved += c.h.Resolved
 		}
-		if err := c.each(len(schema.Names), fn); err != nil {
+		err = c.each(len(schema.Names), func(fs []Feature, result int8, rv float32, key uint64, game int64) error {
+			if game < src.MinGame {
+				return nil
+			}
+			return fn(fs, result, rv, key)
+		})
+		if err != nil {
 			return err
 		}
 	}

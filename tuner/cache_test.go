@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,8 +24,13 @@ import (
 // groups in parallel, and returns its one Parquet file.
 func selfPlayRun(t *testing.T, game string, seed uint64) string {
 	t.Helper()
+	return selfPlayGames(t, game, seed, 2)
+}
+
+func selfPlayGames(t *testing.T, game string, seed uint64, games int64) string {
+	t.Helper()
 	out := filepath.Join(t.TempDir(), "run")
-	cfg := selfplay.Config{Game: game, Games: 2, Playouts: 8, Workers: 1, Seed: seed, RunID: "cache-test",
+	cfg := selfplay.Config{Game: game, Games: games, Playouts: 8, Workers: 1, Seed: seed, RunID: fmt.Sprint("cache-test-", seed),
 		Out: out, MaxPlies: 80, Weights: selfplay.StartWeights, RowGroupRows: 16}
 	if _, err := selfplay.Run(context.Background(), cfg, selfplay.Options{}); err != nil {
 		t.Fatal(err)
@@ -239,5 +245,55 @@ func TestCacheDamaged(t *testing.T) {
 				t.Errorf("error %q: want one line naming %s", msg, filepath.Base(c.path))
 			}
 		})
+	}
+}
+
+// TestWindow: --window keeps the most recent games: the newer run's games,
+// then the older run's highest game numbers.
+func TestWindow(t *testing.T) {
+	g, _ := rules.Lookup("nanashogi")
+	fa, fb := selfPlayGames(t, "nanashogi", 21, 3), selfPlayGames(t, "nanashogi", 22, 3)
+	ra, rb := filepath.Dir(filepath.Dir(fa)), filepath.Dir(filepath.Dir(fb))
+	for dir, started := range map[string]string{ra: "2026-01-01T00:00:00Z", rb: "2026-02-01T00:00:00Z"} {
+		m, err := datasets.ReadManifest(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Started = started
+		if err := datasets.WriteManifest(dir, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		window int64
+		want   map[uint64]bool
+	}{
+		{0, map[uint64]bool{
+			tuner.GameKey("cache-test-21", 0): true, tuner.GameKey("cache-test-21", 1): true, tuner.GameKey("cache-test-21", 2): true,
+			tuner.GameKey("cache-test-22", 0): true, tuner.GameKey("cache-test-22", 1): true, tuner.GameKey("cache-test-22", 2): true}},
+		{2, map[uint64]bool{tuner.GameKey("cache-test-22", 1): true, tuner.GameKey("cache-test-22", 2): true}},
+		{4, map[uint64]bool{
+			tuner.GameKey("cache-test-22", 0): true, tuner.GameKey("cache-test-22", 1): true, tuner.GameKey("cache-test-22", 2): true,
+			tuner.GameKey("cache-test-21", 2): true}},
+	} {
+		d, _, err := tuner.Load([]string{ra, rb}, tuner.LoadConfig{Game: g, Lambda: 0.5, Quiet: tuner.QuietOff, Window: c.window})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[uint64]bool{}
+		for _, k := range d.Game {
+			got[k] = true
+		}
+		if fmt.Sprint(len(got)) != fmt.Sprint(len(c.want)) {
+			t.Errorf("window %d: %d games, want %d", c.window, len(got), len(c.want))
+		}
+		for k := range c.want {
+			if !got[k] {
+				t.Errorf("window %d: game %x missing", c.window, k)
+			}
+		}
+	}
+	if _, _, err := tuner.Load([]string{fa}, tuner.LoadConfig{Game: g, Quiet: tuner.QuietOff, Window: 1}); err == nil {
+		t.Error("a window over a file (no manifest) gave no error")
 	}
 }

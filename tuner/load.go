@@ -29,6 +29,9 @@ type LoadConfig struct {
 	// Workers is the number of goroutines converting row groups when a
 	// feature cache is built; 0: GOMAXPROCS.
 	Workers int
+	// Window, when positive, keeps only this many most recent games of the
+	// runs given (see Sources).
+	Window int64
 	// MaxRows stops loading after this many training rows; 0: no limit.
 	MaxRows int
 	// Progress, when set, receives a line every 100,000 rows read.
@@ -142,7 +145,7 @@ func (c *converter) convert(r *datasets.Row) (fs []features.Feature, label float
 // cache, built on first use (see CacheFormat). Rows of other games are skipped; a position
 // that does not parse is an error naming the run and game number.
 func Load(paths []string, cfg LoadConfig) (*Dataset, *LoadStats, error) {
-	files, err := datasets.Files(paths)
+	files, err := Sources(paths, cfg.Window)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -6,7 +6,6 @@ import (
 	"math"
 	"time"
 
-	"taifu/datasets"
 	"taifu/features"
 )
 
@@ -41,7 +40,7 @@ func FitStream(paths []string, c StreamConfig, w0 []float64, s Settings) (*Resul
 		s.MaxEpochs = 200
 	}
 	s.Method = "adam"
-	files, err := datasets.Files(paths)
+	files, err := Sources(paths, c.Load.Window)
 	if err != nil {
 		return nil, nil, err
 	}
