@@ -13,8 +13,15 @@ import (
 	"sort"
 )
 
-// ManifestFormat is the current manifest format number.
-const ManifestFormat = 1
+// ManifestFormat is the format number of the runs written now. Format 2
+// files have the same columns and types as format 1 and differ only in
+// encodings (dictionaries, delta, byte-stream split, zstd at its best level,
+// 1 MiB pages; see Row), so readers read both: LoadManifest accepts every
+// format from MinManifestFormat to ManifestFormat.
+const ManifestFormat = 2
+
+// MinManifestFormat is the oldest format still read.
+const MinManifestFormat = 1
 
 // Manifest describes a run: how it was made and the files it produced. One
 // run (or one shard of a sharded run) writes one manifest, rewritten
@@ -101,8 +108,8 @@ func LoadManifest(path string) (*Manifest, error) {
 	if err := dec.Decode(&m); err != nil {
 		return nil, fmt.Errorf("datasets: manifest %s: %v", path, err)
 	}
-	if m.Format != ManifestFormat {
-		return nil, fmt.Errorf("datasets: manifest %s: format %d, want %d", path, m.Format, ManifestFormat)
+	if m.Format < MinManifestFormat || m.Format > ManifestFormat {
+		return nil, fmt.Errorf("datasets: manifest %s: format %d, this taifu reads %d to %d", path, m.Format, MinManifestFormat, ManifestFormat)
 	}
 	return &m, nil
 }

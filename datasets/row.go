@@ -55,12 +55,15 @@ import (
 
 // PolicyEntry is one root move of the search and how many playouts it got.
 type PolicyEntry struct {
-	Move   string `parquet:"move"`
-	Visits int32  `parquet:"visits"`
+	Move   string `parquet:"move,dict"`
+	Visits int32  `parquet:"visits,delta"`
 }
 
 // Row is one position of a self-play game. The parquet tags name the
-// columns; the options after the name (dict, delta) only choose encodings.
+// columns; the options after the name (dict, delta, split) only choose
+// encodings, chosen by measurement (BENCHMARKS.md, "Parquet bytes a
+// position"): dictionaries for repeated strings (moves repeat within a row
+// group), delta for slowly changing integers, byte-stream split for floats.
 type Row struct {
 	RunID          string        `parquet:"run_id,dict"`
 	Game           string        `parquet:"game,dict"`
@@ -72,11 +75,11 @@ type Row struct {
 	Board          []byte        `parquet:"board"`
 	Result         int8          `parquet:"result"`           // +1 win, 0 draw, -1 loss for the side to move
 	Termination    string        `parquet:"termination,dict"` // "rule:<reason>", "resignation", "adjudication"
-	RootValue      float32       `parquet:"root_value"`       // search value for the side to move, [-1, 1]
-	Move           string        `parquet:"move"`             // the move played, NOTATION.md text
+	RootValue      float32       `parquet:"root_value,split"` // search value for the side to move, [-1, 1]
+	Move           string        `parquet:"move,dict"`        // the move played, NOTATION.md text
 	Policy         []PolicyEntry `parquet:"policy,list"`      // root visit counts
-	LegalMoves     int32         `parquet:"legal_moves"`
-	StaticEval     float32       `parquet:"static_eval"` // evaluation at the root, pawn units
+	LegalMoves     int32         `parquet:"legal_moves,delta"`
+	StaticEval     float32       `parquet:"static_eval,split"` // evaluation at the root, pawn units
 	WeightsVersion string        `parquet:"weights_version,dict"`
 }
 
