@@ -202,14 +202,6 @@ func scanFile(name string, group int, sel []bool, row *Row, fn func(*Row) error)
 	return nil
 }
 
-// leaf names the Parquet leaf columns of each Row column.
-var leaves = [][]string{
-	{"run_id"}, {"game"}, {"rules_version"}, {"game_number"}, {"ply"}, {"side_to_move"},
-	{"position"}, {"board"}, {"result"}, {"termination"}, {"root_value"}, {"move"},
-	{"policy.list.element.move", "policy.list.element.visits"},
-	{"legal_moves"}, {"static_eval"}, {"weights_version"},
-}
-
 func scanReader(f *os.File, group int, sel []bool, row *Row, fn func(*Row) error) error {
 	fi, err := f.Stat()
 	if err != nil {
@@ -229,7 +221,7 @@ func scanReader(f *os.File, group int, sel []bool, row *Row, fn func(*Row) error
 		if !on {
 			continue
 		}
-		for _, l := range leaves[c] {
+		for _, l := range ColumnTable[c].Leaves {
 			i, ok := index[l]
 			if !ok {
 				return fmt.Errorf("no column %q (not a taifu dataset?)", l)
@@ -283,37 +275,37 @@ func scanRowGroup(n int64, readers [][]*valueReader, row *Row, fn func(*Row) err
 			}
 			r := rs[0]
 			switch c {
-			case 0:
+			case ColRunID:
 				row.RunID = str(r, row.RunID)
-			case 1:
+			case ColGame:
 				row.Game = str(r, row.Game)
-			case 2:
+			case ColRulesVersion:
 				row.RulesVersion = str(r, row.RulesVersion)
-			case 3:
+			case ColGameNumber:
 				row.GameNumber = r.next().Int64()
-			case 4:
+			case ColPly:
 				row.Ply = r.next().Int32()
-			case 5:
+			case ColSideToMove:
 				row.SideToMove = str(r, row.SideToMove)
-			case 6:
+			case ColPosition:
 				row.Position = string(r.next().ByteArray())
-			case 7:
+			case ColBoard:
 				row.Board = append(row.Board[:0], r.next().ByteArray()...)
-			case 8:
+			case ColResult:
 				row.Result = int8(r.next().Int32())
-			case 9:
+			case ColTermination:
 				row.Termination = str(r, row.Termination)
-			case 10:
+			case ColRootValue:
 				row.RootValue = r.next().Float()
-			case 11:
+			case ColMove:
 				row.Move = string(r.next().ByteArray())
-			case 12:
+			case ColPolicy:
 				row.Policy, err = readPolicy(rs[0], rs[1], row.Policy[:0])
-			case 13:
+			case ColLegalMoves:
 				row.LegalMoves = r.next().Int32()
-			case 14:
+			case ColStaticEval:
 				row.StaticEval = r.next().Float()
-			case 15:
+			case ColWeightsVersion:
 				row.WeightsVersion = str(r, row.WeightsVersion)
 			}
 			if err == nil {

@@ -14,6 +14,8 @@
 //
 // # Columns
 //
+// ColumnTable holds this table in code (with encodings and leaf paths).
+//
 //	column           Parquet type (DuckDB)         meaning
 //	run_id           BYTE_ARRAY string (VARCHAR)   the run's id, "<game>-<seed>" by default
 //	game             string                        rules.Game.Name: typhoon, samarkand, torishogi, nanashogi
@@ -83,12 +85,68 @@ type Row struct {
 	WeightsVersion string        `parquet:"weights_version,dict"`
 }
 
-// Columns lists the column names of Row in schema order.
-var Columns = []string{
-	"run_id", "game", "rules_version", "game_number", "ply", "side_to_move",
-	"position", "board", "result", "termination", "root_value", "move",
-	"policy", "legal_moves", "static_eval", "weights_version",
+// Column describes one column of Row. ColumnTable is the one table of
+// columns: the writer writes Row, whose parquet tags must agree with it
+// (TestColumnTable), the reader finds each column's leaves and fills the
+// Row field of its index, and the tuner's loader names columns by index.
+type Column struct {
+	Name     string   // column name (Row's parquet tag)
+	Type     string   // Parquet type (DuckDB type)
+	Encoding string   // the tag's encoding option ("": plain, "list" for the policy)
+	Leaves   []string // leaf column paths in the file
 }
+
+// Indices into ColumnTable: the reader's index of each column.
+const (
+	ColRunID = iota
+	ColGame
+	ColRulesVersion
+	ColGameNumber
+	ColPly
+	ColSideToMove
+	ColPosition
+	ColBoard
+	ColResult
+	ColTermination
+	ColRootValue
+	ColMove
+	ColPolicy
+	ColLegalMoves
+	ColStaticEval
+	ColWeightsVersion
+	NumColumns
+)
+
+// ColumnTable lists Row's columns in schema order (see the package comment
+// for their meaning).
+var ColumnTable = [NumColumns]Column{
+	{"run_id", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"run_id"}},
+	{"game", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"game"}},
+	{"rules_version", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"rules_version"}},
+	{"game_number", "INT64 (BIGINT)", "delta", []string{"game_number"}},
+	{"ply", "INT32 (INTEGER)", "delta", []string{"ply"}},
+	{"side_to_move", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"side_to_move"}},
+	{"position", "BYTE_ARRAY string (VARCHAR)", "", []string{"position"}},
+	{"board", "BYTE_ARRAY (BLOB)", "", []string{"board"}},
+	{"result", "INT32 as INT(8) (TINYINT)", "", []string{"result"}},
+	{"termination", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"termination"}},
+	{"root_value", "FLOAT (FLOAT)", "split", []string{"root_value"}},
+	{"move", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"move"}},
+	{"policy", "LIST<STRUCT<move string dict, visits INT32 delta>>", "list",
+		[]string{"policy.list.element.move", "policy.list.element.visits"}},
+	{"legal_moves", "INT32 (INTEGER)", "delta", []string{"legal_moves"}},
+	{"static_eval", "FLOAT (FLOAT)", "split", []string{"static_eval"}},
+	{"weights_version", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"weights_version"}},
+}
+
+// Columns lists the column names of Row in schema order.
+var Columns = func() []string {
+	out := make([]string, NumColumns)
+	for i, c := range ColumnTable {
+		out[i] = c.Name
+	}
+	return out
+}()
 
 // Termination values other than "rule:<reason>".
 const (

@@ -12,7 +12,13 @@ import (
 
 // LoadColumns are the Parquet columns the tuner reads; the others are never
 // decoded.
-var LoadColumns = []string{"run_id", "game", "game_number", "board", "result", "root_value"}
+var LoadColumns = func() []string {
+	var out []string
+	for _, c := range []int{datasets.ColRunID, datasets.ColGame, datasets.ColGameNumber, datasets.ColBoard, datasets.ColResult, datasets.ColRootValue} {
+		out = append(out, datasets.ColumnTable[c].Name)
+	}
+	return out
+}()
 
 // LoadConfig says how rows of self-play Parquet become training rows.
 type LoadConfig struct {
