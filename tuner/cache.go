@@ -345,16 +345,38 @@ func buildCache(name string, srcBytes int64, srcSHA string, cfg LoadConfig, key 
 	if err != nil {
 		return err
 	}
-	out := make([]byte, 0, len(cacheMagic)+4+len(hb)+int(h.BodyBytes))
-	out = append(out, cacheMagic...)
-	out = binary.LittleEndian.AppendUint32(out, uint32(len(hb)))
-	out = append(out, hb...)
-	for i := range parts {
-		out = append(out, parts[i].body...)
-		parts[i].body = nil
-	}
-	if err := datasets.WriteFileAtomic(name+CacheSuffix, out); err != nil {
-		return fmt.Errorf("tuner: writing cache %s: %w", name+CacheSuffix, err)
+	// Write part by part (no second copy of the body) to a temporary
+	// name, then rename: a cache file is always whole.
+	path := name + CacheSuffix
+	tmp := path + ".tmp"
+	err = func() error {
+		f, err := os.Create(tmp)
+		if err != nil {
+			return err
+		}
+		bw := bufio.NewWriterSize(f, 1<<20)
+		bw.WriteString(cacheMagic)
+		bw.Write(binary.LittleEndian.AppendUint32(nil, uint32(len(hb))))
+		bw.Write(hb)
+		for i := range parts {
+			bw.Write(parts[i].body)
+			parts[i].body = nil
+		}
+		err = bw.Flush()
+		if err == nil {
+			err = f.Sync()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Rename(tmp, path)
+		}
+		return err
+	}()
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("tuner: writing cache %s: %w", path, err)
 	}
 	return nil
 }
