@@ -82,24 +82,7 @@ func benchRun(b *testing.B, games, plies int) (string, int) {
 	for _, r := range rows {
 		n += len(r)
 	}
-	return writeBenchRun(b, g, rows), n
-}
-
-func writeBenchRun(b *testing.B, g *rules.Game, games [][]datasets.Row) string {
-	dir := b.TempDir()
-	w, err := datasets.NewWriter(datasets.WriterConfig{Dir: dir, Game: g.Name, RowGroupRows: 4096})
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, rows := range games {
-		if err := w.Write(rows); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		b.Fatal(err)
-	}
-	return dir
+	return writeRun(b, g, rows), n
 }
 
 // BenchmarkIngest measures Load of Typhoon positions with capture

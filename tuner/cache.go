@@ -345,37 +345,22 @@ func buildCache(name string, srcBytes int64, srcSHA string, cfg LoadConfig, key 
 	if err != nil {
 		return err
 	}
-	// Write part by part (no second copy of the body) to a temporary
-	// name, then rename: a cache file is always whole.
+	// Written part by part (no second copy of the body) through a
+	// temporary name: a cache file is always whole.
 	path := name + CacheSuffix
-	tmp := path + ".tmp"
-	err = func() error {
-		f, err := os.Create(tmp)
-		if err != nil {
-			return err
-		}
-		bw := bufio.NewWriterSize(f, 1<<20)
-		bw.WriteString(cacheMagic)
-		bw.Write(binary.LittleEndian.AppendUint32(nil, uint32(len(hb))))
-		bw.Write(hb)
+	err = datasets.WriteAtomic(path, func(w io.Writer) error {
+		io.WriteString(w, cacheMagic)
+		w.Write(binary.LittleEndian.AppendUint32(nil, uint32(len(hb))))
+		w.Write(hb)
 		for i := range parts {
-			bw.Write(parts[i].body)
+			if _, err := w.Write(parts[i].body); err != nil {
+				return err
+			}
 			parts[i].body = nil
 		}
-		err = bw.Flush()
-		if err == nil {
-			err = f.Sync()
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = os.Rename(tmp, path)
-		}
-		return err
-	}()
+		return nil
+	})
 	if err != nil {
-		os.Remove(tmp)
 		return fmt.Errorf("tuner: writing cache %s: %w", path, err)
 	}
 	return nil

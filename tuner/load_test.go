@@ -50,7 +50,7 @@ func randomGames(t *testing.T, g *rules.Game, n, plies int, seed uint64) [][]dat
 	return out
 }
 
-func writeRun(t *testing.T, g *rules.Game, games [][]datasets.Row) string {
+func writeRun(t testing.TB, g *rules.Game, games [][]datasets.Row) string {
 	t.Helper()
 	dir := t.TempDir()
 	w, err := datasets.NewWriter(datasets.WriterConfig{Dir: dir, Game: g.Name})
