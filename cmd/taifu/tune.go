@@ -36,7 +36,6 @@ type tuneFlags struct {
 	lambda, l2, validation, lr, tol, conf float64
 	method, quiet                         string
 	epochs, batch, maxRows, boot, workers int
-	window                                int64
 	seed                                  uint64
 	early, stream                         bool
 	only                                  listFlag
@@ -46,7 +45,6 @@ func (f *tuneFlags) register(fs interface {
 	Float64Var(*float64, string, float64, string)
 	StringVar(*string, string, string, string)
 	IntVar(*int, string, int, string)
-	Int64Var(*int64, string, int64, string)
 	Uint64Var(*uint64, string, uint64, string)
 	BoolVar(*bool, string, bool, string)
 	Var(flag.Value, string, string)
@@ -63,7 +61,6 @@ func (f *tuneFlags) register(fs interface {
 	fs.Float64Var(&f.tol, "tol", 0, "relative loss improvement below which 3 epochs in a row stop the fit (0: method default)")
 	fs.IntVar(&f.batch, "batch", 4096, "adam: positions per step")
 	fs.Float64Var(&f.lr, "lr", 0.01, "adam: learning rate (weight units)")
-	fs.Int64Var(&f.window, "window", 0, "use only the most recent GAMES games of the --data runs (newest run first, then highest game number); 0: all")
 	fs.IntVar(&f.maxRows, "max-rows", 0, "load at most this many positions (0: all)")
 	fs.IntVar(&f.boot, "bootstrap", 0, "bootstrap samples over games for piece-value intervals (0: none)")
 	fs.Float64Var(&f.conf, "confidence", tuner.DefaultConfidence, "bootstrap interval level")
@@ -81,15 +78,12 @@ func (f *tuneFlags) config(g *rules.Game, data []string, start *features.Weights
 	if f.lambda < 0 || f.lambda > 1 {
 		return tuner.TuneConfig{}, fmt.Errorf("--lambda %v outside [0, 1]", f.lambda)
 	}
-	if f.window < 0 {
-		return tuner.TuneConfig{}, fmt.Errorf("--window %d is negative", f.window)
-	}
 	if f.l2 < 0 {
 		return tuner.TuneConfig{}, fmt.Errorf("--l2 %v is negative", f.l2)
 	}
 	return tuner.TuneConfig{
 		Game: g, Data: data, Start: start, Lambda: f.lambda, Validation: f.validation, Quiet: f.quiet,
-		MaxRows: f.maxRows, Window: f.window, Bootstrap: f.boot, Stream: f.stream, Only: f.only, Confidence: f.conf, Seed: f.seed, Version: version, Log: log,
+		MaxRows: f.maxRows, Bootstrap: f.boot, Stream: f.stream, Only: f.only, Confidence: f.conf, Seed: f.seed, Version: version, Log: log,
 		Fit: tuner.Settings{Method: f.method, L2: f.l2, MaxEpochs: f.epochs, Tolerance: f.tol, BatchSize: f.batch,
 			LearningRate: f.lr, Seed: f.seed, Workers: f.workers, Progress: progress, EarlyStop: f.early},
 	}, nil
@@ -105,6 +99,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	startPath := fs.String("weights", "", `starting weights ("start": the starting estimate; default configs/weights/<game>.json if present)`)
 	version := fs.String("version", "", "version string of the new weights (default <game>-tuned-<date>)")
 	noBar := fs.Bool("no-progress", false, "no progress bar")
+	window := fs.Int64("window", 0, "use only the most recent GAMES games of the --data runs (newest run first, then highest game number); 0: all")
 	f.register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -124,10 +119,14 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if *noBar {
 		bar = nil
 	}
+	if *window < 0 {
+		return fmt.Errorf("--window %d is negative", *window)
+	}
 	cfg, err := f.config(g, data, start, *version, bar, stderr)
 	if err != nil {
 		return err
 	}
+	cfg.Window = *window
 	w, _, err := tuner.Tune(cfg)
 	if err != nil {
 		return err
