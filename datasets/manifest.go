@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -15,8 +16,15 @@ import (
 	"taifu/internal/atomicfile"
 )
 
-// ManifestFormat is the current manifest format number.
-const ManifestFormat = 1
+// ManifestFormat is the format number of the runs written now. Format 2
+// files have the same columns and types as format 1 and differ only in
+// encodings (dictionaries, delta, byte-stream split, zstd at its best level,
+// 1 MiB pages; see Row), so readers read both: LoadManifest accepts every
+// format from MinManifestFormat to ManifestFormat.
+const ManifestFormat = 2
+
+// MinManifestFormat is the oldest format still read.
+const MinManifestFormat = 1
 
 // Manifest describes a run: how it was made and the files it produced. One
 // run (or one shard of a sharded run) writes one manifest, rewritten
@@ -71,6 +79,24 @@ func WriteManifest(dir string, m *Manifest) error {
 // file beside path, fsync, rename, directory fsync).
 func WriteFileAtomic(path string, data []byte) error { return atomicfile.WriteFile(path, data) }
 
+// WriteAtomic is WriteFileAtomic for content written by write (through a
+// buffer), so that large files need not be held in memory whole.
+func WriteAtomic(path string, write func(io.Writer) error) error {
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(f, 1<<20)
+	if err = write(bw); err == nil {
+		err = bw.Flush()
+	}
+	if err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
+}
+
 // LoadManifest reads one manifest file.
 func LoadManifest(path string) (*Manifest, error) {
 	data, err := os.ReadFile(path)
@@ -83,8 +109,8 @@ func LoadManifest(path string) (*Manifest, error) {
 	if err := dec.Decode(&m); err != nil {
 		return nil, fmt.Errorf("datasets: manifest %s: %v", path, err)
 	}
-	if m.Format != ManifestFormat {
-		return nil, fmt.Errorf("datasets: manifest %s: format %d, want %d", path, m.Format, ManifestFormat)
+	if m.Format < MinManifestFormat || m.Format > ManifestFormat {
+		return nil, fmt.Errorf("datasets: manifest %s: format %d, this taifu reads %d to %d", path, m.Format, MinManifestFormat, ManifestFormat)
 	}
 	return &m, nil
 }

@@ -89,11 +89,47 @@ func Scan(paths []string, columns []string, fn func(*Row) error) error {
 	}
 	var row Row
 	for _, name := range files {
-		if err := scanFile(name, sel, &row, fn); err != nil {
+		if err := scanFile(name, -1, sel, &row, fn); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// RowGroups returns the number of row groups of the Parquet file name, so
+// that callers can decode the groups in parallel with ScanGroup. A file that
+// is not Parquet gives a one-line error naming it.
+func RowGroups(name string) (n int, err error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return 0, fmt.Errorf("datasets: %w", err)
+	}
+	defer f.Close()
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("datasets: %s: malformed Parquet: %v", name, r)
+		}
+	}()
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, fmt.Errorf("datasets: %w", err)
+	}
+	pf, err := parquet.OpenFile(f, fi.Size())
+	if err != nil {
+		return 0, fmt.Errorf("datasets: %s: %s", name, strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	return len(pf.RowGroups()), nil
+}
+
+// ScanGroup is Scan over row group rg (0-based) of the one file name only.
+// Several ScanGroup calls may run at once, each with its own fn.
+func ScanGroup(name string, rg int, columns []string, fn func(*Row) error) error {
+	sel, err := selectColumns(columns)
+	if err != nil {
+		return err
+	}
+	var row Row
+	return scanFile(name, rg, sel, &row, fn)
 }
 
 // fnPanic carries a panic of the caller's function past scanFile's recover.
@@ -140,7 +176,7 @@ func columnIndex(name string) int {
 	return -1
 }
 
-func scanFile(name string, sel []bool, row *Row, fn func(*Row) error) (err error) {
+func scanFile(name string, group int, sel []bool, row *Row, fn func(*Row) error) (err error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return fmt.Errorf("datasets: %w", err)
@@ -156,7 +192,7 @@ func scanFile(name string, sel []bool, row *Row, fn func(*Row) error) (err error
 			err = fmt.Errorf("datasets: %s: malformed Parquet: %v", name, r)
 		}
 	}()
-	if err := scanReader(f, sel, row, fn); err != nil {
+	if err := scanReader(f, group, sel, row, fn); err != nil {
 		var fe fnError
 		if errors.As(err, &fe) {
 			return fe.err
@@ -166,15 +202,7 @@ func scanFile(name string, sel []bool, row *Row, fn func(*Row) error) (err error
 	return nil
 }
 
-// leaf names the Parquet leaf columns of each Row column.
-var leaves = [][]string{
-	{"run_id"}, {"game"}, {"rules_version"}, {"game_number"}, {"ply"}, {"side_to_move"},
-	{"position"}, {"board"}, {"result"}, {"termination"}, {"root_value"}, {"move"},
-	{"policy.list.element.move", "policy.list.element.visits"},
-	{"legal_moves"}, {"static_eval"}, {"weights_version"},
-}
-
-func scanReader(f *os.File, sel []bool, row *Row, fn func(*Row) error) error {
+func scanReader(f *os.File, group int, sel []bool, row *Row, fn func(*Row) error) error {
 	fi, err := f.Stat()
 	if err != nil {
 		return err
@@ -193,7 +221,7 @@ func scanReader(f *os.File, sel []bool, row *Row, fn func(*Row) error) error {
 		if !on {
 			continue
 		}
-		for _, l := range leaves[c] {
+		for _, l := range ColumnTable[c].Leaves {
 			i, ok := index[l]
 			if !ok {
 				return fmt.Errorf("no column %q (not a taifu dataset?)", l)
@@ -202,7 +230,14 @@ func scanReader(f *os.File, sel []bool, row *Row, fn func(*Row) error) error {
 		}
 	}
 	readers := make([][]*valueReader, len(Columns))
-	for _, rg := range pf.RowGroups() {
+	groups := pf.RowGroups()
+	if group >= 0 {
+		if group >= len(groups) {
+			return fmt.Errorf("no row group %d (%d groups)", group, len(groups))
+		}
+		groups = groups[group : group+1]
+	}
+	for _, rg := range groups {
 		chunks := rg.ColumnChunks()
 		for c := range cols {
 			readers[c] = readers[c][:0]
@@ -240,37 +275,37 @@ func scanRowGroup(n int64, readers [][]*valueReader, row *Row, fn func(*Row) err
 			}
 			r := rs[0]
 			switch c {
-			case 0:
+			case ColRunID:
 				row.RunID = str(r, row.RunID)
-			case 1:
+			case ColGame:
 				row.Game = str(r, row.Game)
-			case 2:
+			case ColRulesVersion:
 				row.RulesVersion = str(r, row.RulesVersion)
-			case 3:
+			case ColGameNumber:
 				row.GameNumber = r.next().Int64()
-			case 4:
+			case ColPly:
 				row.Ply = r.next().Int32()
-			case 5:
+			case ColSideToMove:
 				row.SideToMove = str(r, row.SideToMove)
-			case 6:
+			case ColPosition:
 				row.Position = string(r.next().ByteArray())
-			case 7:
+			case ColBoard:
 				row.Board = append(row.Board[:0], r.next().ByteArray()...)
-			case 8:
+			case ColResult:
 				row.Result = int8(r.next().Int32())
-			case 9:
+			case ColTermination:
 				row.Termination = str(r, row.Termination)
-			case 10:
+			case ColRootValue:
 				row.RootValue = r.next().Float()
-			case 11:
+			case ColMove:
 				row.Move = string(r.next().ByteArray())
-			case 12:
+			case ColPolicy:
 				row.Policy, err = readPolicy(rs[0], rs[1], row.Policy[:0])
-			case 13:
+			case ColLegalMoves:
 				row.LegalMoves = r.next().Int32()
-			case 14:
+			case ColStaticEval:
 				row.StaticEval = r.next().Float()
-			case 15:
+			case ColWeightsVersion:
 				row.WeightsVersion = str(r, row.WeightsVersion)
 			}
 			if err == nil {

@@ -14,6 +14,8 @@
 //
 // # Columns
 //
+// ColumnTable holds this table in code (with encodings and leaf paths).
+//
 //	column           Parquet type (DuckDB)         meaning
 //	run_id           BYTE_ARRAY string (VARCHAR)   the run's id, "<game>-<seed>" by default
 //	game             string                        rules.Game.Name: typhoon, samarkand, torishogi, nanashogi
@@ -49,6 +51,7 @@ package datasets
 
 import (
 	"fmt"
+	"strings"
 
 	"taifu/rules"
 )
@@ -60,7 +63,12 @@ type PolicyEntry struct {
 }
 
 // Row is one position of a self-play game. The parquet tags name the
-// columns; the options after the name (dict, delta) only choose encodings.
+// columns; the options after the name (dict, delta, split) only choose
+// encodings, chosen by measurement (BENCHMARKS.md, "Parquet bytes a
+// position"): dictionaries for repeated strings (moves repeat within a row
+// group), delta for slowly changing integers, byte-stream split for floats.
+// The policy list stays plain: with 200 playouts, dictionary and delta
+// encodings of its moves and visits measured larger than plain + zstd.
 type Row struct {
 	RunID          string        `parquet:"run_id,dict"`
 	Game           string        `parquet:"game,dict"`
@@ -72,20 +80,76 @@ type Row struct {
 	Board          []byte        `parquet:"board"`
 	Result         int8          `parquet:"result"`           // +1 win, 0 draw, -1 loss for the side to move
 	Termination    string        `parquet:"termination,dict"` // "rule:<reason>", "resignation", "adjudication"
-	RootValue      float32       `parquet:"root_value"`       // search value for the side to move, [-1, 1]
-	Move           string        `parquet:"move"`             // the move played, NOTATION.md text
+	RootValue      float32       `parquet:"root_value,split"` // search value for the side to move, [-1, 1]
+	Move           string        `parquet:"move,dict"`        // the move played, NOTATION.md text
 	Policy         []PolicyEntry `parquet:"policy,list"`      // root visit counts
-	LegalMoves     int32         `parquet:"legal_moves"`
-	StaticEval     float32       `parquet:"static_eval"` // evaluation at the root, pawn units
+	LegalMoves     int32         `parquet:"legal_moves,delta"`
+	StaticEval     float32       `parquet:"static_eval,split"` // evaluation at the root, pawn units
 	WeightsVersion string        `parquet:"weights_version,dict"`
 }
 
-// Columns lists the column names of Row in schema order.
-var Columns = []string{
-	"run_id", "game", "rules_version", "game_number", "ply", "side_to_move",
-	"position", "board", "result", "termination", "root_value", "move",
-	"policy", "legal_moves", "static_eval", "weights_version",
+// Column describes one column of Row. ColumnTable is the one table of
+// columns: the writer writes Row, whose parquet tags must agree with it
+// (TestColumnTable), the reader finds each column's leaves and fills the
+// Row field of its index, and the tuner's loader names columns by index.
+type Column struct {
+	Name     string   // column name (Row's parquet tag)
+	Type     string   // Parquet type (DuckDB type)
+	Encoding string   // the tag's encoding option ("": plain, "list" for the policy)
+	Leaves   []string // leaf column paths in the file
 }
+
+// Indices into ColumnTable: the reader's index of each column.
+const (
+	ColRunID = iota
+	ColGame
+	ColRulesVersion
+	ColGameNumber
+	ColPly
+	ColSideToMove
+	ColPosition
+	ColBoard
+	ColResult
+	ColTermination
+	ColRootValue
+	ColMove
+	ColPolicy
+	ColLegalMoves
+	ColStaticEval
+	ColWeightsVersion
+	NumColumns
+)
+
+// ColumnTable lists Row's columns in schema order (see the package comment
+// for their meaning).
+var ColumnTable = [NumColumns]Column{
+	{"run_id", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"run_id"}},
+	{"game", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"game"}},
+	{"rules_version", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"rules_version"}},
+	{"game_number", "INT64 (BIGINT)", "delta", []string{"game_number"}},
+	{"ply", "INT32 (INTEGER)", "delta", []string{"ply"}},
+	{"side_to_move", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"side_to_move"}},
+	{"position", "BYTE_ARRAY string (VARCHAR)", "", []string{"position"}},
+	{"board", "BYTE_ARRAY (BLOB)", "", []string{"board"}},
+	{"result", "INT32 as INT(8) (TINYINT)", "", []string{"result"}},
+	{"termination", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"termination"}},
+	{"root_value", "FLOAT (FLOAT)", "split", []string{"root_value"}},
+	{"move", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"move"}},
+	{"policy", "LIST<STRUCT<move string, visits INT32>>", "list",
+		[]string{"policy.list.element.move", "policy.list.element.visits"}},
+	{"legal_moves", "INT32 (INTEGER)", "delta", []string{"legal_moves"}},
+	{"static_eval", "FLOAT (FLOAT)", "split", []string{"static_eval"}},
+	{"weights_version", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"weights_version"}},
+}
+
+// Columns lists the column names of Row in schema order.
+var Columns = func() []string {
+	out := make([]string, NumColumns)
+	for i, c := range ColumnTable {
+		out[i] = c.Name
+	}
+	return out
+}()
 
 // Termination values other than "rule:<reason>".
 const (
@@ -94,7 +158,10 @@ const (
 	TermRulePrefix   = "rule:"
 )
 
-// BoardLen returns the length of g's board encoding.
+// BoardLen returns the length of g's board encoding. A game with
+// ExtraFields (chess's castling rights and en passant square) appends them
+// after the side byte as their position text, space-separated, so its
+// encodings are longer than BoardLen by that text.
 func BoardLen(g *rules.Game) int {
 	n := g.Squares() + 1
 	if g.HasHand {
@@ -122,14 +189,19 @@ func EncodeBoard(dst []byte, st rules.State) []byte {
 			}
 		}
 	}
-	return append(dst, byte(st.SideToMove()))
+	dst = append(dst, byte(st.SideToMove()))
+	if n := len(g.ExtraFields); n > 0 {
+		f := strings.Fields(st.String())
+		dst = append(dst, strings.Join(f[len(f)-n:], " ")...)
+	}
+	return dst
 }
 
 // DecodeBoard reads a board encoding of game g back into a Setup. It checks
 // the length, piece codes and side byte, not the game's own constraints
 // (g.New does that).
 func DecodeBoard(g *rules.Game, b []byte) (*rules.Setup, error) {
-	if want := BoardLen(g); len(b) != want {
+	if want := BoardLen(g); len(b) != want && (len(g.ExtraFields) == 0 || len(b) < want) {
 		return nil, fmt.Errorf("board encoding: %d bytes, %s needs %d", len(b), g.Name, want)
 	}
 	su := &rules.Setup{Game: g}
@@ -160,6 +232,12 @@ func DecodeBoard(g *rules.Game, b []byte) (*rules.Setup, error) {
 		su.Side = rules.Second
 	default:
 		return nil, fmt.Errorf("board encoding: byte %d: side to move %d is neither 0 nor 1", i, b[i])
+	}
+	if n := len(g.ExtraFields); n > 0 {
+		su.Extra = strings.Fields(string(b[i+1:]))
+		if len(su.Extra) != n {
+			return nil, fmt.Errorf("board encoding: %d extra fields after the side byte, %s needs %d (%s)", len(su.Extra), g.Name, n, strings.Join(g.ExtraFields, ", "))
+		}
 	}
 	return su, nil
 }

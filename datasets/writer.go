@@ -12,9 +12,19 @@ import (
 	"path/filepath"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress/zstd"
 
 	"taifu/internal/atomicfile"
 )
+
+// zstdBest is the files' compression: zstd at its best level, which on
+// Typhoon rows costs little next to the search that makes them and saves
+// most on the position text (BENCHMARKS.md).
+var zstdBest = zstd.Codec{Level: zstd.SpeedBestCompression}
+
+// PageBytes is the page buffer size: larger pages give zstd longer runs of
+// similar positions to compress.
+const PageBytes = 1 << 20
 
 // Defaults of WriterConfig.
 const (
@@ -113,7 +123,8 @@ func (w *Writer) open() error {
 	w.buf = bufio.NewWriterSize(io.MultiWriter(f, w.sum), 1<<20)
 	w.cnt = countWriter{w: w.buf}
 	w.pw = parquet.NewGenericWriter[Row](&w.cnt,
-		parquet.Compression(&parquet.Zstd),
+		parquet.Compression(&zstdBest),
+		parquet.PageBufferSize(PageBytes),
 		parquet.MaxRowsPerRowGroup(w.cfg.RowGroupRows),
 		parquet.CreatedBy("taifu", "1", ""),
 	)

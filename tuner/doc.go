@@ -3,10 +3,13 @@
 //
 // # Data
 //
-// Load streams the Parquet files of one or more self-play runs
-// (datasets.Scan, reading only LoadColumns) and recomputes every position's
-// features with features.Schema.Extract from the position text, so that the
-// tuner and the search share one evaluation. The label of a position is
+// Load streams the Parquet files of one or more self-play runs (row groups
+// decoded in parallel by datasets.ScanGroup, reading only LoadColumns) and
+// computes every position's features with features.Schema.Extract from the
+// board column, so that the tuner and the search share one evaluation. The
+// converted rows are kept in a feature cache beside each file (cache.go) and
+// read from there by later loads. LoadConfig.Window keeps only the most
+// recent games of the runs (Sources). The label of a position is
 //
 //	label = λ·(result+1)/2 + (1−λ)·(root_value+1)/2
 //

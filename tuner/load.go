@@ -12,7 +12,13 @@ import (
 
 // LoadColumns are the Parquet columns the tuner reads; the others are never
 // decoded.
-var LoadColumns = []string{"run_id", "game", "game_number", "position", "result", "root_value"}
+var LoadColumns = func() []string {
+	var out []string
+	for _, c := range []int{datasets.ColRunID, datasets.ColGame, datasets.ColGameNumber, datasets.ColBoard, datasets.ColResult, datasets.ColRootValue} {
+		out = append(out, datasets.ColumnTable[c].Name)
+	}
+	return out
+}()
 
 // LoadConfig says how rows of self-play Parquet become training rows.
 type LoadConfig struct {
@@ -26,6 +32,12 @@ type LoadConfig struct {
 	Quiet string
 	// Weights evaluate the capture search of QuietResolve.
 	Weights *features.Weights
+	// Workers is the number of goroutines converting row groups when a
+	// feature cache is built; 0: GOMAXPROCS.
+	Workers int
+	// Window, when positive, keeps only this many most recent games of the
+	// runs given (see Sources).
+	Window int64
 	// MaxRows stops loading after this many training rows; 0: no limit.
 	MaxRows int
 	// Progress, when set, receives a line every 100,000 rows read.
@@ -97,9 +109,9 @@ func (c *converter) convert(r *datasets.Row) (fs []features.Feature, label float
 		st.OtherGame++
 		return nil, 0, 0, false, nil
 	}
-	pos, err := rules.ParsePosition(g, r.Position)
+	pos, err := r.State(g)
 	if err != nil {
-		return nil, 0, 0, false, fmt.Errorf("run %s game %d: %v", r.RunID, r.GameNumber, err)
+		return nil, 0, 0, false, fmt.Errorf("run %s: %v", r.RunID, err)
 	}
 	sign := float32(1)
 	switch c.cfg.Quiet {
@@ -133,30 +145,27 @@ func (c *converter) convert(r *datasets.Row) (fs []features.Feature, label float
 }
 
 // Load streams the rows of the Parquet files under paths (files,
-// directories, globs: datasets.Files), keeps those of cfg.Game, recomputes
-// their features from the position text with features.Schema.Extract and
-// returns them as a Dataset. Rows of other games are skipped; a position
+// directories, globs: datasets.Files), keeps those of cfg.Game, computes
+// their features from the board column with features.Schema.Extract and
+// returns them as a Dataset. Converted rows come from each file's feature
+// cache, built on first use (see CacheFormat). Rows of other games are skipped; a position
 // that does not parse is an error naming the run and game number.
 func Load(paths []string, cfg LoadConfig) (*Dataset, *LoadStats, error) {
-	files, err := datasets.Files(paths)
+	files, err := Sources(paths, cfg.Window)
 	if err != nil {
 		return nil, nil, err
 	}
 	st := &LoadStats{Files: len(files)}
-	c, err := newConverter(cfg, st)
-	if err != nil {
+	if _, err := newConverter(cfg, st); err != nil {
 		return nil, nil, err
 	}
-	d := NewDataset(len(c.schema.Names))
+	d := NewDataset(len(features.For(cfg.Game).Names))
 	games := map[uint64]struct{}{}
-	err = datasets.Scan(files, LoadColumns, func(r *datasets.Row) error {
-		fs, label, key, ok, err := c.convert(r)
-		if err != nil || !ok {
+	err = scanCached(files, cfg, st, func(fs []Feature, result int8, rv float32, key uint64) error {
+		if err := d.Add(fs, Label(result, rv, cfg.Lambda), key); err != nil {
 			return err
 		}
-		if err := d.Add(fs, label, key); err != nil {
-			return fmt.Errorf("run %s game %d: %v", r.RunID, r.GameNumber, err)
-		}
+		st.Used++
 		games[key] = struct{}{}
 		if cfg.MaxRows > 0 && d.Rows() >= cfg.MaxRows {
 			st.Truncated = true

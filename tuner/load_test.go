@@ -31,7 +31,7 @@ func randomGames(t *testing.T, g *rules.Game, n, plies int, seed uint64) [][]dat
 			ms := st.Legal(buf[:0])
 			m := ms[rng.IntN(len(ms))]
 			rows = append(rows, datasets.Row{RunID: "test", Game: g.Name, GameNumber: int64(gi), Ply: int32(p),
-				Position: st.String(), Move: g.MoveString(m), RootValue: float32(rng.Float64()*2 - 1),
+				Position: st.String(), Board: datasets.EncodeBoard(nil, st), Move: g.MoveString(m), RootValue: float32(rng.Float64()*2 - 1),
 				SideToMove: g.SideNames[st.SideToMove()]})
 			st.Make(m)
 		}
@@ -50,7 +50,7 @@ func randomGames(t *testing.T, g *rules.Game, n, plies int, seed uint64) [][]dat
 	return out
 }
 
-func writeRun(t *testing.T, g *rules.Game, games [][]datasets.Row) string {
+func writeRun(t testing.TB, g *rules.Game, games [][]datasets.Row) string {
 	t.Helper()
 	dir := t.TempDir()
 	w, err := datasets.NewWriter(datasets.WriterConfig{Dir: dir, Game: g.Name})

@@ -6,7 +6,7 @@ import (
 	"math"
 	"time"
 
-	"taifu/datasets"
+	"taifu/features"
 )
 
 // StreamConfig sets up FitStream.
@@ -40,7 +40,7 @@ func FitStream(paths []string, c StreamConfig, w0 []float64, s Settings) (*Resul
 		s.MaxEpochs = 200
 	}
 	s.Method = "adam"
-	files, err := datasets.Files(paths)
+	files, err := Sources(paths, c.Load.Window)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -48,21 +48,18 @@ func FitStream(paths []string, c StreamConfig, w0 []float64, s Settings) (*Resul
 	nf := len(w0)
 	// First pass: statistics, validation set, K sample.
 	st := &LoadStats{Files: len(files)}
-	conv, err := newConverter(c.Load, st)
-	if err != nil {
+	if _, err := newConverter(c.Load, st); err != nil {
 		return nil, nil, err
 	}
-	if len(conv.schema.Names) != nf {
-		return nil, nil, fmt.Errorf("starting weights have %d entries, %s has %d features", nf, c.Load.Game.Name, len(conv.schema.Names))
+	if nn := len(features.For(c.Load.Game).Names); nn != nf {
+		return nil, nil, fmt.Errorf("starting weights have %d entries, %s has %d features", nf, c.Load.Game.Name, nn)
 	}
 	valid, sample := NewDataset(nf), NewDataset(nf)
 	games := map[uint64]struct{}{}
 	trainRows := 0
-	err = datasets.Scan(files, LoadColumns, func(r *datasets.Row) error {
-		fs, label, key, ok, err := conv.convert(r)
-		if err != nil || !ok {
-			return err
-		}
+	err = scanCached(files, c.Load, st, func(fs []Feature, result int8, rv float32, key uint64) error {
+		label := Label(result, rv, c.Load.Lambda)
+		st.Used++
 		games[key] = struct{}{}
 		if InValidation(key, c.Validation) {
 			if valid.Rows() < c.MaxValidRows {
@@ -113,13 +110,11 @@ func FitStream(paths []string, c StreamConfig, w0 []float64, s Settings) (*Resul
 	status := "epoch limit"
 	for epoch := 1; epoch <= s.MaxEpochs; epoch++ {
 		sum = 0
-		conv.st = &LoadStats{} // counted once, in the first pass
-		err := datasets.Scan(files, LoadColumns, func(r *datasets.Row) error {
-			fs, label, key, ok, err := conv.convert(r)
-			if err != nil || !ok || InValidation(key, c.Validation) {
-				return err
+		err := scanCached(files, c.Load, nil, func(fs []Feature, result int8, rv float32, key uint64) error {
+			if InValidation(key, c.Validation) {
+				return nil
 			}
-			if err := chunk.Add(fs, label, key); err != nil {
+			if err := chunk.Add(fs, Label(result, rv, c.Load.Lambda), key); err != nil {
 				return err
 			}
 			if chunk.Rows() >= c.ChunkRows {

@@ -30,6 +30,7 @@ type TuneConfig struct {
 	Validation float64           // share of games held out
 	Quiet      string            // QuietOff, QuietFilter or QuietResolve
 	MaxRows    int               // 0: no limit
+	Window     int64             // most recent games of the runs in Data to use; 0: all (see Sources)
 	Fit        Settings          // optimiser settings (Fit.L2 is the L2 strength)
 	Bootstrap  int               // bootstrap samples; 0: no intervals
 	Confidence float64           // bootstrap interval level; 0 = DefaultConfidence
@@ -86,7 +87,7 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 			return nil, nil, fmt.Errorf("no %s term starts with %s", g.Name, strings.Join(c.Only, " or "))
 		}
 	}
-	lc := LoadConfig{Game: g, Lambda: c.Lambda, Quiet: c.Quiet, Weights: c.Start, MaxRows: c.MaxRows, Progress: c.Log}
+	lc := LoadConfig{Game: g, Lambda: c.Lambda, Quiet: c.Quiet, Weights: c.Start, MaxRows: c.MaxRows, Window: c.Window, Workers: c.Fit.Workers, Progress: c.Log}
 	var (
 		d            *Dataset
 		ls           *LoadStats
@@ -166,7 +167,7 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 			"lambda": c.Lambda, "l2": c.Fit.L2, "validation": c.Validation, "quiet": c.Quiet,
 			"method": c.Fit.method(), "max_epochs": c.Fit.MaxEpochs, "tolerance": c.Fit.Tolerance,
 			"batch": c.Fit.BatchSize, "learning_rate": c.Fit.LearningRate, "seed": c.Fit.Seed,
-			"max_rows": c.MaxRows, "only": c.Only, "early_stop": c.Fit.EarlyStop, "best_epoch": res.BestEpoch, "label": "lambda*(result+1)/2 + (1-lambda)*(root_value+1)/2, side to move",
+			"max_rows": c.MaxRows, "window": c.Window, "only": c.Only, "early_stop": c.Fit.EarlyStop, "best_epoch": res.BestEpoch, "label": "lambda*(result+1)/2 + (1-lambda)*(root_value+1)/2, side to move",
 			"loss": "mean logistic loss of sigmoid(K*eval) against the label + l2*sum((K*(w-start))^2)",
 		},
 	}

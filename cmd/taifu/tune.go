@@ -140,6 +140,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	version := fs.String("version", "", "version string of the new weights (default <game>-tuned-<date>)")
 	noBar := fs.Bool("no-progress", false, "no progress bar (as --quiet)")
 	force := fs.Bool("force", false, "write the weights even when the fit is not to be trusted (too little data: no validation loss, early stop at epoch 0, K at its bound)")
+	window := fs.Int64("window", 0, "use only the most recent GAMES games of the --data runs (newest run first, then highest game number); 0: all")
 	f.register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -165,6 +166,9 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if !f.noProgress {
 		sayWeights(stderr, "tune: starting", start, source)
 	}
+	if *window < 0 {
+		return fmt.Errorf("--window %d is negative", *window)
+	}
 	var bar io.Writer
 	if !*noBar && !f.noProgress {
 		var done func()
@@ -179,6 +183,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	cfg.Window = *window
 	w, res, err := tuner.Tune(cfg)
 	if err != nil {
 		return err

@@ -1,0 +1,299 @@
+package tuner_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"taifu/datasets"
+	"taifu/features"
+	"taifu/rules"
+	_ "taifu/rules/all"
+	"taifu/selfplay"
+	"taifu/tuner"
+)
+
+// selfPlayRun plays a few real self-play games of game into a fresh run
+// directory, with small row groups so that the cache is built from several
+// groups in parallel, and returns its one Parquet file.
+func selfPlayRun(t *testing.T, game string, seed uint64) string {
+	t.Helper()
+	return selfPlayGames(t, game, seed, 2)
+}
+
+func selfPlayGames(t *testing.T, game string, seed uint64, games int64) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "run")
+	cfg := selfplay.Config{Game: game, Games: games, Playouts: 8, Workers: 1, Seed: seed, RunID: fmt.Sprint("cache-test-", seed),
+		Out: out, MaxPlies: 80, Weights: selfplay.StartWeights, RowGroupRows: 16}
+	if _, err := selfplay.Run(context.Background(), cfg, selfplay.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	files, err := datasets.Files([]string{out})
+	if err != nil || len(files) != 1 {
+		t.Fatalf("run files %v, %v", files, err)
+	}
+	return files[0]
+}
+
+// fresh extracts the features of every row of file from its position text,
+// in memory, the way the search sees positions (no cache, no board column).
+func fresh(t *testing.T, g *rules.Game, file, quiet string, w *features.Weights) *tuner.Dataset {
+	t.Helper()
+	s := features.For(g)
+	d := tuner.NewDataset(len(s.Names))
+	q := tuner.NewQuiescer(w)
+	err := datasets.Scan([]string{file}, nil, func(r *datasets.Row) error {
+		st, err := rules.ParsePosition(g, r.Position)
+		if err != nil {
+			return err
+		}
+		sign := float32(1)
+		if quiet == tuner.QuietResolve {
+			pv, _ := q.Resolve(st)
+			for _, m := range pv {
+				st.Make(m)
+			}
+			if len(pv)%2 == 1 {
+				sign = -1
+			}
+		}
+		fs := s.Extract(st, nil)
+		for i := range fs {
+			fs[i].Value *= sign
+		}
+		return d.Add(fs, tuner.Label(r.Result, r.RootValue, 0.5), tuner.GameKey(r.RunID, r.GameNumber))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func sameData(t *testing.T, what string, got, want *tuner.Dataset) {
+	t.Helper()
+	if got.Rows() != want.Rows() || len(got.Idx) != len(want.Idx) {
+		t.Fatalf("%s: %d rows %d entries, want %d rows %d entries", what, got.Rows(), len(got.Idx), want.Rows(), len(want.Idx))
+	}
+	for i := range want.Off {
+		if got.Off[i] != want.Off[i] {
+			t.Fatalf("%s: row %d offset %d, want %d", what, i, got.Off[i], want.Off[i])
+		}
+	}
+	for i := range want.Idx {
+		if got.Idx[i] != want.Idx[i] || got.Val[i] != want.Val[i] {
+			t.Fatalf("%s: entry %d = (%d, %v), want (%d, %v)", what, i, got.Idx[i], got.Val[i], want.Idx[i], want.Val[i])
+		}
+	}
+	for i := range want.Label {
+		if got.Label[i] != want.Label[i] || got.Game[i] != want.Game[i] {
+			t.Fatalf("%s: row %d label/game differ", what, i)
+		}
+	}
+}
+
+func load(t *testing.T, g *rules.Game, file, quiet string, w *features.Weights, workers int) (*tuner.Dataset, string) {
+	t.Helper()
+	var log bytes.Buffer
+	d, _, err := tuner.Load([]string{file}, tuner.LoadConfig{Game: g, Lambda: 0.5, Quiet: quiet, Weights: w, Workers: workers, Progress: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, log.String()
+}
+
+// rewriteHeader edits the JSON header of a cache file in place.
+func rewriteHeader(t *testing.T, path string, edit func(map[string]any)) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const magic = "taifu-feature-cache\n"
+	n := int(binary.LittleEndian.Uint32(data[len(magic):]))
+	var h map[string]any
+	if err := json.Unmarshal(data[len(magic)+4:len(magic)+4+n], &h); err != nil {
+		t.Fatal(err)
+	}
+	edit(h)
+	hb, _ := json.Marshal(h)
+	out := append([]byte(magic), binary.LittleEndian.AppendUint32(nil, uint32(len(hb)))...)
+	out = append(append(out, hb...), data[len(magic)+4+n:]...)
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCacheEqualsFreshExtraction: on real self-play games of every game,
+// the features built into the cache (from the board column, row groups in
+// parallel) and those read back from it equal features.Schema.Extract of
+// the position text, with and without capture resolution.
+func TestCacheEqualsFreshExtraction(t *testing.T) {
+	for i, name := range []string{"typhoon", "samarkand", "torishogi", "nanashogi"} {
+		t.Run(name, func(t *testing.T) {
+			g, err := rules.Lookup(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			file := selfPlayRun(t, name, uint64(7+i))
+			w := features.Starting(g)
+			for _, quiet := range []string{tuner.QuietOff, tuner.QuietResolve} {
+				want := fresh(t, g, file, quiet, w)
+				built, log := load(t, g, file, quiet, w, 2)
+				if !strings.Contains(log, "converting") {
+					t.Fatalf("%s: first load did not build the cache: %q", quiet, log)
+				}
+				sameData(t, quiet+" built", built, want)
+				cached, log := load(t, g, file, quiet, w, 1)
+				if strings.Contains(log, "converting") {
+					t.Fatalf("%s: second load rebuilt the cache: %q", quiet, log)
+				}
+				sameData(t, quiet+" cached", cached, want)
+			}
+		})
+	}
+}
+
+// TestCacheStaleRebuilt: a cache of another feature schema, of another
+// quiet mode or of another run's file is detected and rebuilt, never used.
+func TestCacheStaleRebuilt(t *testing.T) {
+	g, _ := rules.Lookup("torishogi")
+	w := features.Starting(g)
+	a, b := selfPlayRun(t, "torishogi", 1), selfPlayRun(t, "torishogi", 2)
+	wantA, wantB := fresh(t, g, a, tuner.QuietOff, w), fresh(t, g, b, tuner.QuietOff, w)
+	load(t, g, a, tuner.QuietOff, w, 2)
+	load(t, g, b, tuner.QuietOff, w, 2)
+
+	// Another schema: the header names another schema hash.
+	rewriteHeader(t, a+tuner.CacheSuffix, func(h map[string]any) { h["schema"] = strings.Repeat("0", 64) })
+	d, log := load(t, g, a, tuner.QuietOff, w, 2)
+	if !strings.Contains(log, "another feature schema") {
+		t.Errorf("other schema not reported as stale: %q", log)
+	}
+	sameData(t, "after schema change", d, wantA)
+
+	// Another run: b's cache (a valid cache of another file) placed beside a.
+	cb, err := os.ReadFile(b + tuner.CacheSuffix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(a+tuner.CacheSuffix, cb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, log = load(t, g, a, tuner.QuietOff, w, 2)
+	if !strings.Contains(log, "another Parquet file") {
+		t.Errorf("other run's cache not reported as stale: %q", log)
+	}
+	sameData(t, "after foreign cache", d, wantA)
+	sameData(t, "b untouched", func() *tuner.Dataset { d, _ := load(t, g, b, tuner.QuietOff, w, 1); return d }(), wantB)
+
+	// Another quiet mode is another cache content.
+	_, log = load(t, g, a, tuner.QuietFilter, w, 2)
+	if !strings.Contains(log, "quiet=off") {
+		t.Errorf("quiet change not reported as stale: %q", log)
+	}
+}
+
+// TestCacheDamaged: a truncated, corrupt or foreign cache file, and a
+// truncated Parquet file, give a one-line error naming the file.
+func TestCacheDamaged(t *testing.T) {
+	g, _ := rules.Lookup("nanashogi")
+	w := features.Starting(g)
+	file := selfPlayRun(t, "nanashogi", 3)
+	load(t, g, file, tuner.QuietOff, w, 1)
+	cache := file + tuner.CacheSuffix
+	good, err := os.ReadFile(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flipped := append([]byte(nil), good...)
+	flipped[len(flipped)-3] ^= 0x40
+	parquet, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, path string
+		data       []byte
+	}{
+		{"truncated cache", cache, good[:len(good)-5]},
+		{"corrupt cache body", cache, flipped},
+		{"foreign cache", cache, []byte("PAR1 not a cache at all")},
+		{"empty cache", cache, nil},
+		{"truncated parquet", file, parquet[:len(parquet)/2]},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			defer os.WriteFile(c.path, good, 0o644)
+			if c.path == file {
+				defer os.WriteFile(file, parquet, 0o644)
+			}
+			if err := os.WriteFile(c.path, c.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, _, err := tuner.Load([]string{file}, tuner.LoadConfig{Game: g, Lambda: 0.5, Quiet: tuner.QuietOff})
+			if err == nil {
+				t.Fatal("no error")
+			}
+			msg := err.Error()
+			if strings.Contains(msg, "\n") || !strings.Contains(msg, filepath.Base(c.path)) {
+				t.Errorf("error %q: want one line naming %s", msg, filepath.Base(c.path))
+			}
+		})
+	}
+}
+
+// TestWindow: --window keeps the most recent games: the newer run's games,
+// then the older run's highest game numbers.
+func TestWindow(t *testing.T) {
+	g, _ := rules.Lookup("nanashogi")
+	fa, fb := selfPlayGames(t, "nanashogi", 21, 3), selfPlayGames(t, "nanashogi", 22, 3)
+	ra, rb := filepath.Dir(filepath.Dir(fa)), filepath.Dir(filepath.Dir(fb))
+	for dir, started := range map[string]string{ra: "2026-01-01T00:00:00Z", rb: "2026-02-01T00:00:00Z"} {
+		m, err := datasets.ReadManifest(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Started = started
+		if err := datasets.WriteManifest(dir, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		window int64
+		want   map[uint64]bool
+	}{
+		{0, map[uint64]bool{
+			tuner.GameKey("cache-test-21", 0): true, tuner.GameKey("cache-test-21", 1): true, tuner.GameKey("cache-test-21", 2): true,
+			tuner.GameKey("cache-test-22", 0): true, tuner.GameKey("cache-test-22", 1): true, tuner.GameKey("cache-test-22", 2): true}},
+		{2, map[uint64]bool{tuner.GameKey("cache-test-22", 1): true, tuner.GameKey("cache-test-22", 2): true}},
+		{4, map[uint64]bool{
+			tuner.GameKey("cache-test-22", 0): true, tuner.GameKey("cache-test-22", 1): true, tuner.GameKey("cache-test-22", 2): true,
+			tuner.GameKey("cache-test-21", 2): true}},
+	} {
+		d, _, err := tuner.Load([]string{ra, rb}, tuner.LoadConfig{Game: g, Lambda: 0.5, Quiet: tuner.QuietOff, Window: c.window})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[uint64]bool{}
+		for _, k := range d.Game {
+			got[k] = true
+		}
+		if fmt.Sprint(len(got)) != fmt.Sprint(len(c.want)) {
+			t.Errorf("window %d: %d games, want %d", c.window, len(got), len(c.want))
+		}
+		for k := range c.want {
+			if !got[k] {
+				t.Errorf("window %d: game %x missing", c.window, k)
+			}
+		}
+	}
+	if _, _, err := tuner.Load([]string{fa}, tuner.LoadConfig{Game: g, Quiet: tuner.QuietOff, Window: 1}); err == nil {
+		t.Error("a window over a file (no manifest) gave no error")
+	}
+}

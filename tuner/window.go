@@ -1,0 +1,116 @@
+package tuner
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"taifu/datasets"
+)
+
+// Source is one Parquet file to load and the smallest game number of it
+// that is used (0: all of its games).
+type Source struct {
+	File    string
+	MinGame int64
+}
+
+// Sources expands paths (files, run directories, globs: datasets.Files)
+// into the files to load. When window > 0 only the window most recent games
+// are kept, as a training window over many runs: runs are taken newest
+// first by the start time in their manifests (then by run id), and within a
+// run the highest game numbers first. A window needs run directories (their
+// manifests say when each run started and which games each file holds).
+// Train and tune share it through LoadConfig.Window.
+func Sources(paths []string, window int64) ([]Source, error) {
+	if window < 0 {
+		return nil, fmt.Errorf("window %d is negative", window)
+	}
+	if window == 0 {
+		files, err := datasets.Files(paths)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]Source, len(files))
+		for i, f := range files {
+			out[i] = Source{File: f}
+		}
+		return out, nil
+	}
+	type run struct {
+		dir     string
+		m       *datasets.Manifest
+		started time.Time
+	}
+	var runs []run
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return nil, fmt.Errorf("tuner: %w", err)
+		}
+		if !fi.IsDir() {
+			return nil, fmt.Errorf("tuner: --window needs run directories, %s is a file", p)
+		}
+		m, err := datasets.ReadManifest(p)
+		if err != nil {
+			return nil, fmt.Errorf("tuner: --window: %w", err)
+		}
+		t, err := time.Parse(time.RFC3339, m.Started)
+		if err != nil {
+			return nil, fmt.Errorf("tuner: --window: run %s: start time %q: %v", p, m.Started, err)
+		}
+		runs = append(runs, run{p, m, t})
+	}
+	sort.SliceStable(runs, func(i, j int) bool {
+		if !runs[i].started.Equal(runs[j].started) {
+			return runs[i].started.After(runs[j].started)
+		}
+		return runs[i].m.RunID > runs[j].m.RunID
+	})
+	left := window
+	var out []Source
+	for _, r := range runs {
+		if left <= 0 {
+			break
+		}
+		nums := gameNumbers(r.m.Files)
+		sort.Slice(nums, func(i, j int) bool { return nums[i] > nums[j] })
+		take := min(left, int64(len(nums)))
+		if take == 0 {
+			continue
+		}
+		min := nums[take-1]
+		left -= take
+		for _, f := range r.m.Files {
+			if f.LastGame >= min {
+				out = append(out, Source{File: filepath.Join(r.dir, filepath.FromSlash(f.Path)), MinGame: min})
+			}
+		}
+	}
+	return out, nil
+}
+
+// gameNumbers lists the game numbers the files hold. A file records its
+// first and last game and how many it holds; the games of one file are
+// evenly spaced (consecutive, or every N-th in a shard of N).
+func gameNumbers(files []datasets.FileInfo) []int64 {
+	var out []int64
+	for _, f := range files {
+		switch {
+		case f.Games <= 0:
+		case f.Games == 1:
+			out = append(out, f.FirstGame)
+		default:
+			step := (f.LastGame - f.FirstGame) / (f.Games - 1)
+			if step <= 0 {
+				step = 1
+			}
+			for g := f.FirstGame; g <= f.LastGame; g += step {
+				out = append(out, g)
+			}
+		}
+	}
+	return out
+}
