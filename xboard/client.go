@@ -78,8 +78,7 @@ func Start(argv []string) (*Client, error) {
 }
 
 // Send writes one command line.
-func (c *Client) Send(format string, a ...any) error {
-	line := fmt.Sprintf(format, a...)
+func (c *Client) Send(line string) error {
 	if c.trace {
 		c.Trace = append(c.Trace, "> "+line)
 	}
@@ -91,9 +90,9 @@ func (c *Client) Send(format string, a ...any) error {
 // asked for that (feature usermove=1), else bare.
 func (c *Client) SendMove(move string) error {
 	if c.usermove {
-		return c.Send("usermove %s", move)
+		return c.Send("usermove " + move)
 	}
-	return c.Send("%s", move)
+	return c.Send(move)
 }
 
 // Next returns the next reply line, waiting at most d.
@@ -147,7 +146,7 @@ func (c *Client) Init() error {
 				}
 				continue
 			}
-			c.Send("accepted %s", f.key)
+			c.Send("accepted " + f.key)
 		}
 	}
 }
@@ -183,7 +182,7 @@ func featureList(s string) []feature {
 // move" or "Error" reply on the way (returned as the error's text).
 func (c *Client) Sync(d time.Duration) error {
 	c.ping++
-	if err := c.Send("ping %d", c.ping); err != nil {
+	if err := c.Send(fmt.Sprintf("ping %d", c.ping)); err != nil {
 		return err
 	}
 	want := fmt.Sprintf("pong %d", c.ping)

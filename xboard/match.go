@@ -183,8 +183,8 @@ func (c *MatchConfig) playGame(i int, eng [2]*Client) (MatchGame, error) {
 	for _, e := range eng {
 		e.Send("force")
 		e.Send("new")
-		e.Send("variant %s", d.Variant)
-		e.Send("st %s", trimFloat(c.MoveTime.Seconds()))
+		e.Send("variant " + d.Variant)
+		e.Send("st " + trimFloat(c.MoveTime.Seconds()))
 		e.Send("post")
 		e.Send("force")
 		// Drain what the last game left (a result, a late move).
@@ -263,7 +263,7 @@ func (c *MatchConfig) playGame(i int, eng [2]*Client) (MatchGame, error) {
 		eng[1-k].SendMove(r.Move)
 	}
 	for _, e := range eng {
-		e.Send("result %s {%s}", g.Result, g.Reason)
+		e.Send(fmt.Sprintf("result %s {%s}", g.Result, g.Reason))
 	}
 	switch g.Result {
 	case "1/2-1/2":
@@ -283,7 +283,7 @@ func (c *MatchConfig) playGame(i int, eng [2]*Client) (MatchGame, error) {
 // drain sends a ping and discards every line up to its pong.
 func (c *Client) drain(d time.Duration) error {
 	c.ping++
-	if err := c.Send("ping %d", c.ping); err != nil {
+	if err := c.Send(fmt.Sprintf("ping %d", c.ping)); err != nil {
 		return err
 	}
 	want := fmt.Sprintf("pong %d", c.ping)

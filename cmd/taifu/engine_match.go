@@ -88,7 +88,7 @@ func runEngineMatch(args []string, stdout, stderr io.Writer) error {
 			}
 			for _, cmd := range strings.Split(*engineInit, ";") {
 				if cmd = strings.TrimSpace(cmd); cmd != "" {
-					c.Send("%s", cmd)
+					c.Send(cmd)
 				}
 			}
 			return c, nil
