@@ -162,7 +162,7 @@ func TestSetboardUndoRemove(t *testing.T) {
 	c.Send("force")
 	c.Send("setboard rpckcpl/3f3/sssssss/2s1S2/SSSSSSS/3F3/LPCKCPR[-] w 0 1")
 	moves := []string{"c3c4", "b5b4", "", "b4b3"} // Black takes c4, White b4, Black drops, White takes b3
-	var fens []string // the position before each move, by taifu's rules
+	var fens []string                             // the position before each move, by taifu's rules
 	st := torishogi.Game.Start()
 	for i, m := range moves {
 		if i == 2 {

@@ -68,6 +68,7 @@ type MatchReport struct {
 type resultsFile struct {
 	Variant      string      `json:"variant"`
 	MoveTime     float64     `json:"move_time_s"`
+	TimeMargin   float64     `json:"time_margin_s"`
 	OpeningPlies int         `json:"opening_plies"`
 	Seed         uint64      `json:"seed"`
 	A            string      `json:"a"`
@@ -88,7 +89,7 @@ func PlayMatch(c MatchConfig) (*MatchReport, error) {
 		c.MaxPlies = 600
 	}
 	d := dialectOf(c.Game)
-	rf := resultsFile{Variant: d.Variant, MoveTime: c.MoveTime.Seconds(), OpeningPlies: c.OpeningPlies, Seed: c.Seed}
+	rf := resultsFile{Variant: d.Variant, MoveTime: c.MoveTime.Seconds(), TimeMargin: c.TimeMargin.Seconds(), OpeningPlies: c.OpeningPlies, Seed: c.Seed}
 	if c.Results != "" {
 		data, err := os.ReadFile(c.Results)
 		switch {
@@ -97,8 +98,8 @@ func PlayMatch(c MatchConfig) (*MatchReport, error) {
 			if err := json.Unmarshal(data, &old); err != nil {
 				return nil, fmt.Errorf("results file %s: %v", c.Results, err)
 			}
-			if old.Variant != rf.Variant || old.MoveTime != rf.MoveTime || old.OpeningPlies != rf.OpeningPlies || old.Seed != rf.Seed {
-				return nil, fmt.Errorf("results file %s holds another match (%s, %gs, %d opening plies, seed %d)", c.Results, old.Variant, old.MoveTime, old.OpeningPlies, old.Seed)
+			if old.Variant != rf.Variant || old.MoveTime != rf.MoveTime || old.TimeMargin != rf.TimeMargin || old.OpeningPlies != rf.OpeningPlies || old.Seed != rf.Seed {
+				return nil, fmt.Errorf("results file %s holds another match (%s, %gs + %gs margin, %d opening plies, seed %d)", c.Results, old.Variant, old.MoveTime, old.TimeMargin, old.OpeningPlies, old.Seed)
 			}
 			rf.Games = old.Games
 		case !errors.Is(err, os.ErrNotExist):
