@@ -136,6 +136,10 @@ func (e *Engine) Handle(line string) (quit bool) {
 	case "variant":
 		if err := e.setGame(arg); err != nil {
 			e.printf("Error (%s): %s", oneLine(err), clip(line))
+			return false
+		}
+		for _, l := range e.dialect.Setup {
+			e.printf("%s", l)
 		}
 	case "force", "result":
 		e.force = true

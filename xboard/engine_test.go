@@ -57,6 +57,15 @@ func quiet(t *testing.T, c *Client) {
 	expect(t, c, "pong 99")
 }
 
+// variant sends "variant torishogi" and reads the setup and piece lines.
+func variant(t *testing.T, c *Client, name string) {
+	t.Helper()
+	c.Send("variant " + name)
+	for _, want := range torishogi.XBoardSetup {
+		expect(t, c, want)
+	}
+}
+
 func fastOptions() Options { return Options{Playouts: 40, Seed: 1} }
 
 func TestHandshake(t *testing.T) {
@@ -93,7 +102,9 @@ func TestGameWithDropsAndPromotions(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		c.Next(time.Second)
 	}
-	for _, l := range []string{"new", "variant torishogi", "post", "force",
+	c.Send("new")
+	variant(t, c, "torishogi")
+	for _, l := range []string{"post", "force",
 		"setboard k6/4F2/2c4/7/7/7/K6 [Sss] w 0 1", "usermove e6e7+", "usermove S@c6"} {
 		c.Send(l)
 	}
@@ -138,7 +149,7 @@ func mustMove(t *testing.T, st rules.State, s string) rules.Move {
 func TestEngineMovesAfterUsermove(t *testing.T) {
 	c, e := pipeEngine(t, fastOptions())
 	c.Send("new")
-	c.Send("variant torishogi")
+	variant(t, c, "torishogi")
 	c.Send("usermove c3c4")
 	l, _ := c.Next(20 * time.Second)
 	if !strings.HasPrefix(l, "move ") || e.State().Ply() != 2 {
@@ -158,7 +169,7 @@ func TestEngineMovesAfterUsermove(t *testing.T) {
 func TestSetboardUndoRemove(t *testing.T) {
 	c, e := pipeEngine(t, fastOptions())
 	c.Send("new")
-	c.Send("variant torishogi")
+	variant(t, c, "torishogi")
 	c.Send("force")
 	c.Send("setboard rpckcpl/3f3/sssssss/2s1S2/SSSSSSS/3F3/LPCKCPR[-] w 0 1")
 	moves := []string{"c3c4", "b5b4", "", "b4b3"} // Black takes c4, White b4, Black drops, White takes b3
@@ -258,7 +269,7 @@ func TestTimeControl(t *testing.T) {
 func TestResult(t *testing.T) {
 	c, _ := pipeEngine(t, fastOptions())
 	c.Send("new")
-	c.Send("variant torishogi")
+	variant(t, c, "torishogi")
 	c.Send("force")
 	st := torishogi.Game.Start()
 	rng := rand.New(rand.NewPCG(5, 6))

@@ -17,7 +17,8 @@ func TestXboardCommand(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) != 5 || !strings.HasPrefix(lines[3], "move ") || lines[4] != "pong 1" {
+	// 3 feature lines, 10 setup and piece lines (as Sjaak II sends), move, pong.
+	if len(lines) != 15 || !strings.HasPrefix(lines[3], "setup (") || !strings.HasPrefix(lines[13], "move ") || lines[14] != "pong 1" {
 		t.Errorf("replies %q", lines)
 	}
 	for _, bad := range [][]string{{"xboard", "--game", "chess"}, {"xboard", "--weights", "/nonexistent.json"}, {"xboard", "--playouts", "-1"}} {
