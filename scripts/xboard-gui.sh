@@ -30,7 +30,7 @@ xb=$!
 n=0
 while kill -0 $xb 2>/dev/null; do
 	sleep 1
-	import -display "$display" -window root "$out/shot.png.tmp" 2>/dev/null && mv "$out/shot.png.tmp" "$out/last.png"
+	import -display "$display" -window root "png:$out/shot.png.tmp" 2>/dev/null && mv "$out/shot.png.tmp" "$out/last.png"
 	n=$((n + 1))
 	if [ $n -gt 1800 ]; then
 		echo "xboard-gui: no result in 30 minutes" >&2

@@ -281,24 +281,6 @@ func (c *MatchConfig) playGame(i int, eng [2]*Client) (MatchGame, error) {
 	return g, nil
 }
 
-// drain sends a ping and discards every line up to its pong.
-func (c *Client) drain(d time.Duration) error {
-	c.ping++
-	if err := c.Send(fmt.Sprintf("ping %d", c.ping)); err != nil {
-		return err
-	}
-	want := fmt.Sprintf("pong %d", c.ping)
-	for {
-		l, err := c.Next(d)
-		if err != nil {
-			return err
-		}
-		if l == want {
-			return nil
-		}
-	}
-}
-
 func winText(s rules.Side) string {
 	if s == rules.First {
 		return "1-0"
