@@ -128,3 +128,29 @@ func TestMatchDisagreement(t *testing.T) {
 		}
 	}
 }
+
+func TestFeatureList(t *testing.T) {
+	got := featureList(`setboard=1 myname="Sjaak II 1.4.1" variants="a,b" done=1`)
+	want := []feature{{"setboard", "1"}, {"myname", "Sjaak II 1.4.1"}, {"variants", "a,b"}, {"done", "1"}}
+	if len(got) != len(want) {
+		t.Fatalf("%v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("feature %d: %v, want %v", i, got[i], want[i])
+		}
+	}
+}
+
+// FuzzFeatureList: the engine replies a client parses never panic it.
+func FuzzFeatureList(f *testing.F) {
+	f.Add(`setboard=1 myname="Sjaak II 1.4.1" done=1`)
+	f.Add(`a="unterminated`)
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, ft := range featureList(s) {
+			if strings.Contains(ft.key, " ") && !strings.Contains(s, ft.key) {
+				t.Fatalf("key %q not from %q", ft.key, s)
+			}
+		}
+	})
+}
