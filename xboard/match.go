@@ -48,20 +48,19 @@ type MatchGame struct {
 
 // MatchReport sums up the games played so far.
 type MatchReport struct {
-	A, B          string
-	Variant       string            `json:"variant"`
-	MoveTime      float64           `json:"move_time_s"`
-	Games         int               `json:"games"` // scored games
-	WinsA, Draws  int               `json:"-"`
-	WinsB         int               `json:"-"`
-	Penta         arena.Pentanomial `json:"-"`
-	Score         float64           `json:"-"`
-	Elo, Low, Hi  float64           `json:"-"`
-	LLR           float64           `json:"-"`
-	Verdict       string            `json:"-"`
-	Reasons       map[string]int    `json:"-"`
-	Disagreements []string          `json:"-"`
-	Records       []MatchGame       `json:"games_played"`
+	A, B                string // engine names
+	Variant             string
+	MoveTime            float64 // seconds
+	Games               int     // scored games (a disagreement leaves a game unscored)
+	WinsA, Draws, WinsB int
+	Penta               arena.Pentanomial // pairs with both games scored, by A's points
+	Score               float64           // A's mean score
+	Elo, Low, Hi        float64           // A over B with its 95% interval, clamped to ±arena.MaxElo
+	LLR                 float64
+	Verdict             string         // SPRT: "H0", "H1", "continue"; "" without SPRT or pairs
+	Reasons             map[string]int // games by how they ended
+	Disagreements       []string       // one line each: game, what, position
+	Records             []MatchGame    // every finished game, in play order
 }
 
 // resultsFile is what Results holds.
