@@ -341,3 +341,60 @@ func FuzzHandle(f *testing.F) {
 		}
 	})
 }
+
+// TestXBoardTranscript replays what XBoard 4.9 sent taifu in the GUI check
+// (scripts/xboard-gui.sh, its debug file) up to taifu's first two moves, and
+// checks every reply.
+func TestXBoardTranscript(t *testing.T) {
+	c, e := pipeEngine(t, fastOptions())
+	send := func(lines ...string) {
+		for _, l := range lines {
+			c.Send(l)
+		}
+	}
+	send("xboard", "protover 2")
+	for i := 0; i < 3; i++ {
+		c.Next(time.Second)
+	}
+	for _, f := range []string{"done", "myname", "variants", "setboard", "usermove", "san", "sigint", "sigterm", "ping", "playother", "colors", "time", "reuse", "analyze", "draw", "done"} {
+		send("accepted " + f)
+	}
+	send("new")
+	variant(t, c, "torishogi")
+	send("level 0 1 1", "post", "hard", "ping 1")
+	expect(t, c, "pong 1")
+	send("force", "ping 2")
+	expect(t, c, "pong 2")
+	send("new")
+	variant(t, c, "torishogi")
+	send("level 0 1 1", "post", "hard", "ping 3")
+	expect(t, c, "pong 3")
+	send("force", "computer", "time 6000", "otim 6000")
+	quiet(t, c)
+	// 60 s on the clock, 1 s increment, no moves per session: 60/30 + 0.75 s.
+	if a := e.Allotment(); a != 2750*time.Millisecond {
+		t.Errorf("allotment %v, want 2.75s", a)
+	}
+	send("go")
+	first := ""
+	for i := 0; i < 2; i++ {
+		l, _ := c.Next(20 * time.Second)
+		if i == 0 && !strings.HasPrefix(l, "1 ") {
+			t.Fatalf("want a thinking line, got %q", l)
+		}
+		first = l
+	}
+	if !strings.HasPrefix(first, "move ") {
+		t.Fatalf("want a move, got %q", first)
+	}
+	var reply string
+	for _, m := range e.State().Legal(nil) {
+		reply = torishogi.XBoardMove(m)
+		break
+	}
+	send("time 5774", "otim 5880", "usermove "+reply)
+	c.Next(20 * time.Second) // thinking
+	if l, _ := c.Next(20 * time.Second); !strings.HasPrefix(l, "move ") {
+		t.Fatalf("after usermove %s: %q", reply, l)
+	}
+}
