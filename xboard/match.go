@@ -100,7 +100,7 @@ func PlayMatch(c MatchConfig) (*MatchReport, error) {
 			if old.Variant != rf.Variant || old.MoveTime != rf.MoveTime || old.TimeMargin != rf.TimeMargin || old.OpeningPlies != rf.OpeningPlies || old.Seed != rf.Seed {
 				return nil, fmt.Errorf("results file %s holds another match (%s, %gs + %gs margin, %d opening plies, seed %d)", c.Results, old.Variant, old.MoveTime, old.TimeMargin, old.OpeningPlies, old.Seed)
 			}
-			rf.Games = old.Games
+			rf.Games, rf.A, rf.B = old.Games, old.A, old.B
 		case !errors.Is(err, os.ErrNotExist):
 			return nil, err
 		}
