@@ -132,6 +132,9 @@ func summary(r *arena.Report) string {
 }
 
 func runMatch(args []string, stdout, stderr io.Writer) error {
+	if usesEngine(args) { // against an external xboard engine: engine_match.go
+		return runEngineMatch(args, stdout, stderr)
+	}
 	fs := newFlags("match", stderr)
 	game := fs.String("game", "", "game: "+strings.Join(rules.Names(), ", "))
 	pathA := fs.String("a", "", `weights of side A ("start": the starting estimate; "": configs/weights/<game>.json or start)`)

@@ -252,9 +252,27 @@ func clip(s string) string {
 	return s
 }
 
+// XBoardSetup are the lines Sjaak II 1.4.1 sends after "variant torishogi"
+// (copied from its output): XBoard 4.9 has no built-in Tori shogi and
+// plays it only after an engine describes the board, the pieces' letters
+// (its piece-to-char table) and their moves in Betza notation.
+var XBoardSetup = []string{
+	"setup (S.....FLR.C+.....+.PKs.....flr.c+.....+.pk) 7x7+6_shogi rpckcpl/3f3/sssssss/2s1S2/SSSSSSS/3F3/LPCKCPR [-] w 0 1",
+	"piece K& K",
+	"piece F& FsfW",
+	"piece C& FvW",
+	"piece L& fRrbBlbF",
+	"piece R& fRlbBrbF",
+	"piece P& bFfD",
+	"piece S& fWff@6",
+	"piece +S& fAbD",
+	"piece +F& KbRfBbF2",
+}
+
 func init() {
 	rules.RegisterXBoard(Game, &rules.XBoardDialect{
 		Variant:   "torishogi",
+		Setup:     XBoardSetup,
 		FEN:       XBoardFEN,
 		ParseFEN:  ParseXBoardFEN,
 		Move:      XBoardMove,

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"taifu/arena"
+	"taifu/rules"
+	"taifu/xboard"
+)
+
+// usesEngine reports whether match args name an external engine (--engine).
+func usesEngine(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--engine" || a == "-engine" || strings.HasPrefix(a, "--engine=") || strings.HasPrefix(a, "-engine=") {
+			return true
+		}
+	}
+	return false
+}
+
+// runEngineMatch plays taifu xboard (side A) against an external xboard
+// engine (side B), every move checked against taifu's rules.
+func runEngineMatch(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("match", stderr)
+	game := fs.String("game", "torishogi", "game: "+strings.Join(rules.Names(), ", "))
+	pathA := fs.String("a", "", "weights of taifu (side A); \"\": configs/weights/<game>.json or the starting weights")
+	engine := fs.String("engine", "", "command line of the xboard engine playing side B, e.g. /usr/games/sjaakii")
+	engineInit := fs.String("engine-init", "", "commands sent to the engine after protover, ';'-separated (e.g. \"memory 64\")")
+	tc := fs.Float64("tc", 0.1, "seconds per move for both engines (xboard \"st\")")
+	margin := fs.Duration("time-margin", time.Second, "a move slower than --tc plus this loses on time")
+	games := fs.Int("games", 200, "games (pairs with colours reversed, rounded up to even)")
+	playouts := fs.Int("playouts", 0, "taifu's playout cap per move (0: the clock decides)")
+	openingPlies := fs.Int("opening-plies", 2, "random plies from the start shared by a pair's two games")
+	maxPlies := fs.Int("max-plies", 600, "games reaching this many plies are drawn")
+	seed := fs.Uint64("seed", 1, "seed of the openings")
+	sprt := fs.String("sprt", "-50,0", "elo0,elo1 of the SPRT verdict reported")
+	results := fs.String("results", "", "JSON file of finished games: written after every game, read to resume (required)")
+	pgn := fs.String("pgn", "", "PGN file of every game (default: --results with .pgn)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	g, err := rules.Lookup(*game)
+	if err != nil {
+		return err
+	}
+	switch {
+	case *engine == "":
+		return errors.New("--engine: name the xboard engine's command")
+	case *results == "":
+		return errors.New("--results: a results file is needed (the match resumes from it)")
+	case !(*tc > 0) || *tc > 3600:
+		return fmt.Errorf("--tc %v: need seconds per move in (0, 3600]", *tc)
+	case *games < 1, *maxPlies < 1, *openingPlies < 0, *playouts < 0:
+		return errors.New("--games and --max-plies need at least 1, --opening-plies and --playouts at least 0")
+	}
+	sp, err := arena.ParseSPRT(*sprt)
+	if err != nil {
+		return err
+	}
+	if *pgn == "" {
+		*pgn = strings.TrimSuffix(*results, ".json") + ".pgn"
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	argvA := []string{self, "xboard", "--game", g.Name, "--playouts", fmt.Sprint(*playouts)}
+	if *pathA != "" {
+		argvA = append(argvA, "--weights", *pathA)
+	}
+	argvB := strings.Fields(*engine)
+	cfg := xboard.MatchConfig{
+		Game: g, Games: *games, MoveTime: time.Duration(*tc * float64(time.Second)), TimeMargin: *margin,
+		OpeningPlies: *openingPlies, Seed: *seed, MaxPlies: *maxPlies, Results: *results, PGN: *pgn, SPRT: sp,
+		A: func() (*xboard.Client, error) { return xboard.Start(argvA) },
+		B: func() (*xboard.Client, error) {
+			c, err := xboard.Start(argvB)
+			if err != nil {
+				return nil, err
+			}
+			for _, cmd := range strings.Split(*engineInit, ";") {
+				if cmd = strings.TrimSpace(cmd); cmd != "" {
+					c.Send(cmd)
+				}
+			}
+			return c, nil
+		},
+		Progress: func(r *xboard.MatchReport) {
+			last := r.Records[len(r.Records)-1]
+			fmt.Fprintf(stderr, "game %d: %s (%s), %d plies; %d scored, score %.3f, Elo %+.0f [%+.0f, %+.0f]\n",
+				last.Index+1, last.Result, last.Reason, len(last.Moves), r.Games, r.Score, r.Elo, r.Low, r.Hi)
+		},
+	}
+	rep, err := xboard.PlayMatch(cfg)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, rep.String())
+	return nil
+}

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"io"
+	"os"
+
+	"taifu/features"
+	"taifu/rules"
+	"taifu/xboard"
+)
+
+func init() {
+	register(&command{"xboard", "play as an xboard (CECP v2) engine on stdin/stdout for XBoard, Sjaak II's opponents or a match runner", runXboard})
+}
+
+// xboardInput is where taifu xboard reads its commands (tests replace it).
+var xboardInput io.Reader = os.Stdin
+
+func runXboard(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("xboard", stderr)
+	game := fs.String("game", "torishogi", "game after \"new\" until the GUI sends \"variant\"")
+	weights := fs.String("weights", "", "weights file for --game (default: configs/weights/<game>.json when present, else the starting weights); other games use their default")
+	playouts := fs.Int("playouts", 0, "playouts per move (0: as many as the clock allows)")
+	seed := fs.Uint64("seed", 1, "search seed")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if _, err := rules.Lookup(*game); err != nil {
+		return err
+	}
+	load := func(g *rules.Game) (*features.Weights, error) {
+		if g.Name == *game {
+			return features.Load(g.Name, *weights)
+		}
+		return features.Load(g.Name, "")
+	}
+	if _, err := load(mustGame(*game)); err != nil {
+		return err
+	}
+	e, err := xboard.NewEngine(xboard.Options{Game: *game, Playouts: *playouts, Weights: load, Seed: *seed}, stdout)
+	if err != nil {
+		return err
+	}
+	return e.Run(xboardInput)
+}
+
+func mustGame(name string) *rules.Game {
+	g, _ := rules.Lookup(name)
+	return g
+}

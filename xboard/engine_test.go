@@ -1,0 +1,400 @@
+package xboard
+
+import (
+	"io"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	_ "taifu/rules/all"
+
+	"taifu/rules"
+	"taifu/rules/torishogi"
+)
+
+// pipeEngine runs an Engine behind pipes, the way XBoard or a match runner
+// starts one, and returns a Client on it.
+func pipeEngine(t testing.TB, opt Options) (*Client, *Engine) {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	e, err := NewEngine(opt, outW)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		e.Run(inR)
+		outW.Close()
+		close(done)
+	}()
+	c := NewClient("taifu", inW, outR, func() error {
+		inW.Close()
+		<-done
+		return nil
+	})
+	c.trace = true
+	t.Cleanup(func() { c.Close() })
+	return c, e
+}
+
+// expect reads the next line and checks it.
+func expect(t *testing.T, c *Client, want string) {
+	t.Helper()
+	l, err := c.Next(20 * time.Second)
+	if err != nil || l != want {
+		t.Fatalf("got %q (%v), want %q; trace %q", l, err, want, c.Trace)
+	}
+}
+
+// quiet checks that the engine printed nothing before answering a ping.
+func quiet(t *testing.T, c *Client) {
+	t.Helper()
+	if err := c.Send("ping 99"); err != nil {
+		t.Fatal(err)
+	}
+	expect(t, c, "pong 99")
+}
+
+// variant sends "variant torishogi" and reads the setup and piece lines.
+func variant(t *testing.T, c *Client, name string) {
+	t.Helper()
+	c.Send("variant " + name)
+	for _, want := range torishogi.XBoardSetup {
+		expect(t, c, want)
+	}
+}
+
+func fastOptions() Options { return Options{Playouts: 40, Seed: 1} }
+
+func TestHandshake(t *testing.T) {
+	c, _ := pipeEngine(t, fastOptions())
+	c.Send("xboard")
+	c.Send("protover 2")
+	expect(t, c, "feature done=0")
+	expect(t, c, `feature myname="taifu" variants="nanashogi,samarkand,torishogi,typhoon"`)
+	l, _ := c.Next(time.Second)
+	for _, f := range []string{"setboard=1", "usermove=1", "san=0", "sigint=0", "ping=1", "playother=1", "done=1"} {
+		if !strings.Contains(l, " "+f) {
+			t.Errorf("feature line %q lacks %s", l, f)
+		}
+	}
+	if !strings.HasSuffix(l, "done=1") {
+		t.Errorf("last feature line %q does not end with done=1", l)
+	}
+	// The client side of the same handshake.
+	c2, _ := pipeEngine(t, fastOptions())
+	if err := c2.Init(); err != nil || c2.Name != "taifu" || !c2.usermove {
+		t.Errorf("Init: %v, name %q, usermove %v", err, c2.Name, c2.usermove)
+	}
+	quiet(t, c2)
+}
+
+// TestGameWithDropsAndPromotions plays the engine's side of a Tori shogi
+// game set up with setboard, as XBoard does: a promotion and a drop by the
+// user, the engine's replies checked legal in Sjaak II / XBoard notation.
+func TestGameWithDropsAndPromotions(t *testing.T) {
+	c, e := pipeEngine(t, fastOptions())
+	for _, l := range []string{"xboard", "protover 2"} {
+		c.Send(l)
+	}
+	for i := 0; i < 3; i++ {
+		c.Next(time.Second)
+	}
+	c.Send("new")
+	variant(t, c, "torishogi")
+	for _, l := range []string{"post", "force",
+		"setboard k6/4F2/2c4/7/7/7/K6 [Sss] w 0 1", "usermove e6e7+", "usermove S@c6"} {
+		c.Send(l)
+	}
+	quiet(t, c)
+	if got := torishogi.XBoardFEN(e.State()); got != "k3+F2/2s4/2c4/7/7/7/K6 [Ss] w 0 1" {
+		t.Fatalf("after e6e7+ S@c6: %s", got)
+	}
+	c.Send("usermove S@c2") // Black drops; the engine plays White after "go"
+	c.Send("go")
+	l, _ := c.Next(20 * time.Second)
+	if f := strings.Fields(l); len(f) != 5 || f[0] != "1" {
+		t.Errorf("thinking line %q: want ply score time nodes pv", l)
+	}
+	l, _ = c.Next(20 * time.Second)
+	mv, ok := strings.CutPrefix(l, "move ")
+	if !ok {
+		t.Fatalf("want a move, got %q", l)
+	}
+	st, _ := torishogi.ParseXBoardFEN("k3+F2/2s4/2c4/7/7/7/K6 [Ss] w 0 1")
+	st.Make(mustMove(t, st, "S@c2"))
+	if _, err := torishogi.ParseXBoardMove(st, mv); err != nil {
+		t.Errorf("engine move %q: %v", mv, err)
+	}
+	c.Send("usermove e7e8")
+	expect(t, c, "Illegal move: e7e8")
+	c.Send("usermove SW@a2")
+	expect(t, c, "Illegal move: SW@a2")
+	quiet(t, c)
+}
+
+func mustMove(t *testing.T, st rules.State, s string) rules.Move {
+	t.Helper()
+	m, err := torishogi.ParseXBoardMove(st, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestEngineMovesAfterUsermove: out of force mode the engine answers a
+// user move with its own (XBoard's normal game flow), and playother.
+func TestEngineMovesAfterUsermove(t *testing.T) {
+	c, e := pipeEngine(t, fastOptions())
+	c.Send("new")
+	variant(t, c, "torishogi")
+	c.Send("usermove c3c4")
+	l, _ := c.Next(20 * time.Second)
+	if !strings.HasPrefix(l, "move ") || e.State().Ply() != 2 {
+		t.Fatalf("after c3c4: %q at ply %d", l, e.State().Ply())
+	}
+	c.Send("new")
+	c.Send("force")
+	c.Send("usermove c3c4")
+	c.Send("playother") // engine plays Black, which is not on move
+	quiet(t, c)
+	c.Send("usermove c5c4")
+	if l, _ := c.Next(20 * time.Second); !strings.HasPrefix(l, "move ") {
+		t.Fatalf("after playother and c5c4: %q", l)
+	}
+}
+
+func TestSetboardUndoRemove(t *testing.T) {
+	c, e := pipeEngine(t, fastOptions())
+	c.Send("new")
+	variant(t, c, "torishogi")
+	c.Send("force")
+	c.Send("setboard rpckcpl/3f3/sssssss/2s1S2/SSSSSSS/3F3/LPCKCPR[-] w 0 1")
+	moves := []string{"c3c4", "b5b4", "", "b4b3"} // Black takes c4, White b4, Black drops, White takes b3
+	var fens []string                             // the position before each move, by taifu's rules
+	st := torishogi.Game.Start()
+	for i, m := range moves {
+		if i == 2 {
+			for _, lm := range st.Legal(nil) {
+				if lm.IsDrop() {
+					m = torishogi.XBoardMove(lm)
+					break
+				}
+			}
+		}
+		fens = append(fens, torishogi.XBoardFEN(st))
+		st.Make(mustMove(t, st, m))
+		c.Send("usermove " + m)
+	}
+	quiet(t, c)
+	if got, want := torishogi.XBoardFEN(e.State()), torishogi.XBoardFEN(st); got != want {
+		t.Errorf("after %v: %s, want %s", moves, got, want)
+	}
+	c.Send("undo")
+	quiet(t, c)
+	if got := torishogi.XBoardFEN(e.State()); got != fens[3] {
+		t.Errorf("after undo: %s, want %s", got, fens[3])
+	}
+	c.Send("remove")
+	quiet(t, c)
+	if got := torishogi.XBoardFEN(e.State()); got != fens[1] {
+		t.Errorf("after remove: %s, want %s", got, fens[1])
+	}
+	c.Send("remove")
+	expect(t, c, "Error (no move to take back): remove")
+	c.Send("setboard rpckcpl/3f3 w")
+	l, _ := c.Next(time.Second)
+	if !strings.HasPrefix(l, "tellusererror Illegal position: ") {
+		t.Errorf("bad setboard answered %q", l)
+	}
+	c.Send("variant chess")
+	l, _ = c.Next(time.Second)
+	if !strings.HasPrefix(l, "Error (unknown variant \"chess\"") {
+		t.Errorf("unknown variant answered %q", l)
+	}
+	c.Send("frobnicate")
+	expect(t, c, "Error (unknown command): frobnicate")
+}
+
+// TestTimeControl checks the allotment under st and level + time/otim: it
+// never reaches the clock (the margins are Engine.Allotment's).
+func TestTimeControl(t *testing.T) {
+	c, e := pipeEngine(t, Options{Seed: 1})
+	for _, tc := range []struct {
+		cmds []string
+		want time.Duration
+	}{
+		{nil, DefaultMoveTime},
+		{[]string{"st 0.1"}, 80 * time.Millisecond}, // less the larger of 10% and 20 ms
+		{[]string{"st 1"}, 900 * time.Millisecond},
+		{[]string{"st 0.02"}, 10 * time.Millisecond}, // margin 20 ms capped at half
+		// 40 moves in 2 minutes, 120 s on the clock: 3 s a move.
+		{[]string{"level 40 2 0", "time 12000", "otim 12000"}, 3 * time.Second},
+		// 1 s left, no increment, whole game: 1/30 s.
+		{[]string{"level 0 1 0", "time 100"}, time.Second / 30},
+		// 0.1 s left with 2 s increment: never more than a third of the clock less 50 ms.
+		{[]string{"level 0 1 2", "time 10"}, 5 * time.Millisecond},
+		{[]string{"level 0 0:30 1", "time 3000"}, time.Second + 750*time.Millisecond},
+	} {
+		c.Send("new")
+		for _, l := range tc.cmds {
+			c.Send(l)
+		}
+		quiet(t, c)
+		if got := e.Allotment(); got != tc.want {
+			t.Errorf("%v: allotment %v, want %v", tc.cmds, got, tc.want)
+		}
+	}
+	for _, bad := range []string{"st x", "st -1", "level 40 2", "level x 2 0", "level 40 2:99 0", "time y", "sd 0"} {
+		c.Send(bad)
+		l, _ := c.Next(time.Second)
+		if !strings.HasPrefix(l, "Error (") {
+			t.Errorf("%q answered %q", bad, l)
+		}
+	}
+	// A real search at st 0.05 moves (its own time check is mcts's).
+	c.Send("new")
+	c.Send("st 0.05")
+	c.Send("usermove c3c4")
+	if l, _ := c.Next(20 * time.Second); !strings.HasPrefix(l, "move ") {
+		t.Errorf("st 0.05: %q", l)
+	}
+}
+
+// TestResult plays a whole random Tori shogi game through the pipe in force
+// mode: the engine announces the end the rules give, and after "result" it
+// stays in force mode.
+func TestResult(t *testing.T) {
+	c, _ := pipeEngine(t, fastOptions())
+	c.Send("new")
+	variant(t, c, "torishogi")
+	c.Send("force")
+	st := torishogi.Game.Start()
+	rng := rand.New(rand.NewPCG(5, 6))
+	var o rules.Outcome
+	for ply := 0; ply < 3000; ply++ {
+		ms := st.Legal(nil)
+		m := ms[rng.IntN(len(ms))]
+		c.Send("usermove " + torishogi.XBoardMove(m))
+		st.Make(m)
+		if o = rules.Status(st, nil); o.Ended {
+			break
+		}
+	}
+	if !o.Ended {
+		t.Fatal("random game did not end in 3000 plies")
+	}
+	expect(t, c, ResultText(o)+" {"+o.Reason+"}")
+	c.Send("result " + ResultText(o))
+	c.Send("undo")
+	c.Send("go") // one move back the game goes on; the engine moves
+	if l, _ := c.Next(20 * time.Second); !strings.HasPrefix(l, "move ") {
+		t.Errorf("go after undo: %q", l)
+	}
+}
+
+// TestEngineDefinedVariants: the other games in taifu's own notation.
+func TestEngineDefinedVariants(t *testing.T) {
+	c, e := pipeEngine(t, Options{Playouts: 8, Seed: 1})
+	for _, v := range []string{"typhoon", "samarkand", "nanashogi"} {
+		c.Send("new")
+		c.Send("variant " + v)
+		c.Send("go")
+		l, _ := c.Next(60 * time.Second)
+		mv, ok := strings.CutPrefix(l, "move ")
+		g, _ := rules.Lookup(v)
+		if !ok {
+			t.Fatalf("%s: %q", v, l)
+		}
+		st := g.Start()
+		if _, err := rules.ParseMove(st, mv); err != nil || e.State().Game() != g {
+			t.Errorf("%s: move %q: %v", v, mv, err)
+		}
+		c.Send("setboard " + g.StartPosition)
+		quiet(t, c)
+	}
+}
+
+func FuzzHandle(f *testing.F) {
+	for _, s := range []string{
+		"xboard\nprotover 2\nnew\nvariant torishogi\nforce\nusermove c3c4\nundo\nremove\n",
+		"setboard k6/4F2/2c4/7/7/7/K6 [Sss] w 0 1\nusermove e6e7+\nS@c6\nsd 1\ngo\n",
+		"level 40 0:30 0\ntime 100\notim 1\nst 0.01\nping 7\nresult 1-0\nplayother\n",
+		"variant nanashogi\nsetboard 3/3/3 black [K,R,B,k,r,b]\nvariant x\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, input string) {
+		e, err := NewEngine(Options{Playouts: 4, Seed: 1}, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, l := range strings.Split(input, "\n") {
+			if i > 50 {
+				break
+			}
+			if e.Handle(l) {
+				return
+			}
+		}
+	})
+}
+
+// TestXBoardTranscript replays what XBoard 4.9 sent taifu in the GUI check
+// (scripts/xboard-gui.sh, its debug file) up to taifu's first two moves, and
+// checks every reply.
+func TestXBoardTranscript(t *testing.T) {
+	c, e := pipeEngine(t, fastOptions())
+	send := func(lines ...string) {
+		for _, l := range lines {
+			c.Send(l)
+		}
+	}
+	send("xboard", "protover 2")
+	for i := 0; i < 3; i++ {
+		c.Next(time.Second)
+	}
+	for _, f := range []string{"done", "myname", "variants", "setboard", "usermove", "san", "sigint", "sigterm", "ping", "playother", "colors", "time", "reuse", "analyze", "draw", "done"} {
+		send("accepted " + f)
+	}
+	send("new")
+	variant(t, c, "torishogi")
+	send("level 0 1 1", "post", "hard", "ping 1")
+	expect(t, c, "pong 1")
+	send("force", "ping 2")
+	expect(t, c, "pong 2")
+	send("new")
+	variant(t, c, "torishogi")
+	send("level 0 1 1", "post", "hard", "ping 3")
+	expect(t, c, "pong 3")
+	send("force", "computer", "time 6000", "otim 6000")
+	quiet(t, c)
+	// 60 s on the clock, 1 s increment, no moves per session: 60/30 + 0.75 s.
+	if a := e.Allotment(); a != 2750*time.Millisecond {
+		t.Errorf("allotment %v, want 2.75s", a)
+	}
+	send("go")
+	first := ""
+	for i := 0; i < 2; i++ {
+		l, _ := c.Next(20 * time.Second)
+		if i == 0 && !strings.HasPrefix(l, "1 ") {
+			t.Fatalf("want a thinking line, got %q", l)
+		}
+		first = l
+	}
+	if !strings.HasPrefix(first, "move ") {
+		t.Fatalf("want a move, got %q", first)
+	}
+	var reply string
+	for _, m := range e.State().Legal(nil) {
+		reply = torishogi.XBoardMove(m)
+		break
+	}
+	send("time 5774", "otim 5880", "usermove "+reply)
+	c.Next(20 * time.Second) // thinking
+	if l, _ := c.Next(20 * time.Second); !strings.HasPrefix(l, "move ") {
+		t.Fatalf("after usermove %s: %q", reply, l)
+	}
+}

@@ -1,0 +1,156 @@
+package xboard
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"taifu/arena"
+	"taifu/rules/torishogi"
+)
+
+func inProcess(opt Options) func() (*Client, error) {
+	return func() (*Client, error) {
+		inR, inW := io.Pipe()
+		outR, outW := io.Pipe()
+		e, err := NewEngine(opt, outW)
+		if err != nil {
+			return nil, err
+		}
+		done := make(chan struct{})
+		go func() {
+			e.Run(inR)
+			outW.Close()
+			close(done)
+		}()
+		return NewClient("taifu", inW, outR, func() error { inW.Close(); <-done; return nil }), nil
+	}
+}
+
+// cheater is an xboard engine that answers every move request with the
+// move text it is given (protocol 2 without usermove, like Sjaak II).
+func cheater(move string) func() (*Client, error) {
+	return func() (*Client, error) {
+		inR, inW := io.Pipe()
+		outR, outW := io.Pipe()
+		go func() {
+			defer outW.Close()
+			sc := bufio.NewScanner(inR)
+			force := true
+			for sc.Scan() {
+				l := sc.Text()
+				switch {
+				case l == "protover 2":
+					io.WriteString(outW, "feature myname=\"cheater\" done=1\n")
+				case strings.HasPrefix(l, "ping "):
+					io.WriteString(outW, "pong "+l[5:]+"\n")
+				case l == "force" || l == "new":
+					force = true
+				case l == "go":
+					force = false
+					io.WriteString(outW, "move "+move+"\n")
+				case l == "quit":
+					return
+				case len(l) == 4 && !force:
+					io.WriteString(outW, "move "+move+"\n")
+				}
+			}
+		}()
+		return NewClient("cheater", inW, outR, func() error { inW.Close(); return nil }), nil
+	}
+}
+
+func TestMatchResumes(t *testing.T) {
+	dir := t.TempDir()
+	cfg := MatchConfig{
+		Game: torishogi.Game, Games: 2, MoveTime: 10 * time.Second, TimeMargin: time.Minute,
+		OpeningPlies: 2, Seed: 3, MaxPlies: 60,
+		A:       inProcess(Options{Playouts: 30, Seed: 1, Name: "a"}),
+		B:       inProcess(Options{Playouts: 10, Seed: 2, Name: "b"}),
+		Results: filepath.Join(dir, "r.json"), PGN: filepath.Join(dir, "r.pgn"),
+		SPRT: &arena.SPRT{Elo0: 0, Elo1: 10},
+	}
+	r, err := PlayMatch(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Games != 2 || len(r.Disagreements) != 0 || r.A != "a" || r.B != "b" || r.Penta.Pairs() != 1 {
+		t.Fatalf("first run: %s", r)
+	}
+	first := r.Records[0]
+	cfg.Games = 4
+	r, err = PlayMatch(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Games != 4 || r.Penta.Pairs() != 2 || r.Verdict == "" {
+		t.Fatalf("resumed run: %s", r)
+	}
+	if strings.Join(r.Records[0].Moves, " ") != strings.Join(first.Moves, " ") {
+		t.Error("resuming replayed game 1")
+	}
+	// A pair shares its opening, colours reversed.
+	if strings.Join(r.Records[2].Moves[:2], " ") != strings.Join(r.Records[3].Moves[:2], " ") || r.Records[2].AFirst == r.Records[3].AFirst {
+		t.Errorf("pair 2 games: %v / %v", r.Records[2].Moves[:2], r.Records[3].Moves[:2])
+	}
+	pgn, err := os.ReadFile(cfg.PGN)
+	if err != nil || strings.Count(string(pgn), "[Event ") != 4 || !strings.Contains(string(pgn), `[Variant "torishogi"]`) {
+		t.Errorf("PGN: %v\n%s", err, pgn)
+	}
+	// Another match's results file is refused.
+	cfg.Seed = 4
+	if _, err := PlayMatch(cfg); err == nil || !strings.Contains(err.Error(), "another match") {
+		t.Errorf("resume with another seed: %v", err)
+	}
+}
+
+// TestMatchDisagreement: a move taifu's rules reject stops the game and is
+// reported with the position.
+func TestMatchDisagreement(t *testing.T) {
+	cfg := MatchConfig{
+		Game: torishogi.Game, Games: 2, MoveTime: 10 * time.Second, TimeMargin: time.Minute,
+		A: inProcess(Options{Playouts: 10, Seed: 1}), B: cheater("a1a7"),
+	}
+	r, err := PlayMatch(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Games != 0 || len(r.Disagreements) != 2 {
+		t.Fatalf("%s", r)
+	}
+	for _, d := range r.Disagreements {
+		if !strings.Contains(d, `taifu rejects cheater's move "a1a7"`) || !strings.Contains(d, "[") {
+			t.Errorf("disagreement %q", d)
+		}
+	}
+}
+
+func TestFeatureList(t *testing.T) {
+	got := featureList(`setboard=1 myname="Sjaak II 1.4.1" variants="a,b" done=1`)
+	want := []feature{{"setboard", "1"}, {"myname", "Sjaak II 1.4.1"}, {"variants", "a,b"}, {"done", "1"}}
+	if len(got) != len(want) {
+		t.Fatalf("%v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("feature %d: %v, want %v", i, got[i], want[i])
+		}
+	}
+}
+
+// FuzzFeatureList: the engine replies a client parses never panic it.
+func FuzzFeatureList(f *testing.F) {
+	f.Add(`setboard=1 myname="Sjaak II 1.4.1" done=1`)
+	f.Add(`a="unterminated`)
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, ft := range featureList(s) {
+			if strings.Contains(ft.key, " ") && !strings.Contains(s, ft.key) {
+				t.Fatalf("key %q not from %q", ft.key, s)
+			}
+		}
+	})
+}
