@@ -73,7 +73,7 @@ func TestHandshake(t *testing.T) {
 	c.Send("xboard")
 	c.Send("protover 2")
 	expect(t, c, "feature done=0")
-	expect(t, c, `feature myname="taifu" variants="nanashogi,samarkand,torishogi,typhoon"`)
+	expect(t, c, `feature myname="taifu" variants="chess,nanashogi,samarkand,torishogi,typhoon"`)
 	l, _ := c.Next(time.Second)
 	for _, f := range []string{"setboard=1", "usermove=1", "san=0", "sigint=0", "ping=1", "playother=1", "done=1"} {
 		if !strings.Contains(l, " "+f) {
@@ -209,9 +209,9 @@ func TestSetboardUndoRemove(t *testing.T) {
 	if !strings.HasPrefix(l, "tellusererror Illegal position: ") {
 		t.Errorf("bad setboard answered %q", l)
 	}
-	c.Send("variant chess")
+	c.Send("variant xiangqi")
 	l, _ = c.Next(time.Second)
-	if !strings.HasPrefix(l, "Error (unknown variant \"chess\"") {
+	if !strings.HasPrefix(l, "Error (unknown variant \"xiangqi\"") {
 		t.Errorf("unknown variant answered %q", l)
 	}
 	c.Send("frobnicate")
