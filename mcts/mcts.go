@@ -60,6 +60,9 @@ type Config struct {
 	// hand/ terms), so that losing the same share of one's material means
 	// the same value in every game, whatever the weights' scale.
 	EvalScale float64
+	// Tactics at the leaves: a quiescence search, a mate-in-one check at
+	// expansion, or neither (TacticsNone); 0 means DefaultTactics.
+	Tactics Tactics
 }
 
 // Visit is one root child and its visit count.
@@ -117,6 +120,10 @@ type Searcher struct {
 	rootPly  int
 	noised   bool
 	full     bool
+	tactics  Tactics        // resolved Config.Tactics
+	qbufs    [][]rules.Move // move buffers per quiescence ply
+	qgain    [][]float64    // move gains per quiescence ply
+	qnodes   int            // nodes of the current quiescence search
 }
 
 // New returns a Searcher. w may be nil, in which case the game's starting
@@ -132,10 +139,11 @@ func New(cfg Config, w *features.Weights) *Searcher {
 		cfg.NoiseFrac = 0.25
 	}
 	return &Searcher{
-		cfg:   cfg,
-		given: w,
-		rng:   rand.New(rand.NewPCG(cfg.Seed, 0x7461696675)),
-		moves: make([]rules.Move, 0, 1024),
+		cfg:     cfg,
+		tactics: cfg.Tactics.resolved(),
+		given:   w,
+		rng:     rand.New(rand.NewPCG(cfg.Seed, 0x7461696675)),
+		moves:   make([]rules.Move, 0, 1024),
 	}
 }
 
@@ -382,10 +390,9 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 		}
 		return float64(n.proven)
 	}
-	v := 2/(1+math.Exp(-s.scale*s.eval.Eval(st))) - 1
 	if len(s.nodes)+len(ms) > MaxNodes {
 		s.full = true
-		return v
+		return s.leafValue(st, ms)
 	}
 	s.priors(st, ms)
 	first := int32(len(s.nodes))
@@ -395,7 +402,16 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 	n := &s.nodes[idx]
 	n.first, n.nChild = first, int32(len(ms))
 	n.flags |= expanded
-	return v
+	if s.tactics&TacticsMate != 0 {
+		if c := s.mateChild(idx, st); c >= 0 {
+			ch := &s.nodes[c]
+			ch.flags |= terminal
+			ch.proven = -1
+			s.nodes[idx].proven = 1
+			return 1
+		}
+	}
+	return s.leafValue(st, ms)
 }
 
 // priors fills s.logits with the softmax of each move's logit: the material
@@ -407,34 +423,10 @@ func (s *Searcher) priors(st rules.State, ms []rules.Move) {
 		s.logits = make([]float64, len(ms), 2*len(ms))
 	}
 	s.logits = s.logits[:len(ms)]
-	g := s.game
 	me := st.SideToMove()
 	maxL := math.Inf(-1)
 	for i := range ms {
-		m := &ms[i]
-		gain, royal := 0.0, false
-		if m.Flags&(rules.FlagDrop|rules.FlagPass) == 0 {
-			if p := st.At(int(m.To)); p != rules.NoPiece && p.Side() != me && m.Flags&rules.FlagExchange == 0 && m.Push == rules.NoSquare {
-				gain += s.matVal[p.Kind()]
-				royal = royal || g.Kinds[p.Kind()].Royal
-			}
-			for _, sq := range m.Marks[:m.NCap] {
-				if p := st.At(int(sq)); p != rules.NoPiece && p.Side() != me {
-					gain += s.matVal[p.Kind()]
-					royal = royal || g.Kinds[p.Kind()].Royal
-				}
-			}
-			for _, sq := range m.Marks[m.NCap : m.NCap+m.NConv] {
-				if p := st.At(int(sq)); p != rules.NoPiece {
-					gain += 2 * s.matVal[p.Kind()]
-				}
-			}
-			if m.Flags&rules.FlagPromote != 0 {
-				if p := st.At(int(m.From)); p != rules.NoPiece {
-					gain += s.promGain[p.Kind()]
-				}
-			}
-		}
+		gain, royal := s.moveGain(st, &ms[i], me)
 		l := min(gain, priorCap)
 		if royal {
 			l += royalCaptureLog

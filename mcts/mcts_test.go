@@ -234,14 +234,14 @@ func TestGammaMean(t *testing.T) {
 }
 
 func BenchmarkSearchTestgame(b *testing.B) {
-	benchSearch(b, testgame.Game, features.Starting(testgame.Game))
+	benchSearch(b, testgame.Game, features.Starting(testgame.Game), 0)
 }
 
 // benchSearch measures playouts per second from g's start position at 200
-// playouts per search.
-func benchSearch(b *testing.B, g *rules.Game, w *features.Weights) {
+// playouts per search with leaf tactics t.
+func benchSearch(b *testing.B, g *rules.Game, w *features.Weights, t Tactics) {
 	st := g.Start()
-	s := New(Config{Playouts: 200, Seed: 1}, w)
+	s := New(Config{Playouts: 200, Seed: 1, Tactics: t}, w)
 	s.Search(st) // grow the pool before timing
 	playouts := 0
 	for b.Loop() {

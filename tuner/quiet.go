@@ -16,18 +16,8 @@ const (
 )
 
 // IsCapture reports whether m, legal in st, removes or converts an opposing
-// piece: a piece on To captured by displacement (not an exchange, push or
-// drop), listed capture squares, or listed conversions.
-func IsCapture(st rules.State, m *rules.Move) bool {
-	if m.NCap > 0 || m.NConv > 0 {
-		return true
-	}
-	if m.Flags&(rules.FlagDrop|rules.FlagPass|rules.FlagExchange) != 0 || m.Push != rules.NoSquare {
-		return false
-	}
-	p := st.At(int(m.To))
-	return p != rules.NoPiece && p.Side() != st.SideToMove()
-}
+// piece (rules.IsCapture, shared with the search's quiescence).
+func IsCapture(st rules.State, m *rules.Move) bool { return rules.IsCapture(st, m) }
 
 // Quiescer resolves tactical positions with a capture-only negamax
 // alpha-beta search: at each node the side to move may stand pat on the
