@@ -13,6 +13,7 @@
 package mcts
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"time"
@@ -63,6 +64,9 @@ type Config struct {
 	// Tactics at the leaves: a quiescence search, a mate-in-one check at
 	// expansion, or neither (TacticsNone); 0 means DefaultTactics.
 	Tactics Tactics
+	// QuiesceNodes bounds the quiescence search at one leaf (nodes, the
+	// leaf included); 0 means DefaultQuiesceNodes.
+	QuiesceNodes int
 }
 
 // Visit is one root child and its visit count.
@@ -124,6 +128,7 @@ type Searcher struct {
 	qbufs    [][]rules.Move // move buffers per quiescence ply
 	qgain    [][]float64    // move gains per quiescence ply
 	qnodes   int            // nodes of the current quiescence search
+	qmax     int            // node bound of a quiescence search
 }
 
 // New returns a Searcher. w may be nil, in which case the game's starting
@@ -141,6 +146,7 @@ func New(cfg Config, w *features.Weights) *Searcher {
 	return &Searcher{
 		cfg:     cfg,
 		tactics: cfg.Tactics.resolved(),
+		qmax:    cmp.Or(max(cfg.QuiesceNodes, 0), DefaultQuiesceNodes),
 		given:   w,
 		rng:     rand.New(rand.NewPCG(cfg.Seed, 0x7461696675)),
 		moves:   make([]rules.Move, 0, 1024),

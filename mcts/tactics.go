@@ -30,10 +30,12 @@ const (
 // measurements in BENCHMARKS.md).
 const DefaultTactics = TacticsQuiesce | TacticsMate
 
-// Quiescence limits per leaf: plies of captures and nodes searched.
+// Quiescence limits per leaf: plies of captures, and nodes searched when
+// Config.QuiesceNodes is 0 (each node beyond the leaf generates its moves,
+// the cost of one expansion).
 const (
-	quiesceDepth = 4
-	quiesceNodes = 8
+	quiesceDepth        = 4
+	DefaultQuiesceNodes = 8
 	// deltaMargin: a capture whose gain, added to the standing evaluation,
 	// stays this many pawns below alpha is not searched (delta pruning).
 	deltaMargin = 2.0
@@ -155,7 +157,7 @@ func (s *Searcher) quiesce(st rules.State, alpha, beta float64, d int, ms []rule
 		}
 	}
 	stand := s.eval.Eval(st)
-	if d >= quiesceDepth || s.qnodes >= quiesceNodes || stand >= beta {
+	if d >= quiesceDepth || s.qnodes >= s.qmax || stand >= beta {
 		return stand
 	}
 	if d > 0 {
@@ -218,7 +220,7 @@ func (s *Searcher) quiesce(st rules.State, alpha, beta float64, d int, ms []rule
 		if v > alpha {
 			alpha = v
 		}
-		if alpha >= beta || s.qnodes >= quiesceNodes {
+		if alpha >= beta || s.qnodes >= s.qmax {
 			break
 		}
 	}
