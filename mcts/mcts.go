@@ -89,6 +89,7 @@ type Result struct {
 const (
 	expanded uint8 = 1 << iota
 	terminal
+	mateChecked // TacticsMate has looked for a mate in one among the children
 )
 
 type node struct {
@@ -306,6 +307,14 @@ func (s *Searcher) playout(st rules.State) {
 			v = s.expand(idx, st)
 			break
 		}
+		if s.tactics&TacticsMate != 0 && n.flags&mateChecked == 0 {
+			// Checked on the second visit: most leaves are never revisited.
+			n.flags |= mateChecked
+			if s.proveMate(idx, st) {
+				v = 1
+				break
+			}
+		}
 		idx = s.selectChild(idx)
 		st.Make(s.nodes[idx].move)
 		path = append(path, idx)
@@ -408,15 +417,6 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 	n := &s.nodes[idx]
 	n.first, n.nChild = first, int32(len(ms))
 	n.flags |= expanded
-	if s.tactics&TacticsMate != 0 {
-		if c := s.mateChild(idx, st); c >= 0 {
-			ch := &s.nodes[c]
-			ch.flags |= terminal
-			ch.proven = -1
-			s.nodes[idx].proven = 1
-			return 1
-		}
-	}
 	return s.leafValue(st, ms)
 }
 

@@ -18,9 +18,10 @@ const (
 	// search (negamax alpha-beta, stand pat on the evaluation) instead of
 	// the evaluation of the leaf itself.
 	TacticsQuiesce Tactics = 1 << iota
-	// TacticsMate looks, when a node is expanded in a game with check
-	// (Tori shogi, Nana shogi, Samarkand), for a move that checkmates at
-	// once and proves the node won (MCTS-solver) without visiting it.
+	// TacticsMate looks, when a node is visited the second time in a game
+	// with check (Tori shogi, Nana shogi, Samarkand), for a move that
+	// checkmates at once and proves the node won (MCTS-solver) without
+	// visiting the move.
 	TacticsMate
 	// TacticsNone is the bare search: the evaluation of the leaf only.
 	TacticsNone Tactics = 1 << 7
@@ -238,6 +239,20 @@ func (s *Searcher) leafValue(st rules.State, ms []rules.Move) float64 {
 		e = s.eval.Eval(st)
 	}
 	return 2/(1+math.Exp(-s.scale*e)) - 1
+}
+
+// proveMate marks node idx (position st) won when one of its children's
+// moves checkmates at once, and reports whether it did.
+func (s *Searcher) proveMate(idx int32, st rules.State) bool {
+	c := s.mateChild(idx, st)
+	if c < 0 {
+		return false
+	}
+	ch := &s.nodes[c]
+	ch.flags |= terminal
+	ch.proven = -1
+	s.nodes[idx].proven = 1
+	return true
 }
 
 // mateChild returns the index of a child of idx (position st) whose move
