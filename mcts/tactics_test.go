@@ -136,19 +136,3 @@ func TestDeterminismTactics(t *testing.T) {
 		}
 	}
 }
-
-// The quiescence and mate checks reuse their buffers: a repeated search
-// from a Tori shogi middle game allocates only the returned Policy.
-func TestTacticsDoNotAllocatePerNode(t *testing.T) {
-	g := game(t, "torishogi")
-	st := pos(t, g, "1,pt,3,pt,1/1,rq,ph,1,sw,PT,sw/1,sw,sw,1,cr,sw,1/sw,fa,1,SW,2,lq/1,SW,1,CR,SW,SW,RQ/+sw,1,PH,1,CR,1,SW/LQ,PT,SW,SW,FA,2 black [cr,sw,sw]")
-	s := New(Config{Playouts: 300, Seed: 2, Tactics: TacticsQuiesce | TacticsMate}, weights(t, g))
-	s.Search(st)
-	allocs := testing.AllocsPerRun(5, func() {
-		s.Reset()
-		s.Search(st)
-	})
-	if allocs > 10 { // the Policy slice's growth
-		t.Errorf("%v allocations per 300-playout search", allocs)
-	}
-}
