@@ -27,9 +27,12 @@ const (
 	TacticsNone Tactics = 1 << 7
 )
 
-// DefaultTactics is what a zero Config.Tactics means (chosen by the
-// measurements in BENCHMARKS.md).
-const DefaultTactics = TacticsQuiesce | TacticsMate
+// DefaultTactics is what a zero Config.Tactics means: the bare search.
+// At equal time per move the tactics did not pay in any game measured
+// (BENCHMARKS.md, "Leaf tactics"): they win at an equal playout budget but
+// cost more per playout than they gain; users trade speed for strength by
+// choosing them.
+const DefaultTactics = TacticsNone
 
 // Quiescence limits per leaf: plies of captures, and nodes searched when
 // Config.QuiesceNodes is 0 (each node beyond the leaf generates its moves,
