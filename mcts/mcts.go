@@ -61,8 +61,8 @@ type Config struct {
 	// hand/ terms), so that losing the same share of one's material means
 	// the same value in every game, whatever the weights' scale.
 	EvalScale float64
-	// Tactics at the leaves: a quiescence search, a mate-in-one check at
-	// expansion, or neither (TacticsNone); 0 means DefaultTactics.
+	// Tactics at the leaves: a quiescence search, a mate-in-one check, or
+	// neither (TacticsNone); 0 means DefaultTactics of the game searched.
 	Tactics Tactics
 	// QuiesceNodes bounds the quiescence search at one leaf (nodes, the
 	// leaf included); 0 means DefaultQuiesceNodes.
@@ -125,7 +125,7 @@ type Searcher struct {
 	rootPly  int
 	noised   bool
 	full     bool
-	tactics  Tactics        // resolved Config.Tactics
+	tactics  Tactics        // Config.Tactics resolved for the game
 	qbufs    [][]rules.Move // move buffers per quiescence ply
 	qgain    [][]float64    // move gains per quiescence ply
 	qnodes   int            // nodes of the current quiescence search
@@ -145,12 +145,11 @@ func New(cfg Config, w *features.Weights) *Searcher {
 		cfg.NoiseFrac = 0.25
 	}
 	return &Searcher{
-		cfg:     cfg,
-		tactics: cfg.Tactics.resolved(),
-		qmax:    cmp.Or(max(cfg.QuiesceNodes, 0), DefaultQuiesceNodes),
-		given:   w,
-		rng:     rand.New(rand.NewPCG(cfg.Seed, 0x7461696675)),
-		moves:   make([]rules.Move, 0, 1024),
+		cfg:   cfg,
+		qmax:  cmp.Or(max(cfg.QuiesceNodes, 0), DefaultQuiesceNodes),
+		given: w,
+		rng:   rand.New(rand.NewPCG(cfg.Seed, 0x7461696675)),
+		moves: make([]rules.Move, 0, 1024),
 	}
 }
 
@@ -164,6 +163,7 @@ func (s *Searcher) Reset() {
 // setGame prepares the weights and prior tables for g.
 func (s *Searcher) setGame(g *rules.Game) {
 	s.game = g
+	s.tactics = s.cfg.Tactics.resolved(g)
 	s.weights = nil
 	if w := s.given; w != nil && w.Game == g.Name {
 		if w.Schema() != nil && w.Schema().Game == g && len(w.Vec) == len(w.Schema().Names) {

@@ -27,12 +27,18 @@ const (
 	TacticsNone Tactics = 1 << 7
 )
 
-// DefaultTactics is what a zero Config.Tactics means: the bare search.
-// At equal time per move the tactics did not pay in any game measured
-// (BENCHMARKS.md, "Leaf tactics"): they win at an equal playout budget but
-// cost more per playout than they gain; users trade speed for strength by
-// choosing them.
-const DefaultTactics = TacticsNone
+// DefaultTactics returns what a zero Config.Tactics means in game g,
+// chosen by equal-time matches (BENCHMARKS.md, "Leaf tactics"): in the drop
+// games, where a check is cheap to test, the quiescence and the mate check
+// (Tori shogi +70 Elo [-34, +190] over 40 games); elsewhere the bare search
+// (Typhoon and Samarkand lost at equal time: the tactics win at an equal
+// playout budget but cost more per playout than they gain).
+func DefaultTactics(g *rules.Game) Tactics {
+	if g.HasHand {
+		return TacticsQuiesce | TacticsMate
+	}
+	return TacticsNone
+}
 
 // Quiescence limits per leaf: plies of captures, and nodes searched when
 // Config.QuiesceNodes is 0 (each node beyond the leaf generates its moves,
@@ -54,7 +60,7 @@ const mateValue = 1000
 func ParseTactics(text string) (Tactics, error) {
 	switch text {
 	case "default", "":
-		return DefaultTactics, nil
+		return 0, nil
 	case "eval", "none":
 		return TacticsNone, nil
 	}
@@ -92,10 +98,10 @@ func (t Tactics) String() string {
 	return fmt.Sprintf("tactics(%d)", uint8(t))
 }
 
-// resolved returns t with the default applied.
-func (t Tactics) resolved() Tactics {
+// resolved returns t with g's default applied.
+func (t Tactics) resolved(g *rules.Game) Tactics {
 	if t == 0 {
-		return DefaultTactics
+		return DefaultTactics(g)
 	}
 	if t&TacticsNone != 0 {
 		return TacticsNone

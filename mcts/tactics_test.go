@@ -108,7 +108,7 @@ func TestParseTactics(t *testing.T) {
 		ok   bool
 	}{
 		{"eval", TacticsNone, true}, {"quiesce", TacticsQuiesce, true}, {"mate", TacticsMate, true},
-		{"quiesce+mate", TacticsQuiesce | TacticsMate, true}, {"default", DefaultTactics, true},
+		{"quiesce+mate", TacticsQuiesce | TacticsMate, true}, {"default", 0, true},
 		{"quiesce+", 0, false}, {"alpha-beta", 0, false},
 	} {
 		got, err := ParseTactics(c.in)
@@ -133,6 +133,22 @@ func TestDeterminismTactics(t *testing.T) {
 		m2, p2 := play(g, cfg, w, 8)
 		if !reflect.DeepEqual(m1, m2) || !reflect.DeepEqual(p1, p2) {
 			t.Errorf("%s: same seed, different games:\n%v\n%v", name, m1, m2)
+		}
+	}
+}
+
+// The default follows the equal-time measurements: tactics in the drop
+// games only.
+func TestDefaultTactics(t *testing.T) {
+	for name, want := range map[string]Tactics{
+		"torishogi": TacticsQuiesce | TacticsMate, "nanashogi": TacticsQuiesce | TacticsMate,
+		"typhoon": TacticsNone, "samarkand": TacticsNone,
+	} {
+		g := game(t, name)
+		s := New(Config{Playouts: 1}, nil)
+		s.Search(g.Start())
+		if s.tactics != want || DefaultTactics(g) != want {
+			t.Errorf("%s: tactics %v, want %v", name, s.tactics, want)
 		}
 	}
 }
