@@ -152,3 +152,19 @@ func TestDefaultTactics(t *testing.T) {
 		}
 	}
 }
+
+// rules.IsCapture, which picks the quiescence moves: Rc1-c4 takes the pawn,
+// other rook and king moves take nothing (testgame position, by hand).
+func TestIsCapture(t *testing.T) {
+	g := testgame.Game
+	st := pos(t, g, "k,1,r,2/2,p,2/5/5/2,R,1,K white")
+	for mv, want := range map[string]bool{"c1c4": true, "c1c2": false, "c1a1": false, "e1d1": false} {
+		m, err := rules.ParseMove(st, mv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rules.IsCapture(st, &m); got != want {
+			t.Errorf("%s: IsCapture %v, want %v", mv, got, want)
+		}
+	}
+}
