@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"taifu/features"
 	"taifu/rules"
 )
 
@@ -50,10 +51,6 @@ const (
 	// stays this many pawns below alpha is not searched (delta pruning).
 	deltaMargin = 2.0
 )
-
-// mateValue is the evaluation, in pawns, of a decided game inside the
-// quiescence search: beyond any material balance.
-const mateValue = 1000
 
 // ParseTactics reads "eval" (none), "quiesce", "mate", "quiesce+mate" or
 // "default".
@@ -143,18 +140,6 @@ func (s *Searcher) moveGain(st rules.State, m *rules.Move, me rules.Side) (gain 
 	return gain, royal
 }
 
-// outcomeEval is a decided game's evaluation for st's side to move.
-func outcomeEval(st rules.State, o rules.Outcome) float64 {
-	switch {
-	case !o.Ended || o.Draw:
-		return 0
-	case o.Winner == st.SideToMove():
-		return mateValue
-	default:
-		return -mateValue
-	}
-}
-
 // quiesce returns the value in pawns, for the side to move, of a capture
 // and promotion search from st with window (alpha, beta). d is the ply
 // below the leaf; at d == 0, ms are st's legal moves (st has not ended and
@@ -163,7 +148,7 @@ func (s *Searcher) quiesce(st rules.State, alpha, beta float64, d int, ms []rule
 	s.qnodes++
 	if d > 0 {
 		if o := st.Ended(); o.Ended {
-			return outcomeEval(st, o)
+			return features.OutcomeEval(st, o)
 		}
 	}
 	stand := s.eval.Eval(st)
@@ -178,7 +163,7 @@ func (s *Searcher) quiesce(st rules.State, alpha, beta float64, d int, ms []rule
 		ms = st.Legal(s.qbufs[d][:0])
 		s.qbufs[d] = ms
 		if len(ms) == 0 {
-			return outcomeEval(st, st.NoMoves())
+			return features.OutcomeEval(st, st.NoMoves())
 		}
 	} else if len(s.qgain) == 0 {
 		s.qgain = append(s.qgain, make([]float64, 0, 256))
@@ -194,7 +179,7 @@ func (s *Searcher) quiesce(st rules.State, alpha, beta float64, d int, ms []rule
 		if m.Flags&rules.FlagPromote != 0 || rules.IsCapture(st, m) {
 			gain, royal := s.moveGain(st, m, me)
 			if royal {
-				gain += mateValue
+				gain += features.MateValue
 			}
 			if stand+gain+deltaMargin > alpha {
 				// most valuable victim first, then least valuable attacker

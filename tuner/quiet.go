@@ -76,7 +76,7 @@ func (q *Quiescer) search(st rules.State, alpha, beta float64, d, maxDepth int) 
 	q.nodes++
 	q.pv[d] = q.pv[d][:0]
 	if o := st.Ended(); o.Ended {
-		return outcomeValue(st, o)
+		return features.OutcomeEval(st, o)
 	}
 	stand := q.W.Eval(st, q.scratch[:0])
 	if d >= maxDepth || q.nodes >= maxNodes {
@@ -92,7 +92,7 @@ func (q *Quiescer) search(st rules.State, alpha, beta float64, d, maxDepth int) 
 	ms := st.Legal(q.bufs[d][:0])
 	q.bufs[d] = ms
 	if len(ms) == 0 {
-		return outcomeValue(st, st.NoMoves())
+		return features.OutcomeEval(st, st.NoMoves())
 	}
 	for i := range ms {
 		if !IsCapture(st, &ms[i]) {
@@ -113,21 +113,6 @@ func (q *Quiescer) search(st rules.State, alpha, beta float64, d, maxDepth int) 
 		}
 	}
 	return best
-}
-
-// mateValue is the static value, in pawns, given to a decided game in the
-// capture search: larger than any material balance.
-const mateValue = 1000
-
-func outcomeValue(st rules.State, o rules.Outcome) float64 {
-	switch {
-	case !o.Ended || o.Draw:
-		return 0
-	case o.Winner == st.SideToMove():
-		return mateValue
-	default:
-		return -mateValue
-	}
 }
 
 // HasCapture reports whether the side to move in st has a legal capture.
