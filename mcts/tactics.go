@@ -28,16 +28,15 @@ const (
 	TacticsNone Tactics = 1 << 7
 )
 
-// DefaultTactics returns what a zero Config.Tactics means in game g,
-// chosen by equal-time matches (BENCHMARKS.md, "Leaf tactics"): in the drop
-// games, where a check is cheap to test, the quiescence and the mate check
-// (Tori shogi +70 Elo [-34, +190] over 40 games); elsewhere the bare search
-// (Typhoon and Samarkand lost at equal time: the tactics win at an equal
-// playout budget but cost more per playout than they gain).
+// DefaultTactics returns what a zero Config.Tactics means in game g: the
+// bare search in every game, chosen by equal-time matches (BENCHMARKS.md,
+// "Leaf tactics"). The tactics win at an equal playout budget, but at equal
+// time they lost in Typhoon and Samarkand and were about even in Tori
+// shogi and Nana shogi, while costing the drop games two to four times
+// their self-play games per core-hour. Users who want them (an
+// engine facing mates, say) set Config.Tactics.
 func DefaultTactics(g *rules.Game) Tactics {
-	if g.HasHand {
-		return TacticsQuiesce | TacticsMate
-	}
+	_ = g // the measured default is the same in every game
 	return TacticsNone
 }
 
