@@ -89,12 +89,15 @@ func TestImmediateWinRealGames(t *testing.T) {
 }
 
 // BenchmarkSearch measures playouts per second from each game's start
-// position, 200 playouts per search with a fresh tree.
+// position, 200 playouts per search with a fresh tree, for each choice of
+// leaf tactics ("eval" is the search before issue 17).
 func BenchmarkSearch(b *testing.B) {
 	for _, name := range rules.Names() {
 		g := game(b, name)
 		w := weights(b, g)
-		b.Run(name, func(b *testing.B) { benchSearch(b, g, w) })
+		for _, t := range []Tactics{TacticsNone, TacticsQuiesce, TacticsMate, TacticsQuiesce | TacticsMate} {
+			b.Run(name+"/"+t.String(), func(b *testing.B) { benchSearch(b, g, w, t) })
+		}
 	}
 }
 

@@ -2,8 +2,10 @@
 // are valued by the evaluation of package features through a logistic curve,
 // with priors from cheap move features, an MCTS-solver that propagates proven
 // wins and losses, tree reuse between moves, Dirichlet noise and temperature
-// for self-play, and a playout or time budget. Given the same Config.Seed and
-// the same calls, a Searcher makes the same choices.
+// for self-play, and a playout or time budget. Leaf tactics (tactics.go,
+// Config.Tactics) can replace the leaf's evaluation by a capture and
+// promotion quiescence search and prove nodes by a mate-in-one check. Given
+// the same Config.Seed and the same calls, a Searcher makes the same choices.
 //
 // The tree is a pool of nodes (a slice of structs) in which the children of
 // a node are a contiguous range; expanding a node appends to the pool, so a
@@ -13,6 +15,7 @@
 package mcts
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -61,6 +64,12 @@ type Config struct {
 	// hand/ terms), so that losing the same share of one's material means
 	// the same value in every game, whatever the weights' scale.
 	EvalScale float64
+	// Tactics at the leaves: a quiescence search, a mate-in-one check, or
+	// neither (TacticsNone); 0 means DefaultTactics of the game searched.
+	Tactics Tactics
+	// QuiesceNodes bounds the quiescence search at one leaf (nodes, the
+	// leaf included); 0 means DefaultQuiesceNodes.
+	QuiesceNodes int
 }
 
 // Visit is one root child and its visit count.
@@ -83,6 +92,7 @@ type Result struct {
 const (
 	expanded uint8 = 1 << iota
 	terminal
+	mateChecked // TacticsMate has looked for a mate in one among the children
 )
 
 type node struct {
@@ -118,6 +128,11 @@ type Searcher struct {
 	rootPly  int
 	noised   bool
 	full     bool
+	tactics  Tactics        // Config.Tactics resolved for the game
+	qbufs    [][]rules.Move // move buffers per quiescence ply
+	qgain    [][]float64    // move gains per quiescence ply
+	qnodes   int            // nodes of the current quiescence search
+	qmax     int            // node bound of a quiescence search
 }
 
 // New returns a Searcher. w may be nil, in which case the game's starting
@@ -146,6 +161,7 @@ func New(cfg Config, w *features.Weights) (*Searcher, error) {
 	}
 	return &Searcher{
 		cfg:   cfg,
+		qmax:  cmp.Or(max(cfg.QuiesceNodes, 0), DefaultQuiesceNodes),
 		given: w,
 		rng:   rand.New(rand.NewPCG(cfg.Seed, 0x7461696675)),
 		moves: make([]rules.Move, 0, 1024),
@@ -162,6 +178,7 @@ func (s *Searcher) Reset() {
 // setGame prepares the weights and prior tables for g.
 func (s *Searcher) setGame(g *rules.Game) {
 	s.game = g
+	s.tactics = s.cfg.Tactics.resolved(g)
 	s.weights = nil
 	if w := s.given; w != nil && w.Schema().Game == g {
 		s.weights = w
@@ -301,6 +318,14 @@ func (s *Searcher) playout(st rules.State) {
 			v = s.expand(idx, st)
 			break
 		}
+		if s.tactics&TacticsMate != 0 && n.flags&mateChecked == 0 {
+			// Checked on the second visit: most leaves are never revisited.
+			n.flags |= mateChecked
+			if s.proveMate(idx, st) {
+				v = 1
+				break
+			}
+		}
 		idx = s.selectChild(idx)
 		st.Make(s.nodes[idx].move)
 		path = append(path, idx)
@@ -391,10 +416,9 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 		}
 		return float64(n.proven)
 	}
-	v := 2/(1+math.Exp(-s.scale*s.eval.Eval(st))) - 1
 	if len(s.nodes)+len(ms) > MaxNodes {
 		s.full = true
-		return v
+		return s.leafValue(st, ms)
 	}
 	s.priors(st, ms)
 	first := int32(len(s.nodes))
@@ -404,7 +428,7 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 	n := &s.nodes[idx]
 	n.first, n.nChild = first, int32(len(ms))
 	n.flags |= expanded
-	return v
+	return s.leafValue(st, ms)
 }
 
 // priors fills s.logits with the softmax of each move's logit: the material
@@ -416,34 +440,10 @@ func (s *Searcher) priors(st rules.State, ms []rules.Move) {
 		s.logits = make([]float64, len(ms), 2*len(ms))
 	}
 	s.logits = s.logits[:len(ms)]
-	g := s.game
 	me := st.SideToMove()
 	maxL := math.Inf(-1)
 	for i := range ms {
-		m := &ms[i]
-		gain, royal := 0.0, false
-		if m.Flags&(rules.FlagDrop|rules.FlagPass) == 0 {
-			if p := st.At(int(m.To)); p != rules.NoPiece && p.Side() != me && m.Flags&rules.FlagExchange == 0 && m.Push == rules.NoSquare {
-				gain += s.matVal[p.Kind()]
-				royal = royal || g.Kinds[p.Kind()].Royal
-			}
-			for _, sq := range m.Marks[:m.NCap] {
-				if p := st.At(int(sq)); p != rules.NoPiece && p.Side() != me {
-					gain += s.matVal[p.Kind()]
-					royal = royal || g.Kinds[p.Kind()].Royal
-				}
-			}
-			for _, sq := range m.Marks[m.NCap : m.NCap+m.NConv] {
-				if p := st.At(int(sq)); p != rules.NoPiece {
-					gain += 2 * s.matVal[p.Kind()]
-				}
-			}
-			if m.Flags&rules.FlagPromote != 0 {
-				if p := st.At(int(m.From)); p != rules.NoPiece {
-					gain += s.promGain[p.Kind()]
-				}
-			}
-		}
+		gain, royal := s.moveGain(st, &ms[i], me)
 		l := min(gain, priorCap)
 		if royal {
 			l += royalCaptureLog

@@ -185,17 +185,29 @@ func TestTimeLimit(t *testing.T) {
 }
 
 // Steady state: searching again with the pool already grown allocates only
-// the returned Policy slice.
+// the returned Policy slice, with and without leaf tactics (the quiescence
+// and mate checks reuse their buffers).
 func TestSearchDoesNotAllocatePerNode(t *testing.T) {
-	st := testgame.DropGame.Start()
-	s := mustNew(Config{Playouts: 500, Seed: 2}, features.Starting(testgame.DropGame))
-	s.Search(st)
-	allocs := testing.AllocsPerRun(5, func() {
-		s.Reset()
-		s.Search(st)
-	})
-	if allocs > 10 { // the Policy slice's growth
-		t.Errorf("%v allocations per 500-playout search", allocs)
+	tori := game(t, "torishogi")
+	for _, c := range []struct {
+		st rules.State
+		w  *features.Weights
+		t  Tactics
+	}{
+		{testgame.DropGame.Start(), features.Starting(testgame.DropGame), TacticsNone},
+		{testgame.DropGame.Start(), features.Starting(testgame.DropGame), TacticsQuiesce | TacticsMate},
+		{pos(t, tori, "1,pt,3,pt,1/1,rq,ph,1,sw,PT,sw/1,sw,sw,1,cr,sw,1/sw,fa,1,SW,2,lq/1,SW,1,CR,SW,SW,RQ/+sw,1,PH,1,CR,1,SW/LQ,PT,SW,SW,FA,2 black [cr,sw,sw]"),
+			weights(t, tori), TacticsQuiesce | TacticsMate},
+	} {
+		s := mustNew(Config{Playouts: 500, Seed: 2, Tactics: c.t}, c.w)
+		s.Search(c.st)
+		allocs := testing.AllocsPerRun(5, func() {
+			s.Reset()
+			s.Search(c.st)
+		})
+		if allocs > 10 { // the Policy slice's growth
+			t.Errorf("%s, tactics %v: %v allocations per 500-playout search", c.st.Game().Name, c.t, allocs)
+		}
 	}
 }
 
@@ -234,14 +246,14 @@ func TestGammaMean(t *testing.T) {
 }
 
 func BenchmarkSearchTestgame(b *testing.B) {
-	benchSearch(b, testgame.Game, features.Starting(testgame.Game))
+	benchSearch(b, testgame.Game, features.Starting(testgame.Game), 0)
 }
 
 // benchSearch measures playouts per second from g's start position at 200
-// playouts per search.
-func benchSearch(b *testing.B, g *rules.Game, w *features.Weights) {
+// playouts per search with leaf tactics t.
+func benchSearch(b *testing.B, g *rules.Game, w *features.Weights, t Tactics) {
 	st := g.Start()
-	s := mustNew(Config{Playouts: 200, Seed: 1}, w)
+	s := mustNew(Config{Playouts: 200, Seed: 1, Tactics: t}, w)
 	s.Search(st) // grow the pool before timing
 	playouts := 0
 	for b.Loop() {

@@ -165,7 +165,7 @@ func TestQuiescerPV(t *testing.T) {
 				}
 				leaf := w.Eval(st, nil)
 				if st.Ended().Ended {
-					leaf = outcomeValue(st, st.Ended())
+					leaf = features.OutcomeEval(st, st.Ended())
 				}
 				if len(pv)%2 == 1 {
 					leaf = -leaf

@@ -16,18 +16,8 @@ const (
 )
 
 // IsCapture reports whether m, legal in st, removes or converts an opposing
-// piece: a piece on To captured by displacement (not an exchange, push or
-// drop), listed capture squares, or listed conversions.
-func IsCapture(st rules.State, m *rules.Move) bool {
-	if m.NCap > 0 || m.NConv > 0 {
-		return true
-	}
-	if m.Flags&(rules.FlagDrop|rules.FlagPass|rules.FlagExchange) != 0 || m.Push != rules.NoSquare {
-		return false
-	}
-	p := st.At(int(m.To))
-	return p != rules.NoPiece && p.Side() != st.SideToMove()
-}
+// piece (rules.IsCapture, shared with the search's quiescence).
+func IsCapture(st rules.State, m *rules.Move) bool { return rules.IsCapture(st, m) }
 
 // Quiescer resolves tactical positions with a capture-only negamax
 // alpha-beta search: at each node the side to move may stand pat on the
@@ -86,7 +76,7 @@ func (q *Quiescer) search(st rules.State, alpha, beta float64, d, maxDepth int) 
 	q.nodes++
 	q.pv[d] = q.pv[d][:0]
 	if o := st.Ended(); o.Ended {
-		return outcomeValue(st, o)
+		return features.OutcomeEval(st, o)
 	}
 	stand := q.W.Eval(st, q.scratch[:0])
 	if d >= maxDepth || q.nodes >= maxNodes {
@@ -102,7 +92,7 @@ func (q *Quiescer) search(st rules.State, alpha, beta float64, d, maxDepth int) 
 	ms := st.Legal(q.bufs[d][:0])
 	q.bufs[d] = ms
 	if len(ms) == 0 {
-		return outcomeValue(st, st.NoMoves())
+		return features.OutcomeEval(st, st.NoMoves())
 	}
 	for i := range ms {
 		if !IsCapture(st, &ms[i]) {
@@ -123,21 +113,6 @@ func (q *Quiescer) search(st rules.State, alpha, beta float64, d, maxDepth int) 
 		}
 	}
 	return best
-}
-
-// mateValue is the static value, in pawns, given to a decided game in the
-// capture search: larger than any material balance.
-const mateValue = 1000
-
-func outcomeValue(st rules.State, o rules.Outcome) float64 {
-	switch {
-	case !o.Ended || o.Draw:
-		return 0
-	case o.Winner == st.SideToMove():
-		return mateValue
-	default:
-		return -mateValue
-	}
 }
 
 // HasCapture reports whether the side to move in st has a legal capture.

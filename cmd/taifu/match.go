@@ -26,6 +26,8 @@ func init() {
 type matchFlags struct {
 	games, playouts, playoutsB, openingPlies, maxPlies, workers int
 	resignPlies                                                 int
+	moveMillis                                                  int
+	tactics, tacticsB                                           string
 	resign                                                      float64
 	sprt                                                        string
 	seed                                                        uint64
@@ -44,6 +46,9 @@ func (f *matchFlags) register(fs interface {
 	fs.IntVar(&f.games, prefix+"games", 400, "games (pairs of games with colours reversed, so rounded up to even)")
 	fs.IntVar(&f.playouts, prefix+"playouts", 200, "search playouts per move")
 	fs.IntVar(&f.playoutsB, prefix+"playouts-b", 0, "playouts per move for side B (0: as --"+prefix+"playouts)")
+	fs.IntVar(&f.moveMillis, prefix+"move-ms", 0, "milliseconds per move for both sides instead of --playouts (0: playouts)")
+	fs.StringVar(&f.tactics, prefix+"tactics", "default", "leaf tactics of side A: eval, quiesce, mate, quiesce+mate or default")
+	fs.StringVar(&f.tacticsB, prefix+"tactics-b", "", "leaf tactics of side B (empty: as --tactics)")
 	fs.IntVar(&f.openingPlies, prefix+"opening-plies", 4, "random plies played from the setup to make each pair's opening")
 	fs.IntVar(&f.maxPlies, prefix+"max-plies", 2000, "adjudicate games reaching this many plies (by the root value of the side to move)")
 	fs.Float64Var(&f.resign, prefix+"resign", 0.95, "a side resigns when both players' root values agree it is lost by at least this for --"+prefix+"resign-plies plies in a row (0: never)")
@@ -103,8 +108,26 @@ func (f *matchFlags) playersLog(g *rules.Game, pathA, pathB string, log io.Write
 	if pb <= 0 {
 		pb = f.playouts
 	}
-	a := arena.Player{Name: wa.Version, Weights: wa, Search: mcts.Config{Playouts: f.playouts}}
-	b := arena.Player{Name: wb.Version, Weights: wb, Search: mcts.Config{Playouts: pb}}
+	if f.moveMillis < 0 {
+		return arena.Player{}, arena.Player{}, fmt.Errorf("move-ms %d: need 0 or more", f.moveMillis)
+	}
+	ta, err := mcts.ParseTactics(f.tactics)
+	if err != nil {
+		return arena.Player{}, arena.Player{}, err
+	}
+	tb := ta
+	if f.tacticsB != "" {
+		if tb, err = mcts.ParseTactics(f.tacticsB); err != nil {
+			return arena.Player{}, arena.Player{}, err
+		}
+	}
+	a := arena.Player{Name: wa.Version, Weights: wa, Search: mcts.Config{Playouts: f.playouts, Tactics: ta}}
+	b := arena.Player{Name: wb.Version, Weights: wb, Search: mcts.Config{Playouts: pb, Tactics: tb}}
+	if f.moveMillis > 0 {
+		d := time.Duration(f.moveMillis) * time.Millisecond
+		a.Search.Playouts, a.Search.TimeLimit = 0, d
+		b.Search.Playouts, b.Search.TimeLimit = 0, d
+	}
 	if a.Name == b.Name {
 		a.Name, b.Name = "A "+a.Name, "B "+b.Name
 	}

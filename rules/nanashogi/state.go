@@ -216,3 +216,6 @@ func (st *State) Clone() rules.State {
 
 // String implements rules.State.
 func (st *State) String() string { return rules.FormatPosition(st) }
+
+// InCheck reports whether the side to move's king is attacked.
+func (st *State) InCheck() bool { return st.pos.InCheck() }

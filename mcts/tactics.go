@@ -1,0 +1,280 @@
+package mcts
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"taifu/features"
+	"taifu/rules"
+)
+
+// Tactics selects what the search does at a leaf besides the static
+// evaluation (Config.Tactics). The zero value means DefaultTactics.
+type Tactics uint8
+
+// Leaf tactics, combined with |.
+const (
+	// TacticsQuiesce values a leaf by a capture and promotion quiescence
+	// search (negamax alpha-beta, stand pat on the evaluation) instead of
+	// the evaluation of the leaf itself.
+	TacticsQuiesce Tactics = 1 << iota
+	// TacticsMate looks, when a node is visited the second time in a game
+	// with check (Tori shogi, Nana shogi, Samarkand), for a move that
+	// checkmates at once and proves the node won (MCTS-solver) without
+	// visiting the move.
+	TacticsMate
+	// TacticsNone is the bare search: the evaluation of the leaf only.
+	TacticsNone Tactics = 1 << 7
+)
+
+// DefaultTactics returns what a zero Config.Tactics means in game g: the
+// bare search in every game, chosen by equal-time matches (BENCHMARKS.md,
+// "Leaf tactics"). The tactics win at an equal playout budget, but at equal
+// time they lost in Typhoon and Samarkand and were about even in Tori
+// shogi and Nana shogi, while costing the drop games two to four times
+// their self-play games per core-hour. Users who want them (an
+// engine facing mates, say) set Config.Tactics.
+func DefaultTactics(g *rules.Game) Tactics {
+	_ = g // the measured default is the same in every game
+	return TacticsNone
+}
+
+// Quiescence limits per leaf: plies of captures, and nodes searched when
+// Config.QuiesceNodes is 0 (each node beyond the leaf generates its moves,
+// the cost of one expansion).
+const (
+	quiesceDepth        = 4
+	DefaultQuiesceNodes = 8
+	// deltaMargin: a capture whose gain, added to the standing evaluation,
+	// stays this many pawns below alpha is not searched (delta pruning).
+	deltaMargin = 2.0
+)
+
+// ParseTactics reads "eval" (none), "quiesce", "mate", "quiesce+mate" or
+// "default".
+func ParseTactics(text string) (Tactics, error) {
+	switch text {
+	case "default", "":
+		return 0, nil
+	case "eval", "none":
+		return TacticsNone, nil
+	}
+	var t Tactics
+	for _, part := range strings.Split(text, "+") {
+		switch part {
+		case "quiesce":
+			t |= TacticsQuiesce
+		case "mate":
+			t |= TacticsMate
+		default:
+			if len(text) > 200 {
+				text = text[:200]
+			}
+			return 0, fmt.Errorf("unknown leaf tactics %q (eval, quiesce, mate, quiesce+mate or default)", text)
+		}
+	}
+	return t, nil
+}
+
+// String returns the text ParseTactics reads.
+func (t Tactics) String() string {
+	switch {
+	case t == 0:
+		return "default"
+	case t&TacticsNone != 0:
+		return "eval"
+	case t == TacticsQuiesce|TacticsMate:
+		return "quiesce+mate"
+	case t == TacticsQuiesce:
+		return "quiesce"
+	case t == TacticsMate:
+		return "mate"
+	}
+	return fmt.Sprintf("tactics(%d)", uint8(t))
+}
+
+// resolved returns t with g's default applied.
+func (t Tactics) resolved(g *rules.Game) Tactics {
+	if t == 0 {
+		return DefaultTactics(g)
+	}
+	if t&TacticsNone != 0 {
+		return TacticsNone
+	}
+	return t
+}
+
+// checker is a State that can tell whether its side to move is in check.
+type checker interface{ InCheck() bool }
+
+// moveGain returns the material m wins in st for the side to move, in the
+// weights' pawns: the piece on To and listed captures, twice each listed
+// conversion, and the gain of promoting; royal reports a royal capture.
+func (s *Searcher) moveGain(st rules.State, m *rules.Move, me rules.Side) (gain float64, royal bool) {
+	if m.Flags&(rules.FlagDrop|rules.FlagPass) != 0 {
+		return 0, false
+	}
+	g := s.game
+	if p := st.At(int(m.To)); p != rules.NoPiece && p.Side() != me && m.Flags&rules.FlagExchange == 0 && m.Push == rules.NoSquare {
+		gain += s.matVal[p.Kind()]
+		royal = royal || g.Kinds[p.Kind()].Royal
+	}
+	for _, sq := range m.Marks[:m.NCap] {
+		if p := st.At(int(sq)); p != rules.NoPiece && p.Side() != me {
+			gain += s.matVal[p.Kind()]
+			royal = royal || g.Kinds[p.Kind()].Royal
+		}
+	}
+	for _, sq := range m.Marks[m.NCap : m.NCap+m.NConv] {
+		if p := st.At(int(sq)); p != rules.NoPiece {
+			gain += 2 * s.matVal[p.Kind()]
+		}
+	}
+	if m.Flags&rules.FlagPromote != 0 {
+		if p := st.At(int(m.From)); p != rules.NoPiece {
+			gain += s.promGain[p.Kind()]
+		}
+	}
+	return gain, royal
+}
+
+// quiesce returns the value in pawns, for the side to move, of a capture
+// and promotion search from st with window (alpha, beta). d is the ply
+// below the leaf; at d == 0, ms are st's legal moves (st has not ended and
+// ms is not empty). Moves are tried best gain first.
+func (s *Searcher) quiesce(st rules.State, alpha, beta float64, d int, ms []rules.Move) float64 {
+	s.qnodes++
+	if d > 0 {
+		if o := st.Ended(); o.Ended {
+			return features.OutcomeEval(st, o)
+		}
+	}
+	stand := s.eval.Eval(st)
+	if d >= quiesceDepth || s.qnodes >= s.qmax || stand >= beta {
+		return stand
+	}
+	if d > 0 {
+		for len(s.qbufs) <= d {
+			s.qbufs = append(s.qbufs, make([]rules.Move, 0, 256))
+			s.qgain = append(s.qgain, make([]float64, 0, 256))
+		}
+		ms = st.Legal(s.qbufs[d][:0])
+		s.qbufs[d] = ms
+		if len(ms) == 0 {
+			return features.OutcomeEval(st, st.NoMoves())
+		}
+	} else if len(s.qgain) == 0 {
+		s.qgain = append(s.qgain, make([]float64, 0, 256))
+		s.qbufs = append(s.qbufs, nil) // depth 0 uses the leaf's moves
+	}
+	// Collect the tactical moves' gains; -1 marks a quiet move.
+	me := st.SideToMove()
+	gains := s.qgain[d][:0]
+	n := 0
+	for i := range ms {
+		m := &ms[i]
+		gv := -1.0
+		if m.Flags&rules.FlagPromote != 0 || rules.IsCapture(st, m) {
+			gain, royal := s.moveGain(st, m, me)
+			if royal {
+				gain += features.MateValue
+			}
+			if stand+gain+deltaMargin > alpha {
+				// most valuable victim first, then least valuable attacker
+				gv = gain
+				if p := st.At(int(m.From)); m.Flags&rules.FlagDrop == 0 && p != rules.NoPiece {
+					gv -= s.matVal[p.Kind()] / 64
+				}
+				gv = max(gv, 0)
+				n++
+			}
+		}
+		gains = append(gains, gv)
+	}
+	s.qgain[d] = gains
+	best := stand
+	if stand > alpha {
+		alpha = stand
+	}
+	for ; n > 0; n-- {
+		bi := -1
+		for i, gv := range gains {
+			if gv >= 0 && (bi < 0 || gv > gains[bi]) {
+				bi = i
+			}
+		}
+		gains[bi] = -1
+		st.Make(ms[bi])
+		v := -s.quiesce(st, -beta, -alpha, d+1, nil)
+		st.Unmake()
+		if v > best {
+			best = v
+		}
+		if v > alpha {
+			alpha = v
+		}
+		if alpha >= beta || s.qnodes >= s.qmax {
+			break
+		}
+	}
+	return best
+}
+
+// leafValue returns the value in [-1, 1] for the side to move of the leaf
+// st, whose legal moves are ms (not empty).
+func (s *Searcher) leafValue(st rules.State, ms []rules.Move) float64 {
+	var e float64
+	if s.tactics&TacticsQuiesce != 0 {
+		s.qnodes = 0
+		e = s.quiesce(st, math.Inf(-1), math.Inf(1), 0, ms)
+	} else {
+		e = s.eval.Eval(st)
+	}
+	return 2/(1+math.Exp(-s.scale*e)) - 1
+}
+
+// proveMate marks node idx (position st) won when one of its children's
+// moves checkmates at once, and reports whether it did.
+func (s *Searcher) proveMate(idx int32, st rules.State) bool {
+	c := s.mateChild(idx, st)
+	if c < 0 {
+		return false
+	}
+	ch := &s.nodes[c]
+	ch.flags |= terminal
+	ch.proven = -1
+	s.nodes[idx].proven = 1
+	return true
+}
+
+// mateChild returns the index of a child of idx (position st) whose move
+// checkmates at once, or -1. Only checking moves are examined.
+func (s *Searcher) mateChild(idx int32, st rules.State) int32 {
+	chk, ok := st.(checker)
+	if !ok {
+		return -1
+	}
+	if len(s.qbufs) == 0 {
+		s.qbufs = append(s.qbufs, nil)
+		s.qgain = append(s.qgain, make([]float64, 0, 256))
+	}
+	n := &s.nodes[idx]
+	for c := n.first; c < n.first+n.nChild; c++ {
+		st.Make(s.nodes[c].move)
+		mate := false
+		if chk.InCheck() && !st.Ended().Ended {
+			buf := st.Legal(s.qbufs[0][:0])
+			s.qbufs[0] = buf[:0]
+			if len(buf) == 0 {
+				o := st.NoMoves()
+				mate = o.Ended && !o.Draw && o.Winner != st.SideToMove()
+			}
+		}
+		st.Unmake()
+		if mate {
+			return c
+		}
+	}
+	return -1
+}

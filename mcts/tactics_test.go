@@ -1,0 +1,166 @@
+package mcts
+
+import (
+	"math"
+	"reflect"
+	"testing"
+
+	"taifu/features"
+	"taifu/features/testgame"
+	"taifu/rules"
+	"taifu/tuner"
+)
+
+// Tori shogi positions (from random games) in which a drop mates at once;
+// the bare search at 200 playouts (seed 1) plays something else, the search
+// with the mate check proves the win at its first expansion.
+func TestMateInOneByDropToriShogi(t *testing.T) {
+	g := game(t, "torishogi")
+	w := weights(t, g)
+	for _, p := range []string{
+		"1,pt,3,pt,1/1,rq,ph,1,sw,PT,sw/1,sw,sw,1,cr,sw,1/sw,fa,1,SW,2,lq/1,SW,1,CR,SW,SW,RQ/+sw,1,PH,1,CR,1,SW/LQ,PT,SW,SW,FA,2 white [cr,sw,sw]",
+		"1,pt,ph,+SW,sw,rq,1/rq,6/cr,sw,SW,2,fa,sw/sw,sw,1,sw,pt,sw,lq/sw,SW,sw,FA,1,LQ,sw/1,CR,1,SW,SW,1,cr/PH,PT,3,PT,1 white [cr,sw]",
+		"fa,pt,1,+SW,1,pt,ph/rq,1,sw,cr,sw,SW,1/SW,1,cr,2,CR,1/1,LQ,SW,sw,PT,1,lq/1,SW,SW,1,SW,2/2,sw,CR,PH,sw,SW/1,PT,rq,+sw,1,SW,1 black [FA,sw]",
+	} {
+		st := pos(t, g, p)
+		mates := func(m rules.Move) bool {
+			st.Make(m)
+			defer st.Unmake()
+			o := st.NoMoves()
+			return len(st.Legal(nil)) == 0 && o.Ended && o.Winner != st.SideToMove()
+		}
+		old := mustNew(Config{Playouts: 200, Seed: 1, Tactics: TacticsNone}, w).Search(st)
+		if mates(old.Move) {
+			t.Errorf("%s: the bare search found the mate %s; the test needs a harder position", p, g.MoveString(old.Move))
+		}
+		res := mustNew(Config{Playouts: 2, Seed: 1, Tactics: TacticsMate}, w).Search(st)
+		if res.Proven != 1 || !res.Move.IsDrop() || !mates(res.Move) {
+			t.Errorf("%s: move %s proven %d, want a mating drop proven won", p, g.MoveString(res.Move), res.Proven)
+		}
+	}
+}
+
+// Typhoon positions (from random games) in which the bare search at 100
+// playouts plays a move that loses material to a capture sequence: by the
+// tuner's independent capture search (tuner.Quiescer, 6 plies), its move is
+// more than 3 pawns worse than the best move, while the move of the search
+// with quiescence is within half a pawn of the best.
+func TestCaptureSequenceTyphoon(t *testing.T) {
+	g := game(t, "typhoon")
+	w := weights(t, g)
+	q := tuner.NewQuiescer(w)
+	for _, p := range []string{
+		"gw,pr,go,sa,1,co,k,1,ci,st,ma,fh/fu,un,bd,fl,d,f,w,a,gg,c,n,cu/be,1,wa,der,cg,bt,del,sg,1,ch,ov,ot/3,gu,p,p,p,p,gu,p,1,fu/1,p,8,p,1/hu,1,p,ba,1,LA,6/8,la,3/5,P,2,BA,3/FU,P,P,GU,P,BT,P,P,1,P,P,FU/OT,OV,CH,1,DEL,F,1,CG,DER,WA,UN,BE/CU,N,C,SG,A,W,1,D,GU,BD,GO,HU/FH,MA,ST,CI,GG,K,CO,FL,SA,1,PR,GW tan",
+		"gw,hu,go,sa,1,co,k,gg,ci,1,ma,fh/pr,1,bd,fl,d,f,w,a,1,c,ot,cu/1,un,wa,der,cg,bt,del,sg,1,ch,ov,st/fu,be,1,gu,1,p,1,p,gu,p,p,fu/1,p,p,1,p,1,p,1,la,3/4,ba,n,6/4,LA,7/1,P,2,P,P,P,1,BA,P,P,1/FU,1,P,GU,DEL,BT,CG,P,GU,2,BE/OT,1,CH,N,ST,1,DER,GO,1,WA,UN,HU/CU,MA,OV,SG,A,W,F,D,C,BD,1,FU/FH,CI,2,GG,K,CO,FL,SA,1,PR,GW tan",
+		"gw,pr,go,1,fl,co,k,gg,ci,st,ma,fh/be,1,bd,sa,d,f,w,a,2,ot,cu/fu,un,wa,der,cg,del,1,sg,1,ch,1,ov/3,gu,bt,1,p,p,gu,p,p,fu/hu,1,p,ba,p,3,la,n,c,1/1,p,1,N,1,p,6/1,P,LA,9/5,P,3,BA,2/FU,1,P,GU,P,1,P,P,GU,P,P,FU/OT,CH,2,SG,DEL,BT,CG,DER,WA,UN,BE/CU,OV,C,GG,A,1,F,D,1,BD,GO,GW/FH,MA,ST,CI,K,W,CO,FL,SA,1,PR,HU blue",
+	} {
+		st := pos(t, g, p)
+		value := func(m rules.Move) float64 { // for the mover, after m and the capture search
+			st.Make(m)
+			defer st.Unmake()
+			_, v := q.Resolve(st)
+			return -v
+		}
+		best := math.Inf(-1)
+		for _, m := range st.Legal(nil) {
+			best = max(best, value(m))
+		}
+		old := mustNew(Config{Playouts: 100, Seed: 1, Tactics: TacticsNone}, w).Search(st)
+		res := mustNew(Config{Playouts: 100, Seed: 1, Tactics: TacticsQuiesce}, w).Search(st)
+		if v := value(old.Move); v > best-3 {
+			t.Errorf("%s: the bare search's %s is worth %.2f, best %.2f: the test needs a harder position", p, g.MoveString(old.Move), v, best)
+		}
+		if v := value(res.Move); v < best-0.5 {
+			t.Errorf("%s: %s is worth %.2f pawns, the best move %.2f", p, g.MoveString(res.Move), v, best)
+		}
+	}
+}
+
+// A defended pawn: Rc1xc4 is answered by Rc5xc4. The quiescence value after
+// the capture is, for Black, the rook won less the pawn lost (by the
+// starting weights' material), and the static evaluation misses it.
+func TestQuiescenceSeesRecapture(t *testing.T) {
+	g := testgame.Game
+	w := features.Starting(g)
+	st := pos(t, g, "k,1,r,2/2,p,2/5/5/2,R,1,K white")
+	s := mustNew(Config{Playouts: 1, Seed: 1}, w)
+	s.Search(st)
+	m, err := rules.ParseMove(st, "c1c4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Make(m)
+	defer st.Unmake()
+	ms := st.Legal(nil)
+	s.qnodes = 0
+	stat := s.eval.Eval(st)
+	qv := s.quiesce(st, math.Inf(-1), math.Inf(1), 0, ms)
+	rook := w.Value("material/R")
+	if qv < stat+rook-0.5 {
+		t.Errorf("after c1c4: quiescence %.2f, static %.2f, want about static + a rook (%.2f)", qv, stat, rook)
+	}
+}
+
+func TestParseTactics(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want Tactics
+		ok   bool
+	}{
+		{"eval", TacticsNone, true}, {"quiesce", TacticsQuiesce, true}, {"mate", TacticsMate, true},
+		{"quiesce+mate", TacticsQuiesce | TacticsMate, true}, {"default", 0, true},
+		{"quiesce+", 0, false}, {"alpha-beta", 0, false},
+	} {
+		got, err := ParseTactics(c.in)
+		if (err == nil) != c.ok || (c.ok && got != c.want) {
+			t.Errorf("ParseTactics(%q) = %v, %v", c.in, got, err)
+		}
+		if c.ok {
+			if back, _ := ParseTactics(got.String()); back != got {
+				t.Errorf("%q: String %q does not parse back", c.in, got.String())
+			}
+		}
+	}
+}
+
+// Same seed and budget, same choices, with every leaf tactic.
+func TestDeterminismTactics(t *testing.T) {
+	for _, name := range []string{"torishogi", "typhoon"} {
+		g := game(t, name)
+		w := weights(t, g)
+		cfg := Config{Playouts: 60, Seed: 5, Tactics: TacticsQuiesce | TacticsMate}
+		m1, p1 := play(g, cfg, w, 8)
+		m2, p2 := play(g, cfg, w, 8)
+		if !reflect.DeepEqual(m1, m2) || !reflect.DeepEqual(p1, p2) {
+			t.Errorf("%s: same seed, different games:\n%v\n%v", name, m1, m2)
+		}
+	}
+}
+
+// The default follows the equal-time measurements: the bare search.
+func TestDefaultTactics(t *testing.T) {
+	for _, name := range []string{"torishogi", "nanashogi", "typhoon", "samarkand"} {
+		g := game(t, name)
+		s := mustNew(Config{Playouts: 1}, nil)
+		s.Search(g.Start())
+		if s.tactics != TacticsNone || DefaultTactics(g) != TacticsNone {
+			t.Errorf("%s: tactics %v, want eval", name, s.tactics)
+		}
+	}
+}
+
+// rules.IsCapture, which picks the quiescence moves: Rc1-c4 takes the pawn,
+// other rook and king moves take nothing (testgame position, by hand).
+func TestIsCapture(t *testing.T) {
+	g := testgame.Game
+	st := pos(t, g, "k,1,r,2/2,p,2/5/5/2,R,1,K white")
+	for mv, want := range map[string]bool{"c1c4": true, "c1c2": false, "c1a1": false, "e1d1": false} {
+		m, err := rules.ParseMove(st, mv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rules.IsCapture(st, &m); got != want {
+			t.Errorf("%s: IsCapture %v, want %v", mv, got, want)
+		}
+	}
+}
