@@ -1,6 +1,8 @@
 // Command startweights writes the starting weights of every registered game
 // (or of -game) to configs/weights/<game>.json: the reproducible estimate
-// features.Starting documents. Run it from the repository root:
+// features.Starting documents. A file that holds tuned weights (another
+// version than the starting one) is left alone unless -overwrite-tuned is
+// given. Run it from the repository root:
 //
 //	go run ./cmd/startweights
 package main
@@ -19,6 +21,7 @@ import (
 func main() {
 	game := flag.String("game", "", "only this game (default: every registered game)")
 	dir := flag.String("dir", filepath.Join("configs", "weights"), "output directory")
+	overwrite := flag.Bool("overwrite-tuned", false, "also replace files that hold tuned weights")
 	flag.Parse()
 	names := rules.Names()
 	if *game != "" {
@@ -32,6 +35,10 @@ func main() {
 		}
 		w := features.Starting(g)
 		path := filepath.Join(*dir, name+".json")
+		if old, err := features.LoadWeights(path, g); err == nil && old.Version != w.Version && !*overwrite {
+			fmt.Printf("%s: holds tuned weights %s, left alone (-overwrite-tuned replaces them)\n", path, old.Version)
+			continue
+		}
 		if err := w.Save(path); err != nil {
 			fmt.Fprintln(os.Stderr, "startweights:", err)
 			os.Exit(1)
