@@ -19,6 +19,8 @@ type Options struct {
 	Name     string // myname; "" gives "taifu"
 	Game     string // game after "new" until a "variant" command; "" gives "torishogi"
 	Playouts int    // playouts per move (0: as many as the time allows)
+	// Tactics are the search's leaf tactics (0: mcts.DefaultTactics).
+	Tactics mcts.Tactics
 	// Weights returns the evaluation weights for g (nil: the starting ones).
 	Weights func(g *rules.Game) (*features.Weights, error)
 	Seed    uint64
@@ -330,7 +332,7 @@ func (e *Engine) think() {
 		now = e.opt.Now
 	}
 	start := now()
-	cfg := mcts.Config{Playouts: e.opt.Playouts, TimeLimit: e.Allotment(), Seed: e.opt.Seed + e.search}
+	cfg := mcts.Config{Playouts: e.opt.Playouts, TimeLimit: e.Allotment(), Seed: e.opt.Seed + e.search, Tactics: e.opt.Tactics}
 	if e.maxDepth > 0 && (cfg.Playouts == 0 || cfg.Playouts > 100*e.maxDepth) {
 		cfg.Playouts = 100 * e.maxDepth
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"taifu/arena"
+	"taifu/mcts"
 	"taifu/rules"
 	"taifu/xboard"
 )
@@ -38,6 +39,7 @@ func runEngineMatch(args []string, stdout, stderr io.Writer) error {
 	margin := fs.Duration("time-margin", time.Second, "a move slower than --tc plus this loses on time")
 	games := fs.Int("games", 200, "games (pairs with colours reversed, rounded up to even)")
 	playouts := fs.Int("playouts", 0, "taifu's playout cap per move (0: the clock decides)")
+	tactics := fs.String("tactics", "default", "taifu's leaf tactics: eval, quiesce, mate, quiesce+mate or default")
 	openingPlies := fs.Int("opening-plies", 2, "random plies from the start shared by a pair's two games")
 	maxPlies := fs.Int("max-plies", 600, "games reaching this many plies are drawn")
 	seed := fs.Uint64("seed", 1, "seed of the openings")
@@ -72,7 +74,10 @@ func runEngineMatch(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	argvA := []string{self, "xboard", "--game", g.Name, "--playouts", fmt.Sprint(*playouts)}
+	if _, err := mcts.ParseTactics(*tactics); err != nil {
+		return fmt.Errorf("--tactics: %w", err)
+	}
+	argvA := []string{self, "xboard", "--game", g.Name, "--playouts", fmt.Sprint(*playouts), "--tactics", *tactics}
 	if *pathA != "" {
 		argvA = append(argvA, "--weights", *pathA)
 	}

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
 
 	"taifu/features"
+	"taifu/mcts"
 	"taifu/rules"
 	"taifu/xboard"
 )
@@ -21,6 +23,7 @@ func runXboard(args []string, stdout, stderr io.Writer) error {
 	game := fs.String("game", "torishogi", "game after \"new\" until the GUI sends \"variant\"")
 	weights := fs.String("weights", "", "weights file for --game (default: configs/weights/<game>.json when present, else the starting weights); other games use their default")
 	playouts := fs.Int("playouts", 0, "playouts per move (0: as many as the clock allows)")
+	tacticsText := fs.String("tactics", "default", "leaf tactics: eval, quiesce, mate, quiesce+mate or default")
 	seed := fs.Uint64("seed", 1, "search seed")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -37,7 +40,11 @@ func runXboard(args []string, stdout, stderr io.Writer) error {
 	if _, err := load(mustGame(*game)); err != nil {
 		return err
 	}
-	e, err := xboard.NewEngine(xboard.Options{Game: *game, Playouts: *playouts, Weights: load, Seed: *seed}, stdout)
+	tactics, err := mcts.ParseTactics(*tacticsText)
+	if err != nil {
+		return fmt.Errorf("--tactics: %w", err)
+	}
+	e, err := xboard.NewEngine(xboard.Options{Game: *game, Playouts: *playouts, Tactics: tactics, Weights: load, Seed: *seed}, stdout)
 	if err != nil {
 		return err
 	}
