@@ -399,8 +399,8 @@ func (c *MatchConfig) report(rf *resultsFile) *MatchReport {
 // String is the report as a few lines of text.
 func (r *MatchReport) String() string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "%s vs %s, %s at %gs a move: %d games scored, +%d =%d -%d, score %.3f, Elo %+.0f [%+.0f, %+.0f] (95%%, %d pairs: %v)",
-		r.A, r.B, r.Variant, r.MoveTime, r.Games, r.WinsA, r.Draws, r.WinsB, r.Score, r.Elo, r.Low, r.Hi, r.Penta.Pairs(), r.Penta)
+	fmt.Fprintf(&sb, "%s vs %s, %s at %gs a move: %d games scored, +%d =%d -%d, score %.3f, Elo %s (95%%, %d pairs: %v)",
+		r.A, r.B, r.Variant, r.MoveTime, r.Games, r.WinsA, r.Draws, r.WinsB, r.Score, arena.FormatElo(r.Elo, r.Low, r.Hi), r.Penta.Pairs(), r.Penta)
 	if r.Verdict != "" {
 		fmt.Fprintf(&sb, ", SPRT %s (LLR %.2f)", r.Verdict, r.LLR)
 	}

@@ -100,8 +100,8 @@ func runEngineMatch(args []string, stdout, stderr io.Writer) error {
 		},
 		Progress: func(r *xboard.MatchReport) {
 			last := r.Records[len(r.Records)-1]
-			fmt.Fprintf(stderr, "game %d: %s (%s), %d plies; %d scored, score %.3f, Elo %+.0f [%+.0f, %+.0f]\n",
-				last.Index+1, last.Result, last.Reason, len(last.Moves), r.Games, r.Score, r.Elo, r.Low, r.Hi)
+			fmt.Fprintf(stderr, "game %d: %s (%s), %d plies; %d scored, score %.3f, Elo %s\n",
+				last.Index+1, last.Result, last.Reason, len(last.Moves), r.Games, r.Score, arena.FormatElo(r.Elo, r.Low, r.Hi))
 		},
 	}
 	rep, err := xboard.PlayMatch(cfg)
