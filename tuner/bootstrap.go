@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+
+	"taifu/rules"
 )
 
 // Bootstrap estimates the sampling spread of the fitted weights: it draws n
@@ -14,6 +16,34 @@ import (
 // returns the n refitted weight vectors. anchor is the regularisation centre
 // used for the main fit. seed makes the resampling reproducible.
 func Bootstrap(d *Dataset, train []int32, w, anchor []float64, k float64, s Settings, n int, seed uint64) ([][]float64, error) {
+	samples, err := bootstrap(d, train, w, anchor, k, s, n, seed, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]float64, len(samples))
+	for i, x := range samples {
+		out[i] = x.W
+	}
+	return out, nil
+}
+
+// Sample is one bootstrap resample's refitted weights and the βs of its
+// positions (see MeasureActivations), from which its whole worths follow.
+type Sample struct {
+	W   []float64
+	Act Activations
+}
+
+// BootstrapWorth is Bootstrap that also measures, on each resample's rows,
+// the activations of the per-kind terms of g (names is the schema), so that
+// whole-worth intervals (worthIntervals) carry the spread of both.
+func BootstrapWorth(g *rules.Game, names []string, d *Dataset, train []int32, w, anchor []float64, k float64, s Settings, n int, seed uint64) ([]Sample, error) {
+	return bootstrap(d, train, w, anchor, k, s, n, seed, func(rows []int32) Activations {
+		return MeasureActivations(g, names, d, rows)
+	})
+}
+
+func bootstrap(d *Dataset, train []int32, w, anchor []float64, k float64, s Settings, n int, seed uint64, measure func([]int32) Activations) ([]Sample, error) {
 	games := Games(d, train)
 	if len(games) < 2 {
 		return nil, fmt.Errorf("bootstrap needs at least 2 training games, have %d", len(games))
@@ -25,7 +55,7 @@ func Bootstrap(d *Dataset, train []int32, w, anchor []float64, k float64, s Sett
 	if s.MaxEpochs <= 0 || s.MaxEpochs > 100 {
 		s.MaxEpochs = 100
 	}
-	out := make([][]float64, 0, n)
+	out := make([]Sample, 0, n)
 	rows := make([]int32, 0, len(train))
 	for b := 0; b < n; b++ {
 		rows = rows[:0]
@@ -37,7 +67,11 @@ func Bootstrap(d *Dataset, train []int32, w, anchor []float64, k float64, s Sett
 		if err != nil {
 			return nil, fmt.Errorf("bootstrap sample %d: %v", b+1, err)
 		}
-		out = append(out, x)
+		smp := Sample{W: x}
+		if measure != nil {
+			smp.Act = measure(rows)
+		}
+		out = append(out, smp)
 	}
 	return out, nil
 }
