@@ -1,10 +1,14 @@
 package tuner
 
 import (
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"taifu/features"
+	"taifu/rules"
 )
 
 // worthNames is a schema shaped like the features package's for toriLike:
@@ -203,4 +207,51 @@ func fmtInterval(p PieceValue) string {
 		return "none"
 	}
 	return "[" + fmtVal(*p.Low) + ", " + fmtVal(*p.High) + "]"
+}
+
+// TestReassessMatchesTune tunes Tori shogi weights with bootstrap intervals
+// on random games, then measures the same weights again on the same data
+// with Reassess (what taifu export --data does): the βs and the intervals
+// must be the ones the fit recorded, since both use the fit's λ, capture
+// handling, split, K, L2 and anchor (the starting estimate, found by its
+// hash) and the same resampling seed.
+func TestReassessMatchesTune(t *testing.T) {
+	g, err := rules.Lookup("torishogi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := writeRun(t, g, randomGames(t, g, 40, 80, 11))
+	start := features.Starting(g)
+	w, _, err := Tune(TuneConfig{Game: g, Data: []string{dir}, Start: start, Lambda: 0.5, Validation: 0.1,
+		Quiet: QuietOff, Fit: Settings{L2: 0.01, MaxEpochs: 20}, Bootstrap: 4, Seed: 3, Version: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prov := roundTrip(t, w.Provenance)
+	w.Provenance = prov
+	re, err := Reassess(ReassessConfig{Weights: w, Data: []string{dir}, Samples: 4, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	re = roundTrip(t, re)
+	for _, key := range []string{ProvActivations, ProvIntervals, ProvActivationRows, ProvWorth} {
+		a, _ := json.Marshal(prov[key])
+		b, _ := json.Marshal(re[key])
+		if string(a) != string(b) {
+			t.Errorf("%s: tune recorded %s, reassess measured %s", key, clipTo(a), clipTo(b))
+		}
+	}
+	if len(prov[ProvActivations].(map[string]any)) == 0 {
+		t.Error("no activations recorded")
+	}
+	if _, err := Reassess(ReassessConfig{Weights: w, Data: []string{t.TempDir()}}); err == nil {
+		t.Error("empty data accepted")
+	}
+}
+
+func clipTo(b []byte) string {
+	if len(b) > 300 {
+		return string(b[:300]) + "..."
+	}
+	return string(b)
 }
