@@ -120,19 +120,26 @@ func Reassess(c ReassessConfig) (map[string]any, error) {
 			anchor, anchorFrom = st, "the starting estimate (the fit's start_weights hash)"
 		}
 	}
-	s := Settings{L2: l2, Workers: c.Workers, Frozen: frozenFor(names, only)}
+	early, _ := settings["early_stop"].(bool)
+	s := Settings{L2: l2, Workers: c.Workers, Frozen: frozenFor(names, only), EarlyStop: early, MaxEpochs: int(num("max_epochs", 0))}
+	if !early {
+		valid = 0
+	}
+	_, validRows := d.Split(valid)
 	t1 := time.Now()
-	samples, err := BootstrapWorth(g, names, d, train, w.Vec, anchor.Vec, k, s, c.Samples, c.Seed)
+	samples, err := BootstrapWorth(g, names, d, train, validRows, anchor.Vec, k, s, c.Samples, c.Seed)
 	if err != nil {
 		return nil, err
 	}
 	unitTok, _ := UnitToken(g)
-	prov[ProvIntervals] = worthIntervals(g, names, samples, c.Confidence)
+	ivs, medians := worthIntervalsCentred(g, names, samples, c.Confidence, w.Terms, prov[ProvActivations].(Activations))
+	prov[ProvIntervals] = ivs
 	prov[ProvWorth] = WorthDefinition
 	prov[ProvBootstrap] = map[string]any{
 		"samples": c.Samples, "confidence": c.Confidence, "seed": c.Seed, "unit": unitTok,
-		"method":  fmt.Sprintf("games of the training set of %s resampled with replacement, each refitted by L-BFGS from these weights at K %.5g (%s), L2 %g towards %s; percentile intervals of each piece's whole worth (βs measured on the same resample) over the unit piece's", strings.Join(c.Data, ","), k, kFrom, l2, anchorFrom),
-		"seconds": time.Since(t1).Seconds(),
+		"method":        fmt.Sprintf("games of the training set of %s resampled with replacement, each refitted as the weights' fit was made (from %s, L2 %g, early stopping %v, at K %.5g from %s); the interval is the spread of the refits' values around their median, centred on these weights' value: [v - (median - q_low), v + (q_high - median)]", strings.Join(c.Data, ","), anchorFrom, l2, early, k, kFrom),
+		"refit_medians": medians,
+		"seconds":       time.Since(t1).Seconds(),
 	}
 	logf("bootstrap: %d samples in %s", c.Samples, time.Since(t1).Round(time.Millisecond))
 	return prov, nil

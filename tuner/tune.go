@@ -176,7 +176,7 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 	}
 	if c.Bootstrap > 0 {
 		t1 := time.Now()
-		samples, err := BootstrapWorth(g, names, d, train, res.W, w0, res.K, c.Fit, c.Bootstrap, c.Seed)
+		samples, err := BootstrapWorth(g, names, d, train, valid, w0, res.K, c.Fit, c.Bootstrap, c.Seed)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -185,7 +185,7 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 		prov[ProvWorth] = WorthDefinition
 		prov[ProvBootstrap] = map[string]any{
 			"samples": c.Bootstrap, "confidence": c.Confidence, "seed": c.Seed, "unit": unitTok,
-			"method":  "games of the training set resampled with replacement, refitted by L-BFGS at fixed K from the fitted weights; percentile intervals of each piece's whole worth (its βs measured on the same resample) divided by the unit piece's whole worth in the same sample",
+			"method":  "games of the training set resampled with replacement, each refitted as the fit was (from the starting weights, same settings and early stopping, at the fitted K); percentile intervals of each piece's whole worth (its βs measured on the same resample) divided by the unit piece's whole worth in the same sample",
 			"seconds": time.Since(t1).Seconds(),
 		}
 		logf("bootstrap: %d samples in %s", c.Bootstrap, time.Since(t1).Round(time.Millisecond))

@@ -241,29 +241,31 @@ func activations(prov map[string]any) (Activations, int64, error) {
 	return out, rows, nil
 }
 
-// worthIntervals returns the conf bootstrap interval of every kind's value
-// (whole worth over the unit's whole worth, each sample with its own weights
-// and βs), keyed by the kind's count term (material/TOKEN, hand/TOKEN).
-func worthIntervals(g *rules.Game, names []string, samples []Sample, conf float64) map[string][2]float64 {
-	unitTok, ok := UnitToken(g)
-	if !ok {
-		return nil
-	}
-	unit, ok := g.KindByToken(unitTok)
-	if !ok {
-		return nil
-	}
-	type cell struct {
-		k    rules.Kind
-		hand bool
-	}
-	var cells []cell
+// worthCells lists the kinds' count terms of names (the rows of a table).
+type worthCell struct {
+	k    rules.Kind
+	hand bool
+}
+
+func worthCells(g *rules.Game, names []string) []worthCell {
+	var cells []worthCell
 	for _, kt := range kindTerms(g, names) {
 		if kt.loc {
-			cells = append(cells, cell{kt.kind, kt.hand})
+			cells = append(cells, worthCell{kt.kind, kt.hand})
 		}
 	}
+	return cells
+}
+
+// sampleValues returns, per cell, the sorted values (whole worth over the
+// unit's) of the samples whose unit worth is positive.
+func sampleValues(g *rules.Game, names []string, cells []worthCell, samples []Sample) [][]float64 {
+	unitTok, _ := UnitToken(g)
+	unit, ok := g.KindByToken(unitTok)
 	vals := make([][]float64, len(cells))
+	if !ok {
+		return vals
+	}
 	for _, s := range samples {
 		terms := make(map[string]float64, len(names))
 		for i, n := range names {
@@ -281,13 +283,51 @@ func worthIntervals(g *rules.Game, names []string, samples []Sample, conf float6
 			}
 		}
 	}
+	for _, v := range vals {
+		sort.Float64s(v)
+	}
+	return vals
+}
+
+// worthIntervals returns the conf bootstrap interval of every kind's value
+// (whole worth over the unit's whole worth, each sample with its own weights
+// and βs), keyed by the kind's count term (material/TOKEN, hand/TOKEN).
+func worthIntervals(g *rules.Game, names []string, samples []Sample, conf float64) map[string][2]float64 {
+	cells := worthCells(g, names)
+	vals := sampleValues(g, names, cells, samples)
 	out := map[string][2]float64{}
 	for c, ce := range cells {
 		if len(vals[c]) == 0 {
 			continue
 		}
-		sort.Float64s(vals[c])
 		out[locationTerm(g, ce.k, ce.hand)] = [2]float64{quantile(vals[c], (1-conf)/2), quantile(vals[c], (1+conf)/2)}
 	}
 	return out
+}
+
+// worthIntervalsCentred is worthIntervals for weights that were not fitted
+// on the resampled data (Reassess): the spread of the refits around their
+// median, placed around the value v of terms (with βs act):
+// [v − (median − q_low), v + (q_high − median)]. It also returns the medians.
+func worthIntervalsCentred(g *rules.Game, names []string, samples []Sample, conf float64, terms map[string]float64, act Activations) (map[string][2]float64, map[string]float64) {
+	cells := worthCells(g, names)
+	vals := sampleValues(g, names, cells, samples)
+	unitTok, _ := UnitToken(g)
+	unit, _ := g.KindByToken(unitTok)
+	uw, _ := WholeWorth(g, unit, false, terms, act)
+	out, med := map[string][2]float64{}, map[string]float64{}
+	if !(uw > 0) {
+		return out, med
+	}
+	for c, ce := range cells {
+		w, ok := WholeWorth(g, ce.k, ce.hand, terms, act)
+		if len(vals[c]) == 0 || !ok {
+			continue
+		}
+		v, m := w/uw, quantile(vals[c], 0.5)
+		term := locationTerm(g, ce.k, ce.hand)
+		out[term] = [2]float64{v - (m - quantile(vals[c], (1-conf)/2)), v + (quantile(vals[c], (1+conf)/2) - m)}
+		med[term] = m
+	}
+	return out, med
 }

@@ -106,7 +106,7 @@ func TestWholeWorth(t *testing.T) {
 	if _, ok := act["advance/PH"]; ok {
 		t.Errorf("β of a kind never out of balance: %v", act["advance/PH"])
 	}
-	samples, err := BootstrapWorth(g, worthNames, d, train, res.W, w0, k, Settings{}, 20, 1)
+	samples, err := BootstrapWorth(g, worthNames, d, train, nil, w0, k, Settings{}, 20, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,12 +234,36 @@ func TestReassessMatchesTune(t *testing.T) {
 		t.Fatal(err)
 	}
 	re = roundTrip(t, re)
-	for _, key := range []string{ProvActivations, ProvIntervals, ProvActivationRows, ProvWorth} {
+	for _, key := range []string{ProvActivations, ProvActivationRows, ProvWorth} {
 		a, _ := json.Marshal(prov[key])
 		b, _ := json.Marshal(re[key])
 		if string(a) != string(b) {
 			t.Errorf("%s: tune recorded %s, reassess measured %s", key, clipTo(a), clipTo(b))
 		}
+	}
+	// The same refits: Reassess's intervals (centred on the value) have the
+	// widths of Tune's percentile intervals, and contain the value.
+	tab, err := PieceValues(g, "t", w.Terms, re)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tiv, _ := intervals(prov)
+	n := 0
+	for _, p := range tab.Pieces {
+		iv, ok := tiv[p.Term]
+		if !ok || p.Low == nil {
+			continue
+		}
+		n++
+		if want, got := iv[1]-iv[0], *p.High-*p.Low; math.Abs(want-got) > 1e-9*(1+math.Abs(want)) {
+			t.Errorf("%s: reassessed interval width %v, tune's %v", p.Term, got, want)
+		}
+		if *p.Low > p.Value+1e-12 || *p.High < p.Value-1e-12 {
+			t.Errorf("%s: value %v outside the reassessed interval [%v, %v]", p.Term, p.Value, *p.Low, *p.High)
+		}
+	}
+	if n == 0 {
+		t.Error("no intervals to compare")
 	}
 	if len(prov[ProvActivations].(map[string]any)) == 0 {
 		t.Error("no activations recorded")
