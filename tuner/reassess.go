@@ -21,9 +21,9 @@ type ReassessConfig struct {
 	Samples    int
 	Confidence float64 // 0 = DefaultConfidence
 	Seed       uint64
-	// Anchor is the L2 centre of the refits; nil: the starting estimate
-	// when the provenance's start_weights hash is features.Starting's, else
-	// Weights itself.
+	// Anchor is the start and L2 centre of the refits; nil: the starting
+	// estimate when the provenance's start_weights hash or version is
+	// features.Starting's, else Weights itself.
 	Anchor  *features.Weights
 	Workers int
 	Log     io.Writer
@@ -106,19 +106,28 @@ func Reassess(c ReassessConfig) (map[string]any, error) {
 		delete(prov, ProvBootstrap)
 		return prov, nil
 	}
-	k, _ := w.Provenance["k"].(float64)
-	kFrom := "the weights' provenance"
-	if !(k > 0) {
-		k = FitK(d, train, w.Vec, c.Workers)
-		kFrom = "fitted on the data"
-	}
 	anchor, anchorFrom := c.Anchor, "given"
 	if anchor == nil {
 		anchor, anchorFrom = w, "the weights themselves"
 		sw, _ := w.Provenance["start_weights"].(map[string]any)
-		if st := features.Starting(g); sw != nil && sw["hash"] == st.Hash() {
+		st := features.Starting(g)
+		switch {
+		case sw == nil:
+		case sw["hash"] == st.Hash():
 			anchor, anchorFrom = st, "the starting estimate (the fit's start_weights hash)"
+		case sw["version"] == st.Version:
+			// The estimate of the same version, changed since (its file or
+			// provenance): the nearest to the fit's start there is.
+			anchor, anchorFrom = st, "the starting estimate of the fit's start_weights version "+st.Version+" (hash differs: it changed since)"
 		}
+	}
+	// K as the fit found it: fitted on the data from the refits' start,
+	// unless that start is the weights themselves (then their own K).
+	k, _ := w.Provenance["k"].(float64)
+	kFrom := "the weights' provenance"
+	if anchor != w || !(k > 0) {
+		k = FitK(d, train, anchor.Vec, c.Workers)
+		kFrom = "the data, fitted from that start as the fit did"
 	}
 	early, _ := settings["early_stop"].(bool)
 	s := Settings{L2: l2, Workers: c.Workers, Frozen: frozenFor(names, only), EarlyStop: early, MaxEpochs: int(num("max_epochs", 0))}
