@@ -76,8 +76,25 @@ func Reassess(c ReassessConfig) (map[string]any, error) {
 			fmt.Fprintf(c.Log, format+"\n", a...)
 		}
 	}
+	anchor, anchorFrom := c.Anchor, "given"
+	if anchor == nil {
+		anchor, anchorFrom = w, "the weights themselves"
+		sw, _ := w.Provenance["start_weights"].(map[string]any)
+		st := features.Starting(g)
+		switch {
+		case sw == nil:
+		case sw["hash"] == st.Hash():
+			anchor, anchorFrom = st, "the starting estimate (the fit's start_weights hash)"
+		case sw["version"] == st.Version:
+			// The estimate of the same version, changed since (its file or
+			// provenance): the nearest to the fit's start there is.
+			anchor, anchorFrom = st, "the starting estimate of the fit's start_weights version "+st.Version+" (hash differs: it changed since)"
+		}
+	}
 	t0 := time.Now()
-	d, ls, err := Load(c.Data, LoadConfig{Game: g, Lambda: lambda, Quiet: quiet, Weights: w, Workers: c.Workers, Progress: c.Log})
+	// The capture search resolves positions with the fit's starting weights,
+	// as the fit did.
+	d, ls, err := Load(c.Data, LoadConfig{Game: g, Lambda: lambda, Quiet: quiet, Weights: anchor, Workers: c.Workers, Progress: c.Log})
 	if err != nil {
 		return nil, err
 	}
@@ -105,21 +122,6 @@ func Reassess(c ReassessConfig) (map[string]any, error) {
 		delete(prov, ProvWorth)
 		delete(prov, ProvBootstrap)
 		return prov, nil
-	}
-	anchor, anchorFrom := c.Anchor, "given"
-	if anchor == nil {
-		anchor, anchorFrom = w, "the weights themselves"
-		sw, _ := w.Provenance["start_weights"].(map[string]any)
-		st := features.Starting(g)
-		switch {
-		case sw == nil:
-		case sw["hash"] == st.Hash():
-			anchor, anchorFrom = st, "the starting estimate (the fit's start_weights hash)"
-		case sw["version"] == st.Version:
-			// The estimate of the same version, changed since (its file or
-			// provenance): the nearest to the fit's start there is.
-			anchor, anchorFrom = st, "the starting estimate of the fit's start_weights version "+st.Version+" (hash differs: it changed since)"
-		}
 	}
 	// K as the fit found it: fitted on the data from the refits' start,
 	// unless that start is the weights themselves (then their own K).
