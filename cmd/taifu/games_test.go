@@ -4,9 +4,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"taifu/datasets"
 	"taifu/records"
 	"taifu/selfplay"
 )
@@ -37,6 +39,39 @@ func TestGamesCommand(t *testing.T) {
 			t.Fatalf("%s: %v, %d bytes", f, err, len(b))
 		}
 	}
+	// --format parquet: the run again in format 2's layout, the policy's
+	// moves as text (the JSON records' text), every other column equal.
+	text := filepath.Join(dir, "text")
+	if code, _, errs := runCLI("games", "--data", data, "--format", "parquet", "--out", text); code != 0 {
+		t.Fatalf("parquet: exit %d, %s", code, errs)
+	}
+	if code, _, errs := runCLI("games", "--data", data, "--format", "parquet", "--out", text); code == 0 || !strings.Contains(errs, "already holds a run") {
+		t.Errorf("parquet over a run: exit %d, %s", code, errs)
+	}
+	if code, _, errs := runCLI("games", "--data", data, "--format", "parquet"); code == 0 || !strings.Contains(errs, "needs --out") {
+		t.Errorf("parquet without --out: exit %d, %s", code, errs)
+	}
+	if m, err := datasets.ReadManifest(text); err != nil || m.Format != 2 || m.Verify(text) != nil || m.Done != 2 {
+		t.Fatalf("parquet manifest: %+v, %v", m, err)
+	}
+	orig, restored := scanRows(t, data), scanRows(t, text)
+	gs2, err := records.Collect([]string{data}, records.All)
+	if err != nil || len(orig) != len(restored) {
+		t.Fatalf("parquet: %d rows, want %d (%v)", len(restored), len(orig), err)
+	}
+	i := 0
+	for _, g := range gs2 {
+		for _, p := range g.Plies {
+			o, r := orig[i], restored[i]
+			for k := range o.Policy {
+				o.Policy[k].Move, o.Policy[k].Index = p.Policy[k].Move, -1
+			}
+			if !reflect.DeepEqual(o, r) {
+				t.Fatalf("row %d: restored %+v, want %+v", i, r, o)
+			}
+			i++
+		}
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -57,4 +92,21 @@ func TestGamesCommand(t *testing.T) {
 			t.Errorf("games %v: wrote %s despite the error", tc.args, bad)
 		}
 	}
+}
+
+// scanRows reads every row under path (copies).
+func scanRows(t *testing.T, path string) []datasets.Row {
+	t.Helper()
+	var out []datasets.Row
+	err := datasets.Scan([]string{path}, nil, func(r *datasets.Row) error {
+		c := *r
+		c.Board = append([]byte(nil), r.Board...)
+		c.Policy = append([]datasets.PolicyEntry(nil), r.Policy...)
+		out = append(out, c)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
