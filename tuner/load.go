@@ -33,7 +33,8 @@ type LoadConfig struct {
 	// Weights evaluate the capture search of QuietResolve.
 	Weights *features.Weights
 	// Workers is the number of goroutines converting row groups when a
-	// feature cache is built; 0: GOMAXPROCS.
+	// feature cache is built, and decoding its blocks when it is read;
+	// 0: GOMAXPROCS.
 	Workers int
 	// Window, when positive, keeps only this many most recent games of the
 	// runs given (see Sources).
@@ -161,15 +162,54 @@ func Load(paths []string, cfg LoadConfig) (*Dataset, *LoadStats, error) {
 	}
 	d := NewDataset(len(features.For(cfg.Game).Names))
 	games := map[uint64]struct{}{}
-	err = scanCached(files, cfg, st, func(fs []Feature, result int8, rv float32, key uint64) error {
-		if err := d.Add(fs, Label(result, rv, cfg.Lambda), key); err != nil {
+	lastKey, any := uint64(0), false
+	// Every cache is ready before the first block is read: the dataset
+	// is sized once from their headers (no copying as it grows).
+	size := func(hs []*cacheHeader) {
+		var rows, feats int64
+		for _, h := range hs {
+			for _, b := range h.Blocks {
+				rows += b.Rows
+				feats += b.Feats
+			}
+		}
+		if m := int64(cfg.MaxRows); m > 0 && rows > m {
+			feats = feats / rows * m
+			rows = m
+		}
+		d.grow(int(rows), int(feats))
+	}
+	// add appends rows [lo, hi) of fb, up to MaxRows.
+	add := func(fb *featBlock, lo, hi int) error {
+		if cfg.MaxRows > 0 && d.Rows()+hi-lo >= cfg.MaxRows {
+			hi = lo + cfg.MaxRows - d.Rows()
+			st.Truncated = true
+		}
+		for i := lo; i < hi; i++ {
+			if k := fb.key[i]; !any || k != lastKey { // a game's rows are consecutive
+				games[k] = struct{}{}
+				lastKey, any = k, true
+			}
+		}
+		if err := d.addBlock(fb, lo, hi, cfg.Lambda); err != nil {
 			return err
 		}
-		st.Used++
-		games[key] = struct{}{}
-		if cfg.MaxRows > 0 && d.Rows() >= cfg.MaxRows {
-			st.Truncated = true
+		st.Used += int64(hi - lo)
+		if st.Truncated {
 			return errStop{}
+		}
+		return nil
+	}
+	err = scanBlocks(files, cfg, st, size, func(fb *featBlock, minGame int64) error {
+		// Runs of rows of games from minGame on, appended at once.
+		lo := 0
+		for i := 0; i <= fb.n; i++ {
+			if i == fb.n || fb.game[i] < minGame {
+				if err := add(fb, lo, i); err != nil {
+					return err
+				}
+				lo = i + 1
+			}
 		}
 		return nil
 	})

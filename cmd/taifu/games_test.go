@@ -110,3 +110,65 @@ func scanRows(t *testing.T, path string) []datasets.Row {
 	}
 	return out
 }
+
+// TestTuneBadFiles: a truncated, corrupt or foreign Parquet file or feature
+// cache given to tune gives a one-line error naming the file and exit 1.
+func TestTuneBadFiles(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "run")
+	if _, err := selfplay.Run(context.Background(), selfplay.Config{Game: "nanashogi", Games: 3, Playouts: 8, Workers: 1, Seed: 5, MaxPlies: 30, Out: data, Weights: "start", RowGroupRows: 16}, selfplay.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	files, err := datasets.Files([]string{data})
+	if err != nil || len(files) != 1 {
+		t.Fatalf("%v %v", files, err)
+	}
+	file := files[0]
+	cache := file + ".feat"
+	tune := func() (int, string) {
+		code, _, errs := runCLI("tune", "--game", "nanashogi", "--data", data, "--weights", "start", "--out", filepath.Join(dir, "w.json"), "--force", "--no-progress", "--epochs", "1")
+		return code, errs
+	}
+	if code, errs := tune(); code != 0 {
+		t.Fatalf("good run: exit %d, %s", code, errs)
+	}
+	pq, _ := os.ReadFile(file)
+	good, err := os.ReadFile(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flip := func(b []byte, from, to int) []byte {
+		c := append([]byte(nil), b...)
+		for i := from; i < to; i += 5 {
+			c[i] ^= 0x5a
+		}
+		return c
+	}
+	for _, c := range []struct {
+		name, path string
+		data       []byte
+	}{
+		{"truncated parquet", file, pq[:len(pq)*2/3]},
+		{"corrupt parquet footer", file, flip(pq, len(pq)/2, len(pq)-8)},
+		{"corrupt parquet data", file, flip(pq, 8, len(pq)/3)},
+		{"foreign file", file, []byte("PAR1 this is not Parquet PAR1")},
+		{"truncated cache", cache, good[:len(good)-9]},
+		{"corrupt cache", cache, flip(good, len(good)-200, len(good)-100)},
+		{"foreign cache", cache, []byte("taifu-feature-cache\nxxxx{}")},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			defer os.WriteFile(cache, good, 0o644)
+			defer os.WriteFile(file, pq, 0o644)
+			if err := os.WriteFile(c.path, c.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, errs := tune()
+			lines := strings.Split(strings.TrimSpace(errs), "\n")
+			last := lines[len(lines)-1]
+			if code != 1 || !strings.Contains(last, filepath.Base(c.path)) {
+				t.Errorf("exit %d, stderr %q: want exit 1 and a last line naming %s", code, errs, filepath.Base(c.path))
+			}
+			t.Logf("%s", last)
+		})
+	}
+}
