@@ -24,7 +24,7 @@ var zstdBest = zstd.Codec{Level: zstd.SpeedBestCompression}
 
 // PageBytes is the page buffer size: larger pages give zstd longer runs of
 // similar positions to compress.
-const PageBytes = 1 << 20
+const PageBytes = 4 << 20
 
 // Defaults of WriterConfig.
 const (
