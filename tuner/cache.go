@@ -249,44 +249,69 @@ func readCacheHeader(f *os.File, path string) (*cacheFile, error) {
 // featBlock is one decoded block: row i's features are
 // idx[off[i]:off[i+1]] and val[off[i]:off[i+1]].
 type featBlock struct {
-	n      int
-	off    []int64
+	n   int
+	off []int64
+	blockDst
+	raw []byte
+	err error
+}
+
+// decode reads block raw (described by b) into fb, checking its sha256,
+// record structure and feature indices and values.
+func (fb *featBlock) decode(b *cacheBlock, nfeat int, bad func(string) error) error {
+	n, nf := int(b.Rows), int(b.Feats)
+	fb.n = n
+	fb.off = resize(fb.off, n+1)
+	fb.off[0] = 0
+	fb.blockDst = blockDst{ends: fb.off[1:], idx: resize(fb.idx, nf), val: resize(fb.val, nf),
+		result: resize(fb.result, n), rv: resize(fb.rv, n), key: resize(fb.key, n), game: resize(fb.game, n)}
+	return decodeRecords(fb.raw, b, nfeat, fb.blockDst, bad)
+}
+
+// resize returns s with length n, reusing its storage when it can.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// blockDst is where decodeRecords puts a block's records: slices of exactly
+// the block's rows and features. ends[i] is base plus the features of rows
+// 0..i (row i's features end there).
+type blockDst struct {
+	base   int64
+	ends   []int64
 	idx    []int32
 	val    []float32
 	result []int8
 	rv     []float32
 	key    []uint64
 	game   []int64
-	raw    []byte
-	err    error
 }
 
-// decode reads block raw (described by b) into fb, checking its sha256,
-// record structure and feature indices and values.
-func (fb *featBlock) decode(b *cacheBlock, nfeat int, bad func(string) error) error {
-	if sum := sha256.Sum256(fb.raw); hex.EncodeToString(sum[:]) != b.SHA256 {
+// decodeRecords checks raw (block b's bytes) against b's sha256 and parses
+// its records into dst, checking the record structure and the feature
+// indices and values.
+func decodeRecords(raw []byte, b *cacheBlock, nfeat int, dst blockDst, bad func(string) error) error {
+	if sum := sha256.Sum256(raw); hex.EncodeToString(sum[:]) != b.SHA256 {
 		return bad("block sha256 mismatch")
 	}
-	n := int(b.Rows)
-	fb.n = n
-	fb.off = append(fb.off[:0], 0)
-	fb.idx, fb.val = fb.idx[:0], fb.val[:0]
-	fb.result, fb.rv, fb.key, fb.game = fb.result[:0], fb.rv[:0], fb.key[:0], fb.game[:0]
-	raw := fb.raw
-	for i := 0; i < n; i++ {
+	f := 0
+	for i := range dst.ends {
 		if len(raw) < recordHead {
 			return bad("record truncated")
 		}
-		fb.key = append(fb.key, binary.LittleEndian.Uint64(raw[0:]))
-		fb.game = append(fb.game, int64(binary.LittleEndian.Uint64(raw[8:])))
-		fb.result = append(fb.result, int8(raw[16]))
-		fb.rv = append(fb.rv, math.Float32frombits(binary.LittleEndian.Uint32(raw[17:])))
+		dst.key[i] = binary.LittleEndian.Uint64(raw[0:])
+		dst.game[i] = int64(binary.LittleEndian.Uint64(raw[8:]))
+		dst.result[i] = int8(raw[16])
+		dst.rv[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[17:]))
 		k := int(binary.LittleEndian.Uint16(raw[21:]))
 		raw = raw[recordHead:]
 		if k > nfeat {
 			return bad(fmt.Sprintf("record with %d features, the schema %d", k, nfeat))
 		}
-		if len(raw) < 8*k {
+		if len(raw) < 8*k || f+k > len(dst.idx) {
 			return bad("record truncated")
 		}
 		for j := 0; j < k; j++ {
@@ -298,16 +323,102 @@ func (fb *featBlock) decode(b *cacheBlock, nfeat int, bad func(string) error) er
 			if v-v != 0 { // NaN or ±Inf
 				return bad(fmt.Sprintf("feature %d has value %v", idx, v))
 			}
-			fb.idx = append(fb.idx, idx)
-			fb.val = append(fb.val, v)
+			dst.idx[f], dst.val[f] = idx, v
+			f++
 		}
 		raw = raw[8*k:]
-		fb.off = append(fb.off, int64(len(fb.idx)))
+		dst.ends[i] = dst.base + int64(f)
 	}
-	if len(raw) != 0 || int64(len(fb.idx)) != b.Feats {
+	if len(raw) != 0 || f != len(dst.idx) {
 		return bad("block longer than its records")
 	}
 	return nil
+}
+
+// fill decodes the blocks of c that skip does not leave out straight into
+// d, the first at row r0 and feature f0 (d's slices are already long
+// enough), on workers goroutines, with labels of weight lambda. It returns
+// the rows and features filled.
+func (c *cacheFile) fill(nfeat, workers int, skip func(b *cacheBlock) bool, d *Dataset, r0, f0 int64, lambda float64) (rows, feats int64, err error) {
+	defer c.f.Close()
+	type job struct{ b, row, feat, at int64 }
+	var jobs []job
+	at := c.body
+	for i := range c.h.Blocks {
+		b := &c.h.Blocks[i]
+		if !skip(b) {
+			jobs = append(jobs, job{int64(i), r0 + rows, f0 + feats, at})
+			rows += b.Rows
+			feats += b.Feats
+		}
+		at += b.Bytes
+	}
+	var (
+		mu    sync.Mutex
+		first error
+		next  int
+		wg    sync.WaitGroup
+	)
+	take := func() (job, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if first != nil || next == len(jobs) {
+			return job{}, false
+		}
+		next++
+		return jobs[next-1], true
+	}
+	fail := func(err error) {
+		mu.Lock()
+		if first == nil {
+			first = err
+		}
+		mu.Unlock()
+	}
+	for w := 0; w < max(1, workers); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var raw []byte
+			var result []int8
+			var rv []float32
+			var game []int64
+			for {
+				j, ok := take()
+				if !ok {
+					return
+				}
+				b := &c.h.Blocks[j.b]
+				bad := func(what string) error {
+					return fmt.Errorf("tuner: cache %s: block %d: %s (damaged; delete it to rebuild)", c.name, j.b, what)
+				}
+				raw = resize(raw, int(b.Bytes))
+				if _, err := c.f.ReadAt(raw, j.at); err != nil {
+					fail(bad(err.Error()))
+					return
+				}
+				n := int(b.Rows)
+				result, rv, game = resize(result, n), resize(rv, n), resize(game, n)
+				dst := blockDst{base: j.feat, ends: d.Off[j.row+1 : j.row+1+b.Rows],
+					idx: d.Idx[j.feat : j.feat+b.Feats], val: d.Val[j.feat : j.feat+b.Feats],
+					result: result, rv: rv, key: d.Game[j.row : j.row+b.Rows], game: game}
+				if err := decodeRecords(raw, b, nfeat, dst, bad); err != nil {
+					fail(err)
+					return
+				}
+				for i := 0; i < n; i++ {
+					label := Label(result[i], rv[i], lambda)
+					if math.IsNaN(label) || label < 0 || label > 1 {
+						fail(bad(fmt.Sprintf("label %v outside [0, 1]", label)))
+						return
+					}
+					d.Label[j.row+int64(i)] = float32(label)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return rows, feats, first
 }
 
 // blocks decodes the blocks of c on workers goroutines (each block read
@@ -564,6 +675,37 @@ func readyCache(src Source, cfg LoadConfig, key featKey, workers int) (*cacheFil
 	return c, err
 }
 
+// readyHeaders makes the cache of every source ready (building the missing
+// or stale ones) and returns their headers, in order.
+func readyHeaders(srcs []Source, cfg LoadConfig, key featKey, workers int) ([]cacheHeader, error) {
+	heads := make([]cacheHeader, 0, len(srcs))
+	for _, src := range srcs {
+		c, err := readyCache(src, cfg, key, workers)
+		if err != nil {
+			return nil, err
+		}
+		c.f.Close()
+		heads = append(heads, c.h)
+	}
+	return heads, nil
+}
+
+// addCounts adds the counts of the rows a cache was built from to st.
+func addCounts(st *LoadStats, h *cacheHeader) {
+	if st != nil {
+		st.Read += h.Read
+		st.OtherGame += h.OtherGame
+		st.NotQuiet += h.NotQuiet
+		st.Resolved += h.Resolved
+	}
+}
+
+// skipBelow returns the test that leaves out the blocks with no row or
+// with games all below minGame.
+func skipBelow(minGame int64) func(b *cacheBlock) bool {
+	return func(b *cacheBlock) bool { return b.Rows == 0 || b.MaxGame < minGame }
+}
+
 // scanBlocks calls fn for every block of the training rows of srcs, in
 // file and row order, through their feature caches: a missing or stale
 // cache is built first (row groups converted in parallel by cfg.Workers
@@ -571,42 +713,19 @@ func readyCache(src Source, cfg LoadConfig, key featKey, workers int) (*cacheFil
 // by as many. Blocks whose games all lie below a source's MinGame are left
 // out; fn gets the source's MinGame to leave out the rows of the others.
 // The features are those of convert (the row's side to move's point of
-// view). Counts of the rows read go to st when it is not nil. before, when
-// set, is called once with every cache's header before any block is read.
-func scanBlocks(srcs []Source, cfg LoadConfig, st *LoadStats, before func([]*cacheHeader), fn func(fb *featBlock, minGame int64) error) error {
+// view). Counts of the rows read go to st when it is not nil.
+func scanBlocks(srcs []Source, cfg LoadConfig, st *LoadStats, fn func(fb *featBlock, minGame int64) error) error {
 	schema := features.For(cfg.Game)
 	key := keyOf(cfg, schema)
 	workers := workersOf(cfg.Workers)
-	var heads []*cacheHeader
-	if before != nil {
-		// Build (or check) every cache first, so that fn's caller can
-		// size its storage; the files are opened again below.
-		for _, src := range srcs {
-			c, err := readyCache(src, cfg, key, workers)
-			if err != nil {
-				return err
-			}
-			c.f.Close()
-			h := c.h
-			heads = append(heads, &h)
-		}
-		before(heads)
-	}
 	for _, src := range srcs {
 		c, err := readyCache(src, cfg, key, workers)
 		if err != nil {
 			return err
 		}
-		if st != nil {
-			st.Read += c.h.Read
-			st.OtherGame += c.h.OtherGame
-			st.NotQuiet += c.h.NotQuiet
-			st.Resolved += c.h.Resolved
-		}
+		addCounts(st, &c.h)
 		min := src.MinGame
-		err = c.blocks(len(schema.Names), workers,
-			func(b *cacheBlock) bool { return b.Rows == 0 || b.MaxGame < min },
-			func(fb *featBlock) error { return fn(fb, min) })
+		err = c.blocks(len(schema.Names), workers, skipBelow(min), func(fb *featBlock) error { return fn(fb, min) })
 		if err != nil {
 			return err
 		}
@@ -619,7 +738,7 @@ func scanBlocks(srcs []Source, cfg LoadConfig, st *LoadStats, before func([]*cac
 // scanBlocks. fs is reused between calls.
 func scanCached(srcs []Source, cfg LoadConfig, st *LoadStats, fn func(fs []Feature, result int8, rv float32, key uint64) error) error {
 	fs := make([]Feature, 0, 64)
-	return scanBlocks(srcs, cfg, st, nil, func(fb *featBlock, minGame int64) error {
+	return scanBlocks(srcs, cfg, st, func(fb *featBlock, minGame int64) error {
 		for i := 0; i < fb.n; i++ {
 			if fb.game[i] < minGame {
 				continue
