@@ -8,10 +8,21 @@ import (
 	"github.com/parquet-go/parquet-go"
 )
 
-// TestColumnTable: Row's parquet tags (what the writer writes) and the
-// leaves of the written schema agree with ColumnTable, field by field.
+// TestColumnTable: fileRow's parquet tags (what the writer writes) and the
+// leaves of the written schema agree with ColumnTable, field by field, and
+// Row has the same fields in the same order.
 func TestColumnTable(t *testing.T) {
-	rt := reflect.TypeOf(Row{})
+	rt := reflect.TypeOf(fileRow{})
+	for i, n := range []reflect.Type{reflect.TypeOf(Row{}), reflect.TypeOf(textRow{})} {
+		if n.NumField() != rt.NumField() {
+			t.Fatalf("type %d has %d fields, fileRow %d", i, n.NumField(), rt.NumField())
+		}
+		for k := 0; k < n.NumField(); k++ {
+			if n.Field(k).Name != rt.Field(k).Name {
+				t.Errorf("%s field %d is %s, fileRow's %s", n.Name(), k, n.Field(k).Name, rt.Field(k).Name)
+			}
+		}
+	}
 	if rt.NumField() != NumColumns {
 		t.Fatalf("Row has %d fields, ColumnTable %d columns", rt.NumField(), NumColumns)
 	}
@@ -32,7 +43,7 @@ func TestColumnTable(t *testing.T) {
 		leaves = append(leaves, c.Leaves...)
 	}
 	var got []string
-	for _, p := range parquet.SchemaOf(Row{}).Columns() {
+	for _, p := range parquet.SchemaOf(fileRow{}).Columns() {
 		got = append(got, strings.Join(p, "."))
 	}
 	if !reflect.DeepEqual(got, leaves) {

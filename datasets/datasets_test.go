@@ -28,7 +28,7 @@ func testRows(first, games, plies int) [][]Row {
 				LegalMoves: int32(p % 5), StaticEval: -float32(g) / 7, WeightsVersion: "nanashogi-start-1",
 			}
 			for i := 0; i < (g+p)%4; i++ { // some rows have an empty policy
-				r.Policy = append(r.Policy, PolicyEntry{Move: fmt.Sprintf("m%d", i), Visits: int32(10*i + p)})
+				r.Policy = append(r.Policy, PolicyEntry{Index: int32(3*i + g%2), Visits: int32(10*i + p)})
 			}
 			rows = append(rows, r)
 		}

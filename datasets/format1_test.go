@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -36,16 +37,57 @@ type rowV1 struct {
 	WeightsVersion string     `parquet:"weights_version,dict"`
 }
 
+// withMoveText gives the policy entries of rows a move text in place of
+// their index, as format 1 and 2 files hold them (the reader returns Index
+// -1 for those).
+func withMoveText(rows []Row) []Row {
+	for i := range rows {
+		pol := append([]PolicyEntry(nil), rows[i].Policy...)
+		for k := range pol {
+			pol[k].Move = fmt.Sprintf("m%d", pol[k].Index)
+			pol[k].Index = -1
+		}
+		rows[i].Policy = pol
+	}
+	return rows
+}
+
+// TestWriteMoveText: the writer's format 2 layout (WriterConfig.MoveText)
+// reads back with the move text, and the format 3 layout refuses entries
+// without an index, the format 2 layout entries without text.
+func TestWriteMoveText(t *testing.T) {
+	dir := t.TempDir()
+	games := testRows(0, 4, 9)
+	for i := range games {
+		games[i] = withMoveText(games[i])
+	}
+	writeGames(t, WriterConfig{Dir: dir, Game: "nanashogi", RowGroupRows: 8, MoveText: true}, games)
+	if got, want := readAll(t, []string{dir}, nil), flatten(games); !reflect.DeepEqual(got, want) {
+		t.Fatalf("format 2 layout round trip differs: got %d rows, want %d", len(got), len(want))
+	}
+	for _, moveText := range []bool{false, true} {
+		w, err := NewWriter(WriterConfig{Dir: t.TempDir(), Game: "nanashogi", MoveText: moveText})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := Row{GameNumber: 1, Ply: 2, Policy: []PolicyEntry{{Move: "", Index: -1, Visits: 3}}}
+		if err := w.Write([]Row{r}); err == nil {
+			t.Errorf("MoveText %v: a policy entry with neither index nor text was written", moveText)
+		}
+		w.Abort()
+	}
+}
+
 // TestReadFormat1: a run written by format 1 (manifest format 1, the old
 // encodings) is still read, row for row.
 func TestReadFormat1(t *testing.T) {
 	dir := t.TempDir()
-	rows := flatten(testRows(0, 3, 20))
+	rows := withMoveText(flatten(testRows(0, 3, 20)))
 	old := make([]rowV1, len(rows))
 	for i, r := range rows {
 		var pol []policyV1
 		for _, p := range r.Policy {
-			pol = append(pol, policyV1(p))
+			pol = append(pol, policyV1{Move: p.Move, Visits: p.Visits})
 		}
 		old[i] = rowV1{r.RunID, r.Game, r.RulesVersion, r.GameNumber, r.Ply, r.SideToMove, r.Position, r.Board,
 			r.Result, r.Termination, r.RootValue, r.Move, pol, r.LegalMoves, r.StaticEval, r.WeightsVersion}

@@ -19,9 +19,13 @@ import (
 // ManifestFormat is the format number of the runs written now. Format 2
 // files have the same columns and types as format 1 and differ only in
 // encodings (dictionaries, delta, byte-stream split, zstd at its best level,
-// 1 MiB pages; see Row), so readers read both: LoadManifest accepts every
-// format from MinManifestFormat to ManifestFormat.
-const ManifestFormat = 2
+// 1 MiB pages; 4 MiB since format 3). Format 3 stores the policy's moves as
+// legal-move indices instead of text (see the package comment). Readers
+// read all three:
+// LoadManifest accepts every format from MinManifestFormat to
+// ManifestFormat, and the reader tells the policy layouts apart by their
+// leaf columns.
+const ManifestFormat = 3
 
 // MinManifestFormat is the oldest format still read.
 const MinManifestFormat = 1

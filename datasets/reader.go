@@ -217,11 +217,16 @@ func scanReader(f *os.File, group int, sel []bool, row *Row, fn func(*Row) error
 	}
 	// cols[c][j] is the file's leaf index of leaves[c][j], for selected c.
 	cols := make([][]int, len(Columns))
+	text := false // the policy's moves are text (format 1 and 2)
 	for c, on := range sel {
 		if !on {
 			continue
 		}
-		for _, l := range ColumnTable[c].Leaves {
+		leaves := ColumnTable[c].Leaves
+		if _, ok := index[TextPolicyLeaves[0]]; ok && c == ColPolicy {
+			leaves, text = TextPolicyLeaves, true
+		}
+		for _, l := range leaves {
 			i, ok := index[l]
 			if !ok {
 				return fmt.Errorf("no column %q (not a taifu dataset?)", l)
@@ -245,7 +250,7 @@ func scanReader(f *os.File, group int, sel []bool, row *Row, fn func(*Row) error
 				readers[c] = append(readers[c], newValueReader(chunks[i]))
 			}
 		}
-		err := scanRowGroup(rg.NumRows(), readers, row, fn)
+		err := scanRowGroup(rg.NumRows(), readers, text, row, fn)
 		for c := range readers {
 			for _, r := range readers[c] {
 				r.close()
@@ -258,7 +263,7 @@ func scanReader(f *os.File, group int, sel []bool, row *Row, fn func(*Row) error
 	return nil
 }
 
-func scanRowGroup(n int64, readers [][]*valueReader, row *Row, fn func(*Row) error) error {
+func scanRowGroup(n int64, readers [][]*valueReader, text bool, row *Row, fn func(*Row) error) error {
 	var err error
 	str := func(r *valueReader, prev string) string {
 		v := r.next()
@@ -300,7 +305,7 @@ func scanRowGroup(n int64, readers [][]*valueReader, row *Row, fn func(*Row) err
 			case ColMove:
 				row.Move = string(r.next().ByteArray())
 			case ColPolicy:
-				row.Policy, err = readPolicy(rs[0], rs[1], row.Policy[:0])
+				row.Policy, err = readPolicy(rs[0], rs[1], text, row.Policy[:0])
 			case ColLegalMoves:
 				row.LegalMoves = r.next().Int32()
 			case ColStaticEval:
@@ -322,8 +327,10 @@ func scanRowGroup(n int64, readers [][]*valueReader, row *Row, fn func(*Row) err
 	return nil
 }
 
-// readPolicy reads one row's list from the two leaf columns of policy.
-func readPolicy(mv, vis *valueReader, dst []PolicyEntry) ([]PolicyEntry, error) {
+// readPolicy reads one row's list from the two leaf columns of policy: mv
+// holds the moves' text when text is set (format 1 and 2), else their
+// legal-move indices (format 3).
+func readPolicy(mv, vis *valueReader, text bool, dst []PolicyEntry) ([]PolicyEntry, error) {
 	for first := true; ; first = false {
 		if !first {
 			v, ok := mv.peek()
@@ -347,7 +354,11 @@ func readPolicy(mv, vis *valueReader, dst []PolicyEntry) ([]PolicyEntry, error) 
 			}
 			break
 		}
-		dst = append(dst, PolicyEntry{Move: string(m.ByteArray()), Visits: n.Int32()})
+		if text {
+			dst = append(dst, PolicyEntry{Move: string(m.ByteArray()), Visits: n.Int32(), Index: -1})
+		} else {
+			dst = append(dst, PolicyEntry{Visits: n.Int32(), Index: m.Int32()})
+		}
 	}
 	return dst, nil
 }

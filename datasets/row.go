@@ -29,10 +29,25 @@
 //	termination      string                        "rule:<reason>", "resignation" or "adjudication"
 //	root_value       FLOAT                         search value for the side to move, in [-1, 1]
 //	move             string                        the move played, NOTATION.md text
-//	policy           LIST<STRUCT<move string, visits INT32>>   root children and their visits
+//	policy           LIST<STRUCT<index INT32, visits INT32>>   root children and their visits (format 3)
 //	legal_moves      INT32                         number of legal moves in the position
 //	static_eval      FLOAT                         evaluation of the weights used, pawn units
 //	weights_version  string                        version of the weights used by the search
+//
+// # The policy column and older formats
+//
+// policy lists the root children the search visited, in move generation
+// order, each with its visits. Format 3 (ManifestFormat) stores each move as
+// index, its 0-based place in the legal moves of the position (in the
+// order rules.State.Legal generates them, after the game's moves from ply
+// 0), which takes a fifth of the bytes of the move text. The text is
+// restored by replaying the game: `taifu games --format json|pgn|html` show
+// it, and `taifu games --data RUN --format parquet --out DIR` rewrites a run
+// with the format 2 layout below, for queries that need it.
+//
+// Format 1 and 2 files (still read) store policy as LIST<STRUCT<move string,
+// visits INT32>>, the move in NOTATION.md text (TextPolicyLeaves); the other
+// columns are the same in all formats.
 //
 // # Board encoding
 //
@@ -57,41 +72,128 @@ import (
 )
 
 // PolicyEntry is one root move of the search and how many playouts it got.
+//
+// Format 3 files store the move as Index, its place in the position's legal
+// moves in generation order (rules.State.Legal of the position reached by
+// the game's moves, history included), not as text: the reader returns
+// entries with Index set and Move empty, and whoever replays the game (package
+// records, `taifu games`) restores Move with FillPolicyMoves. Format 1 and 2
+// files store Move: the reader returns Index -1 for them. The writer needs
+// Index (format 3) or Move (the format 2 layout, WriterConfig.MoveText).
 type PolicyEntry struct {
+	Move   string
+	Visits int32
+	Index  int32 `json:"-"`
+}
+
+// Row is one position of a self-play game, as the reader returns it and
+// the writer takes it. Its fields are the columns of ColumnTable, in order.
+type Row struct {
+	RunID          string
+	Game           string
+	RulesVersion   string
+	GameNumber     int64
+	Ply            int32
+	SideToMove     string
+	Position       string
+	Board          []byte
+	Result         int8 // +1 win, 0 draw, -1 loss for the side to move
+	Termination    string
+	RootValue      float32 // search value for the side to move, [-1, 1]
+	Move           string  // the move played, NOTATION.md text
+	Policy         []PolicyEntry
+	LegalMoves     int32
+	StaticEval     float32 // evaluation at the root, pawn units
+	WeightsVersion string
+}
+
+// layoutRow is a row as the files hold it, P the policy entry's layout.
+// The parquet tags name the columns; the options after the name only
+// choose encodings, chosen by measurement (BENCHMARKS.md, "Bytes a
+// position"): dictionaries for repeated strings (moves repeat within a row
+// group), delta for slowly changing integers, byte-stream split for floats.
+type layoutRow[P any] struct {
+	RunID          string  `parquet:"run_id,dict"`
+	Game           string  `parquet:"game,dict"`
+	RulesVersion   string  `parquet:"rules_version,dict"`
+	GameNumber     int64   `parquet:"game_number,delta"`
+	Ply            int32   `parquet:"ply,delta"`
+	SideToMove     string  `parquet:"side_to_move,dict"`
+	Position       string  `parquet:"position"`
+	Board          []byte  `parquet:"board"`
+	Result         int8    `parquet:"result"`
+	Termination    string  `parquet:"termination,dict"`
+	RootValue      float32 `parquet:"root_value,split"`
+	Move           string  `parquet:"move,dict"`
+	Policy         []P     `parquet:"policy,list"`
+	LegalMoves     int32   `parquet:"legal_moves,delta"`
+	StaticEval     float32 `parquet:"static_eval,split"`
+	WeightsVersion string  `parquet:"weights_version,dict"`
+}
+
+// filePolicy is a policy entry of format 3: the move's legal-move index
+// (plain) and its visits (dictionary: a few hundred distinct counts). Both
+// byte-stream split measured 7 bytes a position smaller, but DuckDB 1.5
+// reads that encoding only for FLOAT and DOUBLE (BENCHMARKS.md).
+type filePolicy struct {
+	Index  int32 `parquet:"index"`
+	Visits int32 `parquet:"visits,dict"`
+}
+
+// textPolicy is a policy entry of format 2's layout: the move's NOTATION.md
+// text. The writer writes it with WriterConfig.MoveText (what `taifu games
+// --format parquet` does to restore the text of a format 3 run).
+type textPolicy struct {
 	Move   string `parquet:"move"`
 	Visits int32  `parquet:"visits"`
 }
 
-// Row is one position of a self-play game. The parquet tags name the
-// columns; the options after the name (dict, delta, split) only choose
-// encodings, chosen by measurement (BENCHMARKS.md, "Parquet bytes a
-// position"): dictionaries for repeated strings (moves repeat within a row
-// group), delta for slowly changing integers, byte-stream split for floats.
-// The policy list stays plain: with 200 playouts, dictionary and delta
-// encodings of its moves and visits measured larger than plain + zstd.
-type Row struct {
-	RunID          string        `parquet:"run_id,dict"`
-	Game           string        `parquet:"game,dict"`
-	RulesVersion   string        `parquet:"rules_version,dict"`
-	GameNumber     int64         `parquet:"game_number,delta"`
-	Ply            int32         `parquet:"ply,delta"`
-	SideToMove     string        `parquet:"side_to_move,dict"`
-	Position       string        `parquet:"position"`
-	Board          []byte        `parquet:"board"`
-	Result         int8          `parquet:"result"`           // +1 win, 0 draw, -1 loss for the side to move
-	Termination    string        `parquet:"termination,dict"` // "rule:<reason>", "resignation", "adjudication"
-	RootValue      float32       `parquet:"root_value,split"` // search value for the side to move, [-1, 1]
-	Move           string        `parquet:"move,dict"`        // the move played, NOTATION.md text
-	Policy         []PolicyEntry `parquet:"policy,list"`      // root visit counts
-	LegalMoves     int32         `parquet:"legal_moves,delta"`
-	StaticEval     float32       `parquet:"static_eval,split"` // evaluation at the root, pawn units
-	WeightsVersion string        `parquet:"weights_version,dict"`
+// fileRow is a row of format 3, textRow one of format 2's layout.
+type (
+	fileRow = layoutRow[filePolicy]
+	textRow = layoutRow[textPolicy]
+)
+
+// TextPolicyLeaves are the policy's leaf columns in format 1 and 2 files
+// (and in files written with WriterConfig.MoveText).
+var TextPolicyLeaves = []string{"policy.list.element.move", "policy.list.element.visits"}
+
+// FillPolicyMoves sets the Move text of the entries of p that have an Index
+// and no Move, from st's legal moves (st must be the row's position reached
+// by the game's moves, so that its history is the game's). buf is scratch
+// space for the legal moves, returned for reuse. An index outside the legal
+// moves is an error.
+func FillPolicyMoves(st rules.State, p []PolicyEntry, buf []rules.Move) ([]rules.Move, error) {
+	done := true
+	for _, e := range p {
+		if e.Move == "" {
+			done = false
+			break
+		}
+	}
+	if done {
+		return buf, nil
+	}
+	buf = st.Legal(buf[:0])
+	g := st.Game()
+	for i := range p {
+		e := &p[i]
+		if e.Move != "" {
+			continue
+		}
+		if e.Index < 0 || int(e.Index) >= len(buf) {
+			return buf, fmt.Errorf("policy entry %d: move index %d, the position has %d legal moves", i, e.Index, len(buf))
+		}
+		e.Move = g.MoveString(buf[e.Index])
+	}
+	return buf, nil
 }
 
 // Column describes one column of Row. ColumnTable is the one table of
-// columns: the writer writes Row, whose parquet tags must agree with it
-// (TestColumnTable), the reader finds each column's leaves and fills the
-// Row field of its index, and the tuner's loader names columns by index.
+// columns (format 3): the writer writes fileRow, whose parquet tags must
+// agree with it (TestColumnTable), the reader finds each column's leaves and
+// fills the Row field of its index, and the tuner's loader names columns by
+// index.
 type Column struct {
 	Name     string   // column name (Row's parquet tag)
 	Type     string   // Parquet type (DuckDB type)
@@ -135,8 +237,8 @@ var ColumnTable = [NumColumns]Column{
 	{"termination", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"termination"}},
 	{"root_value", "FLOAT (FLOAT)", "split", []string{"root_value"}},
 	{"move", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"move"}},
-	{"policy", "LIST<STRUCT<move string, visits INT32>>", "list",
-		[]string{"policy.list.element.move", "policy.list.element.visits"}},
+	{"policy", "LIST<STRUCT<index INT32, visits INT32>>", "list",
+		[]string{"policy.list.element.index", "policy.list.element.visits"}},
 	{"legal_moves", "INT32 (INTEGER)", "delta", []string{"legal_moves"}},
 	{"static_eval", "FLOAT (FLOAT)", "split", []string{"static_eval"}},
 	{"weights_version", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"weights_version"}},

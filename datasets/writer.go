@@ -24,7 +24,7 @@ var zstdBest = zstd.Codec{Level: zstd.SpeedBestCompression}
 
 // PageBytes is the page buffer size: larger pages give zstd longer runs of
 // similar positions to compress.
-const PageBytes = 1 << 20
+const PageBytes = 4 << 20
 
 // Defaults of WriterConfig.
 const (
@@ -40,6 +40,10 @@ type WriterConfig struct {
 	FirstSeq     int   // sequence number of the first file
 	MaxFileBytes int64 // rotate when a file reaches this size; 0: DefaultMaxFileBytes
 	RowGroupRows int64 // rows per row group at most; 0: DefaultRowGroupRows
+	// MoveText writes format 2's layout (the policy's moves as NOTATION.md
+	// text, PolicyEntry.Move) instead of format 3's (their legal-move index,
+	// PolicyEntry.Index).
+	MoveText bool
 	// OnFile, when set, is called after each file is complete and renamed.
 	OnFile func(FileInfo) error
 }
@@ -72,7 +76,7 @@ type Writer struct {
 	buf   *bufio.Writer
 	sum   hash.Hash
 	cnt   countWriter
-	pw    *parquet.GenericWriter[Row]
+	pw    rowWriter
 	info  FileInfo
 	files []FileInfo
 	last  int64 // last game number written in the current file
@@ -87,6 +91,63 @@ func (c *countWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.n += int64(n)
 	return n, err
+}
+
+// rowWriter is the part of parquet.GenericWriter the Writer uses, whatever
+// the layout: write converts Rows into the layout's rows.
+type rowWriter interface {
+	write(rows []Row) error
+	Size() int64
+	Close() error
+}
+
+type layoutWriter[T any] struct {
+	*parquet.GenericWriter[T]
+	conv func(dst []T, rows []Row) ([]T, error)
+	buf  []T
+}
+
+func (w *layoutWriter[T]) write(rows []Row) error {
+	var err error
+	if w.buf, err = w.conv(w.buf[:0], rows); err != nil {
+		return err
+	}
+	_, err = w.GenericWriter.Write(w.buf)
+	return err
+}
+
+// toLayout converts rows into a layout's rows, each policy entry by pol
+// (which refuses an entry the layout cannot hold).
+func toLayout[P any](dst []layoutRow[P], rows []Row, pol func(PolicyEntry) (P, bool), what string) ([]layoutRow[P], error) {
+	for i := range rows {
+		r := &rows[i]
+		ps := make([]P, len(r.Policy))
+		for k, e := range r.Policy {
+			var ok bool
+			if ps[k], ok = pol(e); !ok {
+				return dst, fmt.Errorf("game %d ply %d: policy entry %d has no %s", r.GameNumber, r.Ply, k, what)
+			}
+		}
+		dst = append(dst, layoutRow[P]{r.RunID, r.Game, r.RulesVersion, r.GameNumber, r.Ply, r.SideToMove, r.Position, r.Board,
+			r.Result, r.Termination, r.RootValue, r.Move, ps, r.LegalMoves, r.StaticEval, r.WeightsVersion})
+	}
+	return dst, nil
+}
+
+// toFileRows converts rows into format 3 rows; every policy entry needs its
+// legal-move index.
+func toFileRows(dst []fileRow, rows []Row) ([]fileRow, error) {
+	return toLayout(dst, rows, func(e PolicyEntry) (filePolicy, bool) {
+		return filePolicy{Index: e.Index, Visits: e.Visits}, e.Index >= 0
+	}, "legal-move index")
+}
+
+// toTextRows converts rows into format 2's layout; every policy entry needs
+// its move text.
+func toTextRows(dst []textRow, rows []Row) ([]textRow, error) {
+	return toLayout(dst, rows, func(e PolicyEntry) (textPolicy, bool) {
+		return textPolicy{Move: e.Move, Visits: e.Visits}, e.Move != ""
+	}, "move text")
 }
 
 // NewWriter returns a Writer; it creates the partition directory.
@@ -122,12 +183,17 @@ func (w *Writer) open() error {
 	w.sum = sha256.New()
 	w.buf = bufio.NewWriterSize(io.MultiWriter(f, w.sum), 1<<20)
 	w.cnt = countWriter{w: w.buf}
-	w.pw = parquet.NewGenericWriter[Row](&w.cnt,
+	opts := []parquet.WriterOption{
 		parquet.Compression(&zstdBest),
 		parquet.PageBufferSize(PageBytes),
 		parquet.MaxRowsPerRowGroup(w.cfg.RowGroupRows),
 		parquet.CreatedBy("taifu", "1", ""),
-	)
+	}
+	if w.cfg.MoveText {
+		w.pw = &layoutWriter[textRow]{GenericWriter: parquet.NewGenericWriter[textRow](&w.cnt, opts...), conv: toTextRows}
+	} else {
+		w.pw = &layoutWriter[fileRow]{GenericWriter: parquet.NewGenericWriter[fileRow](&w.cnt, opts...), conv: toFileRows}
+	}
 	w.info = FileInfo{Path: rel, FirstGame: -1, LastGame: -1}
 	w.last = -1
 	return nil
@@ -144,7 +210,7 @@ func (w *Writer) Write(rows []Row) error {
 			return err
 		}
 	}
-	if _, err := w.pw.Write(rows); err != nil {
+	if err := w.pw.write(rows); err != nil {
 		return fmt.Errorf("datasets: writing %s: %w", w.info.Path, err)
 	}
 	for i := range rows {

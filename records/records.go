@@ -5,6 +5,9 @@
 // the records follow the documented columns whatever their encoding. Every
 // game is replayed with package rules: the position column of each row must
 // equal the position the moves reach, so a record is checked, not copied.
+// The replay also restores the policy's move text of format 3 rows, which
+// hold legal-move indices (datasets.FillPolicyMoves), and Rows turns a game
+// back into rows with that text (format 2's layout).
 package records
 
 import (
@@ -267,9 +270,15 @@ func (g *Game) check() error {
 		return fmt.Errorf("%s ply 0: %w", where, err)
 	}
 	g.Start = st.String()
+	var buf []rules.Move
 	for _, p := range g.Plies {
 		if s := st.String(); s != p.Position {
 			return fmt.Errorf("%s ply %d: position column %q differs from the replayed position %q", where, p.Ply, clip(p.Position), clip(s))
+		}
+		// Format 3 rows hold the policy's moves as legal-move indices:
+		// the replayed position (history included) gives their text.
+		if buf, err = datasets.FillPolicyMoves(st, p.Policy, buf); err != nil {
+			return fmt.Errorf("%s ply %d: %w", where, p.Ply, err)
 		}
 		m, err := rules.ParseMove(st, p.Move)
 		if err != nil {

@@ -41,6 +41,13 @@ for (const c of want) {
     failed = true;
   }
 }
+// Format 3 runs store each policy move as its index in the position's legal
+// moves (policy: LIST<STRUCT<index INTEGER, visits INTEGER>>); formats 1 and 2
+// as text (move VARCHAR). `taifu games --data RUN --format parquet --out DIR`
+// rewrites a format 3 run with the text, for queries that need it.
+const policyType = String(schema.find((r) => r.column_name === 'policy')?.column_type ?? '');
+const moveField = policyType.includes('"index"') || /\bindex INTEGER/.test(policyType) ? 'index' : 'move';
+console.log(`\npolicy: ${policyType} (moves as ${moveField === 'index' ? 'legal-move indices, format 3' : 'text, format 1 or 2'})`);
 
 show('games, positions and results by termination', await query(`
   SELECT game, termination, count(DISTINCT game_number) AS games, count(*) AS positions,
@@ -60,8 +67,21 @@ show('search statistics', await query(`
 
 show('one position with its most visited moves', await query(`
   SELECT game_number, ply, side_to_move, position, move, result, root_value,
-         list_slice(list_reverse_sort(list_transform(policy, p -> {'visits': p.visits, 'move': p.move})), 1, 3)::VARCHAR AS policy_top
+         list_slice(list_reverse_sort(list_transform(policy, p -> {'visits': p.visits, 'move': p.${moveField}})), 1, 3)::VARCHAR AS policy_top
   FROM ${src} ORDER BY game_number, ply LIMIT 1 OFFSET 5`));
+
+if (moveField === 'index') {
+  // The indices of a row are ascending (move generation order) and below
+  // legal_moves.
+  const badIdx = await query(`SELECT count(*) AS n FROM ${src}
+    WHERE len(policy) > 0 AND (list_max(list_transform(policy, p -> p.index)) >= legal_moves
+       OR list_min(list_transform(policy, p -> p.index)) < 0
+       OR list_transform(policy, p -> p.index) <> list_sort(list_distinct(list_transform(policy, p -> p.index))))`);
+  if (Number(badIdx[0].n) !== 0) {
+    console.error(`${badIdx[0].n} rows whose policy indices are not ascending in [0, legal_moves)`);
+    failed = true;
+  }
+}
 
 const bad = await query(`SELECT count(*) AS n FROM ${src} WHERE result NOT IN (-1, 0, 1)`);
 if (Number(bad[0].n) !== 0) {

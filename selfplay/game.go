@@ -2,6 +2,7 @@ package selfplay
 
 import (
 	"context"
+	"fmt"
 
 	"taifu/datasets"
 	"taifu/features"
@@ -169,8 +170,18 @@ func (p *player) play(hard context.Context, n int64) *finished {
 			StaticEval:     float32(res.StaticEval),
 			WeightsVersion: p.weights.Version,
 		}
+		// The policy is in move generation order, as p.moves (the root's
+		// children are its legal moves): one pass finds each move's index.
+		j := 0
 		for i, v := range res.Policy {
-			row.Policy[i] = datasets.PolicyEntry{Move: g.MoveString(v.Move), Visits: v.Visits}
+			for j < len(p.moves) && p.moves[j] != v.Move {
+				j++
+			}
+			if j == len(p.moves) {
+				panic(fmt.Sprintf("selfplay: game %d ply %d: policy move %s is not a legal move in generation order", n, st.Ply(), g.MoveString(v.Move)))
+			}
+			row.Policy[i] = datasets.PolicyEntry{Move: g.MoveString(v.Move), Visits: v.Visits, Index: int32(j)}
+			j++
 		}
 		rows = append(rows, row)
 		search.Advance(st, res.Move)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"taifu/datasets"
+	"taifu/rules"
 	_ "taifu/rules/all"
 )
 
@@ -116,8 +117,27 @@ func TestRowsAreConsistent(t *testing.T) {
 	if len(games) != 8 {
 		t.Fatalf("%d games in the rows, want 8", len(games))
 	}
+	g, err := rules.Lookup("nanashogi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf []rules.Move
 	for n, rs := range games {
+		st, err := rules.ParsePosition(g, rs[0].Position)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for i, r := range rs {
+			// Format 3 rows hold legal-move indices, ascending (generation
+			// order); the replayed position gives their text.
+			for k, p := range r.Policy {
+				if p.Move != "" || p.Index < 0 || k > 0 && p.Index <= r.Policy[k-1].Index {
+					t.Fatalf("game %d ply %d: policy %v: want ascending indices and no text", n, i, r.Policy)
+				}
+			}
+			if buf, err = datasets.FillPolicyMoves(st, r.Policy, buf); err != nil {
+				t.Fatalf("game %d ply %d: %v", n, i, err)
+			}
 			if r.Ply != int32(i) || r.RunID != "test" || r.Game != "nanashogi" || r.RulesVersion != "seed-002" {
 				t.Fatalf("game %d row %d: %+v", n, i, r)
 			}
@@ -140,6 +160,11 @@ func TestRowsAreConsistent(t *testing.T) {
 			if i+1 < len(rs) && rs[i+1].Position == r.Position {
 				t.Errorf("game %d ply %d: position did not change", n, i)
 			}
+			m, err := rules.ParseMove(st, r.Move)
+			if err != nil {
+				t.Fatalf("game %d ply %d: %v", n, i, err)
+			}
+			st.Make(m)
 		}
 		if len(rs) > 30 {
 			t.Errorf("game %d has %d plies, more than max plies 30", n, len(rs))

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
 	"math"
 	"os"
@@ -32,19 +31,23 @@ import (
 //
 //	"taifu-feature-cache\n"              magic
 //	uint32 little-endian                 length of the JSON header
-//	JSON header (cacheHeader)            what the cache was built from, counts, body size and sha256
-//	body                                 one record per used row, in row order:
+//	JSON header (cacheHeader)            what the cache was built from, counts, its blocks
+//	body                                 the blocks, one per row group of the Parquet file, in order;
+//	                                     a block is one record per used row, in row order:
 //	    uint64 game key, int64 game number, int8 result, float32 root value, uint16 n,
 //	    n × (int32 feature index, float32 value)   (all little-endian)
 //
 // The header records the source file's size and sha256, the feature schema
 // hash (FeatureSchemaHash), the quiet mode and, for QuietResolve, the hash of
-// the weights of the capture search. A cache whose header disagrees with
-// any of them is stale: it is rebuilt, never used. A cache that is damaged
-// (bad magic, header, size or body sha256) is an error naming the file.
+// the weights of the capture search, and for each block its rows, features,
+// bytes, game numbers and sha256, so that blocks are read and checked in
+// parallel. A cache whose header disagrees with any of them, or of another
+// cache format, is stale: it is rebuilt, never used. A cache that is damaged
+// (bad magic, header, size or block sha256) is an error naming the file.
 
-// CacheFormat is the version of the cache file layout.
-const CacheFormat = 1
+// CacheFormat is the version of the cache file layout: 2 since the body is
+// split into blocks listed in the header (format 1 caches are rebuilt).
+const CacheFormat = 2
 
 // CacheSuffix is appended to a Parquet file's name to name its cache.
 const CacheSuffix = ".feat"
@@ -53,24 +56,37 @@ const cacheMagic = "taifu-feature-cache\n"
 
 // maxCacheHeader bounds the JSON header so a foreign file cannot make the
 // reader allocate gigabytes.
-const maxCacheHeader = 1 << 20
+const maxCacheHeader = 16 << 20
+
+// recordHead is the size of a record before its features.
+const recordHead = 23
 
 type cacheHeader struct {
-	Format       int    `json:"format"`
-	Source       string `json:"source"` // base name of the Parquet file
-	SourceBytes  int64  `json:"source_bytes"`
-	SourceSHA256 string `json:"source_sha256"`
-	Game         string `json:"game"`
-	Schema       string `json:"schema"` // FeatureSchemaHash
-	Quiet        string `json:"quiet"`
-	Weights      string `json:"weights,omitempty"` // capture-search weights hash (resolve only)
-	Read         int64  `json:"rows_read"`
-	OtherGame    int64  `json:"rows_other_game"`
-	NotQuiet     int64  `json:"rows_not_quiet"`
-	Resolved     int64  `json:"rows_resolved"`
-	Used         int64  `json:"rows"`
-	BodyBytes    int64  `json:"body_bytes"`
-	BodySHA256   string `json:"body_sha256"`
+	Format       int          `json:"format"`
+	Source       string       `json:"source"` // base name of the Parquet file
+	SourceBytes  int64        `json:"source_bytes"`
+	SourceSHA256 string       `json:"source_sha256"`
+	Game         string       `json:"game"`
+	Schema       string       `json:"schema"` // FeatureSchemaHash
+	Quiet        string       `json:"quiet"`
+	Weights      string       `json:"weights,omitempty"` // capture-search weights hash (resolve only)
+	Read         int64        `json:"rows_read"`
+	OtherGame    int64        `json:"rows_other_game"`
+	NotQuiet     int64        `json:"rows_not_quiet"`
+	Resolved     int64        `json:"rows_resolved"`
+	Used         int64        `json:"rows"`
+	BodyBytes    int64        `json:"body_bytes"`
+	Blocks       []cacheBlock `json:"blocks"`
+}
+
+// cacheBlock describes one block of the body: the records of one row group.
+type cacheBlock struct {
+	Rows    int64  `json:"rows"`
+	Feats   int64  `json:"features"`
+	Bytes   int64  `json:"bytes"`
+	MinGame int64  `json:"min_game"` // game numbers of its rows (0, 0 when empty)
+	MaxGame int64  `json:"max_game"`
+	SHA256  string `json:"sha256"`
 }
 
 var (
@@ -115,15 +131,13 @@ func keyOf(cfg LoadConfig, s *features.Schema) featKey {
 	return k
 }
 
-// cacheFile is an open, checked cache: its header and a reader positioned
-// at the body.
+// cacheFile is an open, checked cache: its header and the offset of the
+// body.
 type cacheFile struct {
 	name string
 	h    cacheHeader
 	f    *os.File
-	r    *bufio.Reader
-	sum  hash.Hash
-	hlen int
+	body int64 // offset of the body in the file
 }
 
 // errStale says that a cache exists but was built from something else.
@@ -149,8 +163,6 @@ func openCache(name string, srcBytes int64, srcSHA string, game string, key feat
 	h := &c.h
 	why := ""
 	switch {
-	case h.Format != CacheFormat:
-		why = fmt.Sprintf("cache format %d, want %d", h.Format, CacheFormat)
 	case h.SourceBytes != srcBytes || h.SourceSHA256 != srcSHA:
 		why = "built from another Parquet file"
 	case h.Game != game:
@@ -171,15 +183,17 @@ func openCache(name string, srcBytes int64, srcSHA string, game string, key feat
 		f.Close()
 		return nil, fmt.Errorf("tuner: cache %s: %w", path, err)
 	}
-	if want := int64(len(cacheMagic)) + 4 + int64(c.hlen) + h.BodyBytes; st.Size() != want {
+	if want := c.body + h.BodyBytes; st.Size() != want {
 		f.Close()
 		return nil, fmt.Errorf("tuner: cache %s: %d bytes, header says %d (truncated or damaged; delete it to rebuild)", path, st.Size(), want)
 	}
 	return c, nil
 }
 
+// readCacheHeader reads and checks the header; a cache of another format
+// is errStale.
 func readCacheHeader(f *os.File, path string) (*cacheFile, error) {
-	r := bufio.NewReaderSize(f, 1<<20)
+	r := bufio.NewReaderSize(f, 1<<16)
 	bad := func(what string) error {
 		return fmt.Errorf("tuner: cache %s: %s (not a taifu feature cache or damaged; delete it to rebuild)", path, what)
 	}
@@ -199,68 +213,308 @@ func readCacheHeader(f *os.File, path string) (*cacheFile, error) {
 	if _, err := io.ReadFull(r, hb); err != nil {
 		return nil, bad("truncated header")
 	}
-	c := &cacheFile{name: path, f: f, r: r, sum: sha256.New(), hlen: int(n)}
+	var v struct {
+		Format int `json:"format"`
+	}
+	if err := json.Unmarshal(hb, &v); err != nil {
+		return nil, bad("bad header")
+	}
+	if v.Format != CacheFormat {
+		return nil, errStale{fmt.Sprintf("cache format %d, want %d", v.Format, CacheFormat)}
+	}
+	c := &cacheFile{name: path, f: f, body: int64(len(cacheMagic)) + 4 + int64(n)}
 	dec := json.NewDecoder(bytes.NewReader(hb))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c.h); err != nil {
 		return nil, bad("bad header")
 	}
-	if c.h.BodyBytes < 0 || c.h.Used < 0 {
+	h := &c.h
+	if h.BodyBytes < 0 || h.Used < 0 {
 		return nil, bad("bad header")
+	}
+	var rows, bytes int64
+	for _, b := range h.Blocks {
+		if b.Rows < 0 || b.Feats < 0 || b.Bytes != recordHead*b.Rows+8*b.Feats {
+			return nil, bad("bad block in header")
+		}
+		rows += b.Rows
+		bytes += b.Bytes
+	}
+	if rows != h.Used || bytes != h.BodyBytes {
+		return nil, bad("blocks disagree with the header's counts")
 	}
 	return c, nil
 }
 
-// each calls fn for every record of the body, then checks the body's
-// length and sha256. fs is reused between calls.
-func (c *cacheFile) each(nfeat int, fn func(fs []Feature, result int8, rv float32, key uint64, game int64) error) error {
+// featBlock is one decoded block: row i's features are
+// idx[off[i]:off[i+1]] and val[off[i]:off[i+1]].
+type featBlock struct {
+	n   int
+	off []int64
+	blockDst
+	raw []byte
+	err error
+}
+
+// decode reads block raw (described by b) into fb, checking its sha256,
+// record structure and feature indices and values.
+func (fb *featBlock) decode(b *cacheBlock, nfeat int, bad func(string) error) error {
+	n, nf := int(b.Rows), int(b.Feats)
+	fb.n = n
+	fb.off = resize(fb.off, n+1)
+	fb.off[0] = 0
+	fb.blockDst = blockDst{ends: fb.off[1:], idx: resize(fb.idx, nf), val: resize(fb.val, nf),
+		result: resize(fb.result, n), rv: resize(fb.rv, n), key: resize(fb.key, n), game: resize(fb.game, n)}
+	return decodeRecords(fb.raw, b, nfeat, fb.blockDst, bad)
+}
+
+// resize returns s with length n, reusing its storage when it can.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// blockDst is where decodeRecords puts a block's records: slices of exactly
+// the block's rows and features. ends[i] is base plus the features of rows
+// 0..i (row i's features end there).
+type blockDst struct {
+	base   int64
+	ends   []int64
+	idx    []int32
+	val    []float32
+	result []int8
+	rv     []float32
+	key    []uint64
+	game   []int64
+}
+
+// decodeRecords checks raw (block b's bytes) against b's sha256 and parses
+// its records into dst, checking the record structure and the feature
+// indices and values.
+func decodeRecords(raw []byte, b *cacheBlock, nfeat int, dst blockDst, bad func(string) error) error {
+	if sum := sha256.Sum256(raw); hex.EncodeToString(sum[:]) != b.SHA256 {
+		return bad("block sha256 mismatch")
+	}
+	f := 0
+	for i := range dst.ends {
+		if len(raw) < recordHead {
+			return bad("record truncated")
+		}
+		dst.key[i] = binary.LittleEndian.Uint64(raw[0:])
+		dst.game[i] = int64(binary.LittleEndian.Uint64(raw[8:]))
+		dst.result[i] = int8(raw[16])
+		dst.rv[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[17:]))
+		k := int(binary.LittleEndian.Uint16(raw[21:]))
+		raw = raw[recordHead:]
+		if k > nfeat {
+			return bad(fmt.Sprintf("record with %d features, the schema %d", k, nfeat))
+		}
+		if len(raw) < 8*k || f+k > len(dst.idx) {
+			return bad("record truncated")
+		}
+		for j := 0; j < k; j++ {
+			idx := int32(binary.LittleEndian.Uint32(raw[8*j:]))
+			v := math.Float32frombits(binary.LittleEndian.Uint32(raw[8*j+4:]))
+			if idx < 0 || int(idx) >= nfeat {
+				return bad(fmt.Sprintf("feature index %d outside [0, %d)", idx, nfeat))
+			}
+			if v-v != 0 { // NaN or ±Inf
+				return bad(fmt.Sprintf("feature %d has value %v", idx, v))
+			}
+			dst.idx[f], dst.val[f] = idx, v
+			f++
+		}
+		raw = raw[8*k:]
+		dst.ends[i] = dst.base + int64(f)
+	}
+	if len(raw) != 0 || f != len(dst.idx) {
+		return bad("block longer than its records")
+	}
+	return nil
+}
+
+// fill decodes the blocks of c that skip does not leave out straight into
+// d, the first at row r0 and feature f0 (d's slices are already long
+// enough), on workers goroutines, with labels of weight lambda. It returns
+// the rows and features filled.
+func (c *cacheFile) fill(nfeat, workers int, skip func(b *cacheBlock) bool, d *Dataset, r0, f0 int64, lambda float64) (rows, feats int64, err error) {
+	defer c.f.Close()
+	type job struct{ b, row, feat, at int64 }
+	var jobs []job
+	at := c.body
+	for i := range c.h.Blocks {
+		b := &c.h.Blocks[i]
+		if !skip(b) {
+			jobs = append(jobs, job{int64(i), r0 + rows, f0 + feats, at})
+			rows += b.Rows
+			feats += b.Feats
+		}
+		at += b.Bytes
+	}
+	var (
+		mu    sync.Mutex
+		first error
+		next  int
+		wg    sync.WaitGroup
+	)
+	take := func() (job, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if first != nil || next == len(jobs) {
+			return job{}, false
+		}
+		next++
+		return jobs[next-1], true
+	}
+	fail := func(err error) {
+		mu.Lock()
+		if first == nil {
+			first = err
+		}
+		mu.Unlock()
+	}
+	for w := 0; w < max(1, workers); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var raw []byte
+			var result []int8
+			var rv []float32
+			var game []int64
+			for {
+				j, ok := take()
+				if !ok {
+					return
+				}
+				b := &c.h.Blocks[j.b]
+				bad := func(what string) error {
+					return fmt.Errorf("tuner: cache %s: block %d: %s (damaged; delete it to rebuild)", c.name, j.b, what)
+				}
+				raw = resize(raw, int(b.Bytes))
+				if _, err := c.f.ReadAt(raw, j.at); err != nil {
+					fail(bad(err.Error()))
+					return
+				}
+				n := int(b.Rows)
+				result, rv, game = resize(result, n), resize(rv, n), resize(game, n)
+				dst := blockDst{base: j.feat, ends: d.Off[j.row+1 : j.row+1+b.Rows],
+					idx: d.Idx[j.feat : j.feat+b.Feats], val: d.Val[j.feat : j.feat+b.Feats],
+					result: result, rv: rv, key: d.Game[j.row : j.row+b.Rows], game: game}
+				if err := decodeRecords(raw, b, nfeat, dst, bad); err != nil {
+					fail(err)
+					return
+				}
+				for i := 0; i < n; i++ {
+					label := Label(result[i], rv[i], lambda)
+					if math.IsNaN(label) || label < 0 || label > 1 {
+						fail(bad(fmt.Sprintf("label %v outside [0, 1]", label)))
+						return
+					}
+					d.Label[j.row+int64(i)] = float32(label)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return rows, feats, first
+}
+
+// blocks decodes the blocks of c on workers goroutines (each block read
+// with ReadAt and checked on its own) and calls fn for each, in order, on
+// the calling goroutine; fb is reused after fn returns. skip(b) leaves
+// block b out without reading it. At most 2×workers blocks are in memory.
+// An error from fn stops the reading and is returned as it is.
+func (c *cacheFile) blocks(nfeat, workers int, skip func(b *cacheBlock) bool, fn func(fb *featBlock) error) error {
 	defer c.f.Close()
 	bad := func(what string) error {
 		return fmt.Errorf("tuner: cache %s: %s (damaged; delete it to rebuild)", c.name, what)
 	}
-	r := io.TeeReader(io.LimitReader(c.r, c.h.BodyBytes), c.sum)
-	br := bufio.NewReaderSize(r, 1<<20)
-	var head [23]byte
-	fs := make([]Feature, 0, 64)
-	buf := make([]byte, 0, 64*8)
-	for i := int64(0); i < c.h.Used; i++ {
-		if _, err := io.ReadFull(br, head[:]); err != nil {
-			return bad(fmt.Sprintf("record %d truncated", i))
-		}
-		key := binary.LittleEndian.Uint64(head[0:])
-		game := int64(binary.LittleEndian.Uint64(head[8:]))
-		res := int8(head[16])
-		rv := math.Float32frombits(binary.LittleEndian.Uint32(head[17:]))
-		n := int(binary.LittleEndian.Uint16(head[21:]))
-		if n > nfeat {
-			return bad(fmt.Sprintf("record %d has %d features, the schema %d", i, n, nfeat))
-		}
-		if cap(buf) < 8*n {
-			buf = make([]byte, 8*n)
-		}
-		buf = buf[:8*n]
-		if _, err := io.ReadFull(br, buf); err != nil {
-			return bad(fmt.Sprintf("record %d truncated", i))
-		}
-		fs = fs[:0]
-		for k := 0; k < n; k++ {
-			idx := int32(binary.LittleEndian.Uint32(buf[8*k:]))
-			if idx < 0 || int(idx) >= nfeat {
-				return bad(fmt.Sprintf("record %d: feature index %d outside [0, %d)", i, idx, nfeat))
+	blocks := c.h.Blocks
+	offs := make([]int64, len(blocks))
+	at := c.body
+	for i := range blocks {
+		offs[i] = at
+		at += blocks[i].Bytes
+	}
+	if workers < 1 {
+		workers = 1
+	}
+	done := make([]chan *featBlock, len(blocks))
+	for i := range done {
+		done[i] = make(chan *featBlock, 1)
+	}
+	free := make(chan *featBlock, 2*workers)
+	for i := 0; i < cap(free); i++ {
+		free <- &featBlock{}
+	}
+	jobs := make(chan int)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				// A buffer first, then the lowest job left: the block the
+				// consumer waits for always has a buffer.
+				var fb *featBlock
+				select {
+				case fb = <-free:
+				case <-stop:
+					return
+				}
+				i, ok := <-jobs
+				if !ok {
+					return
+				}
+				b := &blocks[i]
+				fb.err = nil
+				if cap(fb.raw) < int(b.Bytes) {
+					fb.raw = make([]byte, b.Bytes)
+				}
+				fb.raw = fb.raw[:b.Bytes]
+				if _, err := c.f.ReadAt(fb.raw, offs[i]); err != nil {
+					fb.err = bad(fmt.Sprintf("block %d: %v", i, err))
+				} else {
+					fb.err = fb.decode(b, nfeat, func(what string) error { return bad(fmt.Sprintf("block %d: %s", i, what)) })
+				}
+				done[i] <- fb
 			}
-			fs = append(fs, Feature{Index: idx, Value: math.Float32frombits(binary.LittleEndian.Uint32(buf[8*k+4:]))})
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for i := range blocks {
+			if skip != nil && skip(&blocks[i]) {
+				continue
+			}
+			select {
+			case jobs <- i:
+			case <-stop:
+				return
+			}
 		}
-		if err := fn(fs, res, rv, key, game); err != nil {
-			return err
+	}()
+	var err error
+	for i := range blocks {
+		if skip != nil && skip(&blocks[i]) {
+			continue
 		}
+		fb := <-done[i]
+		err = fb.err
+		if err == nil {
+			err = fn(fb)
+		}
+		if err != nil {
+			break
+		}
+		free <- fb
 	}
-	if _, err := br.ReadByte(); err != io.EOF {
-		return bad("body longer than its records")
-	}
-	if hex.EncodeToString(c.sum.Sum(nil)) != c.h.BodySHA256 {
-		return bad("body sha256 mismatch")
-	}
-	return nil
+	close(stop)
+	wg.Wait()
+	return err
 }
 
 // appendRecord appends one body record.
@@ -286,6 +540,7 @@ func buildCache(name string, srcBytes int64, srcSHA string, cfg LoadConfig, key 
 	}
 	type part struct {
 		body []byte
+		blk  cacheBlock
 		st   LoadStats
 		err  error
 	}
@@ -308,14 +563,29 @@ func buildCache(name string, srcBytes int64, srcSHA string, cfg LoadConfig, key 
 					p.err = err
 					continue
 				}
+				b := &p.blk
 				p.err = datasets.ScanGroup(name, g, LoadColumns, func(r *datasets.Row) error {
 					fs, _, key, ok, err := c.convert(r)
-					if err != nil || !ok {
-						return err
+					if err != nil {
+						return fmt.Errorf("tuner: %s: %w", name, err)
+					}
+					if !ok {
+						return nil
 					}
 					p.body = appendRecord(p.body, fs, r.Result, r.RootValue, key, r.GameNumber)
+					if b.Rows == 0 || r.GameNumber < b.MinGame {
+						b.MinGame = r.GameNumber
+					}
+					if b.Rows == 0 || r.GameNumber > b.MaxGame {
+						b.MaxGame = r.GameNumber
+					}
+					b.Rows++
+					b.Feats += int64(len(fs))
 					return nil
 				})
+				b.Bytes = int64(len(p.body))
+				sum := sha256.Sum256(p.body)
+				b.SHA256 = hex.EncodeToString(sum[:])
 			}
 		}()
 	}
@@ -325,8 +595,7 @@ func buildCache(name string, srcBytes int64, srcSHA string, cfg LoadConfig, key 
 	close(next)
 	wg.Wait()
 	h := cacheHeader{Format: CacheFormat, Source: baseName(name), SourceBytes: srcBytes, SourceSHA256: srcSHA,
-		Game: cfg.Game.Name, Schema: key.schema, Quiet: key.quiet, Weights: key.weights}
-	sum := sha256.New()
+		Game: cfg.Game.Name, Schema: key.schema, Quiet: key.quiet, Weights: key.weights, Blocks: []cacheBlock{}}
 	for i := range parts {
 		p := &parts[i]
 		if p.err != nil {
@@ -338,9 +607,8 @@ func buildCache(name string, srcBytes int64, srcSHA string, cfg LoadConfig, key 
 		h.Resolved += p.st.Resolved
 		h.Used += p.st.Used
 		h.BodyBytes += int64(len(p.body))
-		sum.Write(p.body)
+		h.Blocks = append(h.Blocks, p.blk)
 	}
-	h.BodySHA256 = hex.EncodeToString(sum.Sum(nil))
 	hb, err := json.Marshal(h)
 	if err != nil {
 		return err
@@ -381,55 +649,108 @@ func workersOf(n int) int {
 	return n
 }
 
-// scanCached calls fn for every training row of files, in file and row
-// order (rows of games below a source's MinGame left out), through their feature caches: a missing or stale cache is built
-// first (row groups decoded in parallel by cfg.Workers goroutines). The
-// features are those of convert (the row's side to move's point of view);
-// result and rv are the row's columns. Counts of the rows
-// read go to st when it is not nil.
-func scanCached(srcs []Source, cfg LoadConfig, st *LoadStats, fn func(fs []Feature, result int8, rv float32, key uint64) error) error {
+// readyCache returns src's checked cache, building it first when it is
+// missing or stale (row groups converted by workers goroutines).
+func readyCache(src Source, cfg LoadConfig, key featKey, workers int) (*cacheFile, error) {
+	name := src.File
+	srcSHA, srcBytes, err := datasets.FileSHA256(name)
+	if err != nil {
+		return nil, fmt.Errorf("tuner: %w", err)
+	}
+	c, err := openCache(name, srcBytes, srcSHA, cfg.Game.Name, key)
+	var stale errStale
+	if errors.Is(err, os.ErrNotExist) || errors.As(err, &stale) {
+		if cfg.Progress != nil {
+			why := "no cache"
+			if stale.why != "" {
+				why = "cache " + stale.Error()
+			}
+			fmt.Fprintf(cfg.Progress, "converting %s (%s)\n", name, why)
+		}
+		if err := buildCache(name, srcBytes, srcSHA, cfg, key, workers); err != nil {
+			return nil, err
+		}
+		c, err = openCache(name, srcBytes, srcSHA, cfg.Game.Name, key)
+	}
+	return c, err
+}
+
+// readyHeaders makes the cache of every source ready (building the missing
+// or stale ones) and returns their headers, in order.
+func readyHeaders(srcs []Source, cfg LoadConfig, key featKey, workers int) ([]cacheHeader, error) {
+	heads := make([]cacheHeader, 0, len(srcs))
+	for _, src := range srcs {
+		c, err := readyCache(src, cfg, key, workers)
+		if err != nil {
+			return nil, err
+		}
+		c.f.Close()
+		heads = append(heads, c.h)
+	}
+	return heads, nil
+}
+
+// addCounts adds the counts of the rows a cache was built from to st.
+func addCounts(st *LoadStats, h *cacheHeader) {
+	if st != nil {
+		st.Read += h.Read
+		st.OtherGame += h.OtherGame
+		st.NotQuiet += h.NotQuiet
+		st.Resolved += h.Resolved
+	}
+}
+
+// skipBelow returns the test that leaves out the blocks with no row or
+// with games all below minGame.
+func skipBelow(minGame int64) func(b *cacheBlock) bool {
+	return func(b *cacheBlock) bool { return b.Rows == 0 || b.MaxGame < minGame }
+}
+
+// scanBlocks calls fn for every block of the training rows of srcs, in
+// file and row order, through their feature caches: a missing or stale
+// cache is built first (row groups converted in parallel by cfg.Workers
+// goroutines), and the blocks of a cache are read and decoded in parallel
+// by as many. Blocks whose games all lie below a source's MinGame are left
+// out; fn gets the source's MinGame to leave out the rows of the others.
+// The features are those of convert (the row's side to move's point of
+// view). Counts of the rows read go to st when it is not nil.
+func scanBlocks(srcs []Source, cfg LoadConfig, st *LoadStats, fn func(fb *featBlock, minGame int64) error) error {
 	schema := features.For(cfg.Game)
 	key := keyOf(cfg, schema)
 	workers := workersOf(cfg.Workers)
 	for _, src := range srcs {
-		name := src.File
-		srcSHA, srcBytes, err := datasets.FileSHA256(name)
-		if err != nil {
-			return fmt.Errorf("tuner: %w", err)
-		}
-		c, err := openCache(name, srcBytes, srcSHA, cfg.Game.Name, key)
-		var stale errStale
-		if errors.Is(err, os.ErrNotExist) || errors.As(err, &stale) {
-			if cfg.Progress != nil {
-				why := "no cache"
-				if stale.why != "" {
-					why = "cache " + stale.Error()
-				}
-				fmt.Fprintf(cfg.Progress, "converting %s (%s)\n", name, why)
-			}
-			if err := buildCache(name, srcBytes, srcSHA, cfg, key, workers); err != nil {
-				return err
-			}
-			c, err = openCache(name, srcBytes, srcSHA, cfg.Game.Name, key)
-		}
+		c, err := readyCache(src, cfg, key, workers)
 		if err != nil {
 			return err
 		}
-		if st != nil {
-			st.Read += c.h.Read
-			st.OtherGame += c.h.OtherGame
-			st.NotQuiet += c.h.NotQuiet
-			st.Resolved += c.h.Resolved
-		}
-		err = c.each(len(schema.Names), func(fs []Feature, result int8, rv float32, key uint64, game int64) error {
-			if game < src.MinGame {
-				return nil
-			}
-			return fn(fs, result, rv, key)
-		})
+		addCounts(st, &c.h)
+		min := src.MinGame
+		err = c.blocks(len(schema.Names), workers, skipBelow(min), func(fb *featBlock) error { return fn(fb, min) })
 		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// scanCached calls fn for every training row of files, in file and row
+// order (rows of games below a source's MinGame left out), through
+// scanBlocks. fs is reused between calls.
+func scanCached(srcs []Source, cfg LoadConfig, st *LoadStats, fn func(fs []Feature, result int8, rv float32, key uint64) error) error {
+	fs := make([]Feature, 0, 64)
+	return scanBlocks(srcs, cfg, st, func(fb *featBlock, minGame int64) error {
+		for i := 0; i < fb.n; i++ {
+			if fb.game[i] < minGame {
+				continue
+			}
+			fs = fs[:0]
+			for k := fb.off[i]; k < fb.off[i+1]; k++ {
+				fs = append(fs, Feature{Index: fb.idx[k], Value: fb.val[k]})
+			}
+			if err := fn(fs, fb.result[i], fb.rv[i], fb.key[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }

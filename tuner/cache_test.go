@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parquet-go/parquet-go"
+
 	"taifu/datasets"
 	"taifu/features"
 	"taifu/rules"
@@ -150,11 +152,15 @@ func TestCacheEqualsFreshExtraction(t *testing.T) {
 					t.Fatalf("%s: first load did not build the cache: %q", quiet, log)
 				}
 				sameData(t, quiet+" built", built, want)
-				cached, log := load(t, g, file, quiet, w, 1)
-				if strings.Contains(log, "converting") {
-					t.Fatalf("%s: second load rebuilt the cache: %q", quiet, log)
+				// Cached loads decode the blocks (row groups of 16 rows)
+				// on 1 to 3 goroutines.
+				for _, workers := range []int{1, 2, 3} {
+					cached, log := load(t, g, file, quiet, w, workers)
+					if strings.Contains(log, "converting") {
+						t.Fatalf("%s: second load rebuilt the cache: %q", quiet, log)
+					}
+					sameData(t, fmt.Sprintf("%s cached, %d workers", quiet, workers), cached, want)
 				}
-				sameData(t, quiet+" cached", cached, want)
 			}
 		})
 	}
@@ -193,6 +199,18 @@ func TestCacheStaleRebuilt(t *testing.T) {
 	sameData(t, "after foreign cache", d, wantA)
 	sameData(t, "b untouched", func() *tuner.Dataset { d, _ := load(t, g, b, tuner.QuietOff, w, 1); return d }(), wantB)
 
+	// A cache of an older cache format (format 1: one body, no blocks).
+	rewriteHeader(t, a+tuner.CacheSuffix, func(h map[string]any) {
+		h["format"] = 1
+		delete(h, "blocks")
+		h["body_sha256"] = strings.Repeat("0", 64)
+	})
+	d, log = load(t, g, a, tuner.QuietOff, w, 2)
+	if !strings.Contains(log, "cache format 1") {
+		t.Errorf("format 1 cache not reported as stale: %q", log)
+	}
+	sameData(t, "after format 1 cache", d, wantA)
+
 	// Another quiet mode is another cache content.
 	_, log = load(t, g, a, tuner.QuietFilter, w, 2)
 	if !strings.Contains(log, "quiet=off") {
@@ -200,8 +218,8 @@ func TestCacheStaleRebuilt(t *testing.T) {
 	}
 }
 
-// TestCacheDamaged: a truncated, corrupt or foreign cache file, and a
-// truncated Parquet file, give a one-line error naming the file.
+// TestCacheDamaged: a truncated, corrupt or foreign cache file or Parquet
+// file gives a one-line error naming the file.
 func TestCacheDamaged(t *testing.T) {
 	g, _ := rules.Lookup("nanashogi")
 	w := features.Starting(g)
@@ -212,27 +230,14 @@ func TestCacheDamaged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	flipped := append([]byte(nil), good...)
-	flipped[len(flipped)-3] ^= 0x40
-	parquet, err := os.ReadFile(file)
+	pq, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct {
-		name, path string
-		data       []byte
-	}{
-		{"truncated cache", cache, good[:len(good)-5]},
-		{"corrupt cache body", cache, flipped},
-		{"foreign cache", cache, []byte("PAR1 not a cache at all")},
-		{"empty cache", cache, nil},
-		{"truncated parquet", file, parquet[:len(parquet)/2]},
-	} {
+	for _, c := range damaged(t, file, good, pq) {
 		t.Run(c.name, func(t *testing.T) {
-			defer os.WriteFile(c.path, good, 0o644)
-			if c.path == file {
-				defer os.WriteFile(file, parquet, 0o644)
-			}
+			defer os.WriteFile(cache, good, 0o644)
+			defer os.WriteFile(file, pq, 0o644)
 			if err := os.WriteFile(c.path, c.data, 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -245,6 +250,33 @@ func TestCacheDamaged(t *testing.T) {
 				t.Errorf("error %q: want one line naming %s", msg, filepath.Base(c.path))
 			}
 		})
+	}
+}
+
+// TestLoadMaxRows: MaxRows keeps the first rows, across cache blocks.
+func TestLoadMaxRows(t *testing.T) {
+	g, _ := rules.Lookup("torishogi")
+	w := features.Starting(g)
+	file := selfPlayRun(t, "torishogi", 4)
+	all, _ := load(t, g, file, tuner.QuietOff, w, 2)
+	for _, n := range []int{1, 16, 37, all.Rows()} {
+		d, st, err := tuner.Load([]string{file}, tuner.LoadConfig{Game: g, Lambda: 0.5, Quiet: tuner.QuietOff, MaxRows: n, Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Rows() != n || !st.Truncated || st.Used != int64(n) {
+			t.Fatalf("MaxRows %d: %d rows, stats %+v", n, d.Rows(), st)
+		}
+		want := tuner.NewDataset(all.NFeat)
+		for i := 0; i < n; i++ {
+			lo, hi := all.Off[i], all.Off[i+1]
+			var fs []tuner.Feature
+			for k := lo; k < hi; k++ {
+				fs = append(fs, tuner.Feature{Index: all.Idx[k], Value: all.Val[k]})
+			}
+			want.Add(fs, float64(all.Label[i]), all.Game[i])
+		}
+		sameData(t, fmt.Sprint("MaxRows ", n), d, want)
 	}
 }
 
@@ -295,5 +327,50 @@ func TestWindow(t *testing.T) {
 	}
 	if _, _, err := tuner.Load([]string{fa}, tuner.LoadConfig{Game: g, Quiet: tuner.QuietOff, Window: 1}); err == nil {
 		t.Error("a window over a file (no manifest) gave no error")
+	}
+}
+
+// damaged lists the bad inputs of a run's Parquet file and its cache (the
+// contents good and parquet) that must give a one-line error naming the
+// file: truncated, corrupt or foreign, of either.
+func damaged(t *testing.T, file string, good, pq []byte) []struct {
+	name, path string
+	data       []byte
+} {
+	t.Helper()
+	cache := file + tuner.CacheSuffix
+	flipped := append([]byte(nil), good...)
+	flipped[len(flipped)-3] ^= 0x40
+	midCache := append([]byte(nil), good...)
+	midCache[len(midCache)/2] ^= 0x01
+	// Bytes flipped across the middle of the Parquet file (its column
+	// chunks): zstd frames or page headers break.
+	midParquet := append([]byte(nil), pq...)
+	for i := len(midParquet) / 3; i < 2*len(midParquet)/3; i += 7 {
+		midParquet[i] ^= 0x5a
+	}
+	// A valid Parquet file that is not a taifu dataset.
+	var foreign bytes.Buffer
+	type other struct {
+		Name  string `parquet:"name"`
+		Value int64  `parquet:"value"`
+	}
+	if err := parquet.Write(&foreign, []other{{"a", 1}, {"b", 2}}); err != nil {
+		t.Fatal(err)
+	}
+	return []struct {
+		name, path string
+		data       []byte
+	}{
+		{"truncated cache", cache, good[:len(good)-5]},
+		{"corrupt cache body end", cache, flipped},
+		{"corrupt cache body middle", cache, midCache},
+		{"foreign cache", cache, []byte("PAR1 not a cache at all")},
+		{"empty cache", cache, nil},
+		{"truncated parquet", file, pq[:len(pq)/2]},
+		{"corrupt parquet", file, midParquet},
+		{"foreign parquet", file, foreign.Bytes()},
+		{"not parquet", file, []byte("game_number,ply\n1,2\n")},
+		{"empty parquet", file, nil},
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"slices"
 )
 
 // Dataset is an in-memory sparse training set: one row per position, its
@@ -52,6 +53,36 @@ func (d *Dataset) Add(fs []Feature, label float64, game uint64) error {
 	d.Off = append(d.Off, int64(len(d.Idx)))
 	d.Label = append(d.Label, float32(label))
 	d.Game = append(d.Game, game)
+	return nil
+}
+
+// grow makes room for rows more rows holding feats more features.
+func (d *Dataset) grow(rows, feats int) {
+	d.Off = slices.Grow(d.Off, rows)
+	d.Idx = slices.Grow(d.Idx, feats)
+	d.Val = slices.Grow(d.Val, feats)
+	d.Label = slices.Grow(d.Label, rows)
+	d.Game = slices.Grow(d.Game, rows)
+}
+
+// addBlock appends rows [lo, hi) of a decoded cache block (whose feature
+// indices and values the decoder checked) with their labels.
+func (d *Dataset) addBlock(fb *featBlock, lo, hi int, lambda float64) error {
+	if lo >= hi {
+		return nil
+	}
+	base := int64(len(d.Idx)) - fb.off[lo]
+	d.Idx = append(d.Idx, fb.idx[fb.off[lo]:fb.off[hi]]...)
+	d.Val = append(d.Val, fb.val[fb.off[lo]:fb.off[hi]]...)
+	for i := lo; i < hi; i++ {
+		label := Label(fb.result[i], fb.rv[i], lambda)
+		if math.IsNaN(label) || label < 0 || label > 1 {
+			return fmt.Errorf("label %v outside [0, 1]", label)
+		}
+		d.Off = append(d.Off, base+fb.off[i+1])
+		d.Label = append(d.Label, float32(label))
+		d.Game = append(d.Game, fb.key[i])
+	}
 	return nil
 }
 

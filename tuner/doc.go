@@ -8,7 +8,8 @@
 // computes every position's features with features.Schema.Extract from the
 // board column, so that the tuner and the search share one evaluation. The
 // converted rows are kept in a feature cache beside each file (cache.go) and
-// read from there by later loads. LoadConfig.Window keeps only the most
+// read from there by later loads, its blocks (one per row group) decoded in
+// parallel straight into the Dataset. LoadConfig.Window keeps only the most
 // recent games of the runs (Sources). The label of a position is
 //
 //	label = λ·(result+1)/2 + (1−λ)·(root_value+1)/2

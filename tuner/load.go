@@ -33,7 +33,8 @@ type LoadConfig struct {
 	// Weights evaluate the capture search of QuietResolve.
 	Weights *features.Weights
 	// Workers is the number of goroutines converting row groups when a
-	// feature cache is built; 0: GOMAXPROCS.
+	// feature cache is built, and decoding its blocks when it is read;
+	// 0: GOMAXPROCS.
 	Workers int
 	// Window, when positive, keeps only this many most recent games of the
 	// runs given (see Sources).
@@ -159,17 +160,96 @@ func Load(paths []string, cfg LoadConfig) (*Dataset, *LoadStats, error) {
 	if _, err := newConverter(cfg, st); err != nil {
 		return nil, nil, err
 	}
-	d := NewDataset(len(features.For(cfg.Game).Names))
+	schema := features.For(cfg.Game)
+	workers := workersOf(cfg.Workers)
+	key := keyOf(cfg, schema)
+	d := NewDataset(len(schema.Names))
 	games := map[uint64]struct{}{}
-	err = scanCached(files, cfg, st, func(fs []Feature, result int8, rv float32, key uint64) error {
-		if err := d.Add(fs, Label(result, rv, cfg.Lambda), key); err != nil {
+	lastKey, any := uint64(0), false
+	// Every cache is made ready first; their headers size the dataset once
+	// (no copying as it grows).
+	heads, err := readyHeaders(files, cfg, key, workers)
+	if err != nil {
+		return nil, nil, err
+	}
+	var rows, feats int64
+	partial := false // a block holds games on both sides of a window's MinGame
+	for i := range heads {
+		skip := skipBelow(files[i].MinGame)
+		for _, b := range heads[i].Blocks {
+			if !skip(&b) {
+				rows += b.Rows
+				feats += b.Feats
+				partial = partial || b.MinGame < files[i].MinGame
+			}
+		}
+	}
+	if cfg.MaxRows == 0 && !partial {
+		// Every block is kept whole: each goes straight to its place in the
+		// dataset, decoded on the workers.
+		d.Off, d.Idx, d.Val = make([]int64, rows+1), make([]int32, feats), make([]float32, feats)
+		d.Label, d.Game = make([]float32, rows), make([]uint64, rows)
+		var r, f int64
+		for _, src := range files {
+			c, err := readyCache(src, cfg, key, workers)
+			if err != nil {
+				return nil, nil, err
+			}
+			addCounts(st, &c.h)
+			nr, nf, err := c.fill(len(schema.Names), workers, skipBelow(src.MinGame), d, r, f, cfg.Lambda)
+			if err != nil {
+				return nil, nil, err
+			}
+			r, f = r+nr, f+nf
+		}
+		if r != rows || f != feats {
+			return nil, nil, fmt.Errorf("tuner: the caches changed while loading (%d rows, %d expected)", r, rows)
+		}
+		for _, k := range d.Game {
+			if !any || k != lastKey { // a game's rows are consecutive
+				games[k] = struct{}{}
+				lastKey, any = k, true
+			}
+		}
+		st.Used, st.Games = rows, len(games)
+		return d, st, nil
+	}
+	if m := int64(cfg.MaxRows); m > 0 && rows > m {
+		feats = feats / rows * m
+		rows = m
+	}
+	d.grow(int(rows), int(feats))
+	// add appends rows [lo, hi) of fb, up to MaxRows.
+	add := func(fb *featBlock, lo, hi int) error {
+		if cfg.MaxRows > 0 && d.Rows()+hi-lo >= cfg.MaxRows {
+			hi = lo + cfg.MaxRows - d.Rows()
+			st.Truncated = true
+		}
+		for i := lo; i < hi; i++ {
+			if k := fb.key[i]; !any || k != lastKey { // a game's rows are consecutive
+				games[k] = struct{}{}
+				lastKey, any = k, true
+			}
+		}
+		if err := d.addBlock(fb, lo, hi, cfg.Lambda); err != nil {
 			return err
 		}
-		st.Used++
-		games[key] = struct{}{}
-		if cfg.MaxRows > 0 && d.Rows() >= cfg.MaxRows {
-			st.Truncated = true
+		st.Used += int64(hi - lo)
+		if st.Truncated {
 			return errStop{}
+		}
+		return nil
+	}
+	err = scanBlocks(files, cfg, st, func(fb *featBlock, minGame int64) error {
+		// Runs of rows of games from minGame on, appended at once.
+		lo := 0
+		for i := 0; i <= fb.n; i++ {
+			if i == fb.n || fb.game[i] < minGame {
+				if err := add(fb, lo, i); err != nil {
+					return err
+				}
+				lo = i + 1
+			}
 		}
 		return nil
 	})

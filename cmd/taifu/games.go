@@ -25,8 +25,8 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 	number := fs.Int64("game-number", -1, "only this game number")
 	first := fs.Int("first", 0, "only the first K games (lowest game numbers) that match")
 	where := fs.String("where", "", `filter "key=pattern[,key=pattern]"; keys termination, result, game; patterns are globs ("termination=rule:*")`)
-	format := fs.String("format", "pgn", "output format: pgn, json, html, or xboard (PGN in XBoard's FEN and move text, for games XBoard knows: torishogi)")
-	out := fs.String("out", "", "output file (written atomically); default standard output")
+	format := fs.String("format", "pgn", "output format: pgn, json, html, xboard (PGN in XBoard's FEN and move text, for games XBoard knows: torishogi), or parquet (a run directory --out in format 2's layout: the policy's moves as text, for DuckDB)")
+	out := fs.String("out", "", "output file (written atomically), the run directory for parquet; default standard output")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -41,8 +41,12 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 	}
 	switch *format {
 	case "pgn", "json", "html", "xboard":
+	case "parquet":
+		if *out == "" {
+			return errors.New("--format parquet needs --out DIR (a new run directory)")
+		}
 	default:
-		return fmt.Errorf("--format %q: want pgn, json, html or xboard", clipArg(*format))
+		return fmt.Errorf("--format %q: want pgn, json, html, xboard or parquet", clipArg(*format))
 	}
 	games, err := records.Collect(data, records.Selector{Number: *number, First: *first, Where: *where})
 	if err != nil {
@@ -50,6 +54,9 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 	}
 	if len(games) == 0 {
 		return records.ErrNoGames
+	}
+	if *format == "parquet" {
+		return writeGamesParquet(*out, games, stderr)
 	}
 	var buf bytes.Buffer
 	switch *format {

@@ -4,9 +4,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"taifu/datasets"
 	"taifu/records"
 	"taifu/selfplay"
 )
@@ -37,6 +39,39 @@ func TestGamesCommand(t *testing.T) {
 			t.Fatalf("%s: %v, %d bytes", f, err, len(b))
 		}
 	}
+	// --format parquet: the run again in format 2's layout, the policy's
+	// moves as text (the JSON records' text), every other column equal.
+	text := filepath.Join(dir, "text")
+	if code, _, errs := runCLI("games", "--data", data, "--format", "parquet", "--out", text); code != 0 {
+		t.Fatalf("parquet: exit %d, %s", code, errs)
+	}
+	if code, _, errs := runCLI("games", "--data", data, "--format", "parquet", "--out", text); code == 0 || !strings.Contains(errs, "already holds a run") {
+		t.Errorf("parquet over a run: exit %d, %s", code, errs)
+	}
+	if code, _, errs := runCLI("games", "--data", data, "--format", "parquet"); code == 0 || !strings.Contains(errs, "needs --out") {
+		t.Errorf("parquet without --out: exit %d, %s", code, errs)
+	}
+	if m, err := datasets.ReadManifest(text); err != nil || m.Format != 2 || m.Verify(text) != nil || m.Done != 2 {
+		t.Fatalf("parquet manifest: %+v, %v", m, err)
+	}
+	orig, restored := scanRows(t, data), scanRows(t, text)
+	gs2, err := records.Collect([]string{data}, records.All)
+	if err != nil || len(orig) != len(restored) {
+		t.Fatalf("parquet: %d rows, want %d (%v)", len(restored), len(orig), err)
+	}
+	i := 0
+	for _, g := range gs2 {
+		for _, p := range g.Plies {
+			o, r := orig[i], restored[i]
+			for k := range o.Policy {
+				o.Policy[k].Move, o.Policy[k].Index = p.Policy[k].Move, -1
+			}
+			if !reflect.DeepEqual(o, r) {
+				t.Fatalf("row %d: restored %+v, want %+v", i, r, o)
+			}
+			i++
+		}
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -56,5 +91,84 @@ func TestGamesCommand(t *testing.T) {
 		if _, err := os.Stat(bad); err == nil {
 			t.Errorf("games %v: wrote %s despite the error", tc.args, bad)
 		}
+	}
+}
+
+// scanRows reads every row under path (copies).
+func scanRows(t *testing.T, path string) []datasets.Row {
+	t.Helper()
+	var out []datasets.Row
+	err := datasets.Scan([]string{path}, nil, func(r *datasets.Row) error {
+		c := *r
+		c.Board = append([]byte(nil), r.Board...)
+		c.Policy = append([]datasets.PolicyEntry(nil), r.Policy...)
+		out = append(out, c)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestTuneBadFiles: a truncated, corrupt or foreign Parquet file or feature
+// cache given to tune gives a one-line error naming the file and exit 1.
+func TestTuneBadFiles(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "run")
+	if _, err := selfplay.Run(context.Background(), selfplay.Config{Game: "nanashogi", Games: 3, Playouts: 8, Workers: 1, Seed: 5, MaxPlies: 30, Out: data, Weights: "start", RowGroupRows: 16}, selfplay.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	files, err := datasets.Files([]string{data})
+	if err != nil || len(files) != 1 {
+		t.Fatalf("%v %v", files, err)
+	}
+	file := files[0]
+	cache := file + ".feat"
+	tune := func() (int, string) {
+		code, _, errs := runCLI("tune", "--game", "nanashogi", "--data", data, "--weights", "start", "--out", filepath.Join(dir, "w.json"), "--force", "--no-progress", "--epochs", "1")
+		return code, errs
+	}
+	if code, errs := tune(); code != 0 {
+		t.Fatalf("good run: exit %d, %s", code, errs)
+	}
+	pq, _ := os.ReadFile(file)
+	good, err := os.ReadFile(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flip := func(b []byte, from, to int) []byte {
+		c := append([]byte(nil), b...)
+		for i := from; i < to; i += 5 {
+			c[i] ^= 0x5a
+		}
+		return c
+	}
+	for _, c := range []struct {
+		name, path string
+		data       []byte
+	}{
+		{"truncated parquet", file, pq[:len(pq)*2/3]},
+		{"corrupt parquet footer", file, flip(pq, len(pq)/2, len(pq)-8)},
+		{"corrupt parquet data", file, flip(pq, 8, len(pq)/3)},
+		{"foreign file", file, []byte("PAR1 this is not Parquet PAR1")},
+		{"truncated cache", cache, good[:len(good)-9]},
+		{"corrupt cache", cache, flip(good, len(good)-200, len(good)-100)},
+		{"foreign cache", cache, []byte("taifu-feature-cache\nxxxx{}")},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			defer os.WriteFile(cache, good, 0o644)
+			defer os.WriteFile(file, pq, 0o644)
+			if err := os.WriteFile(c.path, c.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, errs := tune()
+			lines := strings.Split(strings.TrimSpace(errs), "\n")
+			last := lines[len(lines)-1]
+			if code != 1 || !strings.Contains(last, filepath.Base(c.path)) {
+				t.Errorf("exit %d, stderr %q: want exit 1 and a last line naming %s", code, errs, filepath.Base(c.path))
+			}
+			t.Logf("%s", last)
+		})
 	}
 }
