@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"taifu/datasets"
 	"taifu/features"
 	"taifu/rules"
+	"taifu/storage"
 	"taifu/tuner"
 )
 
@@ -65,7 +65,7 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 // exportTable reads a weights file (of whichever game it names) and returns
 // its piece values.
 func exportTable(path string) (*tuner.PieceTable, error) {
-	data, err := os.ReadFile(path)
+	data, err := storage.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
