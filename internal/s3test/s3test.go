@@ -95,6 +95,14 @@ type Server struct {
 	Dir      string // the directory it serves: one subdirectory a bucket
 	bin      string
 	cmd      *exec.Cmd
+	exited   chan struct{}
+}
+
+// Stop kills the server (an endpoint that goes away mid-run) and waits for
+// it to exit; Start's cleanup calls it too.
+func (s *Server) Stop() {
+	s.cmd.Process.Kill()
+	<-s.exited
 }
 
 // Start starts a server on a free localhost port over a new temporary
@@ -121,12 +129,9 @@ func Start(t testing.TB) *Server {
 		}
 		exited := make(chan struct{})
 		go func() { cmd.Wait(); close(exited) }()
-		s := &Server{Endpoint: "http://" + addr, Dir: data, bin: bin, cmd: cmd}
+		s := &Server{Endpoint: "http://" + addr, Dir: data, bin: bin, cmd: cmd, exited: exited}
 		if waitListening(addr, exited, 30*time.Second) {
-			t.Cleanup(func() {
-				cmd.Process.Kill()
-				<-exited
-			})
+			t.Cleanup(s.Stop)
 			return s
 		}
 		cmd.Process.Kill()
