@@ -337,16 +337,25 @@ func printSummary(w io.Writer, cfg selfplay.Config, s *selfplay.Summary) {
 		fmt.Fprintf(w, "resignation check: %d games played out, %d would-be resignations, %d false\n",
 			st["played_out"], st["would_resign"], st["false_resign"])
 	}
-	fmt.Fprintf(w, "data: %s/%s/*.parquet (manifest %s)\n", s.Dir, datasets.GameDir(cfg.Game), s.Manifest)
+	fmt.Fprintf(w, "data: %s (manifest %s)\n", storage.Join(s.Dir, datasets.GameDir(cfg.Game), "*.parquet"), s.Manifest)
 	if s.Stopped {
 		shard := ""
 		if cfg.Shards > 1 {
 			shard = fmt.Sprintf(" --shard %d/%d", cfg.Shard, cfg.Shards)
 		}
-		fmt.Fprintf(w, "stopped early; continue with: taifu selfplay --resume --out %s%s\n", s.Dir, shard)
+		fmt.Fprintf(w, "stopped early; continue with: taifu selfplay --resume --out %s%s\n", shellQuote(s.Dir), shard)
 		return
 	}
 	tuned := cfg.Game + "-tuned.json"
-	fmt.Fprintf(w, "next: taifu tune --game %s --data %s --out %s\n", cfg.Game, s.Dir, tuned)
+	fmt.Fprintf(w, "next: taifu tune --game %s --data %s --out %s\n", cfg.Game, shellQuote(s.Dir), tuned)
 	fmt.Fprintf(w, "then: taifu export --weights %s --format md; taifu match --game %s --a %s --b start --games 400\n", tuned, cfg.Game, tuned)
+}
+
+// shellQuote quotes s for a shell command line when it holds characters a
+// shell would take (an object store URL's query has & and ?).
+func shellQuote(s string) string {
+	if !strings.ContainsAny(s, " \t&?;|<>()$`\\\"'*[]{}!#~") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

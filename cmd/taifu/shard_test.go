@@ -39,3 +39,15 @@ func TestParseShardFlag(t *testing.T) {
 		}
 	}
 }
+
+func TestShellQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"runs/typhoon-1": "runs/typhoon-1",
+		"s3://b/r?endpoint=http://h:9000&use_path_style=true": "'s3://b/r?endpoint=http://h:9000&use_path_style=true'",
+		"it's": `'it'\''s'`,
+	} {
+		if got := shellQuote(in); got != want {
+			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
