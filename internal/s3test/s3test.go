@@ -38,15 +38,16 @@ const (
 )
 
 // InstallDir is where the binary is kept: $TAIFU_TOOLS_DIR, else
-// taifu/tools under the user's cache directory (it survives between test
-// runs on one machine, like Go's own build cache).
+// taifu/tools under the user's cache directory, or the temporary directory
+// without one (it survives between test runs on one machine, like Go's own
+// build cache).
 func InstallDir() (string, error) {
 	if d := os.Getenv("TAIFU_TOOLS_DIR"); d != "" {
 		return filepath.Join(d, "versitygw-"+Version), nil
 	}
 	d, err := os.UserCacheDir()
 	if err != nil {
-		return "", err
+		d = os.TempDir() // no $HOME: a shared place all the same
 	}
 	return filepath.Join(d, "taifu", "tools", "versitygw-"+Version), nil
 }
