@@ -11,7 +11,14 @@
 # taifu/tools under the user cache directory, as in internal/s3test.
 set -euo pipefail
 version=v1.8.0
-base=${TAIFU_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/taifu/tools}
+if [ -n "${XDG_CACHE_HOME:-}" ]; then
+	cache=$XDG_CACHE_HOME
+elif [ -n "${HOME:-}" ]; then
+	cache=$HOME/.cache
+else
+	cache=${TMPDIR:-/tmp} # as internal/s3test without a home directory
+fi
+base=${TAIFU_TOOLS_DIR:-$cache/taifu/tools}
 dir=$base/versitygw-$version
 bin=$dir/versitygw
 if [ ! -x "$bin" ]; then
