@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+
+	"taifu/rules"
 )
 
 // Bootstrap estimates the sampling spread of the fitted weights: it draws n
@@ -14,30 +16,80 @@ import (
 // returns the n refitted weight vectors. anchor is the regularisation centre
 // used for the main fit. seed makes the resampling reproducible.
 func Bootstrap(d *Dataset, train []int32, w, anchor []float64, k float64, s Settings, n int, seed uint64) ([][]float64, error) {
-	games := Games(d, train)
-	if len(games) < 2 {
-		return nil, fmt.Errorf("bootstrap needs at least 2 training games, have %d", len(games))
-	}
-	rng := rand.New(rand.NewPCG(seed, 0x626f6f74))
 	s.K = k
 	s.Method = "lbfgs"
 	s.Progress = nil
 	if s.MaxEpochs <= 0 || s.MaxEpochs > 100 {
 		s.MaxEpochs = 100
 	}
-	out := make([][]float64, 0, n)
+	refit := func(rows []int32) ([]float64, error) {
+		o := &Objective{Data: d, Rows: rows, K: k, L2: s.L2, Anchor: anchor, Workers: s.Workers, Frozen: s.Frozen}
+		x, _, err := fitLBFGS(o, w, s, func(int, []float64, float64) {})
+		return x, err
+	}
+	samples, err := bootstrap(d, train, n, seed, refit, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]float64, len(samples))
+	for i, x := range samples {
+		out[i] = x.W
+	}
+	return out, nil
+}
+
+// Sample is one bootstrap resample's refitted weights and the βs of its
+// positions (see MeasureActivations), from which its whole worths follow.
+type Sample struct {
+	W   []float64
+	Act Activations
+}
+
+// BootstrapWorth replicates a fit on resamples: it draws n samples of the
+// training games with replacement and refits each exactly as the fit was made
+// (Fit from the starting weights w0, which are also the L2 anchor, with the
+// settings s at the fixed scale k, early stopping on the valid rows included
+// when s.EarlyStop), and measures on each resample's rows the activations of
+// the per-kind terms of g (names is the schema), so that whole-worth
+// intervals (worthIntervals) carry the spread of the estimator itself: an
+// early-stopped fit is not compared with converged refits.
+func BootstrapWorth(g *rules.Game, names []string, d *Dataset, train, valid []int32, w0 []float64, k float64, s Settings, n int, seed uint64) ([]Sample, error) {
+	s.K = k
+	s.Progress = nil
+	refit := func(rows []int32) ([]float64, error) {
+		res, err := Fit(d, rows, valid, w0, s)
+		if err != nil {
+			return nil, err
+		}
+		return res.W, nil
+	}
+	return bootstrap(d, train, n, seed, refit, func(rows []int32) Activations {
+		return MeasureActivations(g, names, d, rows)
+	})
+}
+
+func bootstrap(d *Dataset, train []int32, n int, seed uint64, refit func([]int32) ([]float64, error), measure func([]int32) Activations) ([]Sample, error) {
+	games := Games(d, train)
+	if len(games) < 2 {
+		return nil, fmt.Errorf("bootstrap needs at least 2 training games, have %d", len(games))
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x626f6f74))
+	out := make([]Sample, 0, n)
 	rows := make([]int32, 0, len(train))
 	for b := 0; b < n; b++ {
 		rows = rows[:0]
 		for range games {
 			rows = append(rows, games[rng.IntN(len(games))]...)
 		}
-		o := &Objective{Data: d, Rows: rows, K: k, L2: s.L2, Anchor: anchor, Workers: s.Workers, Frozen: s.Frozen}
-		x, _, err := fitLBFGS(o, w, s, func(int, []float64, float64) {})
+		x, err := refit(rows)
 		if err != nil {
 			return nil, fmt.Errorf("bootstrap sample %d: %v", b+1, err)
 		}
-		out = append(out, x)
+		smp := Sample{W: x}
+		if measure != nil {
+			smp.Act = measure(rows)
+		}
+		out = append(out, smp)
 	}
 	return out, nil
 }

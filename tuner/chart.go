@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -111,6 +112,9 @@ func (t *PieceTable) WriteChart(w io.Writer, format string) error {
 		p.Title.Text += ", " + t.Version
 	}
 	p.X.Label.Text = "value in " + t.Unit
+	if t.Definition != "" {
+		p.X.Label.Text += "\n" + wrapText(t.Definition, 110)
+	}
 	if t.Bars != "" {
 		p.X.Label.Text += fmt.Sprintf("\nbars: %s\n? = unidentified (interval wider than %s); -> = clipped at %s", t.Bars, fmtVal(wide), fmtVal(limit))
 	} else {
@@ -174,11 +178,31 @@ func (t *PieceTable) WriteChart(w io.Writer, format string) error {
 	if len(in) > 0 {
 		row = 28 // room for two bars and their clip labels
 	}
-	height := vg.Points(90 + row*float64(n))
+	height := vg.Points(90 + row*float64(n) + 12*float64(strings.Count(p.X.Label.Text, "\n")))
 	wt, err := p.WriterTo(7*vg.Inch, height, format)
 	if err != nil {
 		return err
 	}
 	_, err = wt.WriteTo(w)
 	return err
+}
+
+// wrapText breaks s into lines of at most width bytes at spaces.
+func wrapText(s string, width int) string {
+	var b strings.Builder
+	n := 0
+	for i, word := range strings.Fields(s) {
+		if i > 0 {
+			if n+1+len(word) > width {
+				b.WriteByte('\n')
+				n = 0
+			} else {
+				b.WriteByte(' ')
+				n++
+			}
+		}
+		b.WriteString(word)
+		n += len(word)
+	}
+	return b.String()
 }

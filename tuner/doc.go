@@ -42,18 +42,24 @@
 //
 // # Uncertainty and export
 //
-// Bootstrap resamples the training games with replacement and refits; the
-// percentile interval of each piece weight divided by the unit piece's weight
-// (rules.Game.UnitToken: Pawn, Swallow, Dog) in the same sample is stored in the weights'
-// provenance under ProvIntervals. PieceValues turns a weights file into the
-// exported table (on board: material/T, in hand: hand/T, both over
-// material/<unit>), written as JSON, CSV, Markdown or a ranked chart.
+// Exported piece values are whole worths (worth.go): for each kind, the sum
+// over its per-kind terms (material/T and every other FAMILY/T the schema
+// has) of weight × β, β the least-squares slope of the term on the kind's
+// count difference over the training positions, divided by the unit piece's
+// whole worth (rules.Game.UnitToken: Pawn, Swallow, Dog); in hand the same
+// over the hand* families. Tune stores the βs in the provenance
+// (ProvActivations), so export needs no data; for weights without them,
+// Reassess (taifu export --data) measures them on a run. Bootstrap resamples
+// the training games with replacement and refits; the percentile interval of
+// each whole-worth value (βs measured on the same resample) is stored under
+// ProvIntervals. PieceValues turns a weights file into the exported table,
+// written as JSON, CSV, Markdown or a ranked chart, each with the definition.
 //
 // # Provenance
 //
 // Tune records in the weights file: tool, date, datasets, files, rows and
 // games used, load counts, train and validation rows, starting weights'
 // version and hash, K, losses before and after, epochs, stopping status,
-// settings, git commit, and with a bootstrap the intervals and how they were
-// made.
+// settings, git commit, the βs and the positions they were measured on, and
+// with a bootstrap the intervals and how they were made.
 package tuner

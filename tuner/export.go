@@ -57,38 +57,76 @@ type PieceTable struct {
 	// Bars says what the intervals are ("90% bootstrap intervals over
 	// games, 200 samples"); "" without intervals.
 	Bars string `json:"intervals,omitempty"`
+	// Definition says what a value is (DefinitionText): whole worths over
+	// the unit's, and on how many positions the βs were measured.
+	Definition string `json:"definition"`
 }
 
-// PieceValues turns a weights file's terms into piece values in units of the
-// game's unit piece (UnitToken): material/TOKEN for pieces on the board and,
-// for games with drops, hand/TOKEN for pieces in hand, both divided by
-// material/<unit>. Intervals come from prov[ProvIntervals] when present.
-// Pieces are listed on-board first, each group in piece-table order.
+// PieceValues turns a weights file's terms into piece values in whole worths
+// of the game's unit piece (UnitToken; see the whole-worth comment in
+// worth.go): for every kind its whole worth on the board and, for games with
+// drops, in hand, each divided by the unit piece's whole worth on the board.
+// The βs come from prov[ProvActivations]; without them the values are the
+// count terms alone (material/TOKEN over material/<unit>), and the table's
+// Definition says so. Intervals come from prov[ProvIntervals] when they are
+// of the same definition (prov[ProvWorth] says whole worth exactly when
+// activations are present). Pieces are listed on-board first, each group in
+// piece-table order.
 func PieceValues(g *rules.Game, version string, terms map[string]float64, prov map[string]any) (*PieceTable, error) {
 	unit, ok := UnitToken(g)
 	if !ok {
 		return nil, fmt.Errorf("game %q has no unit piece", g.Name)
 	}
-	uw, ok := terms["material/"+unit]
+	uk, ok := g.KindByToken(unit)
 	if !ok {
+		return nil, fmt.Errorf("game %q has no kind %s (its unit piece)", g.Name, unit)
+	}
+	if _, ok := terms["material/"+unit]; !ok {
 		return nil, fmt.Errorf("weights have no term material/%s (the unit piece)", unit)
 	}
+	act, actRows, err := activations(prov)
+	if err != nil {
+		return nil, err
+	}
+	uw, _ := WholeWorth(g, uk, false, terms, act)
 	if !(uw > 0) {
-		return nil, fmt.Errorf("unit piece weight material/%s is %v, not positive: values in %s units are undefined", unit, uw, unit)
+		what := "whole worth"
+		if len(act) == 0 {
+			what = "weight material/" + unit
+		}
+		return nil, fmt.Errorf("unit piece %s: %s is %v, not positive: values in %s units are undefined", unit, what, uw, unit)
 	}
 	ivs, err := intervals(prov)
 	if err != nil {
 		return nil, err
 	}
-	t := &PieceTable{Game: g.Name, Unit: unit, Version: version}
+	worthIvs := prov[ProvWorth] == WorthDefinition
+	if worthIvs != (len(act) > 0) {
+		ivs = nil // intervals of another definition than the values'
+	}
+	t := &PieceTable{Game: g.Name, Unit: unit, Version: version, Definition: DefinitionText(unit, act, actRows)}
 	if len(ivs) > 0 {
 		t.Bars = barsText(prov[ProvBootstrap])
+	}
+	if re, ok := prov["reassessed"].(map[string]any); ok {
+		var names []string
+		switch ds := re["datasets"].(type) {
+		case []string:
+			names = ds
+		case []any:
+			for _, x := range ds {
+				names = append(names, fmt.Sprint(x))
+			}
+		}
+		if len(names) > 0 {
+			t.Definition += "; βs (and intervals) measured by taifu export --data on " + strings.Join(names, ", ")
+		}
 	}
 	for _, prefix := range []string{"material/", "hand/"} {
 		for k := 1; k < len(g.Kinds); k++ {
 			info := g.Kinds[k]
 			term := prefix + info.Token
-			v, ok := terms[term]
+			v, ok := WholeWorth(g, rules.Kind(k), prefix == "hand/", terms, act)
 			if !ok {
 				continue
 			}
@@ -180,12 +218,13 @@ func fmtOpt(p *float64) string {
 }
 
 // WriteCSV writes t as CSV with a header row:
-// kind,name,in_hand,value,low,high (low and high empty without an interval).
+// kind,name,in_hand,value,low,high,definition (low and high empty without
+// an interval; definition, the same on every row, is the table's Definition).
 func (t *PieceTable) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"kind", "name", "in_hand", "value", "low", "high"})
+	cw.Write([]string{"kind", "name", "in_hand", "value", "low", "high", "definition"})
 	for _, p := range t.Pieces {
-		cw.Write([]string{p.Kind, p.Name, strconv.FormatBool(p.InHand), fmtVal(p.Value), fmtOpt(p.Low), fmtOpt(p.High)})
+		cw.Write([]string{p.Kind, p.Name, strconv.FormatBool(p.InHand), fmtVal(p.Value), fmtOpt(p.Low), fmtOpt(p.High), t.Definition})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -200,6 +239,9 @@ func (t *PieceTable) WriteMarkdown(w io.Writer) error {
 		fmt.Fprintf(&b, " (weights %s)", t.Version)
 	}
 	b.WriteString(".")
+	if t.Definition != "" {
+		fmt.Fprintf(&b, " Definition: %s.", t.Definition)
+	}
 	if t.Bars != "" {
 		fmt.Fprintf(&b, " Brackets: %s.", t.Bars)
 	}

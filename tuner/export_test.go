@@ -90,7 +90,7 @@ func TestPieceValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs, err := csv.NewReader(&cs).ReadAll()
-	if err != nil || len(recs) != 7 || strings.Join(recs[2], ",") != "FA,Falcon,false,3.00,2.50,3.50" {
+	if err != nil || len(recs) != 7 || strings.Join(recs[2], ",") != "FA,Falcon,false,3.00,2.50,3.50,"+tab.Definition {
 		t.Errorf("CSV = %q, %v", recs, err)
 	}
 	var md bytes.Buffer

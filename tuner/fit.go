@@ -3,12 +3,10 @@ package tuner
 import (
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"math/rand/v2"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"gonum.org/v1/gonum/optimize"
 )
 
@@ -24,7 +22,10 @@ type Settings struct {
 	LearningRate float64 // Adam: step size in weight units; 0 = 0.01
 	Seed         uint64  // Adam: shuffling seed
 	Workers      int     // goroutines for loss evaluation; 0 = GOMAXPROCS
-	Progress     io.Writer
+	// Progress, when set, is called before the first epoch, after every
+	// epoch and once at the end (FitProgress.End); the package draws
+	// nothing itself (command-line programs draw bars from it).
+	Progress func(FitProgress)
 	// EarlyStop returns the weights of the epoch with the lowest
 	// validation loss (the starting weights when no epoch beat them)
 	// instead of the last epoch's. It needs validation rows.
@@ -32,6 +33,15 @@ type Settings struct {
 	// Frozen marks weights the fit leaves at their starting value (nil:
 	// every weight is fitted).
 	Frozen []bool
+}
+
+// FitProgress is a fit's state as reported to Settings.Progress.
+type FitProgress struct {
+	Method            string  // "lbfgs" or "adam"
+	K                 float64 // logistic scale of the fit
+	Epoch, MaxEpochs  int     // epochs done, and the most the fit will make
+	Train, Validation float64 // losses after Epoch (NaN before the first epoch; Validation NaN without validation rows)
+	End               bool    // the fit has ended (its last call)
 }
 
 // EpochLoss is the training and validation loss after one epoch.
@@ -139,7 +149,7 @@ func Fit(d *Dataset, train, valid []int32, w0 []float64, s Settings) (*Result, e
 type reporter struct {
 	s     Settings
 	res   *Result
-	bar   *progressbar.ProgressBar
+	last  FitProgress
 	vloss func([]float64) float64
 	bestW []float64
 	bestV float64
@@ -147,15 +157,9 @@ type reporter struct {
 
 func newReporter(s Settings, res *Result, w0 []float64, vloss func([]float64) float64) *reporter {
 	r := &reporter{s: s, res: res, vloss: vloss, bestW: append([]float64(nil), w0...), bestV: res.ValidBefore}
+	r.last = FitProgress{Method: s.method(), K: res.K, MaxEpochs: s.MaxEpochs, Train: math.NaN(), Validation: math.NaN()}
 	if s.Progress != nil {
-		r.bar = progressbar.NewOptions(s.MaxEpochs,
-			progressbar.OptionSetWriter(s.Progress),
-			progressbar.OptionSetDescription(fmt.Sprintf("%s K=%.4f", s.method(), res.K)),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetWidth(20),
-			progressbar.OptionThrottle(200*time.Millisecond),
-			progressbar.OptionOnCompletion(func() { fmt.Fprintln(s.Progress) }),
-		)
+		s.Progress(r.last)
 	}
 	return r
 }
@@ -167,16 +171,17 @@ func (r *reporter) epochDone(epoch int, w []float64, trainLoss float64) {
 		r.bestV, r.res.BestEpoch = e.Validation, epoch
 		copy(r.bestW, w)
 	}
-	if r.bar != nil {
-		r.bar.Describe(fmt.Sprintf("%s K=%.4f train %.6f val %.6f", r.s.method(), r.res.K, e.Train, e.Validation))
-		r.bar.Set(epoch)
+	if r.s.Progress != nil {
+		r.last.Epoch, r.last.Train, r.last.Validation = epoch, e.Train, e.Validation
+		r.s.Progress(r.last)
 	}
 }
 
 // finish closes the bar and applies early stopping to res.W.
 func (r *reporter) finish(haveValid bool, err error) {
-	if r.bar != nil {
-		r.bar.Finish()
+	if r.s.Progress != nil {
+		r.last.End = true
+		r.s.Progress(r.last)
 	}
 	if err != nil {
 		return

@@ -71,16 +71,11 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 	t0 := time.Now()
 	w0 := append([]float64(nil), c.Start.Vec...)
 	if len(c.Only) > 0 {
-		c.Fit.Frozen = make([]bool, len(w0))
+		c.Fit.Frozen = frozenFor(features.For(g).Names, c.Only)
 		free := 0
-		for j, name := range features.For(g).Names {
-			c.Fit.Frozen[j] = true
-			for _, p := range c.Only {
-				if strings.HasPrefix(name, p) {
-					c.Fit.Frozen[j] = false
-					free++
-					break
-				}
+		for _, f := range c.Fit.Frozen {
+			if !f {
+				free++
 			}
 		}
 		if free == 0 {
@@ -174,17 +169,23 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 	if commit := gitCommit(); commit != "" {
 		prov["git_commit"] = commit
 	}
+	names := features.For(g).Names
+	if d != nil {
+		prov[ProvActivations] = MeasureActivations(g, names, d, train)
+		prov[ProvActivationRows] = len(train)
+	}
 	if c.Bootstrap > 0 {
 		t1 := time.Now()
-		samples, err := Bootstrap(d, train, res.W, w0, res.K, c.Fit, c.Bootstrap, c.Seed)
+		samples, err := BootstrapWorth(g, names, d, train, valid, w0, res.K, c.Fit, c.Bootstrap, c.Seed)
 		if err != nil {
 			return nil, nil, err
 		}
-		ivs, unitTerm := pieceIntervals(features.For(g), g, samples, c.Confidence)
-		prov[ProvIntervals] = ivs
+		unitTok, _ := UnitToken(g)
+		prov[ProvIntervals] = worthIntervals(g, names, samples, c.Confidence)
+		prov[ProvWorth] = WorthDefinition
 		prov[ProvBootstrap] = map[string]any{
-			"samples": c.Bootstrap, "confidence": c.Confidence, "seed": c.Seed, "unit_term": unitTerm,
-			"method":  "games of the training set resampled with replacement, refitted by L-BFGS at fixed K from the fitted weights; percentile intervals of each piece weight divided by the unit piece's weight in the same sample",
+			"samples": c.Bootstrap, "confidence": c.Confidence, "seed": c.Seed, "unit": unitTok,
+			"method":  "games of the training set resampled with replacement, each refitted as the fit was (from the starting weights, same settings and early stopping, at the fitted K); percentile intervals of each piece's whole worth (its βs measured on the same resample) divided by the unit piece's whole worth in the same sample",
 			"seconds": time.Since(t1).Seconds(),
 		}
 		logf("bootstrap: %d samples in %s", c.Bootstrap, time.Since(t1).Round(time.Millisecond))
@@ -221,27 +222,6 @@ func Warnings(res *Result, games int, earlyStop bool) []string {
 		out = append(out, fmt.Sprintf("K %.5g is at the edge of its search range [%g, %g]: too little data to fit it", res.K, KRange[0], KRange[1]))
 	}
 	return out
-}
-
-// pieceIntervals returns the bootstrap interval of every material/ and hand/
-// term in unit-piece values, and the unit term's name.
-func pieceIntervals(s *features.Schema, g *rules.Game, samples [][]float64, conf float64) (map[string][2]float64, string) {
-	unitTok, _ := UnitToken(g)
-	unitTerm := "material/" + unitTok
-	unit, ok := s.Index(unitTerm)
-	if !ok {
-		return nil, ""
-	}
-	out := map[string][2]float64{}
-	for j, name := range s.Names {
-		if !strings.HasPrefix(name, "material/") && !strings.HasPrefix(name, "hand/") {
-			continue
-		}
-		if lo, hi, ok := Interval(samples, j, unit, conf); ok {
-			out[name] = [2]float64{lo, hi}
-		}
-	}
-	return out, unitTerm
 }
 
 // finite maps NaN (no validation rows) to nil so that JSON can hold it.

@@ -269,3 +269,30 @@ func TestFrozen(t *testing.T) {
 		}
 	}
 }
+
+// TestFitProgress: the progress callback sees the start (epoch 0), every
+// epoch in order with the losses the Result records, and one end call.
+func TestFitProgress(t *testing.T) {
+	d, truth := Synthetic(SyntheticConfig{Features: 20, Rows: 800, PerGame: 10, Outcomes: true, Seed: 3})
+	train, valid := d.Split(0.5)
+	var got []FitProgress
+	res, err := Fit(d, train, valid, truth, Settings{K: 0.8, MaxEpochs: 5, Progress: func(p FitProgress) { got = append(got, p) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(res.History)+2 {
+		t.Fatalf("%d progress calls for %d epochs, want epochs+2", len(got), len(res.History))
+	}
+	if got[0].Epoch != 0 || got[0].End || got[0].Method != "lbfgs" || got[0].K != 0.8 || got[0].MaxEpochs != 5 {
+		t.Errorf("first call %+v", got[0])
+	}
+	for i, e := range res.History {
+		p := got[i+1]
+		if p.Epoch != e.Epoch || p.Train != e.Train || p.Validation != e.Validation || p.End {
+			t.Errorf("call %d = %+v, epoch %+v", i+1, p, e)
+		}
+	}
+	if last := got[len(got)-1]; !last.End {
+		t.Errorf("last call %+v is not the end", last)
+	}
+}

@@ -17,7 +17,7 @@ import (
 // Options configure an Engine.
 type Options struct {
 	Name     string // myname; "" gives "taifu"
-	Game     string // game after "new" until a "variant" command; "" gives "torishogi"
+	Game     string // game after "new" until a "variant" command; "" gives DefaultGame()
 	Playouts int    // playouts per move (0: as many as the time allows)
 	// Tactics are the search's leaf tactics (0: mcts.DefaultTactics).
 	Tactics mcts.Tactics
@@ -55,13 +55,29 @@ type Engine struct {
 	maxDepth   int // sd (recorded; MCTS has no depth, so it caps playouts at 100*sd)
 }
 
+// DefaultGame is the game an engine plays when Options.Game is empty: the
+// first registered game (in name order) that XBoard knows by its own name,
+// i.e. that has an XBoard dialect (Tori shogi among the shipped games), or ""
+// when none has.
+func DefaultGame() string {
+	for _, name := range rules.Names() {
+		if g, err := rules.Lookup(name); err == nil && rules.XBoard(g) != nil {
+			return name
+		}
+	}
+	return ""
+}
+
 // NewEngine returns an engine writing its replies to out.
 func NewEngine(opt Options, out io.Writer) (*Engine, error) {
 	if opt.Name == "" {
 		opt.Name = "taifu"
 	}
 	if opt.Game == "" {
-		opt.Game = "torishogi"
+		opt.Game = DefaultGame()
+		if opt.Game == "" {
+			return nil, fmt.Errorf("no game given and no registered game has an XBoard dialect")
+		}
 	}
 	if opt.Playouts < 0 {
 		return nil, fmt.Errorf("playouts %d: need 0 or more", opt.Playouts)

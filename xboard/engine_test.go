@@ -398,3 +398,20 @@ func TestXBoardTranscript(t *testing.T) {
 		t.Fatalf("after usermove %s: %q", reply, l)
 	}
 }
+
+// TestDefaultGame: with no game given the engine plays the only shipped game
+// XBoard knows by name (Tori shogi, rules/torishogi's XBoard dialect), found
+// through the registry rather than named in the package.
+func TestDefaultGame(t *testing.T) {
+	if got := DefaultGame(); got != "torishogi" {
+		t.Errorf("DefaultGame() = %q, want torishogi", got)
+	}
+	var b strings.Builder
+	e, err := NewEngine(Options{Playouts: 4, Seed: 1}, &b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.game.Name != "torishogi" {
+		t.Errorf("engine with no game plays %q", e.game.Name)
+	}
+}

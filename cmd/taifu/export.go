@@ -23,6 +23,13 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	path := fs.String("weights", "", "weights file")
 	format := fs.String("format", "md", "json, csv, md, svg or png")
 	out := fs.String("out", "", "output file (default standard output; required for png)")
+	var data listFlag
+	fs.Var(&data, "data", "self-play run(s) (Parquet files, directories or globs; repeatable) on which to measure the whole-worth activations (βs), for weights whose provenance has none; the data are loaded as the weights' fit did (λ, captures, validation share from its provenance)")
+	boot := fs.Int("bootstrap", 0, "with --data: bootstrap resamples for intervals (each refits the weights at the K and L2 of their provenance); 0: values only")
+	conf := fs.Float64("confidence", tuner.DefaultConfidence, "with --bootstrap: interval level, in (0, 1)")
+	seed := fs.Uint64("seed", 1, "with --bootstrap: resampling seed")
+	save := fs.String("save-weights", "", "with --data: also write the weights with the measured provenance to this file (for taifu claims)")
+	quiet := fs.Bool("quiet", false, "no progress lines")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -37,9 +44,45 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	if *format == "png" && *out == "" {
 		return errors.New("--format png needs --out")
 	}
-	tab, err := exportTable(*path)
+	if *boot < 0 {
+		return fmt.Errorf("--bootstrap %d is negative", *boot)
+	}
+	if !(*conf > 0 && *conf < 1) {
+		return fmt.Errorf("--confidence %v outside (0, 1)", *conf)
+	}
+	if len(data) == 0 && (*boot > 0 || *save != "") {
+		return errors.New("--bootstrap and --save-weights need --data")
+	}
+	g, w, err := readWeights(*path)
 	if err != nil {
 		return err
+	}
+	for flagName, p := range map[string]string{"out": *out, "save-weights": *save} {
+		if p != "" {
+			if err := writableFile(flagName, p); err != nil {
+				return err
+			}
+		}
+	}
+	if len(data) > 0 {
+		var log io.Writer = stderr
+		if *quiet {
+			log = nil
+		}
+		prov, err := tuner.Reassess(tuner.ReassessConfig{Weights: w, Data: data, Samples: *boot, Confidence: *conf, Seed: *seed, Log: log})
+		if err != nil {
+			return fmt.Errorf("weights file %s on %s: %v", *path, data.String(), err)
+		}
+		w.Provenance = prov
+		if *save != "" {
+			if err := w.Save(*save); err != nil {
+				return err
+			}
+		}
+	}
+	tab, err := tuner.PieceValues(g, w.Version, w.Terms, w.Provenance)
+	if err != nil {
+		return fmt.Errorf("weights file %s: %v", *path, err)
 	}
 	var b bytes.Buffer
 	switch *format {
@@ -62,30 +105,25 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	return datasets.WriteFileAtomic(*out, b.Bytes())
 }
 
-// exportTable reads a weights file (of whichever game it names) and returns
-// its piece values.
-func exportTable(path string) (*tuner.PieceTable, error) {
+// readWeights reads a weights file (or object) of whichever game it names.
+func readWeights(path string) (*rules.Game, *features.Weights, error) {
 	data, err := storage.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var head struct {
 		Game string `json:"game"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, fmt.Errorf("weights file %s: bad JSON: %v", path, err)
+		return nil, nil, fmt.Errorf("weights file %s: bad JSON: %v", path, err)
 	}
 	g, err := rules.Lookup(head.Game)
 	if err != nil {
-		return nil, fmt.Errorf("weights file %s: %v", path, err)
+		return nil, nil, fmt.Errorf("weights file %s: %v", path, err)
 	}
 	w, err := features.ParseWeights(data, g)
 	if err != nil {
-		return nil, fmt.Errorf("weights file %s: %v", path, err)
+		return nil, nil, fmt.Errorf("weights file %s: %v", path, err)
 	}
-	tab, err := tuner.PieceValues(g, w.Version, w.Terms, w.Provenance)
-	if err != nil {
-		return nil, fmt.Errorf("weights file %s: %v", path, err)
-	}
-	return tab, nil
+	return g, w, nil
 }

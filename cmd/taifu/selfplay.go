@@ -143,7 +143,7 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	if f.commitEvery == 0 {
 		opt.CommitEvery = -1 // no time-based commits
 	}
-	var rep *selfplay.Reporter
+	var rep *selfplayReporter
 	if !f.quiet {
 		done := int64(0)
 		if f.resume {
@@ -154,7 +154,7 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "selfplay: %s, %d games (%d left), %d playouts/move, %d workers, seed %d, into %s\n",
 			cfg.Game, total, total-done, cfg.Playouts, cfg.Workers, cfg.Seed, cfg.Out)
 		sayWeights(stderr, "selfplay:", w, wsrc)
-		rep = selfplay.NewReporter(stderr, total, done, isTerminal(stderr), f.logEvery)
+		rep = newSelfplayReporter(stderr, total, done, isTerminal(stderr), f.logEvery)
 		opt.Progress = rep.Update
 	}
 	sum, err := selfplay.Run(ctx, cfg, opt)

@@ -49,11 +49,11 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 		if err := writableFile("out", *out); err != nil {
 			return err
 		}
-		var progress io.Writer
+		var progress solve.Progress
 		if !*quiet {
-			var done func()
-			progress, done = progressTo(stderr, 30*time.Second)
+			w, done := progressTo(stderr, 30*time.Second)
 			defer done()
+			progress = solveBars(w)
 		}
 		t0 := time.Now()
 		t, st, err := solve.Solve(solve.Options{Workers: *workers, Progress: progress})
@@ -106,11 +106,11 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "positions in check whose only escapes are forbidden mates: %d\n", rep.Escapes)
 	}
 	if *reach {
-		var progress io.Writer
+		var progress solve.Progress
 		if !*quiet {
-			var done func()
-			progress, done = progressTo(stderr, 30*time.Second)
+			w, done := progressTo(stderr, 30*time.Second)
 			defer done()
+			progress = solveBars(w)
 		}
 		t0 := time.Now()
 		r := solve.Reachable(progress)

@@ -43,7 +43,7 @@ func TestTuneExportMatchTrain(t *testing.T) {
 	if err := json.Unmarshal(b, &wf); err != nil {
 		t.Fatal(err)
 	}
-	for _, key := range []string{"datasets", "rows", "loss", "k", "settings", "intervals", "bootstrap"} {
+	for _, key := range []string{"datasets", "rows", "loss", "k", "settings", "intervals", "bootstrap", "activations", "activation_rows", "value_definition"} {
 		if _, ok := wf.Provenance[key]; !ok {
 			t.Errorf("provenance lacks %q", key)
 		}
@@ -58,6 +58,30 @@ func TestTuneExportMatchTrain(t *testing.T) {
 		}
 	}
 	taifu("export", "--weights", w, "--format", "png", "--out", filepath.Join(dir, "v.png"))
+	// export --data on the fit's own data gives the fit's values (the same
+	// βs), with intervals, and saves the weights with that provenance.
+	saved := filepath.Join(dir, "measured.json")
+	md := taifu("export", "--weights", w, "--data", data, "--bootstrap", "2", "--quiet", "--save-weights", saved, "--format", "json")
+	if !strings.Contains(md, `"low": `) {
+		t.Errorf("export --data: %s", md)
+	}
+	if again := taifu("export", "--weights", saved, "--format", "json"); again != md {
+		t.Errorf("the saved weights export\n%s\nnot the measured table\n%s", again, md)
+	}
+	var fit, measured struct {
+		Pieces []struct {
+			Kind  string
+			Value float64
+		}
+	}
+	if json.Unmarshal([]byte(js), &fit) != nil || json.Unmarshal([]byte(md), &measured) != nil || len(fit.Pieces) != len(measured.Pieces) {
+		t.Fatalf("tables:\n%s\n%s", js, md)
+	}
+	for i := range fit.Pieces {
+		if fit.Pieces[i] != measured.Pieces[i] {
+			t.Errorf("piece %d: fit %+v, measured on the same data %+v", i, fit.Pieces[i], measured.Pieces[i])
+		}
+	}
 	if out := taifu("match", "--game", "torishogi", "--a", w, "--b", "start", "--games", "2", "--playouts", "10", "--max-plies", "40"); !strings.Contains(out, "2 games") {
 		t.Errorf("match: %q", out)
 	}

@@ -99,7 +99,7 @@ func (f *tuneFlags) register(fs interface {
 	fs.Uint64Var(&f.seed, "seed", 1, "seed for Adam's shuffling and the bootstrap")
 }
 
-func (f *tuneFlags) config(g *rules.Game, data []string, start *features.Weights, version string, progress, log io.Writer) (tuner.TuneConfig, error) {
+func (f *tuneFlags) config(g *rules.Game, data []string, start *features.Weights, version string, progress func(tuner.FitProgress), log io.Writer) (tuner.TuneConfig, error) {
 	if err := tuner.CheckQuiet(f.quiet); err != nil {
 		return tuner.TuneConfig{}, err
 	}
@@ -169,11 +169,11 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if *window < 0 {
 		return fmt.Errorf("--window %d is negative", *window)
 	}
-	var bar io.Writer
+	var bar func(tuner.FitProgress)
 	if !*noBar && !f.noProgress {
-		var done func()
-		bar, done = progressTo(stderr, 10*time.Second)
+		w, done := progressTo(stderr, 10*time.Second)
 		defer done()
+		bar = fitBar(w)
 	}
 	var log io.Writer = stderr
 	if f.noProgress {

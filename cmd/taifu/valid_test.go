@@ -49,6 +49,9 @@ func writeFile(t *testing.T, dir, name, text string) string {
 	return p
 }
 
+// shippedNana is a weights file for the export cases.
+var shippedNana = filepath.Join("..", "..", "configs", "weights", "nanashogi.json")
+
 // TestBadNumbers: issue 10's "bad numbers are accepted" cases, each an error
 // before any work.
 func TestBadNumbers(t *testing.T) {
@@ -96,6 +99,11 @@ func TestBadNumbers(t *testing.T) {
 		{[]string{"tune", "--game", "nanashogi", "--data", dir + "/none", "--out", dir + "/w.json", "--lambda", "NaN"}, "--lambda NaN"},
 		{[]string{"tune", "--game", "nanashogi", "--data", dir + "/none", "--out", dir + "/w.json", "--max-rows", "-1"}, "--max-rows -1"},
 		{[]string{"tune", "--game", "nanashogi", "--data", dir + "/none", "--out", dir + "/w.json", "--validation", "Inf"}, "--validation +Inf"},
+		// export --data: checked before the data is read.
+		{[]string{"export", "--weights", shippedNana, "--bootstrap", "3"}, "--bootstrap and --save-weights need --data"},
+		{[]string{"export", "--weights", shippedNana, "--data", dir + "/none", "--bootstrap", "-1"}, "--bootstrap -1 is negative"},
+		{[]string{"export", "--weights", shippedNana, "--data", dir + "/none", "--confidence", "NaN"}, "--confidence NaN outside (0, 1)"},
+		{[]string{"export", "--weights", shippedNana, "--data", dir + "/none"}, dir + "/none"},
 	})
 	if _, err := os.Stat(out); err == nil {
 		t.Errorf("a rejected selfplay left %s behind", out)

@@ -458,3 +458,31 @@ func TestReportFormats(t *testing.T) {
 		t.Errorf("json round trip: %v %+v", err, back)
 	}
 }
+
+// TestWholeWorthValues checks that claims read the exported whole worths
+// (tuner.PieceValues): a Pawn with material weight 0.2 and advance weight
+// 1.6 at a recorded slope of 0.5 is worth 1.0 in whole worth, so a Knight of
+// material weight 3 is 3 Pawns (the claim "N within [2.5, 3.5] Pawns"
+// holds), while the count terms alone would make it 15.
+func TestWholeWorthValues(t *testing.T) {
+	g := game(t, "typhoon")
+	terms := synthetic(g, map[string]float64{"P": 0.2, "N": 3}, nil)
+	for k := 1; k < len(g.Kinds); k++ {
+		terms["advance/"+g.Kinds[k].Token] = 0
+	}
+	terms["advance/P"] = 1.6
+	w := weights(g, terms)
+	w.Provenance = map[string]any{"activations": map[string]any{"advance/P": 0.5}}
+	f := single(t, g, Claim{Kind: Ratio, Subject: []string{"N"}, Reference: []string{"P"}, Low: fp(2.5), High: fp(3.5)})
+	rep, err := Evaluate(f, g, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := rep.Results[0].Verdict; v != Confirmed {
+		t.Errorf("N/P in whole worth: %s (%s), want confirmed", v, rep.Results[0].Observed)
+	}
+	w.Provenance = nil // no activations: count terms, N = 15 P
+	if rep, err = Evaluate(f, g, w); err != nil || rep.Results[0].Verdict != Contradicted {
+		t.Errorf("N/P in count terms: %+v, %v, want contradicted", rep.Results[0], err)
+	}
+}

@@ -142,9 +142,38 @@ func Evaluate(f *File, g *rules.Game, w *features.Weights) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	// General (middlegame) and in-hand values are the exported table's:
+	// whole worths in the unit piece's (tuner.PieceValues), so that a claim
+	// reads the same numbers as the published table. Endgame values stay
+	// the count terms at phase 0 (material/T + material_eg/T over the unit's).
 	for _, p := range table.Pieces {
-		if p.Low != nil && !p.InHand {
+		if p.InHand {
+			v.hand[p.Kind] = p.Value
+			continue
+		}
+		v.mg[p.Kind] = p.Value
+		if !v.hasEG {
+			v.eg[p.Kind] = p.Value
+		}
+		if p.Low != nil {
 			v.lo[p.Kind], v.hi[p.Kind] = *p.Low, *p.High
+		}
+	}
+	if f.Unit != table.Unit {
+		// The claims' unit is another piece: rescale the table to it.
+		u := v.mg[f.Unit]
+		if !(u > 0) {
+			return nil, fmt.Errorf("claims unit %s has value %v in %s units, not positive", f.Unit, u, table.Unit)
+		}
+		for _, m := range []map[string]float64{v.mg, v.hand, v.lo, v.hi} {
+			for t := range m {
+				m[t] /= u
+			}
+		}
+		if !v.hasEG {
+			for t := range v.eg {
+				v.eg[t] = v.mg[t]
+			}
 		}
 	}
 	r := &Report{Game: g.Name, Unit: f.Unit, Claims: f.Path, WeightsVersion: w.Version, Intervals: len(v.lo) > 0}

@@ -1,8 +1,6 @@
 package solve
 
 import (
-	"io"
-
 	"taifu/rules"
 	"taifu/rules/nanashogi"
 )
@@ -19,7 +17,7 @@ func (r *Reach) Has(i int64) bool { return r.seen[i/64]&(1<<(i%64)) != 0 }
 // Reachable finds the table positions reachable from the start by legal
 // moves (history ignored: repetition never removes a position from reach),
 // by breadth-first search from the positions after the two king drops.
-func Reachable(progress io.Writer) *Reach {
+func Reachable(progress Progress) *Reach {
 	seen := make([]uint64, (N+63)/64)
 	var queue []int32
 	visit := func(p *nanashogi.Pos) {

@@ -2,12 +2,9 @@ package solve
 
 import (
 	"fmt"
-	"io"
 	"runtime"
 	"sync"
 	"time"
-
-	"github.com/schollz/progressbar/v3"
 
 	"taifu/rules"
 	"taifu/rules/nanashogi"
@@ -35,8 +32,8 @@ type Stats struct {
 
 // Options tune Solve.
 type Options struct {
-	Workers  int       // goroutines for the first pass (0: GOMAXPROCS)
-	Progress io.Writer // where progress bars go (nil: none)
+	Workers  int      // goroutines for the first pass (0: GOMAXPROCS)
+	Progress Progress // receives each stage's progress (nil: none)
 }
 
 // Solve computes the table of every position with both kings on the board.
@@ -208,17 +205,37 @@ func retrograde(g graph, opt Options) ([]uint8, Stats, error) {
 	return vals, stats, nil
 }
 
-func newBar(w io.Writer, total int64, what string) *progressbar.ProgressBar {
-	if w == nil {
+// Progress receives the progress of a long stage of the solver: the
+// stage's name ("legal moves", "retrograde", "reachable"), the amount done
+// and the stage's total, in positions; end is true on the stage's last call.
+// Calls come from one goroutine at a time. Command-line programs draw bars
+// from it; the package itself draws nothing.
+type Progress func(stage string, done, total int64, end bool)
+
+// meter accumulates one stage's progress for a Progress; a nil *meter (no
+// Progress given) does nothing.
+type meter struct {
+	fn          Progress
+	stage       string
+	done, total int64
+}
+
+func newBar(fn Progress, total int64, what string) *meter {
+	if fn == nil {
 		return nil
 	}
-	return progressbar.NewOptions64(total,
-		progressbar.OptionSetWriter(w),
-		progressbar.OptionSetDescription(what),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetItsString("pos"),
-		progressbar.OptionShowIts(),
-		progressbar.OptionThrottle(200*time.Millisecond),
-		progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }),
-	)
+	fn(what, 0, total, false)
+	return &meter{fn: fn, stage: what, total: total}
 }
+
+// Add64 counts n more positions done.
+func (m *meter) Add64(n int64) { m.Set64(m.done + n) }
+
+// Set64 sets the positions done.
+func (m *meter) Set64(n int64) {
+	m.done = n
+	m.fn(m.stage, m.done, m.total, false)
+}
+
+// Finish ends the stage.
+func (m *meter) Finish() { m.fn(m.stage, m.done, m.total, true) }

@@ -1,32 +1,33 @@
-package selfplay
+package main
 
 import (
 	"fmt"
 	"io"
+	"taifu/selfplay"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 )
 
-// Reporter shows a run's progress: a progress bar (games done of the total,
+// selfplayReporter shows a run's progress: a progress bar (games done of the total,
 // with positions, games per hour and ETA) when the output is a terminal, or
 // else a plain line at most every Every.
-type Reporter struct {
+type selfplayReporter struct {
 	w     io.Writer
 	bar   *progressbar.ProgressBar
 	every time.Duration
 	last  time.Time
-	p     Progress
+	p     selfplay.Progress
 	first int64 // games done when the reporter started
 }
 
-// NewReporter returns a Reporter for a run of total games of which done are
+// newSelfplayReporter returns a Reporter for a run of total games of which done are
 // already finished. every is the interval of plain lines (30 s when 0).
-func NewReporter(w io.Writer, total, done int64, terminal bool, every time.Duration) *Reporter {
+func newSelfplayReporter(w io.Writer, total, done int64, terminal bool, every time.Duration) *selfplayReporter {
 	if every <= 0 {
 		every = 30 * time.Second
 	}
-	r := &Reporter{w: w, every: every, last: time.Now(), first: done, p: Progress{Done: done, Total: total}}
+	r := &selfplayReporter{w: w, every: every, last: time.Now(), first: done, p: selfplay.Progress{Done: done, Total: total}}
 	if terminal {
 		r.bar = progressbar.NewOptions64(total,
 			progressbar.OptionSetWriter(w),
@@ -44,7 +45,7 @@ func NewReporter(w io.Writer, total, done int64, terminal bool, every time.Durat
 }
 
 // Update records the progress after a game; pass it as Options.Progress.
-func (r *Reporter) Update(p Progress) {
+func (r *selfplayReporter) Update(p selfplay.Progress) {
 	r.p = p
 	if r.bar != nil {
 		r.bar.Describe(r.stats())
@@ -58,7 +59,7 @@ func (r *Reporter) Update(p Progress) {
 }
 
 // stats is "<positions> positions, <rate> games/h, ETA <d>".
-func (r *Reporter) stats() string {
+func (r *selfplayReporter) stats() string {
 	p := r.p
 	eta := "?"
 	rate := 0.0
@@ -71,7 +72,7 @@ func (r *Reporter) stats() string {
 }
 
 // Line is the plain progress line.
-func (r *Reporter) Line() string {
+func (r *selfplayReporter) Line() string {
 	pct := 100.0
 	if r.p.Total > 0 {
 		pct = 100 * float64(r.p.Done) / float64(r.p.Total)
@@ -80,7 +81,7 @@ func (r *Reporter) Line() string {
 }
 
 // Finish ends the bar, or prints a last plain line.
-func (r *Reporter) Finish() {
+func (r *selfplayReporter) Finish() {
 	if r.bar != nil {
 		r.bar.Finish()
 		fmt.Fprintln(r.w)
