@@ -9,11 +9,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
+	"io/fs"
+	"regexp"
 	"sort"
+	"strconv"
+	"strings"
 
-	"taifu/internal/atomicfile"
+	"taifu/storage"
 )
 
 // ManifestFormat is the format number of the runs written now. Format 2
@@ -58,6 +60,8 @@ type Manifest struct {
 	// resignation checks); see package selfplay.
 	Stats map[string]int64 `json:"stats,omitempty"`
 	Files []FileInfo       `json:"files"`
+
+	incomplete []string // the unfinished shards of a merged manifest
 }
 
 // ManifestName returns the manifest file name of a shard: "manifest.json"
@@ -69,24 +73,26 @@ func ManifestName(shard, shards int) string {
 	return fmt.Sprintf("manifest-shard-%d-of-%d.json", shard, shards)
 }
 
-// WriteManifest writes m into dir under its ManifestName, through a
-// temporary file renamed into place.
+// WriteManifest writes m into dir (a directory or an object store prefix,
+// see package storage) under its ManifestName, whole: through a temporary
+// file renamed into place, or as one object upload.
 func WriteManifest(dir string, m *Manifest) error {
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return fmt.Errorf("datasets: manifest: %w", err)
 	}
-	return WriteFileAtomic(filepath.Join(dir, ManifestName(m.Shard, m.Shards)), append(data, '\n'))
+	return WriteFileAtomic(storage.Join(dir, ManifestName(m.Shard, m.Shards)), append(data, '\n'))
 }
 
-// WriteFileAtomic writes data to path by atomicfile.WriteFile (temporary
-// file beside path, fsync, rename, directory fsync).
-func WriteFileAtomic(path string, data []byte) error { return atomicfile.WriteFile(path, data) }
+// WriteFileAtomic writes data to path whole: locally by atomicfile
+// (temporary file beside path, fsync, rename, directory fsync), in an object
+// store as one upload (storage.WriteFile).
+func WriteFileAtomic(path string, data []byte) error { return storage.WriteFile(path, data) }
 
 // WriteAtomic is WriteFileAtomic for content written by write (through a
 // buffer), so that large files need not be held in memory whole.
 func WriteAtomic(path string, write func(io.Writer) error) error {
-	f, err := atomicfile.Create(path)
+	f, err := storage.Create(path)
 	if err != nil {
 		return err
 	}
@@ -103,7 +109,7 @@ func WriteAtomic(path string, write func(io.Writer) error) error {
 
 // LoadManifest reads one manifest file.
 func LoadManifest(path string) (*Manifest, error) {
-	data, err := os.ReadFile(path)
+	data, err := storage.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("datasets: %w", err)
 	}
@@ -119,26 +125,50 @@ func LoadManifest(path string) (*Manifest, error) {
 	return &m, nil
 }
 
-// ReadManifest reads the manifest of the run in dir. When dir holds shard
-// manifests instead of manifest.json, they are merged into one: files and
-// counters are summed, and the shards must agree on run, game, seed, rules
-// and weights.
+// shardManifest matches the names of shard manifests.
+var shardManifest = regexp.MustCompile(`^manifest-shard-([0-9]+)-of-([0-9]+)\.json$`)
+
+// ReadManifest reads the manifest of the run in dir (a directory or an
+// object store prefix). When dir holds shard manifests instead of
+// manifest.json, they are merged into one: files and counters are summed,
+// and the shards must agree on run, game, seed, rules and weights. Every
+// shard of the run must have its manifest: a missing shard is an error
+// naming it.
 func ReadManifest(dir string) (*Manifest, error) {
-	path := filepath.Join(dir, ManifestName(0, 1))
-	if _, err := os.Stat(path); err == nil {
-		return LoadManifest(path)
+	path := storage.Join(dir, ManifestName(0, 1))
+	if m, err := LoadManifest(path); err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return m, err
 	}
-	names, _ := filepath.Glob(filepath.Join(dir, "manifest-shard-*-of-*.json"))
+	ents, err := storage.List(dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("datasets: %w", err)
+	}
+	var names []string
+	for _, e := range ents {
+		if shardManifest.MatchString(e) {
+			names = append(names, e)
+		}
+	}
 	if len(names) == 0 {
 		return nil, fmt.Errorf("datasets: %w in %s", ErrNoManifest, dir)
 	}
-	sort.Strings(names)
+	sort.Slice(names, func(i, j int) bool { return shardOf(names[i]) < shardOf(names[j]) })
 	var out *Manifest
+	var incomplete []string
+	seen := map[int]bool{}
 	for _, n := range names {
+		n = storage.Join(dir, n)
 		m, err := LoadManifest(n)
 		if err != nil {
 			return nil, err
 		}
+		if m.Shards > 1 && ManifestName(m.Shard, m.Shards) != storage.Base(n) {
+			return nil, fmt.Errorf("datasets: manifest %s: holds shard %d of %d", n, m.Shard, m.Shards)
+		}
+		if !m.Complete {
+			incomplete = append(incomplete, fmt.Sprintf("shard %d/%d (%d games done)", m.Shard, m.Shards, m.Done))
+		}
+		seen[m.Shard] = true
 		if out == nil {
 			c := *m
 			c.Files = append([]FileInfo(nil), m.Files...)
@@ -163,8 +193,48 @@ func ReadManifest(dir string) (*Manifest, error) {
 			out.Stats[k] += v
 		}
 	}
+	var missing []string
+	for i := 0; i < out.Shards; i++ {
+		if !seen[i] {
+			missing = append(missing, strconv.Itoa(i))
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("datasets: run %s: no manifest of shard %s of %d (not started, or lost): %w", dir, listShort(missing), out.Shards, ErrMissingShard)
+	}
+	out.incomplete = incomplete
 	sort.Slice(out.Files, func(i, j int) bool { return out.Files[i].Path < out.Files[j].Path })
 	return out, nil
+}
+
+// shardOf is the shard number in a shard manifest's name.
+func shardOf(name string) int {
+	m := shardManifest.FindStringSubmatch(name)
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+// listShort joins at most 8 items, saying how many more there are.
+func listShort(items []string) string {
+	if len(items) <= 8 {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:8], ", "), len(items)-8)
+}
+
+// ErrMissingShard is wrapped by ReadManifest's error when a sharded run
+// lacks the manifest of one of its shards.
+var ErrMissingShard = errors.New("missing shard")
+
+// CheckComplete returns an error naming the shards of a sharded run (as
+// ReadManifest merges them) that have not finished their games; readers
+// that take a sharded run as one (tune, train) refuse it rather than
+// silently miss games. An unsharded run may be read while it is stopped.
+func (m *Manifest) CheckComplete(dir string) error {
+	if len(m.incomplete) == 0 {
+		return nil
+	}
+	return fmt.Errorf("datasets: run %s: %s not complete (finish it with taifu selfplay --resume)", dir, listShort(m.incomplete))
 }
 
 // Verify checks that every file m lists exists under dir with its recorded
@@ -172,7 +242,7 @@ func ReadManifest(dir string) (*Manifest, error) {
 func (m *Manifest) Verify(dir string) error {
 	var rows int64
 	for _, fi := range m.Files {
-		path := filepath.Join(dir, filepath.FromSlash(fi.Path))
+		path := storage.Join(dir, fi.Path)
 		sum, n, err := FileSHA256(path)
 		if err != nil {
 			return fmt.Errorf("datasets: %w", err)
@@ -203,24 +273,24 @@ func (m *Manifest) VerifyQuick(dir string) error {
 		return fmt.Errorf("datasets: manifest files hold %d rows, manifest says %d", rows, m.Rows)
 	}
 	for i, fi := range m.Files {
-		path := filepath.Join(dir, filepath.FromSlash(fi.Path))
+		path := storage.Join(dir, fi.Path)
 		if i == len(m.Files)-1 {
 			return (&Manifest{Files: m.Files[i:], Rows: fi.Rows}).Verify(dir)
 		}
-		st, err := os.Stat(path)
+		size, err := storage.Size(path)
 		if err != nil {
 			return fmt.Errorf("datasets: %w", err)
 		}
-		if st.Size() != fi.Bytes {
-			return fmt.Errorf("datasets: %s: %d bytes, manifest says %d", fi.Path, st.Size(), fi.Bytes)
+		if size != fi.Bytes {
+			return fmt.Errorf("datasets: %s: %d bytes, manifest says %d", fi.Path, size, fi.Bytes)
 		}
 	}
 	return nil
 }
 
-// FileSHA256 returns the hex sha256 and size of a file.
+// FileSHA256 returns the hex sha256 and size of a file or object.
 func FileSHA256(path string) (string, int64, error) {
-	f, err := os.Open(path)
+	f, err := storage.Open(path)
 	if err != nil {
 		return "", 0, err
 	}

@@ -11,12 +11,18 @@ import (
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
+
+	"taifu/storage"
 )
 
 // Files expands paths into Parquet file names in sorted order: a file is
 // taken as it is, a directory is searched recursively for *.parquet files,
-// and a pattern with glob characters is expanded. A path matching nothing
-// is an error naming it.
+// and a pattern with glob characters is expanded. A run directory (one
+// holding a manifest) gives exactly the files its manifest lists (RunFiles),
+// so that a part written after the manifest's last update, which a resumed
+// run replaces, is never read. An object store URL must name a run
+// (package storage): its listed parts are fetched to local copies. A path
+// matching nothing is an error naming it.
 func Files(paths []string) ([]string, error) {
 	seen := map[string]bool{}
 	var out []string
@@ -27,6 +33,20 @@ func Files(paths []string) ([]string, error) {
 		}
 	}
 	for _, p := range paths {
+		if storage.IsURL(p) {
+			files, err := RunFiles(p)
+			if err != nil {
+				return nil, err
+			}
+			for _, f := range files {
+				add(f)
+			}
+			continue
+		}
+		if err := storage.Check(p); err != nil {
+			return nil, err
+		}
+		p = storage.Join(p) // a file:// URL's path
 		var cands []string
 		if strings.ContainsAny(p, "*?[") {
 			m, err := filepath.Glob(p)
@@ -54,7 +74,21 @@ func Files(paths []string) ([]string, error) {
 				if err != nil {
 					return err
 				}
-				if !d.IsDir() && strings.HasSuffix(d.Name(), ".parquet") {
+				if d.IsDir() {
+					files, err := RunFiles(path)
+					if errors.Is(err, ErrNoManifest) {
+						return nil // not a run directory: search it
+					}
+					if err != nil {
+						return err
+					}
+					for _, f := range files {
+						add(f)
+					}
+					found += len(files)
+					return filepath.SkipDir
+				}
+				if strings.HasSuffix(d.Name(), ".parquet") {
 					add(path)
 					found++
 				}
@@ -70,6 +104,40 @@ func Files(paths []string) ([]string, error) {
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+// RunFiles returns the Parquet files of the run in dir (a directory or an
+// object store prefix) that its manifest lists, in the manifest's order; a
+// sharded run must have every shard's manifest and every shard complete
+// (Manifest.CheckComplete). Files in an object store are fetched to local
+// copies, checked against the manifest's sizes and sums (storage.Fetch).
+func RunFiles(dir string) ([]string, error) {
+	m, err := ReadManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.CheckComplete(dir); err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(m.Files))
+	for _, fi := range m.Files {
+		f, err := RunFile(dir, fi)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// RunFile returns a local file holding the run file fi of the run in dir:
+// the file itself, or a checked local copy of the object (storage.Fetch).
+func RunFile(dir string, fi FileInfo) (string, error) {
+	f, err := storage.Fetch(storage.Join(dir, fi.Path), fi.Bytes, fi.SHA256)
+	if err != nil {
+		return "", fmt.Errorf("datasets: %w", err)
+	}
+	return f, nil
 }
 
 // Scan reads the rows of every file that Files(paths) names, in order, and

@@ -8,13 +8,11 @@ import (
 	"fmt"
 	"hash"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
 
-	"taifu/internal/atomicfile"
+	"taifu/storage"
 )
 
 // zstdBest is the files' compression: zstd at its best level, which on
@@ -34,7 +32,7 @@ const (
 
 // WriterConfig says where and how a Writer writes.
 type WriterConfig struct {
-	Dir          string // run directory; files go under Dir/game=<Game>/
+	Dir          string // run directory or object store prefix (package storage); files go under Dir/game=<Game>/
 	Game         string
 	Shard        int   // the shard number in file names
 	FirstSeq     int   // sequence number of the first file
@@ -72,7 +70,7 @@ func GameDir(game string) string { return "game=" + game }
 type Writer struct {
 	cfg   WriterConfig
 	seq   int
-	f     *atomicfile.File
+	f     *storage.File
 	buf   *bufio.Writer
 	sum   hash.Hash
 	cnt   countWriter
@@ -161,7 +159,7 @@ func NewWriter(cfg WriterConfig) (*Writer, error) {
 	if cfg.Game == "" {
 		return nil, errors.New("datasets: writer needs a game name")
 	}
-	if err := os.MkdirAll(filepath.Join(cfg.Dir, GameDir(cfg.Game)), 0o755); err != nil {
+	if err := storage.MkdirAll(storage.Join(cfg.Dir, GameDir(cfg.Game))); err != nil {
 		return nil, fmt.Errorf("datasets: %w", err)
 	}
 	return &Writer{cfg: cfg, seq: cfg.FirstSeq}, nil
@@ -175,7 +173,7 @@ func (w *Writer) Files() []FileInfo { return w.files }
 
 func (w *Writer) open() error {
 	rel := GameDir(w.cfg.Game) + "/" + PartName(w.cfg.Shard, w.seq)
-	f, err := atomicfile.Create(filepath.Join(w.cfg.Dir, filepath.FromSlash(rel)))
+	f, err := storage.Create(storage.Join(w.cfg.Dir, rel))
 	if err != nil {
 		return fmt.Errorf("datasets: %w", err)
 	}
@@ -234,8 +232,9 @@ func (w *Writer) Write(rows []Row) error {
 }
 
 // Rotate completes the current file, if any rows were written to it: the
-// file is closed and committed under its final name (package atomicfile:
-// synced, renamed, directory synced), then reported to OnFile.
+// file is closed and committed under its final name (package storage:
+// locally synced, renamed, directory synced; in an object store uploaded
+// whole), then reported to OnFile.
 func (w *Writer) Rotate() error {
 	if w.pw == nil {
 		return nil

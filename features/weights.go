@@ -14,8 +14,8 @@ import (
 	"sort"
 
 	"taifu/configs"
-	"taifu/internal/atomicfile"
 	"taifu/rules"
+	"taifu/storage"
 )
 
 // WeightsFormat is the format number of weights files this package writes.
@@ -70,7 +70,7 @@ func ParseWeights(data []byte, g *rules.Game) (*Weights, error) {
 // LoadWeights reads and validates the weights file at path for g. Wrong game,
 // unknown or missing terms give a one-line error naming the file and term.
 func LoadWeights(path string, g *rules.Game) (*Weights, error) {
-	data, err := os.ReadFile(path)
+	data, err := storage.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("weights: %v", err)
 	}
@@ -190,19 +190,20 @@ func (w *Weights) Hash() string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Save writes w to path as canonical JSON (Terms from Vec), atomically
-// (package atomicfile).
+// Save writes w to path (a file or an object store URL, package storage)
+// as canonical JSON (Terms from Vec), atomically (package atomicfile
+// locally; one upload to an object store).
 func (w *Weights) Save(path string) error {
 	b, err := w.canonical()
 	if err != nil {
 		return fmt.Errorf("weights %s: %v", path, err)
 	}
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+	if dir := filepath.Dir(path); dir != "" && !storage.IsURL(path) {
+		if err := storage.MkdirAll(dir); err != nil {
 			return fmt.Errorf("weights: %v", err)
 		}
 	}
-	if err := atomicfile.WriteFile(path, b); err != nil {
+	if err := storage.WriteFile(path, b); err != nil {
 		return fmt.Errorf("weights: %v", err)
 	}
 	w.Terms = w.termsFromVec()

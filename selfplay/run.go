@@ -5,8 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"io/fs"
 	"strings"
 	"sync"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"taifu/features"
 	"taifu/mcts"
 	"taifu/rules"
+	"taifu/storage"
 )
 
 // Options are the parts of a run that are not its configuration.
@@ -114,7 +114,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	ctx, stopNow := context.WithCancel(ctx)
 	defer stopNow()
 	context.AfterFunc(drop, stopNow)
-	mpath := filepath.Join(cfg.Out, datasets.ManifestName(cfg.Shard, cfg.Shards))
+	mpath := storage.Join(cfg.Out, datasets.ManifestName(cfg.Shard, cfg.Shards))
 	m, err := openManifest(mpath, cfg, opt.Resume, g, w)
 	if err != nil {
 		return nil, err
@@ -295,12 +295,12 @@ func openManifest(path string, cfg Config, resume bool, g *rules.Game, w *featur
 		if err := m.VerifyQuick(cfg.Out); err != nil {
 			return nil, fmt.Errorf("cannot resume %s: %v", cfg.Out, err)
 		}
-	case !errors.Is(err, os.ErrNotExist):
+	case !errors.Is(err, fs.ErrNotExist):
 		return nil, err
 	case resume:
 		return nil, fmt.Errorf("nothing to resume: no %s", path)
 	default:
-		if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
+		if err := storage.MkdirAll(cfg.Out); err != nil {
 			return nil, err
 		}
 		m = &datasets.Manifest{
@@ -322,7 +322,9 @@ func openManifest(path string, cfg Config, resume bool, g *rules.Game, w *featur
 // removeStrays deletes this shard's files that the manifest does not list:
 // unfinished ".tmp" files and files completed after the manifest was last
 // written (a crash); their games are played again. A new run (not resume)
-// refuses to start beside such files instead of deleting them.
+// refuses to start beside such files instead of deleting them. In an object
+// store an interrupted upload leaves no object, so only parts completed
+// after the last manifest can be found there.
 func removeStrays(cfg Config, m *datasets.Manifest, resume bool) error {
 	listed := map[string]bool{}
 	for _, f := range m.Files {
@@ -330,15 +332,14 @@ func removeStrays(cfg Config, m *datasets.Manifest, resume bool) error {
 	}
 	dir := datasets.GameDir(m.Game)
 	prefix := fmt.Sprintf("part-%03d-", cfg.Shard)
-	ents, err := os.ReadDir(filepath.Join(cfg.Out, dir))
-	if errors.Is(err, os.ErrNotExist) {
+	ents, err := storage.List(storage.Join(cfg.Out, dir))
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	for _, e := range ents {
-		name := e.Name()
+	for _, name := range ents {
 		if !strings.HasPrefix(name, prefix) || listed[dir+"/"+name] {
 			continue
 		}
@@ -346,7 +347,7 @@ func removeStrays(cfg Config, m *datasets.Manifest, resume bool) error {
 			if !resume {
 				return fmt.Errorf("%s holds %s but no manifest of shard %d: remove the old files or use another --out", cfg.Out, dir+"/"+name, cfg.Shard)
 			}
-			if err := os.Remove(filepath.Join(cfg.Out, dir, name)); err != nil {
+			if err := storage.Remove(storage.Join(cfg.Out, dir, name)); err != nil {
 				return err
 			}
 		}

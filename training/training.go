@@ -14,7 +14,6 @@ import (
 	"io"
 	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -25,6 +24,7 @@ import (
 	"taifu/mcts"
 	"taifu/rules"
 	"taifu/selfplay"
+	"taifu/storage"
 	"taifu/tuner"
 )
 
@@ -90,6 +90,9 @@ func (c *Config) Validate() error {
 	case c.Match.Pairs < 1:
 		return fmt.Errorf("match pairs %d: need at least 1", c.Match.Pairs)
 	}
+	if err := storage.Check(c.Out); err != nil {
+		return err
+	}
 	switch c.Accept {
 	case AcceptScore, AcceptAlways:
 	case AcceptSPRT:
@@ -152,7 +155,7 @@ func Run(ctx context.Context, c Config) (*State, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	r := &run{c: c, g: c.Game, statePath: filepath.Join(c.Out, StateFile)}
+	r := &run{c: c, g: c.Game, statePath: storage.Join(c.Out, StateFile)}
 	st, err := LoadState(r.statePath)
 	if err != nil {
 		return nil, err
@@ -162,7 +165,7 @@ func Run(ctx context.Context, c Config) (*State, error) {
 			return nil, errors.New("training: a new run needs Start weights")
 		}
 		rel := filepath.Join("gen-000", "weights.json")
-		if err := c.Start.Save(filepath.Join(c.Out, rel)); err != nil {
+		if err := c.Start.Save(storage.Join(c.Out, rel)); err != nil {
 			return nil, err
 		}
 		st = &State{Game: r.g.Name, Seed: c.Seed, Start: c.Start.Version, Current: rel,
@@ -223,12 +226,12 @@ func (r *run) step(ctx context.Context, gi int) error {
 	// 1. self-play with the current weights (resumable by selfplay itself).
 	if gen.SelfPlay == "" || gen.Positions == 0 {
 		gen.SelfPlay = filepath.Join(name, "selfplay")
-		dir := filepath.Join(c.Out, gen.SelfPlay)
+		dir := storage.Join(c.Out, gen.SelfPlay)
 		cfg := c.SelfPlay
 		cfg.Game, cfg.Seed = g.Name, c.Seed*1000+uint64(gen.Gen)
 		cfg.RunID = fmt.Sprintf("train-%s-%d-%s", g.Name, c.Seed, name)
-		cfg.Out, cfg.Weights = dir, filepath.Join(c.Out, gen.Weights)
-		_, err := os.Stat(filepath.Join(dir, datasets.ManifestName(0, 1)))
+		cfg.Out, cfg.Weights = dir, storage.Join(c.Out, gen.Weights)
+		_, err := datasets.LoadManifest(storage.Join(dir, datasets.ManifestName(0, 1)))
 		resume := err == nil
 		r.logf("train %s: self-play %d games at %d playouts with %s", name, cfg.Games, cfg.Playouts, gen.Weights)
 		sum, err := selfplay.Run(ctx, cfg, selfplay.Options{Resume: resume})
@@ -254,9 +257,9 @@ func (r *run) step(ctx context.Context, gi int) error {
 	if gen.Candidate == "" {
 		gen.Window = nil
 		for j := max(0, gi-c.Window+1); j <= gi; j++ {
-			gen.Window = append(gen.Window, filepath.Join(c.Out, st.Generations[j].SelfPlay))
+			gen.Window = append(gen.Window, storage.Join(c.Out, st.Generations[j].SelfPlay))
 		}
-		cur, err := features.LoadWeights(filepath.Join(c.Out, st.Current), g)
+		cur, err := features.LoadWeights(storage.Join(c.Out, st.Current), g)
 		if err != nil {
 			return err
 		}
@@ -273,7 +276,7 @@ func (r *run) step(ctx context.Context, gi int) error {
 			return fmt.Errorf("%s piece values: %w", name, err)
 		}
 		rel := filepath.Join(name, "candidate.json")
-		if err := w.Save(filepath.Join(c.Out, rel)); err != nil {
+		if err := w.Save(storage.Join(c.Out, rel)); err != nil {
 			return err
 		}
 		gen.Candidate, gen.K = rel, res.K
@@ -292,14 +295,14 @@ func (r *run) step(ctx context.Context, gi int) error {
 		}
 	}
 	// 3. match the candidate against the current weights.
-	cand, err := features.LoadWeights(filepath.Join(c.Out, gen.Candidate), g)
+	cand, err := features.LoadWeights(storage.Join(c.Out, gen.Candidate), g)
 	if err != nil {
 		return err
 	}
 	if gen.Match == nil {
 		cfg := c.Match
 		cfg.Game, cfg.Seed = g, c.Seed*7919+uint64(gen.Gen)
-		cur, err := features.LoadWeights(filepath.Join(c.Out, gen.Weights), g)
+		cur, err := features.LoadWeights(storage.Join(c.Out, gen.Weights), g)
 		if err != nil {
 			return err
 		}
@@ -320,7 +323,7 @@ func (r *run) step(ctx context.Context, gi int) error {
 		if err != nil {
 			return err
 		}
-		if err := datasets.WriteFileAtomic(filepath.Join(c.Out, name, "match.json"), append(data, '\n')); err != nil {
+		if err := datasets.WriteFileAtomic(storage.Join(c.Out, name, "match.json"), append(data, '\n')); err != nil {
 			return err
 		}
 		rep.Records = nil // every game's record is in match.json
@@ -370,7 +373,7 @@ func nanToZero(v float64) float64 {
 
 // LoadState reads a run's train.json; nil, nil when there is none.
 func LoadState(path string) (*State, error) {
-	data, err := os.ReadFile(path)
+	data, err := storage.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -389,8 +392,10 @@ func saveState(path string, st *State) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
+	if !storage.IsURL(path) {
+		if err := storage.MkdirAll(filepath.Dir(path)); err != nil {
+			return err
+		}
 	}
 	return datasets.WriteFileAtomic(path, append(data, '\n'))
 }
@@ -412,7 +417,7 @@ func writeReports(out string, g *rules.Game, st *State) error {
 	for _, l := range st.Ladder {
 		fmt.Fprintf(&md, "| %d | %s | %+.0f |\n", l.Gen, l.Version, l.Elo)
 	}
-	if err := datasets.WriteFileAtomic(filepath.Join(out, "ladder.md"), []byte(md.String())); err != nil {
+	if err := datasets.WriteFileAtomic(storage.Join(out, "ladder.md"), []byte(md.String())); err != nil {
 		return err
 	}
 	var csv strings.Builder
@@ -426,5 +431,5 @@ func writeReports(out string, g *rules.Game, st *State) error {
 			}
 		}
 	}
-	return datasets.WriteFileAtomic(filepath.Join(out, "piece-values.csv"), []byte(csv.String()))
+	return datasets.WriteFileAtomic(storage.Join(out, "piece-values.csv"), []byte(csv.String()))
 }

@@ -2,12 +2,11 @@ package tuner
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"time"
 
 	"taifu/datasets"
+	"taifu/storage"
 )
 
 // Source is one Parquet file to load and the smallest game number of it
@@ -46,14 +45,17 @@ func Sources(paths []string, window int64) ([]Source, error) {
 	}
 	var runs []run
 	for _, p := range paths {
-		fi, err := os.Stat(p)
+		dir, err := storage.IsDir(p)
 		if err != nil {
 			return nil, fmt.Errorf("tuner: %w", err)
 		}
-		if !fi.IsDir() {
-			return nil, fmt.Errorf("tuner: --window needs run directories, %s is a file", p)
+		if !dir {
+			return nil, fmt.Errorf("tuner: --window needs run directories, %s is not one", p)
 		}
 		m, err := datasets.ReadManifest(p)
+		if err == nil {
+			err = m.CheckComplete(p)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("tuner: --window: %w", err)
 		}
@@ -85,7 +87,11 @@ func Sources(paths []string, window int64) ([]Source, error) {
 		left -= take
 		for _, f := range r.m.Files {
 			if f.LastGame >= min {
-				out = append(out, Source{File: filepath.Join(r.dir, filepath.FromSlash(f.Path)), MinGame: min})
+				file, err := datasets.RunFile(r.dir, f)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, Source{File: file, MinGame: min})
 			}
 		}
 	}

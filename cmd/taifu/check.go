@@ -7,8 +7,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"taifu/rules"
+	"taifu/storage"
 )
 
 // Checks run on flags before any work starts, so a bad number or an
@@ -56,6 +58,23 @@ func writableFile(flagName, path string) error {
 	q := rules.Clip(path)
 	if path == "" {
 		return fmt.Errorf("--%s: empty file name", flagName)
+	}
+	if storage.IsURL(path) {
+		// Write and delete a probe object beside it: bad URLs, missing
+		// credentials, an unreachable endpoint or a bucket without
+		// permission show before the work.
+		probe := path + ".taifu-write-check"
+		if i := strings.Index(path, "?"); i >= 0 {
+			probe = path[:i] + ".taifu-write-check" + path[i:]
+		}
+		if err := storage.WriteFile(probe, nil); err != nil {
+			return fmt.Errorf("--%s: %v", flagName, err)
+		}
+		storage.Remove(probe)
+		return nil
+	}
+	if err := storage.Check(path); err != nil {
+		return fmt.Errorf("--%s: %v", flagName, err)
 	}
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return fmt.Errorf("--%s %q is a directory, want a file name", flagName, q)

@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 
 	"taifu/features"
 	"taifu/rules"
+	"taifu/storage"
 	"taifu/tuner/claims"
 )
 
@@ -73,7 +73,7 @@ func runClaims(args []string, stdout, stderr io.Writer) error {
 
 // weightsGame reads the "game" field of a weights file.
 func weightsGame(path string) (string, error) {
-	data, err := os.ReadFile(path)
+	data, err := storage.ReadFile(path)
 	if err != nil {
 		return "", err
 	}

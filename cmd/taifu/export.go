@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"taifu/datasets"
 	"taifu/features"
 	"taifu/rules"
+	"taifu/storage"
 	"taifu/tuner"
 )
 
@@ -105,9 +105,9 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	return datasets.WriteFileAtomic(*out, b.Bytes())
 }
 
-// readWeights reads a weights file of whichever game it names.
+// readWeights reads a weights file (or object) of whichever game it names.
 func readWeights(path string) (*rules.Game, *features.Weights, error) {
-	data, err := os.ReadFile(path)
+	data, err := storage.ReadFile(path)
 	if err != nil {
 		return nil, nil, err
 	}

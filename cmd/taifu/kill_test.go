@@ -20,10 +20,7 @@ import (
 // nothing is duplicated, and that the final rows equal an uninterrupted run.
 func TestSelfplaySIGKILL(t *testing.T) {
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "taifu")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := taifuBinary(t)
 	const games = 30
 	args := func(out string, extra ...string) []string {
 		return append([]string{"selfplay", "--game", "torishogi", "--games", strconv.Itoa(games),

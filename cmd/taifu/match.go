@@ -16,6 +16,7 @@ import (
 	"taifu/datasets"
 	"taifu/mcts"
 	"taifu/rules"
+	"taifu/storage"
 )
 
 func init() {
@@ -244,7 +245,7 @@ func resumeRecords(path string, a, b arena.Player) ([]arena.GameRecord, error) {
 	if path == "" {
 		return nil, errors.New("--resume needs --json, the report of the match to continue")
 	}
-	data, err := os.ReadFile(path)
+	data, err := storage.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

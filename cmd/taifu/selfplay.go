@@ -3,13 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"math"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -20,6 +21,7 @@ import (
 	"taifu/datasets"
 	"taifu/rules"
 	"taifu/selfplay"
+	"taifu/storage"
 )
 
 func init() {
@@ -32,6 +34,7 @@ type selfplayFlags struct {
 	c             selfplay.Config
 	shard, config string
 	resume, quiet bool
+	auto          bool // --shard auto: the index from the environment
 	logEvery      time.Duration
 	commitEvery   time.Duration
 	commitGames   int64
@@ -46,11 +49,11 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&f.c.Playouts, "playouts", d.Playouts, "search playouts per move")
 	fs.IntVar(&f.c.Workers, "workers", 0, "games played at once (default all cores; does not change the data)")
 	fs.Uint64Var(&f.c.Seed, "seed", 0, "run seed (default: from the clock, printed and kept in the manifest)")
-	fs.StringVar(&f.c.Out, "out", "", "run directory (default runs/<run-id>)")
+	fs.StringVar(&f.c.Out, "out", "", "run directory or object store prefix: s3://BUCKET/PREFIX[?endpoint=URL&use_path_style=true&region=R], gs://..., azblob://... (default runs/<run-id>)")
 	fs.StringVar(&f.c.RunID, "run-id", "", "run id recorded in every row (default <game>-<seed>)")
 	fs.StringVar(&f.c.Weights, "weights", "", `weights file ("start": the starting weights; default configs/weights/<game>.json if present)`)
 	fs.BoolVar(&f.resume, "resume", false, "continue the stopped run in --out")
-	fs.StringVar(&f.shard, "shard", "", "i/N: play game numbers equal to i modulo N (0 <= i < N)")
+	fs.StringVar(&f.shard, "shard", "", "i/N: play game numbers equal to i modulo N (0 <= i < N); auto/N or auto: i from $JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or $SLURM_ARRAY_TASK_ID, N from the flag or $SLURM_ARRAY_TASK_COUNT")
 	fs.StringVar(&f.config, "config", "", "JSON run configuration (see configs/); flags override it")
 	fs.IntVar(&f.c.MaxPlies, "max-plies", d.MaxPlies, "adjudicate games reaching this many plies")
 	fs.Float64Var(&f.c.ResignThreshold, "resign-threshold", d.ResignThreshold, "resign at a root value at or below minus this, in [-1, 1] (negative: never)")
@@ -76,6 +79,26 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	cfg = cfg.WithDefaults()
+	if err := storage.Check(cfg.Out); err != nil {
+		return err
+	}
+	if f.auto && !f.resume {
+		// A retried pod or array task continues its shard from its manifest.
+		mpath := storage.Join(cfg.Out, datasets.ManifestName(cfg.Shard, cfg.Shards))
+		_, err := datasets.LoadManifest(mpath)
+		if err != nil && !errors.Is(err, iofs.ErrNotExist) {
+			return err
+		}
+		if err == nil {
+			fmt.Fprintf(stderr, "selfplay: shard %d/%d already has %s: resuming it\n", cfg.Shard, cfg.Shards, mpath)
+			f.resume, f.c.Out = true, cfg.Out
+			set["out"] = true
+			if cfg, err = f.build(set); err != nil {
+				return err
+			}
+			cfg = cfg.WithDefaults()
+		}
+	}
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
@@ -88,9 +111,11 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	total := selfplay.ShardGames(cfg.Games, cfg.Shard, cfg.Shards)
-	mpath := filepath.Join(cfg.Out, datasets.ManifestName(cfg.Shard, cfg.Shards))
-	if _, err := os.Stat(mpath); err == nil && !f.resume {
+	mpath := storage.Join(cfg.Out, datasets.ManifestName(cfg.Shard, cfg.Shards))
+	if _, err := datasets.LoadManifest(mpath); err == nil && !f.resume {
 		return fmt.Errorf("%s already holds a run: use --resume to continue it or another --out", cfg.Out)
+	} else if err != nil && !errors.Is(err, iofs.ErrNotExist) {
+		return err
 	}
 
 	ctx, stop := context.WithCancel(context.Background())
@@ -177,8 +202,11 @@ func (f *selfplayFlags) build(set map[string]bool) (selfplay.Config, error) {
 	shard, shards := 0, 1
 	if f.shard != "" {
 		var err error
-		if shard, shards, err = parseShard(f.shard); err != nil {
+		if shard, shards, f.auto, err = parseShardFlag(f.shard, os.Getenv); err != nil {
 			return cfg, err
+		}
+		if f.auto && !set["seed"] && !f.resume {
+			return cfg, fmt.Errorf("--shard %s needs --seed: every shard of a run must play the same seed", f.shard)
 		}
 	}
 	switch {
@@ -194,7 +222,7 @@ func (f *selfplayFlags) build(set map[string]bool) (selfplay.Config, error) {
 		if out == "" {
 			return cfg, fmt.Errorf("--resume needs --out DIR, the run to continue")
 		}
-		m, err := datasets.LoadManifest(filepath.Join(out, datasets.ManifestName(shard, shards)))
+		m, err := datasets.LoadManifest(storage.Join(out, datasets.ManifestName(shard, shards)))
 		if err != nil {
 			return cfg, fmt.Errorf("nothing to resume: %v", err)
 		}
@@ -230,6 +258,44 @@ func (f *selfplayFlags) build(set map[string]bool) (selfplay.Config, error) {
 		cfg.Seed = uint64(time.Now().Unix())
 	}
 	return cfg, nil
+}
+
+// Environment variables that give a shard its index (--shard auto).
+const (
+	envJobIndex   = "JOB_COMPLETION_INDEX"   // Kubernetes Indexed Job
+	envSlurmTask  = "SLURM_ARRAY_TASK_ID"    // Slurm job array
+	envSlurmCount = "SLURM_ARRAY_TASK_COUNT" // Slurm job array size
+)
+
+// parseShardFlag reads --shard: "i/N", or "auto/N" or "auto" with the
+// index from $JOB_COMPLETION_INDEX or else $SLURM_ARRAY_TASK_ID, and for
+// "auto" the count from $SLURM_ARRAY_TASK_COUNT (getenv reads the
+// environment). auto reports whether the index came from the environment.
+func parseShardFlag(s string, getenv func(string) string) (shard, shards int, auto bool, err error) {
+	a, b, hasCount := strings.Cut(s, "/")
+	if a != "auto" {
+		shard, shards, err = parseShard(s)
+		return shard, shards, false, err
+	}
+	src, idx := envJobIndex, getenv(envJobIndex)
+	if idx == "" {
+		src, idx = envSlurmTask, getenv(envSlurmTask)
+	}
+	if idx == "" {
+		return 0, 0, true, fmt.Errorf("--shard %s: neither %s nor %s is set", s, envJobIndex, envSlurmTask)
+	}
+	count := b
+	if !hasCount {
+		if src != envSlurmTask || getenv(envSlurmCount) == "" {
+			return 0, 0, true, fmt.Errorf("--shard auto: no shard count (%s is unset); use --shard auto/N", envSlurmCount)
+		}
+		count = getenv(envSlurmCount)
+	}
+	shard, shards, err = parseShard(idx + "/" + count)
+	if err != nil {
+		return 0, 0, true, fmt.Errorf("--shard %s: %s=%.20q, %.20q shards: want 0 <= index < shards", s, src, idx, count)
+	}
+	return shard, shards, true, nil
 }
 
 // parseShard reads "i/N".
@@ -271,16 +337,25 @@ func printSummary(w io.Writer, cfg selfplay.Config, s *selfplay.Summary) {
 		fmt.Fprintf(w, "resignation check: %d games played out, %d would-be resignations, %d false\n",
 			st["played_out"], st["would_resign"], st["false_resign"])
 	}
-	fmt.Fprintf(w, "data: %s/%s/*.parquet (manifest %s)\n", s.Dir, datasets.GameDir(cfg.Game), s.Manifest)
+	fmt.Fprintf(w, "data: %s (manifest %s)\n", storage.Join(s.Dir, datasets.GameDir(cfg.Game), "*.parquet"), s.Manifest)
 	if s.Stopped {
 		shard := ""
 		if cfg.Shards > 1 {
 			shard = fmt.Sprintf(" --shard %d/%d", cfg.Shard, cfg.Shards)
 		}
-		fmt.Fprintf(w, "stopped early; continue with: taifu selfplay --resume --out %s%s\n", s.Dir, shard)
+		fmt.Fprintf(w, "stopped early; continue with: taifu selfplay --resume --out %s%s\n", shellQuote(s.Dir), shard)
 		return
 	}
 	tuned := cfg.Game + "-tuned.json"
-	fmt.Fprintf(w, "next: taifu tune --game %s --data %s --out %s\n", cfg.Game, s.Dir, tuned)
+	fmt.Fprintf(w, "next: taifu tune --game %s --data %s --out %s\n", cfg.Game, shellQuote(s.Dir), tuned)
 	fmt.Fprintf(w, "then: taifu export --weights %s --format md; taifu match --game %s --a %s --b start --games 400\n", tuned, cfg.Game, tuned)
+}
+
+// shellQuote quotes s for a shell command line when it holds characters a
+// shell would take (an object store URL's query has & and ?).
+func shellQuote(s string) string {
+	if !strings.ContainsAny(s, " \t&?;|<>()$`\\\"'*[]{}!#~") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

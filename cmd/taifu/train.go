@@ -27,7 +27,7 @@ func init() {
 func runTrain(args []string, stdout, stderr io.Writer) error {
 	fl := newFlags("train", stderr)
 	game := fl.String("game", "", "game: "+strings.Join(rules.Names(), ", "))
-	out := fl.String("out", "", "run directory (created, or resumed when it holds train.json)")
+	out := fl.String("out", "", "run directory or object store prefix (s3://BUCKET/PREFIX?..., gs://..., azblob://...; created, or resumed when it holds train.json)")
 	gens := fl.Int("generations", 3, "generations to reach (a resumed run continues up to this number)")
 	startPath := fl.String("weights", "", `generation 0's weights ("start", or a file; default configs/weights/<game>.json or start)`)
 	spGames := fl.Int64("selfplay-games", 200, "self-play games per generation")

@@ -134,8 +134,8 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	var data listFlag
 	var f tuneFlags
 	game := fs.String("game", "", "game: "+strings.Join(rules.Names(), ", "))
-	fs.Var(&data, "data", "Parquet file, run directory or glob (repeatable, or comma-separated)")
-	out := fs.String("out", "", "weights file to write")
+	fs.Var(&data, "data", "Parquet file, run directory, object store run prefix (s3://BUCKET/PREFIX?..., gs://..., azblob://...; all its shards) or glob (repeatable, or comma-separated)")
+	out := fs.String("out", "", "weights file (or object store URL) to write")
 	startPath := fs.String("weights", "", `starting weights ("start": the starting estimate; default configs/weights/<game>.json if present)`)
 	version := fs.String("version", "", "version string of the new weights (default <game>-tuned-<date>)")
 	noBar := fs.Bool("no-progress", false, "no progress bar (as --quiet)")

@@ -1,0 +1,549 @@
+// Package storage reads and writes run data and weights at a location that
+// is either a local path or an object store URL: s3://bucket/prefix (S3 and
+// S3-compatible servers such as MinIO, through the URL's query:
+// ?endpoint=http://host:9000&use_path_style=true&region=us-east-1),
+// gs://bucket/prefix, azblob://container/prefix, through gocloud.dev/blob.
+// A file:// URL is the local path it names.
+//
+// Local paths behave exactly as before this package: files are committed
+// by internal/atomicfile (temporary file beside the target, fsync, rename,
+// directory fsync). Object stores have no rename; there an object appears
+// whole when its upload completes, and an aborted or interrupted upload
+// leaves no object. Run writers build on that: a part is uploaded
+// completely before the manifest that lists it, and readers trust only what
+// a manifest lists.
+//
+// Errors are one line naming the location (at most 200 bytes of it) and
+// wrap fs.ErrNotExist when the object or file does not exist.
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"gocloud.dev/blob"
+	_ "gocloud.dev/blob/azureblob" // azblob:// URLs
+	_ "gocloud.dev/blob/gcsblob"   // gs:// URLs
+	_ "gocloud.dev/blob/s3blob"    // s3:// URLs
+	"gocloud.dev/gcerrors"
+
+	"taifu/internal/atomicfile"
+)
+
+// Schemes are the object store URL schemes understood, besides file://.
+var Schemes = []string{"s3", "gs", "azblob"}
+
+// IsURL reports whether p is an object store URL (s3://, gs://, azblob://)
+// rather than a local path (file:// URLs are local paths).
+func IsURL(p string) bool {
+	scheme, _, ok := strings.Cut(p, "://")
+	if !ok {
+		return false
+	}
+	for _, s := range Schemes {
+		if scheme == s {
+			return true
+		}
+	}
+	return false
+}
+
+// local returns the local path p names: p itself, or the path of a file://
+// URL.
+func local(p string) string {
+	if rest, ok := strings.CutPrefix(p, "file://"); ok {
+		return filepath.FromSlash(rest)
+	}
+	return p
+}
+
+// loc is a parsed object store URL: the bucket to open (scheme, bucket,
+// query) and the key.
+type loc struct {
+	raw    string // the URL as given, for messages
+	bucket string // scheme://bucket?query: what blob.OpenBucket opens
+	key    string // the object key (or key prefix), without leading '/'
+}
+
+// parse splits an object store URL. A URL without a bucket, with a
+// fragment, or with "." or ".." in its key is an error.
+func parse(p string) (loc, error) {
+	scheme, rest, _ := strings.Cut(p, "://")
+	hostKey, query, hasQuery := strings.Cut(rest, "?")
+	bucket, key, _ := strings.Cut(hostKey, "/")
+	if bucket == "" {
+		return loc{}, errorf(p, "bad URL", "no bucket (want %s://BUCKET/PREFIX)", scheme)
+	}
+	if strings.ContainsAny(hostKey, "#\\") || strings.ContainsAny(bucket, ":@") {
+		return loc{}, errorf(p, "bad URL", "unexpected character in bucket or key")
+	}
+	key = strings.Trim(key, "/")
+	for _, part := range strings.Split(key, "/") {
+		if part == "." || part == ".." || (part == "" && key != "") {
+			return loc{}, errorf(p, "bad URL", "key %q has an empty, . or .. element", key)
+		}
+	}
+	b := scheme + "://" + bucket
+	if hasQuery {
+		b += "?" + query
+	}
+	return loc{raw: p, bucket: b, key: key}, nil
+}
+
+// Join joins path elements to base: filepath.Join for local paths; for
+// URLs the elements are appended to the key with '/', the query kept at
+// the end.
+func Join(base string, elem ...string) string {
+	if !IsURL(base) {
+		return filepath.Join(append([]string{local(base)}, elem...)...)
+	}
+	hostKey, query, hasQuery := strings.Cut(base, "?")
+	parts := []string{strings.TrimRight(hostKey, "/")}
+	for _, e := range elem {
+		if e = strings.Trim(filepath.ToSlash(e), "/"); e != "" {
+			parts = append(parts, e)
+		}
+	}
+	out := strings.Join(parts, "/")
+	if hasQuery {
+		out += "?" + query
+	}
+	return out
+}
+
+// Base returns the last element of p (path.Base of a URL's key).
+func Base(p string) string {
+	if !IsURL(p) {
+		return filepath.Base(local(p))
+	}
+	hostKey, _, _ := strings.Cut(p, "?")
+	return path.Base(hostKey)
+}
+
+var (
+	bucketsMu sync.Mutex
+	buckets   = map[string]*blob.Bucket{}
+)
+
+// open returns the bucket of l, opened once per process.
+func open(l loc) (*blob.Bucket, error) {
+	bucketsMu.Lock()
+	defer bucketsMu.Unlock()
+	if b, ok := buckets[l.bucket]; ok {
+		return b, nil
+	}
+	b, err := blob.OpenBucket(context.Background(), l.bucket)
+	if err != nil {
+		return nil, wrap(l.raw, "bad URL", err)
+	}
+	buckets[l.bucket] = b
+	return b, nil
+}
+
+func openLoc(p string) (loc, *blob.Bucket, error) {
+	l, err := parse(p)
+	if err != nil {
+		return l, nil, err
+	}
+	b, err := open(l)
+	return l, b, err
+}
+
+// Check validates p without touching the store: a URL must parse and its
+// bucket must open (scheme, query parameters).
+func Check(p string) error {
+	if !IsURL(p) {
+		if strings.Contains(p, "://") && !strings.HasPrefix(p, "file://") {
+			scheme, _, _ := strings.Cut(p, "://")
+			return errorf(p, "bad URL", "unknown scheme %q (want s3, gs, azblob, file or a local path)", scheme)
+		}
+		return nil
+	}
+	_, _, err := openLoc(p)
+	return err
+}
+
+// File is a file or object being written; Commit makes it appear whole
+// under its name, Abort drops it. Write errors are reported by Write or
+// Commit.
+type File struct {
+	a      *atomicfile.File
+	w      *blob.Writer
+	cancel context.CancelFunc
+	name   string
+	done   bool
+}
+
+// Create starts writing p. Locally this is atomicfile.Create (p+".tmp",
+// renamed by Commit); in an object store an upload that completes on
+// Commit.
+func Create(p string) (*File, error) {
+	if !IsURL(p) {
+		if err := Check(p); err != nil {
+			return nil, err
+		}
+		f, err := atomicfile.Create(local(p))
+		if err != nil {
+			return nil, err
+		}
+		return &File{a: f, name: p}, nil
+	}
+	l, b, err := openLoc(p)
+	if err != nil {
+		return nil, err
+	}
+	if l.key == "" {
+		return nil, errorf(p, "bad URL", "no object key")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	w, err := b.NewWriter(ctx, l.key, &blob.WriterOptions{ContentType: "application/octet-stream"})
+	if err != nil {
+		cancel()
+		return nil, wrap(p, "writing", err)
+	}
+	return &File{w: w, cancel: cancel, name: p}, nil
+}
+
+// Write writes to the file.
+func (f *File) Write(p []byte) (int, error) {
+	if f.a != nil {
+		return f.a.Write(p)
+	}
+	n, err := f.w.Write(p)
+	if err != nil {
+		err = wrap(f.name, "writing", err)
+	}
+	return n, err
+}
+
+// Commit completes the file: locally fsync and rename (atomicfile); in an
+// object store the end of the upload, after which the object exists whole.
+// After an error nothing new is left under the name.
+func (f *File) Commit() error {
+	if f.a != nil {
+		return f.a.Commit()
+	}
+	if f.done {
+		return errorf(f.name, "writing", "already committed or aborted")
+	}
+	f.done = true
+	defer f.cancel()
+	if err := f.w.Close(); err != nil {
+		return wrap(f.name, "writing", err)
+	}
+	return nil
+}
+
+// Abort drops the file: nothing appears under its name.
+func (f *File) Abort() {
+	if f.a != nil {
+		f.a.Abort()
+		return
+	}
+	if f.done {
+		return
+	}
+	f.done = true
+	f.cancel() // a cancelled upload is aborted by Close
+	f.w.Close()
+}
+
+// WriteFile writes data to p whole: atomicfile.WriteFile locally, one
+// upload to an object store.
+func WriteFile(p string, data []byte) error {
+	if !IsURL(p) {
+		if err := Check(p); err != nil {
+			return err
+		}
+		return atomicfile.WriteFile(local(p), data)
+	}
+	l, b, err := openLoc(p)
+	if err != nil {
+		return err
+	}
+	if l.key == "" {
+		return errorf(p, "bad URL", "no object key")
+	}
+	if err := b.WriteAll(context.Background(), l.key, data, &blob.WriterOptions{ContentType: "application/octet-stream"}); err != nil {
+		return wrap(p, "writing", err)
+	}
+	return nil
+}
+
+// Open opens p for reading.
+func Open(p string) (io.ReadCloser, error) {
+	if !IsURL(p) {
+		if err := Check(p); err != nil {
+			return nil, err
+		}
+		return os.Open(local(p))
+	}
+	l, b, err := openLoc(p)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.NewReader(context.Background(), l.key, nil)
+	if err != nil {
+		return nil, wrap(p, "reading", err)
+	}
+	return &reader{r: r, name: p}, nil
+}
+
+type reader struct {
+	r    *blob.Reader
+	name string
+}
+
+func (r *reader) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = wrap(r.name, "reading", err)
+	}
+	return n, err
+}
+
+func (r *reader) Close() error { return r.r.Close() }
+
+// ReadFile reads p whole.
+func ReadFile(p string) ([]byte, error) {
+	if !IsURL(p) {
+		if err := Check(p); err != nil {
+			return nil, err
+		}
+		return os.ReadFile(local(p))
+	}
+	l, b, err := openLoc(p)
+	if err != nil {
+		return nil, err
+	}
+	data, err := b.ReadAll(context.Background(), l.key)
+	if err != nil {
+		return nil, wrap(p, "reading", err)
+	}
+	return data, nil
+}
+
+// Size returns the size of the file or object p.
+func Size(p string) (int64, error) {
+	if !IsURL(p) {
+		st, err := os.Stat(local(p))
+		if err != nil {
+			return 0, err
+		}
+		return st.Size(), nil
+	}
+	l, b, err := openLoc(p)
+	if err != nil {
+		return 0, err
+	}
+	a, err := b.Attributes(context.Background(), l.key)
+	if err != nil {
+		return 0, wrap(p, "reading", err)
+	}
+	return a.Size, nil
+}
+
+// Remove deletes the file or object p.
+func Remove(p string) error {
+	if !IsURL(p) {
+		return os.Remove(local(p))
+	}
+	l, b, err := openLoc(p)
+	if err != nil {
+		return err
+	}
+	if err := b.Delete(context.Background(), l.key); err != nil {
+		return wrap(p, "deleting", err)
+	}
+	return nil
+}
+
+// MkdirAll creates the local directory dir and its parents; object stores
+// have no directories, so for a URL it does nothing.
+func MkdirAll(dir string) error {
+	if IsURL(dir) {
+		return nil
+	}
+	if err := Check(dir); err != nil {
+		return err
+	}
+	return os.MkdirAll(local(dir), 0o755)
+}
+
+// IsDir reports whether p is a local directory, or for a URL whether any
+// object lies under the prefix p/.
+func IsDir(p string) (bool, error) {
+	if !IsURL(p) {
+		st, err := os.Stat(local(p))
+		if err != nil {
+			return false, err
+		}
+		return st.IsDir(), nil
+	}
+	l, b, err := openLoc(p)
+	if err != nil {
+		return false, err
+	}
+	prefix := l.key
+	if prefix != "" {
+		prefix += "/"
+	}
+	objs, _, err := b.ListPage(context.Background(), blob.FirstPageToken, 1, &blob.ListOptions{Prefix: prefix})
+	if err != nil {
+		return false, wrap(p, "listing", err)
+	}
+	return len(objs) > 0, nil
+}
+
+// List returns the names of the files (objects) directly in dir, sorted;
+// subdirectories (common prefixes) are left out. A local directory that
+// does not exist is an error wrapping fs.ErrNotExist; an empty prefix is
+// an empty list.
+func List(dir string) ([]string, error) {
+	if !IsURL(dir) {
+		if err := Check(dir); err != nil {
+			return nil, err
+		}
+		ents, err := os.ReadDir(local(dir))
+		if err != nil {
+			return nil, err
+		}
+		var out []string
+		for _, e := range ents {
+			if !e.IsDir() {
+				out = append(out, e.Name())
+			}
+		}
+		return out, nil
+	}
+	l, b, err := openLoc(dir)
+	if err != nil {
+		return nil, err
+	}
+	prefix := l.key
+	if prefix != "" {
+		prefix += "/"
+	}
+	var out []string
+	it := b.List(&blob.ListOptions{Prefix: prefix, Delimiter: "/"})
+	for {
+		o, err := it.Next(context.Background())
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, wrap(dir, "listing", err)
+		}
+		if !o.IsDir {
+			out = append(out, strings.TrimPrefix(o.Key, prefix))
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// Error is a storage error: what was done to which location, and why.
+type Error struct {
+	Name string // the path or URL
+	Op   string // "reading", "writing", "listing", "deleting", "bad URL", ...
+	Err  error
+	code gcerrors.ErrorCode
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("storage: %s %s: %s", e.Op, quote(e.Name), e.reason())
+}
+
+// Unwrap gives fs.ErrNotExist for missing objects, else the cause.
+func (e *Error) Unwrap() error {
+	if e.code == gcerrors.NotFound {
+		return fs.ErrNotExist
+	}
+	return e.Err
+}
+
+// apiError is what the cloud SDKs' service errors have (smithy.APIError
+// for S3): the service's error code and message.
+type apiError interface {
+	ErrorCode() string
+	ErrorMessage() string
+}
+
+// reason is one line: what went wrong in plain words, then the service's
+// error code and message (or the cause's first line).
+func (e *Error) reason() string {
+	msg := e.Err.Error()
+	var api apiError
+	if errors.As(e.Err, &api) && api.ErrorCode() != "" {
+		msg = api.ErrorCode()
+		if m := api.ErrorMessage(); m != "" {
+			msg += ": " + m
+		}
+	}
+	if i := strings.IndexAny(msg, "\r\n"); i >= 0 {
+		msg = msg[:i]
+	}
+	if len(msg) > 200 {
+		msg = msg[:200] + "..."
+	}
+	full := e.Err.Error()
+	var why string
+	switch {
+	case strings.Contains(full, "get credentials") || strings.Contains(full, "failed to retrieve credentials") ||
+		strings.Contains(full, "could not find default credentials") || strings.Contains(full, "DefaultAzureCredential"):
+		why = "no credentials (for s3:// set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or a profile or role)"
+		msg = ""
+	case strings.Contains(full, "connection refused") || strings.Contains(full, "no such host") ||
+		strings.Contains(full, "i/o timeout") || strings.Contains(full, "dial tcp"):
+		why = "endpoint unreachable"
+		if i := strings.Index(full, "dial tcp"); i >= 0 {
+			msg = full[i:]
+			if j := strings.IndexAny(msg, "\r\n"); j >= 0 {
+				msg = msg[:j]
+			}
+		}
+	case strings.Contains(msg, "SignatureDoesNotMatch") || strings.Contains(msg, "InvalidAccessKeyId"):
+		why = "credentials refused"
+	case e.code == gcerrors.PermissionDenied:
+		why = "permission denied"
+	case strings.Contains(msg, "NoSuchBucket"):
+		why = "no such bucket"
+	case e.code == gcerrors.NotFound:
+		why = "not found"
+	}
+	switch {
+	case why == "":
+		return msg
+	case msg == "":
+		return why
+	}
+	return why + " (" + msg + ")"
+}
+
+func quote(name string) string {
+	if len(name) > 200 {
+		name = name[:200] + "..."
+	}
+	return name
+}
+
+func wrap(name, op string, err error) error {
+	var se *Error
+	if errors.As(err, &se) {
+		return err
+	}
+	return &Error{Name: name, Op: op, Err: err, code: gcerrors.Code(err)}
+}
+
+func errorf(name, op, format string, args ...any) error {
+	return &Error{Name: name, Op: op, Err: fmt.Errorf(format, args...)}
+}
