@@ -70,6 +70,10 @@ type Config struct {
 	// QuiesceNodes bounds the quiescence search at one leaf (nodes, the
 	// leaf included); 0 means DefaultQuiesceNodes.
 	QuiesceNodes int
+	// MateDepth is the depth, in moves of the mating side, of the mate
+	// search TacticsMate runs on a node's second visit when the State is
+	// rules.Tactical; 0 means DefaultMateDepth.
+	MateDepth int
 }
 
 // Visit is one root child and its visit count.
@@ -133,6 +137,9 @@ type Searcher struct {
 	qgain    [][]float64    // move gains per quiescence ply
 	qnodes   int            // nodes of the current quiescence search
 	qmax     int            // node bound of a quiescence search
+	mbufs    [][]rules.Move // move buffers per mate search ply
+	mnodes   int            // positions visited by the current mate search
+	mdepth   int            // Config.MateDepth resolved
 }
 
 // New returns a Searcher. w may be nil, in which case the game's starting
@@ -160,12 +167,20 @@ func New(cfg Config, w *features.Weights) (*Searcher, error) {
 		cfg.NoiseFrac = 0.25
 	}
 	return &Searcher{
-		cfg:   cfg,
-		qmax:  cmp.Or(max(cfg.QuiesceNodes, 0), DefaultQuiesceNodes),
-		given: w,
-		rng:   rand.New(rand.NewPCG(cfg.Seed, 0x7461696675)),
-		moves: make([]rules.Move, 0, 1024),
+		cfg:    cfg,
+		qmax:   cmp.Or(max(cfg.QuiesceNodes, 0), DefaultQuiesceNodes),
+		mdepth: cmp.Or(max(cfg.MateDepth, 0), DefaultMateDepth),
+		given:  w,
+		rng:    rand.New(rand.NewPCG(cfg.Seed, 0x7461696675)),
+		moves:  make([]rules.Move, 0, 1024),
 	}, nil
+}
+
+// SetLimits changes the budget of the next searches: playouts and time
+// limit as Config.Playouts and Config.TimeLimit (an engine on a clock sets
+// them before each move and keeps its tree).
+func (s *Searcher) SetLimits(playouts int, timeLimit time.Duration) {
+	s.cfg.Playouts, s.cfg.TimeLimit = playouts, timeLimit
 }
 
 // Reset discards the tree (keeping its storage).
@@ -321,7 +336,13 @@ func (s *Searcher) playout(st rules.State) {
 		if s.tactics&TacticsMate != 0 && n.flags&mateChecked == 0 {
 			// Checked on the second visit: most leaves are never revisited.
 			n.flags |= mateChecked
-			if s.proveMate(idx, st) {
+			proved := false
+			if t, ok := st.(rules.Tactical); ok {
+				proved = s.mdepth > 1 && s.proveMateIn(t, idx, st, s.mdepth)
+			} else {
+				proved = s.proveMate(idx, st)
+			}
+			if proved {
 				v = 1
 				break
 			}
@@ -428,7 +449,12 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 	n := &s.nodes[idx]
 	n.first, n.nChild = first, int32(len(ms))
 	n.flags |= expanded
-	return s.leafValue(st, ms)
+	if s.tactics&TacticsMate != 0 {
+		if t, ok := st.(rules.Tactical); ok && s.proveMateIn(t, idx, st, 1) {
+			return 1
+		}
+	}
+	return s.leafValue(st, s.moves)
 }
 
 // priors fills s.logits with the softmax of each move's logit: the material

@@ -19,10 +19,13 @@ const (
 	// search (negamax alpha-beta, stand pat on the evaluation) instead of
 	// the evaluation of the leaf itself.
 	TacticsQuiesce Tactics = 1 << iota
-	// TacticsMate looks, when a node is visited the second time in a game
-	// with check (Tori shogi, Nana shogi, Samarkand), for a move that
-	// checkmates at once and proves the node won (MCTS-solver) without
-	// visiting the move.
+	// TacticsMate runs a mate search in the games with check and proves
+	// the nodes it solves (MCTS-solver). When the State is rules.Tactical
+	// (cheap checking moves): a mate in one at every expansion (so a move
+	// allowing a mate in one is refuted as soon as it is expanded) and a
+	// mate in Config.MateDepth moves of the side to move (checks only,
+	// every defence) on a node's second visit. Otherwise: a mate in one on
+	// the second visit, by Legal and InCheck.
 	TacticsMate
 	// TacticsNone is the bare search: the evaluation of the leaf only.
 	TacticsNone Tactics = 1 << 7
@@ -159,10 +162,17 @@ func (s *Searcher) quiesce(st rules.State, alpha, beta float64, d int, ms []rule
 			s.qbufs = append(s.qbufs, make([]rules.Move, 0, 256))
 			s.qgain = append(s.qgain, make([]float64, 0, 256))
 		}
-		ms = st.Legal(s.qbufs[d][:0])
-		s.qbufs[d] = ms
-		if len(ms) == 0 {
-			return features.OutcomeEval(st, st.NoMoves())
+		if t, ok := st.(rules.Tactical); ok {
+			// Only captures and promotions: a position without them
+			// stands pat (mates are the mate search's business).
+			ms = t.Captures(s.qbufs[d][:0])
+			s.qbufs[d] = ms
+		} else {
+			ms = st.Legal(s.qbufs[d][:0])
+			s.qbufs[d] = ms
+			if len(ms) == 0 {
+				return features.OutcomeEval(st, st.NoMoves())
+			}
 		}
 	} else if len(s.qgain) == 0 {
 		s.qgain = append(s.qgain, make([]float64, 0, 256))
@@ -277,4 +287,116 @@ func (s *Searcher) mateChild(idx int32, st rules.State) int32 {
 		}
 	}
 	return -1
+}
+
+// DefaultMateDepth is the depth, in moves of the mating side, of the mate
+// search on a node's second visit when Config.MateDepth is 0.
+const DefaultMateDepth = 2
+
+// mateMaxNodes bounds the positions one mate search visits.
+const mateMaxNodes = 2000
+
+// mateBuf returns the move buffer of mate search ply d.
+func (s *Searcher) mateBuf(d int) []rules.Move {
+	for len(s.mbufs) <= d {
+		s.mbufs = append(s.mbufs, make([]rules.Move, 0, 256))
+	}
+	return s.mbufs[d][:0]
+}
+
+// mateMove looks for a mate in at most n moves of the side to move in st
+// (checks only; every legal defence) and returns its first move.
+func (s *Searcher) mateMove(t rules.Tactical, st rules.State, n int) (rules.Move, bool) {
+	s.mnodes = 0
+	checks := t.Checks(s.mateBuf(0))
+	s.mbufs[0] = checks
+	for i := range checks {
+		m := checks[i]
+		st.Make(m)
+		ok := s.defenceFails(t, st, n, 1)
+		st.Unmake()
+		if ok {
+			return m, true
+		}
+		if s.mnodes >= mateMaxNodes {
+			break
+		}
+	}
+	return rules.Move{}, false
+}
+
+// mates reports whether the side to move in st mates within n moves, by
+// checks; d is the ply of the search (for its buffers).
+func (s *Searcher) mates(t rules.Tactical, st rules.State, n, d int) bool {
+	checks := t.Checks(s.mateBuf(d))
+	s.mbufs[d] = checks
+	for i := range checks {
+		if s.mnodes >= mateMaxNodes {
+			return false
+		}
+		st.Make(checks[i])
+		ok := s.defenceFails(t, st, n, d+1)
+		st.Unmake()
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// defenceFails reports whether the side to move in st, just checked, loses
+// to a mate within n-1 further moves of the attacker, whatever it plays.
+func (s *Searcher) defenceFails(t rules.Tactical, st rules.State, n, d int) bool {
+	s.mnodes++
+	if o := st.Ended(); o.Ended {
+		return !o.Draw && o.Winner != st.SideToMove()
+	}
+	if n <= 1 {
+		if t.HasLegal() {
+			return false
+		}
+		o := st.NoMoves()
+		return o.Ended && !o.Draw && o.Winner != st.SideToMove()
+	}
+	ms := st.Legal(s.mateBuf(d))
+	s.mbufs[d] = ms
+	if len(ms) == 0 {
+		o := st.NoMoves()
+		return o.Ended && !o.Draw && o.Winner != st.SideToMove()
+	}
+	for i := range ms {
+		if s.mnodes >= mateMaxNodes {
+			return false
+		}
+		st.Make(ms[i])
+		ok := s.mates(t, st, n-1, d+1)
+		st.Unmake()
+		if !ok {
+			return false
+		}
+		ms = s.mbufs[d] // the deeper plies never touch this ply's buffer
+	}
+	return true
+}
+
+// proveMateIn marks node idx (position st, expanded) won when the mate
+// search finds a mate in at most n moves, and its first move's child lost
+// for the side to move there; it reports whether it did.
+func (s *Searcher) proveMateIn(t rules.Tactical, idx int32, st rules.State, n int) bool {
+	m, ok := s.mateMove(t, st, n)
+	if !ok {
+		return false
+	}
+	nd := &s.nodes[idx]
+	for c := nd.first; c < nd.first+nd.nChild; c++ {
+		if s.nodes[c].move.Equal(m) {
+			s.nodes[c].proven = -1
+			if n == 1 {
+				s.nodes[c].flags |= terminal
+			}
+			nd.proven = 1
+			return true
+		}
+	}
+	return false
 }
