@@ -46,6 +46,7 @@ const (
 	priorCap        = 4.0 // material gain beyond this adds nothing to a logit
 	royalCaptureLog = 5.0 // extra logit for a move capturing a royal piece
 	fpuReduction    = 0.1 // unvisited children count as the parent's value minus this
+	checkLogit      = 1.5 // extra logit for a checking move (with the mate search)
 )
 
 // Config sets up a Searcher. Zero values mean the defaults.
@@ -138,6 +139,7 @@ type Searcher struct {
 	qnodes   int            // nodes of the current quiescence search
 	qmax     int            // node bound of a quiescence search
 	mbufs    [][]rules.Move // move buffers per mate search ply
+	cbuf     []rules.Move   // checking moves of the node being expanded
 	mnodes   int            // positions visited by the current mate search
 	mdepth   int            // Config.MateDepth resolved
 }
@@ -441,7 +443,15 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 		s.full = true
 		return s.leafValue(st, ms)
 	}
-	s.priors(st, ms)
+	// With the mate search, the checking moves (one Checks call) raise
+	// the priors and are tried for a mate in one below.
+	var checks []rules.Move
+	t, tactical := st.(rules.Tactical)
+	if tactical && s.tactics&TacticsMate != 0 {
+		checks = t.Checks(s.cbuf[:0])
+		s.cbuf = checks
+	}
+	s.priors(st, ms, checks)
 	first := int32(len(s.nodes))
 	for i := range ms {
 		s.nodes = append(s.nodes, node{move: ms[i], prior: float32(s.logits[i])})
@@ -449,8 +459,8 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 	n := &s.nodes[idx]
 	n.first, n.nChild = first, int32(len(ms))
 	n.flags |= expanded
-	if s.tactics&TacticsMate != 0 {
-		if t, ok := st.(rules.Tactical); ok && s.proveMateIn(t, idx, st, 1) {
+	if len(checks) > 0 {
+		if m, ok := s.mateAmong(t, st, checks, 1); ok && s.proveBy(idx, m, 1) {
 			return 1
 		}
 	}
@@ -460,8 +470,10 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 // priors fills s.logits with the softmax of each move's logit: the material
 // it captures (by the weights' material/TOKEN values), twice the material it
 // converts, and the material gained by promoting, in pawns, capped at
-// priorCap, plus royalCaptureLog when it captures a royal piece.
-func (s *Searcher) priors(st rules.State, ms []rules.Move) {
+// priorCap, plus royalCaptureLog when it captures a royal piece, plus
+// checkLogit when it is one of checks (a subsequence of ms, in ms's order,
+// as rules.Tactical.Checks lists them).
+func (s *Searcher) priors(st rules.State, ms, checks []rules.Move) {
 	if cap(s.logits) < len(ms) {
 		s.logits = make([]float64, len(ms), 2*len(ms))
 	}
@@ -473,6 +485,10 @@ func (s *Searcher) priors(st rules.State, ms []rules.Move) {
 		l := min(gain, priorCap)
 		if royal {
 			l += royalCaptureLog
+		}
+		if len(checks) > 0 && ms[i].Equal(checks[0]) {
+			l += checkLogit
+			checks = checks[1:]
 		}
 		s.logits[i] = l
 		maxL = max(maxL, l)

@@ -31,15 +31,18 @@ const (
 	TacticsNone Tactics = 1 << 7
 )
 
-// DefaultTactics returns what a zero Config.Tactics means in game g: the
-// bare search in every game, chosen by equal-time matches (BENCHMARKS.md,
-// "Leaf tactics"). The tactics win at an equal playout budget, but at equal
-// time they lost in Typhoon and Samarkand and were about even in Tori
-// shogi and Nana shogi, while costing the drop games two to four times
-// their self-play games per core-hour. Users who want them (an
-// engine facing mates, say) set Config.Tactics.
+// DefaultTactics returns what a zero Config.Tactics means in game g,
+// chosen by measurement (BENCHMARKS.md, "Leaf tactics"): the mate search
+// (TacticsMate) in the games whose State generates checks cheaply
+// (rules.Tactical: Tori shogi), where it turns drop mates from losses into
+// proofs; the bare search elsewhere, where at equal time the tactics cost
+// more playouts than they win (Typhoon, Samarkand) or were even (Nana
+// shogi). Users who want another trade set Config.Tactics (taifu's
+// --tactics flags).
 func DefaultTactics(g *rules.Game) Tactics {
-	_ = g // the measured default is the same in every game
+	if _, ok := g.Start().(rules.Tactical); ok {
+		return TacticsMate
+	}
 	return TacticsNone
 }
 
@@ -307,9 +310,15 @@ func (s *Searcher) mateBuf(d int) []rules.Move {
 // mateMove looks for a mate in at most n moves of the side to move in st
 // (checks only; every legal defence) and returns its first move.
 func (s *Searcher) mateMove(t rules.Tactical, st rules.State, n int) (rules.Move, bool) {
-	s.mnodes = 0
 	checks := t.Checks(s.mateBuf(0))
 	s.mbufs[0] = checks
+	return s.mateAmong(t, st, checks, n)
+}
+
+// mateAmong is mateMove with st's checking moves given (in no buffer of
+// the mate search's plies beyond the first).
+func (s *Searcher) mateAmong(t rules.Tactical, st rules.State, checks []rules.Move, n int) (rules.Move, bool) {
+	s.mnodes = 0
 	for i := range checks {
 		m := checks[i]
 		st.Make(m)
@@ -384,9 +393,12 @@ func (s *Searcher) defenceFails(t rules.Tactical, st rules.State, n, d int) bool
 // for the side to move there; it reports whether it did.
 func (s *Searcher) proveMateIn(t rules.Tactical, idx int32, st rules.State, n int) bool {
 	m, ok := s.mateMove(t, st, n)
-	if !ok {
-		return false
-	}
+	return ok && s.proveBy(idx, m, n)
+}
+
+// proveBy marks node idx won by the mating move m (a mate in n moves) and
+// m's child lost; it reports false when no child has move m.
+func (s *Searcher) proveBy(idx int32, m rules.Move, n int) bool {
 	nd := &s.nodes[idx]
 	for c := nd.first; c < nd.first+nd.nChild; c++ {
 		if s.nodes[c].move.Equal(m) {

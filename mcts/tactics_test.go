@@ -138,14 +138,15 @@ func TestDeterminismTactics(t *testing.T) {
 	}
 }
 
-// The default follows the equal-time measurements: the bare search.
+// The default follows the measurements: the mate search where the State
+// is rules.Tactical (Tori shogi), the bare search elsewhere.
 func TestDefaultTactics(t *testing.T) {
-	for _, name := range []string{"torishogi", "nanashogi", "typhoon", "samarkand"} {
+	for name, want := range map[string]Tactics{"torishogi": TacticsMate, "nanashogi": TacticsNone, "typhoon": TacticsNone, "samarkand": TacticsNone} {
 		g := game(t, name)
 		s := mustNew(Config{Playouts: 1}, nil)
 		s.Search(g.Start())
-		if s.tactics != TacticsNone || DefaultTactics(g) != TacticsNone {
-			t.Errorf("%s: tactics %v, want eval", name, s.tactics)
+		if s.tactics != want || DefaultTactics(g) != want {
+			t.Errorf("%s: tactics %v, want %v", name, s.tactics, want)
 		}
 	}
 }
@@ -299,4 +300,36 @@ func defenceLoses(st rules.State, n int) bool {
 		}
 	}
 	return true
+}
+
+// With the mate search, a checking move's prior exceeds that of a quiet
+// move (no capture, no promotion, no check): checkLogit.
+func TestCheckPriorToriShogi(t *testing.T) {
+	g := game(t, "torishogi")
+	st := pos(t, g, "1,pt,ph,+SW,sw,rq,1/rq,6/cr,sw,SW,2,fa,sw/sw,sw,1,sw,pt,sw,lq/sw,SW,sw,FA,1,LQ,sw/1,CR,1,SW,SW,1,cr/PH,PT,3,PT,1 white [cr,sw]")
+	s := mustNew(Config{Playouts: 1, Seed: 1, Tactics: TacticsMate, MateDepth: 1}, weights(t, g))
+	s.Search(st)
+	checks := st.(rules.Tactical).Checks(nil)
+	isCheck := func(m rules.Move) bool {
+		for _, c := range checks {
+			if c.Equal(m) {
+				return true
+			}
+		}
+		return false
+	}
+	minCheck, maxQuiet := math.Inf(1), math.Inf(-1)
+	root := s.nodes[0]
+	for c := root.first; c < root.first+root.nChild; c++ {
+		n := s.nodes[c]
+		switch {
+		case isCheck(n.move):
+			minCheck = min(minCheck, float64(n.prior))
+		case !rules.IsCapture(st, &n.move) && !n.move.Promotes():
+			maxQuiet = max(maxQuiet, float64(n.prior))
+		}
+	}
+	if len(checks) == 0 || !(minCheck > maxQuiet*math.Exp(checkLogit)*0.99) {
+		t.Errorf("%d checks: least check prior %g, most quiet prior %g", len(checks), minCheck, maxQuiet)
+	}
 }

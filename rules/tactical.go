@@ -10,7 +10,8 @@ type Tactical interface {
 	// None when the game has ended (Ended).
 	Captures(buf []Move) []Move
 	// Checks appends to buf the legal moves after which the opponent's
-	// royal is attacked. None when the game has ended (Ended).
+	// royal is attacked, in the order Legal lists them. None when the game
+	// has ended (Ended).
 	Checks(buf []Move) []Move
 	// HasLegal reports whether the side to move has a legal move (false when
 	// the game has ended by Ended).

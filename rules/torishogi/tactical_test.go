@@ -50,6 +50,16 @@ func checkTactical(t testing.TB, st *State) {
 	if got := texts(st.Checks(nil)); !reflect.DeepEqual(got, checks) {
 		t.Fatalf("%s: Checks\n got %v\nwant %v", st, got, checks)
 	}
+	// Checks lists the moves in Legal's order (the search merges the two).
+	rest := st.Checks(nil)
+	for _, m := range st.Legal(nil) {
+		if len(rest) > 0 && m.Equal(rest[0]) {
+			rest = rest[1:]
+		}
+	}
+	if len(rest) > 0 {
+		t.Fatalf("%s: Checks not in Legal's order from %s", st, Game.MoveString(rest[0]))
+	}
 	if got := st.HasLegal(); got != any {
 		t.Fatalf("%s: HasLegal %v, want %v", st, got, any)
 	}
