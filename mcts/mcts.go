@@ -29,6 +29,8 @@ import (
 const (
 	DefaultPlayouts = 200
 	DefaultCPuct    = 1.5
+	// DefaultCheckPrior is Config.CheckPrior's default.
+	DefaultCheckPrior = 1.5
 	// DefaultEvalScale is the logistic scale per pawn for a game whose side
 	// starts with ChessMaterial pawns of material: a pawn up is a value of
 	// 2*sigmoid(0.4)-1 = 0.197. Other games scale it by ChessMaterial / their
@@ -46,7 +48,6 @@ const (
 	priorCap        = 4.0 // material gain beyond this adds nothing to a logit
 	royalCaptureLog = 5.0 // extra logit for a move capturing a royal piece
 	fpuReduction    = 0.1 // unvisited children count as the parent's value minus this
-	checkLogit      = 1.5 // extra logit for a checking move (with the mate search)
 )
 
 // Config sets up a Searcher. Zero values mean the defaults.
@@ -71,6 +72,10 @@ type Config struct {
 	// QuiesceNodes bounds the quiescence search at one leaf (nodes, the
 	// leaf included); 0 means DefaultQuiesceNodes.
 	QuiesceNodes int
+	// CheckPrior is the extra prior logit of a checking move with the mate
+	// search (rules.Tactical States); 0 means DefaultCheckPrior, negative
+	// means none.
+	CheckPrior float64
 	// MateDepth is the depth, in moves of the mating side, of the mate
 	// search TacticsMate runs on a node's second visit when the State is
 	// rules.Tactical; 0 means DefaultMateDepth.
@@ -114,34 +119,37 @@ type node struct {
 // Searcher is a PUCT search with its tree and buffers. It is not safe for
 // concurrent use; use one per game.
 type Searcher struct {
-	cfg      Config
-	weights  *features.Weights
-	eval     *features.Evaluator // snapshot of weights for leaf values
-	given    *features.Weights   // as passed to New
-	game     *rules.Game
-	nodes    []node
-	spare    []node // second pool for Advance's compaction
-	path     []int32
-	moves    []rules.Move
-	logits   []float64
-	noise    []float64
-	matVal   []float64 // material weight per kind, for priors
-	promGain []float64 // material gained by promoting, per kind
-	rng      *rand.Rand
-	scale    float64 // logistic scale of leaf values
-	rootHash uint64
-	rootPly  int
-	noised   bool
-	full     bool
-	tactics  Tactics        // Config.Tactics resolved for the game
-	qbufs    [][]rules.Move // move buffers per quiescence ply
-	qgain    [][]float64    // move gains per quiescence ply
-	qnodes   int            // nodes of the current quiescence search
-	qmax     int            // node bound of a quiescence search
-	mbufs    [][]rules.Move // move buffers per mate search ply
-	cbuf     []rules.Move   // checking moves of the node being expanded
-	mnodes   int            // positions visited by the current mate search
-	mdepth   int            // Config.MateDepth resolved
+	cfg       Config
+	weights   *features.Weights
+	eval      *features.Evaluator // snapshot of weights for leaf values
+	given     *features.Weights   // as passed to New
+	game      *rules.Game
+	nodes     []node
+	spare     []node // second pool for Advance's compaction
+	path      []int32
+	moves     []rules.Move
+	logits    []float64
+	noise     []float64
+	matVal    []float64 // material weight per kind, for priors
+	promGain  []float64 // material gained by promoting, per kind
+	rng       *rand.Rand
+	scale     float64 // logistic scale of leaf values
+	rootHash  uint64
+	rootPly   int
+	noised    bool
+	full      bool
+	tactics   Tactics        // Config.Tactics resolved for the game
+	qbufs     [][]rules.Move // move buffers per quiescence ply
+	qgain     [][]float64    // move gains per quiescence ply
+	qnodes    int            // nodes of the current quiescence search
+	qmax      int            // node bound of a quiescence search
+	mbufs     [][]rules.Move // move buffers per mate search ply
+	cbuf      []rules.Move   // checking moves of the node being expanded
+	mnodes    int            // positions visited by the current mate search
+	mmax      int            // node bound of the current mate search
+	mdeadline time.Time      // time bound of the current mate search (zero: none)
+	mdepth    int            // Config.MateDepth resolved
+	checkLog  float64        // Config.CheckPrior resolved
 }
 
 // New returns a Searcher. w may be nil, in which case the game's starting
@@ -169,12 +177,13 @@ func New(cfg Config, w *features.Weights) (*Searcher, error) {
 		cfg.NoiseFrac = 0.25
 	}
 	return &Searcher{
-		cfg:    cfg,
-		qmax:   cmp.Or(max(cfg.QuiesceNodes, 0), DefaultQuiesceNodes),
-		mdepth: cmp.Or(max(cfg.MateDepth, 0), DefaultMateDepth),
-		given:  w,
-		rng:    rand.New(rand.NewPCG(cfg.Seed, 0x7461696675)),
-		moves:  make([]rules.Move, 0, 1024),
+		cfg:      cfg,
+		qmax:     cmp.Or(max(cfg.QuiesceNodes, 0), DefaultQuiesceNodes),
+		mdepth:   cmp.Or(max(cfg.MateDepth, 0), DefaultMateDepth),
+		checkLog: max(cmp.Or(cfg.CheckPrior, DefaultCheckPrior), 0),
+		given:    w,
+		rng:      rand.New(rand.NewPCG(cfg.Seed, 0x7461696675)),
+		moves:    make([]rules.Move, 0, 1024),
 	}, nil
 }
 
@@ -292,10 +301,19 @@ func (s *Searcher) Search(st rules.State) Result {
 			budget = math.MaxInt
 		}
 	}
-	var deadline time.Time
-	if s.cfg.TimeLimit > 0 {
-		deadline = time.Now().Add(s.cfg.TimeLimit)
+	// Under a time limit the root's two mate searches (rootMate) take at
+	// most a tenth of it each: the first the first tenth, the second the
+	// last, the playouts what is between.
+	var deadline, mateDeadline, end time.Time
+	if tl := s.cfg.TimeLimit; tl > 0 {
+		now := time.Now()
+		end = now.Add(tl)
+		mateDeadline, deadline = now.Add(tl/10), end.Add(-tl/10)
+		if s.tactics&TacticsMate == 0 {
+			deadline = end
+		}
 	}
+	s.rootMate(st, true, mateDeadline)
 	for res.Playouts < budget && s.nodes[0].proven == 0 && !s.full {
 		if s.cfg.TimeLimit > 0 && res.Playouts%16 == 0 && time.Now().After(deadline) {
 			break
@@ -316,7 +334,11 @@ func (s *Searcher) Search(st rules.State) Result {
 			res.Policy = append(res.Policy, Visit{n.move, n.visits})
 		}
 	}
-	res.Move = s.nodes[s.choose(st)].move
+	res.Move = s.nodes[s.rootMate(st, false, end)].move
+	if s.nodes[0].proven != 0 {
+		res.Proven = int(s.nodes[0].proven)
+		res.Value = float64(res.Proven)
+	}
 	return res
 }
 
@@ -471,7 +493,7 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 // it captures (by the weights' material/TOKEN values), twice the material it
 // converts, and the material gained by promoting, in pawns, capped at
 // priorCap, plus royalCaptureLog when it captures a royal piece, plus
-// checkLogit when it is one of checks (a subsequence of ms, in ms's order,
+// Config.CheckPrior when it is one of checks (a subsequence of ms, in ms's order,
 // as rules.Tactical.Checks lists them).
 func (s *Searcher) priors(st rules.State, ms, checks []rules.Move) {
 	if cap(s.logits) < len(ms) {
@@ -487,7 +509,7 @@ func (s *Searcher) priors(st rules.State, ms, checks []rules.Move) {
 			l += royalCaptureLog
 		}
 		if len(checks) > 0 && ms[i].Equal(checks[0]) {
-			l += checkLogit
+			l += s.checkLog
 			checks = checks[1:]
 		}
 		s.logits[i] = l

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"taifu/features"
 	"taifu/rules"
@@ -296,8 +297,17 @@ func (s *Searcher) mateChild(idx int32, st rules.State) int32 {
 // search on a node's second visit when Config.MateDepth is 0.
 const DefaultMateDepth = 2
 
-// mateMaxNodes bounds the positions one mate search visits.
-const mateMaxNodes = 2000
+// mateMaxNodes bounds the positions one mate search in the tree visits;
+// rootMateNodes one at the root (each search's own and the check of the
+// chosen move), which looks rootMateDepth moves of the mating side ahead.
+const (
+	mateMaxNodes  = 2000
+	rootMateNodes = 20000
+	rootMateDepth = 3
+	// rootMateTries bounds the chosen moves refuted by a mate before the
+	// search plays the next without checking it.
+	rootMateTries = 4
+)
 
 // mateBuf returns the move buffer of mate search ply d.
 func (s *Searcher) mateBuf(d int) []rules.Move {
@@ -319,6 +329,9 @@ func (s *Searcher) mateMove(t rules.Tactical, st rules.State, n int) (rules.Move
 // the mate search's plies beyond the first).
 func (s *Searcher) mateAmong(t rules.Tactical, st rules.State, checks []rules.Move, n int) (rules.Move, bool) {
 	s.mnodes = 0
+	if s.mmax == 0 {
+		s.mmax = mateMaxNodes
+	}
 	for i := range checks {
 		m := checks[i]
 		st.Make(m)
@@ -327,7 +340,7 @@ func (s *Searcher) mateAmong(t rules.Tactical, st rules.State, checks []rules.Mo
 		if ok {
 			return m, true
 		}
-		if s.mnodes >= mateMaxNodes {
+		if s.mnodes >= s.mmax {
 			break
 		}
 	}
@@ -340,7 +353,7 @@ func (s *Searcher) mates(t rules.Tactical, st rules.State, n, d int) bool {
 	checks := t.Checks(s.mateBuf(d))
 	s.mbufs[d] = checks
 	for i := range checks {
-		if s.mnodes >= mateMaxNodes {
+		if s.mnodes >= s.mmax {
 			return false
 		}
 		st.Make(checks[i])
@@ -357,6 +370,9 @@ func (s *Searcher) mates(t rules.Tactical, st rules.State, n, d int) bool {
 // to a mate within n-1 further moves of the attacker, whatever it plays.
 func (s *Searcher) defenceFails(t rules.Tactical, st rules.State, n, d int) bool {
 	s.mnodes++
+	if s.mnodes&255 == 0 && !s.mdeadline.IsZero() && time.Now().After(s.mdeadline) {
+		s.mnodes = s.mmax // out of time: the search gives up
+	}
 	if o := st.Ended(); o.Ended {
 		return !o.Draw && o.Winner != st.SideToMove()
 	}
@@ -374,7 +390,7 @@ func (s *Searcher) defenceFails(t rules.Tactical, st rules.State, n, d int) bool
 		return o.Ended && !o.Draw && o.Winner != st.SideToMove()
 	}
 	for i := range ms {
-		if s.mnodes >= mateMaxNodes {
+		if s.mnodes >= s.mmax {
 			return false
 		}
 		st.Make(ms[i])
@@ -411,4 +427,45 @@ func (s *Searcher) proveBy(idx int32, m rules.Move, n int) bool {
 		}
 	}
 	return false
+}
+
+// rootMate runs the root's mate searches when the State is rules.Tactical
+// and the mate search is on: before the playouts (first) a mate of the side
+// to move, which proves the root; after them a check that the chosen child
+// does not allow a mate, which proves that child lost and chooses again.
+// Each search visits at most rootMateNodes positions and, under a time
+// limit, stops at deadline. It returns the child to play (-1 before the
+// playouts, or when it is not asked for).
+func (s *Searcher) rootMate(st rules.State, first bool, deadline time.Time) int32 {
+	t, ok := st.(rules.Tactical)
+	if !ok || s.tactics&TacticsMate == 0 || s.nodes[0].flags&expanded == 0 {
+		if first {
+			return -1
+		}
+		return s.choose(st)
+	}
+	s.mmax, s.mdeadline = rootMateNodes, deadline
+	defer func() { s.mmax, s.mdeadline = mateMaxNodes, time.Time{} }()
+	if first {
+		if s.nodes[0].proven == 0 {
+			if m, ok := s.mateMove(t, st, rootMateDepth); ok {
+				s.proveBy(0, m, rootMateDepth)
+			}
+		}
+		return -1
+	}
+	c := s.choose(st)
+	for try := 0; try < rootMateTries && s.nodes[0].proven == 0 && s.nodes[c].proven == 0; try++ {
+		st.Make(s.nodes[c].move)
+		_, mated := s.mateMove(t, st, rootMateDepth)
+		st.Unmake()
+		if !mated {
+			break
+		}
+		s.nodes[c].proven = 1 // won for the opponent
+		s.path = append(s.path[:0], 0, c)
+		s.backup(s.path, 0) // propagates the proof (a visit of value 0)
+		c = s.choose(st)
+	}
+	return c
 }

@@ -214,13 +214,15 @@ func bruteMates(st rules.State, n int) bool {
 // the positions of seeded random games (captures preferred, so that hands
 // fill): every mate it reports is one, every mate in one is found, and a
 // mate in two checks is missed only when the search ran out of nodes. The
-// searcher with TacticsMate proves those roots won at a handful of playouts.
+// searcher with TacticsMate proves those roots won at a handful of playouts,
+// and the moves it chooses never allow a mate in two checks.
 func TestMateSearchAgreesWithBruteForce(t *testing.T) {
 	g := game(t, "torishogi")
 	w := weights(t, g)
 	s := mustNew(Config{Playouts: 1, Seed: 1}, w)
 	s.Search(g.Start())
 	found := [3]int{}
+	chosen := 0
 	games := 12
 	if testing.Short() {
 		games = 4
@@ -260,6 +262,19 @@ func TestMateSearchAgreesWithBruteForce(t *testing.T) {
 					}
 				}
 			}
+			if ply%4 == 0 {
+				// The move chosen never allows a mate in two checks
+				// (rootMate checks it three deep) unless all moves lose.
+				res := mustNew(Config{Playouts: 3, Seed: 1, Tactics: TacticsMate}, w).Search(st)
+				if res.Proven != -1 {
+					st.Make(res.Move)
+					if bruteMates(st, 2) {
+						t.Fatalf("%s: %s allows a mate in two", st, g.MoveString(res.Move))
+					}
+					st.Unmake()
+					chosen++
+				}
+			}
 			m := ms[rng.IntN(len(ms))]
 			for _, c := range ms {
 				if rules.IsCapture(st, &c) && rng.IntN(2) == 0 {
@@ -270,7 +285,7 @@ func TestMateSearchAgreesWithBruteForce(t *testing.T) {
 			st.Make(m)
 		}
 	}
-	t.Logf("mates found: %d in one, %d in two (or one)", found[1], found[2])
+	t.Logf("mates found: %d in one, %d in two (or one); %d chosen moves checked", found[1], found[2], chosen)
 	if found[1] == 0 || found[2] <= found[1] {
 		t.Errorf("mates found: %d in one, %d in two: the walk needs more mating positions", found[1], found[2])
 	}
@@ -303,7 +318,7 @@ func defenceLoses(st rules.State, n int) bool {
 }
 
 // With the mate search, a checking move's prior exceeds that of a quiet
-// move (no capture, no promotion, no check): checkLogit.
+// move (no capture, no promotion, no check): DefaultCheckPrior.
 func TestCheckPriorToriShogi(t *testing.T) {
 	g := game(t, "torishogi")
 	st := pos(t, g, "1,pt,ph,+SW,sw,rq,1/rq,6/cr,sw,SW,2,fa,sw/sw,sw,1,sw,pt,sw,lq/sw,SW,sw,FA,1,LQ,sw/1,CR,1,SW,SW,1,cr/PH,PT,3,PT,1 white [cr,sw]")
@@ -329,7 +344,7 @@ func TestCheckPriorToriShogi(t *testing.T) {
 			maxQuiet = max(maxQuiet, float64(n.prior))
 		}
 	}
-	if len(checks) == 0 || !(minCheck > maxQuiet*math.Exp(checkLogit)*0.99) {
+	if len(checks) == 0 || !(minCheck > maxQuiet*math.Exp(DefaultCheckPrior)*0.99) {
 		t.Errorf("%d checks: least check prior %g, most quiet prior %g", len(checks), minCheck, maxQuiet)
 	}
 }

@@ -21,8 +21,9 @@ type Options struct {
 	Playouts int    // playouts per move (0: as many as the time allows)
 	// Tactics are the search's leaf tactics (0: mcts.DefaultTactics).
 	Tactics mcts.Tactics
-	// MateDepth is mcts.Config.MateDepth (0: its default).
-	MateDepth int
+	// MateDepth and CheckPrior are mcts.Config's (0: their defaults).
+	MateDepth  int
+	CheckPrior float64
 	// Weights returns the evaluation weights for g (nil: the starting ones).
 	Weights func(g *rules.Game) (*features.Weights, error)
 	Seed    uint64
@@ -348,7 +349,7 @@ func (e *Engine) think() {
 	searcher := e.searchers[e.game]
 	if searcher == nil {
 		var err error
-		searcher, err = mcts.New(mcts.Config{Seed: e.opt.Seed, Tactics: e.opt.Tactics, MateDepth: e.opt.MateDepth}, e.weights[e.game])
+		searcher, err = mcts.New(mcts.Config{Seed: e.opt.Seed, Tactics: e.opt.Tactics, MateDepth: e.opt.MateDepth, CheckPrior: e.opt.CheckPrior}, e.weights[e.game])
 		if err != nil {
 			e.printf("Error (weights): %s", err)
 			e.force = true
