@@ -29,8 +29,6 @@ import (
 const (
 	DefaultPlayouts = 200
 	DefaultCPuct    = 1.5
-	// DefaultCheckPrior is Config.CheckPrior's default.
-	DefaultCheckPrior = 1.5
 	// DefaultEvalScale is the logistic scale per pawn for a game whose side
 	// starts with ChessMaterial pawns of material: a pawn up is a value of
 	// 2*sigmoid(0.4)-1 = 0.197. Other games scale it by ChessMaterial / their
@@ -73,8 +71,9 @@ type Config struct {
 	// leaf included); 0 means DefaultQuiesceNodes.
 	QuiesceNodes int
 	// CheckPrior is the extra prior logit of a checking move with the mate
-	// search (rules.Tactical States); 0 means DefaultCheckPrior, negative
-	// means none.
+	// search (rules.Tactical States); 0 (or negative) means none, the
+	// default: 1.5 lost against Sjaak II at Tori shogi (BENCHMARKS.md,
+	// "Leaf tactics").
 	CheckPrior float64
 	// MateDepth is the depth, in moves of the mating side, of the mate
 	// search TacticsMate runs on a node's second visit when the State is
@@ -180,7 +179,7 @@ func New(cfg Config, w *features.Weights) (*Searcher, error) {
 		cfg:      cfg,
 		qmax:     cmp.Or(max(cfg.QuiesceNodes, 0), DefaultQuiesceNodes),
 		mdepth:   cmp.Or(max(cfg.MateDepth, 0), DefaultMateDepth),
-		checkLog: max(cmp.Or(cfg.CheckPrior, DefaultCheckPrior), 0),
+		checkLog: max(cfg.CheckPrior, 0),
 		given:    w,
 		rng:      rand.New(rand.NewPCG(cfg.Seed, 0x7461696675)),
 		moves:    make([]rules.Move, 0, 1024),
@@ -469,7 +468,7 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 	// the priors and are tried for a mate in one below.
 	var checks []rules.Move
 	t, tactical := st.(rules.Tactical)
-	if tactical && s.tactics&TacticsMate != 0 {
+	if tactical && s.tactics&TacticsMate != 0 { // the mate in one below, and priors
 		checks = t.Checks(s.cbuf[:0])
 		s.cbuf = checks
 	}

@@ -306,7 +306,7 @@ const (
 	rootMateDepth = 3
 	// rootMateTries bounds the chosen moves refuted by a mate before the
 	// search plays the next without checking it.
-	rootMateTries = 4
+	rootMateTries = 8
 )
 
 // mateBuf returns the move buffer of mate search ply d.

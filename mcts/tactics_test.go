@@ -264,12 +264,20 @@ func TestMateSearchAgreesWithBruteForce(t *testing.T) {
 			}
 			if ply%4 == 0 {
 				// The move chosen never allows a mate in two checks
-				// (rootMate checks it three deep) unless all moves lose.
-				res := mustNew(Config{Playouts: 3, Seed: 1, Tactics: TacticsMate}, w).Search(st)
-				if res.Proven != -1 {
+				// (rootMate checks it three deep) unless all moves lose
+				// or rootMateTries moves were refuted.
+				sr := mustNew(Config{Playouts: 3, Seed: 1, Tactics: TacticsMate}, w)
+				res := sr.Search(st)
+				refuted := 0
+				for c := sr.nodes[0].first; c < sr.nodes[0].first+sr.nodes[0].nChild; c++ {
+					if sr.nodes[c].proven == 1 {
+						refuted++
+					}
+				}
+				if res.Proven != -1 && refuted < rootMateTries {
 					st.Make(res.Move)
 					if bruteMates(st, 2) {
-						t.Fatalf("%s: %s allows a mate in two", st, g.MoveString(res.Move))
+						t.Fatalf("%s: %s allows a mate in two (%d refuted, %d nodes)", st, g.MoveString(res.Move), refuted, sr.mnodes)
 					}
 					st.Unmake()
 					chosen++
@@ -317,13 +325,23 @@ func defenceLoses(st rules.State, n int) bool {
 	return true
 }
 
-// With the mate search, a checking move's prior exceeds that of a quiet
-// move (no capture, no promotion, no check): DefaultCheckPrior.
+// With the mate search and Config.CheckPrior, a checking move's prior
+// exceeds that of a quiet move (no capture, no promotion, no check) by
+// that factor; without CheckPrior they are equal.
 func TestCheckPriorToriShogi(t *testing.T) {
 	g := game(t, "torishogi")
 	st := pos(t, g, "1,pt,ph,+SW,sw,rq,1/rq,6/cr,sw,SW,2,fa,sw/sw,sw,1,sw,pt,sw,lq/sw,SW,sw,FA,1,LQ,sw/1,CR,1,SW,SW,1,cr/PH,PT,3,PT,1 white [cr,sw]")
-	s := mustNew(Config{Playouts: 1, Seed: 1, Tactics: TacticsMate, MateDepth: 1}, weights(t, g))
-	s.Search(st)
+	for _, cp := range []float64{1.5, 0} {
+		s := mustNew(Config{Playouts: 1, Seed: 1, Tactics: TacticsMate, MateDepth: 1, CheckPrior: cp}, weights(t, g))
+		s.Search(st)
+		checkPriorRatio(t, s, st, cp)
+	}
+}
+
+// checkPriorRatio checks the root priors of s (searched from st) against
+// the check prior cp.
+func checkPriorRatio(t *testing.T, s *Searcher, st rules.State, cp float64) {
+	t.Helper()
 	checks := st.(rules.Tactical).Checks(nil)
 	isCheck := func(m rules.Move) bool {
 		for _, c := range checks {
@@ -344,7 +362,7 @@ func TestCheckPriorToriShogi(t *testing.T) {
 			maxQuiet = max(maxQuiet, float64(n.prior))
 		}
 	}
-	if len(checks) == 0 || !(minCheck > maxQuiet*math.Exp(DefaultCheckPrior)*0.99) {
-		t.Errorf("%d checks: least check prior %g, most quiet prior %g", len(checks), minCheck, maxQuiet)
+	if len(checks) == 0 || math.Abs(minCheck/maxQuiet-math.Exp(cp)) > 1e-3*math.Exp(cp) {
+		t.Errorf("check prior %v, %d checks: least check prior %g, most quiet prior %g", cp, len(checks), minCheck, maxQuiet)
 	}
 }

@@ -26,7 +26,7 @@ func runXboard(args []string, stdout, stderr io.Writer) error {
 	playouts := fs.Int("playouts", 0, "playouts per move (0: as many as the clock allows)")
 	tacticsText := fs.String("tactics", "default", "leaf tactics: eval, quiesce, mate, quiesce+mate or default")
 	mateDepth := fs.Int("mate-depth", 0, "with mate tactics: moves of the mating side the mate search looks ahead on a node's second visit (0: the default, 2)")
-	checkPrior := fs.Float64("check-prior", 0, "with mate tactics: extra prior logit of a checking move (0: the default, 1.5; negative: none)")
+	checkPrior := fs.Float64("check-prior", 0, "with mate tactics: extra prior logit of a checking move (0: none, the default)")
 	seed := fs.Uint64("seed", 1, "search seed")
 	if err := parseFlags(fs, args); err != nil {
 		return err
