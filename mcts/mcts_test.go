@@ -261,11 +261,15 @@ func benchSearchFrom(b *testing.B, st rules.State, w *features.Weights, t Tactic
 	s := mustNew(Config{Playouts: 200, Seed: 1, Tactics: t}, w)
 	s.Search(st) // grow the pool before timing
 	playouts := 0
+	cpu := cpuSeconds()
 	for b.Loop() {
 		s.Reset()
 		playouts += s.Search(st).Playouts
 	}
 	b.ReportMetric(float64(playouts)/b.Elapsed().Seconds(), "playouts/s")
+	if cpu := cpuSeconds() - cpu; cpu > 0 {
+		b.ReportMetric(float64(playouts)/cpu, "playouts/cpu-s")
+	}
 }
 
 // Self-play runs one searcher per game on many goroutines, all sharing one
