@@ -1,6 +1,7 @@
 package mcts
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strings"
@@ -299,11 +300,15 @@ const DefaultMateDepth = 2
 
 // mateMaxNodes bounds the positions one mate search in the tree visits;
 // rootMateNodes one at the root (each search's own and the check of the
-// chosen move), which looks rootMateDepth moves of the mating side ahead.
+// chosen move; under a playout budget at most rootMatePerPlayout times the
+// playouts, and at least rootMateMinNodes), which deepens one move of the mating side at a time up to
+// rootMateDepth.
 const (
-	mateMaxNodes  = 2000
-	rootMateNodes = 20000
-	rootMateDepth = 3
+	mateMaxNodes       = 2000
+	rootMateNodes      = 20000
+	rootMatePerPlayout = 10
+	rootMateMinNodes   = 1000
+	rootMateDepth      = 5
 	// rootMateTries bounds the chosen moves refuted by a mate before the
 	// search plays the next without checking it.
 	rootMateTries = 8
@@ -444,12 +449,16 @@ func (s *Searcher) rootMate(st rules.State, first bool, deadline time.Time) int3
 		}
 		return s.choose(st)
 	}
-	s.mmax, s.mdeadline = rootMateNodes, deadline
+	budget := rootMateNodes
+	if s.cfg.TimeLimit <= 0 {
+		budget = min(budget, max(rootMatePerPlayout*cmp.Or(max(s.cfg.Playouts, 0), DefaultPlayouts), rootMateMinNodes))
+	}
+	s.mdeadline = deadline
 	defer func() { s.mmax, s.mdeadline = mateMaxNodes, time.Time{} }()
 	if first {
 		if s.nodes[0].proven == 0 {
-			if m, ok := s.mateMove(t, st, rootMateDepth); ok {
-				s.proveBy(0, m, rootMateDepth)
+			if m, d, ok := s.deepMate(t, st, budget); ok {
+				s.proveBy(0, m, d)
 			}
 		}
 		return -1
@@ -457,7 +466,7 @@ func (s *Searcher) rootMate(st rules.State, first bool, deadline time.Time) int3
 	c := s.choose(st)
 	for try := 0; try < rootMateTries && s.nodes[0].proven == 0 && s.nodes[c].proven == 0; try++ {
 		st.Make(s.nodes[c].move)
-		_, mated := s.mateMove(t, st, rootMateDepth)
+		_, _, mated := s.deepMate(t, st, budget)
 		st.Unmake()
 		if !mated {
 			break
@@ -468,4 +477,22 @@ func (s *Searcher) rootMate(st rules.State, first bool, deadline time.Time) int3
 		c = s.choose(st)
 	}
 	return c
+}
+
+// deepMate looks for a mate of the side to move in st one move deeper at a
+// time (1, 2, ... rootMateDepth moves of the mating side), so that the
+// shortest mates are found first, within budget positions in all (and
+// s.mdeadline); it returns the mate's first move and depth.
+func (s *Searcher) deepMate(t rules.Tactical, st rules.State, budget int) (rules.Move, int, bool) {
+	for d := 1; d <= rootMateDepth && budget > 0; d++ {
+		s.mmax = budget
+		if m, ok := s.mateMove(t, st, d); ok {
+			return m, d, true
+		}
+		if s.mnodes >= s.mmax {
+			break // out of positions or of time
+		}
+		budget -= s.mnodes
+	}
+	return rules.Move{}, 0, false
 }
