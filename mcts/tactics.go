@@ -299,16 +299,17 @@ func (s *Searcher) mateChild(idx int32, st rules.State) int32 {
 const DefaultMateDepth = 2
 
 // mateMaxNodes bounds the positions one mate search in the tree visits;
-// rootMateNodes one at the root (each search's own and the check of the
-// chosen move; under a playout budget at most rootMatePerPlayout times the
-// playouts, and at least rootMateMinNodes), which deepens one move of the mating side at a time up to
+// rootMateNodes one at the root under a playout budget (each search's own
+// and the check of the chosen move; at most rootMatePerPlayout times the
+// playouts, and at least rootMateMinNodes; under a time limit the time
+// bounds it), which deepens one move of the mating side at a time up to
 // rootMateDepth.
 const (
 	mateMaxNodes       = 2000
 	rootMateNodes      = 20000
 	rootMatePerPlayout = 10
 	rootMateMinNodes   = 1000
-	rootMateDepth      = 5
+	rootMateDepth      = 7
 	// rootMateTries bounds the chosen moves refuted by a mate before the
 	// search plays the next without checking it.
 	rootMateTries = 8
@@ -375,7 +376,7 @@ func (s *Searcher) mates(t rules.Tactical, st rules.State, n, d int) bool {
 // to a mate within n-1 further moves of the attacker, whatever it plays.
 func (s *Searcher) defenceFails(t rules.Tactical, st rules.State, n, d int) bool {
 	s.mnodes++
-	if s.mnodes&255 == 0 && !s.mdeadline.IsZero() && time.Now().After(s.mdeadline) {
+	if s.mnodes&31 == 0 && !s.mdeadline.IsZero() && time.Now().After(s.mdeadline) {
 		s.mnodes = s.mmax // out of time: the search gives up
 	}
 	if o := st.Ended(); o.Ended {
@@ -449,9 +450,12 @@ func (s *Searcher) rootMate(st rules.State, first bool, deadline time.Time) int3
 		}
 		return s.choose(st)
 	}
-	budget := rootMateNodes
+	// Under a time limit the deadline bounds the root's mate searches (a
+	// tenth of the time each), so a longer move looks deeper; under a
+	// playout budget the positions do, in proportion to the playouts.
+	budget := math.MaxInt32
 	if s.cfg.TimeLimit <= 0 {
-		budget = min(budget, max(rootMatePerPlayout*cmp.Or(max(s.cfg.Playouts, 0), DefaultPlayouts), rootMateMinNodes))
+		budget = min(rootMateNodes, max(rootMatePerPlayout*cmp.Or(max(s.cfg.Playouts, 0), DefaultPlayouts), rootMateMinNodes))
 	}
 	s.mdeadline = deadline
 	defer func() { s.mmax, s.mdeadline = mateMaxNodes, time.Time{} }()
