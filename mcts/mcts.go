@@ -313,6 +313,7 @@ func (s *Searcher) Search(st rules.State) Result {
 		}
 	}
 	s.rootMate(st, true, mateDeadline)
+	s.mdeadline = deadline // the mate searches in the tree stop at it too
 	for res.Playouts < budget && s.nodes[0].proven == 0 && !s.full {
 		if s.cfg.TimeLimit > 0 && res.Playouts%16 == 0 && time.Now().After(deadline) {
 			break
@@ -320,6 +321,7 @@ func (s *Searcher) Search(st rules.State) Result {
 		s.playout(st)
 		res.Playouts++
 	}
+	s.mdeadline = time.Time{}
 	root := &s.nodes[0]
 	res.Proven = int(root.proven)
 	switch {
