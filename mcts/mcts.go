@@ -2,9 +2,11 @@
 // are valued by the evaluation of package features through a logistic curve,
 // with priors from cheap move features, an MCTS-solver that propagates proven
 // wins and losses, tree reuse between moves, Dirichlet noise and temperature
-// for self-play, and a playout or time budget. Leaf tactics (tactics.go,
+// for self-play, and a playout or time budget. Tactics (tactics.go,
 // Config.Tactics) can replace the leaf's evaluation by a capture and
-// promotion quiescence search and prove nodes by a mate-in-one check. Given
+// promotion quiescence search and prove nodes by a mate search (for
+// rules.Tactical States: mate in one at every expansion, short check
+// sequences on the second visit, a deepening search at the root). Given
 // the same Config.Seed and the same calls, a Searcher makes the same choices.
 //
 // The tree is a pool of nodes (a slice of structs) in which the children of
