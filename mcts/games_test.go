@@ -135,3 +135,32 @@ func TestDeterminismRealGames(t *testing.T) {
 		}
 	}
 }
+
+// midgame returns g's position after 40 plies of the bare search at 50
+// playouts from the start (seed 1), or fewer when the game ends sooner.
+func midgame(t testing.TB, g *rules.Game, w *features.Weights) rules.State {
+	st := g.Start()
+	s := mustNew(Config{Playouts: 50, Seed: 1, Tactics: TacticsNone}, w)
+	for st.Ply() < 40 {
+		res := s.Search(st)
+		if res.Move == (rules.Move{}) {
+			break
+		}
+		s.Reset()
+		st.Make(res.Move)
+	}
+	return st
+}
+
+// BenchmarkSearchMidgame is BenchmarkSearch from a midgame position of each
+// game (midgame), where captures, checks and hands make the tactics work.
+func BenchmarkSearchMidgame(b *testing.B) {
+	for _, name := range rules.Names() {
+		g := game(b, name)
+		w := weights(b, g)
+		st := midgame(b, g, w)
+		for _, t := range []Tactics{TacticsNone, TacticsQuiesce, TacticsMate, TacticsQuiesce | TacticsMate} {
+			b.Run(name+"/"+t.String(), func(b *testing.B) { benchSearchFrom(b, st, w, t) })
+		}
+	}
+}

@@ -2,9 +2,11 @@
 // are valued by the evaluation of package features through a logistic curve,
 // with priors from cheap move features, an MCTS-solver that propagates proven
 // wins and losses, tree reuse between moves, Dirichlet noise and temperature
-// for self-play, and a playout or time budget. Leaf tactics (tactics.go,
+// for self-play, and a playout or time budget. Tactics (tactics.go,
 // Config.Tactics) can replace the leaf's evaluation by a capture and
-// promotion quiescence search and prove nodes by a mate-in-one check. Given
+// promotion quiescence search and prove nodes by a mate search (for
+// rules.Tactical States: mate in one at every expansion, short check
+// sequences on the second visit, a deepening search at the root). Given
 // the same Config.Seed and the same calls, a Searcher makes the same choices.
 //
 // The tree is a pool of nodes (a slice of structs) in which the children of
@@ -70,6 +72,15 @@ type Config struct {
 	// QuiesceNodes bounds the quiescence search at one leaf (nodes, the
 	// leaf included); 0 means DefaultQuiesceNodes.
 	QuiesceNodes int
+	// CheckPrior is the extra prior logit of a checking move with the mate
+	// search (rules.Tactical States); 0 (or negative) means none, the
+	// default: 1.5 lost against Sjaak II at Tori shogi (BENCHMARKS.md,
+	// "Leaf tactics").
+	CheckPrior float64
+	// MateDepth is the depth, in moves of the mating side, of the mate
+	// search TacticsMate runs on a node's second visit when the State is
+	// rules.Tactical; 0 means DefaultMateDepth.
+	MateDepth int
 }
 
 // Visit is one root child and its visit count.
@@ -109,30 +120,37 @@ type node struct {
 // Searcher is a PUCT search with its tree and buffers. It is not safe for
 // concurrent use; use one per game.
 type Searcher struct {
-	cfg      Config
-	weights  *features.Weights
-	eval     *features.Evaluator // snapshot of weights for leaf values
-	given    *features.Weights   // as passed to New
-	game     *rules.Game
-	nodes    []node
-	spare    []node // second pool for Advance's compaction
-	path     []int32
-	moves    []rules.Move
-	logits   []float64
-	noise    []float64
-	matVal   []float64 // material weight per kind, for priors
-	promGain []float64 // material gained by promoting, per kind
-	rng      *rand.Rand
-	scale    float64 // logistic scale of leaf values
-	rootHash uint64
-	rootPly  int
-	noised   bool
-	full     bool
-	tactics  Tactics        // Config.Tactics resolved for the game
-	qbufs    [][]rules.Move // move buffers per quiescence ply
-	qgain    [][]float64    // move gains per quiescence ply
-	qnodes   int            // nodes of the current quiescence search
-	qmax     int            // node bound of a quiescence search
+	cfg       Config
+	weights   *features.Weights
+	eval      *features.Evaluator // snapshot of weights for leaf values
+	given     *features.Weights   // as passed to New
+	game      *rules.Game
+	nodes     []node
+	spare     []node // second pool for Advance's compaction
+	path      []int32
+	moves     []rules.Move
+	logits    []float64
+	noise     []float64
+	matVal    []float64 // material weight per kind, for priors
+	promGain  []float64 // material gained by promoting, per kind
+	rng       *rand.Rand
+	scale     float64 // logistic scale of leaf values
+	rootHash  uint64
+	rootPly   int
+	noised    bool
+	full      bool
+	tactics   Tactics        // Config.Tactics resolved for the game
+	qbufs     [][]rules.Move // move buffers per quiescence ply
+	qgain     [][]float64    // move gains per quiescence ply
+	qnodes    int            // nodes of the current quiescence search
+	qmax      int            // node bound of a quiescence search
+	mbufs     [][]rules.Move // move buffers per mate search ply
+	cbuf      []rules.Move   // checking moves of the node being expanded
+	mnodes    int            // positions visited by the current mate search
+	mmax      int            // node bound of the current mate search
+	mdeadline time.Time      // time bound of the current mate search (zero: none)
+	mdepth    int            // Config.MateDepth resolved
+	checkLog  float64        // Config.CheckPrior resolved
 }
 
 // New returns a Searcher. w may be nil, in which case the game's starting
@@ -160,12 +178,21 @@ func New(cfg Config, w *features.Weights) (*Searcher, error) {
 		cfg.NoiseFrac = 0.25
 	}
 	return &Searcher{
-		cfg:   cfg,
-		qmax:  cmp.Or(max(cfg.QuiesceNodes, 0), DefaultQuiesceNodes),
-		given: w,
-		rng:   rand.New(rand.NewPCG(cfg.Seed, 0x7461696675)),
-		moves: make([]rules.Move, 0, 1024),
+		cfg:      cfg,
+		qmax:     cmp.Or(max(cfg.QuiesceNodes, 0), DefaultQuiesceNodes),
+		mdepth:   cmp.Or(max(cfg.MateDepth, 0), DefaultMateDepth),
+		checkLog: max(cfg.CheckPrior, 0),
+		given:    w,
+		rng:      rand.New(rand.NewPCG(cfg.Seed, 0x7461696675)),
+		moves:    make([]rules.Move, 0, 1024),
 	}, nil
+}
+
+// SetLimits changes the budget of the next searches: playouts and time
+// limit as Config.Playouts and Config.TimeLimit (an engine on a clock sets
+// them before each move and keeps its tree).
+func (s *Searcher) SetLimits(playouts int, timeLimit time.Duration) {
+	s.cfg.Playouts, s.cfg.TimeLimit = playouts, timeLimit
 }
 
 // Reset discards the tree (keeping its storage).
@@ -275,10 +302,20 @@ func (s *Searcher) Search(st rules.State) Result {
 			budget = math.MaxInt
 		}
 	}
-	var deadline time.Time
-	if s.cfg.TimeLimit > 0 {
-		deadline = time.Now().Add(s.cfg.TimeLimit)
+	// Under a time limit the root's two mate searches (rootMate) take at
+	// most a tenth of it each: the first the first tenth, the second the
+	// last, the playouts what is between.
+	var deadline, mateDeadline, end time.Time
+	if tl := s.cfg.TimeLimit; tl > 0 {
+		now := time.Now()
+		end = now.Add(tl)
+		mateDeadline, deadline = now.Add(tl/10), end.Add(-tl/10)
+		if s.tactics&TacticsMate == 0 {
+			deadline = end
+		}
 	}
+	s.rootMate(st, true, mateDeadline)
+	s.mdeadline = deadline // the mate searches in the tree stop at it too
 	for res.Playouts < budget && s.nodes[0].proven == 0 && !s.full {
 		if s.cfg.TimeLimit > 0 && res.Playouts%16 == 0 && time.Now().After(deadline) {
 			break
@@ -286,6 +323,7 @@ func (s *Searcher) Search(st rules.State) Result {
 		s.playout(st)
 		res.Playouts++
 	}
+	s.mdeadline = time.Time{}
 	root := &s.nodes[0]
 	res.Proven = int(root.proven)
 	switch {
@@ -299,7 +337,11 @@ func (s *Searcher) Search(st rules.State) Result {
 			res.Policy = append(res.Policy, Visit{n.move, n.visits})
 		}
 	}
-	res.Move = s.nodes[s.choose(st)].move
+	res.Move = s.nodes[s.rootMate(st, false, end)].move
+	if s.nodes[0].proven != 0 {
+		res.Proven = int(s.nodes[0].proven)
+		res.Value = float64(res.Proven)
+	}
 	return res
 }
 
@@ -321,7 +363,13 @@ func (s *Searcher) playout(st rules.State) {
 		if s.tactics&TacticsMate != 0 && n.flags&mateChecked == 0 {
 			// Checked on the second visit: most leaves are never revisited.
 			n.flags |= mateChecked
-			if s.proveMate(idx, st) {
+			proved := false
+			if t, ok := st.(rules.Tactical); ok {
+				proved = s.mdepth > 1 && s.proveMateIn(t, idx, st, s.mdepth)
+			} else {
+				proved = s.proveMate(idx, st)
+			}
+			if proved {
 				v = 1
 				break
 			}
@@ -420,7 +468,15 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 		s.full = true
 		return s.leafValue(st, ms)
 	}
-	s.priors(st, ms)
+	// With the mate search, the checking moves (one Checks call) raise
+	// the priors and are tried for a mate in one below.
+	var checks []rules.Move
+	t, tactical := st.(rules.Tactical)
+	if tactical && s.tactics&TacticsMate != 0 { // the mate in one below, and priors
+		checks = t.Checks(s.cbuf[:0])
+		s.cbuf = checks
+	}
+	s.priors(st, ms, checks)
 	first := int32(len(s.nodes))
 	for i := range ms {
 		s.nodes = append(s.nodes, node{move: ms[i], prior: float32(s.logits[i])})
@@ -428,14 +484,21 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 	n := &s.nodes[idx]
 	n.first, n.nChild = first, int32(len(ms))
 	n.flags |= expanded
-	return s.leafValue(st, ms)
+	if len(checks) > 0 {
+		if m, ok := s.mateAmong(t, st, checks, 1); ok && s.proveBy(idx, m, 1) {
+			return 1
+		}
+	}
+	return s.leafValue(st, s.moves)
 }
 
 // priors fills s.logits with the softmax of each move's logit: the material
 // it captures (by the weights' material/TOKEN values), twice the material it
 // converts, and the material gained by promoting, in pawns, capped at
-// priorCap, plus royalCaptureLog when it captures a royal piece.
-func (s *Searcher) priors(st rules.State, ms []rules.Move) {
+// priorCap, plus royalCaptureLog when it captures a royal piece, plus
+// Config.CheckPrior when it is one of checks (a subsequence of ms, in ms's order,
+// as rules.Tactical.Checks lists them).
+func (s *Searcher) priors(st rules.State, ms, checks []rules.Move) {
 	if cap(s.logits) < len(ms) {
 		s.logits = make([]float64, len(ms), 2*len(ms))
 	}
@@ -447,6 +510,10 @@ func (s *Searcher) priors(st rules.State, ms []rules.Move) {
 		l := min(gain, priorCap)
 		if royal {
 			l += royalCaptureLog
+		}
+		if len(checks) > 0 && ms[i].Equal(checks[0]) {
+			l += s.checkLog
+			checks = checks[1:]
 		}
 		s.logits[i] = l
 		maxL = max(maxL, l)

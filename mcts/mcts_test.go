@@ -217,7 +217,7 @@ func TestPriorsFavourCaptures(t *testing.T) {
 	s := mustNew(Config{Seed: 1}, nil)
 	s.prepare(st)
 	ms := st.Legal(nil)
-	s.priors(st, ms)
+	s.priors(st, ms, nil)
 	var capture, other float64
 	for i, m := range ms {
 		if g.MoveString(m) == "c1c3" {
@@ -252,15 +252,24 @@ func BenchmarkSearchTestgame(b *testing.B) {
 // benchSearch measures playouts per second from g's start position at 200
 // playouts per search with leaf tactics t.
 func benchSearch(b *testing.B, g *rules.Game, w *features.Weights, t Tactics) {
-	st := g.Start()
+	benchSearchFrom(b, g.Start(), w, t)
+}
+
+// benchSearchFrom measures playouts per second from st at 200 playouts per
+// search with leaf tactics t.
+func benchSearchFrom(b *testing.B, st rules.State, w *features.Weights, t Tactics) {
 	s := mustNew(Config{Playouts: 200, Seed: 1, Tactics: t}, w)
 	s.Search(st) // grow the pool before timing
 	playouts := 0
+	cpu := cpuSeconds()
 	for b.Loop() {
 		s.Reset()
 		playouts += s.Search(st).Playouts
 	}
 	b.ReportMetric(float64(playouts)/b.Elapsed().Seconds(), "playouts/s")
+	if cpu := cpuSeconds() - cpu; cpu > 0 {
+		b.ReportMetric(float64(playouts)/cpu, "playouts/cpu-s")
+	}
 }
 
 // Self-play runs one searcher per game on many goroutines, all sharing one

@@ -1,9 +1,11 @@
 package mcts
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"taifu/features"
 	"taifu/rules"
@@ -19,24 +21,30 @@ const (
 	// search (negamax alpha-beta, stand pat on the evaluation) instead of
 	// the evaluation of the leaf itself.
 	TacticsQuiesce Tactics = 1 << iota
-	// TacticsMate looks, when a node is visited the second time in a game
-	// with check (Tori shogi, Nana shogi, Samarkand), for a move that
-	// checkmates at once and proves the node won (MCTS-solver) without
-	// visiting the move.
+	// TacticsMate runs a mate search in the games with check and proves
+	// the nodes it solves (MCTS-solver). When the State is rules.Tactical
+	// (cheap checking moves): a mate in one at every expansion (so a move
+	// allowing a mate in one is refuted as soon as it is expanded) and a
+	// mate in Config.MateDepth moves of the side to move (checks only,
+	// every defence) on a node's second visit. Otherwise: a mate in one on
+	// the second visit, by Legal and InCheck.
 	TacticsMate
 	// TacticsNone is the bare search: the evaluation of the leaf only.
 	TacticsNone Tactics = 1 << 7
 )
 
-// DefaultTactics returns what a zero Config.Tactics means in game g: the
-// bare search in every game, chosen by equal-time matches (BENCHMARKS.md,
-// "Leaf tactics"). The tactics win at an equal playout budget, but at equal
-// time they lost in Typhoon and Samarkand and were about even in Tori
-// shogi and Nana shogi, while costing the drop games two to four times
-// their self-play games per core-hour. Users who want them (an
-// engine facing mates, say) set Config.Tactics.
+// DefaultTactics returns what a zero Config.Tactics means in game g,
+// chosen by measurement (BENCHMARKS.md, "Leaf tactics"): the mate search
+// (TacticsMate) in the games whose State generates checks cheaply
+// (rules.Tactical: Tori shogi), where it turns drop mates from losses into
+// proofs; the bare search elsewhere, where at equal time the tactics cost
+// more playouts than they win (Typhoon, Samarkand) or were even (Nana
+// shogi). Users who want another trade set Config.Tactics (taifu's
+// --tactics flags).
 func DefaultTactics(g *rules.Game) Tactics {
-	_ = g // the measured default is the same in every game
+	if _, ok := g.Start().(rules.Tactical); ok {
+		return TacticsMate
+	}
 	return TacticsNone
 }
 
@@ -159,10 +167,17 @@ func (s *Searcher) quiesce(st rules.State, alpha, beta float64, d int, ms []rule
 			s.qbufs = append(s.qbufs, make([]rules.Move, 0, 256))
 			s.qgain = append(s.qgain, make([]float64, 0, 256))
 		}
-		ms = st.Legal(s.qbufs[d][:0])
-		s.qbufs[d] = ms
-		if len(ms) == 0 {
-			return features.OutcomeEval(st, st.NoMoves())
+		if t, ok := st.(rules.Tactical); ok {
+			// Only captures and promotions: a position without them
+			// stands pat (mates are the mate search's business).
+			ms = t.Captures(s.qbufs[d][:0])
+			s.qbufs[d] = ms
+		} else {
+			ms = st.Legal(s.qbufs[d][:0])
+			s.qbufs[d] = ms
+			if len(ms) == 0 {
+				return features.OutcomeEval(st, st.NoMoves())
+			}
 		}
 	} else if len(s.qgain) == 0 {
 		s.qgain = append(s.qgain, make([]float64, 0, 256))
@@ -277,4 +292,211 @@ func (s *Searcher) mateChild(idx int32, st rules.State) int32 {
 		}
 	}
 	return -1
+}
+
+// DefaultMateDepth is the depth, in moves of the mating side, of the mate
+// search on a node's second visit when Config.MateDepth is 0.
+const DefaultMateDepth = 2
+
+// mateMaxNodes bounds the positions one mate search in the tree visits;
+// rootMateNodes one at the root under a playout budget (each search's own
+// and the check of the chosen move; at most rootMatePerPlayout times the
+// playouts, and at least rootMateMinNodes; under a time limit the time
+// bounds it), which deepens one move of the mating side at a time up to
+// rootMateDepth.
+const (
+	mateMaxNodes       = 2000
+	rootMateNodes      = 20000
+	rootMatePerPlayout = 10
+	rootMateMinNodes   = 1000
+	rootMateDepth      = 7
+	// rootMateTries bounds the chosen moves refuted by a mate before the
+	// search plays the next without checking it.
+	rootMateTries = 8
+)
+
+// mateBuf returns the move buffer of mate search ply d.
+func (s *Searcher) mateBuf(d int) []rules.Move {
+	for len(s.mbufs) <= d {
+		s.mbufs = append(s.mbufs, make([]rules.Move, 0, 256))
+	}
+	return s.mbufs[d][:0]
+}
+
+// mateMove looks for a mate in at most n moves of the side to move in st
+// (checks only; every legal defence) and returns its first move.
+func (s *Searcher) mateMove(t rules.Tactical, st rules.State, n int) (rules.Move, bool) {
+	checks := t.Checks(s.mateBuf(0))
+	s.mbufs[0] = checks
+	return s.mateAmong(t, st, checks, n)
+}
+
+// mateAmong is mateMove with st's checking moves given (in no buffer of
+// the mate search's plies beyond the first).
+func (s *Searcher) mateAmong(t rules.Tactical, st rules.State, checks []rules.Move, n int) (rules.Move, bool) {
+	s.mnodes = 0
+	if s.mmax == 0 {
+		s.mmax = mateMaxNodes
+	}
+	for i := range checks {
+		m := checks[i]
+		st.Make(m)
+		ok := s.defenceFails(t, st, n, 1)
+		st.Unmake()
+		if ok {
+			return m, true
+		}
+		if s.mnodes >= s.mmax {
+			break
+		}
+	}
+	return rules.Move{}, false
+}
+
+// mates reports whether the side to move in st mates within n moves, by
+// checks; d is the ply of the search (for its buffers).
+func (s *Searcher) mates(t rules.Tactical, st rules.State, n, d int) bool {
+	checks := t.Checks(s.mateBuf(d))
+	s.mbufs[d] = checks
+	for i := range checks {
+		if s.mnodes >= s.mmax {
+			return false
+		}
+		st.Make(checks[i])
+		ok := s.defenceFails(t, st, n, d+1)
+		st.Unmake()
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// defenceFails reports whether the side to move in st, just checked, loses
+// to a mate within n-1 further moves of the attacker, whatever it plays.
+func (s *Searcher) defenceFails(t rules.Tactical, st rules.State, n, d int) bool {
+	s.mnodes++
+	if s.mnodes&31 == 0 && !s.mdeadline.IsZero() && time.Now().After(s.mdeadline) {
+		s.mnodes = s.mmax // out of time: the search gives up
+	}
+	if o := st.Ended(); o.Ended {
+		return !o.Draw && o.Winner != st.SideToMove()
+	}
+	if n <= 1 {
+		if t.HasLegal() {
+			return false
+		}
+		o := st.NoMoves()
+		return o.Ended && !o.Draw && o.Winner != st.SideToMove()
+	}
+	ms := st.Legal(s.mateBuf(d))
+	s.mbufs[d] = ms
+	if len(ms) == 0 {
+		o := st.NoMoves()
+		return o.Ended && !o.Draw && o.Winner != st.SideToMove()
+	}
+	for i := range ms {
+		if s.mnodes >= s.mmax {
+			return false
+		}
+		st.Make(ms[i])
+		ok := s.mates(t, st, n-1, d+1)
+		st.Unmake()
+		if !ok {
+			return false
+		}
+		ms = s.mbufs[d] // the deeper plies never touch this ply's buffer
+	}
+	return true
+}
+
+// proveMateIn marks node idx (position st, expanded) won when the mate
+// search finds a mate in at most n moves, and its first move's child lost
+// for the side to move there; it reports whether it did.
+func (s *Searcher) proveMateIn(t rules.Tactical, idx int32, st rules.State, n int) bool {
+	m, ok := s.mateMove(t, st, n)
+	return ok && s.proveBy(idx, m, n)
+}
+
+// proveBy marks node idx won by the mating move m (a mate in n moves) and
+// m's child lost; it reports false when no child has move m.
+func (s *Searcher) proveBy(idx int32, m rules.Move, n int) bool {
+	nd := &s.nodes[idx]
+	for c := nd.first; c < nd.first+nd.nChild; c++ {
+		if s.nodes[c].move.Equal(m) {
+			s.nodes[c].proven = -1
+			if n == 1 {
+				s.nodes[c].flags |= terminal
+			}
+			nd.proven = 1
+			return true
+		}
+	}
+	return false
+}
+
+// rootMate runs the root's mate searches when the State is rules.Tactical
+// and the mate search is on: before the playouts (first) a mate of the side
+// to move, which proves the root; after them a check that the chosen child
+// does not allow a mate, which proves that child lost and chooses again.
+// Each search visits at most rootMateNodes positions and, under a time
+// limit, stops at deadline. It returns the child to play (-1 before the
+// playouts, or when it is not asked for).
+func (s *Searcher) rootMate(st rules.State, first bool, deadline time.Time) int32 {
+	t, ok := st.(rules.Tactical)
+	if !ok || s.tactics&TacticsMate == 0 || s.nodes[0].flags&expanded == 0 {
+		if first {
+			return -1
+		}
+		return s.choose(st)
+	}
+	// Under a time limit the deadline bounds the root's mate searches (a
+	// tenth of the time each), so a longer move looks deeper; under a
+	// playout budget the positions do, in proportion to the playouts.
+	budget := math.MaxInt32
+	if s.cfg.TimeLimit <= 0 {
+		budget = min(rootMateNodes, max(rootMatePerPlayout*cmp.Or(max(s.cfg.Playouts, 0), DefaultPlayouts), rootMateMinNodes))
+	}
+	s.mdeadline = deadline
+	defer func() { s.mmax, s.mdeadline = mateMaxNodes, time.Time{} }()
+	if first {
+		if s.nodes[0].proven == 0 {
+			if m, d, ok := s.deepMate(t, st, budget); ok {
+				s.proveBy(0, m, d)
+			}
+		}
+		return -1
+	}
+	c := s.choose(st)
+	for try := 0; try < rootMateTries && s.nodes[0].proven == 0 && s.nodes[c].proven == 0; try++ {
+		st.Make(s.nodes[c].move)
+		_, _, mated := s.deepMate(t, st, budget)
+		st.Unmake()
+		if !mated {
+			break
+		}
+		s.nodes[c].proven = 1 // won for the opponent
+		s.path = append(s.path[:0], 0, c)
+		s.backup(s.path, 0) // propagates the proof (a visit of value 0)
+		c = s.choose(st)
+	}
+	return c
+}
+
+// deepMate looks for a mate of the side to move in st one move deeper at a
+// time (1, 2, ... rootMateDepth moves of the mating side), so that the
+// shortest mates are found first, within budget positions in all (and
+// s.mdeadline); it returns the mate's first move and depth.
+func (s *Searcher) deepMate(t rules.Tactical, st rules.State, budget int) (rules.Move, int, bool) {
+	for d := 1; d <= rootMateDepth && budget > 0; d++ {
+		s.mmax = budget
+		if m, ok := s.mateMove(t, st, d); ok {
+			return m, d, true
+		}
+		if s.mnodes >= s.mmax {
+			break // out of positions or of time
+		}
+		budget -= s.mnodes
+	}
+	return rules.Move{}, 0, false
 }

@@ -2,6 +2,7 @@ package mcts
 
 import (
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"testing"
 
@@ -137,14 +138,15 @@ func TestDeterminismTactics(t *testing.T) {
 	}
 }
 
-// The default follows the equal-time measurements: the bare search.
+// The default follows the measurements: the mate search where the State
+// is rules.Tactical (Tori shogi), the bare search elsewhere.
 func TestDefaultTactics(t *testing.T) {
-	for _, name := range []string{"torishogi", "nanashogi", "typhoon", "samarkand"} {
+	for name, want := range map[string]Tactics{"torishogi": TacticsMate, "nanashogi": TacticsNone, "typhoon": TacticsNone, "samarkand": TacticsNone} {
 		g := game(t, name)
 		s := mustNew(Config{Playouts: 1}, nil)
 		s.Search(g.Start())
-		if s.tactics != TacticsNone || DefaultTactics(g) != TacticsNone {
-			t.Errorf("%s: tactics %v, want eval", name, s.tactics)
+		if s.tactics != want || DefaultTactics(g) != want {
+			t.Errorf("%s: tactics %v, want %v", name, s.tactics, want)
 		}
 	}
 }
@@ -162,5 +164,205 @@ func TestIsCapture(t *testing.T) {
 		if got := rules.IsCapture(st, &m); got != want {
 			t.Errorf("%s: IsCapture %v, want %v", mv, got, want)
 		}
+	}
+}
+
+// bruteMates reports, by Legal and InCheck alone, whether the side to move
+// in st mates within n moves, each of them a check, against every defence:
+// the reference for the mate search.
+func bruteMates(st rules.State, n int) bool {
+	me := st.SideToMove()
+	lost := func() bool { // the side to move (the defender) has lost
+		if o := st.Ended(); o.Ended {
+			return !o.Draw && o.Winner == me
+		}
+		if len(st.Legal(nil)) > 0 {
+			return false
+		}
+		o := st.NoMoves()
+		return o.Ended && !o.Draw && o.Winner == me
+	}
+	if st.Ended().Ended {
+		return false
+	}
+	for _, m := range st.Legal(nil) {
+		st.Make(m)
+		ok := st.(checker).InCheck() || st.Ended().Ended
+		if ok && !lost() {
+			if n <= 1 || st.Ended().Ended {
+				ok = false
+			} else {
+				for _, r := range st.Legal(nil) {
+					st.Make(r)
+					ok = bruteMates(st, n-1)
+					st.Unmake()
+					if !ok {
+						break
+					}
+				}
+			}
+		}
+		st.Unmake()
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// The mate search (Tori shogi, rules.Tactical) agrees with bruteMates over
+// the positions of seeded random games (captures preferred, so that hands
+// fill): every mate it reports is one, every mate in one is found, and a
+// mate in two checks is missed only when the search ran out of nodes. The
+// searcher with TacticsMate proves those roots won at a handful of playouts,
+// and the moves it chooses never allow a mate in two checks.
+func TestMateSearchAgreesWithBruteForce(t *testing.T) {
+	g := game(t, "torishogi")
+	w := weights(t, g)
+	s := mustNew(Config{Playouts: 1, Seed: 1}, w)
+	s.Search(g.Start())
+	found := [3]int{}
+	chosen := 0
+	games := 12
+	if testing.Short() {
+		games = 4
+	}
+	for seed := 0; seed < games; seed++ {
+		rng := rand.New(rand.NewPCG(uint64(seed), 17))
+		st := g.Start()
+		for ply := 0; ply < 120; ply++ {
+			ms := st.Legal(nil)
+			if len(ms) == 0 {
+				break
+			}
+			tac := st.(rules.Tactical)
+			for n := 1; n <= 2; n++ {
+				want := bruteMates(st, n)
+				m, got := s.mateMove(tac, st, n)
+				if got && !want {
+					t.Fatalf("%s: mate in %d by %s reported, brute force finds none", st, n, g.MoveString(m))
+				}
+				if got {
+					st.Make(m)
+					if !defenceLoses(st, n) {
+						t.Fatalf("%s: %s does not mate in %d", st, g.MoveString(m), n)
+					}
+					st.Unmake()
+				}
+				if want && !got && (n == 1 || s.mnodes < mateMaxNodes) {
+					t.Fatalf("%s: brute force mates in %d, the search found nothing (%d nodes)", st, n, s.mnodes)
+				}
+				if got {
+					found[n]++
+				}
+				if got && n == 2 && !bruteMates(st, 1) {
+					res := mustNew(Config{Playouts: 8, Seed: 1, Tactics: TacticsMate}, w).Search(st)
+					if res.Proven != 1 {
+						t.Fatalf("%s: mate in 2 not proven by the search (%s, proven %d)", st, g.MoveString(res.Move), res.Proven)
+					}
+				}
+			}
+			if ply%4 == 0 {
+				// The move chosen never allows a mate in two checks
+				// (rootMate checks it three deep) unless all moves lose
+				// or rootMateTries moves were refuted.
+				sr := mustNew(Config{Playouts: 3, Seed: 1, Tactics: TacticsMate}, w)
+				res := sr.Search(st)
+				refuted := 0
+				for c := sr.nodes[0].first; c < sr.nodes[0].first+sr.nodes[0].nChild; c++ {
+					if sr.nodes[c].proven == 1 {
+						refuted++
+					}
+				}
+				if res.Proven != -1 && refuted < rootMateTries {
+					st.Make(res.Move)
+					if bruteMates(st, 2) {
+						t.Fatalf("%s: %s allows a mate in two (%d refuted, %d nodes)", st, g.MoveString(res.Move), refuted, sr.mnodes)
+					}
+					st.Unmake()
+					chosen++
+				}
+			}
+			m := ms[rng.IntN(len(ms))]
+			for _, c := range ms {
+				if rules.IsCapture(st, &c) && rng.IntN(2) == 0 {
+					m = c
+					break
+				}
+			}
+			st.Make(m)
+		}
+	}
+	t.Logf("mates found: %d in one, %d in two (or one); %d chosen moves checked", found[1], found[2], chosen)
+	if found[1] == 0 || found[2] <= found[1] {
+		t.Errorf("mates found: %d in one, %d in two: the walk needs more mating positions", found[1], found[2])
+	}
+}
+
+// defenceLoses reports, by Legal, whether the side to move in st (just
+// checked) loses within n-1 further checking moves whatever it plays.
+func defenceLoses(st rules.State, n int) bool {
+	me := st.SideToMove()
+	if o := st.Ended(); o.Ended {
+		return !o.Draw && o.Winner != me
+	}
+	rs := st.Legal(nil)
+	if len(rs) == 0 {
+		o := st.NoMoves()
+		return o.Ended && !o.Draw && o.Winner != me
+	}
+	if n <= 1 {
+		return false
+	}
+	for _, r := range rs {
+		st.Make(r)
+		ok := bruteMates(st, n-1)
+		st.Unmake()
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// With the mate search and Config.CheckPrior, a checking move's prior
+// exceeds that of a quiet move (no capture, no promotion, no check) by
+// that factor; without CheckPrior they are equal.
+func TestCheckPriorToriShogi(t *testing.T) {
+	g := game(t, "torishogi")
+	st := pos(t, g, "1,pt,ph,+SW,sw,rq,1/rq,6/cr,sw,SW,2,fa,sw/sw,sw,1,sw,pt,sw,lq/sw,SW,sw,FA,1,LQ,sw/1,CR,1,SW,SW,1,cr/PH,PT,3,PT,1 white [cr,sw]")
+	for _, cp := range []float64{1.5, 0} {
+		s := mustNew(Config{Playouts: 1, Seed: 1, Tactics: TacticsMate, MateDepth: 1, CheckPrior: cp}, weights(t, g))
+		s.Search(st)
+		checkPriorRatio(t, s, st, cp)
+	}
+}
+
+// checkPriorRatio checks the root priors of s (searched from st) against
+// the check prior cp.
+func checkPriorRatio(t *testing.T, s *Searcher, st rules.State, cp float64) {
+	t.Helper()
+	checks := st.(rules.Tactical).Checks(nil)
+	isCheck := func(m rules.Move) bool {
+		for _, c := range checks {
+			if c.Equal(m) {
+				return true
+			}
+		}
+		return false
+	}
+	minCheck, maxQuiet := math.Inf(1), math.Inf(-1)
+	root := s.nodes[0]
+	for c := root.first; c < root.first+root.nChild; c++ {
+		n := s.nodes[c]
+		switch {
+		case isCheck(n.move):
+			minCheck = min(minCheck, float64(n.prior))
+		case !rules.IsCapture(st, &n.move) && !n.move.Promotes():
+			maxQuiet = max(maxQuiet, float64(n.prior))
+		}
+	}
+	if len(checks) == 0 || math.Abs(minCheck/maxQuiet-math.Exp(cp)) > 1e-3*math.Exp(cp) {
+		t.Errorf("check prior %v, %d checks: least check prior %g, most quiet prior %g", cp, len(checks), minCheck, maxQuiet)
 	}
 }

@@ -37,6 +37,7 @@ import (
 	"runtime"
 	"strings"
 
+	"taifu/mcts"
 	"taifu/rules"
 )
 
@@ -74,6 +75,10 @@ type Config struct {
 	Temperature float64 `json:"temperature"`
 	TempPlies   int     `json:"temp_plies"` // plies (from the setup) sampled with temperature
 	EvalScale   float64 `json:"eval_scale"` // 0: the search's default
+	// Tactics are the search's leaf tactics as mcts.ParseTactics reads
+	// them ("eval", "quiesce", "mate", "quiesce+mate"); "" or "default":
+	// mcts.DefaultTactics of the game (BENCHMARKS.md prices each choice).
+	Tactics string `json:"tactics,omitempty"`
 
 	MaxFileBytes int64 `json:"max_file_bytes"` // Parquet file rotation size; 0: datasets' default
 	RowGroupRows int64 `json:"row_group_rows"` // 0: datasets' default
@@ -182,6 +187,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("resign playout share %v is not in [0, 1]", c.ResignPlayoutShare)
 	case c.AdjudicateValue < 0 || c.AdjudicateValue > 1:
 		return fmt.Errorf("adjudicate value %v is not in [0, 1]", c.AdjudicateValue)
+	case tacticsErr(c.Tactics) != nil:
+		return fmt.Errorf("tactics: %v", tacticsErr(c.Tactics))
 	case strings.ContainsAny(c.RunID, "/\\ "):
 		return fmt.Errorf("run id %q: no slashes or spaces", c.RunID)
 	}
@@ -237,4 +244,10 @@ func sameRun(a, b Config) error {
 		}
 	}
 	return nil
+}
+
+// tacticsErr is mcts.ParseTactics's error for t.
+func tacticsErr(t string) error {
+	_, err := mcts.ParseTactics(t)
+	return err
 }

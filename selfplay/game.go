@@ -102,6 +102,7 @@ func (p *player) play(hard context.Context, n int64) *finished {
 		TempPlies:   cfg.TempPlies,
 		Seed:        gameSeed(cfg.Seed, n, seedSearch),
 		EvalScale:   cfg.EvalScale,
+		Tactics:     tactics(cfg.Tactics),
 	}
 	search, err := mcts.New(mc, p.weights)
 	if err != nil { // Run checked the weights before starting any game
@@ -244,4 +245,10 @@ func adjudicate(s rules.Side, v, threshold float64) rules.Outcome {
 		return rules.Win(s.Other(), "adjudication")
 	}
 	return rules.DrawBy("adjudication")
+}
+
+// tactics returns the leaf tactics of a validated Config.Tactics.
+func tactics(text string) mcts.Tactics {
+	t, _ := mcts.ParseTactics(text) // Validate has refused what does not parse
+	return t
 }

@@ -21,6 +21,9 @@ type Options struct {
 	Playouts int    // playouts per move (0: as many as the time allows)
 	// Tactics are the search's leaf tactics (0: mcts.DefaultTactics).
 	Tactics mcts.Tactics
+	// MateDepth and CheckPrior are mcts.Config's (0: their defaults).
+	MateDepth  int
+	CheckPrior float64
 	// Weights returns the evaluation weights for g (nil: the starting ones).
 	Weights func(g *rules.Game) (*features.Weights, error)
 	Seed    uint64
@@ -43,7 +46,10 @@ type Engine struct {
 	side    rules.Side // the side the engine plays when not in force mode
 	post    bool
 	weights map[*rules.Game]*features.Weights
-	search  uint64 // searches made (varies the seed)
+	search  uint64 // searches made
+	// searchers holds one search per game, kept between moves so that
+	// its tree and node pool are reused (Advance after every move).
+	searchers map[*rules.Game]*mcts.Searcher
 
 	// time control
 	moveTime   time.Duration // st; 0 when level rules
@@ -82,7 +88,7 @@ func NewEngine(opt Options, out io.Writer) (*Engine, error) {
 	if opt.Playouts < 0 {
 		return nil, fmt.Errorf("playouts %d: need 0 or more", opt.Playouts)
 	}
-	e := &Engine{opt: opt, out: out, weights: map[*rules.Game]*features.Weights{}}
+	e := &Engine{opt: opt, out: out, weights: map[*rules.Game]*features.Weights{}, searchers: map[*rules.Game]*mcts.Searcher{}}
 	if err := e.setGame(opt.Game); err != nil {
 		return nil, err
 	}
@@ -303,6 +309,9 @@ func (e *Engine) userMove(text string) {
 		e.printf("Illegal move: %s", clip(text))
 		return
 	}
+	if s := e.searchers[e.game]; s != nil {
+		s.Advance(e.st, m)
+	}
 	e.st.Make(m)
 	if e.reportEnd() {
 		e.force = true
@@ -348,18 +357,25 @@ func (e *Engine) think() {
 		now = e.opt.Now
 	}
 	start := now()
-	cfg := mcts.Config{Playouts: e.opt.Playouts, TimeLimit: e.Allotment(), Seed: e.opt.Seed + e.search, Tactics: e.opt.Tactics}
-	if e.maxDepth > 0 && (cfg.Playouts == 0 || cfg.Playouts > 100*e.maxDepth) {
-		cfg.Playouts = 100 * e.maxDepth
+	playouts := e.opt.Playouts
+	if e.maxDepth > 0 && (playouts == 0 || playouts > 100*e.maxDepth) {
+		playouts = 100 * e.maxDepth
 	}
 	e.search++
-	searcher, err := mcts.New(cfg, e.weights[e.game])
-	if err != nil {
-		e.printf("Error (weights): %s", err)
-		e.force = true
-		return
+	searcher := e.searchers[e.game]
+	if searcher == nil {
+		var err error
+		searcher, err = mcts.New(mcts.Config{Seed: e.opt.Seed, Tactics: e.opt.Tactics, MateDepth: e.opt.MateDepth, CheckPrior: e.opt.CheckPrior}, e.weights[e.game])
+		if err != nil {
+			e.printf("Error (weights): %s", err)
+			e.force = true
+			return
+		}
+		e.searchers[e.game] = searcher
 	}
+	searcher.SetLimits(playouts, e.Allotment())
 	res := searcher.Search(e.st)
+	searcher.Advance(e.st, res.Move)
 	text := e.dialect.Move(res.Move)
 	if e.post {
 		cs := now().Sub(start).Milliseconds() / 10

@@ -415,3 +415,31 @@ func TestDefaultGame(t *testing.T) {
 		t.Errorf("engine with no game plays %q", e.game.Name)
 	}
 }
+
+// The engine keeps its searcher and tree between moves: after its move the
+// tree's root is the position after that move, holding the visits the
+// search gave it, and the next move is searched by the same searcher.
+func TestEngineReusesTree(t *testing.T) {
+	opt := fastOptions()
+	opt.Playouts = 300
+	c, e := pipeEngine(t, opt)
+	c.Send("new")
+	variant(t, c, "torishogi")
+	c.Send("usermove c3c4")
+	l, _ := c.Next(20 * time.Second)
+	if !strings.HasPrefix(l, "move ") {
+		t.Fatalf("after c3c4: %q", l)
+	}
+	s := e.searchers[e.game]
+	if s == nil || s.RootVisits() == 0 || s.Nodes() <= 1 {
+		t.Fatalf("after the engine's move the tree below it is gone (searcher %v)", s != nil)
+	}
+	reply := e.dialect.Move(e.State().Legal(nil)[0])
+	c.Send("usermove " + reply)
+	if l, _ := c.Next(20 * time.Second); !strings.HasPrefix(l, "move ") {
+		t.Fatalf("after %s: %q", reply, l)
+	}
+	if e.searchers[e.game] != s {
+		t.Error("the second move was searched by a new searcher")
+	}
+}

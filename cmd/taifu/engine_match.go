@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 	"time"
@@ -40,6 +41,8 @@ func runEngineMatch(args []string, stdout, stderr io.Writer) error {
 	games := fs.Int("games", 200, "games (pairs with colours reversed, rounded up to even)")
 	playouts := fs.Int("playouts", 0, "taifu's playout cap per move (0: the clock decides)")
 	tactics := fs.String("tactics", "default", "taifu's leaf tactics: eval, quiesce, mate, quiesce+mate or default")
+	mateDepth := fs.Int("mate-depth", 0, "taifu's mate search depth with mate tactics (taifu xboard --mate-depth; 0: the default)")
+	checkPrior := fs.Float64("check-prior", 0, "taifu's extra prior logit for checking moves with mate tactics (taifu xboard --check-prior; 0: none, the default)")
 	openingPlies := fs.Int("opening-plies", 2, "random plies from the start shared by a pair's two games")
 	maxPlies := fs.Int("max-plies", 600, "games reaching this many plies are drawn")
 	seed := fs.Uint64("seed", 1, "seed of the openings")
@@ -62,6 +65,10 @@ func runEngineMatch(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("--tc %v: need seconds per move in (0, 3600]", *tc)
 	case *games < 1, *maxPlies < 1, *openingPlies < 0, *playouts < 0:
 		return errors.New("--games and --max-plies need at least 1, --opening-plies and --playouts at least 0")
+	case *mateDepth < 0 || *mateDepth > 8:
+		return fmt.Errorf("--mate-depth %d: need 0 to 8", *mateDepth)
+	case math.IsNaN(*checkPrior) || math.Abs(*checkPrior) > 20:
+		return fmt.Errorf("--check-prior %v: need a number in [-20, 20]", *checkPrior)
 	}
 	sp, err := arena.ParseSPRT(*sprt)
 	if err != nil {
@@ -77,7 +84,7 @@ func runEngineMatch(args []string, stdout, stderr io.Writer) error {
 	if _, err := mcts.ParseTactics(*tactics); err != nil {
 		return fmt.Errorf("--tactics: %w", err)
 	}
-	argvA := []string{self, "xboard", "--game", g.Name, "--playouts", fmt.Sprint(*playouts), "--tactics", *tactics}
+	argvA := []string{self, "xboard", "--game", g.Name, "--playouts", fmt.Sprint(*playouts), "--tactics", *tactics, "--mate-depth", fmt.Sprint(*mateDepth), "--check-prior", fmt.Sprint(*checkPrior)}
 	if *pathA != "" {
 		argvA = append(argvA, "--weights", *pathA)
 	}

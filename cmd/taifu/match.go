@@ -26,6 +26,7 @@ func init() {
 // matchFlags are the match settings shared by match and train.
 type matchFlags struct {
 	games, playouts, playoutsB, openingPlies, maxPlies, workers int
+	mateDepth, mateDepthB                                       int
 	resignPlies                                                 int
 	moveMillis                                                  int
 	tactics, tacticsB                                           string
@@ -50,6 +51,8 @@ func (f *matchFlags) register(fs interface {
 	fs.IntVar(&f.moveMillis, prefix+"move-ms", 0, "milliseconds per move for both sides instead of --playouts (0: playouts)")
 	fs.StringVar(&f.tactics, prefix+"tactics", "default", "leaf tactics of side A: eval, quiesce, mate, quiesce+mate or default")
 	fs.StringVar(&f.tacticsB, prefix+"tactics-b", "", "leaf tactics of side B (empty: as --tactics)")
+	fs.IntVar(&f.mateDepth, prefix+"mate-depth", 0, "with mate tactics: moves of the mating side side A's mate search looks ahead (0: the default, 2)")
+	fs.IntVar(&f.mateDepthB, prefix+"mate-depth-b", -1, "the same for side B (-1: as --mate-depth)")
 	fs.IntVar(&f.openingPlies, prefix+"opening-plies", 4, "random plies played from the setup to make each pair's opening")
 	fs.IntVar(&f.maxPlies, prefix+"max-plies", 2000, "adjudicate games reaching this many plies (by the root value of the side to move)")
 	fs.Float64Var(&f.resign, prefix+"resign", 0.95, "a side resigns when both players' root values agree it is lost by at least this for --"+prefix+"resign-plies plies in a row (0: never)")
@@ -68,6 +71,8 @@ func (f *matchFlags) config(g *rules.Game) (arena.Config, error) {
 		intIn(f.prefix+"opening-plies", int64(f.openingPlies), 0, 10000),
 		intIn(f.prefix+"max-plies", int64(f.maxPlies), 1, math.MaxInt32),
 		intIn(f.prefix+"workers", int64(f.workers), 1, 4096),
+		intIn(f.prefix+"mate-depth", int64(f.mateDepth), 0, 8),
+		intIn(f.prefix+"mate-depth-b", int64(f.mateDepthB), -1, 8),
 		floatIn(f.prefix+"resign", f.resign, 0, 1),
 		intIn(f.prefix+"resign-plies", int64(f.resignPlies), 1, math.MaxInt32),
 	); err != nil {
@@ -122,8 +127,12 @@ func (f *matchFlags) playersLog(g *rules.Game, pathA, pathB string, log io.Write
 			return arena.Player{}, arena.Player{}, err
 		}
 	}
-	a := arena.Player{Name: wa.Version, Weights: wa, Search: mcts.Config{Playouts: f.playouts, Tactics: ta}}
-	b := arena.Player{Name: wb.Version, Weights: wb, Search: mcts.Config{Playouts: pb, Tactics: tb}}
+	mdb := f.mateDepthB
+	if mdb < 0 {
+		mdb = f.mateDepth
+	}
+	a := arena.Player{Name: wa.Version, Weights: wa, Search: mcts.Config{Playouts: f.playouts, Tactics: ta, MateDepth: f.mateDepth}}
+	b := arena.Player{Name: wb.Version, Weights: wb, Search: mcts.Config{Playouts: pb, Tactics: tb, MateDepth: mdb}}
 	if f.moveMillis > 0 {
 		d := time.Duration(f.moveMillis) * time.Millisecond
 		a.Search.Playouts, a.Search.TimeLimit = 0, d

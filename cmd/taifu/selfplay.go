@@ -59,6 +59,7 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&f.c.ResignThreshold, "resign-threshold", d.ResignThreshold, "resign at a root value at or below minus this, in [-1, 1] (negative: never)")
 	fs.Float64Var(&f.c.ResignPlayoutShare, "resign-playout-share", d.ResignPlayoutShare, "share of games played out without resigning, to count false resignations")
 	fs.BoolVar(&f.c.StartPosition, "start-position", false, "play from the start position instead of random setups (Typhoon)")
+	fs.StringVar(&f.c.Tactics, "tactics", "", "leaf tactics of the search: eval, quiesce, mate, quiesce+mate or default (the game's default; BENCHMARKS.md \"Leaf tactics\" prices each)")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress output")
 	fs.DurationVar(&f.logEvery, "log-every", 30*time.Second, "interval of progress lines when stderr is not a terminal")
 	fs.DurationVar(&f.commitEvery, "commit-every", selfplay.DefaultCommitEvery, "complete a Parquet part and update the manifest this often (a kill loses at most this much play; 0: only at the end and at 256 MiB)")
@@ -247,6 +248,7 @@ func (f *selfplayFlags) build(set map[string]bool) (selfplay.Config, error) {
 		"max-plies": func() { cfg.MaxPlies = f.c.MaxPlies }, "resign-threshold": func() { cfg.ResignThreshold = f.c.ResignThreshold },
 		"resign-playout-share": func() { cfg.ResignPlayoutShare = f.c.ResignPlayoutShare },
 		"start-position":       func() { cfg.StartPosition = f.c.StartPosition },
+		"tactics":              func() { cfg.Tactics = f.c.Tactics },
 		"shard":                func() { cfg.Shard, cfg.Shards = shard, shards },
 	}
 	for name := range set {

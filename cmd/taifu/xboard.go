@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 
 	"taifu/features"
@@ -24,12 +25,20 @@ func runXboard(args []string, stdout, stderr io.Writer) error {
 	weights := fs.String("weights", "", "weights file for --game (default: configs/weights/<game>.json when present, else the starting weights); other games use their default")
 	playouts := fs.Int("playouts", 0, "playouts per move (0: as many as the clock allows)")
 	tacticsText := fs.String("tactics", "default", "leaf tactics: eval, quiesce, mate, quiesce+mate or default")
+	mateDepth := fs.Int("mate-depth", 0, "with mate tactics: moves of the mating side the mate search looks ahead on a node's second visit (0: the default, 2)")
+	checkPrior := fs.Float64("check-prior", 0, "with mate tactics: extra prior logit of a checking move (0: none, the default)")
 	seed := fs.Uint64("seed", 1, "search seed")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if _, err := rules.Lookup(*game); err != nil {
 		return err
+	}
+	if *mateDepth < 0 || *mateDepth > 8 {
+		return fmt.Errorf("--mate-depth %d: need 0 to 8", *mateDepth)
+	}
+	if math.IsNaN(*checkPrior) || math.Abs(*checkPrior) > 20 {
+		return fmt.Errorf("--check-prior %v: need a number in [-20, 20]", *checkPrior)
 	}
 	load := func(g *rules.Game) (*features.Weights, error) {
 		if g.Name == *game {
@@ -44,7 +53,7 @@ func runXboard(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("--tactics: %w", err)
 	}
-	e, err := xboard.NewEngine(xboard.Options{Game: *game, Playouts: *playouts, Tactics: tactics, Weights: load, Seed: *seed}, stdout)
+	e, err := xboard.NewEngine(xboard.Options{Game: *game, Playouts: *playouts, Tactics: tactics, MateDepth: *mateDepth, CheckPrior: *checkPrior, Weights: load, Seed: *seed}, stdout)
 	if err != nil {
 		return err
 	}

@@ -57,12 +57,14 @@ func (s *State) Legal(buf []rules.Move) []rules.Move {
 	if s.Ended().Ended {
 		return buf
 	}
-	return s.generate(s.side, buf, false)
+	return s.generate(s.side, buf, false, nil)
 }
 
 // generate appends the legal moves of side us (whether or not it is to move)
 // to buf; with firstOnly it may stop after the first group of moves found.
-func (s *State) generate(us rules.Side, buf []rules.Move, firstOnly bool) []rules.Move {
+// dropTo, when not nil, narrows the drops of each kind k to the squares of
+// dropTo[k] (all zero: no drops).
+func (s *State) generate(us rules.Side, buf []rules.Move, firstOnly bool, dropTo *[numKinds]uint64) []rules.Move {
 	them := us.Other()
 	own, enemy := s.sides[us], s.sides[them]
 	occ := own | enemy
@@ -164,6 +166,12 @@ func (s *State) generate(us rules.Side, buf []rules.Move, firstOnly bool) []rule
 			continue
 		}
 		t := empty
+		if dropTo != nil {
+			t &= dropTo[k]
+		}
+		if t == 0 {
+			continue
+		}
 		if k == Swallow {
 			t = s.swallowDrops(us, t)
 		}
@@ -203,7 +211,7 @@ func (s *State) swallowDrops(us rules.Side, t uint64) uint64 {
 		s.put(x, rules.MakePiece(Swallow, us))
 		// The reply generation cannot recurse here: the swallow's check cannot
 		// be blocked, so the replies include no drops.
-		mated := len(s.generate(them, s.scratch[:0], true)) == 0
+		mated := len(s.generate(them, s.scratch[:0], true, nil)) == 0
 		s.remove(x)
 		if mated {
 			t &^= front

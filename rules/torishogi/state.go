@@ -21,6 +21,8 @@ type State struct {
 	// scratch receives the replies generated when testing whether a swallow
 	// drop mates.
 	scratch []rules.Move
+	// tbuf receives the moves HasLegal generates (tactical.go).
+	tbuf []rules.Move
 }
 
 type undo struct {
@@ -171,6 +173,7 @@ func (s *State) Clone() rules.State {
 	c.undo = append(make([]undo, 0, cap(s.undo)), s.undo...)
 	c.hist = s.hist.Clone()
 	c.scratch = make([]rules.Move, 0, cap(s.scratch))
+	c.tbuf = nil
 	return &c
 }
 
