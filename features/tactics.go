@@ -1,0 +1,222 @@
+package features
+
+import (
+	"sync"
+
+	"taifu/rules"
+)
+
+// The attack families (games whose State implements rules.Attacker):
+//
+//	mobility/TOKEN        sum over the kind's pieces of the squares it attacks
+//	                      that its own side does not hold (empty or opposing),
+//	                      mine minus theirs
+//	hanging_mine/TOKEN    the side to move's pieces of the kind that the
+//	                      opponent attacks and the side to move does not defend
+//	hanging_theirs/TOKEN  the opponent's pieces of the kind that the side to
+//	                      move attacks and the opponent does not defend
+//	royal_attack          attacks on the squares within one king step of the
+//	                      royals (their own squares included), summed over the
+//	                      attacking pieces: mine on theirs minus theirs on mine
+//	royal_defence         the same of a side's own pieces on its own royals'
+//	                      squares, mine minus theirs
+//
+// "Attacks" is rules.Attacker's pseudo-legal measure. The hanging families
+// are the only ones that are not mine minus theirs: they carry who is to
+// move, so a symmetric position need not evaluate to zero with them.
+
+// attackSchema holds the attack families' indices and geometry.
+type attackSchema struct {
+	on                      bool
+	mob, hangMine, hangThey []int32 // per kind, -1 when absent
+	royalAtt, royalDef      int32
+	// zone[zoneAt[sq]:zoneAt[sq+1]] lists the squares within one king step
+	// of sq, sq included.
+	zoneAt []int32
+	zone   []uint8
+}
+
+// addAttackFamilies appends the attack families' names when g's State
+// implements rules.Attacker.
+func (s *Schema) addAttackFamilies(add func(string) int32, newIdx func() []int32) {
+	g := s.Game
+	a := &s.att
+	a.mob, a.hangMine, a.hangThey = newIdx(), newIdx(), newIdx()
+	a.royalAtt, a.royalDef = -1, -1
+	if g.New == nil || g.StartPosition == "" {
+		return
+	}
+	st, err := rules.ParsePosition(g, g.StartPosition)
+	if err != nil {
+		return
+	}
+	if _, ok := st.(rules.Attacker); !ok {
+		return
+	}
+	a.on = true
+	nk := len(g.Kinds)
+	for k := 1; k < nk; k++ {
+		a.mob[k] = add("mobility/" + g.Kinds[k].Token)
+	}
+	for k := 1; k < nk; k++ {
+		a.hangMine[k] = add("hanging_mine/" + g.Kinds[k].Token)
+	}
+	for k := 1; k < nk; k++ {
+		a.hangThey[k] = add("hanging_theirs/" + g.Kinds[k].Token)
+	}
+	a.royalAtt = add("royal_attack")
+	a.royalDef = add("royal_defence")
+	n := g.Squares()
+	a.zoneAt = make([]int32, n+1)
+	for sq := 0; sq < n; sq++ {
+		a.zoneAt[sq] = int32(len(a.zone))
+		f, r := g.File(sq), g.Rank(sq)
+		for z := 0; z < n; z++ {
+			if absInt(g.File(z)-f) <= 1 && absInt(g.Rank(z)-r) <= 1 {
+				a.zone = append(a.zone, uint8(z))
+			}
+		}
+	}
+	a.zoneAt[n] = int32(len(a.zone))
+}
+
+// tally is the attack families' integer counts for one position, and the
+// scratch space that computes them. Evaluator and Extract share it, so the
+// search and the tuner see the same numbers.
+type tally struct {
+	mob, hangMine, hangThey [256]int32
+	royalAtt, royalDef      int32
+	att                     [2][256]uint8 // attackers per side and square (saturating)
+	occ                     []uint8       // occupied squares
+	sqs                     []uint8       // rules.Attacker output
+}
+
+var tallyPool = sync.Pool{New: func() any {
+	return &tally{occ: make([]uint8, 0, 256), sqs: make([]uint8, 0, 512)}
+}}
+
+// count fills t for st, which must implement rules.Attacker.
+func (s *Schema) count(st rules.State, t *tally) {
+	a := &s.att
+	at := st.(rules.Attacker)
+	nk := len(s.Game.Kinds)
+	n := s.Game.Squares()
+	clear(t.mob[:nk])
+	clear(t.hangMine[:nk])
+	clear(t.hangThey[:nk])
+	clear(t.att[0][:n])
+	clear(t.att[1][:n])
+	t.royalAtt, t.royalDef = 0, 0
+	t.occ = t.occ[:0]
+	me := st.SideToMove()
+	for sq := 0; sq < n; sq++ {
+		p := st.At(sq)
+		if p == rules.NoPiece {
+			continue
+		}
+		t.occ = append(t.occ, uint8(sq))
+		side := p.Side()
+		t.sqs = at.Attacks(sq, t.sqs[:0])
+		var c int32
+		att := &t.att[side]
+		for _, to := range t.sqs {
+			if att[to] < 255 {
+				att[to]++
+			}
+			if q := st.At(int(to)); q == rules.NoPiece || q.Side() != side {
+				c++
+			}
+		}
+		if side == me {
+			t.mob[p.Kind()] += c
+		} else {
+			t.mob[p.Kind()] -= c
+		}
+	}
+	for _, sq := range t.occ {
+		p := st.At(int(sq))
+		k, side := p.Kind(), p.Side()
+		other := side.Other()
+		if t.att[other][sq] > 0 && t.att[side][sq] == 0 {
+			if side == me {
+				t.hangMine[k]++
+			} else {
+				t.hangThey[k]++
+			}
+		}
+		if s.royal[k] {
+			var att, def int32
+			for _, z := range a.zone[a.zoneAt[sq]:a.zoneAt[sq+1]] {
+				att += int32(t.att[other][z])
+				def += int32(t.att[side][z])
+			}
+			if side == me {
+				t.royalAtt -= att
+				t.royalDef += def
+			} else {
+				t.royalAtt += att
+				t.royalDef -= def
+			}
+		}
+	}
+}
+
+// appendAttack appends the attack families' features of t to dst in index
+// order.
+func (s *Schema) appendAttack(t *tally, dst []Feature) []Feature {
+	a := &s.att
+	nk := len(s.Game.Kinds)
+	for k := 1; k < nk; k++ {
+		if v := t.mob[k]; v != 0 {
+			dst = append(dst, Feature{a.mob[k], float32(v)})
+		}
+	}
+	for k := 1; k < nk; k++ {
+		if v := t.hangMine[k]; v != 0 {
+			dst = append(dst, Feature{a.hangMine[k], float32(v)})
+		}
+	}
+	for k := 1; k < nk; k++ {
+		if v := t.hangThey[k]; v != 0 {
+			dst = append(dst, Feature{a.hangThey[k], float32(v)})
+		}
+	}
+	if t.royalAtt != 0 {
+		dst = append(dst, Feature{a.royalAtt, float32(t.royalAtt)})
+	}
+	if t.royalDef != 0 {
+		dst = append(dst, Feature{a.royalDef, float32(t.royalDef)})
+	}
+	return dst
+}
+
+// attackWeights is the Evaluator's copy of the attack families' weights.
+type attackWeights struct {
+	mob, hangMine, hangThey []float64 // per kind
+	royalAtt, royalDef      float64
+	any                     bool // some weight is nonzero: the counts are needed
+}
+
+func (s *Schema) attackWeights(at func(int32) float64) attackWeights {
+	nk := len(s.Game.Kinds)
+	w := attackWeights{mob: make([]float64, nk), hangMine: make([]float64, nk), hangThey: make([]float64, nk)}
+	if !s.att.on {
+		return w
+	}
+	for k := 1; k < nk; k++ {
+		w.mob[k], w.hangMine[k], w.hangThey[k] = at(s.att.mob[k]), at(s.att.hangMine[k]), at(s.att.hangThey[k])
+		w.any = w.any || w.mob[k] != 0 || w.hangMine[k] != 0 || w.hangThey[k] != 0
+	}
+	w.royalAtt, w.royalDef = at(s.att.royalAtt), at(s.att.royalDef)
+	w.any = w.any || w.royalAtt != 0 || w.royalDef != 0
+	return w
+}
+
+// eval returns the attack families' contribution for the counts t.
+func (w *attackWeights) eval(t *tally, nk int) float64 {
+	var sum float64
+	for k := 1; k < nk; k++ {
+		sum += w.mob[k]*float64(t.mob[k]) + w.hangMine[k]*float64(t.hangMine[k]) + w.hangThey[k]*float64(t.hangThey[k])
+	}
+	return sum + w.royalAtt*float64(t.royalAtt) + w.royalDef*float64(t.royalDef)
+}
