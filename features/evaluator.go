@@ -97,7 +97,7 @@ func (e *Evaluator) Eval(st rules.State) float64 {
 	if e.att.any {
 		t := tallyPool.Get().(*tally)
 		s.count(st, t)
-		sum += e.att.eval(t, len(s.Game.Kinds))
+		sum += e.att.eval(st, t, len(s.Game.Kinds))
 		tallyPool.Put(t)
 	}
 	return sum

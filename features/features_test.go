@@ -78,8 +78,11 @@ func TestHandFeatures(t *testing.T) {
 	for _, f := range fs {
 		got[s.Names[f.Index]] = f.Value
 	}
-	want := map[string]float32{"hand/R": 1}
-	if len(got) != len(want) || got["hand/R"] != 1 {
+	// hand_late/R: the extra rook times the share of the non-royal pieces in
+	// hand, 3 of 3 + 18 on the board. Every square next to a king is
+	// occupied, so drop_zone is 0.
+	want := map[string]float32{"hand/R": 1, "hand_late/R": float32(1.0 / 7)}
+	if len(got) != len(want) || got["hand/R"] != 1 || math.Abs(float64(got["hand_late/R"]-want["hand_late/R"])) > 1e-7 {
 		t.Errorf("features %v, want %v", got, want)
 	}
 	st2 := mustPos(t, g, "r,n,k,n,r/p,p,p,p,p/5/P,P,P,P,P/R,N,K,N,R black [R,P,p]")
@@ -157,6 +160,25 @@ func TestBareDanger(t *testing.T) {
 		if got := danger(c.n); got != c.want {
 			t.Errorf("danger(%d) = %v, want %v", c.n, got, c.want)
 		}
+	}
+}
+
+// drop_zone counted by hand: white holds a rook; black's Kc5 has the empty
+// b5 d5 b4 c4 d4 around it, of which white's Ra4 attacks b4 c4 d4 (its rank)
+// and white's Kc3 attacks b4 c4 d4 too: 3 squares. Black holds nothing: 0.
+func TestDropZone(t *testing.T) {
+	g := testgame.DropGame
+	s := For(g)
+	st := mustPos(t, g, "2,k,2/R,4/2,K,2/5/5 white [R]")
+	i, _ := s.Index("drop_zone")
+	var got float32
+	for _, f := range s.Extract(st, nil) {
+		if int(f.Index) == i {
+			got = f.Value
+		}
+	}
+	if got != 3 {
+		t.Errorf("drop_zone %v, want 3", got)
 	}
 }
 

@@ -23,7 +23,8 @@
 //	last_royal         Typhoon only (several royals a side are possible):
 //	                   [I have one royal] - [they have one royal]
 //	mobility/TOKEN, hanging_mine/TOKEN, hanging_theirs/TOKEN, royal_attack,
-//	royal_defence      games whose State implements rules.Attacker: the
+//	royal_defence, hand_late/TOKEN, drop_zone
+//	                   games whose State implements rules.Attacker: the
 //	                   attack families, see tactics.go; weights files
 //	                   without these terms load them at 0
 //
@@ -294,7 +295,7 @@ func (s *Schema) Extract(st rules.State, dst []Feature) []Feature {
 	if s.att.on {
 		t := tallyPool.Get().(*tally)
 		s.count(st, t)
-		dst = s.appendAttack(t, dst)
+		dst = s.appendAttack(st, t, dst)
 		tallyPool.Put(t)
 	}
 	return dst

@@ -20,6 +20,13 @@ import (
 //	                      attacking pieces: mine on theirs minus theirs on mine
 //	royal_defence         the same of a side's own pieces on its own royals'
 //	                      squares, mine minus theirs
+//	hand_late/TOKEN       drop games, droppable kinds: hand/TOKEN times the
+//	                      share of the non-royal pieces that are in hand
+//	                      (both sides' hands over hands plus board)
+//	drop_zone             drop games: for a side holding a piece, the empty
+//	                      squares within one king step of the opposing
+//	                      royals that it attacks (a piece dropped there is
+//	                      defended); mine minus theirs
 //
 // "Attacks" is rules.Attacker's pseudo-legal measure. The hanging families
 // are the only ones that are not mine minus theirs: they carry who is to
@@ -30,6 +37,8 @@ type attackSchema struct {
 	on                      bool
 	mob, hangMine, hangThey []int32 // per kind, -1 when absent
 	royalAtt, royalDef      int32
+	handLate                []int32 // per kind, -1 when absent
+	dropZone                int32
 	// zone[zoneAt[sq]:zoneAt[sq+1]] lists the squares within one king step
 	// of sq, sq included.
 	zoneAt []int32
@@ -42,7 +51,8 @@ func (s *Schema) addAttackFamilies(add func(string) int32, newIdx func() []int32
 	g := s.Game
 	a := &s.att
 	a.mob, a.hangMine, a.hangThey = newIdx(), newIdx(), newIdx()
-	a.royalAtt, a.royalDef = -1, -1
+	a.royalAtt, a.royalDef, a.dropZone = -1, -1, -1
+	a.handLate = newIdx()
 	if g.New == nil || g.StartPosition == "" {
 		return
 	}
@@ -66,6 +76,14 @@ func (s *Schema) addAttackFamilies(add func(string) int32, newIdx func() []int32
 	}
 	a.royalAtt = add("royal_attack")
 	a.royalDef = add("royal_defence")
+	if g.HasHand {
+		for k := 1; k < nk; k++ {
+			if g.Kinds[k].Droppable {
+				a.handLate[k] = add("hand_late/" + g.Kinds[k].Token)
+			}
+		}
+		a.dropZone = add("drop_zone")
+	}
 	n := g.Squares()
 	a.zoneAt = make([]int32, n+1)
 	for sq := 0; sq < n; sq++ {
@@ -86,6 +104,8 @@ func (s *Schema) addAttackFamilies(add func(string) int32, newIdx func() []int32
 type tally struct {
 	mob, hangMine, hangThey [256]int32
 	royalAtt, royalDef      int32
+	handLate                float64 // share of the non-royal pieces in hand
+	dropZone                int32
 	att                     [2][256]uint8 // attackers per side and square (saturating)
 	occ                     []uint8       // occupied squares
 	sqs                     []uint8       // rules.Attacker output
@@ -106,8 +126,9 @@ func (s *Schema) count(st rules.State, t *tally) {
 	clear(t.hangThey[:nk])
 	clear(t.att[0][:n])
 	clear(t.att[1][:n])
-	t.royalAtt, t.royalDef = 0, 0
+	t.royalAtt, t.royalDef, t.handLate, t.dropZone = 0, 0, 0, 0
 	t.occ = t.occ[:0]
+	board := 0
 	me := st.SideToMove()
 	for sq := 0; sq < n; sq++ {
 		p := st.At(sq)
@@ -116,6 +137,9 @@ func (s *Schema) count(st rules.State, t *tally) {
 		}
 		t.occ = append(t.occ, uint8(sq))
 		side := p.Side()
+		if !s.royal[p.Kind()] {
+			board++
+		}
 		t.sqs = at.Attacks(sq, t.sqs[:0])
 		var c int32
 		att := &t.att[side]
@@ -159,11 +183,52 @@ func (s *Schema) count(st rules.State, t *tally) {
 			}
 		}
 	}
+	if a.dropZone < 0 {
+		return
+	}
+	var held [2]int
+	for k := 1; k < nk; k++ {
+		if a.handLate[k] >= 0 {
+			held[0] += st.InHand(rules.First, rules.Kind(k))
+			held[1] += st.InHand(rules.Second, rules.Kind(k))
+		}
+	}
+	if h := held[0] + held[1]; h > 0 {
+		t.handLate = float64(h) / float64(h+board)
+	}
+	for _, sq := range t.occ {
+		p := st.At(int(sq))
+		if !s.royal[p.Kind()] {
+			continue
+		}
+		side := p.Side() // the royal's side; the dropper is the other
+		if held[side.Other()] == 0 {
+			continue
+		}
+		var c int32
+		for _, z := range a.zone[a.zoneAt[sq]:a.zoneAt[sq+1]] {
+			if st.At(int(z)) == rules.NoPiece && t.att[side.Other()][z] > 0 {
+				c++
+			}
+		}
+		if side == me {
+			t.dropZone -= c
+		} else {
+			t.dropZone += c
+		}
+	}
+}
+
+// handDiff is the side to move's pieces of kind k in hand minus the
+// opponent's.
+func handDiff(st rules.State, k int) int {
+	me := st.SideToMove()
+	return st.InHand(me, rules.Kind(k)) - st.InHand(me.Other(), rules.Kind(k))
 }
 
 // appendAttack appends the attack families' features of t to dst in index
 // order.
-func (s *Schema) appendAttack(t *tally, dst []Feature) []Feature {
+func (s *Schema) appendAttack(st rules.State, t *tally, dst []Feature) []Feature {
 	a := &s.att
 	nk := len(s.Game.Kinds)
 	for k := 1; k < nk; k++ {
@@ -187,36 +252,57 @@ func (s *Schema) appendAttack(t *tally, dst []Feature) []Feature {
 	if t.royalDef != 0 {
 		dst = append(dst, Feature{a.royalDef, float32(t.royalDef)})
 	}
+	if a.dropZone < 0 {
+		return dst
+	}
+	if t.handLate != 0 {
+		for k := 1; k < nk; k++ {
+			if a.handLate[k] >= 0 {
+				if d := handDiff(st, k); d != 0 {
+					dst = append(dst, Feature{a.handLate[k], float32(float64(d) * t.handLate)})
+				}
+			}
+		}
+	}
+	if t.dropZone != 0 {
+		dst = append(dst, Feature{a.dropZone, float32(t.dropZone)})
+	}
 	return dst
 }
 
 // attackWeights is the Evaluator's copy of the attack families' weights.
 type attackWeights struct {
 	mob, hangMine, hangThey []float64 // per kind
+	handLate                []float64 // per kind
 	royalAtt, royalDef      float64
+	dropZone                float64
 	any                     bool // some weight is nonzero: the counts are needed
 }
 
 func (s *Schema) attackWeights(at func(int32) float64) attackWeights {
 	nk := len(s.Game.Kinds)
-	w := attackWeights{mob: make([]float64, nk), hangMine: make([]float64, nk), hangThey: make([]float64, nk)}
+	w := attackWeights{mob: make([]float64, nk), hangMine: make([]float64, nk), hangThey: make([]float64, nk), handLate: make([]float64, nk)}
 	if !s.att.on {
 		return w
 	}
 	for k := 1; k < nk; k++ {
 		w.mob[k], w.hangMine[k], w.hangThey[k] = at(s.att.mob[k]), at(s.att.hangMine[k]), at(s.att.hangThey[k])
-		w.any = w.any || w.mob[k] != 0 || w.hangMine[k] != 0 || w.hangThey[k] != 0
+		w.handLate[k] = at(s.att.handLate[k])
+		w.any = w.any || w.mob[k] != 0 || w.hangMine[k] != 0 || w.hangThey[k] != 0 || w.handLate[k] != 0
 	}
-	w.royalAtt, w.royalDef = at(s.att.royalAtt), at(s.att.royalDef)
-	w.any = w.any || w.royalAtt != 0 || w.royalDef != 0
+	w.royalAtt, w.royalDef, w.dropZone = at(s.att.royalAtt), at(s.att.royalDef), at(s.att.dropZone)
+	w.any = w.any || w.royalAtt != 0 || w.royalDef != 0 || w.dropZone != 0
 	return w
 }
 
 // eval returns the attack families' contribution for the counts t.
-func (w *attackWeights) eval(t *tally, nk int) float64 {
+func (w *attackWeights) eval(st rules.State, t *tally, nk int) float64 {
 	var sum float64
 	for k := 1; k < nk; k++ {
 		sum += w.mob[k]*float64(t.mob[k]) + w.hangMine[k]*float64(t.hangMine[k]) + w.hangThey[k]*float64(t.hangThey[k])
+		if t.handLate != 0 && w.handLate[k] != 0 {
+			sum += w.handLate[k] * float64(handDiff(st, k)) * t.handLate
+		}
 	}
-	return sum + w.royalAtt*float64(t.royalAtt) + w.royalDef*float64(t.royalDef)
+	return sum + w.royalAtt*float64(t.royalAtt) + w.royalDef*float64(t.royalDef) + w.dropZone*float64(t.dropZone)
 }
