@@ -115,11 +115,13 @@ func TestExtractValues(t *testing.T) {
 		// Kc5 attacks b5 d5 b4 c4 and its own d4 (4 not its own); Nb3 attacks
 		// c5 d4 d2 a1 a5 and its own c1 (5); Pa2 attacks only its own b3,
 		// Pd4 attacks c3 e3 (2).
-		"mobility/K": 5 - 4,
-		"mobility/N": 5,
-		"mobility/P": 0 - 2,
+		"mobility/K":     5 - 4,
+		"mobility/N":     5,
+		"mobility/P":     0 - 2,
+		"mobility_total": 1 + 5 - 2,
 		// Kc5 is attacked by Nb3 and defended by nothing; d4 is defended by Kc5.
-		"hanging_theirs/K": 1,
+		"hanging_theirs/K":     1,
+		"hanging_theirs_total": 1,
 		// White attacks c5 and d4 in Kc5's zone (the knight); black attacks
 		// nothing in Kc1's zone.
 		"royal_attack": 2 - 0,

@@ -15,7 +15,7 @@ import (
 	"taifu/rules/typhoon"
 )
 
-func committed(t *testing.T, g *rules.Game) *features.Weights {
+func committed(t testing.TB, g *rules.Game) *features.Weights {
 	t.Helper()
 	w, err := features.LoadWeights(filepath.Join("..", features.DefaultPath(g.Name)), g)
 	if err != nil {
@@ -174,5 +174,36 @@ func TestOldWeightsLoadNewFamiliesAtZero(t *testing.T) {
 		if r.Hash() != st.Hash() {
 			t.Errorf("%s: starting weights without the attack terms load to another hash", name)
 		}
+	}
+}
+
+// BenchmarkEvaluatorGames measures one evaluation of each game's start
+// position with the committed weights ("base": the attack families weigh 0,
+// so the Evaluator skips them) and with every attack weight set ("attack").
+func BenchmarkEvaluatorGames(b *testing.B) {
+	for _, name := range rules.Names() {
+		g, _ := rules.Lookup(name)
+		w := committed(b, g)
+		st := g.Start()
+		b.Run(name+"/base", func(b *testing.B) {
+			e := w.Evaluator()
+			for b.Loop() {
+				_ = e.Eval(st)
+			}
+		})
+		s := features.For(g)
+		a := *w
+		a.Vec = append([]float64(nil), w.Vec...)
+		for i := range a.Vec {
+			if s.Optional(i) {
+				a.Vec[i] = 0.01
+			}
+		}
+		b.Run(name+"/attack", func(b *testing.B) {
+			e := a.Evaluator()
+			for b.Loop() {
+				_ = e.Eval(st)
+			}
+		})
 	}
 }

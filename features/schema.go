@@ -22,8 +22,9 @@
 //	                   side with n pieces on the board
 //	last_royal         Typhoon only (several royals a side are possible):
 //	                   [I have one royal] - [they have one royal]
-//	mobility/TOKEN, hanging_mine/TOKEN, hanging_theirs/TOKEN, royal_attack,
-//	royal_defence, hand_late/TOKEN, drop_zone
+//	mobility/TOKEN, hanging_mine/TOKEN, hanging_theirs/TOKEN, mobility_total,
+//	hanging_mine_total, hanging_theirs_total, royal_attack, royal_defence,
+//	hand_late/TOKEN, drop_zone
 //	                   games whose State implements rules.Attacker: the
 //	                   attack families, see tactics.go; weights files
 //	                   without these terms load them at 0

@@ -15,6 +15,9 @@ import (
 //	                      opponent attacks and the side to move does not defend
 //	hanging_theirs/TOKEN  the opponent's pieces of the kind that the side to
 //	                      move attacks and the opponent does not defend
+//	mobility_total, hanging_mine_total, hanging_theirs_total
+//	                      the same summed over the kinds (three terms, for
+//	                      games with many kinds and little data)
 //	royal_attack          attacks on the squares within one king step of the
 //	                      royals (their own squares included), summed over the
 //	                      attacking pieces: mine on theirs minus theirs on mine
@@ -37,6 +40,8 @@ type attackSchema struct {
 	on                      bool
 	mob, hangMine, hangThey []int32 // per kind, -1 when absent
 	royalAtt, royalDef      int32
+	mobTot, hangMineTot     int32
+	hangTheyTot             int32
 	handLate                []int32 // per kind, -1 when absent
 	dropZone                int32
 	// zone[zoneAt[sq]:zoneAt[sq+1]] lists the squares within one king step
@@ -52,6 +57,7 @@ func (s *Schema) addAttackFamilies(add func(string) int32, newIdx func() []int32
 	a := &s.att
 	a.mob, a.hangMine, a.hangThey = newIdx(), newIdx(), newIdx()
 	a.royalAtt, a.royalDef, a.dropZone = -1, -1, -1
+	a.mobTot, a.hangMineTot, a.hangTheyTot = -1, -1, -1
 	a.handLate = newIdx()
 	if g.New == nil || g.StartPosition == "" {
 		return
@@ -74,6 +80,9 @@ func (s *Schema) addAttackFamilies(add func(string) int32, newIdx func() []int32
 	for k := 1; k < nk; k++ {
 		a.hangThey[k] = add("hanging_theirs/" + g.Kinds[k].Token)
 	}
+	a.mobTot = add("mobility_total")
+	a.hangMineTot = add("hanging_mine_total")
+	a.hangTheyTot = add("hanging_theirs_total")
 	a.royalAtt = add("royal_attack")
 	a.royalDef = add("royal_defence")
 	if g.HasHand {
@@ -103,6 +112,7 @@ func (s *Schema) addAttackFamilies(add func(string) int32, newIdx func() []int32
 // search and the tuner see the same numbers.
 type tally struct {
 	mob, hangMine, hangThey [256]int32
+	tot                     [3]int32 // mobility, hanging mine, hanging theirs over all kinds
 	royalAtt, royalDef      int32
 	handLate                float64 // share of the non-royal pieces in hand
 	dropZone                int32
@@ -127,6 +137,7 @@ func (s *Schema) count(st rules.State, t *tally) {
 	clear(t.att[0][:n])
 	clear(t.att[1][:n])
 	t.royalAtt, t.royalDef, t.handLate, t.dropZone = 0, 0, 0, 0
+	t.tot = [3]int32{}
 	t.occ = t.occ[:0]
 	board := 0
 	me := st.SideToMove()
@@ -153,8 +164,10 @@ func (s *Schema) count(st rules.State, t *tally) {
 		}
 		if side == me {
 			t.mob[p.Kind()] += c
+			t.tot[0] += c
 		} else {
 			t.mob[p.Kind()] -= c
+			t.tot[0] -= c
 		}
 	}
 	for _, sq := range t.occ {
@@ -164,8 +177,10 @@ func (s *Schema) count(st rules.State, t *tally) {
 		if t.att[other][sq] > 0 && t.att[side][sq] == 0 {
 			if side == me {
 				t.hangMine[k]++
+				t.tot[1]++
 			} else {
 				t.hangThey[k]++
+				t.tot[2]++
 			}
 		}
 		if s.royal[k] {
@@ -246,6 +261,11 @@ func (s *Schema) appendAttack(st rules.State, t *tally, dst []Feature) []Feature
 			dst = append(dst, Feature{a.hangThey[k], float32(v)})
 		}
 	}
+	for i, idx := range [3]int32{a.mobTot, a.hangMineTot, a.hangTheyTot} {
+		if t.tot[i] != 0 {
+			dst = append(dst, Feature{idx, float32(t.tot[i])})
+		}
+	}
 	if t.royalAtt != 0 {
 		dst = append(dst, Feature{a.royalAtt, float32(t.royalAtt)})
 	}
@@ -274,6 +294,7 @@ func (s *Schema) appendAttack(st rules.State, t *tally, dst []Feature) []Feature
 type attackWeights struct {
 	mob, hangMine, hangThey []float64 // per kind
 	handLate                []float64 // per kind
+	tot                     [3]float64
 	royalAtt, royalDef      float64
 	dropZone                float64
 	any                     bool // some weight is nonzero: the counts are needed
@@ -290,6 +311,8 @@ func (s *Schema) attackWeights(at func(int32) float64) attackWeights {
 		w.handLate[k] = at(s.att.handLate[k])
 		w.any = w.any || w.mob[k] != 0 || w.hangMine[k] != 0 || w.hangThey[k] != 0 || w.handLate[k] != 0
 	}
+	w.tot = [3]float64{at(s.att.mobTot), at(s.att.hangMineTot), at(s.att.hangTheyTot)}
+	w.any = w.any || w.tot != [3]float64{}
 	w.royalAtt, w.royalDef, w.dropZone = at(s.att.royalAtt), at(s.att.royalDef), at(s.att.dropZone)
 	w.any = w.any || w.royalAtt != 0 || w.royalDef != 0 || w.dropZone != 0
 	return w
@@ -303,6 +326,9 @@ func (w *attackWeights) eval(st rules.State, t *tally, nk int) float64 {
 		if t.handLate != 0 && w.handLate[k] != 0 {
 			sum += w.handLate[k] * float64(handDiff(st, k)) * t.handLate
 		}
+	}
+	for i := range t.tot {
+		sum += w.tot[i] * float64(t.tot[i])
 	}
 	return sum + w.royalAtt*float64(t.royalAtt) + w.royalDef*float64(t.royalDef) + w.dropZone*float64(t.dropZone)
 }
