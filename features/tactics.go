@@ -117,8 +117,9 @@ type tally struct {
 	handLate                float64 // share of the non-royal pieces in hand
 	dropZone                int32
 	att                     [2][256]uint8 // attackers per side and square (saturating)
-	occ                     []uint8       // occupied squares
-	sqs                     []uint8       // rules.Attacker output
+	board                   [256]rules.Piece
+	occ                     []uint8 // occupied squares
+	sqs                     []uint8 // rules.Attacker output
 }
 
 var tallyPool = sync.Pool{New: func() any {
@@ -143,22 +144,26 @@ func (s *Schema) count(st rules.State, t *tally) {
 	me := st.SideToMove()
 	for sq := 0; sq < n; sq++ {
 		p := st.At(sq)
+		t.board[sq] = p
 		if p == rules.NoPiece {
 			continue
 		}
 		t.occ = append(t.occ, uint8(sq))
-		side := p.Side()
 		if !s.royal[p.Kind()] {
 			board++
 		}
-		t.sqs = at.Attacks(sq, t.sqs[:0])
+	}
+	for _, sq := range t.occ {
+		p := t.board[sq]
+		side := p.Side()
+		t.sqs = at.Attacks(int(sq), t.sqs[:0])
 		var c int32
 		att := &t.att[side]
 		for _, to := range t.sqs {
 			if att[to] < 255 {
 				att[to]++
 			}
-			if q := st.At(int(to)); q == rules.NoPiece || q.Side() != side {
+			if q := t.board[to]; q == rules.NoPiece || q.Side() != side {
 				c++
 			}
 		}
@@ -171,7 +176,7 @@ func (s *Schema) count(st rules.State, t *tally) {
 		}
 	}
 	for _, sq := range t.occ {
-		p := st.At(int(sq))
+		p := t.board[sq]
 		k, side := p.Kind(), p.Side()
 		other := side.Other()
 		if t.att[other][sq] > 0 && t.att[side][sq] == 0 {
@@ -212,7 +217,7 @@ func (s *Schema) count(st rules.State, t *tally) {
 		t.handLate = float64(h) / float64(h+board)
 	}
 	for _, sq := range t.occ {
-		p := st.At(int(sq))
+		p := t.board[sq]
 		if !s.royal[p.Kind()] {
 			continue
 		}
@@ -222,7 +227,7 @@ func (s *Schema) count(st rules.State, t *tally) {
 		}
 		var c int32
 		for _, z := range a.zone[a.zoneAt[sq]:a.zoneAt[sq+1]] {
-			if st.At(int(z)) == rules.NoPiece && t.att[side.Other()][z] > 0 {
+			if t.board[z] == rules.NoPiece && t.att[side.Other()][z] > 0 {
 				c++
 			}
 		}
