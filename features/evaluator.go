@@ -95,10 +95,10 @@ func (e *Evaluator) Eval(st rules.State) float64 {
 		sum += e.last * float64(b2f(royals[me] == 1)-b2f(royals[me.Other()] == 1))
 	}
 	if e.att.any {
-		t := tallyPool.Get().(*tally)
+		t := tallies.get()
 		s.count(st, t)
 		sum += e.att.eval(st, t, len(s.Game.Kinds))
-		tallyPool.Put(t)
+		tallies.put(t)
 	}
 	return sum
 }

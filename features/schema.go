@@ -294,10 +294,10 @@ func (s *Schema) Extract(st rules.State, dst []Feature) []Feature {
 		}
 	}
 	if s.att.on {
-		t := tallyPool.Get().(*tally)
+		t := tallies.get()
 		s.count(st, t)
 		dst = s.appendAttack(st, t, dst)
-		tallyPool.Put(t)
+		tallies.put(t)
 	}
 	return dst
 }

@@ -122,9 +122,33 @@ type tally struct {
 	sqs                     []uint8 // rules.Attacker output
 }
 
-var tallyPool = sync.Pool{New: func() any {
+// tallies is a free list of tally scratch. Unlike sync.Pool it never drops
+// an entry (sync.Pool drops some on purpose under the race detector), so the
+// search allocates nothing per evaluation in every build.
+var tallies tallyList
+
+type tallyList struct {
+	mu   sync.Mutex
+	free []*tally
+}
+
+func (l *tallyList) get() *tally {
+	l.mu.Lock()
+	if n := len(l.free); n > 0 {
+		t := l.free[n-1]
+		l.free = l.free[:n-1]
+		l.mu.Unlock()
+		return t
+	}
+	l.mu.Unlock()
 	return &tally{occ: make([]uint8, 0, 256), sqs: make([]uint8, 0, 512)}
-}}
+}
+
+func (l *tallyList) put(t *tally) {
+	l.mu.Lock()
+	l.free = append(l.free, t)
+	l.mu.Unlock()
+}
 
 // count fills t for st, which must implement rules.Attacker.
 func (s *Schema) count(st rules.State, t *tally) {
