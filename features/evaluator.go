@@ -16,6 +16,7 @@ type Evaluator struct {
 	royals   float64
 	bare     float64
 	last     float64
+	att      attackWeights
 }
 
 // Evaluator returns a fast evaluator with w's current weights (w must be
@@ -46,6 +47,7 @@ func (w *Weights) Evaluator() *Evaluator {
 		}
 	}
 	e.royals, e.bare, e.last = at(s.royals), at(s.bare), at(s.lastRoyal)
+	e.att = s.attackWeights(at)
 	return e
 }
 
@@ -91,6 +93,12 @@ func (e *Evaluator) Eval(st rules.State) float64 {
 	if s.bare >= 0 {
 		sum += e.bare * float64(danger(pieces[me])-danger(pieces[me.Other()]))
 		sum += e.last * float64(b2f(royals[me] == 1)-b2f(royals[me.Other()] == 1))
+	}
+	if e.att.any {
+		t := tallies.get()
+		s.count(st, t)
+		sum += e.att.eval(st, t, len(s.Game.Kinds))
+		tallies.put(t)
 	}
 	return sum
 }

@@ -78,8 +78,11 @@ func TestHandFeatures(t *testing.T) {
 	for _, f := range fs {
 		got[s.Names[f.Index]] = f.Value
 	}
-	want := map[string]float32{"hand/R": 1}
-	if len(got) != len(want) || got["hand/R"] != 1 {
+	// hand_late/R: the extra rook times the share of the non-royal pieces in
+	// hand, 3 of 3 + 18 on the board. Every square next to a king is
+	// occupied, so drop_zone is 0.
+	want := map[string]float32{"hand/R": 1, "hand_late/R": float32(1.0 / 7)}
+	if len(got) != len(want) || got["hand/R"] != 1 || math.Abs(float64(got["hand_late/R"]-want["hand_late/R"])) > 1e-7 {
 		t.Errorf("features %v, want %v", got, want)
 	}
 	st2 := mustPos(t, g, "r,n,k,n,r/p,p,p,p,p/5/P,P,P,P,P/R,N,K,N,R black [R,P,p]")
@@ -108,6 +111,22 @@ func TestExtractValues(t *testing.T) {
 		"center/P":      cen(0, 1) - cen(3, 3),
 		"center/K":      cen(2, 0) - cen(2, 4),
 		"material_eg/N": float32(eg),
+		// Attack families (testgame.Attacks): Kc1 attacks b1 d1 b2 c2 d2 (5),
+		// Kc5 attacks b5 d5 b4 c4 and its own d4 (4 not its own); Nb3 attacks
+		// c5 d4 d2 a1 a5 and its own c1 (5); Pa2 attacks only its own b3,
+		// Pd4 attacks c3 e3 (2).
+		"mobility/K":     5 - 4,
+		"mobility/N":     5,
+		"mobility/P":     0 - 2,
+		"mobility_total": 1 + 5 - 2,
+		// Kc5 is attacked by Nb3 and defended by nothing; d4 is defended by Kc5.
+		"hanging_theirs/K":     1,
+		"hanging_theirs_total": 1,
+		// White attacks c5 and d4 in Kc5's zone (the knight); black attacks
+		// nothing in Kc1's zone.
+		"royal_attack": 2 - 0,
+		// Own attacks on the own king's zone: white K 5 + N (c1, d2) 2, black K 5.
+		"royal_defence": 7 - 5,
 	}
 	got := map[string]float32{}
 	fs := s.Extract(st, nil)
@@ -143,6 +162,25 @@ func TestBareDanger(t *testing.T) {
 		if got := danger(c.n); got != c.want {
 			t.Errorf("danger(%d) = %v, want %v", c.n, got, c.want)
 		}
+	}
+}
+
+// drop_zone counted by hand: white holds a rook; black's Kc5 has the empty
+// b5 d5 b4 c4 d4 around it, of which white's Ra4 attacks b4 c4 d4 (its rank)
+// and white's Kc3 attacks b4 c4 d4 too: 3 squares. Black holds nothing: 0.
+func TestDropZone(t *testing.T) {
+	g := testgame.DropGame
+	s := For(g)
+	st := mustPos(t, g, "2,k,2/R,4/2,K,2/5/5 white [R]")
+	i, _ := s.Index("drop_zone")
+	var got float32
+	for _, f := range s.Extract(st, nil) {
+		if int(f.Index) == i {
+			got = f.Value
+		}
+	}
+	if got != 3 {
+		t.Errorf("drop_zone %v, want 3", got)
 	}
 }
 

@@ -1,8 +1,10 @@
 package features_test
 
 import (
+	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,7 +15,7 @@ import (
 	"taifu/rules/typhoon"
 )
 
-func committed(t *testing.T, g *rules.Game) *features.Weights {
+func committed(t testing.TB, g *rules.Game) *features.Weights {
 	t.Helper()
 	w, err := features.LoadWeights(filepath.Join("..", features.DefaultPath(g.Name)), g)
 	if err != nil {
@@ -116,5 +118,92 @@ func TestEvaluatorMatchesFeaturesRealGames(t *testing.T) {
 				st.Make(ms[rng.IntN(len(ms))])
 			}
 		}
+	}
+}
+
+// The weights files written before the attack families existed (the shipped
+// configs/weights/*.json and the starting estimates, typhoon-start-1 and its
+// siblings) load unchanged: their attack terms weigh 0, and a starting
+// estimate written without the attack terms loads to the same weights (the
+// same hash) as the estimate itself.
+func TestOldWeightsLoadNewFamiliesAtZero(t *testing.T) {
+	for _, name := range rules.Names() {
+		g, _ := rules.Lookup(name)
+		s := features.For(g)
+		nOpt := 0
+		for i := range s.Names {
+			if s.Optional(i) {
+				nOpt++
+			}
+		}
+		if _, ok := g.Start().(rules.Attacker); ok && nOpt == 0 {
+			t.Errorf("%s implements rules.Attacker but has no attack features", name)
+		}
+		w := committed(t, g)
+		if _, ok := w.Terms["mobility/"+g.Kinds[1].Token]; ok {
+			continue // a file written with the attack families
+		}
+		for i, n := range s.Names {
+			if s.Optional(i) && w.Vec[i] != 0 {
+				t.Errorf("%s: %s loads as %v, want 0", name, n, w.Vec[i])
+			}
+		}
+		st := features.Starting(g)
+		// A starting estimate written without the optional terms loads to
+		// the same weights (same hash) as the estimate itself.
+		old := *st
+		old.Terms = map[string]float64{}
+		for i, n := range s.Names {
+			if !s.Optional(i) {
+				old.Terms[n] = st.Vec[i]
+			}
+		}
+		old.Vec = nil
+		p := filepath.Join(t.TempDir(), name+".json")
+		b, err := json.Marshal(&old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r, err := features.LoadWeights(p, g)
+		if err != nil {
+			t.Fatalf("%s: starting weights without the attack terms: %v", name, err)
+		}
+		if r.Hash() != st.Hash() {
+			t.Errorf("%s: starting weights without the attack terms load to another hash", name)
+		}
+	}
+}
+
+// BenchmarkEvaluatorGames measures one evaluation of each game's start
+// position with the committed weights ("base": the attack families weigh 0,
+// so the Evaluator skips them) and with every attack weight set ("attack").
+func BenchmarkEvaluatorGames(b *testing.B) {
+	for _, name := range rules.Names() {
+		g, _ := rules.Lookup(name)
+		w := committed(b, g)
+		st := g.Start()
+		b.Run(name+"/base", func(b *testing.B) {
+			e := w.Evaluator()
+			for b.Loop() {
+				_ = e.Eval(st)
+			}
+		})
+		s := features.For(g)
+		a := *w
+		a.Vec = append([]float64(nil), w.Vec...)
+		for i := range a.Vec {
+			if s.Optional(i) {
+				a.Vec[i] = 0.01
+			}
+		}
+		b.Run(name+"/attack", func(b *testing.B) {
+			e := a.Evaluator()
+			for b.Loop() {
+				_ = e.Eval(st)
+			}
+		})
 	}
 }

@@ -22,6 +22,12 @@
 //	                   side with n pieces on the board
 //	last_royal         Typhoon only (several royals a side are possible):
 //	                   [I have one royal] - [they have one royal]
+//	mobility/TOKEN, hanging_mine/TOKEN, hanging_theirs/TOKEN, mobility_total,
+//	hanging_mine_total, hanging_theirs_total, royal_attack, royal_defence,
+//	hand_late/TOKEN, drop_zone
+//	                   games whose State implements rules.Attacker: the
+//	                   attack families, see tactics.go; weights files
+//	                   without these terms load them at 0
 //
 // Schema.Names lists them in this order, kinds in piece-table order.
 package features
@@ -55,6 +61,10 @@ type Schema struct {
 	cenInt         []int32
 	advDen, cenDen float64
 	startPieces    int // non-royal pieces at the start; 0: no taper
+	att            attackSchema
+	// optional[i]: feature i belongs to a family added after the first
+	// weights files were written; a file without its term loads it at 0.
+	optional []bool
 }
 
 var (
@@ -126,6 +136,12 @@ func build(g *rules.Game) *Schema {
 	if g.BareRoyalLoses {
 		s.bare = add("bare_danger")
 		s.lastRoyal = add("last_royal")
+	}
+	firstOptional := len(s.Names)
+	s.addAttackFamilies(add, newIdx)
+	s.optional = make([]bool, len(s.Names))
+	for i := firstOptional; i < len(s.Names); i++ {
+		s.optional[i] = true
 	}
 	// Relative rank r/(H-1); centrality 1 - (|df|/cf + |dr|/cr)/2 with
 	// |df| = |2f-(W-1)|/2, cf = (W-1)/2 (likewise ranks), in units of
@@ -277,8 +293,18 @@ func (s *Schema) Extract(st rules.State, dst []Feature) []Feature {
 			dst = append(dst, Feature{s.lastRoyal, d})
 		}
 	}
+	if s.att.on {
+		t := tallies.get()
+		s.count(st, t)
+		dst = s.appendAttack(st, t, dst)
+		tallies.put(t)
+	}
 	return dst
 }
+
+// Optional reports whether feature i belongs to a family that weights files
+// may lack (they load it at 0): the attack families (tactics.go).
+func (s *Schema) Optional(i int) bool { return s.optional[i] }
 
 // danger is the bare-royal danger of a side with n pieces on the board.
 func danger(n int) float32 {

@@ -116,7 +116,9 @@ func LoadFrom(game string, path string) (*Weights, string, error) {
 }
 
 // Compile checks w against g's schema (game, every term known, every schema
-// name present, finite values within MaxWeight) and fills Vec from Terms.
+// name present except the optional ones (Schema.Optional), which a file
+// written before their family existed lacks and which then weigh 0, finite
+// values within MaxWeight) and fills Vec from Terms.
 func (w *Weights) Compile(g *rules.Game) error {
 	if w.Game != g.Name {
 		return fmt.Errorf("weights are for game %q, not %q", w.Game, g.Name)
@@ -135,6 +137,9 @@ func (w *Weights) Compile(g *rules.Game) error {
 	vec := make([]float64, len(s.Names))
 	for i, name := range s.Names {
 		v, ok := w.Terms[name]
+		if !ok && s.optional[i] {
+			continue // a family newer than the file: weight 0
+		}
 		if !ok {
 			return fmt.Errorf("term %q: missing (every feature of %s needs a weight)", name, g.Name)
 		}

@@ -372,3 +372,51 @@ func (s *state) Unmake() {
 	}
 	s.hash = u.hash
 }
+
+// Attacks appends the squares the piece on sq attacks (rules.Attacker): the
+// King's steps, the Knight's leaps, the Pawn's two forward diagonals, and the
+// Rook's and Queen's slides up to and including the first piece.
+func (s *state) Attacks(sq int, buf []uint8) []uint8 {
+	p := s.board[sq]
+	if p == rules.NoPiece {
+		return buf
+	}
+	f, r := sq%5, sq/5
+	on := func(nf, nr int) bool { return nf >= 0 && nf <= 4 && nr >= 0 && nr <= 4 }
+	switch p.Kind() {
+	case King, Knight:
+		ds := kingSteps[:]
+		if p.Kind() == Knight {
+			ds = knightLeaps[:]
+		}
+		for _, d := range ds {
+			if nf, nr := f+d[0], r+d[1]; on(nf, nr) {
+				buf = append(buf, uint8(nr*5+nf))
+			}
+		}
+	case Rook, Queen:
+		ds := rookDirs[:]
+		if p.Kind() == Queen {
+			ds = kingSteps[:]
+		}
+		for _, d := range ds {
+			for nf, nr := f+d[0], r+d[1]; on(nf, nr); nf, nr = nf+d[0], nr+d[1] {
+				buf = append(buf, uint8(nr*5+nf))
+				if s.board[nr*5+nf] != rules.NoPiece {
+					break
+				}
+			}
+		}
+	case Pawn:
+		dr := 1
+		if p.Side() == rules.Second {
+			dr = -1
+		}
+		for _, df := range [2]int{-1, 1} {
+			if nf, nr := f+df, r+dr; on(nf, nr) {
+				buf = append(buf, uint8(nr*5+nf))
+			}
+		}
+	}
+	return buf
+}

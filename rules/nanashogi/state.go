@@ -219,3 +219,22 @@ func (st *State) String() string { return rules.FormatPosition(st) }
 
 // InCheck reports whether the side to move's king is attacked.
 func (st *State) InCheck() bool { return st.pos.InCheck() }
+
+// Attacks appends the squares the piece on sq attacks (rules.Attacker):
+// along each of its lines, the squares up to and including the first piece.
+func (st *State) Attacks(sq int, buf []uint8) []uint8 {
+	pc := st.pos.Sq[sq]
+	if pc == rules.NoPiece {
+		return buf
+	}
+	for _, ry := range rays[pc][sq] {
+		for i := 0; i < int(ry.n); i++ {
+			to := ry.sqs[i]
+			buf = append(buf, to)
+			if st.pos.Sq[to] != rules.NoPiece {
+				break
+			}
+		}
+	}
+	return buf
+}

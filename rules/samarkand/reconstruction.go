@@ -132,7 +132,7 @@ func (s *State) genMonkey(sq int, p rules.Piece) {
 	m := rules.NewMove(sq, sq)
 	s.start = len(s.buf)
 	s.budget = monkeyChainBudget
-	s.captureChain(sq, sq, p, &m)
+	s.captureChain(sq, sq, p, m)
 	s.board[sq] = p
 }
 
@@ -166,7 +166,7 @@ func (s *State) friendlyChain(from, cur int, p rules.Piece) {
 	}
 }
 
-func (s *State) captureChain(from, cur int, p rules.Piece, m *rules.Move) {
+func (s *State) captureChain(from, cur int, p rules.Piece, m rules.Move) {
 	side := p.Side()
 	for d := 0; d < 8; d++ {
 		over := step(cur, d)
@@ -185,7 +185,7 @@ func (s *State) captureChain(from, cur int, p rules.Piece, m *rules.Move) {
 			continue // a Move lists at most MaxMarks captures; see monkeyChainBudget
 		}
 		s.budget--
-		mm := *m
+		mm := m
 		mm.AddCapture(over)
 		mm.To = uint8(land)
 		if land != from && !s.seen(&mm) {
@@ -196,7 +196,7 @@ func (s *State) captureChain(from, cur int, p rules.Piece, m *rules.Move) {
 		}
 		s.board[over] = rules.NoPiece
 		s.visited[land>>6] |= 1 << (land & 63)
-		s.captureChain(from, land, p, &mm)
+		s.captureChain(from, land, p, mm)
 		s.visited[land>>6] &^= 1 << (land & 63)
 		s.board[over] = q
 		if s.hit {

@@ -54,6 +54,7 @@ type State struct {
 	visited [3]uint64
 	start   int
 	budget  int
+	atk     []rules.Move // Attacks' scratch
 }
 
 func newState(su *rules.Setup) (rules.State, error) {
@@ -140,7 +141,7 @@ func (s *State) Clone() rules.State {
 	c := *s
 	c.hist = s.hist.Clone()
 	c.stack = append(make([]undo, 0, cap(s.stack)), s.stack...)
-	c.buf = nil
+	c.buf, c.atk = nil, nil
 	return &c
 }
 

@@ -219,3 +219,25 @@ func (s *State) swallowDrops(us rules.Side, t uint64) uint64 {
 	}
 	return t
 }
+
+// Attacks appends the squares the piece on sq attacks (rules.Attacker): its
+// steps and jumps, and its ranges up to and including the first piece.
+func (s *State) Attacks(sq int, buf []uint8) []uint8 {
+	p := s.board[sq]
+	if p == rules.NoPiece {
+		return buf
+	}
+	us, k := p.Side(), p.Kind()
+	occ := s.sides[0] | s.sides[1]
+	t := stepTo[us][k][sq]
+	for _, d := range kindRays[us][k] {
+		t |= rayAttacks(d, sq, occ)
+	}
+	for _, d := range kindRays2[us][k] {
+		t |= rayAttacks(d, sq, occ) & within2[sq]
+	}
+	for ; t != 0; t &= t - 1 {
+		buf = append(buf, uint8(bits.TrailingZeros64(t)))
+	}
+	return buf
+}

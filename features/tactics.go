@@ -1,0 +1,363 @@
+package features
+
+import (
+	"sync"
+
+	"taifu/rules"
+)
+
+// The attack families (games whose State implements rules.Attacker):
+//
+//	mobility/TOKEN        sum over the kind's pieces of the squares it attacks
+//	                      that its own side does not hold (empty or opposing),
+//	                      mine minus theirs
+//	hanging_mine/TOKEN    the side to move's pieces of the kind that the
+//	                      opponent attacks and the side to move does not defend
+//	hanging_theirs/TOKEN  the opponent's pieces of the kind that the side to
+//	                      move attacks and the opponent does not defend
+//	mobility_total, hanging_mine_total, hanging_theirs_total
+//	                      the same summed over the kinds (three terms, for
+//	                      games with many kinds and little data)
+//	royal_attack          attacks on the squares within one king step of the
+//	                      royals (their own squares included), summed over the
+//	                      attacking pieces: mine on theirs minus theirs on mine
+//	royal_defence         the same of a side's own pieces on its own royals'
+//	                      squares, mine minus theirs
+//	hand_late/TOKEN       drop games, droppable kinds: hand/TOKEN times the
+//	                      share of the non-royal pieces that are in hand
+//	                      (both sides' hands over hands plus board)
+//	drop_zone             drop games: for a side holding a piece, the empty
+//	                      squares within one king step of the opposing
+//	                      royals that it attacks (a piece dropped there is
+//	                      defended); mine minus theirs
+//
+// "Attacks" is rules.Attacker's pseudo-legal measure. The hanging families
+// are the only ones that are not mine minus theirs: they carry who is to
+// move, so a symmetric position need not evaluate to zero with them.
+
+// attackSchema holds the attack families' indices and geometry.
+type attackSchema struct {
+	on                      bool
+	mob, hangMine, hangThey []int32 // per kind, -1 when absent
+	royalAtt, royalDef      int32
+	mobTot, hangMineTot     int32
+	hangTheyTot             int32
+	handLate                []int32 // per kind, -1 when absent
+	dropZone                int32
+	// zone[zoneAt[sq]:zoneAt[sq+1]] lists the squares within one king step
+	// of sq, sq included.
+	zoneAt []int32
+	zone   []uint8
+}
+
+// addAttackFamilies appends the attack families' names when g's State
+// implements rules.Attacker.
+func (s *Schema) addAttackFamilies(add func(string) int32, newIdx func() []int32) {
+	g := s.Game
+	a := &s.att
+	a.mob, a.hangMine, a.hangThey = newIdx(), newIdx(), newIdx()
+	a.royalAtt, a.royalDef, a.dropZone = -1, -1, -1
+	a.mobTot, a.hangMineTot, a.hangTheyTot = -1, -1, -1
+	a.handLate = newIdx()
+	if g.New == nil || g.StartPosition == "" {
+		return
+	}
+	st, err := rules.ParsePosition(g, g.StartPosition)
+	if err != nil {
+		return
+	}
+	if _, ok := st.(rules.Attacker); !ok {
+		return
+	}
+	a.on = true
+	nk := len(g.Kinds)
+	for k := 1; k < nk; k++ {
+		a.mob[k] = add("mobility/" + g.Kinds[k].Token)
+	}
+	for k := 1; k < nk; k++ {
+		a.hangMine[k] = add("hanging_mine/" + g.Kinds[k].Token)
+	}
+	for k := 1; k < nk; k++ {
+		a.hangThey[k] = add("hanging_theirs/" + g.Kinds[k].Token)
+	}
+	a.mobTot = add("mobility_total")
+	a.hangMineTot = add("hanging_mine_total")
+	a.hangTheyTot = add("hanging_theirs_total")
+	a.royalAtt = add("royal_attack")
+	a.royalDef = add("royal_defence")
+	if g.HasHand {
+		for k := 1; k < nk; k++ {
+			if g.Kinds[k].Droppable {
+				a.handLate[k] = add("hand_late/" + g.Kinds[k].Token)
+			}
+		}
+		a.dropZone = add("drop_zone")
+	}
+	n := g.Squares()
+	a.zoneAt = make([]int32, n+1)
+	for sq := 0; sq < n; sq++ {
+		a.zoneAt[sq] = int32(len(a.zone))
+		f, r := g.File(sq), g.Rank(sq)
+		for z := 0; z < n; z++ {
+			if absInt(g.File(z)-f) <= 1 && absInt(g.Rank(z)-r) <= 1 {
+				a.zone = append(a.zone, uint8(z))
+			}
+		}
+	}
+	a.zoneAt[n] = int32(len(a.zone))
+}
+
+// tally is the attack families' integer counts for one position, and the
+// scratch space that computes them. Evaluator and Extract share it, so the
+// search and the tuner see the same numbers.
+type tally struct {
+	mob, hangMine, hangThey [256]int32
+	tot                     [3]int32 // mobility, hanging mine, hanging theirs over all kinds
+	royalAtt, royalDef      int32
+	handLate                float64 // share of the non-royal pieces in hand
+	dropZone                int32
+	att                     [2][256]uint8 // attackers per side and square (saturating)
+	board                   [256]rules.Piece
+	occ                     []uint8 // occupied squares
+	sqs                     []uint8 // rules.Attacker output
+}
+
+// tallies is a free list of tally scratch. Unlike sync.Pool it never drops
+// an entry (sync.Pool drops some on purpose under the race detector), so the
+// search allocates nothing per evaluation in every build.
+var tallies tallyList
+
+type tallyList struct {
+	mu   sync.Mutex
+	free []*tally
+}
+
+func (l *tallyList) get() *tally {
+	l.mu.Lock()
+	if n := len(l.free); n > 0 {
+		t := l.free[n-1]
+		l.free = l.free[:n-1]
+		l.mu.Unlock()
+		return t
+	}
+	l.mu.Unlock()
+	return &tally{occ: make([]uint8, 0, 256), sqs: make([]uint8, 0, 512)}
+}
+
+func (l *tallyList) put(t *tally) {
+	l.mu.Lock()
+	l.free = append(l.free, t)
+	l.mu.Unlock()
+}
+
+// count fills t for st, which must implement rules.Attacker.
+func (s *Schema) count(st rules.State, t *tally) {
+	a := &s.att
+	at := st.(rules.Attacker)
+	nk := len(s.Game.Kinds)
+	n := s.Game.Squares()
+	clear(t.mob[:nk])
+	clear(t.hangMine[:nk])
+	clear(t.hangThey[:nk])
+	clear(t.att[0][:n])
+	clear(t.att[1][:n])
+	t.royalAtt, t.royalDef, t.handLate, t.dropZone = 0, 0, 0, 0
+	t.tot = [3]int32{}
+	t.occ = t.occ[:0]
+	board := 0
+	me := st.SideToMove()
+	for sq := 0; sq < n; sq++ {
+		p := st.At(sq)
+		t.board[sq] = p
+		if p == rules.NoPiece {
+			continue
+		}
+		t.occ = append(t.occ, uint8(sq))
+		if !s.royal[p.Kind()] {
+			board++
+		}
+	}
+	for _, sq := range t.occ {
+		p := t.board[sq]
+		side := p.Side()
+		t.sqs = at.Attacks(int(sq), t.sqs[:0])
+		var c int32
+		att := &t.att[side]
+		for _, to := range t.sqs {
+			if att[to] < 255 {
+				att[to]++
+			}
+			if q := t.board[to]; q == rules.NoPiece || q.Side() != side {
+				c++
+			}
+		}
+		if side == me {
+			t.mob[p.Kind()] += c
+			t.tot[0] += c
+		} else {
+			t.mob[p.Kind()] -= c
+			t.tot[0] -= c
+		}
+	}
+	for _, sq := range t.occ {
+		p := t.board[sq]
+		k, side := p.Kind(), p.Side()
+		other := side.Other()
+		if t.att[other][sq] > 0 && t.att[side][sq] == 0 {
+			if side == me {
+				t.hangMine[k]++
+				t.tot[1]++
+			} else {
+				t.hangThey[k]++
+				t.tot[2]++
+			}
+		}
+		if s.royal[k] {
+			var att, def int32
+			for _, z := range a.zone[a.zoneAt[sq]:a.zoneAt[sq+1]] {
+				att += int32(t.att[other][z])
+				def += int32(t.att[side][z])
+			}
+			if side == me {
+				t.royalAtt -= att
+				t.royalDef += def
+			} else {
+				t.royalAtt += att
+				t.royalDef -= def
+			}
+		}
+	}
+	if a.dropZone < 0 {
+		return
+	}
+	var held [2]int
+	for k := 1; k < nk; k++ {
+		if a.handLate[k] >= 0 {
+			held[0] += st.InHand(rules.First, rules.Kind(k))
+			held[1] += st.InHand(rules.Second, rules.Kind(k))
+		}
+	}
+	if h := held[0] + held[1]; h > 0 {
+		t.handLate = float64(h) / float64(h+board)
+	}
+	for _, sq := range t.occ {
+		p := t.board[sq]
+		if !s.royal[p.Kind()] {
+			continue
+		}
+		side := p.Side() // the royal's side; the dropper is the other
+		if held[side.Other()] == 0 {
+			continue
+		}
+		var c int32
+		for _, z := range a.zone[a.zoneAt[sq]:a.zoneAt[sq+1]] {
+			if t.board[z] == rules.NoPiece && t.att[side.Other()][z] > 0 {
+				c++
+			}
+		}
+		if side == me {
+			t.dropZone -= c
+		} else {
+			t.dropZone += c
+		}
+	}
+}
+
+// handDiff is the side to move's pieces of kind k in hand minus the
+// opponent's.
+func handDiff(st rules.State, k int) int {
+	me := st.SideToMove()
+	return st.InHand(me, rules.Kind(k)) - st.InHand(me.Other(), rules.Kind(k))
+}
+
+// appendAttack appends the attack families' features of t to dst in index
+// order.
+func (s *Schema) appendAttack(st rules.State, t *tally, dst []Feature) []Feature {
+	a := &s.att
+	nk := len(s.Game.Kinds)
+	for k := 1; k < nk; k++ {
+		if v := t.mob[k]; v != 0 {
+			dst = append(dst, Feature{a.mob[k], float32(v)})
+		}
+	}
+	for k := 1; k < nk; k++ {
+		if v := t.hangMine[k]; v != 0 {
+			dst = append(dst, Feature{a.hangMine[k], float32(v)})
+		}
+	}
+	for k := 1; k < nk; k++ {
+		if v := t.hangThey[k]; v != 0 {
+			dst = append(dst, Feature{a.hangThey[k], float32(v)})
+		}
+	}
+	for i, idx := range [3]int32{a.mobTot, a.hangMineTot, a.hangTheyTot} {
+		if t.tot[i] != 0 {
+			dst = append(dst, Feature{idx, float32(t.tot[i])})
+		}
+	}
+	if t.royalAtt != 0 {
+		dst = append(dst, Feature{a.royalAtt, float32(t.royalAtt)})
+	}
+	if t.royalDef != 0 {
+		dst = append(dst, Feature{a.royalDef, float32(t.royalDef)})
+	}
+	if a.dropZone < 0 {
+		return dst
+	}
+	if t.handLate != 0 {
+		for k := 1; k < nk; k++ {
+			if a.handLate[k] >= 0 {
+				if d := handDiff(st, k); d != 0 {
+					dst = append(dst, Feature{a.handLate[k], float32(float64(d) * t.handLate)})
+				}
+			}
+		}
+	}
+	if t.dropZone != 0 {
+		dst = append(dst, Feature{a.dropZone, float32(t.dropZone)})
+	}
+	return dst
+}
+
+// attackWeights is the Evaluator's copy of the attack families' weights.
+type attackWeights struct {
+	mob, hangMine, hangThey []float64 // per kind
+	handLate                []float64 // per kind
+	tot                     [3]float64
+	royalAtt, royalDef      float64
+	dropZone                float64
+	any                     bool // some weight is nonzero: the counts are needed
+}
+
+func (s *Schema) attackWeights(at func(int32) float64) attackWeights {
+	nk := len(s.Game.Kinds)
+	w := attackWeights{mob: make([]float64, nk), hangMine: make([]float64, nk), hangThey: make([]float64, nk), handLate: make([]float64, nk)}
+	if !s.att.on {
+		return w
+	}
+	for k := 1; k < nk; k++ {
+		w.mob[k], w.hangMine[k], w.hangThey[k] = at(s.att.mob[k]), at(s.att.hangMine[k]), at(s.att.hangThey[k])
+		w.handLate[k] = at(s.att.handLate[k])
+		w.any = w.any || w.mob[k] != 0 || w.hangMine[k] != 0 || w.hangThey[k] != 0 || w.handLate[k] != 0
+	}
+	w.tot = [3]float64{at(s.att.mobTot), at(s.att.hangMineTot), at(s.att.hangTheyTot)}
+	w.any = w.any || w.tot != [3]float64{}
+	w.royalAtt, w.royalDef, w.dropZone = at(s.att.royalAtt), at(s.att.royalDef), at(s.att.dropZone)
+	w.any = w.any || w.royalAtt != 0 || w.royalDef != 0 || w.dropZone != 0
+	return w
+}
+
+// eval returns the attack families' contribution for the counts t.
+func (w *attackWeights) eval(st rules.State, t *tally, nk int) float64 {
+	var sum float64
+	for k := 1; k < nk; k++ {
+		sum += w.mob[k]*float64(t.mob[k]) + w.hangMine[k]*float64(t.hangMine[k]) + w.hangThey[k]*float64(t.hangThey[k])
+		if t.handLate != 0 && w.handLate[k] != 0 {
+			sum += w.handLate[k] * float64(handDiff(st, k)) * t.handLate
+		}
+	}
+	for i := range t.tot {
+		sum += w.tot[i] * float64(t.tot[i])
+	}
+	return sum + w.royalAtt*float64(t.royalAtt) + w.royalDef*float64(t.royalDef) + w.dropZone*float64(t.dropZone)
+}

@@ -1,0 +1,119 @@
+package all
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"taifu/rules"
+)
+
+// rules.Attacker on positions of random games of every game that implements
+// it: the squares are on the board and listed once, an empty square attacks
+// nothing, listing does not allocate, and every legal move that takes an
+// opposing piece standing on its destination square by an ordinary move (not
+// a drop, pass, exchange, push or relay through another piece) goes to a square
+// its piece attacks.
+func TestAttacksOnRealGames(t *testing.T) {
+	for _, name := range rules.Names() {
+		g, _ := rules.Lookup(name)
+		if _, ok := g.Start().(rules.Attacker); !ok {
+			t.Logf("%s: no rules.Attacker", name)
+			continue
+		}
+		rng := rand.New(rand.NewPCG(3, 5))
+		buf := make([]uint8, 0, 512)
+		seen := make([]bool, g.Squares())
+		var checked, captures int
+		for game := 0; game < 6; game++ {
+			st := g.Start()
+			if g.RandomSetup != nil {
+				st = g.RandomSetup(uint64(game + 1))
+			}
+			at := st.(rules.Attacker)
+			for ply := 0; ply < 120; ply++ {
+				attacks := make([][]uint8, g.Squares())
+				for sq := 0; sq < g.Squares(); sq++ {
+					buf = at.Attacks(sq, buf[:0])
+					if st.At(sq) == rules.NoPiece && len(buf) != 0 {
+						t.Fatalf("%s %s: empty %s attacks %v", name, st, g.SquareName(sq), buf)
+					}
+					clear(seen)
+					for _, to := range buf {
+						if int(to) >= g.Squares() || seen[to] {
+							t.Fatalf("%s %s: %s attacks %v (off the board or twice)", name, st, g.SquareName(sq), buf)
+						}
+						seen[to] = true
+					}
+					attacks[sq] = append([]uint8(nil), buf...)
+					checked++
+				}
+				ms := st.Legal(nil)
+				if len(ms) == 0 {
+					break
+				}
+				me := st.SideToMove()
+				for _, m := range ms {
+					if m.Flags&(rules.FlagDrop|rules.FlagPass|rules.FlagExchange) != 0 || m.From == m.To || m.Push != rules.NoSquare {
+						continue
+					}
+					q := st.At(int(m.To))
+					if q == rules.NoPiece || q.Side() == me || st.At(int(m.From)) == rules.NoPiece {
+						continue
+					}
+					if relayed(g, st, &m) {
+						continue
+					}
+					captures++
+					found := false
+					for _, a := range attacks[m.From] {
+						found = found || a == m.To
+					}
+					if !found {
+						t.Fatalf("%s %s: %s takes on %s, which its piece does not attack (%v)", name, st, g.SquareName(int(m.From)), g.SquareName(int(m.To)), attacks[m.From])
+					}
+				}
+				st.Make(ms[rng.IntN(len(ms))])
+			}
+			if n := testing.AllocsPerRun(20, func() {
+				for sq := 0; sq < g.Squares(); sq++ {
+					buf = at.Attacks(sq, buf[:0])
+				}
+			}); n != 0 {
+				t.Errorf("%s: Attacks allocates %v times per position", name, n)
+			}
+		}
+		if captures == 0 {
+			t.Errorf("%s: no capture checked", name)
+		}
+		t.Logf("%s: %d squares, %d captures checked", name, checked, captures)
+	}
+}
+
+// relayed reports whether m, in a game with relays (Typhoon's Dervish and
+// Harpy give their powers to pieces they touch), might use a power that is
+// not its piece's own: the mover stands next to a friendly piece whose
+// kind's name says it relays.
+func relayed(g *rules.Game, st rules.State, m *rules.Move) bool {
+	if g.Name != "typhoon" {
+		return false
+	}
+	f, r := g.File(int(m.From)), g.Rank(int(m.From))
+	me := st.At(int(m.From)).Side()
+	for sq := 0; sq < g.Squares(); sq++ {
+		p := st.At(sq)
+		if p == rules.NoPiece || p.Side() != me || sq == int(m.From) {
+			continue
+		}
+		if n := g.Kinds[p.Kind()].Name; (n == "Dervish" || n == "Harpy") && abs(g.File(sq)-f) <= 2 && abs(g.Rank(sq)-r) <= 2 {
+			return true
+		}
+	}
+	return false
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
