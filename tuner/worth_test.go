@@ -224,8 +224,12 @@ func TestReassessMatchesTune(t *testing.T) {
 	}
 	dir := writeRun(t, g, randomGames(t, g, 40, 80, 11))
 	start := features.Starting(g)
+	// Only the count terms are fitted: on 40 random games a full fit of the
+	// attack families (issue 15) can leave the Swallow's whole worth
+	// negative, and the values in Swallows undefined; the other families'
+	// βs are measured all the same.
 	w, _, err := Tune(TuneConfig{Game: g, Data: []string{dir}, Start: start, Lambda: 0.5, Validation: 0.1,
-		Quiet: QuietOff, Fit: Settings{L2: 0.01, MaxEpochs: 20}, Bootstrap: 4, Seed: 3, Version: "t"})
+		Quiet: QuietOff, Fit: Settings{L2: 0.01, MaxEpochs: 20}, Bootstrap: 4, Seed: 3, Version: "t", Only: []string{"material/"}})
 	if err != nil {
 		t.Fatal(err)
 	}
