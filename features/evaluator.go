@@ -5,7 +5,10 @@ import "taifu/rules"
 // Evaluator computes the same evaluation as Weights.Eval without building
 // the feature vector: the linear terms are folded into one table per piece
 // and square. It is a snapshot of the weights when it was made; later changes
-// to Weights.Vec are not seen. It is safe for concurrent use.
+// to Weights.Vec are not seen. It is not safe for concurrent use: it owns
+// the scratch of the attack families' counts, so that an evaluation takes no
+// lock and allocates nothing. Make one per goroutine (each mcts searcher
+// makes its own).
 type Evaluator struct {
 	s        *Schema
 	n        int       // squares
@@ -17,6 +20,7 @@ type Evaluator struct {
 	bare     float64
 	last     float64
 	att      attackWeights
+	scratch  *tally // attack counts, nil when att.any is false
 }
 
 // Evaluator returns a fast evaluator with w's current weights (w must be
@@ -48,6 +52,9 @@ func (w *Weights) Evaluator() *Evaluator {
 	}
 	e.royals, e.bare, e.last = at(s.royals), at(s.bare), at(s.lastRoyal)
 	e.att = s.attackWeights(at)
+	if e.att.any {
+		e.scratch = newTally()
+	}
 	return e
 }
 
@@ -95,10 +102,8 @@ func (e *Evaluator) Eval(st rules.State) float64 {
 		sum += e.last * float64(b2f(royals[me] == 1)-b2f(royals[me.Other()] == 1))
 	}
 	if e.att.any {
-		t := tallies.get()
-		s.count(st, t)
-		sum += e.att.eval(st, t, len(s.Game.Kinds))
-		tallies.put(t)
+		s.count(st, e.scratch)
+		sum += e.att.eval(st, e.scratch, len(s.Game.Kinds))
 	}
 	return sum
 }

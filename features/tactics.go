@@ -122,9 +122,11 @@ type tally struct {
 	sqs                     []uint8 // rules.Attacker output
 }
 
-// tallies is a free list of tally scratch. Unlike sync.Pool it never drops
-// an entry (sync.Pool drops some on purpose under the race detector), so the
-// search allocates nothing per evaluation in every build.
+// tallies is a free list of tally scratch for Schema.Extract, which the
+// tuner calls from several goroutines (the search's Evaluator owns its own
+// scratch instead). Unlike sync.Pool it never drops an entry (sync.Pool drops
+// some on purpose under the race detector), so extraction allocates nothing
+// per position in every build.
 var tallies tallyList
 
 type tallyList struct {
@@ -141,6 +143,11 @@ func (l *tallyList) get() *tally {
 		return t
 	}
 	l.mu.Unlock()
+	return newTally()
+}
+
+// newTally returns scratch with room for the largest board.
+func newTally() *tally {
 	return &tally{occ: make([]uint8, 0, 256), sqs: make([]uint8, 0, 512)}
 }
 
