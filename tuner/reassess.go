@@ -77,6 +77,12 @@ func Reassess(c ReassessConfig) (map[string]any, error) {
 		}
 	}
 	anchor, anchorFrom := c.Anchor, "given"
+	if anchor != nil {
+		anchorFrom = "the given start " + anchor.Version
+		if sw, _ := w.Provenance["start_weights"].(map[string]any); sw != nil && sw["hash"] == anchor.Hash() {
+			anchorFrom += " (the fit's start_weights hash)"
+		}
+	}
 	if anchor == nil {
 		anchor, anchorFrom = w, "the weights themselves"
 		sw, _ := w.Provenance["start_weights"].(map[string]any)

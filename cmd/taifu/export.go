@@ -30,6 +30,7 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "with --bootstrap: resampling seed")
 	save := fs.String("save-weights", "", "with --data: also write the weights with the measured provenance to this file (for taifu claims)")
 	quiet := fs.Bool("quiet", false, "no progress lines")
+	startPath := fs.String("start", "", "with --bootstrap: weights file the refits start from and are pulled towards, for weights fitted from another file (check: its hash should be the provenance's start_weights hash); empty: the starting estimate when the provenance's start_weights is it, else the weights themselves")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -57,6 +58,18 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var anchor *features.Weights
+	if *startPath != "" {
+		if *boot == 0 {
+			return errors.New("--start needs --bootstrap")
+		}
+		if anchor, _, err = loadWeights(g, *startPath); err != nil {
+			return fmt.Errorf("--start: %v", err)
+		}
+		if sw, _ := w.Provenance["start_weights"].(map[string]any); sw != nil && sw["hash"] != anchor.Hash() {
+			fmt.Fprintf(stderr, "warning: --start %s (%s) is not the fit's start (provenance start_weights %v %v)\n", *startPath, anchor.Version, sw["version"], sw["hash"])
+		}
+	}
 	for flagName, p := range map[string]string{"out": *out, "save-weights": *save} {
 		if p != "" {
 			if err := writableFile(flagName, p); err != nil {
@@ -69,7 +82,7 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 		if *quiet {
 			log = nil
 		}
-		prov, err := tuner.Reassess(tuner.ReassessConfig{Weights: w, Data: data, Samples: *boot, Confidence: *conf, Seed: *seed, Log: log})
+		prov, err := tuner.Reassess(tuner.ReassessConfig{Weights: w, Data: data, Samples: *boot, Confidence: *conf, Seed: *seed, Anchor: anchor, Log: log})
 		if err != nil {
 			return fmt.Errorf("weights file %s on %s: %v", *path, data.String(), err)
 		}

@@ -70,6 +70,11 @@ func TestTuneExportMatchTrain(t *testing.T) {
 	if again := taifu("export", "--weights", saved, "--format", "json"); again != md {
 		t.Errorf("the saved weights export\n%s\nnot the measured table\n%s", again, md)
 	}
+	// --start names the refits' start; here it is the fit's own start, which
+	// export finds by itself, so the table is the same.
+	if given := taifu("export", "--weights", w, "--data", data, "--bootstrap", "2", "--quiet", "--start", "start", "--format", "json"); given != md {
+		t.Errorf("export --start start\n%s\nnot the table without it\n%s", given, md)
+	}
 	var fit, measured struct {
 		Pieces []struct {
 			Kind  string

@@ -105,6 +105,8 @@ func TestBadNumbers(t *testing.T) {
 		{[]string{"export", "--weights", shippedNana, "--data", dir + "/none", "--bootstrap", "-1"}, "--bootstrap -1 is negative"},
 		{[]string{"export", "--weights", shippedNana, "--data", dir + "/none", "--confidence", "NaN"}, "--confidence NaN outside (0, 1)"},
 		{[]string{"export", "--weights", shippedNana, "--data", dir + "/none"}, dir + "/none"},
+		{[]string{"export", "--weights", shippedNana, "--data", dir + "/none", "--start", "start"}, "--start needs --bootstrap"},
+		{[]string{"export", "--weights", shippedNana, "--data", dir + "/none", "--bootstrap", "2", "--start", dir + "/none.json"}, "--start:"},
 	})
 	if _, err := os.Stat(out); err == nil {
 		t.Errorf("a rejected selfplay left %s behind", out)
