@@ -113,7 +113,7 @@ func (t *PieceTable) WriteChart(w io.Writer, format string) error {
 	}
 	p.X.Label.Text = "value in " + t.Unit
 	if t.Definition != "" {
-		p.X.Label.Text += "\n" + wrapText(t.Definition, 110)
+		p.X.Label.Text += "\n" + wrapText(t.Definition, 84) // 84 bytes fit the 7-inch width
 	}
 	if t.Bars != "" {
 		p.X.Label.Text += fmt.Sprintf("\nbars: %s\n? = unidentified (interval wider than %s); -> = clipped at %s", t.Bars, fmtVal(wide), fmtVal(limit))
