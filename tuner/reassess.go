@@ -76,22 +76,22 @@ func Reassess(c ReassessConfig) (map[string]any, error) {
 			fmt.Fprintf(c.Log, format+"\n", a...)
 		}
 	}
+	startVersion, startHash, hasStart := FitStart(w)
 	anchor, anchorFrom := c.Anchor, "given"
 	if anchor != nil {
 		anchorFrom = "the given start " + anchor.Version
-		if sw, _ := w.Provenance["start_weights"].(map[string]any); sw != nil && sw["hash"] == anchor.Hash() {
+		if hasStart && startHash == anchor.Hash() {
 			anchorFrom += " (the fit's start_weights hash)"
 		}
 	}
 	if anchor == nil {
 		anchor, anchorFrom = w, "the weights themselves"
-		sw, _ := w.Provenance["start_weights"].(map[string]any)
 		st := features.Starting(g)
 		switch {
-		case sw == nil:
-		case sw["hash"] == st.Hash():
+		case !hasStart:
+		case startHash == st.Hash():
 			anchor, anchorFrom = st, "the starting estimate (the fit's start_weights hash)"
-		case sw["version"] == st.Version:
+		case startVersion == st.Version:
 			// The estimate of the same version, changed since (its file or
 			// provenance): the nearest to the fit's start there is.
 			anchor, anchorFrom = st, "the starting estimate of the fit's start_weights version "+st.Version+" (hash differs: it changed since)"
@@ -179,4 +179,21 @@ func frozenFor(names []string, only []string) []bool {
 		}
 	}
 	return fr
+}
+
+// ProvStartWeights is the provenance key of the weights a fit started from:
+// {"version": ..., "hash": ...}.
+const ProvStartWeights = "start_weights"
+
+// FitStart returns the version and hash of the weights a fit started from,
+// as taifu tune records them in the provenance (ProvStartWeights); ok is
+// false for weights without that record.
+func FitStart(w *features.Weights) (version, hash string, ok bool) {
+	sw, ok := w.Provenance[ProvStartWeights].(map[string]any)
+	if !ok {
+		return "", "", false
+	}
+	version, _ = sw["version"].(string)
+	hash, _ = sw["hash"].(string)
+	return version, hash, true
 }

@@ -148,7 +148,7 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 		"validation_rows": len(valid),
 		"streamed":        c.Stream,
 		"truncated":       ls.Truncated,
-		"start_weights":   map[string]any{"version": c.Start.Version, "hash": c.Start.Hash()},
+		ProvStartWeights:  map[string]any{"version": c.Start.Version, "hash": c.Start.Hash()},
 		"k":               res.K,
 		"loss": map[string]any{
 			"train_before": finite(res.TrainBefore), "train_after": finite(res.TrainAfter),

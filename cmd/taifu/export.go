@@ -66,8 +66,8 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 		if anchor, _, err = loadWeights(g, *startPath); err != nil {
 			return fmt.Errorf("--start: %v", err)
 		}
-		if sw, _ := w.Provenance["start_weights"].(map[string]any); sw != nil && sw["hash"] != anchor.Hash() {
-			fmt.Fprintf(stderr, "warning: --start %s (%s) is not the fit's start (provenance start_weights %v %v)\n", *startPath, anchor.Version, sw["version"], sw["hash"])
+		if v, h, ok := tuner.FitStart(w); ok && h != anchor.Hash() {
+			fmt.Fprintf(stderr, "warning: --start %s (%s) is not the fit's start (provenance start_weights %s %s)\n", *startPath, anchor.Version, v, h)
 		}
 	}
 	for flagName, p := range map[string]string{"out": *out, "save-weights": *save} {
