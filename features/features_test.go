@@ -323,6 +323,8 @@ func TestWeightsValidation(t *testing.T) {
 		{"trailing", string(good) + "{}", "data after"},
 		// issue 10: 1e300 overflowed static_eval to Inf and was played.
 		{"huge weight", strings.Replace(string(good), `"royals": 0`, `"royals": 1e300`, 1), `term "royals": weight 1e+300 is beyond the bound`},
+		{"negative leaf scale", strings.Replace(string(good), `"format": 1`, `"format": 1, "leaf_scale": -0.5`, 1), `leaf_scale -0.5: need a value in [0, 100]`},
+		{"huge leaf scale", strings.Replace(string(good), `"format": 1`, `"format": 1, "leaf_scale": 1e9`, 1), `leaf_scale 1e+09: need a value in [0, 100]`},
 		{"negative huge weight", strings.Replace(string(good), `"royals": 0`, `"royals": -10001`, 1), `term "royals": weight -10001 is beyond the bound`},
 	}
 	dir := t.TempDir()
@@ -343,6 +345,22 @@ func TestWeightsValidation(t *testing.T) {
 	}
 	if _, err := ParseWeights(good, g); err != nil {
 		t.Errorf("good weights rejected: %v", err)
+	}
+	// A file without leaf_scale (every file before the field) loads it as 0,
+	// the search's default; one with it keeps it through a save.
+	if w, err := ParseWeights(good, g); err != nil || w.LeafScale != 0 {
+		t.Errorf("no leaf_scale: LeafScale %v, err %v", w.LeafScale, err)
+	}
+	w, err := ParseWeights([]byte(strings.Replace(string(good), `"format": 1`, `"format": 1, "leaf_scale": 0.125`, 1)), g)
+	if err != nil || w.LeafScale != 0.125 {
+		t.Fatalf("leaf_scale 0.125: got %v, err %v", w, err)
+	}
+	path := filepath.Join(dir, "scaled.json")
+	if err := w.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	if w2, err := LoadWeights(path, g); err != nil || w2.LeafScale != 0.125 {
+		t.Errorf("saved leaf_scale 0.125 loaded as %v, err %v", w2, err)
 	}
 }
 

@@ -27,6 +27,10 @@ const WeightsFormat = 1
 // evaluation to Inf.
 const MaxWeight = 1e4
 
+// MaxLeafScale bounds Weights.LeafScale: at 100 per pawn a hundredth of a
+// pawn already moves a leaf value by 0.5, beyond any fitted calibration.
+const MaxLeafScale = 100.0
+
 // Weights is a versioned weights file (JSON) for one game.
 type Weights struct {
 	Format     int                `json:"format"`               // WeightsFormat
@@ -34,7 +38,14 @@ type Weights struct {
 	Version    string             `json:"version"`              // e.g. "typhoon-start-1", "typhoon-gen3"
 	Terms      map[string]float64 `json:"terms"`                // feature name -> weight; every schema name present
 	Provenance map[string]any     `json:"provenance,omitempty"` // how it was made
-	Vec        []float64          `json:"-"`                    // aligned with Schema.Names, filled by Load/Compile
+	// LeafScale is the logistic scale per pawn with which the search turns
+	// an evaluation into a leaf value, 2*sigmoid(LeafScale*eval)-1: the
+	// calibration of these weights, which `taifu tune` writes as the K it
+	// fitted (sigmoid(K*eval) is then the expected score). 0 (the default,
+	// and every file written before the field existed) means the search's
+	// own default, relative to the start material (mcts.Config.EvalScale).
+	LeafScale float64   `json:"leaf_scale,omitempty"`
+	Vec       []float64 `json:"-"` // aligned with Schema.Names, filled by Load/Compile
 
 	schema *Schema
 }
@@ -122,6 +133,9 @@ func LoadFrom(game string, path string) (*Weights, string, error) {
 func (w *Weights) Compile(g *rules.Game) error {
 	if w.Game != g.Name {
 		return fmt.Errorf("weights are for game %q, not %q", w.Game, g.Name)
+	}
+	if math.IsNaN(w.LeafScale) || w.LeafScale < 0 || w.LeafScale > MaxLeafScale {
+		return fmt.Errorf("leaf_scale %v: need a value in [0, %g] (0: the search's default)", w.LeafScale, MaxLeafScale)
 	}
 	s := For(g)
 	var unknown []string

@@ -60,8 +60,9 @@ type Config struct {
 	Temperature float64       // 0 (or negative) = argmax visits; else sample visits^(1/T) (as selfplay.Config)
 	TempPlies   int           // sample only while st.Ply() < TempPlies; <= 0: on every ply
 	Seed        uint64        // seeds the searcher's own PRNG
-	// EvalScale: leaf value = 2*sigmoid(EvalScale*eval)-1. 0 means
-	// DefaultEvalScale*ChessMaterial/M, with M the first player's material
+	// EvalScale: leaf value = 2*sigmoid(EvalScale*eval)-1. 0 means the
+	// weights' own calibration (features.Weights.LeafScale), or when they
+	// have none DefaultEvalScale*ChessMaterial/M, with M the first player's material
 	// in the start position (board and hand, by the weights' material/ and
 	// hand/ terms), so that losing the same share of one's material means
 	// the same value in every game, whatever the weights' scale.
@@ -226,6 +227,9 @@ func (s *Searcher) setGame(g *rules.Game) {
 	}
 	s.eval = s.weights.Evaluator()
 	s.scale = s.cfg.EvalScale
+	if s.scale == 0 {
+		s.scale = s.weights.LeafScale
+	}
 	if s.scale == 0 {
 		s.scale = DefaultEvalScale
 		if m := startMaterial(g, s.weights); m > 0 {

@@ -318,6 +318,20 @@ func TestDefaultEvalScale(t *testing.T) {
 	if s3.EvalScale() != 0.25 {
 		t.Errorf("explicit scale became %v", s3.EvalScale())
 	}
+	// Weights with their own calibration (features.Weights.LeafScale, the
+	// tuner's K) are searched at it; an explicit EvalScale still wins.
+	w3 := features.Starting(g)
+	w3.LeafScale = 0.0625
+	s4 := mustNew(Config{Playouts: 1}, w3)
+	s4.Search(g.Start())
+	if s4.EvalScale() != 0.0625 {
+		t.Errorf("weights' leaf scale 0.0625: searched at %v", s4.EvalScale())
+	}
+	s5 := mustNew(Config{Playouts: 1, EvalScale: 0.25}, w3)
+	s5.Search(g.Start())
+	if s5.EvalScale() != 0.25 {
+		t.Errorf("explicit scale with the weights' leaf scale: searched at %v", s5.EvalScale())
+	}
 }
 
 // mustNew is New for weights known to compile.

@@ -44,6 +44,11 @@ type TuneConfig struct {
 	// Only, when not empty, lists the term name prefixes the fit may change
 	// ("material/", "hand/", ...); other weights keep their starting value.
 	Only []string
+	// LeafScale sets the written weights' features.Weights.LeafScale: 0
+	// (the default) the fitted K, so that the search's leaf values are the
+	// fit's expected scores; -1 none (the search's default scale); a
+	// positive value that scale.
+	LeafScale float64
 }
 
 // Tune loads the data, fits the weights and returns them with a provenance
@@ -191,6 +196,15 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 		logf("bootstrap: %d samples in %s", c.Bootstrap, time.Since(t1).Round(time.Millisecond))
 	}
 	out.Provenance = prov
+	switch {
+	case c.LeafScale == 0:
+		out.LeafScale = res.K
+	case c.LeafScale < 0:
+		out.LeafScale = 0
+	default:
+		out.LeafScale = c.LeafScale
+	}
+	out.LeafScale = min(out.LeafScale, features.MaxLeafScale)
 	// Compile fills Vec from Terms (and validates), so Terms come first.
 	out.Terms = make(map[string]float64, len(res.W))
 	for i, name := range features.For(g).Names {

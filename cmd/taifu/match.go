@@ -31,6 +31,7 @@ type matchFlags struct {
 	moveMillis                                                  int
 	tactics, tacticsB                                           string
 	resign                                                      float64
+	evalScale, evalScaleB, cpuct, cpuctB                        float64
 	sprt                                                        string
 	seed                                                        uint64
 	startPosition                                               bool
@@ -53,6 +54,10 @@ func (f *matchFlags) register(fs interface {
 	fs.StringVar(&f.tacticsB, prefix+"tactics-b", "", "leaf tactics of side B (empty: as --tactics)")
 	fs.IntVar(&f.mateDepth, prefix+"mate-depth", 0, "with mate tactics: moves of the mating side side A's mate search looks ahead (0: the default, 2)")
 	fs.IntVar(&f.mateDepthB, prefix+"mate-depth-b", -1, "the same for side B (-1: as --mate-depth)")
+	fs.Float64Var(&f.evalScale, prefix+"eval-scale", 0, "side A's leaf value scale: value = 2*sigmoid(scale*eval)-1 per pawn (0: the search's default, relative to the start material)")
+	fs.Float64Var(&f.evalScaleB, prefix+"eval-scale-b", -1, "the same for side B (-1: as --"+prefix+"eval-scale)")
+	fs.Float64Var(&f.cpuct, prefix+"cpuct", 0, "side A's PUCT exploration constant (0: the search's default)")
+	fs.Float64Var(&f.cpuctB, prefix+"cpuct-b", -1, "the same for side B (-1: as --"+prefix+"cpuct)")
 	fs.IntVar(&f.openingPlies, prefix+"opening-plies", 4, "random plies played from the setup to make each pair's opening")
 	fs.IntVar(&f.maxPlies, prefix+"max-plies", 2000, "adjudicate games reaching this many plies (by the root value of the side to move)")
 	fs.Float64Var(&f.resign, prefix+"resign", 0.95, "a side resigns when both players' root values agree it is lost by at least this for --"+prefix+"resign-plies plies in a row (0: never)")
@@ -74,6 +79,10 @@ func (f *matchFlags) config(g *rules.Game) (arena.Config, error) {
 		intIn(f.prefix+"mate-depth", int64(f.mateDepth), 0, 8),
 		intIn(f.prefix+"mate-depth-b", int64(f.mateDepthB), -1, 8),
 		floatIn(f.prefix+"resign", f.resign, 0, 1),
+		floatIn(f.prefix+"eval-scale", f.evalScale, 0, 100),
+		floatIn(f.prefix+"eval-scale-b", f.evalScaleB, -1, 100),
+		floatIn(f.prefix+"cpuct", f.cpuct, 0, 100),
+		floatIn(f.prefix+"cpuct-b", f.cpuctB, -1, 100),
 		intIn(f.prefix+"resign-plies", int64(f.resignPlies), 1, math.MaxInt32),
 	); err != nil {
 		return arena.Config{}, err
@@ -131,8 +140,15 @@ func (f *matchFlags) playersLog(g *rules.Game, pathA, pathB string, log io.Write
 	if mdb < 0 {
 		mdb = f.mateDepth
 	}
-	a := arena.Player{Name: wa.Version, Weights: wa, Search: mcts.Config{Playouts: f.playouts, Tactics: ta, MateDepth: f.mateDepth}}
-	b := arena.Player{Name: wb.Version, Weights: wb, Search: mcts.Config{Playouts: pb, Tactics: tb, MateDepth: mdb}}
+	esb, cpb := f.evalScaleB, f.cpuctB
+	if esb < 0 {
+		esb = f.evalScale
+	}
+	if cpb < 0 {
+		cpb = f.cpuct
+	}
+	a := arena.Player{Name: wa.Version, Weights: wa, Search: mcts.Config{Playouts: f.playouts, Tactics: ta, MateDepth: f.mateDepth, EvalScale: f.evalScale, CPuct: f.cpuct}}
+	b := arena.Player{Name: wb.Version, Weights: wb, Search: mcts.Config{Playouts: pb, Tactics: tb, MateDepth: mdb, EvalScale: esb, CPuct: cpb}}
 	if f.moveMillis > 0 {
 		d := time.Duration(f.moveMillis) * time.Millisecond
 		a.Search.Playouts, a.Search.TimeLimit = 0, d

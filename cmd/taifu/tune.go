@@ -37,6 +37,7 @@ func (l *listFlag) Set(v string) error {
 // tuneFlags are the flags shared by tune and train.
 type tuneFlags struct {
 	lambda, l2, validation, lr, tol, conf float64
+	leafScale                             float64
 	method, quiet                         string // quiet: the captures mode (--captures)
 	epochs, batch, maxRows, boot, workers int
 	seed                                  uint64
@@ -88,6 +89,7 @@ func (f *tuneFlags) register(fs interface {
 	f.quiet = tuner.QuietResolve
 	fs.StringVar(&f.quiet, "captures", tuner.QuietResolve, "positions with a capture pending: off, filter (drop them) or resolve (capture-only search)")
 	fs.Var(quietFlag{f}, "quiet", "no progress output (--quiet=off|filter|resolve: the old spelling of --captures)")
+	fs.Float64Var(&f.leafScale, "leaf-scale", 0, "the leaf_scale written into the weights, with which the search turns their evaluation into a leaf value: 0 the fitted K (their calibration), -1 none (the search's default), else this scale per pawn")
 	fs.IntVar(&f.epochs, "epochs", 200, "maximum epochs (L-BFGS iterations)")
 	fs.Float64Var(&f.tol, "tol", 0, "relative loss improvement below which 3 epochs in a row stop the fit (0: method default)")
 	fs.IntVar(&f.batch, "batch", 4096, "adam: positions per step")
@@ -118,12 +120,13 @@ func (f *tuneFlags) config(g *rules.Game, data []string, start *features.Weights
 		intIn("max-rows", int64(f.maxRows), 0, math.MaxInt),
 		intIn("bootstrap", int64(f.boot), 0, 100000),
 		intIn("workers", int64(f.workers), 0, 4096),
+		leafScaleIn("leaf-scale", f.leafScale),
 	); err != nil {
 		return tuner.TuneConfig{}, err
 	}
 	return tuner.TuneConfig{
 		Game: g, Data: data, Start: start, Lambda: f.lambda, Validation: f.validation, Quiet: f.quiet,
-		MaxRows: f.maxRows, Bootstrap: f.boot, Stream: f.stream, Only: f.only, Confidence: f.conf, Seed: f.seed, Version: version, Log: log,
+		LeafScale: f.leafScale, MaxRows: f.maxRows, Bootstrap: f.boot, Stream: f.stream, Only: f.only, Confidence: f.conf, Seed: f.seed, Version: version, Log: log,
 		Fit: tuner.Settings{Method: f.method, L2: f.l2, MaxEpochs: f.epochs, Tolerance: f.tol, BatchSize: f.batch,
 			LearningRate: f.lr, Seed: f.seed, Workers: f.workers, Progress: progress, EarlyStop: f.early},
 	}, nil
@@ -224,4 +227,16 @@ func loadWeights(g *rules.Game, path string) (*features.Weights, string, error) 
 // or the starting estimate.
 func sayWeights(w io.Writer, what string, w0 *features.Weights, source string) {
 	fmt.Fprintf(w, "%s weights %s (%s)\n", what, w0.Version, source)
+}
+
+// leafScaleIn checks a --leaf-scale value: -1, 0 or a scale in
+// (0, features.MaxLeafScale].
+func leafScaleIn(name string, v float64) error {
+	if v == -1 || v == 0 {
+		return nil
+	}
+	if err := floatIn(name, v, 0, features.MaxLeafScale); err != nil {
+		return fmt.Errorf("%v (or -1: none, 0: the fitted K)", err)
+	}
+	return nil
 }
