@@ -6,6 +6,7 @@ import (
 	"math"
 	"os/exec"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -44,11 +45,27 @@ type TuneConfig struct {
 	// Only, when not empty, lists the term name prefixes the fit may change
 	// ("material/", "hand/", ...); other weights keep their starting value.
 	Only []string
-	// LeafScale sets the written weights' features.Weights.LeafScale: 0
-	// (the default) the fitted K, so that the search's leaf values are the
-	// fit's expected scores; -1 none (the search's default scale); a
-	// positive value that scale.
-	LeafScale float64
+	// LeafScale sets the written weights' features.Weights.LeafScale, the
+	// scale at which the search turns their evaluation into leaf values:
+	// "" or "keep" the starting weights' (the default), "k" the fitted K
+	// (sigmoid(K*eval) is the fit's expected score), "none" 0 (the search's
+	// default), or a number in (0, features.MaxLeafScale]. See
+	// ParseLeafScale.
+	LeafScale string
+}
+
+// ParseLeafScale checks a TuneConfig.LeafScale setting and returns the
+// fixed scale it names (0 for "", "keep", "k" and "none").
+func ParseLeafScale(v string) (float64, error) {
+	switch v {
+	case "", "keep", "k", "none":
+		return 0, nil
+	}
+	x, err := strconv.ParseFloat(v, 64)
+	if err != nil || math.IsNaN(x) || x <= 0 || x > features.MaxLeafScale {
+		return 0, fmt.Errorf("--leaf-scale %.40q: want keep, k, none or a number in (0, %g]", v, features.MaxLeafScale)
+	}
+	return x, nil
 }
 
 // Tune loads the data, fits the weights and returns them with a provenance
@@ -196,15 +213,19 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 		logf("bootstrap: %d samples in %s", c.Bootstrap, time.Since(t1).Round(time.Millisecond))
 	}
 	out.Provenance = prov
-	switch {
-	case c.LeafScale == 0:
-		out.LeafScale = res.K
-	case c.LeafScale < 0:
+	switch c.LeafScale {
+	case "", "keep": // out is a copy of c.Start
+	case "k":
+		out.LeafScale = min(res.K, features.MaxLeafScale)
+	case "none":
 		out.LeafScale = 0
 	default:
-		out.LeafScale = c.LeafScale
+		x, err := ParseLeafScale(c.LeafScale)
+		if err != nil {
+			return nil, nil, err
+		}
+		out.LeafScale = x
 	}
-	out.LeafScale = min(out.LeafScale, features.MaxLeafScale)
 	// Compile fills Vec from Terms (and validates), so Terms come first.
 	out.Terms = make(map[string]float64, len(res.W))
 	for i, name := range features.For(g).Names {

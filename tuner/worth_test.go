@@ -286,33 +286,42 @@ func clipTo(b []byte) string {
 	return string(b)
 }
 
-// Tune writes the weights' calibration for the search: by default the K it
-// fitted (so that 2*sigmoid(K*eval)-1 is the fit's expected score), none
-// with LeafScale -1, and a given scale as given.
+// Tune writes the weights' calibration for the search: the starting
+// weights' by default, the K it fitted with "k" (so that 2*sigmoid(K*eval)-1
+// is the fit's expected score), none with "none", a given scale as given.
 func TestTuneWritesLeafScale(t *testing.T) {
 	g, err := rules.Lookup("torishogi")
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := writeRun(t, g, randomGames(t, g, 20, 60, 5))
+	start := features.Starting(g)
+	start.LeafScale = 0.7
 	for _, c := range []struct {
-		set  float64
+		set  string
 		want func(k float64) float64
 	}{
-		{0, func(k float64) float64 { return k }},
-		{-1, func(float64) float64 { return 0 }},
-		{0.3, func(float64) float64 { return 0.3 }},
+		{"", func(float64) float64 { return 0.7 }},
+		{"keep", func(float64) float64 { return 0.7 }},
+		{"k", func(k float64) float64 { return k }},
+		{"none", func(float64) float64 { return 0 }},
+		{"0.3", func(float64) float64 { return 0.3 }},
 	} {
-		w, res, err := Tune(TuneConfig{Game: g, Data: []string{dir}, Start: features.Starting(g), Lambda: 0.5, Validation: 0.1,
+		w, res, err := Tune(TuneConfig{Game: g, Data: []string{dir}, Start: start, Lambda: 0.5, Validation: 0.1,
 			Quiet: QuietOff, Fit: Settings{L2: 0.01, MaxEpochs: 3}, Version: "t", Only: []string{"material/"}, LeafScale: c.set})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.K <= 0 {
+		if res.K <= 0 || res.K == 0.7 {
 			t.Fatalf("fitted K %v", res.K)
 		}
 		if want := c.want(res.K); w.LeafScale != want {
-			t.Errorf("LeafScale setting %v: wrote %v, want %v (K %v)", c.set, w.LeafScale, want, res.K)
+			t.Errorf("LeafScale %q: wrote %v, want %v (K %v)", c.set, w.LeafScale, want, res.K)
+		}
+	}
+	for _, bad := range []string{"0", "-1", "NaN", "1e9", "K", "0.3x"} {
+		if _, err := ParseLeafScale(bad); err == nil {
+			t.Errorf("leaf scale %q accepted", bad)
 		}
 	}
 }

@@ -37,8 +37,7 @@ func (l *listFlag) Set(v string) error {
 // tuneFlags are the flags shared by tune and train.
 type tuneFlags struct {
 	lambda, l2, validation, lr, tol, conf float64
-	leafScale                             float64
-	method, quiet                         string // quiet: the captures mode (--captures)
+	method, quiet, leafScale              string // quiet: the captures mode (--captures)
 	epochs, batch, maxRows, boot, workers int
 	seed                                  uint64
 	early, stream, noProgress             bool
@@ -89,7 +88,7 @@ func (f *tuneFlags) register(fs interface {
 	f.quiet = tuner.QuietResolve
 	fs.StringVar(&f.quiet, "captures", tuner.QuietResolve, "positions with a capture pending: off, filter (drop them) or resolve (capture-only search)")
 	fs.Var(quietFlag{f}, "quiet", "no progress output (--quiet=off|filter|resolve: the old spelling of --captures)")
-	fs.Float64Var(&f.leafScale, "leaf-scale", 0, "the leaf_scale written into the weights, with which the search turns their evaluation into a leaf value: 0 the fitted K (their calibration), -1 none (the search's default), else this scale per pawn")
+	fs.StringVar(&f.leafScale, "leaf-scale", "keep", "leaf_scale of the written weights (the search's leaf value is 2*sigmoid(scale*eval)-1): keep (the starting weights'), k (the fitted K), none (the search's default) or a scale per pawn")
 	fs.IntVar(&f.epochs, "epochs", 200, "maximum epochs (L-BFGS iterations)")
 	fs.Float64Var(&f.tol, "tol", 0, "relative loss improvement below which 3 epochs in a row stop the fit (0: method default)")
 	fs.IntVar(&f.batch, "batch", 4096, "adam: positions per step")
@@ -120,8 +119,10 @@ func (f *tuneFlags) config(g *rules.Game, data []string, start *features.Weights
 		intIn("max-rows", int64(f.maxRows), 0, math.MaxInt),
 		intIn("bootstrap", int64(f.boot), 0, 100000),
 		intIn("workers", int64(f.workers), 0, 4096),
-		leafScaleIn("leaf-scale", f.leafScale),
 	); err != nil {
+		return tuner.TuneConfig{}, err
+	}
+	if _, err := tuner.ParseLeafScale(f.leafScale); err != nil {
 		return tuner.TuneConfig{}, err
 	}
 	return tuner.TuneConfig{
@@ -227,16 +228,4 @@ func loadWeights(g *rules.Game, path string) (*features.Weights, string, error) 
 // or the starting estimate.
 func sayWeights(w io.Writer, what string, w0 *features.Weights, source string) {
 	fmt.Fprintf(w, "%s weights %s (%s)\n", what, w0.Version, source)
-}
-
-// leafScaleIn checks a --leaf-scale value: -1, 0 or a scale in
-// (0, features.MaxLeafScale].
-func leafScaleIn(name string, v float64) error {
-	if v == -1 || v == 0 {
-		return nil
-	}
-	if err := floatIn(name, v, 0, features.MaxLeafScale); err != nil {
-		return fmt.Errorf("%v (or -1: none, 0: the fitted K)", err)
-	}
-	return nil
 }

@@ -91,6 +91,10 @@ func TestBadNumbers(t *testing.T) {
 		{[]string{"match", "--game", "nanashogi", "--max-plies", "-5"}, "--max-plies -5"},
 		{[]string{"match", "--game", "nanashogi", "--resign", "NaN"}, "--resign NaN"},
 		{[]string{"match", "--game", "nanashogi", "--playouts-b", "-4"}, "--playouts-b -4"},
+		{[]string{"match", "--game", "nanashogi", "--eval-scale", "-1"}, "--eval-scale -1: need a value in [0, 100]"},
+		{[]string{"match", "--game", "nanashogi", "--eval-scale-b", "NaN"}, "--eval-scale-b NaN: need a finite number"},
+		{[]string{"match", "--game", "nanashogi", "--cpuct", "1e9"}, "--cpuct 1e+09"},
+		{[]string{"match", "--game", "nanashogi", "--cpuct-b", "-2"}, "--cpuct-b -2"},
 		// tune: checked before the data is read (the data does not exist).
 		{[]string{"tune", "--game", "nanashogi", "--data", dir + "/none", "--out", dir + "/w.json", "--l2", "NaN"}, "--l2 NaN: need a finite number"},
 		{[]string{"tune", "--game", "nanashogi", "--data", dir + "/none", "--out", dir + "/w.json", "--epochs", "0"}, "--epochs 0: need at least 1"},
@@ -100,6 +104,7 @@ func TestBadNumbers(t *testing.T) {
 		{[]string{"tune", "--game", "nanashogi", "--data", dir + "/none", "--out", dir + "/w.json", "--lambda", "NaN"}, "--lambda NaN"},
 		{[]string{"tune", "--game", "nanashogi", "--data", dir + "/none", "--out", dir + "/w.json", "--max-rows", "-1"}, "--max-rows -1"},
 		{[]string{"tune", "--game", "nanashogi", "--data", dir + "/none", "--out", dir + "/w.json", "--validation", "Inf"}, "--validation +Inf"},
+		{[]string{"tune", "--game", "nanashogi", "--data", dir + "/none", "--out", dir + "/w.json", "--leaf-scale", "-1"}, `--leaf-scale "-1": want keep, k, none or a number in (0, 100]`},
 		// export --data: checked before the data is read.
 		{[]string{"export", "--weights", shippedNana, "--bootstrap", "3"}, "--bootstrap and --save-weights need --data"},
 		{[]string{"export", "--weights", shippedNana, "--data", dir + "/none", "--bootstrap", "-1"}, "--bootstrap -1 is negative"},
