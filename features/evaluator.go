@@ -41,8 +41,7 @@ func (w *Weights) Evaluator() *Evaluator {
 		for side := rules.First; side <= rules.Second; side++ {
 			p := int(rules.MakePiece(rules.Kind(k), side))
 			for sq := 0; sq < n; sq++ {
-				e.pst[p*n+sq] = at(s.mat[k]) + at(s.adv[k])*float64(s.advInt[side][sq])/s.advDen + at(s.cen[k])*float64(s.cenInt[sq])/s.cenDen +
-					s.placementPST(at, k, side, sq)
+				e.pst[p*n+sq] = at(s.mat[k]) + at(s.adv[k])*float64(s.advInt[side][sq])/s.advDen + at(s.cen[k])*float64(s.cenInt[sq])/s.cenDen
 			}
 		}
 		e.eg[k] = at(s.eg[k])

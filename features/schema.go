@@ -28,9 +28,6 @@
 //	                   games whose State implements rules.Attacker: the
 //	                   attack families, see tactics.go; weights files
 //	                   without these terms load them at 0
-//	rank/TOKEN/R, file/TOKEN/D
-//	                   drop games: the placement family, see placement.go;
-//	                   weights files without these terms load them at 0
 //
 // Schema.Names lists them in this order, kinds in piece-table order.
 package features
@@ -65,7 +62,6 @@ type Schema struct {
 	advDen, cenDen float64
 	startPieces    int // non-royal pieces at the start; 0: no taper
 	att            attackSchema
-	place          placeSchema
 	// optional[i]: feature i belongs to a family added after the first
 	// weights files were written; a file without its term loads it at 0.
 	optional []bool
@@ -143,7 +139,6 @@ func build(g *rules.Game) *Schema {
 	}
 	firstOptional := len(s.Names)
 	s.addAttackFamilies(add, newIdx)
-	s.addPlacementFamily(add)
 	s.optional = make([]bool, len(s.Names))
 	for i := firstOptional; i < len(s.Names); i++ {
 		s.optional[i] = true
@@ -304,15 +299,11 @@ func (s *Schema) Extract(st rules.State, dst []Feature) []Feature {
 		dst = s.appendAttack(st, t, dst)
 		tallies.put(t)
 	}
-	if s.place.on {
-		dst = s.appendPlacement(st, dst)
-	}
 	return dst
 }
 
 // Optional reports whether feature i belongs to a family that weights files
-// may lack (they load it at 0): the attack families (tactics.go) and the
-// placement family (placement.go).
+// may lack (they load it at 0): the attack families (tactics.go).
 func (s *Schema) Optional(i int) bool { return s.optional[i] }
 
 // danger is the bare-royal danger of a side with n pieces on the board.
