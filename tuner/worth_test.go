@@ -325,3 +325,26 @@ func TestTuneWritesLeafScale(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseLeafScale: any --leaf-scale text is accepted as a mode or a
+// scale in (0, features.MaxLeafScale], or refused with a one-line error.
+func FuzzParseLeafScale(f *testing.F) {
+	for _, s := range []string{"", "keep", "k", "none", "0.15", "0", "-1", "NaN", "Inf", "1e9", "100", "0x1p-3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		x, err := ParseLeafScale(s)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") || len(err.Error()) > 200 {
+				t.Errorf("error for %q is not one short line: %q", s, err)
+			}
+			return
+		}
+		if math.IsNaN(x) || x < 0 || x > features.MaxLeafScale {
+			t.Errorf("%q gave scale %v", s, x)
+		}
+		if x == 0 && s != "" && s != "keep" && s != "k" && s != "none" {
+			t.Errorf("%q gave scale 0", s)
+		}
+	})
+}
