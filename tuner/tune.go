@@ -1,6 +1,7 @@
 package tuner
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -184,7 +185,7 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 			"lambda": c.Lambda, "l2": c.Fit.L2, "validation": c.Validation, "quiet": c.Quiet,
 			"method": c.Fit.method(), "max_epochs": c.Fit.MaxEpochs, "tolerance": c.Fit.Tolerance,
 			"batch": c.Fit.BatchSize, "learning_rate": c.Fit.LearningRate, "seed": c.Fit.Seed,
-			"max_rows": c.MaxRows, "window": c.Window, "only": c.Only, "early_stop": c.Fit.EarlyStop, "best_epoch": res.BestEpoch, "label": "lambda*(result+1)/2 + (1-lambda)*(root_value+1)/2, side to move",
+			"max_rows": c.MaxRows, "window": c.Window, "leaf_scale": cmp.Or(c.LeafScale, "keep"), "only": c.Only, "early_stop": c.Fit.EarlyStop, "best_epoch": res.BestEpoch, "label": "lambda*(result+1)/2 + (1-lambda)*(root_value+1)/2, side to move",
 			"loss": "mean logistic loss of sigmoid(K*eval) against the label + l2*sum((K*(w-start))^2)",
 		},
 	}
