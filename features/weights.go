@@ -39,9 +39,9 @@ type Weights struct {
 	Terms      map[string]float64 `json:"terms"`                // feature name -> weight; every schema name present
 	Provenance map[string]any     `json:"provenance,omitempty"` // how it was made
 	// LeafScale is the logistic scale per pawn with which the search turns
-	// an evaluation into a leaf value, 2*sigmoid(LeafScale*eval)-1: the
-	// calibration of these weights, which `taifu tune` writes as the K it
-	// fitted (sigmoid(K*eval) is then the expected score). 0 (the default,
+	// an evaluation into a leaf value, 2*sigmoid(LeafScale*eval)-1, chosen
+	// by match (`taifu tune --leaf-scale`: kept from the starting weights by
+	// default, or the K the fit found, or a given scale). 0 (the default,
 	// and every file written before the field existed) means the search's
 	// own default, relative to the start material (mcts.Config.EvalScale).
 	LeafScale float64   `json:"leaf_scale,omitempty"`

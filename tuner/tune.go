@@ -81,6 +81,10 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 	if c.Confidence <= 0 {
 		c.Confidence = DefaultConfidence
 	}
+	fixedScale, scaleErr := ParseLeafScale(c.LeafScale)
+	if scaleErr != nil {
+		return nil, nil, scaleErr
+	}
 	if c.Confidence >= 1 {
 		return nil, nil, fmt.Errorf("confidence %v not below 1", c.Confidence)
 	}
@@ -218,14 +222,8 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 	case "", "keep": // out is a copy of c.Start
 	case "k":
 		out.LeafScale = min(res.K, features.MaxLeafScale)
-	case "none":
-		out.LeafScale = 0
-	default:
-		x, err := ParseLeafScale(c.LeafScale)
-		if err != nil {
-			return nil, nil, err
-		}
-		out.LeafScale = x
+	default: // "none" or a number, checked before the fit
+		out.LeafScale = fixedScale
 	}
 	// Compile fills Vec from Terms (and validates), so Terms come first.
 	out.Terms = make(map[string]float64, len(res.W))

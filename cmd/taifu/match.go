@@ -14,6 +14,7 @@ import (
 
 	"taifu/arena"
 	"taifu/datasets"
+	"taifu/features"
 	"taifu/mcts"
 	"taifu/rules"
 	"taifu/storage"
@@ -79,8 +80,8 @@ func (f *matchFlags) config(g *rules.Game) (arena.Config, error) {
 		intIn(f.prefix+"mate-depth", int64(f.mateDepth), 0, 8),
 		intIn(f.prefix+"mate-depth-b", int64(f.mateDepthB), -1, 8),
 		floatIn(f.prefix+"resign", f.resign, 0, 1),
-		floatIn(f.prefix+"eval-scale", f.evalScale, 0, 100),
-		floatIn(f.prefix+"eval-scale-b", f.evalScaleB, -1, 100),
+		floatIn(f.prefix+"eval-scale", f.evalScale, 0, features.MaxLeafScale),
+		floatIn(f.prefix+"eval-scale-b", f.evalScaleB, -1, features.MaxLeafScale),
 		floatIn(f.prefix+"cpuct", f.cpuct, 0, 100),
 		floatIn(f.prefix+"cpuct-b", f.cpuctB, -1, 100),
 		intIn(f.prefix+"resign-plies", int64(f.resignPlies), 1, math.MaxInt32),
