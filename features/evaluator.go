@@ -20,7 +20,10 @@ type Evaluator struct {
 	bare     float64
 	last     float64
 	att      attackWeights
-	scratch  *tally // attack counts, nil when att.any is false
+	scratch  *tally // attack counts, nil until needed (att.any, or Threats)
+	// threatVal is the value per kind for Threats.Cheapest: the material
+	// weight, RoyalThreatValue for royals.
+	threatVal []float32
 }
 
 // Evaluator returns a fast evaluator with w's current weights (w must be
@@ -30,7 +33,7 @@ func (w *Weights) Evaluator() *Evaluator {
 	g := s.Game
 	n := g.Squares()
 	nk := len(g.Kinds)
-	e := &Evaluator{s: s, n: n, pst: make([]float64, 2*nk*n), eg: make([]float64, nk), hand: make([]float64, nk)}
+	e := &Evaluator{s: s, n: n, pst: make([]float64, 2*nk*n), eg: make([]float64, nk), hand: make([]float64, nk), threatVal: make([]float32, nk)}
 	at := func(i int32) float64 {
 		if i < 0 {
 			return 0
@@ -45,6 +48,10 @@ func (w *Weights) Evaluator() *Evaluator {
 			}
 		}
 		e.eg[k] = at(s.eg[k])
+		e.threatVal[k] = float32(at(s.mat[k]))
+		if s.royal[k] {
+			e.threatVal[k] = RoyalThreatValue
+		}
 		if s.hand[k] >= 0 {
 			e.hand[k] = at(s.hand[k])
 			e.droppers = append(e.droppers, rules.Kind(k))
@@ -53,7 +60,7 @@ func (w *Weights) Evaluator() *Evaluator {
 	e.royals, e.bare, e.last = at(s.royals), at(s.bare), at(s.lastRoyal)
 	e.att = s.attackWeights(at)
 	if e.att.any {
-		e.scratch = newTally()
+		e.scratch = e.newScratch()
 	}
 	return e
 }

@@ -207,3 +207,74 @@ func BenchmarkEvaluatorGames(b *testing.B) {
 		})
 	}
 }
+
+// Evaluator.Threats agrees with rules.Attacker counted square by square, in
+// random games of every game whose State is an Attacker, both after an Eval
+// of the same position (reusing its counts) and alone; the cheapest
+// attacker is valued by the weights' material terms (royals as
+// RoyalThreatValue).
+func TestThreatsMatchAttacker(t *testing.T) {
+	for _, name := range rules.Names() {
+		g, _ := rules.Lookup(name)
+		if _, ok := g.Start().(rules.Attacker); !ok {
+			if th := committed(t, g).Evaluator().Threats(g.Start(), false); th.Ok() {
+				t.Errorf("%s: Threats.Ok without rules.Attacker", name)
+			}
+			continue
+		}
+		w := committed(t, g)
+		e := w.Evaluator()
+		rng := rand.New(rand.NewPCG(3, 3))
+		n := g.Squares()
+		var buf []uint8
+		for game := 0; game < 3; game++ {
+			st := g.Start()
+			for ply := 0; ply < 60; ply++ {
+				var count [2][]int
+				var cheap [2][]float64
+				for side := range 2 {
+					count[side], cheap[side] = make([]int, n), make([]float64, n)
+					for sq := range cheap[side] {
+						cheap[side][sq] = math.Inf(1)
+					}
+				}
+				for sq := 0; sq < n; sq++ {
+					p := st.At(sq)
+					if p == rules.NoPiece {
+						continue
+					}
+					v := w.Value("material/" + g.Kinds[p.Kind()].Token)
+					if g.Kinds[p.Kind()].Royal {
+						v = features.RoyalThreatValue
+					}
+					buf = st.(rules.Attacker).Attacks(sq, buf[:0])
+					for _, to := range buf {
+						count[p.Side()][to]++
+						cheap[p.Side()][to] = math.Min(cheap[p.Side()][to], float64(float32(v)))
+					}
+				}
+				for _, afterEval := range []bool{false, true} {
+					if afterEval {
+						e.Eval(st)
+					}
+					th := e.Threats(st, afterEval)
+					for side := rules.First; side <= rules.Second; side++ {
+						for sq := 0; sq < n; sq++ {
+							if got, want := th.Attackers(side, sq), min(count[side][sq], 255); got != want {
+								t.Fatalf("%s %s: side %d square %s: %d attackers, want %d", name, st, side, g.SquareName(sq), got, want)
+							}
+							if got, want := th.Cheapest(side, sq), cheap[side][sq]; got != want {
+								t.Fatalf("%s %s: side %d square %s: cheapest attacker %v, want %v", name, st, side, g.SquareName(sq), got, want)
+							}
+						}
+					}
+				}
+				ms := st.Legal(nil)
+				if len(ms) == 0 {
+					break
+				}
+				st.Make(ms[rng.IntN(len(ms))])
+			}
+		}
+	}
+}

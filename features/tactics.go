@@ -117,9 +117,13 @@ type tally struct {
 	handLate                float64 // share of the non-royal pieces in hand
 	dropZone                int32
 	att                     [2][256]uint8 // attackers per side and square (saturating)
-	board                   [256]rules.Piece
-	occ                     []uint8 // occupied squares
-	sqs                     []uint8 // rules.Attacker output
+	// cheap is, per side and square, the value (by val) of the cheapest
+	// attacker; filled only when val is not nil (the Evaluator's scratch).
+	cheap [2][256]float32
+	val   []float32 // per kind: value for cheap; nil: cheap is not kept
+	board [256]rules.Piece
+	occ   []uint8 // occupied squares
+	sqs   []uint8 // rules.Attacker output
 }
 
 // tallies is a free list of tally scratch for Schema.Extract, which the
@@ -168,6 +172,11 @@ func (s *Schema) count(st rules.State, t *tally) {
 	clear(t.hangThey[:nk])
 	clear(t.att[0][:n])
 	clear(t.att[1][:n])
+	if t.val != nil {
+		for sq := 0; sq < n; sq++ {
+			t.cheap[0][sq], t.cheap[1][sq] = noAttacker, noAttacker
+		}
+	}
 	t.royalAtt, t.royalDef, t.handLate, t.dropZone = 0, 0, 0, 0
 	t.tot = [3]int32{}
 	t.occ = t.occ[:0]
@@ -196,6 +205,12 @@ func (s *Schema) count(st rules.State, t *tally) {
 			}
 			if q := t.board[to]; q == rules.NoPiece || q.Side() != side {
 				c++
+			}
+		}
+		if t.val != nil {
+			v, cheap := t.val[p.Kind()], &t.cheap[side]
+			for _, to := range t.sqs {
+				cheap[to] = min(cheap[to], v)
 			}
 		}
 		if side == me {

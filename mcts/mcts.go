@@ -1,6 +1,7 @@
 // Package mcts is taifu's search: PUCT Monte Carlo tree search whose leaves
 // are valued by the evaluation of package features through a logistic curve,
-// with priors from cheap move features, an MCTS-solver that propagates proven
+// with priors from what a move captures, promotes, saves and leaves en
+// prise (priors.go, Config.Priors), an MCTS-solver that propagates proven
 // wins and losses, tree reuse between moves, Dirichlet noise and temperature
 // for self-play, and a playout or time budget. Tactics (tactics.go,
 // Config.Tactics) can replace the leaf's evaluation by a capture and
@@ -82,6 +83,9 @@ type Config struct {
 	// search TacticsMate runs on a node's second visit when the State is
 	// rules.Tactical; 0 means DefaultMateDepth.
 	MateDepth int
+	// Priors chooses what the move priors see: PriorsThreats (the zero
+	// value, the default) or PriorsCaptures (the search before threats).
+	Priors Priors
 }
 
 // Visit is one root child and its visit count.
@@ -480,7 +484,17 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 		checks = t.Checks(s.cbuf[:0])
 		s.cbuf = checks
 	}
-	s.priors(st, ms, checks)
+	// The evaluation counts the attacks the threat priors read: with the
+	// bare leaf it is the leaf's value too, so nothing is counted twice.
+	var th features.Threats
+	e, haveEval := 0.0, false
+	if s.cfg.Priors != PriorsCaptures {
+		if s.tactics&TacticsQuiesce == 0 {
+			e, haveEval = s.eval.Eval(st), true
+		}
+		th = s.eval.Threats(st, haveEval)
+	}
+	s.priors(st, ms, checks, th)
 	first := int32(len(s.nodes))
 	for i := range ms {
 		s.nodes = append(s.nodes, node{move: ms[i], prior: float32(s.logits[i])})
@@ -493,48 +507,10 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 			return 1
 		}
 	}
+	if haveEval {
+		return s.squash(e)
+	}
 	return s.leafValue(st, s.moves)
-}
-
-// priors fills s.logits with the softmax of each move's logit: the material
-// it captures (by the weights' material/TOKEN values), twice the material it
-// converts, and the material gained by promoting, in pawns, capped at
-// priorCap, plus royalCaptureLog when it captures a royal piece, plus
-// Config.CheckPrior when it is one of checks (a subsequence of ms, in ms's order,
-// as rules.Tactical.Checks lists them).
-func (s *Searcher) priors(st rules.State, ms, checks []rules.Move) {
-	if cap(s.logits) < len(ms) {
-		s.logits = make([]float64, len(ms), 2*len(ms))
-	}
-	s.logits = s.logits[:len(ms)]
-	me := st.SideToMove()
-	maxL := math.Inf(-1)
-	for i := range ms {
-		gain, royal := s.moveGain(st, &ms[i], me)
-		l := min(gain, priorCap)
-		if royal {
-			l += royalCaptureLog
-		}
-		if len(checks) > 0 && ms[i].Equal(checks[0]) {
-			l += s.checkLog
-			checks = checks[1:]
-		}
-		s.logits[i] = l
-		maxL = max(maxL, l)
-	}
-	var sum float64
-	e0 := math.Exp(-maxL) // most moves capture nothing: logit 0
-	for i, l := range s.logits {
-		e := e0
-		if l != 0 {
-			e = math.Exp(l - maxL)
-		}
-		s.logits[i] = e
-		sum += e
-	}
-	for i := range s.logits {
-		s.logits[i] /= sum
-	}
 }
 
 // addNoise mixes Dirichlet(alpha) noise into the root's priors.

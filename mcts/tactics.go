@@ -246,6 +246,11 @@ func (s *Searcher) leafValue(st rules.State, ms []rules.Move) float64 {
 	} else {
 		e = s.eval.Eval(st)
 	}
+	return s.squash(e)
+}
+
+// squash maps an evaluation in pawns to a leaf value in (-1, 1).
+func (s *Searcher) squash(e float64) float64 {
 	return 2/(1+math.Exp(-s.scale*e)) - 1
 }
 

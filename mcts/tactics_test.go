@@ -46,7 +46,8 @@ func TestMateInOneByDropToriShogi(t *testing.T) {
 // playouts plays a move that loses material to a capture sequence: by the
 // tuner's independent capture search (tuner.Quiescer, 6 plies), its move is
 // more than 3 pawns worse than the best move, while the move of the search
-// with quiescence is within half a pawn of the best.
+// with quiescence is within half a pawn of the best. Both searches use the
+// capture priors of the time (PriorsCaptures).
 //
 // The positions were chosen with the Typhoon weights shipped then
 // (typhoon-gen0L-l0.5, kept in testdata): weights with the attack families
@@ -74,8 +75,8 @@ func TestCaptureSequenceTyphoon(t *testing.T) {
 		for _, m := range st.Legal(nil) {
 			best = max(best, value(m))
 		}
-		old := mustNew(Config{Playouts: 100, Seed: 1, Tactics: TacticsNone}, w).Search(st)
-		res := mustNew(Config{Playouts: 100, Seed: 1, Tactics: TacticsQuiesce}, w).Search(st)
+		old := mustNew(Config{Playouts: 100, Seed: 1, Tactics: TacticsNone, Priors: PriorsCaptures}, w).Search(st)
+		res := mustNew(Config{Playouts: 100, Seed: 1, Tactics: TacticsQuiesce, Priors: PriorsCaptures}, w).Search(st)
 		if v := value(old.Move); v > best-3 {
 			t.Errorf("%s: the bare search's %s is worth %.2f, best %.2f: the test needs a harder position", p, g.MoveString(old.Move), v, best)
 		}
@@ -340,7 +341,7 @@ func TestCheckPriorToriShogi(t *testing.T) {
 	g := game(t, "torishogi")
 	st := pos(t, g, "1,pt,ph,+SW,sw,rq,1/rq,6/cr,sw,SW,2,fa,sw/sw,sw,1,sw,pt,sw,lq/sw,SW,sw,FA,1,LQ,sw/1,CR,1,SW,SW,1,cr/PH,PT,3,PT,1 white [cr,sw]")
 	for _, cp := range []float64{1.5, 0} {
-		s := mustNew(Config{Playouts: 1, Seed: 1, Tactics: TacticsMate, MateDepth: 1, CheckPrior: cp}, weights(t, g))
+		s := mustNew(Config{Playouts: 1, Seed: 1, Tactics: TacticsMate, MateDepth: 1, CheckPrior: cp, Priors: PriorsCaptures}, weights(t, g))
 		s.Search(st)
 		checkPriorRatio(t, s, st, cp)
 	}
@@ -372,5 +373,50 @@ func checkPriorRatio(t *testing.T, s *Searcher, st rules.State, cp float64) {
 	}
 	if len(checks) == 0 || math.Abs(minCheck/maxQuiet-math.Exp(cp)) > 1e-3*math.Exp(cp) {
 		t.Errorf("check prior %v, %d checks: least check prior %g, most quiet prior %g", cp, len(checks), minCheck, maxQuiet)
+	}
+}
+
+// PriorsThreats: the black falcon on d4 stands en prise to the swallow on
+// d5 (Tori shogi rules text: "The swallow can step one square forward."),
+// so every falcon move
+// that reaches a square no white piece attacks saves it and outranks the
+// phoenix's quiet moves; d4e5 steps onto a square the crane on f6 attacks
+// ("it can move to any of the six adjacent squares ahead or behind it,
+// but not directly to the side") and black
+// does not defend, so it saves nothing; PriorsCaptures sees no difference
+// among the quiet moves.
+func TestThreatPriorsToriShogi(t *testing.T) {
+	g := game(t, "torishogi")
+	st := pos(t, g, "3,ph,3/5,cr,1/3,sw,3/3,FA,3/7/7/3,PH,3 black []")
+	for _, pk := range []Priors{PriorsThreats, PriorsCaptures} {
+		s := mustNew(Config{Playouts: 1, Seed: 1, Priors: pk}, weights(t, g))
+		s.Search(st)
+		ms := st.Legal(nil)
+		var th features.Threats
+		if pk == PriorsThreats {
+			th = s.eval.Threats(st, false)
+		}
+		s.priors(st, ms, nil, th)
+		prior := map[string]float64{}
+		for i, m := range ms {
+			prior[g.MoveString(m)] = s.logits[i]
+		}
+		quiet := prior["d1c1"]
+		for _, m := range []string{"d4c3", "d4e3", "d4c4", "d4e4", "d4c5", "d1c1", "d1d2", "d4e5"} {
+			if _, ok := prior[m]; !ok {
+				t.Fatalf("%v: no legal move %s in %v", pk, m, prior)
+			}
+		}
+		for _, m := range []string{"d4c3", "d4e3", "d4c4", "d4e4", "d4c5"} {
+			if saves := prior[m] > 10*quiet; saves != (pk == PriorsThreats) {
+				t.Errorf("priors %v: %s (saves the falcon) %.4f, d1c1 %.4f", pk, m, prior[m], quiet)
+			}
+		}
+		if prior["d4e5"] != quiet || prior["d1d2"] != quiet {
+			t.Errorf("priors %v: d4e5 (the crane takes) %.4f and d1d2 %.4f, want d1c1's %.4f", pk, prior["d4e5"], prior["d1d2"], quiet)
+		}
+		if prior["d4d5"] <= quiet {
+			t.Errorf("priors %v: d4d5 (takes the swallow) %.4f, d1c1 %.4f", pk, prior["d4d5"], quiet)
+		}
 	}
 }

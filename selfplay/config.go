@@ -79,6 +79,9 @@ type Config struct {
 	// them ("eval", "quiesce", "mate", "quiesce+mate"); "" or "default":
 	// mcts.DefaultTactics of the game (BENCHMARKS.md prices each choice).
 	Tactics string `json:"tactics,omitempty"`
+	// Priors are the search's move priors as mcts.ParsePriors reads them
+	// ("threats", "captures"); "" or "default": mcts.PriorsThreats.
+	Priors string `json:"priors,omitempty"`
 
 	MaxFileBytes int64 `json:"max_file_bytes"` // Parquet file rotation size; 0: datasets' default
 	RowGroupRows int64 `json:"row_group_rows"` // 0: datasets' default
@@ -189,6 +192,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("adjudicate value %v is not in [0, 1]", c.AdjudicateValue)
 	case tacticsErr(c.Tactics) != nil:
 		return fmt.Errorf("tactics: %v", tacticsErr(c.Tactics))
+	case priorsErr(c.Priors) != nil:
+		return fmt.Errorf("priors: %v", priorsErr(c.Priors))
 	case strings.ContainsAny(c.RunID, "/\\ "):
 		return fmt.Errorf("run id %q: no slashes or spaces", c.RunID)
 	}
@@ -244,6 +249,12 @@ func sameRun(a, b Config) error {
 		}
 	}
 	return nil
+}
+
+// priorsErr is mcts.ParsePriors's error for p.
+func priorsErr(p string) error {
+	_, err := mcts.ParsePriors(p)
+	return err
 }
 
 // tacticsErr is mcts.ParseTactics's error for t.

@@ -123,6 +123,7 @@ func TestValidateRejects(t *testing.T) {
 		{`"resign_threshold":-7`, "resign threshold -7"},
 		{`"max_file_bytes":-1`, "max_file_bytes -1"},
 		{`"tactics":"alpha-beta"`, "tactics: unknown leaf tactics"},
+		{`"priors":"policy-net"`, `priors: priors "policy-net"`},
 	} {
 		cfg, err := ParseConfig([]byte(`{"game":"typhoon",` + c.field + `}`))
 		if err != nil {
@@ -134,7 +135,7 @@ func TestValidateRejects(t *testing.T) {
 		}
 	}
 	// The documented "off" values stay valid.
-	for _, field := range []string{`"temperature":-1`, `"dirichlet":-1`, `"resign_threshold":-1`, `"workers":0`, `"tactics":"quiesce+mate"`, `"tactics":"eval"`} {
+	for _, field := range []string{`"temperature":-1`, `"dirichlet":-1`, `"resign_threshold":-1`, `"workers":0`, `"tactics":"quiesce+mate"`, `"tactics":"eval"`, `"priors":"captures"`, `"priors":"threats"`} {
 		cfg, _ := ParseConfig([]byte(`{"game":"typhoon",` + field + `}`))
 		if err := cfg.WithDefaults().Validate(); err != nil {
 			t.Errorf("%s: %v", field, err)

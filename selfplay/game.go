@@ -103,6 +103,7 @@ func (p *player) play(hard context.Context, n int64) *finished {
 		Seed:        gameSeed(cfg.Seed, n, seedSearch),
 		EvalScale:   cfg.EvalScale,
 		Tactics:     tactics(cfg.Tactics),
+		Priors:      priors(cfg.Priors),
 	}
 	search, err := mcts.New(mc, p.weights)
 	if err != nil { // Run checked the weights before starting any game
@@ -245,6 +246,12 @@ func adjudicate(s rules.Side, v, threshold float64) rules.Outcome {
 		return rules.Win(s.Other(), "adjudication")
 	}
 	return rules.DrawBy("adjudication")
+}
+
+// priors returns the move priors of a validated Config.Priors.
+func priors(text string) mcts.Priors {
+	p, _ := mcts.ParsePriors(text) // Validate has refused what does not parse
+	return p
 }
 
 // tactics returns the leaf tactics of a validated Config.Tactics.

@@ -24,6 +24,8 @@ type Options struct {
 	// MateDepth and CheckPrior are mcts.Config's (0: their defaults).
 	MateDepth  int
 	CheckPrior float64
+	// Priors are the search's move priors (0: mcts.PriorsThreats).
+	Priors mcts.Priors
 	// Weights returns the evaluation weights for g (nil: the starting ones).
 	Weights func(g *rules.Game) (*features.Weights, error)
 	Seed    uint64
@@ -365,7 +367,7 @@ func (e *Engine) think() {
 	searcher := e.searchers[e.game]
 	if searcher == nil {
 		var err error
-		searcher, err = mcts.New(mcts.Config{Seed: e.opt.Seed, Tactics: e.opt.Tactics, MateDepth: e.opt.MateDepth, CheckPrior: e.opt.CheckPrior}, e.weights[e.game])
+		searcher, err = mcts.New(mcts.Config{Seed: e.opt.Seed, Tactics: e.opt.Tactics, MateDepth: e.opt.MateDepth, CheckPrior: e.opt.CheckPrior, Priors: e.opt.Priors}, e.weights[e.game])
 		if err != nil {
 			e.printf("Error (weights): %s", err)
 			e.force = true

@@ -42,6 +42,7 @@ func runEngineMatch(args []string, stdout, stderr io.Writer) error {
 	playouts := fs.Int("playouts", 0, "taifu's playout cap per move (0: the clock decides)")
 	tactics := fs.String("tactics", "default", "taifu's leaf tactics: eval, quiesce, mate, quiesce+mate or default")
 	mateDepth := fs.Int("mate-depth", 0, "taifu's mate search depth with mate tactics (taifu xboard --mate-depth; 0: the default)")
+	priors := fs.String("priors", "default", "taifu's move priors: threats or captures (taifu xboard --priors)")
 	checkPrior := fs.Float64("check-prior", 0, "taifu's extra prior logit for checking moves with mate tactics (taifu xboard --check-prior; 0: none, the default)")
 	openingPlies := fs.Int("opening-plies", 2, "random plies from the start shared by a pair's two games")
 	maxPlies := fs.Int("max-plies", 600, "games reaching this many plies are drawn")
@@ -84,7 +85,10 @@ func runEngineMatch(args []string, stdout, stderr io.Writer) error {
 	if _, err := mcts.ParseTactics(*tactics); err != nil {
 		return fmt.Errorf("--tactics: %w", err)
 	}
-	argvA := []string{self, "xboard", "--game", g.Name, "--playouts", fmt.Sprint(*playouts), "--tactics", *tactics, "--mate-depth", fmt.Sprint(*mateDepth), "--check-prior", fmt.Sprint(*checkPrior)}
+	if _, err := mcts.ParsePriors(*priors); err != nil {
+		return fmt.Errorf("--priors: %w", err)
+	}
+	argvA := []string{self, "xboard", "--game", g.Name, "--playouts", fmt.Sprint(*playouts), "--tactics", *tactics, "--mate-depth", fmt.Sprint(*mateDepth), "--check-prior", fmt.Sprint(*checkPrior), "--priors", *priors}
 	if *pathA != "" {
 		argvA = append(argvA, "--weights", *pathA)
 	}

@@ -31,6 +31,7 @@ type matchFlags struct {
 	resignPlies                                                 int
 	moveMillis                                                  int
 	tactics, tacticsB                                           string
+	priors, priorsB                                             string
 	resign                                                      float64
 	evalScale, evalScaleB, cpuct, cpuctB                        float64
 	sprt                                                        string
@@ -53,6 +54,8 @@ func (f *matchFlags) register(fs interface {
 	fs.IntVar(&f.moveMillis, prefix+"move-ms", 0, "milliseconds per move for both sides instead of --playouts (0: playouts)")
 	fs.StringVar(&f.tactics, prefix+"tactics", "default", "leaf tactics of side A: eval, quiesce, mate, quiesce+mate or default")
 	fs.StringVar(&f.tacticsB, prefix+"tactics-b", "", "leaf tactics of side B (empty: as --tactics)")
+	fs.StringVar(&f.priors, prefix+"priors", "default", "move priors of side A: threats (captures, promotions and what a move leaves en prise or saves; the default) or captures (captures and promotions only)")
+	fs.StringVar(&f.priorsB, prefix+"priors-b", "", "move priors of side B (empty: as --"+prefix+"priors)")
 	fs.IntVar(&f.mateDepth, prefix+"mate-depth", 0, "with mate tactics: moves of the mating side side A's mate search looks ahead (0: the default, 2)")
 	fs.IntVar(&f.mateDepthB, prefix+"mate-depth-b", -1, "the same for side B (-1: as --mate-depth)")
 	fs.Float64Var(&f.evalScale, prefix+"eval-scale", 0, "side A's leaf value scale: value = 2*sigmoid(scale*eval)-1 per pawn (0: the search's default, relative to the start material)")
@@ -137,6 +140,16 @@ func (f *matchFlags) playersLog(g *rules.Game, pathA, pathB string, log io.Write
 			return arena.Player{}, arena.Player{}, err
 		}
 	}
+	pra, err := mcts.ParsePriors(f.priors)
+	if err != nil {
+		return arena.Player{}, arena.Player{}, err
+	}
+	prb := pra
+	if f.priorsB != "" {
+		if prb, err = mcts.ParsePriors(f.priorsB); err != nil {
+			return arena.Player{}, arena.Player{}, err
+		}
+	}
 	mdb := f.mateDepthB
 	if mdb < 0 {
 		mdb = f.mateDepth
@@ -148,8 +161,8 @@ func (f *matchFlags) playersLog(g *rules.Game, pathA, pathB string, log io.Write
 	if cpb < 0 {
 		cpb = f.cpuct
 	}
-	a := arena.Player{Name: wa.Version, Weights: wa, Search: mcts.Config{Playouts: f.playouts, Tactics: ta, MateDepth: f.mateDepth, EvalScale: f.evalScale, CPuct: f.cpuct}}
-	b := arena.Player{Name: wb.Version, Weights: wb, Search: mcts.Config{Playouts: pb, Tactics: tb, MateDepth: mdb, EvalScale: esb, CPuct: cpb}}
+	a := arena.Player{Name: wa.Version, Weights: wa, Search: mcts.Config{Playouts: f.playouts, Tactics: ta, MateDepth: f.mateDepth, EvalScale: f.evalScale, CPuct: f.cpuct, Priors: pra}}
+	b := arena.Player{Name: wb.Version, Weights: wb, Search: mcts.Config{Playouts: pb, Tactics: tb, MateDepth: mdb, EvalScale: esb, CPuct: cpb, Priors: prb}}
 	if f.moveMillis > 0 {
 		d := time.Duration(f.moveMillis) * time.Millisecond
 		a.Search.Playouts, a.Search.TimeLimit = 0, d

@@ -27,6 +27,7 @@ func runXboard(args []string, stdout, stderr io.Writer) error {
 	tacticsText := fs.String("tactics", "default", "leaf tactics: eval, quiesce, mate, quiesce+mate or default")
 	mateDepth := fs.Int("mate-depth", 0, "with mate tactics: moves of the mating side the mate search looks ahead on a node's second visit (0: the default, 2)")
 	checkPrior := fs.Float64("check-prior", 0, "with mate tactics: extra prior logit of a checking move (0: none, the default)")
+	priorsText := fs.String("priors", "default", "move priors: threats (captures, promotions and what a move leaves en prise or saves; the default) or captures (captures and promotions only)")
 	seed := fs.Uint64("seed", 1, "search seed")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -53,7 +54,11 @@ func runXboard(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("--tactics: %w", err)
 	}
-	e, err := xboard.NewEngine(xboard.Options{Game: *game, Playouts: *playouts, Tactics: tactics, MateDepth: *mateDepth, CheckPrior: *checkPrior, Weights: load, Seed: *seed}, stdout)
+	priors, err := mcts.ParsePriors(*priorsText)
+	if err != nil {
+		return fmt.Errorf("--priors: %w", err)
+	}
+	e, err := xboard.NewEngine(xboard.Options{Game: *game, Playouts: *playouts, Tactics: tactics, Priors: priors, MateDepth: *mateDepth, CheckPrior: *checkPrior, Weights: load, Seed: *seed}, stdout)
 	if err != nil {
 		return err
 	}

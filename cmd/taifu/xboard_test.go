@@ -21,7 +21,7 @@ func TestXboardCommand(t *testing.T) {
 	if len(lines) != 15 || !strings.HasPrefix(lines[3], "setup (") || !strings.HasPrefix(lines[13], "move ") || lines[14] != "pong 1" {
 		t.Errorf("replies %q", lines)
 	}
-	for _, bad := range [][]string{{"xboard", "--game", "xiangqi"}, {"xboard", "--weights", "/nonexistent.json"}, {"xboard", "--playouts", "-1"}, {"xboard", "--tactics", "junk"}} {
+	for _, bad := range [][]string{{"xboard", "--game", "xiangqi"}, {"xboard", "--weights", "/nonexistent.json"}, {"xboard", "--playouts", "-1"}, {"xboard", "--tactics", "junk"}, {"xboard", "--priors", "junk"}} {
 		errb.Reset()
 		if code := run(bad, &out, &errb); code == 0 || strings.Count(errb.String(), "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q", bad, code, errb.String())
