@@ -19,9 +19,9 @@ import (
 func TestTuneExportMatchTrain(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "sp")
-	// The bare search (Tactics "eval"): these 12 games are the data the
+	// The bare search (Tactics "eval") with the capture priors: these 12 games are the data the
 	// test was written on, on which the tuner improves the starting weights.
-	if _, err := selfplay.Run(context.Background(), selfplay.Config{Game: "torishogi", Games: 12, Playouts: 20, Workers: 1, Seed: 3, Out: data, Weights: "start", Tactics: "eval"}, selfplay.Options{}); err != nil {
+	if _, err := selfplay.Run(context.Background(), selfplay.Config{Game: "torishogi", Games: 12, Playouts: 20, Workers: 1, Seed: 3, Out: data, Weights: "start", Tactics: "eval", Priors: "captures"}, selfplay.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	taifu := func(args ...string) string {
