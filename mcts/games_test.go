@@ -137,10 +137,12 @@ func TestDeterminismRealGames(t *testing.T) {
 }
 
 // midgame returns g's position after 40 plies of the bare search at 50
-// playouts from the start (seed 1), or fewer when the game ends sooner.
+// playouts from the start (seed 1), or fewer when the game ends sooner. It
+// keeps the capture priors, so the position stays the one the benchmarks
+// before the threat priors measured.
 func midgame(t testing.TB, g *rules.Game, w *features.Weights) rules.State {
 	st := g.Start()
-	s := mustNew(Config{Playouts: 50, Seed: 1, Tactics: TacticsNone}, w)
+	s := mustNew(Config{Playouts: 50, Seed: 1, Tactics: TacticsNone, Priors: PriorsCaptures}, w)
 	for st.Ply() < 40 {
 		res := s.Search(st)
 		if res.Move == (rules.Move{}) {
