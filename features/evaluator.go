@@ -60,7 +60,7 @@ func (w *Weights) Evaluator() *Evaluator {
 	e.royals, e.bare, e.last = at(s.royals), at(s.bare), at(s.lastRoyal)
 	e.att = s.attackWeights(at)
 	if e.att.any {
-		e.scratch = e.newScratch()
+		e.scratch = newTally()
 	}
 	return e
 }

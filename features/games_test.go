@@ -210,7 +210,8 @@ func BenchmarkEvaluatorGames(b *testing.B) {
 
 // Evaluator.Threats agrees with rules.Attacker counted square by square, in
 // random games of every game whose State is an Attacker, both after an Eval
-// of the same position (reusing its counts) and alone; the cheapest
+// of the same position (reusing its counts, or recounting on a fresh
+// Evaluator's first call) and alone; the cheapest
 // attacker is valued by the weights' material terms (royals as
 // RoyalThreatValue).
 func TestThreatsMatchAttacker(t *testing.T) {
@@ -223,11 +224,11 @@ func TestThreatsMatchAttacker(t *testing.T) {
 			continue
 		}
 		w := committed(t, g)
-		e := w.Evaluator()
 		rng := rand.New(rand.NewPCG(3, 3))
 		n := g.Squares()
 		var buf []uint8
 		for game := 0; game < 3; game++ {
+			e := w.Evaluator() // fresh: its first Threats follows an Eval
 			st := g.Start()
 			for ply := 0; ply < 60; ply++ {
 				var count [2][]int
@@ -253,7 +254,7 @@ func TestThreatsMatchAttacker(t *testing.T) {
 						cheap[p.Side()][to] = math.Min(cheap[p.Side()][to], float64(float32(v)))
 					}
 				}
-				for _, afterEval := range []bool{false, true} {
+				for _, afterEval := range []bool{true, false, true} {
 					if afterEval {
 						e.Eval(st)
 					}

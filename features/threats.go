@@ -56,18 +56,14 @@ func (e *Evaluator) Threats(st rules.State, sameAsEval bool) Threats {
 		return Threats{}
 	}
 	if e.scratch == nil {
-		e.scratch = e.newScratch()
+		e.scratch = newTally()
 	}
-	if !sameAsEval || !e.att.any {
+	fresh := sameAsEval && e.att.any && e.scratch.val != nil
+	// From the first call on, every count keeps the cheapest attacker; an
+	// Evaluator whose Threats are never asked for never pays for it.
+	e.scratch.val = e.threatVal
+	if !fresh {
 		e.s.count(st, e.scratch)
 	}
 	return Threats{e.scratch}
-}
-
-// newScratch returns attack count scratch that also keeps the cheapest
-// attacker, valued by the evaluator's material weights.
-func (e *Evaluator) newScratch() *tally {
-	t := newTally()
-	t.val = e.threatVal
-	return t
 }
