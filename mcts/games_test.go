@@ -98,6 +98,9 @@ func BenchmarkSearch(b *testing.B) {
 		for _, t := range []Tactics{TacticsNone, TacticsQuiesce, TacticsMate, TacticsQuiesce | TacticsMate} {
 			b.Run(name+"/"+t.String(), func(b *testing.B) { benchSearch(b, g, w, t) })
 		}
+		b.Run(name+"/eval/captures", func(b *testing.B) {
+			benchSearchFrom(b, g.Start(), w, Config{Tactics: TacticsNone, Priors: PriorsCaptures})
+		})
 	}
 }
 
@@ -162,7 +165,10 @@ func BenchmarkSearchMidgame(b *testing.B) {
 		w := weights(b, g)
 		st := midgame(b, g, w)
 		for _, t := range []Tactics{TacticsNone, TacticsQuiesce, TacticsMate, TacticsQuiesce | TacticsMate} {
-			b.Run(name+"/"+t.String(), func(b *testing.B) { benchSearchFrom(b, st, w, t) })
+			b.Run(name+"/"+t.String(), func(b *testing.B) { benchSearchFrom(b, st, w, Config{Tactics: t}) })
 		}
+		b.Run(name+"/eval/captures", func(b *testing.B) {
+			benchSearchFrom(b, st, w, Config{Tactics: TacticsNone, Priors: PriorsCaptures})
+		})
 	}
 }

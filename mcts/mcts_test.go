@@ -252,13 +252,13 @@ func BenchmarkSearchTestgame(b *testing.B) {
 // benchSearch measures playouts per second from g's start position at 200
 // playouts per search with leaf tactics t.
 func benchSearch(b *testing.B, g *rules.Game, w *features.Weights, t Tactics) {
-	benchSearchFrom(b, g.Start(), w, t)
+	benchSearchFrom(b, g.Start(), w, Config{Tactics: t})
 }
 
 // benchSearchFrom measures playouts per second from st at 200 playouts per
-// search with leaf tactics t.
-func benchSearchFrom(b *testing.B, st rules.State, w *features.Weights, t Tactics) {
-	s := mustNew(Config{Playouts: 200, Seed: 1, Tactics: t}, w)
+// search with cfg's tactics and priors.
+func benchSearchFrom(b *testing.B, st rules.State, w *features.Weights, cfg Config) {
+	s := mustNew(Config{Playouts: 200, Seed: 1, Tactics: cfg.Tactics, Priors: cfg.Priors}, w)
 	s.Search(st) // grow the pool before timing
 	playouts := 0
 	cpu := cpuSeconds()
