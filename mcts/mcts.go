@@ -86,6 +86,9 @@ type Config struct {
 	// Priors chooses what the move priors see: PriorsThreats (the zero
 	// value, the default) or PriorsCaptures (the search before threats).
 	Priors Priors
+	// PriorScale is the prior logit per pawn of material a move gains or
+	// loses (before the cap of priorCap); 0 means 1.
+	PriorScale float64
 }
 
 // Visit is one root child and its visit count.
@@ -156,6 +159,7 @@ type Searcher struct {
 	mdeadline time.Time      // time bound of the current mate search (zero: none)
 	mdepth    int            // Config.MateDepth resolved
 	checkLog  float64        // Config.CheckPrior resolved
+	priorUnit float64        // Config.PriorScale resolved
 }
 
 // New returns a Searcher. w may be nil, in which case the game's starting
@@ -183,13 +187,14 @@ func New(cfg Config, w *features.Weights) (*Searcher, error) {
 		cfg.NoiseFrac = 0.25
 	}
 	return &Searcher{
-		cfg:      cfg,
-		qmax:     cmp.Or(max(cfg.QuiesceNodes, 0), DefaultQuiesceNodes),
-		mdepth:   cmp.Or(max(cfg.MateDepth, 0), DefaultMateDepth),
-		checkLog: max(cfg.CheckPrior, 0),
-		given:    w,
-		rng:      rand.New(rand.NewPCG(cfg.Seed, 0x7461696675)),
-		moves:    make([]rules.Move, 0, 1024),
+		cfg:       cfg,
+		qmax:      cmp.Or(max(cfg.QuiesceNodes, 0), DefaultQuiesceNodes),
+		mdepth:    cmp.Or(max(cfg.MateDepth, 0), DefaultMateDepth),
+		checkLog:  max(cfg.CheckPrior, 0),
+		priorUnit: cmp.Or(max(cfg.PriorScale, 0), 1),
+		given:     w,
+		rng:       rand.New(rand.NewPCG(cfg.Seed, 0x7461696675)),
+		moves:     make([]rules.Move, 0, 1024),
 	}, nil
 }
 

@@ -64,7 +64,7 @@ func (s *Searcher) priors(st rules.State, ms, checks []rules.Move, th features.T
 		if th.Ok() {
 			gain += s.enPrise(st, &ms[i], me, th)
 		}
-		l := max(min(gain, priorCap), -priorCap)
+		l := max(min(gain*s.priorUnit, priorCap), -priorCap)
 		if royal {
 			l += royalCaptureLog
 		}

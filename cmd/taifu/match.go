@@ -34,6 +34,7 @@ type matchFlags struct {
 	priors, priorsB                                             string
 	resign                                                      float64
 	evalScale, evalScaleB, cpuct, cpuctB                        float64
+	priorScale, priorScaleB                                     float64
 	sprt                                                        string
 	seed                                                        uint64
 	startPosition                                               bool
@@ -60,6 +61,8 @@ func (f *matchFlags) register(fs interface {
 	fs.IntVar(&f.mateDepthB, prefix+"mate-depth-b", -1, "the same for side B (-1: as --mate-depth)")
 	fs.Float64Var(&f.evalScale, prefix+"eval-scale", 0, "side A's leaf value scale: value = 2*sigmoid(scale*eval)-1 per pawn (0: the search's default, relative to the start material)")
 	fs.Float64Var(&f.evalScaleB, prefix+"eval-scale-b", -1, "the same for side B (-1: as --"+prefix+"eval-scale)")
+	fs.Float64Var(&f.priorScale, prefix+"prior-scale", 0, "side A's prior logit per pawn a move gains or loses (0: the search's default, 1)")
+	fs.Float64Var(&f.priorScaleB, prefix+"prior-scale-b", -1, "the same for side B (-1: as --"+prefix+"prior-scale)")
 	fs.Float64Var(&f.cpuct, prefix+"cpuct", 0, "side A's PUCT exploration constant (0: the search's default)")
 	fs.Float64Var(&f.cpuctB, prefix+"cpuct-b", -1, "the same for side B (-1: as --"+prefix+"cpuct)")
 	fs.IntVar(&f.openingPlies, prefix+"opening-plies", 4, "random plies played from the setup to make each pair's opening")
@@ -87,6 +90,8 @@ func (f *matchFlags) config(g *rules.Game) (arena.Config, error) {
 		floatIn(f.prefix+"eval-scale-b", f.evalScaleB, -1, features.MaxLeafScale),
 		floatIn(f.prefix+"cpuct", f.cpuct, 0, 100),
 		floatIn(f.prefix+"cpuct-b", f.cpuctB, -1, 100),
+		floatIn(f.prefix+"prior-scale", f.priorScale, 0, 100),
+		floatIn(f.prefix+"prior-scale-b", f.priorScaleB, -1, 100),
 		intIn(f.prefix+"resign-plies", int64(f.resignPlies), 1, math.MaxInt32),
 	); err != nil {
 		return arena.Config{}, err
@@ -111,22 +116,7 @@ func (f *matchFlags) players(g *rules.Game, pathA, pathB string) (arena.Player, 
 
 // playersLog is players that says which weights the sides use on log.
 func (f *matchFlags) playersLog(g *rules.Game, pathA, pathB string, log io.Writer) (arena.Player, arena.Player, error) {
-	wa, srcA, err := loadWeights(g, pathA)
-	if err != nil {
-		return arena.Player{}, arena.Player{}, err
-	}
-	wb, srcB, err := loadWeights(g, pathB)
-	if err != nil {
-		return arena.Player{}, arena.Player{}, err
-	}
-	if log != nil {
-		sayWeights(log, "match: side A", wa, srcA)
-		sayWeights(log, "match: side B", wb, srcB)
-	}
-	pb := f.playoutsB
-	if pb <= 0 {
-		pb = f.playouts
-	}
+	// The search settings first: a bad one fails before the weights load.
 	if f.moveMillis < 0 {
 		return arena.Player{}, arena.Player{}, fmt.Errorf("move-ms %d: need 0 or more", f.moveMillis)
 	}
@@ -150,6 +140,22 @@ func (f *matchFlags) playersLog(g *rules.Game, pathA, pathB string, log io.Write
 			return arena.Player{}, arena.Player{}, err
 		}
 	}
+	wa, srcA, err := loadWeights(g, pathA)
+	if err != nil {
+		return arena.Player{}, arena.Player{}, err
+	}
+	wb, srcB, err := loadWeights(g, pathB)
+	if err != nil {
+		return arena.Player{}, arena.Player{}, err
+	}
+	if log != nil {
+		sayWeights(log, "match: side A", wa, srcA)
+		sayWeights(log, "match: side B", wb, srcB)
+	}
+	pb := f.playoutsB
+	if pb <= 0 {
+		pb = f.playouts
+	}
 	mdb := f.mateDepthB
 	if mdb < 0 {
 		mdb = f.mateDepth
@@ -161,8 +167,12 @@ func (f *matchFlags) playersLog(g *rules.Game, pathA, pathB string, log io.Write
 	if cpb < 0 {
 		cpb = f.cpuct
 	}
-	a := arena.Player{Name: wa.Version, Weights: wa, Search: mcts.Config{Playouts: f.playouts, Tactics: ta, MateDepth: f.mateDepth, EvalScale: f.evalScale, CPuct: f.cpuct, Priors: pra}}
-	b := arena.Player{Name: wb.Version, Weights: wb, Search: mcts.Config{Playouts: pb, Tactics: tb, MateDepth: mdb, EvalScale: esb, CPuct: cpb, Priors: prb}}
+	psb := f.priorScaleB
+	if psb < 0 {
+		psb = f.priorScale
+	}
+	a := arena.Player{Name: wa.Version, Weights: wa, Search: mcts.Config{Playouts: f.playouts, Tactics: ta, MateDepth: f.mateDepth, EvalScale: f.evalScale, CPuct: f.cpuct, Priors: pra, PriorScale: f.priorScale}}
+	b := arena.Player{Name: wb.Version, Weights: wb, Search: mcts.Config{Playouts: pb, Tactics: tb, MateDepth: mdb, EvalScale: esb, CPuct: cpb, Priors: prb, PriorScale: psb}}
 	if f.moveMillis > 0 {
 		d := time.Duration(f.moveMillis) * time.Millisecond
 		a.Search.Playouts, a.Search.TimeLimit = 0, d

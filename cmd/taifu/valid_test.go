@@ -95,6 +95,8 @@ func TestBadNumbers(t *testing.T) {
 		{[]string{"match", "--game", "nanashogi", "--eval-scale-b", "NaN"}, "--eval-scale-b NaN: need a finite number"},
 		{[]string{"match", "--game", "nanashogi", "--cpuct", "1e9"}, "--cpuct 1e+09"},
 		{[]string{"match", "--game", "nanashogi", "--cpuct-b", "-2"}, "--cpuct-b -2"},
+		{[]string{"match", "--game", "nanashogi", "--prior-scale", "-1"}, "--prior-scale -1"},
+		{[]string{"match", "--game", "nanashogi", "--priors", "junk"}, `priors "junk"`},
 		// tune: checked before the data is read (the data does not exist).
 		{[]string{"tune", "--game", "nanashogi", "--data", dir + "/none", "--out", dir + "/w.json", "--l2", "NaN"}, "--l2 NaN: need a finite number"},
 		{[]string{"tune", "--game", "nanashogi", "--data", dir + "/none", "--out", dir + "/w.json", "--epochs", "0"}, "--epochs 0: need at least 1"},
