@@ -258,7 +258,8 @@ func benchSearch(b *testing.B, g *rules.Game, w *features.Weights, t Tactics) {
 // benchSearchFrom measures playouts per second from st at 200 playouts per
 // search with cfg's tactics and priors.
 func benchSearchFrom(b *testing.B, st rules.State, w *features.Weights, cfg Config) {
-	s := mustNew(Config{Playouts: 200, Seed: 1, Tactics: cfg.Tactics, Priors: cfg.Priors}, w)
+	cfg.Playouts, cfg.Seed = 200, 1
+	s := mustNew(cfg, w)
 	s.Search(st) // grow the pool before timing
 	playouts := 0
 	cpu := cpuSeconds()

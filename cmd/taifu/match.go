@@ -114,31 +114,30 @@ func (f *matchFlags) players(g *rules.Game, pathA, pathB string) (arena.Player, 
 	return f.playersLog(g, pathA, pathB, nil)
 }
 
+// parseSides parses side A's setting a and side B's b with parse; an empty
+// b means side A's.
+func parseSides[T any](a, b string, parse func(string) (T, error)) (T, T, error) {
+	va, err := parse(a)
+	if err != nil || b == "" {
+		return va, va, err
+	}
+	vb, err := parse(b)
+	return va, vb, err
+}
+
 // playersLog is players that says which weights the sides use on log.
 func (f *matchFlags) playersLog(g *rules.Game, pathA, pathB string, log io.Writer) (arena.Player, arena.Player, error) {
 	// The search settings first: a bad one fails before the weights load.
 	if f.moveMillis < 0 {
 		return arena.Player{}, arena.Player{}, fmt.Errorf("move-ms %d: need 0 or more", f.moveMillis)
 	}
-	ta, err := mcts.ParseTactics(f.tactics)
+	ta, tb, err := parseSides(f.tactics, f.tacticsB, mcts.ParseTactics)
 	if err != nil {
 		return arena.Player{}, arena.Player{}, err
 	}
-	tb := ta
-	if f.tacticsB != "" {
-		if tb, err = mcts.ParseTactics(f.tacticsB); err != nil {
-			return arena.Player{}, arena.Player{}, err
-		}
-	}
-	pra, err := mcts.ParsePriors(f.priors)
+	pra, prb, err := parseSides(f.priors, f.priorsB, mcts.ParsePriors)
 	if err != nil {
 		return arena.Player{}, arena.Player{}, err
-	}
-	prb := pra
-	if f.priorsB != "" {
-		if prb, err = mcts.ParsePriors(f.priorsB); err != nil {
-			return arena.Player{}, arena.Player{}, err
-		}
 	}
 	wa, srcA, err := loadWeights(g, pathA)
 	if err != nil {
