@@ -199,18 +199,27 @@ func (s *Schema) count(st rules.State, t *tally) {
 		t.sqs = at.Attacks(int(sq), t.sqs[:0])
 		var c int32
 		att := &t.att[side]
-		for _, to := range t.sqs {
-			if att[to] < 255 {
-				att[to]++
+		if t.val == nil {
+			for _, to := range t.sqs {
+				if att[to] < 255 {
+					att[to]++
+				}
+				if q := t.board[to]; q == rules.NoPiece || q.Side() != side {
+					c++
+				}
 			}
-			if q := t.board[to]; q == rules.NoPiece || q.Side() != side {
-				c++
-			}
-		}
-		if t.val != nil {
+		} else {
+			// The same loop, keeping the cheapest attacker too (one pass
+			// over the squares: this is the search's hottest loop).
 			v, cheap := t.val[p.Kind()], &t.cheap[side]
 			for _, to := range t.sqs {
+				if att[to] < 255 {
+					att[to]++
+				}
 				cheap[to] = min(cheap[to], v)
+				if q := t.board[to]; q == rules.NoPiece || q.Side() != side {
+					c++
+				}
 			}
 		}
 		if side == me {
