@@ -199,28 +199,21 @@ func (s *Schema) count(st rules.State, t *tally) {
 		t.sqs = at.Attacks(int(sq), t.sqs[:0])
 		var c int32
 		att := &t.att[side]
-		if t.val == nil {
-			for _, to := range t.sqs {
-				if att[to] < 255 {
-					att[to]++
-				}
-				if q := t.board[to]; q == rules.NoPiece || q.Side() != side {
-					c++
-				}
+		// One pass over the squares, keeping the cheapest attacker too once
+		// Threats asked for it (t.val set).
+		keep, v, cheap := t.val != nil, float32(0), &t.cheap[side]
+		if keep {
+			v = t.val[p.Kind()]
+		}
+		for _, to := range t.sqs {
+			if att[to] < 255 {
+				att[to]++
 			}
-		} else {
-			// The same loop, keeping the cheapest attacker too: one pass
-			// over the squares (the count is 46% of a Typhoon playout's
-			// CPU; BENCHMARKS.md, "One pass for the cheapest attacker").
-			v, cheap := t.val[p.Kind()], &t.cheap[side]
-			for _, to := range t.sqs {
-				if att[to] < 255 {
-					att[to]++
-				}
+			if keep {
 				cheap[to] = min(cheap[to], v)
-				if q := t.board[to]; q == rules.NoPiece || q.Side() != side {
-					c++
-				}
+			}
+			if q := t.board[to]; q == rules.NoPiece || q.Side() != side {
+				c++
 			}
 		}
 		if side == me {
