@@ -263,6 +263,12 @@ func (s *state) genExtra(buf []rules.Move, sq int, me rules.Side, x *extra, canP
 	return buf
 }
 
+// approachSteps is, per direction (dirs order: four orthogonal, then four
+// diagonal), how far the Sorcerer and the Missionary move before they
+// capture or convert by approach (RULINGS 15: a Wazir step, or up to two
+// squares as a Bishop).
+var approachSteps = [8]int{1, 1, 1, 1, 2, 2, 2, 2}
+
 // genSpecial generates the named powers that tables cannot say.
 func (s *state) genSpecial(buf []rules.Move, sq int, me rules.Side, sp uint32, canPromo, zf bool) []rules.Move {
 	zone := &inZone[me]
@@ -334,11 +340,7 @@ func (s *state) genSpecial(buf []rules.Move, sq int, me rules.Side, sp uint32, c
 		// straight ahead in the direction of the move.
 		for d := 0; d < 8; d++ {
 			r := rays[d]
-			maxSteps := 1
-			if d >= 4 {
-				maxSteps = 2
-			}
-			for i := 0; i < maxSteps && i < len(r); i++ {
+			for i := 0; i < approachSteps[d] && i < len(r); i++ {
 				to := r[i]
 				if s.board[to] != rules.NoPiece {
 					break

@@ -30,8 +30,6 @@ type state struct {
 	undo   []undoRec
 	// scratch is reused move storage for relay checks.
 	scratch []rules.Move
-	// atk is Attacks' move storage.
-	atk []rules.Move
 }
 
 func newState(su *rules.Setup) (rules.State, error) {
@@ -125,7 +123,6 @@ func (s *state) Clone() rules.State {
 	c.hist = s.hist.Clone()
 	c.undo = append(make([]undoRec, 0, cap(s.undo)), s.undo...)
 	c.scratch = make([]rules.Move, 0, 256)
-	c.atk = nil
 	return &c
 }
 
