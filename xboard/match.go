@@ -21,6 +21,7 @@ type MatchConfig struct {
 	Game         *rules.Game
 	A, B         func() (*Client, error) // start a fresh engine
 	Games        int                     // rounded up to even: pairs share an opening, colours reversed
+	FirstGame    int                     // games before this index are left to another run (0, the default: none); rounded down to even
 	MoveTime     time.Duration           // "st" sent to both engines
 	TimeMargin   time.Duration           // a move taking longer than MoveTime+TimeMargin loses on time
 	OpeningPlies int                     // random plies from the start, the same in both games of a pair
@@ -75,14 +76,21 @@ type resultsFile struct {
 	Games        []MatchGame `json:"games"`
 }
 
-// PlayMatch plays the games not yet in c.Results and returns the report of
-// all of them.
+// PlayMatch plays the games from c.FirstGame to c.Games not yet in
+// c.Results and returns the report of all the games the file holds. The
+// opening of a pair depends on the seed and the pair's number only, so a
+// match split into runs by FirstGame (on other machines, or in other
+// sessions) plays the games one run would.
 func PlayMatch(c MatchConfig) (*MatchReport, error) {
 	if c.Games < 1 || c.MoveTime <= 0 || c.Game == nil || c.A == nil || c.B == nil {
 		return nil, errors.New("match: need a game, two engines, games >= 1 and a move time")
 	}
 	if c.Games%2 == 1 {
 		c.Games++
+	}
+	c.FirstGame -= c.FirstGame % 2
+	if c.FirstGame < 0 || c.FirstGame >= c.Games {
+		return nil, fmt.Errorf("match: first game %d: need 0 to %d (the games)", c.FirstGame, c.Games-1)
 	}
 	if c.MaxPlies <= 0 {
 		c.MaxPlies = 600
@@ -117,7 +125,7 @@ func PlayMatch(c MatchConfig) (*MatchReport, error) {
 			}
 		}
 	}()
-	for i := 0; i < c.Games; i++ {
+	for i := c.FirstGame; i < c.Games; i++ {
 		if done[i] {
 			continue
 		}

@@ -64,16 +64,21 @@ func cheater(move string) func() (*Client, error) {
 	}
 }
 
-func TestMatchResumes(t *testing.T) {
-	dir := t.TempDir()
-	cfg := MatchConfig{
-		Game: torishogi.Game, Games: 2, MoveTime: 10 * time.Second, TimeMargin: time.Minute,
-		OpeningPlies: 2, Seed: 3, MaxPlies: 60,
+// smallMatch is a quick Tori shogi match of two in-process taifu engines
+// (A at 30 playouts, B at 10) writing r.json and r.pgn in dir.
+func smallMatch(dir string, games int, seed uint64, maxPlies int) MatchConfig {
+	return MatchConfig{
+		Game: torishogi.Game, Games: games, MoveTime: 10 * time.Second, TimeMargin: time.Minute,
+		OpeningPlies: 2, Seed: seed, MaxPlies: maxPlies,
 		A:       inProcess(Options{Playouts: 30, Seed: 1, Name: "a"}),
 		B:       inProcess(Options{Playouts: 10, Seed: 2, Name: "b"}),
 		Results: filepath.Join(dir, "r.json"), PGN: filepath.Join(dir, "r.pgn"),
-		SPRT: &arena.SPRT{Elo0: 0, Elo1: 10},
 	}
+}
+
+func TestMatchResumes(t *testing.T) {
+	cfg := smallMatch(t.TempDir(), 2, 3, 60)
+	cfg.SPRT = &arena.SPRT{Elo0: 0, Elo1: 10}
 	r, err := PlayMatch(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -153,4 +158,34 @@ func FuzzFeatureList(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A match split by FirstGame: the second run plays only its own games, with
+// the openings one run gives those pairs, and refuses a first game outside
+// the match.
+func TestMatchFirstGame(t *testing.T) {
+	dir := t.TempDir()
+	cfg := smallMatch(dir, 4, 5, 40)
+	whole, err := PlayMatch(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.FirstGame, cfg.Results, cfg.PGN = 3, filepath.Join(dir, "part.json"), filepath.Join(dir, "part.pgn")
+	part, err := PlayMatch(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(part.Records) != 2 || part.Records[0].Index != 2 || part.Records[1].Index != 3 {
+		t.Fatalf("first game 3 (rounded down to 2) of 4: played %+v", part.Records)
+	}
+	for i, g := range part.Records {
+		w := whole.Records[2+i]
+		if strings.Join(g.Moves[:2], " ") != strings.Join(w.Moves[:2], " ") || g.AFirst != w.AFirst {
+			t.Errorf("game %d: opening %v (A first %v), the whole match's %v (%v)", g.Index, g.Moves[:2], g.AFirst, w.Moves[:2], w.AFirst)
+		}
+	}
+	cfg.FirstGame = 4
+	if _, err := PlayMatch(cfg); err == nil || !strings.Contains(err.Error(), "first game 4") {
+		t.Errorf("first game 4 of 4: %v", err)
+	}
 }

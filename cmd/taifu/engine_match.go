@@ -39,6 +39,7 @@ func runEngineMatch(args []string, stdout, stderr io.Writer) error {
 	tc := fs.Float64("tc", 0.1, "seconds per move for both engines (xboard \"st\")")
 	margin := fs.Duration("time-margin", time.Second, "a move slower than --tc plus this loses on time")
 	games := fs.Int("games", 200, "games (pairs with colours reversed, rounded up to even)")
+	firstGame := fs.Int("first-game", 0, "play only the games from this number (counting from 0, rounded down to even) to --games: a match split into runs")
 	playouts := fs.Int("playouts", 0, "taifu's playout cap per move (0: the clock decides)")
 	tactics := fs.String("tactics", "default", "taifu's leaf tactics: eval, quiesce, mate, quiesce+mate or default")
 	mateDepth := fs.Int("mate-depth", 0, "taifu's mate search depth with mate tactics (taifu xboard --mate-depth; 0: the default)")
@@ -66,6 +67,8 @@ func runEngineMatch(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("--tc %v: need seconds per move in (0, 3600]", *tc)
 	case *games < 1, *maxPlies < 1, *openingPlies < 0, *playouts < 0:
 		return errors.New("--games and --max-plies need at least 1, --opening-plies and --playouts at least 0")
+	case *firstGame < 0 || *firstGame >= *games:
+		return fmt.Errorf("--first-game %d: need 0 to %d (--games minus 1)", *firstGame, *games-1)
 	case *mateDepth < 0 || *mateDepth > 8:
 		return fmt.Errorf("--mate-depth %d: need 0 to 8", *mateDepth)
 	case math.IsNaN(*checkPrior) || math.Abs(*checkPrior) > 20:
@@ -94,7 +97,7 @@ func runEngineMatch(args []string, stdout, stderr io.Writer) error {
 	}
 	argvB := strings.Fields(*engine)
 	cfg := xboard.MatchConfig{
-		Game: g, Games: *games, MoveTime: time.Duration(*tc * float64(time.Second)), TimeMargin: *margin,
+		Game: g, Games: *games, FirstGame: *firstGame, MoveTime: time.Duration(*tc * float64(time.Second)), TimeMargin: *margin,
 		OpeningPlies: *openingPlies, Seed: *seed, MaxPlies: *maxPlies, Results: *results, PGN: *pgn, SPRT: sp,
 		A: func() (*xboard.Client, error) { return xboard.Start(argvA) },
 		B: func() (*xboard.Client, error) {

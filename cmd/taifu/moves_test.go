@@ -80,6 +80,7 @@ func TestCommandErrors(t *testing.T) {
 		{[]string{"nosuch"}, `unknown command "nosuch"`},
 		{[]string{"match", "--game", "torishogi", "--resign", "1.5"}, "--resign 1.5: need a value in [0, 1]"},
 		{[]string{"match", "--game", "torishogi", "--resign-plies", "0"}, "--resign-plies 0: need at least 1"},
+		{[]string{"match", "--game", "torishogi", "--engine", "/bin/true", "--results", "r.json", "--games", "10", "--first-game", "10"}, "--first-game 10: need 0 to 9"},
 	} {
 		code, _, errs := runCLI(c.args...)
 		if code == 0 || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
