@@ -2,6 +2,7 @@ package xboard
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -187,5 +188,59 @@ func TestMatchFirstGame(t *testing.T) {
 	cfg.FirstGame = 4
 	if _, err := PlayMatch(cfg); err == nil || !strings.Contains(err.Error(), "first game 4") {
 		t.Errorf("first game 4 of 4: %v", err)
+	}
+
+	// The runs pooled: the first two games (a run of its own) and the last two.
+	cfg.FirstGame, cfg.Games, cfg.Results, cfg.PGN = 0, 2, filepath.Join(dir, "first.json"), ""
+	if _, err := PlayMatch(cfg); err != nil {
+		t.Fatal(err)
+	}
+	pooled, err := PoolResults([]string{cfg.Results, filepath.Join(dir, "part.json")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pooled.Games != 4 || pooled.Penta.Pairs() != 2 || pooled.WinsA+pooled.Draws+pooled.WinsB != 4 {
+		t.Errorf("pooled runs: %s", pooled)
+	}
+	if _, err := PoolResults([]string{filepath.Join(dir, "r.json"), filepath.Join(dir, "part.json")}, nil); err == nil || !strings.Contains(err.Error(), "both hold game 3 of seed 5") {
+		t.Errorf("pooling the whole match with a run of it: %v", err)
+	}
+}
+
+// Matches on two seeds pool as one, their pairs counted apart; a file of
+// another pairing, or not a results file, is refused.
+func TestPoolResultsSeeds(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for _, seed := range []uint64{7, 8} {
+		cfg := smallMatch(dir, 2, seed, 30)
+		cfg.Results, cfg.PGN = filepath.Join(dir, fmt.Sprintf("s%d.json", seed)), ""
+		if _, err := PlayMatch(cfg); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, cfg.Results)
+	}
+	r, err := PoolResults(paths, &arena.SPRT{Elo0: -50, Elo1: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Games != 4 || r.Penta.Pairs() != 2 || r.Verdict == "" {
+		t.Errorf("two seeds pooled: %s", r)
+	}
+	other := smallMatch(dir, 2, 9, 30)
+	other.B = inProcess(Options{Playouts: 10, Seed: 2, Name: "c"})
+	other.Results, other.PGN = filepath.Join(dir, "other.json"), ""
+	if _, err := PlayMatch(other); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := PoolResults(append(paths, other.Results), nil); err == nil || !strings.Contains(err.Error(), "another match") {
+		t.Errorf("another pairing: %v", err)
+	}
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := PoolResults([]string{bad}, nil); err == nil || !strings.Contains(err.Error(), "bad.json") {
+		t.Errorf("a broken file: %v", err)
 	}
 }
