@@ -279,3 +279,65 @@ func TestThreatsMatchAttacker(t *testing.T) {
 		}
 	}
 }
+
+// The attack count keeps each piece's attacks between positions when the
+// State is a rules.AttackReader (Typhoon). An Evaluator that evaluates
+// positions in the order a tree search meets them (a random walk that goes
+// down and back up, from several random setups, and the same positions
+// again in a shuffled order) gives exactly what a fresh Evaluator gives on
+// each position, with weights on every attack term; so do Extract calls
+// (which draw scratch from a shared list) in that order.
+func TestAttackCountKeptAcrossPositions(t *testing.T) {
+	for _, name := range rules.Names() {
+		g, _ := rules.Lookup(name)
+		if _, ok := g.Start().(rules.AttackReader); !ok {
+			continue
+		}
+		s := features.For(g)
+		w := committed(t, g)
+		a := *w
+		a.Vec = append([]float64(nil), w.Vec...)
+		rng := rand.New(rand.NewPCG(9, 9))
+		for i := range a.Vec {
+			if s.Optional(i) {
+				a.Vec[i] = rng.Float64() - 0.5
+			}
+		}
+		var positions []rules.State
+		for game := 0; game < 4; game++ {
+			st := g.Start()
+			if g.RandomSetup != nil {
+				st = g.RandomSetup(uint64(game + 3))
+			}
+			for step := 0; step < 300; step++ {
+				ms := st.Legal(nil)
+				if len(ms) == 0 || (st.Ply() > 0 && rng.IntN(3) == 0) {
+					if st.Ply() == 0 {
+						break
+					}
+					st.Unmake() // back up the tree
+				} else {
+					st.Make(ms[rng.IntN(len(ms))])
+				}
+				positions = append(positions, st.Clone())
+			}
+		}
+		rng.Shuffle(len(positions)/2, func(i, j int) {
+			k := len(positions) / 2
+			positions[k+i], positions[k+j] = positions[k+j], positions[k+i]
+		})
+		kept := a.Evaluator()
+		var fs []features.Feature
+		for i, st := range positions {
+			got, want := kept.Eval(st), a.Evaluator().Eval(st)
+			if got != want {
+				t.Fatalf("%s position %d %s: %v with kept attacks, %v counted afresh", name, i, st, got, want)
+			}
+			fs = s.Extract(st, fs[:0])
+			if e := features.Dot(a.Vec, fs); math.Abs(e-got) > 1e-6 {
+				t.Fatalf("%s position %d %s: Extract's features give %v, the Evaluator %v", name, i, st, e, got)
+			}
+		}
+		t.Logf("%s: %d positions", name, len(positions))
+	}
+}

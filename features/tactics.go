@@ -124,6 +124,30 @@ type tally struct {
 	board [256]rules.Piece
 	occ   []uint8 // occupied squares
 	sqs   []uint8 // rules.Attacker output
+	// For a rules.AttackReader, each piece's attacks are kept from one
+	// count to the next (keep): lists[sq] and reads[sq] are what
+	// AttacksReading gave for the piece on sq when the board was last
+	// counted (prev), in a game of schema kept; a piece's list is read
+	// again only when its square or a square it read has changed since.
+	kept  *Schema
+	prev  [256]rules.Piece
+	lists [256][]uint8
+	reads [256]rules.SquareSet
+}
+
+// attacksOf returns the squares the piece on sq attacks: from the lists
+// kept since the last count when neither sq nor a square the list read is
+// in changed, else from the State (and kept anew when reader is not nil).
+func (t *tally) attacksOf(at rules.Attacker, reader rules.AttackReader, sq uint8, changed *rules.SquareSet) []uint8 {
+	if reader == nil {
+		t.sqs = at.Attacks(int(sq), t.sqs[:0])
+		return t.sqs
+	}
+	if changed.Has(int(sq)) || t.reads[sq].Meets(changed) {
+		t.reads[sq] = rules.SquareSet{}
+		t.lists[sq] = reader.AttacksReading(int(sq), t.lists[sq][:0], &t.reads[sq])
+	}
+	return t.lists[sq]
 }
 
 // tallies is a free list of tally scratch for Schema.Extract, which the
@@ -193,10 +217,25 @@ func (s *Schema) count(st rules.State, t *tally) {
 			board++
 		}
 	}
+	// The squares changed since the last count, when the lists are kept.
+	reader, _ := at.(rules.AttackReader)
+	var changed rules.SquareSet
+	if reader != nil {
+		if t.kept != s {
+			t.kept = s
+			clear(t.prev[:]) // every piece is new
+		}
+		for sq := 0; sq < n; sq++ {
+			if t.board[sq] != t.prev[sq] {
+				changed.Add(sq)
+			}
+		}
+		t.prev = t.board
+	}
 	for _, sq := range t.occ {
 		p := t.board[sq]
 		side := p.Side()
-		t.sqs = at.Attacks(int(sq), t.sqs[:0])
+		list := t.attacksOf(at, reader, sq, &changed)
 		var c int32
 		att := &t.att[side]
 		// One pass over the squares, keeping the cheapest attacker too once
@@ -205,7 +244,7 @@ func (s *Schema) count(st rules.State, t *tally) {
 		if keep {
 			v = t.val[p.Kind()]
 		}
-		for _, to := range t.sqs {
+		for _, to := range list {
 			if att[to] < 255 {
 				att[to]++
 			}

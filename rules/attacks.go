@@ -17,3 +17,29 @@ type Attacker interface {
 	// move generation. An empty sq gives buf unchanged.
 	Attacks(sq int, buf []uint8) []uint8
 }
+
+// SquareSet is a set of squares of a board of at most 256 squares.
+type SquareSet [4]uint64
+
+// Add puts sq in the set.
+func (s *SquareSet) Add(sq int) { s[sq>>6] |= 1 << (uint(sq) & 63) }
+
+// Has reports whether sq is in the set.
+func (s *SquareSet) Has(sq int) bool { return s[sq>>6]&(1<<(uint(sq)&63)) != 0 }
+
+// Meets reports whether the two sets share a square.
+func (s *SquareSet) Meets(o *SquareSet) bool {
+	return s[0]&o[0]|s[1]&o[1]|s[2]&o[2]|s[3]&o[3] != 0
+}
+
+// AttackReader is an Attacker that also says which squares its answer
+// read: Attacks of the piece on sq depends on nothing but that piece and
+// the contents of those squares. A caller may keep a piece's attacks from
+// one position to the next while neither changes (features' attack count
+// does).
+type AttackReader interface {
+	Attacker
+	// AttacksReading is Attacks, adding to read the squares whose contents
+	// (empty, or which piece) the answer depends on, sq excepted.
+	AttacksReading(sq int, buf []uint8, read *SquareSet) []uint8
+}

@@ -2,10 +2,19 @@ package typhoon
 
 import "taifu/rules"
 
-// attackList collects the squares one piece attacks, each once.
+// attackList collects the squares one piece attacks, each once, and with
+// read set the squares whose contents the list depends on.
 type attackList struct {
 	buf  []uint8
 	seen bitset
+	read *rules.SquareSet // nil: not tracked
+}
+
+// reads records that the list depends on what stands on sq.
+func (a *attackList) reads(sq uint8) {
+	if a.read != nil {
+		a.read.Add(int(sq))
+	}
 }
 
 func (a *attackList) put(to uint8) {
@@ -27,13 +36,26 @@ func (a *attackList) put(to uint8) {
 // The other powers are scanned directly (otherAttacks) rather than by
 // generating the piece's moves; TestAttacksMatchMoves holds the two equal.
 func (s *state) Attacks(sq int, buf []uint8) []uint8 {
+	return s.attacks(sq, buf, nil)
+}
+
+// AttacksReading is Attacks, adding to read the squares it looked at
+// (rules.AttackReader): those of each ride up to its first piece, hop
+// landing squares, withdrawal steps, conversion targets, bent rides' first
+// squares and rides, and the squares the named powers scan.
+func (s *state) AttacksReading(sq int, buf []uint8, read *rules.SquareSet) []uint8 {
+	return s.attacks(sq, buf, read)
+}
+
+// attacks is Attacks, recording what it reads in read unless it is nil.
+func (s *state) attacks(sq int, buf []uint8, read *rules.SquareSet) []uint8 {
 	p := s.board[sq]
 	if p == rules.NoPiece {
 		return buf
 	}
 	me := p.Side()
 	t := &tabs[p][sq]
-	a := attackList{buf: buf}
+	a := attackList{buf: buf, read: read}
 	for _, l := range t.leaps {
 		if l.mode&mCap != 0 {
 			a.put(l.to)
@@ -46,6 +68,7 @@ func (s *state) Attacks(sq int, buf []uint8) []uint8 {
 		}
 		for _, to := range r.sqs {
 			a.put(to)
+			a.reads(to)
 			if s.board[to] != rules.NoPiece {
 				break
 			}
@@ -57,11 +80,13 @@ func (s *state) Attacks(sq int, buf []uint8) []uint8 {
 		}
 		landOpp := catalogue[p.Kind()].hopLandOpp
 		for _, h := range x.hops {
+			a.reads(h.land)
 			if l := s.board[h.land]; l == rules.NoPiece || (landOpp && l.Side() != me) {
 				a.put(h.over)
 			}
 		}
 		for _, w := range x.withdraw {
+			a.reads(w.to)
 			if s.board[w.to] == rules.NoPiece {
 				a.put(w.away)
 			}
@@ -80,12 +105,25 @@ func (s *state) opp(sq uint8, me rules.Side) bool {
 	return q != rules.NoPiece && q.Side() != me
 }
 
+// oppRead is opp, recording in a that the list depends on sq.
+func (s *state) oppRead(a *attackList, sq uint8, me rules.Side) bool {
+	a.reads(sq)
+	return s.opp(sq, me)
+}
+
+// emptyRead reports whether sq is empty, recording in a that the list
+// depends on it.
+func (s *state) emptyRead(a *attackList, sq uint8) bool {
+	a.reads(sq)
+	return s.board[sq] == rules.NoPiece
+}
+
 // otherTableAttacks adds the opposing pieces that x's conversions and bent
 // rides would take or convert now (as genExtra generates them).
 func (s *state) otherTableAttacks(a *attackList, x *extra, me rules.Side) {
 	// Cuckoo: an opposing piece among the conversion targets.
 	for _, to := range x.convert {
-		if s.opp(to, me) {
+		if s.oppRead(a, to, me) {
 			a.put(to)
 		}
 	}
@@ -93,7 +131,7 @@ func (s *state) otherTableAttacks(a *attackList, x *extra, me rules.Side) {
 	// when it is opposing and the ride captures.
 	for bi := range x.bent {
 		b := &x.bent[bi]
-		if s.board[b.first] != rules.NoPiece {
+		if !s.emptyRead(a, b.first) {
 			continue
 		}
 		for ri := range b.rays {
@@ -102,7 +140,7 @@ func (s *state) otherTableAttacks(a *attackList, x *extra, me rules.Side) {
 				continue
 			}
 			for _, to := range r.sqs {
-				if s.board[to] != rules.NoPiece {
+				if !s.emptyRead(a, to) {
 					if s.opp(to, me) {
 						a.put(to)
 					}
@@ -123,10 +161,11 @@ func (s *state) specialAttacks(a *attackList, sq int, me rules.Side, sp uint32) 
 		for _, r := range rays {
 			hopped := false
 			for _, to := range r[:min(3, len(r))] {
-				if hopped && s.opp(to, me) {
+				empty := s.emptyRead(a, to)
+				if hopped && !empty && s.opp(to, me) {
 					a.put(to)
 				}
-				hopped = hopped || s.board[to] != rules.NoPiece
+				hopped = hopped || !empty
 			}
 		}
 	case sp&spTyphoon != 0:
@@ -135,13 +174,13 @@ func (s *state) specialAttacks(a *attackList, sq int, me rules.Side, sp uint32) 
 		for d := 0; d < 4; d++ {
 			r := rays[d]
 			for i := 0; i < 3 && i < len(r); i++ {
-				q := s.board[r[i]]
-				if q != rules.NoPiece && q.Side() == me {
+				if s.emptyRead(a, r[i]) {
+					continue
+				}
+				if !s.opp(r[i], me) {
 					break
 				}
-				if q != rules.NoPiece {
-					a.put(r[i])
-				}
+				a.put(r[i])
 			}
 		}
 	case sp&spLongleaper != 0:
@@ -151,11 +190,10 @@ func (s *state) specialAttacks(a *attackList, sq int, me rules.Side, sp uint32) 
 			r := rays[d]
 			n := 0
 			for i := 0; i < len(r); i++ {
-				q := s.board[r[i]]
-				if q == rules.NoPiece {
+				if s.emptyRead(a, r[i]) {
 					continue
 				}
-				if q.Side() == me || i+1 >= len(r) || s.board[r[i+1]] != rules.NoPiece || n >= rules.MaxMarks {
+				if !s.opp(r[i], me) || i+1 >= len(r) || !s.emptyRead(a, r[i+1]) || n >= rules.MaxMarks {
 					break
 				}
 				a.put(r[i])
@@ -168,10 +206,10 @@ func (s *state) specialAttacks(a *attackList, sq int, me rules.Side, sp uint32) 
 		// or its first piece (Missionary).
 		for d, r := range rays {
 			for i := 0; i < approachSteps[d] && i+1 < len(r); i++ {
-				if s.board[r[i]] != rules.NoPiece {
+				if !s.emptyRead(a, r[i]) {
 					break
 				}
-				for j := i + 1; j < len(r) && s.opp(r[j], me); j++ {
+				for j := i + 1; j < len(r) && s.oppRead(a, r[j], me); j++ {
 					a.put(r[j])
 					if sp&spSorcerer == 0 {
 						break
@@ -183,7 +221,7 @@ func (s *state) specialAttacks(a *attackList, sq int, me rules.Side, sp uint32) 
 		// The first piece on each Queen line, when opposing.
 		for d := 0; d < 8; d++ {
 			for _, to := range rays[d] {
-				if s.board[to] != rules.NoPiece {
+				if !s.emptyRead(a, to) {
 					if s.opp(to, me) {
 						a.put(to)
 					}

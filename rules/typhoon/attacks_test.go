@@ -162,3 +162,62 @@ func BenchmarkAttacks(b *testing.B) {
 		i++
 	}
 }
+
+// AttacksReading's contract (rules.AttackReader): a piece's attacks depend
+// on nothing but the piece and the squares it says it read. Checked by
+// changing every other square of the board at random (emptying it, or
+// putting a random piece of either side there) and listing the attacks
+// again, for every kind of either side on random squares of positions from
+// random games; and the read squares are a subset of the board.
+func TestAttacksReadingContract(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 31))
+	var buf, again []uint8
+	checked := 0
+	for game := 0; game < 6; game++ {
+		st := RandomSetup(uint64(game + 7)).(*state)
+		for ply := 0; ply < 160; ply++ {
+			if ply%8 == 0 {
+				for k := rules.Kind(1); k <= numKinds; k++ {
+					side := rules.Side(rng.IntN(2))
+					sq := rng.IntN(squares)
+					saved := st.board
+					st.set(sq, rules.MakePiece(k, side))
+					var read rules.SquareSet
+					buf = st.AttacksReading(sq, buf[:0], &read)
+					if !slices.Equal(buf, st.Attacks(sq, again[:0])) {
+						t.Fatalf("%s: AttacksReading and Attacks differ on %s", st, Game.SquareName(sq))
+					}
+					want := slices.Clone(buf)
+					slices.Sort(want)
+					for o := 0; o < squares; o++ {
+						if o == sq || read.Has(o) || rng.IntN(2) == 0 {
+							continue
+						}
+						var p rules.Piece
+						if rng.IntN(3) > 0 {
+							p = rules.MakePiece(rules.Kind(1+rng.IntN(int(numKinds))), rules.Side(rng.IntN(2)))
+						}
+						st.set(o, p)
+					}
+					again = st.Attacks(sq, again[:0])
+					got := slices.Clone(again)
+					slices.Sort(got)
+					if !slices.Equal(got, want) {
+						t.Fatalf("%s: %s on %s attacks %v after squares it did not read changed, %v before",
+							st, catalogue[k].tok, Game.SquareName(sq), got, want)
+					}
+					for o := range squares {
+						st.set(o, saved[o])
+					}
+					checked++
+				}
+			}
+			ms := st.Legal(nil)
+			if len(ms) == 0 {
+				break
+			}
+			st.Make(ms[rng.IntN(len(ms))])
+		}
+	}
+	t.Logf("%d placements checked", checked)
+}
