@@ -125,10 +125,10 @@ type tally struct {
 	occ   []uint8 // occupied squares
 	sqs   []uint8 // rules.Attacker output
 	// For a rules.AttackReader, each piece's attacks are kept from one
-	// count to the next (keep): lists[sq] and reads[sq] are what
-	// AttacksReading gave for the piece on sq when the board was last
-	// counted (prev), in a game of schema kept; a piece's list is read
-	// again only when its square or a square it read has changed since.
+	// count to the next: lists[sq] and reads[sq] are what AttacksReading
+	// gave for the piece on sq, valid for the board last counted (prev) in
+	// the game of schema kept; a piece's list is read again only when its
+	// square or a square it read has changed since.
 	kept  *Schema
 	prev  [256]rules.Piece
 	lists [256][]uint8

@@ -88,10 +88,10 @@ func PlayMatch(c MatchConfig) (*MatchReport, error) {
 	if c.Games%2 == 1 {
 		c.Games++
 	}
-	c.FirstGame -= c.FirstGame % 2
 	if c.FirstGame < 0 || c.FirstGame >= c.Games {
 		return nil, fmt.Errorf("match: first game %d: need 0 to %d (the games)", c.FirstGame, c.Games-1)
 	}
+	c.FirstGame -= c.FirstGame % 2
 	if c.MaxPlies <= 0 {
 		c.MaxPlies = 600
 	}

@@ -185,9 +185,11 @@ func TestMatchFirstGame(t *testing.T) {
 			t.Errorf("game %d: opening %v (A first %v), the whole match's %v (%v)", g.Index, g.Moves[:2], g.AFirst, w.Moves[:2], w.AFirst)
 		}
 	}
-	cfg.FirstGame = 4
-	if _, err := PlayMatch(cfg); err == nil || !strings.Contains(err.Error(), "first game 4") {
-		t.Errorf("first game 4 of 4: %v", err)
+	for _, first := range []int{4, -1} {
+		cfg.FirstGame = first
+		if _, err := PlayMatch(cfg); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("first game %d", first)) {
+			t.Errorf("first game %d of 4: %v", first, err)
+		}
 	}
 
 	// The runs pooled: the first two games (a run of its own) and the last two.

@@ -2,6 +2,10 @@ package typhoon
 
 import "taifu/rules"
 
+// The attack count of package features keeps a piece's attacks between
+// positions through AttacksReading.
+var _ rules.AttackReader = (*state)(nil)
+
 // attackList collects the squares one piece attacks, each once, and with
 // read set the squares whose contents the list depends on.
 type attackList struct {
