@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"taifu/arena"
 	"taifu/xboard"
@@ -16,25 +15,20 @@ func init() {
 
 func runPool(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("pool", stderr)
-	results := fs.String("results", "", "comma-separated results files of `taifu match --engine` (same engines, time control and opening plies)")
+	var results listFlag
+	fs.Var(&results, "results", "results files of `taifu match --engine` (same engines, time control and opening plies); repeat the flag or separate with commas")
 	sprt := fs.String("sprt", "-50,0", "elo0,elo1 of the SPRT verdict reported")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *results == "" {
+	if len(results) == 0 {
 		return errors.New("--results: name the results files to pool")
 	}
 	sp, err := arena.ParseSPRT(*sprt)
 	if err != nil {
 		return err
 	}
-	var paths []string
-	for _, p := range strings.Split(*results, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			paths = append(paths, p)
-		}
-	}
-	rep, err := xboard.PoolResults(paths, sp)
+	rep, err := xboard.PoolResults(results, sp)
 	if err != nil {
 		return err
 	}

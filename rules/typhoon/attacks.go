@@ -161,7 +161,8 @@ func (s *state) specialAttacks(a *attackList, sq int, me rules.Side, sp uint32) 
 	rays := &dirRay[sq]
 	switch {
 	case sp&spCicada != 0:
-		// An opposing piece two or three squares away with a piece between.
+		// RULINGS 13: an opposing piece two or three squares away with a
+		// piece between.
 		for _, r := range rays {
 			hopped := false
 			for _, to := range r[:min(3, len(r))] {
@@ -173,8 +174,8 @@ func (s *state) specialAttacks(a *attackList, sq int, me rules.Side, sp uint32) 
 			}
 		}
 	case sp&spTyphoon != 0:
-		// Every opposing piece within three squares orthogonally before the
-		// first friendly one.
+		// RULINGS 12: every opposing piece within three squares
+		// orthogonally before the first friendly one.
 		for d := 0; d < 4; d++ {
 			r := rays[d]
 			for i := 0; i < 3 && i < len(r); i++ {
@@ -188,7 +189,7 @@ func (s *state) specialAttacks(a *attackList, sq int, me rules.Side, sp uint32) 
 			}
 		}
 	case sp&spLongleaper != 0:
-		// Each opposing piece of a hop chain: empty squares or jumped
+		// RULINGS 14: each opposing piece of a hop chain: empty squares or jumped
 		// opposing pieces before it, an empty square just beyond it.
 		for d := 0; d < 8; d++ {
 			r := rays[d]
@@ -205,7 +206,7 @@ func (s *state) specialAttacks(a *attackList, sq int, me rules.Side, sp uint32) 
 			}
 		}
 	case sp&(spSorcerer|spMissionary) != 0:
-		// After a non-capturing Wazir step or Bishop move of up to two
+		// RULINGS 15: after a non-capturing Wazir step or Bishop move of up to two
 		// squares, the contiguous opposing line straight ahead (Sorcerer)
 		// or its first piece (Missionary).
 		for d, r := range rays {
@@ -222,7 +223,7 @@ func (s *state) specialAttacks(a *attackList, sq int, me rules.Side, sp uint32) 
 			}
 		}
 	case sp&spRifle != 0:
-		// The first piece on each Queen line, when opposing.
+		// RULINGS 9, 21: the first piece on each Queen line, when opposing.
 		for d := 0; d < 8; d++ {
 			for _, to := range rays[d] {
 				if !s.emptyRead(a, to) {
