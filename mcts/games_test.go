@@ -144,9 +144,15 @@ func TestDeterminismRealGames(t *testing.T) {
 // keeps the capture priors, so the position stays the one the benchmarks
 // before the threat priors measured.
 func midgame(t testing.TB, g *rules.Game, w *features.Weights) rules.State {
+	return playedTo(g, w, 40)
+}
+
+// playedTo returns g's position after plies plies of midgame's play, or
+// fewer when the game ends sooner.
+func playedTo(g *rules.Game, w *features.Weights, plies int) rules.State {
 	st := g.Start()
 	s := mustNew(Config{Playouts: 50, Seed: 1, Tactics: TacticsNone, Priors: PriorsCaptures}, w)
-	for st.Ply() < 40 {
+	for st.Ply() < plies {
 		res := s.Search(st)
 		if res.Move == (rules.Move{}) {
 			break
