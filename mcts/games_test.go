@@ -140,27 +140,50 @@ func TestDeterminismRealGames(t *testing.T) {
 }
 
 // midgame returns g's position after 40 plies of the bare search at 50
-// playouts from the start (seed 1), or fewer when the game ends sooner. It
-// keeps the capture priors, so the position stays the one the benchmarks
-// before the threat priors measured.
+// playouts from the start (seed 1); when the game ends sooner, the
+// position halfway to its end (playedTo). It keeps the capture priors, so
+// the position stays the one the benchmarks before the threat priors
+// measured (Tori shogi's, until 2026-11-26, was the ended position: its
+// game with the weights shipped on 2026-11-26 ends by repetition at ply
+// 35).
 func midgame(t testing.TB, g *rules.Game, w *features.Weights) rules.State {
 	return playedTo(g, w, 40)
 }
 
-// playedTo returns g's position after plies plies of midgame's play, or
-// fewer when the game ends sooner.
+// playedTo returns g's position after plies plies of midgame's play, or,
+// when the game ends sooner (at ply n), its position at ply n/2: a search
+// from a position the game has left is no measure of anything.
 func playedTo(g *rules.Game, w *features.Weights, plies int) rules.State {
 	st := g.Start()
 	s := mustNew(Config{Playouts: 50, Seed: 1, Tactics: TacticsNone, Priors: PriorsCaptures}, w)
+	buf := make([]rules.Move, 0, 1024)
 	for st.Ply() < plies {
-		res := s.Search(st)
-		if res.Move == (rules.Move{}) {
+		if rules.Status(st, buf).Ended {
+			for n := st.Ply(); st.Ply() > n/2; {
+				st.Unmake()
+			}
 			break
 		}
+		res := s.Search(st)
 		s.Reset()
 		st.Make(res.Move)
 	}
 	return st
+}
+
+// The benchmarks' positions are games still going, in every game.
+func TestMidgameOngoing(t *testing.T) {
+	buf := make([]rules.Move, 0, 1024)
+	for _, name := range rules.Names() {
+		g := game(t, name)
+		w := weights(t, g)
+		for _, plies := range []int{10, 20, 40} {
+			st := playedTo(g, w, plies)
+			if o := rules.Status(st, buf); o.Ended {
+				t.Errorf("%s after %d plies (ply %d): the game has ended (%s)", name, plies, st.Ply(), o.Reason)
+			}
+		}
+	}
 }
 
 // BenchmarkSearchMidgame is BenchmarkSearch from a midgame position of each
