@@ -64,7 +64,7 @@ func ParseLeafScale(v string) (float64, error) {
 	}
 	x, err := strconv.ParseFloat(v, 64)
 	if err != nil || math.IsNaN(x) || x <= 0 || x > features.MaxLeafScale {
-		return 0, fmt.Errorf("--leaf-scale %.40q: want keep, k, none or a number in (0, %g]", v, features.MaxLeafScale)
+		return 0, fmt.Errorf("--leaf-scale %.12q: want keep, k, none or a number in (0, %g]", v, features.MaxLeafScale)
 	}
 	return x, nil
 }
