@@ -165,6 +165,9 @@ func playedTo(g *rules.Game, w *features.Weights, plies int) rules.State {
 			break
 		}
 		res := s.Search(st)
+		if res.Move == (rules.Move{}) {
+			break
+		}
 		s.Reset()
 		st.Make(res.Move)
 	}
