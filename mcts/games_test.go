@@ -140,12 +140,12 @@ func TestDeterminismRealGames(t *testing.T) {
 }
 
 // midgame returns g's position after 40 plies of the bare search at 50
-// playouts from the start (seed 1); when the game ends sooner, the
+// playouts from the start (seed 1), or, when the game ends sooner, the
 // position halfway to its end (playedTo). It keeps the capture priors, so
 // the position stays the one the benchmarks before the threat priors
-// measured (Tori shogi's, until 2026-11-26, was the ended position: its
-// game with the weights shipped on 2026-11-26 ends by repetition at ply
-// 35).
+// measured. (Tori shogi's game, with the weights shipped since
+// 2026-11-25, ends by repetition at ply 35: until 2026-11-26 its
+// benchmarks searched that ended position.)
 func midgame(t testing.TB, g *rules.Game, w *features.Weights) rules.State {
 	return playedTo(g, w, 40)
 }

@@ -79,9 +79,10 @@ func TestTreeTranspositions(t *testing.T) {
 // and after 10 and 20 plies of midgame's play (playedTo), the share of
 // the tree's visited nodes (and of the playouts through them) whose
 // position another node of the same tree already holds: an upper bound on
-// what a transposition table could share within one move's search. Playouts: 2,600 in Typhoon and Samarkand
-// (about what a move gets at the 20 ms of issue 17's equal-time matches),
-// 30,000 in Tori shogi and 20,000 in Nana shogi and chess.
+// what a transposition table could share within one move's search.
+// Playouts: 2,600 in Typhoon and Samarkand (about what a move gets at the
+// 20 ms of issue 17's equal-time matches), 30,000 in Tori shogi and 20,000
+// in Nana shogi and chess.
 func BenchmarkTranspositions(b *testing.B) {
 	playouts := map[string]int{"typhoon": 2600, "samarkand": 2600, "torishogi": 30000, "nanashogi": 20000, "chess": 20000}
 	for _, name := range rules.Names() {
