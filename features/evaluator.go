@@ -61,6 +61,9 @@ func (w *Weights) Evaluator() *Evaluator {
 	e.att = s.attackWeights(at)
 	if e.att.any {
 		e.scratch = newTally()
+		if e.att.gain != [3]float64{} {
+			e.scratch.fix = s.gainValues()
+		}
 	}
 	return e
 }

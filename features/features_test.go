@@ -127,6 +127,10 @@ func TestExtractValues(t *testing.T) {
 		"royal_attack": 2 - 0,
 		// Own attacks on the own king's zone: white K 5 + N (c1, d2) 2, black K 5.
 		"royal_defence": 7 - 5,
+		// Empty squares seen from each king along the eight directions:
+		// Kc1 2 (d1 e1) + 2 (b1 a1) + 3 (c2 c3 c4) + 2 (d2 e3) + 2 (b2 a3);
+		// Kc5 2 (d5 e5) + 2 (b5 a5) + 3 (c4 c3 c2) + 0 (d4 held) + 2 (b4 a3).
+		"royal_open": 11 - 9,
 	}
 	got := map[string]float32{}
 	fs := s.Extract(st, nil)
@@ -442,4 +446,67 @@ func BenchmarkEvaluator(b *testing.B) {
 	for b.Loop() {
 		_ = e.Eval(st)
 	}
+}
+
+// The gain family on a hand-checked position (testgame, 5x5; the fixed
+// table is testgame's starting material: R 3.0308, N 1.4769, P 1, Q 4.8308):
+// white Kb1, Ra1, Nc2, Pa3; black Kc5, Qb4, Nb3, Re3, Pd3.
+//   - Qb4 is attacked by Pa3 and Nc2 and defended by Kc5: Q - P = 3.8308;
+//     Re3 is attacked by Nc2 and undefended: R = 3.0308. White to move wins
+//     the larger by the cheapest-attacker measure.
+//   - Ra1 is attacked by Nb3, defended by Kb1 and Nc2: R - N = 1.5539; Nc2 is
+//     attacked by Pd3, defended by Kb1: N - P = 0.4769; Pa3 is attacked only
+//     by the dearer Qb4 and defended by Ra1: no threat.
+//
+// With black to move the roles swap.
+func TestGainFamily(t *testing.T) {
+	g := testgame.Game
+	s := For(g)
+	const pos = "2,k,2/1,q,3/P,n,1,p,r/2,N,2/R,K,3"
+	for _, c := range []struct {
+		side                 string
+		theirs, mine, second float64
+	}{
+		{"white", 4.8308 - 1, 3.0308 - 1.4769, 1.4769 - 1},
+		{"black", 3.0308 - 1.4769, 4.8308 - 1, 3.0308},
+	} {
+		st := mustPos(t, g, pos+" "+c.side)
+		got := map[string]float64{}
+		for _, f := range s.Extract(st, nil) {
+			got[s.Names[f.Index]] = float64(f.Value)
+		}
+		for name, want := range map[string]float64{"gain_theirs": c.theirs, "gain_mine": c.mine, "gain_mine_second": c.second} {
+			if math.Abs(got[name]-want) > 1e-5 {
+				t.Errorf("%s to move: %s = %v, want %v", c.side, name, got[name], want)
+			}
+		}
+		// The search's Evaluator reads the same numbers, whatever the
+		// weights' own material (the table is fixed).
+		w := Starting(g)
+		for i := range w.Vec {
+			w.Vec[i] = 0
+		}
+		w.Vec[s.mustIndex(t, "material/Q")] = 9
+		w.Vec[s.mustIndex(t, "gain_theirs")] = 0.5
+		w.Vec[s.mustIndex(t, "gain_mine")] = -0.25
+		w.Vec[s.mustIndex(t, "gain_mine_second")] = -0.125
+		want := 0.5*c.theirs - 0.25*c.mine - 0.125*c.second
+		if c.side == "black" {
+			want += 9
+		} else {
+			want -= 9
+		}
+		if e := w.Evaluator().Eval(st); math.Abs(e-want) > 1e-5 {
+			t.Errorf("%s to move: Evaluator %v, want %v", c.side, e, want)
+		}
+	}
+}
+
+func (s *Schema) mustIndex(t *testing.T, name string) int {
+	t.Helper()
+	i, ok := s.Index(name)
+	if !ok {
+		t.Fatalf("no feature %s", name)
+	}
+	return i
 }

@@ -24,7 +24,7 @@
 //	                   [I have one royal] - [they have one royal]
 //	mobility/TOKEN, hanging_mine/TOKEN, hanging_theirs/TOKEN, mobility_total,
 //	hanging_mine_total, hanging_theirs_total, royal_attack, royal_defence,
-//	hand_late/TOKEN, drop_zone
+//	hand_late/TOKEN, drop_zone, royal_open, gain_theirs, gain_mine, gain_mine_second
 //	                   games whose State implements rules.Attacker: the
 //	                   attack families, see tactics.go; weights files
 //	                   without these terms load them at 0
@@ -295,6 +295,7 @@ func (s *Schema) Extract(st rules.State, dst []Feature) []Feature {
 	}
 	if s.att.on {
 		t := tallies.get()
+		t.fix = s.gainValues()
 		s.count(st, t)
 		dst = s.appendAttack(st, t, dst)
 		tallies.put(t)

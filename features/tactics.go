@@ -30,6 +30,26 @@ import (
 //	                      squares within one king step of the opposing
 //	                      royals that it attacks (a piece dropped there is
 //	                      defended); mine minus theirs
+//	royal_open            open lines towards the royals: the empty squares
+//	                      seen from each royal along the eight king
+//	                      directions up to the first piece or the edge,
+//	                      summed over a side's royals, mine minus theirs
+//	gain_theirs           what the side to move's best capture wins by the
+//	                      cheapest-attacker measure: the largest, over the
+//	                      opponent's non-royal pieces it attacks, of the
+//	                      piece's value when undefended, else of the piece's
+//	                      value minus that of the cheapest attacker (when
+//	                      positive); values from the fixed table below
+//	gain_mine             the same for the opponent's attacks on the side to
+//	                      move's pieces: the largest such threat
+//	gain_mine_second      the second largest of those threats (one threat
+//	                      can be parried by a move; two often cannot)
+//
+// The gain family values pieces by a fixed table, the starting estimate's
+// material (Starting; a royal attacker counts as RoyalThreatValue, so it
+// wins only an undefended piece), and not by the weights' own material: the
+// tuner fits the family with the same numbers the search evaluates it by,
+// whatever material the fit moves to.
 //
 // "Attacks" is rules.Attacker's pseudo-legal measure. The hanging families
 // are the only ones that are not mine minus theirs: they carry who is to
@@ -44,10 +64,18 @@ type attackSchema struct {
 	hangTheyTot             int32
 	handLate                []int32 // per kind, -1 when absent
 	dropZone                int32
+	gain                    [3]int32 // gain_theirs, gain_mine, gain_mine_second
+	gainOnce                sync.Once
+	gainTable               []float32 // per kind, see gainValues
 	// zone[zoneAt[sq]:zoneAt[sq+1]] lists the squares within one king step
 	// of sq, sq included.
 	zoneAt []int32
 	zone   []uint8
+	// ray[rayAt[sq*8+d]:rayAt[sq*8+d+1]] lists the squares from sq outwards
+	// in king direction d, nearest first.
+	rayAt     []int32
+	ray       []uint8
+	royalOpen int32
 }
 
 // addAttackFamilies appends the attack families' names when g's State
@@ -57,6 +85,8 @@ func (s *Schema) addAttackFamilies(add func(string) int32, newIdx func() []int32
 	a := &s.att
 	a.mob, a.hangMine, a.hangThey = newIdx(), newIdx(), newIdx()
 	a.royalAtt, a.royalDef, a.dropZone = -1, -1, -1
+	a.gain = [3]int32{-1, -1, -1}
+	a.royalOpen = -1
 	a.mobTot, a.hangMineTot, a.hangTheyTot = -1, -1, -1
 	a.handLate = newIdx()
 	if g.New == nil || g.StartPosition == "" {
@@ -93,6 +123,10 @@ func (s *Schema) addAttackFamilies(add func(string) int32, newIdx func() []int32
 		}
 		a.dropZone = add("drop_zone")
 	}
+	a.royalOpen = add("royal_open")
+	a.gain[0] = add("gain_theirs")
+	a.gain[1] = add("gain_mine")
+	a.gain[2] = add("gain_mine_second")
 	n := g.Squares()
 	a.zoneAt = make([]int32, n+1)
 	for sq := 0; sq < n; sq++ {
@@ -105,6 +139,17 @@ func (s *Schema) addAttackFamilies(add func(string) int32, newIdx func() []int32
 		}
 	}
 	a.zoneAt[n] = int32(len(a.zone))
+	a.rayAt = make([]int32, 8*n+1)
+	dirs := [8][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}}
+	for sq := 0; sq < n; sq++ {
+		for d, dir := range dirs {
+			a.rayAt[sq*8+d] = int32(len(a.ray))
+			for f, r := g.File(sq)+dir[0], g.Rank(sq)+dir[1]; f >= 0 && f < g.Width && r >= 0 && r < g.Height; f, r = f+dir[0], r+dir[1] {
+				a.ray = append(a.ray, uint8(g.Square(f, r)))
+			}
+		}
+	}
+	a.rayAt[8*n] = int32(len(a.ray))
 }
 
 // tally is the attack families' integer counts for one position, and the
@@ -114,6 +159,7 @@ type tally struct {
 	mob, hangMine, hangThey [256]int32
 	tot                     [3]int32 // mobility, hanging mine, hanging theirs over all kinds
 	royalAtt, royalDef      int32
+	royalOpen               int32
 	handLate                float64 // share of the non-royal pieces in hand
 	dropZone                int32
 	att                     [2][256]uint8 // attackers per side and square (saturating)
@@ -121,9 +167,14 @@ type tally struct {
 	// attacker; filled only when val is not nil (the Evaluator's scratch).
 	cheap [2][256]float32
 	val   []float32 // per kind: value for cheap; nil: cheap is not kept
-	board [256]rules.Piece
-	occ   []uint8 // occupied squares
-	sqs   []uint8 // rules.Attacker output
+	// cheapFix is cheap by the gain family's fixed table fix; filled, and
+	// gain counted, only when fix is not nil.
+	cheapFix [2][256]float32
+	fix      []float32
+	gain     [3]float32 // gain_theirs, gain_mine, gain_mine_second
+	board    [256]rules.Piece
+	occ      []uint8 // occupied squares
+	sqs      []uint8 // rules.Attacker output
 	// For a rules.AttackReader, each piece's attacks are kept from one
 	// count to the next: lists[sq] and reads[sq] are what AttacksReading
 	// gave for the piece on sq, valid for the board last counted (prev) in
@@ -148,6 +199,25 @@ func (t *tally) attacksOf(at rules.Attacker, reader rules.AttackReader, sq uint8
 		t.lists[sq] = reader.AttacksReading(int(sq), t.lists[sq][:0], &t.reads[sq])
 	}
 	return t.lists[sq]
+}
+
+// gainValues returns the gain family's fixed value table, per kind: the
+// starting estimate's material, RoyalThreatValue for royals. It is computed
+// once per schema.
+func (s *Schema) gainValues() []float32 {
+	a := &s.att
+	a.gainOnce.Do(func() {
+		g := s.Game
+		st := Starting(g)
+		a.gainTable = make([]float32, len(g.Kinds))
+		for k := 1; k < len(g.Kinds); k++ {
+			a.gainTable[k] = float32(st.Vec[s.mat[k]])
+			if s.royal[k] {
+				a.gainTable[k] = RoyalThreatValue
+			}
+		}
+	})
+	return a.gainTable
 }
 
 // tallies is a free list of tally scratch for Schema.Extract, which the
@@ -201,7 +271,13 @@ func (s *Schema) count(st rules.State, t *tally) {
 			t.cheap[0][sq], t.cheap[1][sq] = noAttacker, noAttacker
 		}
 	}
-	t.royalAtt, t.royalDef, t.handLate, t.dropZone = 0, 0, 0, 0
+	if t.fix != nil {
+		for sq := 0; sq < n; sq++ {
+			t.cheapFix[0][sq], t.cheapFix[1][sq] = noAttacker, noAttacker
+		}
+	}
+	t.gain = [3]float32{}
+	t.royalAtt, t.royalDef, t.handLate, t.dropZone, t.royalOpen = 0, 0, 0, 0, 0
 	t.tot = [3]int32{}
 	t.occ = t.occ[:0]
 	board := 0
@@ -244,12 +320,19 @@ func (s *Schema) count(st rules.State, t *tally) {
 		if keep {
 			v = t.val[p.Kind()]
 		}
+		fixed, fv, cheapFix := t.fix != nil, float32(0), &t.cheapFix[side]
+		if fixed {
+			fv = t.fix[p.Kind()]
+		}
 		for _, to := range list {
 			if att[to] < 255 {
 				att[to]++
 			}
 			if keep {
 				cheap[to] = min(cheap[to], v)
+			}
+			if fixed {
+				cheapFix[to] = min(cheapFix[to], fv)
 			}
 			if q := t.board[to]; q == rules.NoPiece || q.Side() != side {
 				c++
@@ -276,18 +359,45 @@ func (s *Schema) count(st rules.State, t *tally) {
 				t.tot[2]++
 			}
 		}
+		if t.fix != nil && t.att[other][sq] > 0 && !s.royal[k] {
+			g := t.fix[k]
+			if t.att[side][sq] > 0 {
+				g -= t.cheapFix[other][sq]
+			}
+			if g > 0 {
+				if side != me {
+					t.gain[0] = max(t.gain[0], g)
+				} else if g > t.gain[1] {
+					t.gain[1], t.gain[2] = g, t.gain[1]
+				} else {
+					t.gain[2] = max(t.gain[2], g)
+				}
+			}
+		}
 		if s.royal[k] {
 			var att, def int32
 			for _, z := range a.zone[a.zoneAt[sq]:a.zoneAt[sq+1]] {
 				att += int32(t.att[other][z])
 				def += int32(t.att[side][z])
 			}
+			var open int32
+			for d := 0; d < 8; d++ {
+				i := int(sq)*8 + d
+				for _, z := range a.ray[a.rayAt[i]:a.rayAt[i+1]] {
+					if t.board[z] != rules.NoPiece {
+						break
+					}
+					open++
+				}
+			}
 			if side == me {
 				t.royalAtt -= att
 				t.royalDef += def
+				t.royalOpen += open
 			} else {
 				t.royalAtt += att
 				t.royalDef -= def
+				t.royalOpen -= open
 			}
 		}
 	}
@@ -365,9 +475,24 @@ func (s *Schema) appendAttack(st rules.State, t *tally, dst []Feature) []Feature
 	if t.royalDef != 0 {
 		dst = append(dst, Feature{a.royalDef, float32(t.royalDef)})
 	}
-	if a.dropZone < 0 {
-		return dst
+	if a.dropZone >= 0 {
+		dst = s.appendDrop(st, t, dst)
 	}
+	if t.royalOpen != 0 {
+		dst = append(dst, Feature{a.royalOpen, float32(t.royalOpen)})
+	}
+	for i, idx := range a.gain {
+		if t.gain[i] != 0 {
+			dst = append(dst, Feature{idx, t.gain[i]})
+		}
+	}
+	return dst
+}
+
+// appendDrop appends the drop games' attack features of t to dst.
+func (s *Schema) appendDrop(st rules.State, t *tally, dst []Feature) []Feature {
+	a := &s.att
+	nk := len(s.Game.Kinds)
 	if t.handLate != 0 {
 		for k := 1; k < nk; k++ {
 			if a.handLate[k] >= 0 {
@@ -390,6 +515,8 @@ type attackWeights struct {
 	tot                     [3]float64
 	royalAtt, royalDef      float64
 	dropZone                float64
+	gain                    [3]float64
+	royalOpen               float64
 	any                     bool // some weight is nonzero: the counts are needed
 }
 
@@ -408,6 +535,11 @@ func (s *Schema) attackWeights(at func(int32) float64) attackWeights {
 	w.any = w.any || w.tot != [3]float64{}
 	w.royalAtt, w.royalDef, w.dropZone = at(s.att.royalAtt), at(s.att.royalDef), at(s.att.dropZone)
 	w.any = w.any || w.royalAtt != 0 || w.royalDef != 0 || w.dropZone != 0
+	for i, idx := range s.att.gain {
+		w.gain[i] = at(idx)
+	}
+	w.royalOpen = at(s.att.royalOpen)
+	w.any = w.any || w.gain != [3]float64{} || w.royalOpen != 0
 	return w
 }
 
@@ -423,5 +555,9 @@ func (w *attackWeights) eval(st rules.State, t *tally, nk int) float64 {
 	for i := range t.tot {
 		sum += w.tot[i] * float64(t.tot[i])
 	}
+	for i := range t.gain {
+		sum += w.gain[i] * float64(t.gain[i])
+	}
+	sum += w.royalOpen * float64(t.royalOpen)
 	return sum + w.royalAtt*float64(t.royalAtt) + w.royalDef*float64(t.royalDef) + w.dropZone*float64(t.dropZone)
 }
