@@ -89,6 +89,14 @@ type Config struct {
 	// PriorScale is the prior logit per pawn of material a move gains or
 	// loses (before the cap of priorCap); 0 means 1.
 	PriorScale float64
+	// LeafGain adds to a leaf's evaluation this share of what the side to
+	// move's best capture wins by a one-ply static exchange on the attacks
+	// the threat priors count anyway (features.Threats.BestCapture, by the
+	// weights' material; never below 0, the side may decline): a
+	// quiescence search's first ply for the price of a pass over the
+	// board. 0 (the zero value) means none; it needs the threat priors
+	// and the bare leaf (TacticsQuiesce off).
+	LeafGain float64
 }
 
 // Visit is one root child and its visit count.
@@ -513,6 +521,9 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 		}
 	}
 	if haveEval {
+		if s.cfg.LeafGain > 0 {
+			e += s.cfg.LeafGain * th.BestCapture(st.SideToMove())
+		}
 		return s.squash(e)
 	}
 	return s.leafValue(st, s.moves)

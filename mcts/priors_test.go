@@ -1,8 +1,13 @@
 package mcts
 
 import (
+	"math"
 	"strings"
 	"testing"
+
+	"taifu/features"
+	"taifu/features/testgame"
+	"taifu/rules"
 )
 
 func TestParsePriors(t *testing.T) {
@@ -49,4 +54,35 @@ func FuzzParsePriors(f *testing.F) {
 			t.Errorf("ParsePriors(%q) = %v, whose String %q reads back as %v, %v", text, p, p.String(), back, err)
 		}
 	})
+}
+
+// Config.LeafGain adds the best capture's static gain to a leaf's value:
+// testgame, white Rc1 can take the rook on c5 (the path c2-c4 is empty).
+// Undefended, the capture wins a rook; defended by the black king on b5,
+// taking costs the capturing rook back (a rook for a rook: nothing), so the
+// leaf is the bare evaluation.
+func TestLeafGain(t *testing.T) {
+	g := testgame.Game
+	w := features.Starting(g)
+	rook := w.Value("material/R")
+	for _, c := range []struct {
+		name, pos string
+		gain      float64
+	}{
+		{"undefended rook", "k,1,r,2/5/5/5/2,R,1,K white", rook},
+		{"rook defended by the king", "1,k,r,2/5/5/5/2,R,1,K white", 0},
+	} {
+		st := pos(t, g, c.pos)
+		for _, share := range []float64{0, 0.5, 1} {
+			s := mustNew(Config{Seed: 1, LeafGain: share}, w)
+			s.prepare(st)
+			v := s.expand(0, st)
+			if got := s.eval.Threats(st, true).BestCapture(rules.First); math.Abs(got-c.gain) > 1e-6 {
+				t.Errorf("%s: best capture %v, want %v", c.name, got, c.gain)
+			}
+			if want := s.squash(s.eval.Eval(st) + share*c.gain); math.Abs(v-want) > 1e-6 {
+				t.Errorf("%s, leaf gain %v: leaf value %v, want %v", c.name, share, v, want)
+			}
+		}
+	}
 }

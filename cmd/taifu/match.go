@@ -35,6 +35,7 @@ type matchFlags struct {
 	resign                                                      float64
 	evalScale, evalScaleB, cpuct, cpuctB                        float64
 	priorScale, priorScaleB                                     float64
+	leafGain, leafGainB                                         float64
 	sprt                                                        string
 	seed                                                        uint64
 	startPosition                                               bool
@@ -63,6 +64,8 @@ func (f *matchFlags) register(fs interface {
 	fs.Float64Var(&f.evalScaleB, prefix+"eval-scale-b", -1, "the same for side B (-1: as --"+prefix+"eval-scale)")
 	fs.Float64Var(&f.priorScale, prefix+"prior-scale", 0, "side A's prior logit per pawn a move gains or loses (0: the search's default, 1)")
 	fs.Float64Var(&f.priorScaleB, prefix+"prior-scale-b", -1, "the same for side B (-1: as --"+prefix+"prior-scale)")
+	fs.Float64Var(&f.leafGain, prefix+"leaf-gain", 0, "side A's share of the best capture's static gain added to a leaf's evaluation (0: none; needs the threat priors)")
+	fs.Float64Var(&f.leafGainB, prefix+"leaf-gain-b", -1, "the same for side B (-1: as --"+prefix+"leaf-gain)")
 	fs.Float64Var(&f.cpuct, prefix+"cpuct", 0, "side A's PUCT exploration constant (0: the search's default)")
 	fs.Float64Var(&f.cpuctB, prefix+"cpuct-b", -1, "the same for side B (-1: as --"+prefix+"cpuct)")
 	fs.IntVar(&f.openingPlies, prefix+"opening-plies", 4, "random plies played from the setup to make each pair's opening")
@@ -92,6 +95,8 @@ func (f *matchFlags) config(g *rules.Game) (arena.Config, error) {
 		floatIn(f.prefix+"cpuct-b", f.cpuctB, -1, 100),
 		floatIn(f.prefix+"prior-scale", f.priorScale, 0, 100),
 		floatIn(f.prefix+"prior-scale-b", f.priorScaleB, -1, 100),
+		floatIn(f.prefix+"leaf-gain", f.leafGain, 0, 10),
+		floatIn(f.prefix+"leaf-gain-b", f.leafGainB, -1, 10),
 		intIn(f.prefix+"resign-plies", int64(f.resignPlies), 1, math.MaxInt32),
 	); err != nil {
 		return arena.Config{}, err
@@ -170,8 +175,12 @@ func (f *matchFlags) playersLog(g *rules.Game, pathA, pathB string, log io.Write
 	if psb < 0 {
 		psb = f.priorScale
 	}
-	a := arena.Player{Name: wa.Version, Weights: wa, Search: mcts.Config{Playouts: f.playouts, Tactics: ta, MateDepth: f.mateDepth, EvalScale: f.evalScale, CPuct: f.cpuct, Priors: pra, PriorScale: f.priorScale}}
-	b := arena.Player{Name: wb.Version, Weights: wb, Search: mcts.Config{Playouts: pb, Tactics: tb, MateDepth: mdb, EvalScale: esb, CPuct: cpb, Priors: prb, PriorScale: psb}}
+	lgb := f.leafGainB
+	if lgb < 0 {
+		lgb = f.leafGain
+	}
+	a := arena.Player{Name: wa.Version, Weights: wa, Search: mcts.Config{Playouts: f.playouts, Tactics: ta, MateDepth: f.mateDepth, EvalScale: f.evalScale, CPuct: f.cpuct, Priors: pra, PriorScale: f.priorScale, LeafGain: f.leafGain}}
+	b := arena.Player{Name: wb.Version, Weights: wb, Search: mcts.Config{Playouts: pb, Tactics: tb, MateDepth: mdb, EvalScale: esb, CPuct: cpb, Priors: prb, PriorScale: psb, LeafGain: lgb}}
 	if f.moveMillis > 0 {
 		d := time.Duration(f.moveMillis) * time.Millisecond
 		a.Search.Playouts, a.Search.TimeLimit = 0, d
