@@ -67,33 +67,3 @@ func (e *Evaluator) Threats(st rules.State, sameAsEval bool) Threats {
 	}
 	return Threats{e.scratch}
 }
-
-// BestCapture returns, in the material values of Cheapest, what side's best
-// capture wins by a one-ply static exchange: the largest, over the
-// opponent's non-royal pieces that side attacks, of the piece's value when
-// the opponent does not defend its square, else of the piece's value minus
-// that of side's cheapest attacker (taken back), and 0 when no capture wins
-// anything (the side may decline). 0 for the zero Threats.
-func (th Threats) BestCapture(side rules.Side) float64 {
-	t := th.t
-	if t == nil || t.val == nil {
-		return 0
-	}
-	other := side.Other()
-	var best float32
-	for _, sq := range t.occ {
-		p := t.board[sq]
-		if p.Side() != other || t.att[side][sq] == 0 {
-			continue
-		}
-		v := t.val[p.Kind()]
-		if v >= RoyalThreatValue {
-			continue
-		}
-		if t.att[other][sq] > 0 {
-			v -= t.cheap[side][sq]
-		}
-		best = max(best, v)
-	}
-	return float64(best)
-}

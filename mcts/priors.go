@@ -59,10 +59,18 @@ func (s *Searcher) priors(st rules.State, ms, checks []rules.Move, th features.T
 	s.logits = s.logits[:len(ms)]
 	me := st.SideToMove()
 	maxL := math.Inf(-1)
+	s.bestCapture = 0
 	for i := range ms {
 		gain, royal := s.moveGain(st, &ms[i], me)
 		if th.Ok() {
-			gain += s.enPrise(st, &ms[i], me, th)
+			saved, left := s.enPrise(st, &ms[i], me, th)
+			if gain > 0 {
+				// What the capture, conversion or promotion wins once the
+				// mover is taken back as th allows, not counting what it
+				// saves: the static exchange Config.LeafGain adds.
+				s.bestCapture = max(s.bestCapture, gain-left)
+			}
+			gain += saved - left
 		}
 		l := max(min(gain*s.priorUnit, priorCap), -priorCap)
 		if royal {
@@ -90,7 +98,7 @@ func (s *Searcher) priors(st rules.State, ms, checks []rules.Move, th features.T
 	}
 }
 
-// enPrise returns, in pawns, what move m of side me saves minus what it
+// enPrise returns, in pawns, what move m of side me saves and what it
 // leaves en prise, judged on the attacks th of the position before the
 // move: a piece stands en prise on a square the opponent attacks when its
 // own side does not defend the square (it loses its value) or when the
@@ -100,27 +108,27 @@ func (s *Searcher) priors(st rules.State, ms, checks []rules.Move, th features.T
 // attack and another); a drop's with one. Moves of royal pieces, passes
 // and moves that act without moving (From == To) count 0: a royal may not
 // stay en prise, and the others leave no new piece en prise.
-func (s *Searcher) enPrise(st rules.State, m *rules.Move, me rules.Side, th features.Threats) float64 {
+func (s *Searcher) enPrise(st rules.State, m *rules.Move, me rules.Side, th features.Threats) (saved, left float64) {
 	if m.Flags&rules.FlagPass != 0 {
-		return 0
+		return 0, 0
 	}
 	opp := me.Other()
 	if m.Flags&rules.FlagDrop != 0 {
-		return -lost(th, s.matVal[m.Drop], opp, me, int(m.To), 1)
+		return 0, lost(th, s.matVal[m.Drop], opp, me, int(m.To), 1)
 	}
 	if m.From == m.To {
-		return 0
+		return 0, 0
 	}
 	p := st.At(int(m.From))
 	if p == rules.NoPiece || s.game.Kinds[p.Kind()].Royal {
-		return 0
+		return 0, 0
 	}
 	v := s.matVal[p.Kind()]
-	saved := lost(th, v, opp, me, int(m.From), 1)
+	saved = lost(th, v, opp, me, int(m.From), 1)
 	if m.Flags&rules.FlagPromote != 0 {
 		v += s.promGain[p.Kind()]
 	}
-	return saved - lost(th, v, opp, me, int(m.To), 2)
+	return saved, lost(th, v, opp, me, int(m.To), 2)
 }
 
 // lost returns what a piece of value v on sq loses to opp's attacks, by th:

@@ -7,7 +7,6 @@ import (
 
 	"taifu/features"
 	"taifu/features/testgame"
-	"taifu/rules"
 )
 
 func TestParsePriors(t *testing.T) {
@@ -58,9 +57,9 @@ func FuzzParsePriors(f *testing.F) {
 
 // Config.LeafGain adds the best capture's static gain to a leaf's value:
 // testgame, white Rc1 can take the rook on c5 (the path c2-c4 is empty).
-// Undefended, the capture wins a rook; defended by the black king on b5,
-// taking costs the capturing rook back (a rook for a rook: nothing), so the
-// leaf is the bare evaluation.
+// Undefended, the capture wins a rook; defended by the black king on b5
+// (and c5 attacked by the capturing rook alone), the rook is taken back
+// (a rook for a rook: nothing), so the leaf is the bare evaluation.
 func TestLeafGain(t *testing.T) {
 	g := testgame.Game
 	w := features.Starting(g)
@@ -77,7 +76,7 @@ func TestLeafGain(t *testing.T) {
 			s := mustNew(Config{Seed: 1, LeafGain: share}, w)
 			s.prepare(st)
 			v := s.expand(0, st)
-			if got := s.eval.Threats(st, true).BestCapture(rules.First); math.Abs(got-c.gain) > 1e-6 {
+			if got := s.bestCapture; math.Abs(got-c.gain) > 1e-6 {
 				t.Errorf("%s: best capture %v, want %v", c.name, got, c.gain)
 			}
 			if want := s.squash(s.eval.Eval(st) + share*c.gain); math.Abs(v-want) > 1e-6 {
