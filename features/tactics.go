@@ -167,14 +167,9 @@ type tally struct {
 	// attacker; filled only when val is not nil (the Evaluator's scratch).
 	cheap [2][256]float32
 	val   []float32 // per kind: value for cheap; nil: cheap is not kept
-	// cheapFix is cheap by the gain family's fixed table fix; filled, and
-	// gain counted, only when fix is not nil.
-	cheapFix [2][256]float32
-	fix      []float32
-	gain     [3]float32 // gain_theirs, gain_mine, gain_mine_second
-	board    [256]rules.Piece
-	occ      []uint8 // occupied squares
-	sqs      []uint8 // rules.Attacker output
+	board [256]rules.Piece
+	occ   []uint8 // occupied squares
+	sqs   []uint8 // rules.Attacker output
 	// For a rules.AttackReader, each piece's attacks are kept from one
 	// count to the next: lists[sq] and reads[sq] are what AttacksReading
 	// gave for the piece on sq, valid for the board last counted (prev) in
@@ -184,6 +179,12 @@ type tally struct {
 	prev  [256]rules.Piece
 	lists [256][]uint8
 	reads [256]rules.SquareSet
+
+	// cheapFix is cheap by the gain family's fixed table fix; filled, and
+	// gain counted, only when fix is not nil.
+	cheapFix [2][256]float32
+	fix      []float32
+	gain     [3]float32 // gain_theirs, gain_mine, gain_mine_second
 }
 
 // attacksOf returns the squares the piece on sq attacks: from the lists

@@ -137,42 +137,43 @@ type node struct {
 // Searcher is a PUCT search with its tree and buffers. It is not safe for
 // concurrent use; use one per game.
 type Searcher struct {
-	cfg     Config
-	weights *features.Weights
-	eval    *features.Evaluator // snapshot of weights for leaf values
-	given   *features.Weights   // as passed to New
-	game    *rules.Game
-	nodes   []node
-	spare   []node // second pool for Advance's compaction
-	path    []int32
-	moves   []rules.Move
-	logits  []float64
+	cfg       Config
+	weights   *features.Weights
+	eval      *features.Evaluator // snapshot of weights for leaf values
+	given     *features.Weights   // as passed to New
+	game      *rules.Game
+	nodes     []node
+	spare     []node // second pool for Advance's compaction
+	path      []int32
+	moves     []rules.Move
+	logits    []float64
+	noise     []float64
+	matVal    []float64 // material weight per kind, for priors
+	promGain  []float64 // material gained by promoting, per kind
+	rng       *rand.Rand
+	scale     float64 // logistic scale of leaf values
+	rootHash  uint64
+	rootPly   int
+	noised    bool
+	full      bool
+	tactics   Tactics        // Config.Tactics resolved for the game
+	qbufs     [][]rules.Move // move buffers per quiescence ply
+	qgain     [][]float64    // move gains per quiescence ply
+	qnodes    int            // nodes of the current quiescence search
+	qmax      int            // node bound of a quiescence search
+	mbufs     [][]rules.Move // move buffers per mate search ply
+	cbuf      []rules.Move   // checking moves of the node being expanded
+	mnodes    int            // positions visited by the current mate search
+	mmax      int            // node bound of the current mate search
+	mdeadline time.Time      // time bound of the current mate search (zero: none)
+	mdepth    int            // Config.MateDepth resolved
+	checkLog  float64        // Config.CheckPrior resolved
+	priorUnit float64        // Config.PriorScale resolved
+
 	// bestCapture is, after priors with attack counts, the largest static
 	// gain in pawns of a capture, conversion or promotion (0 when none
 	// wins anything): Config.LeafGain's term.
 	bestCapture float64
-	noise       []float64
-	matVal      []float64 // material weight per kind, for priors
-	promGain    []float64 // material gained by promoting, per kind
-	rng         *rand.Rand
-	scale       float64 // logistic scale of leaf values
-	rootHash    uint64
-	rootPly     int
-	noised      bool
-	full        bool
-	tactics     Tactics        // Config.Tactics resolved for the game
-	qbufs       [][]rules.Move // move buffers per quiescence ply
-	qgain       [][]float64    // move gains per quiescence ply
-	qnodes      int            // nodes of the current quiescence search
-	qmax        int            // node bound of a quiescence search
-	mbufs       [][]rules.Move // move buffers per mate search ply
-	cbuf        []rules.Move   // checking moves of the node being expanded
-	mnodes      int            // positions visited by the current mate search
-	mmax        int            // node bound of the current mate search
-	mdeadline   time.Time      // time bound of the current mate search (zero: none)
-	mdepth      int            // Config.MateDepth resolved
-	checkLog    float64        // Config.CheckPrior resolved
-	priorUnit   float64        // Config.PriorScale resolved
 }
 
 // New returns a Searcher. w may be nil, in which case the game's starting
