@@ -64,6 +64,7 @@ func (w *Weights) Evaluator() *Evaluator {
 		if e.att.gain != [3]float64{} {
 			e.scratch.fix = s.gainValues()
 		}
+		e.scratch.open = e.att.royalOpen != 0
 	}
 	return e
 }

@@ -295,7 +295,7 @@ func (s *Schema) Extract(st rules.State, dst []Feature) []Feature {
 	}
 	if s.att.on {
 		t := tallies.get()
-		t.fix = s.gainValues()
+		t.fix, t.open = s.gainValues(), true
 		s.count(st, t)
 		dst = s.appendAttack(st, t, dst)
 		tallies.put(t)

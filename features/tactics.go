@@ -185,6 +185,9 @@ type tally struct {
 	cheapFix [2][256]float32
 	fix      []float32
 	gain     [3]float32 // gain_theirs, gain_mine, gain_mine_second
+	// open: count royal_open (Extract always; the Evaluator when it
+	// weighs something).
+	open bool
 }
 
 // attacksOf returns the squares the piece on sq attacks: from the lists
@@ -382,7 +385,7 @@ func (s *Schema) count(st rules.State, t *tally) {
 				def += int32(t.att[side][z])
 			}
 			var open int32
-			for d := 0; d < 8; d++ {
+			for d := 0; d < 8 && t.open; d++ {
 				i := int(sq)*8 + d
 				for _, z := range a.ray[a.rayAt[i]:a.rayAt[i+1]] {
 					if t.board[z] != rules.NoPiece {
