@@ -98,6 +98,12 @@ type Config struct {
 	// compute it anyway. 0 (the zero value) means none; it needs the
 	// threat priors and the bare leaf (TacticsQuiesce off).
 	LeafGain float64
+	// History is the weight of progressive history (history.go): a
+	// child's PUCT score gains History times the mean value, for the side
+	// that moves, of every playout through the same move anywhere in the
+	// tree, divided by one plus the child's visits. 0 (the zero value)
+	// means none.
+	History float64
 }
 
 // Visit is one root child and its visit count.
@@ -121,6 +127,7 @@ const (
 	expanded uint8 = 1 << iota
 	terminal
 	mateChecked // TacticsMate has looked for a mate in one among the children
+	historied   // Config.History: hist holds the move's history mean
 )
 
 type node struct {
@@ -131,6 +138,7 @@ type node struct {
 	nChild int32   // number of children
 	visits int32   // playouts through this node
 	prior  float32 // prior probability from the parent
+	hist   float32 // Config.History: the move's history mean when last read (history.go)
 	w      float64 // sum of playout values for the side that moved into this node
 }
 
@@ -174,6 +182,9 @@ type Searcher struct {
 	// gain in pawns of a capture, conversion or promotion (0 when none
 	// wins anything): Config.LeafGain's term.
 	bestCapture float64
+
+	history  []historyEntry // Config.History's table (history.go); nil without it
+	rootSide rules.Side     // side to move at the root, for the history's keys
 }
 
 // New returns a Searcher. w may be nil, in which case the game's starting
@@ -222,6 +233,7 @@ func (s *Searcher) SetLimits(playouts int, timeLimit time.Duration) {
 // Reset discards the tree (keeping its storage).
 func (s *Searcher) Reset() {
 	s.nodes = s.nodes[:0]
+	clear(s.history)
 	s.noised = false
 	s.full = false
 }
@@ -249,6 +261,9 @@ func (s *Searcher) setGame(g *rules.Game) {
 		}
 	}
 	s.eval = s.weights.Evaluator()
+	if s.cfg.History != 0 && s.history == nil {
+		s.history = make([]historyEntry, 2*historyKeys)
+	}
 	s.scale = s.cfg.EvalScale
 	if s.scale == 0 {
 		s.scale = s.weights.LeafScale
@@ -299,6 +314,7 @@ func (s *Searcher) prepare(st rules.State) {
 		s.nodes = append(s.nodes, node{})
 		s.rootHash, s.rootPly = st.Hash(), st.Ply()
 	}
+	s.rootSide = st.SideToMove()
 }
 
 // Search runs playouts from st and returns the chosen move and statistics.
@@ -401,6 +417,9 @@ func (s *Searcher) playout(st rules.State) {
 				break
 			}
 		}
+		if s.history != nil && n.visits&(n.visits-1) == 0 {
+			s.refreshHistory(idx, st.SideToMove())
+		}
 		idx = s.selectChild(idx)
 		st.Make(s.nodes[idx].move)
 		path = append(path, idx)
@@ -417,10 +436,11 @@ func (s *Searcher) playout(st rules.State) {
 func (s *Searcher) selectChild(idx int32) int32 {
 	n := &s.nodes[idx]
 	sqrtN := math.Sqrt(float64(max(n.visits, 1)))
-	fpu := -fpuReduction
+	pv := 0.0 // the node's value for the side choosing
 	if n.visits > 0 {
-		fpu = -n.w/float64(n.visits) - fpuReduction
+		pv = -n.w / float64(n.visits)
 	}
+	fpu := pv - fpuReduction
 	best, bestScore := n.first, math.Inf(-1)
 	for c := n.first; c < n.first+n.nChild; c++ {
 		ch := &s.nodes[c]
@@ -431,7 +451,11 @@ func (s *Searcher) selectChild(idx int32) int32 {
 		if ch.visits > 0 {
 			q = ch.w / float64(ch.visits)
 		}
-		score := q + s.cfg.CPuct*float64(ch.prior)*sqrtN/float64(1+ch.visits)
+		u := s.cfg.CPuct * float64(ch.prior) * sqrtN
+		if ch.flags&historied != 0 {
+			u += s.cfg.History * (float64(ch.hist) - pv)
+		}
+		score := q + u/float64(1+ch.visits)
 		if score > bestScore {
 			best, bestScore = c, score
 		}
@@ -442,6 +466,9 @@ func (s *Searcher) selectChild(idx int32) int32 {
 // backup adds v, the value of the leaf for its side to move, to every node
 // of path, then propagates proofs upwards from the leaf.
 func (s *Searcher) backup(path []int32, v float64) {
+	if s.history != nil {
+		s.recordHistory(path, v)
+	}
 	x := -v
 	for i := len(path) - 1; i >= 0; i-- {
 		n := &s.nodes[path[i]]
@@ -521,6 +548,9 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 	n := &s.nodes[idx]
 	n.first, n.nChild = first, int32(len(ms))
 	n.flags |= expanded
+	if s.history != nil {
+		s.refreshHistory(idx, st.SideToMove())
+	}
 	if len(checks) > 0 {
 		if m, ok := s.mateAmong(t, st, checks, 1); ok && s.proveBy(idx, m, 1) {
 			return 1

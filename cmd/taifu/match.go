@@ -36,6 +36,7 @@ type matchFlags struct {
 	evalScale, evalScaleB, cpuct, cpuctB                        float64
 	priorScale, priorScaleB                                     float64
 	leafGain, leafGainB                                         float64
+	history, historyB                                           float64
 	sprt                                                        string
 	seed                                                        uint64
 	startPosition                                               bool
@@ -66,6 +67,8 @@ func (f *matchFlags) register(fs interface {
 	fs.Float64Var(&f.priorScaleB, prefix+"prior-scale-b", -1, "the same for side B (-1: as --"+prefix+"prior-scale)")
 	fs.Float64Var(&f.leafGain, prefix+"leaf-gain", 0, "side A's share of the best capture's static gain added to a leaf's evaluation (0: none; needs the threat priors)")
 	fs.Float64Var(&f.leafGainB, prefix+"leaf-gain-b", -1, "the same for side B (-1: as --"+prefix+"leaf-gain)")
+	fs.Float64Var(&f.history, prefix+"history", 0, "side A's progressive history weight: a child's score gains it times the mean playout value of the same move elsewhere in the tree, over 1 + its visits (0: none)")
+	fs.Float64Var(&f.historyB, prefix+"history-b", -1, "the same for side B (-1: as --"+prefix+"history)")
 	fs.Float64Var(&f.cpuct, prefix+"cpuct", 0, "side A's PUCT exploration constant (0: the search's default)")
 	fs.Float64Var(&f.cpuctB, prefix+"cpuct-b", -1, "the same for side B (-1: as --"+prefix+"cpuct)")
 	fs.IntVar(&f.openingPlies, prefix+"opening-plies", 4, "random plies played from the setup to make each pair's opening")
@@ -97,6 +100,8 @@ func (f *matchFlags) config(g *rules.Game) (arena.Config, error) {
 		floatIn(f.prefix+"prior-scale-b", f.priorScaleB, -1, 100),
 		floatIn(f.prefix+"leaf-gain", f.leafGain, 0, 10),
 		floatIn(f.prefix+"leaf-gain-b", f.leafGainB, -1, 10),
+		floatIn(f.prefix+"history", f.history, 0, 100),
+		floatIn(f.prefix+"history-b", f.historyB, -1, 100),
 		intIn(f.prefix+"resign-plies", int64(f.resignPlies), 1, math.MaxInt32),
 	); err != nil {
 		return arena.Config{}, err
@@ -179,8 +184,12 @@ func (f *matchFlags) playersLog(g *rules.Game, pathA, pathB string, log io.Write
 	if lgb < 0 {
 		lgb = f.leafGain
 	}
-	a := arena.Player{Name: wa.Version, Weights: wa, Search: mcts.Config{Playouts: f.playouts, Tactics: ta, MateDepth: f.mateDepth, EvalScale: f.evalScale, CPuct: f.cpuct, Priors: pra, PriorScale: f.priorScale, LeafGain: f.leafGain}}
-	b := arena.Player{Name: wb.Version, Weights: wb, Search: mcts.Config{Playouts: pb, Tactics: tb, MateDepth: mdb, EvalScale: esb, CPuct: cpb, Priors: prb, PriorScale: psb, LeafGain: lgb}}
+	hb := f.historyB
+	if hb < 0 {
+		hb = f.history
+	}
+	a := arena.Player{Name: wa.Version, Weights: wa, Search: mcts.Config{Playouts: f.playouts, Tactics: ta, MateDepth: f.mateDepth, EvalScale: f.evalScale, CPuct: f.cpuct, Priors: pra, PriorScale: f.priorScale, LeafGain: f.leafGain, History: f.history}}
+	b := arena.Player{Name: wb.Version, Weights: wb, Search: mcts.Config{Playouts: pb, Tactics: tb, MateDepth: mdb, EvalScale: esb, CPuct: cpb, Priors: prb, PriorScale: psb, LeafGain: lgb, History: hb}}
 	if f.moveMillis > 0 {
 		d := time.Duration(f.moveMillis) * time.Millisecond
 		a.Search.Playouts, a.Search.TimeLimit = 0, d

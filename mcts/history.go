@@ -1,0 +1,69 @@
+package mcts
+
+import "taifu/rules"
+
+// Progressive history (Config.History): the search keeps, per side and per
+// move (its from and to squares, or the kind dropped and its square), the
+// mean value of every playout through that move anywhere in the tree, and
+// adds to a child's PUCT score Config.History times that mean less the
+// parent's value, divided by one plus the child's visits (a move with no
+// history gains nothing). A quiet move that did well elsewhere in the
+// tree is then tried before the others the priors cannot tell apart, and
+// the bonus fades as the child's own playouts accumulate (Nijssen and
+// Winands 2011, "Enhancements for multi-player Monte-Carlo tree search").
+//
+// A child's mean is read into the node (node.hist) when its parent is
+// expanded and again whenever the parent's visits reach a power of two, so
+// that a selection reads no table.
+
+// historyKeys is the number of keys per side: a from square or 256 minus
+// one plus the dropped kind (rules.NoSquare is 255), times a to square.
+const historyKeys = 256 * 256
+
+// historyEntry is the sum and number of playout values of one key, for the
+// side that made the move.
+type historyEntry struct {
+	sum float32
+	n   int32
+}
+
+// historyKey returns the table index of move m made by side sd.
+func historyKey(m *rules.Move, sd rules.Side) int {
+	from := int(m.From)
+	if m.Flags&rules.FlagDrop != 0 {
+		from = 255 - int(m.Drop)
+	}
+	return int(sd)*historyKeys + from<<8 + int(m.To)
+}
+
+// refreshHistory reads the history means of idx's children (moves of sd,
+// the side to move at idx) into their nodes, and flags those that have
+// one (historied).
+func (s *Searcher) refreshHistory(idx int32, sd rules.Side) {
+	n := s.nodes[idx]
+	for c := n.first; c < n.first+n.nChild; c++ {
+		ch := &s.nodes[c]
+		if e := s.history[historyKey(&ch.move, sd)]; e.n > 0 {
+			ch.hist = e.sum / float32(e.n)
+			ch.flags |= historied
+		}
+	}
+}
+
+// recordHistory adds the playout values backed up along path to the table:
+// path[i]'s node was reached by a move of the root's side to move when i
+// is odd, and its value for the side that moved is x (alternating from
+// the leaf's).
+func (s *Searcher) recordHistory(path []int32, v float64) {
+	x := float32(-v)
+	for i := len(path) - 1; i >= 1; i-- {
+		sd := s.rootSide
+		if i%2 == 0 {
+			sd = sd.Other()
+		}
+		e := &s.history[historyKey(&s.nodes[path[i]].move, sd)]
+		e.sum += x
+		e.n++
+		x = -x
+	}
+}
