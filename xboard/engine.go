@@ -26,6 +26,9 @@ type Options struct {
 	CheckPrior float64
 	// Priors are the search's move priors (0: mcts.PriorsThreats).
 	Priors mcts.Priors
+	// History is mcts.Config.History, the weight of progressive history
+	// (0: none).
+	History float64
 	// Weights returns the evaluation weights for g (nil: the starting ones).
 	Weights func(g *rules.Game) (*features.Weights, error)
 	Seed    uint64
@@ -367,7 +370,7 @@ func (e *Engine) think() {
 	searcher := e.searchers[e.game]
 	if searcher == nil {
 		var err error
-		searcher, err = mcts.New(mcts.Config{Seed: e.opt.Seed, Tactics: e.opt.Tactics, MateDepth: e.opt.MateDepth, CheckPrior: e.opt.CheckPrior, Priors: e.opt.Priors}, e.weights[e.game])
+		searcher, err = mcts.New(mcts.Config{Seed: e.opt.Seed, Tactics: e.opt.Tactics, MateDepth: e.opt.MateDepth, CheckPrior: e.opt.CheckPrior, Priors: e.opt.Priors, History: e.opt.History}, e.weights[e.game])
 		if err != nil {
 			e.printf("Error (weights): %s", err)
 			e.force = true

@@ -96,6 +96,9 @@ func TestBadNumbers(t *testing.T) {
 		{[]string{"match", "--game", "nanashogi", "--cpuct", "1e9"}, "--cpuct 1e+09"},
 		{[]string{"match", "--game", "nanashogi", "--cpuct-b", "-2"}, "--cpuct-b -2"},
 		{[]string{"match", "--game", "nanashogi", "--prior-scale", "-1"}, "--prior-scale -1"},
+		{[]string{"match", "--game", "nanashogi", "--history", "-0.5"}, "--history -0.5"},
+		{[]string{"match", "--game", "nanashogi", "--history-b", "NaN"}, "--history-b NaN"},
+		{[]string{"xboard", "--history", "-1"}, "--history -1: need a number in [0, 100]"},
 		{[]string{"match", "--game", "nanashogi", "--priors", "junk"}, `priors "junk"`},
 		// tune: checked before the data is read (the data does not exist).
 		{[]string{"tune", "--game", "nanashogi", "--data", dir + "/none", "--out", dir + "/w.json", "--l2", "NaN"}, "--l2 NaN: need a finite number"},
