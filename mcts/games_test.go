@@ -202,5 +202,10 @@ func BenchmarkSearchMidgame(b *testing.B) {
 		b.Run(name+"/eval/captures", func(b *testing.B) {
 			benchSearchFrom(b, st, w, Config{Tactics: TacticsNone, Priors: PriorsCaptures})
 		})
+		// Progressive history at its screened weight; every search clears
+		// the table (Reset), which a game does once.
+		b.Run(name+"/eval/history", func(b *testing.B) {
+			benchSearchFrom(b, st, w, Config{Tactics: TacticsNone, History: 0.5})
+		})
 	}
 }
