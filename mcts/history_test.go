@@ -13,7 +13,8 @@ import (
 // the visits of those nodes summed and its sum their values summed (a hand
 // count of what backup adds, so it fails if a side, a depth's parity or a
 // drop's key goes wrong). Checked in every game, from the start and from a
-// midgame position whose side to move is the second player.
+// later position (ply 41, or halfway through a game that ends sooner:
+// playedTo), so that both sides are tallied as the root's side.
 func TestHistoryCountsEveryPlayout(t *testing.T) {
 	for _, name := range rules.Names() {
 		g := game(t, name)

@@ -67,7 +67,7 @@ func (f *matchFlags) register(fs interface {
 	fs.Float64Var(&f.priorScaleB, prefix+"prior-scale-b", -1, "the same for side B (-1: as --"+prefix+"prior-scale)")
 	fs.Float64Var(&f.leafGain, prefix+"leaf-gain", 0, "side A's share of the best capture's static gain added to a leaf's evaluation (0: none; needs the threat priors)")
 	fs.Float64Var(&f.leafGainB, prefix+"leaf-gain-b", -1, "the same for side B (-1: as --"+prefix+"leaf-gain)")
-	fs.Float64Var(&f.history, prefix+"history", 0, "side A's progressive history weight: a child's score gains it times the mean playout value of the same move elsewhere in the tree, over 1 + its visits (0: none)")
+	fs.Float64Var(&f.history, prefix+"history", 0, "side A's progressive history weight: a child's score gains it times the mean playout value of the same move elsewhere in the tree less the parent's value, over 1 + its visits (0: none)")
 	fs.Float64Var(&f.historyB, prefix+"history-b", -1, "the same for side B (-1: as --"+prefix+"history)")
 	fs.Float64Var(&f.cpuct, prefix+"cpuct", 0, "side A's PUCT exploration constant (0: the search's default)")
 	fs.Float64Var(&f.cpuctB, prefix+"cpuct-b", -1, "the same for side B (-1: as --"+prefix+"cpuct)")

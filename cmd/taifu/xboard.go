@@ -28,7 +28,7 @@ func runXboard(args []string, stdout, stderr io.Writer) error {
 	mateDepth := fs.Int("mate-depth", 0, "with mate tactics: moves of the mating side the mate search looks ahead on a node's second visit (0: the default, 2)")
 	checkPrior := fs.Float64("check-prior", 0, "with mate tactics: extra prior logit of a checking move (0: none, the default)")
 	priorsText := fs.String("priors", "default", "move priors: threats (captures, promotions and what a move leaves en prise or saves; the default) or captures (captures and promotions only)")
-	history := fs.Float64("history", 0, "progressive history weight: a move's score gains it times the mean playout value of the same move elsewhere in the tree, over 1 + its visits (0: none, the default)")
+	history := fs.Float64("history", 0, "progressive history weight: a move's score gains it times the mean playout value of the same move elsewhere in the tree less the parent's value, over 1 + its visits (0: none, the default)")
 	seed := fs.Uint64("seed", 1, "search seed")
 	if err := parseFlags(fs, args); err != nil {
 		return err
