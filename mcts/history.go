@@ -12,9 +12,10 @@ import "taifu/rules"
 // the bonus fades as the child's own playouts accumulate (Nijssen and
 // Winands 2011, "Enhancements for multi-player Monte-Carlo tree search").
 //
-// A child's mean is read into the node (node.hist) when its parent is
-// expanded and again whenever the parent's visits reach a power of two, so
-// that a selection reads no table.
+// A child's mean is read into the node (node.hist) whenever its parent's
+// visits reach a power of two (the first time on the parent's second
+// visit, the first at which a child is selected), so that a selection
+// reads no table.
 
 // historyKeys is the number of keys per side: a from square or 256 minus
 // one plus the dropped kind (rules.NoSquare is 255), times a to square.
@@ -50,20 +51,15 @@ func (s *Searcher) refreshHistory(idx int32, sd rules.Side) {
 	}
 }
 
-// recordHistory adds the playout values backed up along path to the table:
-// path[i]'s node was reached by a move of the root's side to move when i
-// is odd, and its value for the side that moved is x (alternating from
-// the leaf's).
-func (s *Searcher) recordHistory(path []int32, v float64) {
-	x := float32(-v)
-	for i := len(path) - 1; i >= 1; i-- {
-		sd := s.rootSide
-		if i%2 == 0 {
-			sd = sd.Other()
-		}
-		e := &s.history[historyKey(&s.nodes[path[i]].move, sd)]
-		e.sum += x
-		e.n++
-		x = -x
+// recordHistory adds to the table, for backup, the value x of a playout
+// for the side that made m, the move into the node at depth i (i >= 1) of
+// the playout's path: the root's side to move made it when i is odd.
+func (s *Searcher) recordHistory(m *rules.Move, i int, x float64) {
+	sd := s.rootSide
+	if i%2 == 0 {
+		sd = sd.Other()
 	}
+	e := &s.history[historyKey(m, sd)]
+	e.sum += float32(x)
+	e.n++
 }

@@ -467,14 +467,14 @@ func (s *Searcher) selectChild(idx int32) int32 {
 // backup adds v, the value of the leaf for its side to move, to every node
 // of path, then propagates proofs upwards from the leaf.
 func (s *Searcher) backup(path []int32, v float64) {
-	if s.history != nil {
-		s.recordHistory(path, v)
-	}
 	x := -v
 	for i := len(path) - 1; i >= 0; i-- {
 		n := &s.nodes[path[i]]
 		n.visits++
 		n.w += x
+		if s.history != nil && i > 0 {
+			s.recordHistory(&n.move, i, x)
+		}
 		x = -x
 	}
 	for i := len(path) - 2; i >= 0; i-- {
@@ -549,9 +549,6 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 	n := &s.nodes[idx]
 	n.first, n.nChild = first, int32(len(ms))
 	n.flags |= expanded
-	if s.history != nil {
-		s.refreshHistory(idx, st.SideToMove())
-	}
 	if len(checks) > 0 {
 		if m, ok := s.mateAmong(t, st, checks, 1); ok && s.proveBy(idx, m, 1) {
 			return 1

@@ -165,29 +165,8 @@ func (f *matchFlags) playersLog(g *rules.Game, pathA, pathB string, log io.Write
 	if pb <= 0 {
 		pb = f.playouts
 	}
-	mdb := f.mateDepthB
-	if mdb < 0 {
-		mdb = f.mateDepth
-	}
-	esb, cpb := f.evalScaleB, f.cpuctB
-	if esb < 0 {
-		esb = f.evalScale
-	}
-	if cpb < 0 {
-		cpb = f.cpuct
-	}
-	psb := f.priorScaleB
-	if psb < 0 {
-		psb = f.priorScale
-	}
-	lgb := f.leafGainB
-	if lgb < 0 {
-		lgb = f.leafGain
-	}
-	hb := f.historyB
-	if hb < 0 {
-		hb = f.history
-	}
+	mdb, esb, cpb := orSideA(f.mateDepthB, f.mateDepth), orSideA(f.evalScaleB, f.evalScale), orSideA(f.cpuctB, f.cpuct)
+	psb, lgb, hb := orSideA(f.priorScaleB, f.priorScale), orSideA(f.leafGainB, f.leafGain), orSideA(f.historyB, f.history)
 	a := arena.Player{Name: wa.Version, Weights: wa, Search: mcts.Config{Playouts: f.playouts, Tactics: ta, MateDepth: f.mateDepth, EvalScale: f.evalScale, CPuct: f.cpuct, Priors: pra, PriorScale: f.priorScale, LeafGain: f.leafGain, History: f.history}}
 	b := arena.Player{Name: wb.Version, Weights: wb, Search: mcts.Config{Playouts: pb, Tactics: tb, MateDepth: mdb, EvalScale: esb, CPuct: cpb, Priors: prb, PriorScale: psb, LeafGain: lgb, History: hb}}
 	if f.moveMillis > 0 {
@@ -323,4 +302,13 @@ func resumeRecords(path string, a, b arena.Player) ([]arena.GameRecord, error) {
 		return nil, fmt.Errorf("%s is a match of %s vs %s, not %s vs %s", path, r.A, r.B, a.Name, b.Name)
 	}
 	return r.Records, nil
+}
+
+// orSideA returns side B's setting b, or side A's a when b is negative
+// (the "-b" flags' "as side A").
+func orSideA[T int | float64](b, a T) T {
+	if b < 0 {
+		return a
+	}
+	return b
 }
