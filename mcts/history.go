@@ -1,6 +1,12 @@
 package mcts
 
-import "taifu/rules"
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"taifu/rules"
+)
 
 // Progressive history (Config.History): the search keeps, per side and per
 // move (its from and to squares, or the kind dropped and its square), the
@@ -16,6 +22,46 @@ import "taifu/rules"
 // visits reach a power of two (the first time on the parent's second
 // visit, the first at which a child is selected), so that a selection
 // reads no table.
+
+// defaultHistory holds Config.History's default per game (rules.Game.Name),
+// each chosen by measurement (RESULTS.md, "Progressive history at
+// self-play speed"); a game not listed searches without history.
+var defaultHistory = map[string]float64{}
+
+// DefaultHistory returns the progressive history weight the search uses
+// in g when Config.History is 0: 0 (none) unless it was measured to pay.
+func DefaultHistory(g *rules.Game) float64 { return defaultHistory[g.Name] }
+
+// MaxHistory is the largest history weight ParseHistory accepts.
+const MaxHistory = 100
+
+// ParseHistory reads a history weight as Config.History takes it:
+// "default" (or empty) gives 0, the game's default; "off" or "0" gives -1,
+// none; a number in (0, MaxHistory] gives itself.
+func ParseHistory(text string) (float64, error) {
+	switch text {
+	case "default", "":
+		return 0, nil
+	case "off", "none":
+		return -1, nil
+	}
+	x, err := strconv.ParseFloat(text, 64)
+	switch {
+	case err != nil || math.IsNaN(x) || x < 0 || x > MaxHistory:
+		return 0, fmt.Errorf("history %q: need default, off, or a number in [0, %d]", text, MaxHistory)
+	case x == 0:
+		return -1, nil
+	}
+	return x, nil
+}
+
+// historyWeight resolves Config.History for g: 0 for none.
+func historyWeight(h float64, g *rules.Game) float64 {
+	if h == 0 {
+		h = DefaultHistory(g)
+	}
+	return max(h, 0)
+}
 
 // historyKeys is the number of keys per side: a from square or 256 minus
 // one plus the dropped kind (rules.NoSquare is 255), times a to square.

@@ -2,6 +2,8 @@ package mcts
 
 import (
 	"math"
+	"strconv"
+	"strings"
 	"testing"
 
 	"taifu/rules"
@@ -55,20 +57,80 @@ func TestHistoryCountsEveryPlayout(t *testing.T) {
 	}
 }
 
-// Without Config.History the searcher has no table and its children read
-// no history, so its search is the search before.
-func TestHistoryOffByDefault(t *testing.T) {
-	g := game(t, "typhoon")
-	s := mustNew(Config{Playouts: 50, Seed: 1}, weights(t, g))
-	s.Search(g.Start())
-	if s.history != nil {
-		t.Fatal("a table without Config.History")
-	}
-	for i := range s.nodes {
-		if s.nodes[i].hist != 0 || s.nodes[i].flags&historied != 0 {
-			t.Fatalf("node %d reads history %v without Config.History", i, s.nodes[i].hist)
+// With history off (a negative Config.History, or the zero value in a game
+// whose DefaultHistory is 0) the searcher has no table and its children
+// read no history, so its search is the search before.
+func TestHistoryOff(t *testing.T) {
+	for _, name := range []string{"typhoon", "samarkand", "torishogi", "nanashogi", "chess"} {
+		g := game(t, name)
+		cases := []float64{-1}
+		if DefaultHistory(g) == 0 {
+			cases = append(cases, 0)
+		}
+		for _, h := range cases {
+			s := mustNew(Config{Playouts: 50, Seed: 1, History: h}, weights(t, g))
+			s.Search(g.Start())
+			if s.history != nil || s.histW != 0 {
+				t.Fatalf("%s, History %v: a table (weight %v)", name, h, s.histW)
+			}
+			for i := range s.nodes {
+				if s.nodes[i].hist != 0 || s.nodes[i].flags&historied != 0 {
+					t.Fatalf("%s, History %v: node %d reads history %v", name, h, i, s.nodes[i].hist)
+				}
+			}
 		}
 	}
+}
+
+// The zero Config.History is the game's DefaultHistory, and a weight given
+// is used as it is.
+func TestHistoryDefault(t *testing.T) {
+	for _, name := range []string{"typhoon", "samarkand", "torishogi", "nanashogi", "chess"} {
+		g := game(t, name)
+		for _, c := range []struct{ h, want float64 }{{0, DefaultHistory(g)}, {0.25, 0.25}, {-1, 0}} {
+			s := mustNew(Config{Playouts: 20, Seed: 1, History: c.h}, weights(t, g))
+			s.Search(g.Start())
+			if s.histW != c.want || (s.history != nil) != (c.want > 0) {
+				t.Errorf("%s, History %v: weight %v (table %v), want %v", name, c.h, s.histW, s.history != nil, c.want)
+			}
+		}
+	}
+}
+
+func TestParseHistory(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want float64
+		err  bool
+	}{
+		{"default", 0, false}, {"", 0, false}, {"off", -1, false}, {"none", -1, false},
+		{"0", -1, false}, {"0.0", -1, false}, {"0.5", 0.5, false}, {"100", 100, false},
+		{"-0.5", 0, true}, {"NaN", 0, true}, {"100.5", 0, true}, {"Inf", 0, true}, {"half", 0, true},
+	} {
+		got, err := ParseHistory(c.text)
+		if (err != nil) != c.err || (!c.err && got != c.want) {
+			t.Errorf("ParseHistory(%q) = %v, %v; want %v (error %v)", c.text, got, err, c.want, c.err)
+		}
+	}
+}
+
+// FuzzParseHistory: every text is refused with an error naming it, or read
+// as the default (0), none (-1) or a weight in (0, MaxHistory].
+func FuzzParseHistory(f *testing.F) {
+	for _, s := range []string{"default", "off", "0", "0.5", "-1", "NaN", "1e400"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		h, err := ParseHistory(text)
+		switch {
+		case err != nil:
+			if !strings.Contains(err.Error(), strconv.Quote(text)) {
+				t.Fatalf("error %q does not name %q", err, text)
+			}
+		case h != 0 && h != -1 && !(h > 0 && h <= MaxHistory):
+			t.Fatalf("ParseHistory(%q) = %v", text, h)
+		}
+	})
 }
 
 // The drops' keys are apart from the board moves' and from each other: in
@@ -117,6 +179,7 @@ func TestHistoryOrdersQuietMoves(t *testing.T) {
 		{0.5, 40, 1},
 	} {
 		s := mustNew(Config{History: c.history}, nil)
+		s.histW = c.history // as setGame resolves it (no game is searched here)
 		s.nodes = []node{
 			{flags: expanded, first: 1, nChild: 3, visits: 41, w: -41 * 0.2},
 			{prior: 0.3},

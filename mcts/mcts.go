@@ -102,8 +102,8 @@ type Config struct {
 	// child's PUCT score gains History times the mean value, for the side
 	// that moves, of every playout through the same move anywhere in the
 	// tree, less the parent's value, divided by one plus the child's
-	// visits. 0 (the zero value) means none, the default: measured only in
-	// Typhoon at 20 ms a move (0.5: RESULTS.md, "Seventh session").
+	// visits. 0 (the zero value) means DefaultHistory of the game searched;
+	// a negative weight means none (ParseHistory reads the flags' forms).
 	History float64
 }
 
@@ -184,7 +184,8 @@ type Searcher struct {
 	// wins anything): Config.LeafGain's term.
 	bestCapture float64
 
-	history  []historyEntry // Config.History's table (history.go); nil without it
+	history  []historyEntry // Config.History's table (history.go); nil until a game searched with it
+	histW    float64        // Config.History resolved for the game (historyWeight); 0: none
 	rootSide rules.Side     // side to move at the root, for the history's keys
 }
 
@@ -262,7 +263,8 @@ func (s *Searcher) setGame(g *rules.Game) {
 		}
 	}
 	s.eval = s.weights.Evaluator()
-	if s.cfg.History != 0 && s.history == nil {
+	s.histW = historyWeight(s.cfg.History, g)
+	if s.histW > 0 && s.history == nil {
 		s.history = make([]historyEntry, 2*historyKeys)
 	}
 	s.scale = s.cfg.EvalScale
@@ -418,7 +420,7 @@ func (s *Searcher) playout(st rules.State) {
 				break
 			}
 		}
-		if s.history != nil && n.visits&(n.visits-1) == 0 {
+		if s.histW > 0 && n.visits&(n.visits-1) == 0 {
 			s.refreshHistory(idx, st.SideToMove())
 		}
 		idx = s.selectChild(idx)
@@ -454,7 +456,7 @@ func (s *Searcher) selectChild(idx int32) int32 {
 		}
 		u := s.cfg.CPuct * float64(ch.prior) * sqrtN
 		if ch.flags&historied != 0 {
-			u += s.cfg.History * (float64(ch.hist) - pv)
+			u += s.histW * (float64(ch.hist) - pv)
 		}
 		score := q + u/float64(1+ch.visits)
 		if score > bestScore {
@@ -472,7 +474,7 @@ func (s *Searcher) backup(path []int32, v float64) {
 		n := &s.nodes[path[i]]
 		n.visits++
 		n.w += x
-		if s.history != nil && i > 0 {
+		if s.histW > 0 && i > 0 {
 			s.recordHistory(&n.move, i, x)
 		}
 		x = -x

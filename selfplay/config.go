@@ -82,6 +82,10 @@ type Config struct {
 	// Priors are the search's move priors as mcts.ParsePriors reads them
 	// ("threats", "captures"); "" or "default": mcts.PriorsThreats.
 	Priors string `json:"priors,omitempty"`
+	// History is the search's progressive history weight as
+	// mcts.ParseHistory reads it ("off", or a weight such as "0.5"); "" or
+	// "default": mcts.DefaultHistory of the game.
+	History string `json:"history,omitempty"`
 
 	MaxFileBytes int64 `json:"max_file_bytes"` // Parquet file rotation size; 0: datasets' default
 	RowGroupRows int64 `json:"row_group_rows"` // 0: datasets' default
@@ -194,6 +198,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("tactics: %v", tacticsErr(c.Tactics))
 	case priorsErr(c.Priors) != nil:
 		return fmt.Errorf("priors: %v", priorsErr(c.Priors))
+	case historyErr(c.History) != nil:
+		return fmt.Errorf("history: %v", historyErr(c.History))
 	case strings.ContainsAny(c.RunID, "/\\ "):
 		return fmt.Errorf("run id %q: no slashes or spaces", c.RunID)
 	}
@@ -260,5 +266,11 @@ func priorsErr(p string) error {
 // tacticsErr is mcts.ParseTactics's error for t.
 func tacticsErr(t string) error {
 	_, err := mcts.ParseTactics(t)
+	return err
+}
+
+// historyErr is mcts.ParseHistory's error for h.
+func historyErr(h string) error {
+	_, err := mcts.ParseHistory(h)
 	return err
 }

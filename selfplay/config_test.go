@@ -124,6 +124,7 @@ func TestValidateRejects(t *testing.T) {
 		{`"max_file_bytes":-1`, "max_file_bytes -1"},
 		{`"tactics":"alpha-beta"`, "tactics: unknown leaf tactics"},
 		{`"priors":"policy-net"`, `priors: priors "policy-net"`},
+		{`"history":"-1"`, `history: history "-1"`},
 	} {
 		cfg, err := ParseConfig([]byte(`{"game":"typhoon",` + c.field + `}`))
 		if err != nil {
@@ -135,7 +136,7 @@ func TestValidateRejects(t *testing.T) {
 		}
 	}
 	// The documented "off" values stay valid.
-	for _, field := range []string{`"temperature":-1`, `"dirichlet":-1`, `"resign_threshold":-1`, `"workers":0`, `"tactics":"quiesce+mate"`, `"tactics":"eval"`, `"priors":"captures"`, `"priors":"threats"`} {
+	for _, field := range []string{`"temperature":-1`, `"dirichlet":-1`, `"resign_threshold":-1`, `"workers":0`, `"tactics":"quiesce+mate"`, `"tactics":"eval"`, `"priors":"captures"`, `"priors":"threats"`, `"history":"off"`, `"history":"0.5"`} {
 		cfg, _ := ParseConfig([]byte(`{"game":"typhoon",` + field + `}`))
 		if err := cfg.WithDefaults().Validate(); err != nil {
 			t.Errorf("%s: %v", field, err)

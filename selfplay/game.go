@@ -104,6 +104,7 @@ func (p *player) play(hard context.Context, n int64) *finished {
 		EvalScale:   cfg.EvalScale,
 		Tactics:     tactics(cfg.Tactics),
 		Priors:      priors(cfg.Priors),
+		History:     history(cfg.History),
 	}
 	search, err := mcts.New(mc, p.weights)
 	if err != nil { // Run checked the weights before starting any game
@@ -252,6 +253,12 @@ func adjudicate(s rules.Side, v, threshold float64) rules.Outcome {
 func priors(text string) mcts.Priors {
 	p, _ := mcts.ParsePriors(text) // Validate has refused what does not parse
 	return p
+}
+
+// history returns the history weight of a validated Config.History.
+func history(text string) float64 {
+	h, _ := mcts.ParseHistory(text) // Validate has refused what does not parse
+	return h
 }
 
 // tactics returns the leaf tactics of a validated Config.Tactics.

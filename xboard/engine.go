@@ -27,7 +27,7 @@ type Options struct {
 	// Priors are the search's move priors (0: mcts.PriorsThreats).
 	Priors mcts.Priors
 	// History is mcts.Config.History, the weight of progressive history
-	// (0: none).
+	// (0: mcts.DefaultHistory of the game played; negative: none).
 	History float64
 	// Weights returns the evaluation weights for g (nil: the starting ones).
 	Weights func(g *rules.Game) (*features.Weights, error)

@@ -45,7 +45,7 @@ func runEngineMatch(args []string, stdout, stderr io.Writer) error {
 	mateDepth := fs.Int("mate-depth", 0, "taifu's mate search depth with mate tactics (taifu xboard --mate-depth; 0: the default)")
 	priors := fs.String("priors", "default", "taifu's move priors: threats or captures (taifu xboard --priors)")
 	checkPrior := fs.Float64("check-prior", 0, "taifu's extra prior logit for checking moves with mate tactics (taifu xboard --check-prior; 0: none, the default)")
-	history := fs.Float64("history", 0, "taifu's progressive history weight (taifu xboard --history; 0: none, the default)")
+	history := fs.String("history", "default", "taifu's progressive history weight (taifu xboard --history: off, default or a weight)")
 	openingPlies := fs.Int("opening-plies", 2, "random plies from the start shared by a pair's two games")
 	maxPlies := fs.Int("max-plies", 600, "games reaching this many plies are drawn")
 	seed := fs.Uint64("seed", 1, "seed of the openings")
@@ -74,8 +74,6 @@ func runEngineMatch(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("--mate-depth %d: need 0 to 8", *mateDepth)
 	case math.IsNaN(*checkPrior) || math.Abs(*checkPrior) > 20:
 		return fmt.Errorf("--check-prior %v: need a number in [-20, 20]", *checkPrior)
-	case !(*history >= 0 && *history <= 100):
-		return fmt.Errorf("--history %v: need a number in [0, 100]", *history)
 	}
 	sp, err := arena.ParseSPRT(*sprt)
 	if err != nil {
@@ -94,7 +92,10 @@ func runEngineMatch(args []string, stdout, stderr io.Writer) error {
 	if _, err := mcts.ParsePriors(*priors); err != nil {
 		return fmt.Errorf("--priors: %w", err)
 	}
-	argvA := []string{self, "xboard", "--game", g.Name, "--playouts", fmt.Sprint(*playouts), "--tactics", *tactics, "--mate-depth", fmt.Sprint(*mateDepth), "--check-prior", fmt.Sprint(*checkPrior), "--priors", *priors, "--history", fmt.Sprint(*history)}
+	if _, err := mcts.ParseHistory(*history); err != nil {
+		return fmt.Errorf("--history: %w", err)
+	}
+	argvA := []string{self, "xboard", "--game", g.Name, "--playouts", fmt.Sprint(*playouts), "--tactics", *tactics, "--mate-depth", fmt.Sprint(*mateDepth), "--check-prior", fmt.Sprint(*checkPrior), "--priors", *priors, "--history", *history}
 	if *pathA != "" {
 		argvA = append(argvA, "--weights", *pathA)
 	}

@@ -36,7 +36,7 @@ type matchFlags struct {
 	evalScale, evalScaleB, cpuct, cpuctB                        float64
 	priorScale, priorScaleB                                     float64
 	leafGain, leafGainB                                         float64
-	history, historyB                                           float64
+	history, historyB                                           string
 	sprt                                                        string
 	seed                                                        uint64
 	startPosition                                               bool
@@ -67,8 +67,8 @@ func (f *matchFlags) register(fs interface {
 	fs.Float64Var(&f.priorScaleB, prefix+"prior-scale-b", -1, "the same for side B (-1: as --"+prefix+"prior-scale)")
 	fs.Float64Var(&f.leafGain, prefix+"leaf-gain", 0, "side A's share of the best capture's static gain added to a leaf's evaluation (0: none; needs the threat priors)")
 	fs.Float64Var(&f.leafGainB, prefix+"leaf-gain-b", -1, "the same for side B (-1: as --"+prefix+"leaf-gain)")
-	fs.Float64Var(&f.history, prefix+"history", 0, "side A's progressive history weight: a child's score gains it times the mean playout value of the same move elsewhere in the tree less the parent's value, over 1 + its visits (0: none)")
-	fs.Float64Var(&f.historyB, prefix+"history-b", -1, "the same for side B (-1: as --"+prefix+"history)")
+	fs.StringVar(&f.history, prefix+"history", "default", "side A's progressive history weight: a child's score gains it times the mean playout value of the same move elsewhere in the tree less the parent's value, over 1 + its visits (off or 0: none; default: the game's, mcts.DefaultHistory)")
+	fs.StringVar(&f.historyB, prefix+"history-b", "", "the same for side B (empty: as --"+prefix+"history)")
 	fs.Float64Var(&f.cpuct, prefix+"cpuct", 0, "side A's PUCT exploration constant (0: the search's default)")
 	fs.Float64Var(&f.cpuctB, prefix+"cpuct-b", -1, "the same for side B (-1: as --"+prefix+"cpuct)")
 	fs.IntVar(&f.openingPlies, prefix+"opening-plies", 4, "random plies played from the setup to make each pair's opening")
@@ -100,8 +100,6 @@ func (f *matchFlags) config(g *rules.Game) (arena.Config, error) {
 		floatIn(f.prefix+"prior-scale-b", f.priorScaleB, -1, 100),
 		floatIn(f.prefix+"leaf-gain", f.leafGain, 0, 10),
 		floatIn(f.prefix+"leaf-gain-b", f.leafGainB, -1, 10),
-		floatIn(f.prefix+"history", f.history, 0, 100),
-		floatIn(f.prefix+"history-b", f.historyB, -1, 100),
 		intIn(f.prefix+"resign-plies", int64(f.resignPlies), 1, math.MaxInt32),
 	); err != nil {
 		return arena.Config{}, err
@@ -149,6 +147,16 @@ func (f *matchFlags) playersLog(g *rules.Game, pathA, pathB string, log io.Write
 	if err != nil {
 		return arena.Player{}, arena.Player{}, err
 	}
+	ha, err := mcts.ParseHistory(f.history)
+	if err != nil {
+		return arena.Player{}, arena.Player{}, fmt.Errorf("--%shistory: %w", f.prefix, err)
+	}
+	hb := ha
+	if f.historyB != "" {
+		if hb, err = mcts.ParseHistory(f.historyB); err != nil {
+			return arena.Player{}, arena.Player{}, fmt.Errorf("--%shistory-b: %w", f.prefix, err)
+		}
+	}
 	wa, srcA, err := loadWeights(g, pathA)
 	if err != nil {
 		return arena.Player{}, arena.Player{}, err
@@ -166,8 +174,8 @@ func (f *matchFlags) playersLog(g *rules.Game, pathA, pathB string, log io.Write
 		pb = f.playouts
 	}
 	mdb, esb, cpb := orSideA(f.mateDepthB, f.mateDepth), orSideA(f.evalScaleB, f.evalScale), orSideA(f.cpuctB, f.cpuct)
-	psb, lgb, hb := orSideA(f.priorScaleB, f.priorScale), orSideA(f.leafGainB, f.leafGain), orSideA(f.historyB, f.history)
-	a := arena.Player{Name: wa.Version, Weights: wa, Search: mcts.Config{Playouts: f.playouts, Tactics: ta, MateDepth: f.mateDepth, EvalScale: f.evalScale, CPuct: f.cpuct, Priors: pra, PriorScale: f.priorScale, LeafGain: f.leafGain, History: f.history}}
+	psb, lgb := orSideA(f.priorScaleB, f.priorScale), orSideA(f.leafGainB, f.leafGain)
+	a := arena.Player{Name: wa.Version, Weights: wa, Search: mcts.Config{Playouts: f.playouts, Tactics: ta, MateDepth: f.mateDepth, EvalScale: f.evalScale, CPuct: f.cpuct, Priors: pra, PriorScale: f.priorScale, LeafGain: f.leafGain, History: ha}}
 	b := arena.Player{Name: wb.Version, Weights: wb, Search: mcts.Config{Playouts: pb, Tactics: tb, MateDepth: mdb, EvalScale: esb, CPuct: cpb, Priors: prb, PriorScale: psb, LeafGain: lgb, History: hb}}
 	if f.moveMillis > 0 {
 		d := time.Duration(f.moveMillis) * time.Millisecond

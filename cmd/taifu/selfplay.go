@@ -60,6 +60,7 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&f.c.ResignPlayoutShare, "resign-playout-share", d.ResignPlayoutShare, "share of games played out without resigning, to count false resignations")
 	fs.BoolVar(&f.c.StartPosition, "start-position", false, "play from the start position instead of random setups (Typhoon)")
 	fs.StringVar(&f.c.Priors, "priors", "", "move priors of the search: threats (captures, promotions and what a move leaves en prise or saves) or captures (captures and promotions only, the search before threats); empty or default: threats")
+	fs.StringVar(&f.c.History, "history", "", "progressive history weight of the search: off, a weight such as 0.5, or empty or default (the game's, mcts.DefaultHistory)")
 	fs.StringVar(&f.c.Tactics, "tactics", "", "leaf tactics of the search: eval, quiesce, mate, quiesce+mate or default (the game's default; BENCHMARKS.md \"Leaf tactics\" prices each)")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress output")
 	fs.DurationVar(&f.logEvery, "log-every", 30*time.Second, "interval of progress lines when stderr is not a terminal")
@@ -251,6 +252,7 @@ func (f *selfplayFlags) build(set map[string]bool) (selfplay.Config, error) {
 		"start-position":       func() { cfg.StartPosition = f.c.StartPosition },
 		"tactics":              func() { cfg.Tactics = f.c.Tactics },
 		"priors":               func() { cfg.Priors = f.c.Priors },
+		"history":              func() { cfg.History = f.c.History },
 		"shard":                func() { cfg.Shard, cfg.Shards = shard, shards },
 	}
 	for name := range set {

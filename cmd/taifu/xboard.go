@@ -28,7 +28,7 @@ func runXboard(args []string, stdout, stderr io.Writer) error {
 	mateDepth := fs.Int("mate-depth", 0, "with mate tactics: moves of the mating side the mate search looks ahead on a node's second visit (0: the default, 2)")
 	checkPrior := fs.Float64("check-prior", 0, "with mate tactics: extra prior logit of a checking move (0: none, the default)")
 	priorsText := fs.String("priors", "default", "move priors: threats (captures, promotions and what a move leaves en prise or saves; the default) or captures (captures and promotions only)")
-	history := fs.Float64("history", 0, "progressive history weight: a move's score gains it times the mean playout value of the same move elsewhere in the tree less the parent's value, over 1 + its visits (0: none, the default)")
+	historyText := fs.String("history", "default", "progressive history weight: a move's score gains it times the mean playout value of the same move elsewhere in the tree less the parent's value, over 1 + its visits (off or 0: none; default: the game's, mcts.DefaultHistory)")
 	seed := fs.Uint64("seed", 1, "search seed")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -42,8 +42,9 @@ func runXboard(args []string, stdout, stderr io.Writer) error {
 	if math.IsNaN(*checkPrior) || math.Abs(*checkPrior) > 20 {
 		return fmt.Errorf("--check-prior %v: need a number in [-20, 20]", *checkPrior)
 	}
-	if !(*history >= 0 && *history <= 100) {
-		return fmt.Errorf("--history %v: need a number in [0, 100]", *history)
+	history, err := mcts.ParseHistory(*historyText)
+	if err != nil {
+		return fmt.Errorf("--history: %w", err)
 	}
 	load := func(g *rules.Game) (*features.Weights, error) {
 		if g.Name == *game {
@@ -62,7 +63,7 @@ func runXboard(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("--priors: %w", err)
 	}
-	e, err := xboard.NewEngine(xboard.Options{Game: *game, Playouts: *playouts, Tactics: tactics, Priors: priors, MateDepth: *mateDepth, CheckPrior: *checkPrior, History: *history, Weights: load, Seed: *seed}, stdout)
+	e, err := xboard.NewEngine(xboard.Options{Game: *game, Playouts: *playouts, Tactics: tactics, Priors: priors, MateDepth: *mateDepth, CheckPrior: *checkPrior, History: history, Weights: load, Seed: *seed}, stdout)
 	if err != nil {
 		return err
 	}
