@@ -209,3 +209,26 @@ func BenchmarkSearchMidgame(b *testing.B) {
 		})
 	}
 }
+
+// A root proven won through a longer win plays the win on the board: in
+// TestImmediateWinRealGames's Samarkand position, the search with history
+// 0.5 proves the root through l10l11 (a mate in two: the rooks then hold
+// ranks 11 and 12) after 28 playouts that never visit l10l12, the mate in
+// one (samarkand.md: "No legal move and in check: lost"). choose must
+// still play l10l12 (winningNow), or a proven win could be put off for
+// ever.
+func TestProvenWinPlaysTheMateNow(t *testing.T) {
+	g := game(t, "samarkand")
+	st := pos(t, g, "k,11/10,R,1/11,R/12/12/12/12/12/12/12/12/5,K,6 white")
+	s := mustNew(Config{Playouts: 200, Seed: 1, History: 0.5}, weights(t, g))
+	res := s.Search(st)
+	root := s.nodes[0]
+	for c := root.first; c < root.first+root.nChild; c++ {
+		if n := s.nodes[c]; g.MoveString(n.move) == "l10l12" && (n.visits > 0 || n.proven != 0) {
+			t.Fatalf("l10l12 was visited (%d) or proven (%d): the test needs a search that proves the root elsewhere", n.visits, n.proven)
+		}
+	}
+	if res.Proven != 1 || g.MoveString(res.Move) != "l10l12" {
+		t.Errorf("played %s (proven %d), want l10l12, the mate in one", g.MoveString(res.Move), res.Proven)
+	}
+}

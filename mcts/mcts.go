@@ -613,7 +613,26 @@ func gamma(r *rand.Rand, a float64) float64 {
 	}
 }
 
-// choose picks the root child to play: a proven win when there is one; else
+// winningNow returns the root child in [lo, hi) whose move ends the game
+// at once with a win for the side to move at st, or -1. A proof can come
+// through a longer win (a mate in two proved while the mate in one was
+// never visited), and choosing it could postpone the win for ever; the
+// check runs only at a root proven won, once per search.
+func (s *Searcher) winningNow(st rules.State, lo, hi int32) int32 {
+	me := st.SideToMove()
+	for c := lo; c < hi; c++ {
+		st.Make(s.nodes[c].move)
+		o := rules.Status(st, s.moves[:0])
+		st.Unmake()
+		if o.Ended && !o.Draw && o.Winner == me {
+			return c
+		}
+	}
+	return -1
+}
+
+// choose picks the root child to play: a proven win when there is one (a
+// move that wins at once first, see winningNow); else
 // with temperature a sample by visits^(1/T); else the most visited (ties: the
 // higher prior, then the first). Children proven won for the opponent are
 // avoided while another move exists.
@@ -631,6 +650,9 @@ func (s *Searcher) choose(st rules.State) int32 {
 		avoid = func(int32) bool { return false }
 	}
 	if root.proven == 1 {
+		if c := s.winningNow(st, lo, hi); c >= 0 {
+			return c
+		}
 		best := int32(-1)
 		for c := lo; c < hi; c++ {
 			if s.nodes[c].proven == -1 && (best < 0 || s.nodes[c].visits > s.nodes[best].visits) {

@@ -47,7 +47,8 @@ func TestMateInOneByDropToriShogi(t *testing.T) {
 // tuner's independent capture search (tuner.Quiescer, 6 plies), its move is
 // more than 3 pawns worse than the best move, while the move of the search
 // with quiescence is within half a pawn of the best. Both searches use the
-// capture priors of the time (PriorsCaptures).
+// capture priors of the time (PriorsCaptures) and no history (which came
+// later, and finds some of these moves without quiescence).
 //
 // The positions were chosen with the Typhoon weights shipped then
 // (typhoon-gen0L-l0.5, kept in testdata): weights with the attack families
@@ -75,8 +76,8 @@ func TestCaptureSequenceTyphoon(t *testing.T) {
 		for _, m := range st.Legal(nil) {
 			best = max(best, value(m))
 		}
-		old := mustNew(Config{Playouts: 100, Seed: 1, Tactics: TacticsNone, Priors: PriorsCaptures}, w).Search(st)
-		res := mustNew(Config{Playouts: 100, Seed: 1, Tactics: TacticsQuiesce, Priors: PriorsCaptures}, w).Search(st)
+		old := mustNew(Config{Playouts: 100, Seed: 1, Tactics: TacticsNone, Priors: PriorsCaptures, History: -1}, w).Search(st)
+		res := mustNew(Config{Playouts: 100, Seed: 1, Tactics: TacticsQuiesce, Priors: PriorsCaptures, History: -1}, w).Search(st)
 		if v := value(old.Move); v > best-3 {
 			t.Errorf("%s: the bare search's %s is worth %.2f, best %.2f: the test needs a harder position", p, g.MoveString(old.Move), v, best)
 		}
