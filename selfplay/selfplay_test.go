@@ -3,9 +3,11 @@ package selfplay
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -374,5 +376,28 @@ func TestCommitInterval(t *testing.T) {
 		if !reflect.DeepEqual(rowsOf(t, cfg.Out), want) {
 			t.Errorf("%s: rows differ from a run committed once", c.name)
 		}
+	}
+}
+
+// Config.History reaches the search: an empty History is the game's
+// default (mcts.DefaultHistory, 0.5 in Nana shogi), so it plays the same
+// games as "0.5", and "off" (the search before) plays others.
+func TestHistoryReachesSearch(t *testing.T) {
+	policies := func(history string) []string {
+		c := small(t, 2)
+		c.History = history
+		run(t, c, Options{CommitEvery: -1})
+		var out []string
+		for _, r := range rowsOf(t, c.Out) {
+			out = append(out, fmt.Sprint(r.GameNumber, r.Ply, r.Policy))
+		}
+		return out
+	}
+	def, half, off := policies(""), policies("0.5"), policies("off")
+	if !slices.Equal(def, half) {
+		t.Error(`History "" and "0.5" played different games in Nana shogi, whose default is 0.5`)
+	}
+	if slices.Equal(def, off) {
+		t.Error(`History "off" played the same games as the default`)
 	}
 }
