@@ -3,6 +3,7 @@ package selfplay
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"taifu/datasets"
 	"taifu/features"
@@ -259,6 +260,21 @@ func priors(text string) mcts.Priors {
 func history(text string) float64 {
 	h, _ := mcts.ParseHistory(text) // Validate has refused what does not parse
 	return h
+}
+
+// resolvedHistory returns a validated Config.History with the game's
+// default made explicit ("off" or the weight), as the manifest records it:
+// a run resumed after mcts.DefaultHistory changes keeps the search it
+// started with, or says why it cannot.
+func resolvedHistory(text string, g *rules.Game) string {
+	h := history(text)
+	if h == 0 {
+		h = mcts.DefaultHistory(g)
+	}
+	if h <= 0 {
+		return "off"
+	}
+	return strconv.FormatFloat(h, 'g', -1, 64)
 }
 
 // tactics returns the leaf tactics of a validated Config.Tactics.

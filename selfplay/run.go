@@ -93,6 +93,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	cfg.History = resolvedHistory(cfg.History, g)
 	w, err := loadWeights(g, cfg.Weights)
 	if err != nil {
 		return nil, err
@@ -272,6 +273,20 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	return sum, nil
 }
 
+// ManifestConfig returns the configuration a run's manifest records. A run
+// recorded before self-play had progressive history (no history field) was
+// played without it: its History is "off".
+func ManifestConfig(m *datasets.Manifest) (Config, error) {
+	var c Config
+	if err := json.Unmarshal(m.Config, &c); err != nil {
+		return c, err
+	}
+	if c.History == "" {
+		c.History = "off"
+	}
+	return c, nil
+}
+
 // openManifest reads the manifest at path for resuming, or starts a new one.
 func openManifest(path string, cfg Config, resume bool, g *rules.Game, w *features.Weights) (*datasets.Manifest, error) {
 	m, err := datasets.LoadManifest(path)
@@ -279,8 +294,8 @@ func openManifest(path string, cfg Config, resume bool, g *rules.Game, w *featur
 	case err == nil && !resume:
 		return nil, fmt.Errorf("%s already holds a run (%s, %d games done): use --resume to continue it or another --out", cfg.Out, m.RunID, m.Done)
 	case err == nil:
-		var old Config
-		if err := json.Unmarshal(m.Config, &old); err != nil {
+		old, err := ManifestConfig(m)
+		if err != nil {
 			return nil, fmt.Errorf("%s: config: %v", path, err)
 		}
 		if err := sameRun(cfg, old); err != nil {

@@ -3,6 +3,7 @@ package selfplay
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -399,5 +400,62 @@ func TestHistoryReachesSearch(t *testing.T) {
 	}
 	if slices.Equal(def, off) {
 		t.Error(`History "off" played the same games as the default`)
+	}
+}
+
+// A run recorded before self-play had history (its manifest's config has no
+// history field) was played without it: resuming it with the new default
+// is refused with the field named, and resuming it with History "off"
+// plays on the games of the search it started with. The manifest of a new
+// run records the default made explicit.
+func TestResumeRunWithoutHistoryField(t *testing.T) {
+	whole := small(t, 2)
+	whole.History = "off"
+	run(t, whole, Options{})
+	want := rowsOf(t, whole.Out)
+
+	cfg := small(t, 2)
+	cfg.History, cfg.Games = "off", 4
+	run(t, cfg, Options{})
+	path := filepath.Join(cfg.Out, datasets.ManifestName(0, 1))
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	if h := m["config"].(map[string]any)["history"]; h != "off" {
+		t.Fatalf("manifest records history %v, want off", h)
+	}
+	delete(m["config"].(map[string]any), "history")
+	if data, err = json.Marshal(m); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	cfg.Games, cfg.History = 8, ""
+	if _, err := Run(context.Background(), cfg, Options{Resume: true}); err == nil || !strings.Contains(err.Error(), "history is 0.5 here but off") {
+		t.Errorf("resume of a run without history, with the default: err = %v", err)
+	}
+	cfg.History = "off"
+	if s := run(t, cfg, Options{Resume: true}); s.Done != 8 || s.Session != 4 {
+		t.Fatalf("resume: done %d, played %d; want 8 and 4", s.Done, s.Session)
+	}
+	if !reflect.DeepEqual(rowsOf(t, cfg.Out), want) {
+		t.Error("the resumed run's rows differ from the run played without history throughout")
+	}
+
+	fresh := small(t, 1)
+	run(t, fresh, Options{})
+	mf, err := datasets.LoadManifest(filepath.Join(fresh.Out, datasets.ManifestName(0, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err := ManifestConfig(mf); err != nil || c.History != "0.5" {
+		t.Errorf("a new run on the default records history %q (%v), want 0.5 (Nana shogi's default)", c.History, err)
 	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -229,7 +228,7 @@ func (f *selfplayFlags) build(set map[string]bool) (selfplay.Config, error) {
 		if err != nil {
 			return cfg, fmt.Errorf("nothing to resume: %v", err)
 		}
-		if err := json.Unmarshal(m.Config, &cfg); err != nil {
+		if cfg, err = selfplay.ManifestConfig(m); err != nil {
 			return cfg, fmt.Errorf("%s: config: %v", out, err)
 		}
 		cfg.Out = out
