@@ -417,23 +417,19 @@ func TestResumeRunWithoutHistoryField(t *testing.T) {
 	cfg := small(t, 2)
 	cfg.History, cfg.Games = "off", 4
 	run(t, cfg, Options{})
-	path := filepath.Join(cfg.Out, datasets.ManifestName(0, 1))
-	data, err := os.ReadFile(path)
+	m, err := datasets.ReadManifest(cfg.Out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m map[string]any
-	if err := json.Unmarshal(data, &m); err != nil {
+	var recorded map[string]any
+	if err := json.Unmarshal(m.Config, &recorded); err != nil || recorded["history"] != "off" {
+		t.Fatalf("manifest records history %v (%v), want off", recorded["history"], err)
+	}
+	delete(recorded, "history")
+	if m.Config, err = json.Marshal(recorded); err != nil {
 		t.Fatal(err)
 	}
-	if h := m["config"].(map[string]any)["history"]; h != "off" {
-		t.Fatalf("manifest records history %v, want off", h)
-	}
-	delete(m["config"].(map[string]any), "history")
-	if data, err = json.Marshal(m); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
+	if err := datasets.WriteManifest(cfg.Out, m); err != nil {
 		t.Fatal(err)
 	}
 
