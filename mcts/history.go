@@ -59,8 +59,9 @@ func ParseHistory(text string) (float64, error) {
 	return x, nil
 }
 
-// historyWeight resolves Config.History for g: 0 for none.
-func historyWeight(h float64, g *rules.Game) float64 {
+// HistoryWeight returns the weight a search of g uses for Config.History
+// h: DefaultHistory(g) when h is 0, none (0) when h is negative.
+func HistoryWeight(h float64, g *rules.Game) float64 {
 	if h == 0 {
 		h = DefaultHistory(g)
 	}

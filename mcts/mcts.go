@@ -185,7 +185,7 @@ type Searcher struct {
 	bestCapture float64
 
 	history  []historyEntry // Config.History's table (history.go); nil until a game searched with it
-	histW    float64        // Config.History resolved for the game (historyWeight); 0: none
+	histW    float64        // Config.History resolved for the game (HistoryWeight); 0: none
 	rootSide rules.Side     // side to move at the root, for the history's keys
 }
 
@@ -263,7 +263,7 @@ func (s *Searcher) setGame(g *rules.Game) {
 		}
 	}
 	s.eval = s.weights.Evaluator()
-	s.histW = historyWeight(s.cfg.History, g)
+	s.histW = HistoryWeight(s.cfg.History, g)
 	if s.histW > 0 && s.history == nil {
 		s.history = make([]historyEntry, 2*historyKeys)
 	}

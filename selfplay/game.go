@@ -267,14 +267,10 @@ func history(text string) float64 {
 // a run resumed after mcts.DefaultHistory changes keeps the search it
 // started with, or says why it cannot.
 func resolvedHistory(text string, g *rules.Game) string {
-	h := history(text)
-	if h == 0 {
-		h = mcts.DefaultHistory(g)
+	if h := mcts.HistoryWeight(history(text), g); h > 0 {
+		return strconv.FormatFloat(h, 'g', -1, 64)
 	}
-	if h <= 0 {
-		return "off"
-	}
-	return strconv.FormatFloat(h, 'g', -1, 64)
+	return "off"
 }
 
 // tactics returns the leaf tactics of a validated Config.Tactics.
