@@ -26,6 +26,7 @@ func testRows(first, games, plies int) [][]Row {
 				Termination: []string{"rule:no royal", "resignation", "adjudication"}[g%3],
 				RootValue:   float32(p) / 100, Move: fmt.Sprintf("a%db%d", p%3+1, g%3+1),
 				LegalMoves: int32(p % 5), StaticEval: -float32(g) / 7, WeightsVersion: "nanashogi-start-1",
+				Full: (g+p)%3 != 1, // full and fast searches mixed
 			}
 			for i := 0; i < (g+p)%4; i++ { // some rows have an empty policy
 				r.Policy = append(r.Policy, PolicyEntry{Index: int32(3*i + g%2), Visits: int32(10*i + p)})

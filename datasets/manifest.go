@@ -22,12 +22,13 @@ import (
 // files have the same columns and types as format 1 and differ only in
 // encodings (dictionaries, delta, byte-stream split, zstd at its best level,
 // 1 MiB pages; 4 MiB since format 3). Format 3 stores the policy's moves as
-// legal-move indices instead of text (see the package comment). Readers
-// read all three:
-// LoadManifest accepts every format from MinManifestFormat to
-// ManifestFormat, and the reader tells the policy layouts apart by their
-// leaf columns.
-const ManifestFormat = 3
+// legal-move indices instead of text (see the package comment). Format 4
+// adds the full column (playout cap randomization: whether the row's search
+// was a full one). Readers read all four: LoadManifest accepts every format
+// from MinManifestFormat to ManifestFormat, the reader tells the policy
+// layouts apart by their leaf columns, and reads a file without the full
+// column as all full.
+const ManifestFormat = 4
 
 // MinManifestFormat is the oldest format still read.
 const MinManifestFormat = 1

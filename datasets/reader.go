@@ -294,6 +294,10 @@ func scanReader(f *os.File, group int, sel []bool, row *Row, fn func(*Row) error
 		if _, ok := index[TextPolicyLeaves[0]]; ok && c == ColPolicy {
 			leaves, text = TextPolicyLeaves, true
 		}
+		if _, ok := index[leaves[0]]; !ok && c == ColFull {
+			row.Full = true // formats 1 to 3: every search was full
+			continue
+		}
 		for _, l := range leaves {
 			i, ok := index[l]
 			if !ok {
@@ -380,6 +384,8 @@ func scanRowGroup(n int64, readers [][]*valueReader, text bool, row *Row, fn fun
 				row.StaticEval = r.next().Float()
 			case ColWeightsVersion:
 				row.WeightsVersion = str(r, row.WeightsVersion)
+			case ColFull:
+				row.Full = r.next().Boolean()
 			}
 			if err == nil {
 				err = r.err

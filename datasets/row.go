@@ -29,15 +29,27 @@
 //	termination      string                        "rule:<reason>", "resignation" or "adjudication"
 //	root_value       FLOAT                         search value for the side to move, in [-1, 1]
 //	move             string                        the move played, NOTATION.md text
-//	policy           LIST<STRUCT<index INT32, visits INT32>>   root children and their visits (format 3)
+//	policy           LIST<STRUCT<index INT32, visits INT32>>   root children and their visits (formats 3, 4)
 //	legal_moves      INT32                         number of legal moves in the position
 //	static_eval      FLOAT                         evaluation of the weights used, pawn units
 //	weights_version  string                        version of the weights used by the search
+//	full             BOOLEAN                       the search was a full one (format 4), below
+//
+// # Full and fast searches
+//
+// With playout cap randomization (package selfplay, Config.FullFraction)
+// only a share of the moves get a full search, with root noise and
+// temperature; the others get a fast one that only plays the game on. The
+// value target (result) is good in every row; the policy is a training
+// target only where full is true. Files without the column (formats 1 to
+// 3, whose runs searched every move in full) read as full. A resumed run
+// of an older format writes no full column, so that all files of a run
+// have the same columns (WriterConfig.NoFull).
 //
 // # The policy column and older formats
 //
 // policy lists the root children the search visited, in move generation
-// order, each with its visits. Format 3 (ManifestFormat) stores each move as
+// order, each with its visits. Format 3 and later (ManifestFormat) store each move as
 // index, its 0-based place in the legal moves of the position (in the
 // order rules.State.Legal generates them, after the game's moves from ply
 // 0), which takes a fifth of the bytes of the move text. The text is
@@ -73,13 +85,13 @@ import (
 
 // PolicyEntry is one root move of the search and how many playouts it got.
 //
-// Format 3 files store the move as Index, its place in the position's legal
+// Format 3 and 4 files store the move as Index, its place in the position's legal
 // moves in generation order (rules.State.Legal of the position reached by
 // the game's moves, history included), not as text: the reader returns
 // entries with Index set and Move empty, and whoever replays the game (package
 // records, `taifu games`) restores Move with FillPolicyMoves. Format 1 and 2
 // files store Move: the reader returns Index -1 for them. The writer needs
-// Index (format 3) or Move (the format 2 layout, WriterConfig.MoveText).
+// Index (formats 3, 4) or Move (the format 2 layout, WriterConfig.MoveText).
 type PolicyEntry struct {
 	Move   string
 	Visits int32
@@ -105,14 +117,27 @@ type Row struct {
 	LegalMoves     int32
 	StaticEval     float32 // evaluation at the root, pawn units
 	WeightsVersion string
+	// Full reports that the row's search was a full one: its Policy is a
+	// policy target. Files without the full column read as true, but only
+	// when the column is selected (Scan's columns); unselected, it is false
+	// like every unread field.
+	Full bool
 }
 
-// layoutRow is a row as the files hold it, P the policy entry's layout.
+// layoutRow is a row as format 4 files hold it, P the policy entry's
+// layout: the columns of formats 1 to 3 (baseRow) and full.
+type layoutRow[P any] struct {
+	baseRow[P]
+	Full bool `parquet:"full"`
+}
+
+// baseRow is a row as the files of formats 1 to 3 hold it (no full
+// column), P the policy entry's layout.
 // The parquet tags name the columns; the options after the name only
 // choose encodings, chosen by measurement (BENCHMARKS.md, "Bytes a
 // position"): dictionaries for repeated strings (moves repeat within a row
 // group), delta for slowly changing integers, byte-stream split for floats.
-type layoutRow[P any] struct {
+type baseRow[P any] struct {
 	RunID          string  `parquet:"run_id,dict"`
 	Game           string  `parquet:"game,dict"`
 	RulesVersion   string  `parquet:"rules_version,dict"`
@@ -148,10 +173,14 @@ type textPolicy struct {
 	Visits int32  `parquet:"visits"`
 }
 
-// fileRow is a row of format 3, textRow one of format 2's layout.
+// fileRow is a row of format 4, textRow one with format 2's policy layout
+// and the full column; fileRow3 and textRow2 are the rows of formats 3 and
+// 2, without the full column (a resumed run of those formats).
 type (
-	fileRow = layoutRow[filePolicy]
-	textRow = layoutRow[textPolicy]
+	fileRow  = layoutRow[filePolicy]
+	textRow  = layoutRow[textPolicy]
+	fileRow3 = baseRow[filePolicy]
+	textRow2 = baseRow[textPolicy]
 )
 
 // TextPolicyLeaves are the policy's leaf columns in format 1 and 2 files
@@ -190,7 +219,7 @@ func FillPolicyMoves(st rules.State, p []PolicyEntry, buf []rules.Move) ([]rules
 }
 
 // Column describes one column of Row. ColumnTable is the one table of
-// columns (format 3): the writer writes fileRow, whose parquet tags must
+// columns (format 4): the writer writes fileRow, whose parquet tags must
 // agree with it (TestColumnTable), the reader finds each column's leaves and
 // fills the Row field of its index, and the tuner's loader names columns by
 // index.
@@ -219,6 +248,7 @@ const (
 	ColLegalMoves
 	ColStaticEval
 	ColWeightsVersion
+	ColFull
 	NumColumns
 )
 
@@ -242,6 +272,7 @@ var ColumnTable = [NumColumns]Column{
 	{"legal_moves", "INT32 (INTEGER)", "delta", []string{"legal_moves"}},
 	{"static_eval", "FLOAT (FLOAT)", "split", []string{"static_eval"}},
 	{"weights_version", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"weights_version"}},
+	{"full", "BOOLEAN (BOOLEAN)", "", []string{"full"}},
 }
 
 // Columns lists the column names of Row in schema order.

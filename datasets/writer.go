@@ -42,6 +42,10 @@ type WriterConfig struct {
 	// text, PolicyEntry.Move) instead of format 3's (their legal-move index,
 	// PolicyEntry.Index).
 	MoveText bool
+	// NoFull writes no full column, as the files of formats 1 to 3 (whose
+	// rows are all full searches; a resumed run of those formats keeps its
+	// columns). Row.Full must then be true in every row written.
+	NoFull bool
 	// OnFile, when set, is called after each file is complete and renamed.
 	OnFile func(FileInfo) error
 }
@@ -114,9 +118,9 @@ func (w *layoutWriter[T]) write(rows []Row) error {
 	return err
 }
 
-// toLayout converts rows into a layout's rows, each policy entry by pol
-// (which refuses an entry the layout cannot hold).
-func toLayout[P any](dst []layoutRow[P], rows []Row, pol func(PolicyEntry) (P, bool), what string) ([]layoutRow[P], error) {
+// toLayout converts rows into a layout's rows: each policy entry by pol
+// (which refuses an entry the layout cannot hold), the row by mk.
+func toLayout[P, T any](dst []T, rows []Row, pol func(PolicyEntry) (P, bool), what string, mk func(baseRow[P], bool) T) ([]T, error) {
 	for i := range rows {
 		r := &rows[i]
 		ps := make([]P, len(r.Policy))
@@ -126,26 +130,35 @@ func toLayout[P any](dst []layoutRow[P], rows []Row, pol func(PolicyEntry) (P, b
 				return dst, fmt.Errorf("game %d ply %d: policy entry %d has no %s", r.GameNumber, r.Ply, k, what)
 			}
 		}
-		dst = append(dst, layoutRow[P]{r.RunID, r.Game, r.RulesVersion, r.GameNumber, r.Ply, r.SideToMove, r.Position, r.Board,
-			r.Result, r.Termination, r.RootValue, r.Move, ps, r.LegalMoves, r.StaticEval, r.WeightsVersion})
+		dst = append(dst, mk(baseRow[P]{r.RunID, r.Game, r.RulesVersion, r.GameNumber, r.Ply, r.SideToMove, r.Position, r.Board,
+			r.Result, r.Termination, r.RootValue, r.Move, ps, r.LegalMoves, r.StaticEval, r.WeightsVersion}, r.Full))
 	}
 	return dst, nil
 }
 
-// toFileRows converts rows into format 3 rows; every policy entry needs its
-// legal-move index.
-func toFileRows(dst []fileRow, rows []Row) ([]fileRow, error) {
-	return toLayout(dst, rows, func(e PolicyEntry) (filePolicy, bool) {
-		return filePolicy{Index: e.Index, Visits: e.Visits}, e.Index >= 0
-	}, "legal-move index")
+// withFull is a row of format 4 (the full column), withoutFull one of an
+// older format.
+func withFull[P any](b baseRow[P], full bool) layoutRow[P] { return layoutRow[P]{b, full} }
+func withoutFull[P any](b baseRow[P], _ bool) baseRow[P]   { return b }
+
+// indexPolicy is a policy entry by its legal-move index (formats 3 and 4),
+// textPolicyOf one by its move text (format 2's layout).
+func indexPolicy(e PolicyEntry) (filePolicy, bool) {
+	return filePolicy{Index: e.Index, Visits: e.Visits}, e.Index >= 0
 }
 
-// toTextRows converts rows into format 2's layout; every policy entry needs
-// its move text.
-func toTextRows(dst []textRow, rows []Row) ([]textRow, error) {
-	return toLayout(dst, rows, func(e PolicyEntry) (textPolicy, bool) {
-		return textPolicy{Move: e.Move, Visits: e.Visits}, e.Move != ""
-	}, "move text")
+func textPolicyOf(e PolicyEntry) (textPolicy, bool) {
+	return textPolicy{Move: e.Move, Visits: e.Visits}, e.Move != ""
+}
+
+const (
+	needIndex = "legal-move index"
+	needText  = "move text"
+)
+
+// newLayoutWriter is a rowWriter of layout T converting rows by conv.
+func newLayoutWriter[T any](w io.Writer, conv func([]T, []Row) ([]T, error), opts []parquet.WriterOption) rowWriter {
+	return &layoutWriter[T]{GenericWriter: parquet.NewGenericWriter[T](w, opts...), conv: conv}
 }
 
 // NewWriter returns a Writer; it creates the partition directory.
@@ -187,10 +200,23 @@ func (w *Writer) open() error {
 		parquet.MaxRowsPerRowGroup(w.cfg.RowGroupRows),
 		parquet.CreatedBy("taifu", "1", ""),
 	}
-	if w.cfg.MoveText {
-		w.pw = &layoutWriter[textRow]{GenericWriter: parquet.NewGenericWriter[textRow](&w.cnt, opts...), conv: toTextRows}
-	} else {
-		w.pw = &layoutWriter[fileRow]{GenericWriter: parquet.NewGenericWriter[fileRow](&w.cnt, opts...), conv: toFileRows}
+	switch {
+	case w.cfg.MoveText && w.cfg.NoFull:
+		w.pw = newLayoutWriter(&w.cnt, func(dst []textRow2, rows []Row) ([]textRow2, error) {
+			return toLayout(dst, rows, textPolicyOf, needText, withoutFull)
+		}, opts)
+	case w.cfg.MoveText:
+		w.pw = newLayoutWriter(&w.cnt, func(dst []textRow, rows []Row) ([]textRow, error) {
+			return toLayout(dst, rows, textPolicyOf, needText, withFull)
+		}, opts)
+	case w.cfg.NoFull:
+		w.pw = newLayoutWriter(&w.cnt, func(dst []fileRow3, rows []Row) ([]fileRow3, error) {
+			return toLayout(dst, rows, indexPolicy, needIndex, withoutFull)
+		}, opts)
+	default:
+		w.pw = newLayoutWriter(&w.cnt, func(dst []fileRow, rows []Row) ([]fileRow, error) {
+			return toLayout(dst, rows, indexPolicy, needIndex, withFull)
+		}, opts)
 	}
 	w.info = FileInfo{Path: rel, FirstGame: -1, LastGame: -1}
 	w.last = -1
@@ -202,6 +228,13 @@ func (w *Writer) open() error {
 func (w *Writer) Write(rows []Row) error {
 	if len(rows) == 0 {
 		return nil
+	}
+	if w.cfg.NoFull {
+		for i := range rows {
+			if !rows[i].Full {
+				return fmt.Errorf("datasets: game %d ply %d: a fast search's row, in a file of a format without the full column", rows[i].GameNumber, rows[i].Ply)
+			}
+		}
 	}
 	if w.pw == nil {
 		if err := w.open(); err != nil {

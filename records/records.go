@@ -32,6 +32,9 @@ type Ply struct {
 	Policy     []datasets.PolicyEntry `json:"policy"`
 	LegalMoves int32                  `json:"legal_moves"`
 	StaticEval float32                `json:"static_eval"`
+	// Full: the move's search was a full one (playout cap randomization;
+	// datasets.Row.Full), its policy a training target.
+	Full bool `json:"full"`
 }
 
 // Game is one self-play game of a run, checked by replay.
@@ -100,7 +103,7 @@ func clip(s string) string {
 var columns = []string{
 	"run_id", "game", "rules_version", "game_number", "ply", "side_to_move",
 	"position", "result", "termination", "root_value", "move", "policy",
-	"legal_moves", "static_eval", "weights_version",
+	"legal_moves", "static_eval", "weights_version", "full",
 }
 
 type gameKey struct {
@@ -174,7 +177,7 @@ func Collect(paths []string, sel Selector) ([]*Game, error) {
 			Ply: int(r.Ply), Side: r.SideToMove, Position: r.Position, Move: r.Move,
 			RootValue: r.RootValue, Visits: visits(r.Policy),
 			Policy:     append([]datasets.PolicyEntry(nil), r.Policy...),
-			LegalMoves: r.LegalMoves, StaticEval: r.StaticEval,
+			LegalMoves: r.LegalMoves, StaticEval: r.StaticEval, Full: r.Full,
 		})
 		return nil
 	})

@@ -47,7 +47,7 @@ func Rows(g *Game) ([]datasets.Row, error) {
 			Board:  datasets.EncodeBoard(nil, st),
 			Result: int8(res), Termination: g.Termination, RootValue: p.RootValue, Move: p.Move,
 			Policy:     append([]datasets.PolicyEntry(nil), p.Policy...),
-			LegalMoves: p.LegalMoves, StaticEval: p.StaticEval, WeightsVersion: g.WeightsVersion,
+			LegalMoves: p.LegalMoves, StaticEval: p.StaticEval, WeightsVersion: g.WeightsVersion, Full: p.Full,
 		})
 		m, err := rules.ParseMove(st, p.Move)
 		if err != nil {

@@ -12,7 +12,8 @@ import (
 
 // randomRows plays a game of g with random moves for at most plies plies
 // and returns its rows as self-play would write them: every third legal move
-// in the policy, with both its text and its legal-move index.
+// in the policy, with both its text and its legal-move index, and every
+// fourth search full.
 func randomRows(t *testing.T, g *rules.Game, number int64, plies int, rng *rand.Rand) []datasets.Row {
 	t.Helper()
 	st := g.Start()
@@ -32,6 +33,7 @@ func randomRows(t *testing.T, g *rules.Game, number int64, plies int, rng *rand.
 			Board: datasets.EncodeBoard(nil, st), Termination: "adjudication",
 			RootValue: float32(len(rows)) / 100, Move: g.MoveString(m), LegalMoves: int32(len(ms)),
 			StaticEval: float32(number), WeightsVersion: "w",
+			Full: len(rows)%4 == 0, // full and fast searches, as playout cap randomization writes them
 		}
 		for i := 0; i < len(ms); i += 3 {
 			r.Policy = append(r.Policy, datasets.PolicyEntry{Move: g.MoveString(ms[i]), Index: int32(i), Visits: int32(1 + i%7)})

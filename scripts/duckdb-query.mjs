@@ -29,7 +29,7 @@ const show = (title, rows) => {
 
 const want = ['run_id', 'game', 'rules_version', 'game_number', 'ply', 'side_to_move', 'position',
   'board', 'result', 'termination', 'root_value', 'move', 'policy', 'legal_moves', 'static_eval',
-  'weights_version'];
+  'weights_version', 'full'];
 let failed = false;
 
 const schema = await query(`DESCRIBE SELECT * FROM ${src}`);

@@ -173,6 +173,7 @@ func (p *player) play(hard context.Context, n int64) *finished {
 			LegalMoves:     int32(len(p.moves)),
 			StaticEval:     float32(res.StaticEval),
 			WeightsVersion: p.weights.Version,
+			Full:           true,
 		}
 		// The policy is in move generation order, as p.moves (the root's
 		// children are its legal moves): one pass finds each move's index.

@@ -151,9 +151,11 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	wr, err := datasets.NewWriter(datasets.WriterConfig{
 		Dir: cfg.Out, Game: g.Name, Shard: cfg.Shard, FirstSeq: nextSeq(m),
 		MaxFileBytes: cfg.MaxFileBytes, RowGroupRows: cfg.RowGroupRows,
-		// A resumed run of an older format keeps its policy layout, so
-		// that all files of a run have the same columns.
+		// A resumed run of an older format keeps its policy layout, and
+		// writes no full column, so that all files of a run have the same
+		// columns.
 		MoveText: m.Format < 3,
+		NoFull:   m.Format < 4,
 		OnFile: func(fi datasets.FileInfo) error {
 			m.Files = append(m.Files, fi)
 			m.Done += pendingGames
