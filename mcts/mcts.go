@@ -164,6 +164,7 @@ type Searcher struct {
 	rootHash  uint64
 	rootPly   int
 	noised    bool
+	fast      bool // SetFast: no root noise, no temperature
 	full      bool
 	tactics   Tactics        // Config.Tactics resolved for the game
 	qbufs     [][]rules.Move // move buffers per quiescence ply
@@ -231,6 +232,15 @@ func New(cfg Config, w *features.Weights) (*Searcher, error) {
 func (s *Searcher) SetLimits(playouts int, timeLimit time.Duration) {
 	s.cfg.Playouts, s.cfg.TimeLimit = playouts, timeLimit
 }
+
+// SetFast makes the next searches fast ones (on) or full ones (off, the
+// default). A fast search adds no root noise and plays the most visited
+// move, whatever Config.Dirichlet and Config.Temperature say: playout cap
+// randomization (Wu 2019, "Accelerating Self-Play Learning in Go") gives a
+// share of the moves a full search, with noise and temperature, and the
+// others a fast one (fewer playouts, by SetLimits) that only plays the game
+// on.
+func (s *Searcher) SetFast(on bool) { s.fast = on }
 
 // Reset discards the tree (keeping its storage).
 func (s *Searcher) Reset() {
@@ -338,7 +348,7 @@ func (s *Searcher) Search(st rules.State) Result {
 		res.Value = float64(res.Proven)
 		return res
 	}
-	if s.cfg.Dirichlet > 0 && !s.noised {
+	if s.cfg.Dirichlet > 0 && !s.noised && !s.fast {
 		s.addNoise()
 	}
 	budget := s.cfg.Playouts
@@ -663,7 +673,7 @@ func (s *Searcher) choose(st rules.State) int32 {
 			return best
 		}
 	}
-	if t := s.cfg.Temperature; t > 0 && (s.cfg.TempPlies <= 0 || st.Ply() < s.cfg.TempPlies) {
+	if t := s.cfg.Temperature; t > 0 && !s.fast && (s.cfg.TempPlies <= 0 || st.Ply() < s.cfg.TempPlies) {
 		var sum float64
 		for c := lo; c < hi; c++ {
 			if !avoid(c) && s.nodes[c].visits > 0 {
