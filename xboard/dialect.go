@@ -7,6 +7,7 @@ package xboard
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"taifu/rules"
 )
@@ -27,6 +28,25 @@ func dialectOf(g *rules.Game) *rules.XBoardDialect {
 	}
 }
 
+// parseWireMove reads a move as a GUI or an engine sent it: the dialect's
+// move, optionally followed by "=", XBoard's explicit "does not promote"
+// (XBoard writes c3c1= when a piece could promote and did not). A move
+// marked "=" that promotes is an error.
+func parseWireMove(d *rules.XBoardDialect, st rules.State, text string) (rules.Move, error) {
+	t, deferred := strings.CutSuffix(text, "=")
+	if !deferred || t == "" {
+		return d.ParseMove(st, text)
+	}
+	m, err := d.ParseMove(st, t)
+	if err != nil {
+		return m, err
+	}
+	if m.Promotes() {
+		return rules.Move{}, fmt.Errorf("move %q: \"=\" says no promotion, the move promotes", clip(text))
+	}
+	return m, nil
+}
+
 // gameByVariant returns the game XBoard calls variant.
 func gameByVariant(variant string) (*rules.Game, error) {
 	for _, n := range rules.Names() {
@@ -35,7 +55,7 @@ func gameByVariant(variant string) (*rules.Game, error) {
 			return g, nil
 		}
 	}
-	return nil, fmt.Errorf("unknown variant %q (known: %v)", clip(variant), variants())
+	return nil, fmt.Errorf("unknown variant %q (known: %s)", clip(variant), strings.Join(variants(), ", "))
 }
 
 // variants lists the variant names of every registered game.
@@ -47,6 +67,29 @@ func variants() []string {
 	}
 	sort.Strings(vs)
 	return vs
+}
+
+// countList writes counts as "checkmate 2, time 1": most frequent first,
+// ties by name; "none" when empty.
+func countList(counts map[string]int) string {
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if counts[keys[i]] != counts[keys[j]] {
+			return counts[keys[i]] > counts[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	if len(keys) == 0 {
+		return "none"
+	}
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, counts[k])
+	}
+	return strings.Join(parts, ", ")
 }
 
 // clip shortens s to at most 200 bytes for error messages.

@@ -238,7 +238,7 @@ func (e *Engine) Handle(line string) (quit bool) {
 		}
 	default:
 		// A move without "usermove" (protocol 1 GUIs).
-		if _, err := e.dialect.ParseMove(e.st, line); err == nil {
+		if _, err := parseWireMove(e.dialect, e.st, line); err == nil {
 			e.userMove(line)
 			return false
 		}
@@ -309,7 +309,7 @@ func (e *Engine) Allotment() time.Duration {
 }
 
 func (e *Engine) userMove(text string) {
-	m, err := e.dialect.ParseMove(e.st, text)
+	m, err := parseWireMove(e.dialect, e.st, text)
 	if err != nil {
 		e.printf("Illegal move: %s", clip(text))
 		return

@@ -443,3 +443,34 @@ func TestEngineReusesTree(t *testing.T) {
 		t.Error("the second move was searched by a new searcher")
 	}
 }
+
+// TestNonPromotionSuffix: XBoard writes a move that could promote and does
+// not with a trailing "=" (it forwarded Sjaak II's c3c1 as "usermove
+// c3c1=", and taifu's "Illegal move" reply lost the game as a false claim).
+// "=" on a promoting move is still illegal.
+func TestNonPromotionSuffix(t *testing.T) {
+	c, e := pipeEngine(t, fastOptions())
+	c.Send("new")
+	variant(t, c, "torishogi")
+	c.Send("force")
+	c.Send("usermove c3c4=")
+	quiet(t, c)
+	if e.State().Ply() != 1 {
+		t.Fatalf("usermove c3c4= not played: ply %d", e.State().Ply())
+	}
+	c.Send("c5c4=") // protocol 1: a bare move
+	quiet(t, c)
+	if e.State().Ply() != 2 {
+		t.Fatalf("bare c5c4= not played: ply %d", e.State().Ply())
+	}
+	c.Send("setboard k6/4F2/7/7/7/7/K6 [-] w 0 1")
+	c.Send("usermove e6e7+=")
+	expect(t, c, "Illegal move: e6e7+=")
+	c.Send("usermove =")
+	expect(t, c, "Illegal move: =")
+	c.Send("usermove e6e7+")
+	quiet(t, c)
+	if got := torishogi.XBoardFEN(e.State()); got != "k3+F2/7/7/7/7/7/K6 [-] b 0 1" {
+		t.Errorf("after e6e7+: %s", got)
+	}
+}

@@ -260,7 +260,7 @@ func (c *MatchConfig) playGame(i int, eng [2]*Client) (MatchGame, error) {
 		if g.Reason != "" {
 			break
 		}
-		m, err := d.ParseMove(st, r.Move)
+		m, err := parseWireMove(d, st, r.Move)
 		if err != nil {
 			g.Disagreement = fmt.Sprintf("taifu rejects %s's move %q: %v; position (XBoard FEN): %s", e.Name, r.Move, err, fen)
 			g.Reason = "disagreement"
@@ -412,7 +412,7 @@ func (r *MatchReport) String() string {
 	if r.Verdict != "" {
 		fmt.Fprintf(&sb, ", SPRT %s (LLR %.2f)", r.Verdict, r.LLR)
 	}
-	fmt.Fprintf(&sb, "\nendings: %v", r.Reasons)
+	fmt.Fprintf(&sb, "\nendings: %s", countList(r.Reasons))
 	for _, d := range r.Disagreements {
 		fmt.Fprintf(&sb, "\n%s", d)
 	}

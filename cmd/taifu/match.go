@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"math"
 	"os"
 	"os/signal"
@@ -238,6 +240,11 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		if err := writableFile("json", *out); err != nil {
 			return err
 		}
+		if !*resume {
+			if err := freshReport(*out); err != nil {
+				return err
+			}
+		}
 	}
 	a, b, err := f.playersLog(g, *pathA, *pathB, stderr)
 	if err != nil {
@@ -290,6 +297,26 @@ func writeReport(path string, r *arena.Report) error {
 		return err
 	}
 	return datasets.WriteFileAtomic(path, append(data, '\n'))
+}
+
+// freshReport refuses to start a match over the report in path when it
+// holds played games: without --resume the new match would overwrite them.
+func freshReport(path string) error {
+	data, err := storage.ReadFile(path)
+	if errors.Is(err, iofs.ErrNotExist) || (err == nil && len(bytes.TrimSpace(data)) == 0) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var r arena.Report
+	if json.Unmarshal(data, &r) != nil {
+		return fmt.Errorf("%s exists and is not a match report: not overwriting it (remove it or choose another --json)", path)
+	}
+	if n := max(r.Games, len(r.Records)); n > 0 {
+		return fmt.Errorf("%s already holds %d games of %s vs %s: use --resume to continue that match, or remove %s", path, n, r.A, r.B, path)
+	}
+	return nil
 }
 
 // resumeRecords reads the game records of the interrupted match in path,

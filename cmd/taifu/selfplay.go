@@ -21,6 +21,7 @@ import (
 	"taifu/rules"
 	"taifu/selfplay"
 	"taifu/storage"
+	"taifu/tuner"
 )
 
 func init() {
@@ -44,7 +45,7 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	var f selfplayFlags
 	d := selfplay.Defaults
 	fs.StringVar(&f.c.Game, "game", d.Game, "game: "+strings.Join(rules.Names(), ", "))
-	fs.Int64Var(&f.c.Games, "games", d.Games, "games to play (over all shards)")
+	fs.Int64Var(&f.c.Games, "games", d.Games, "games to play (over all shards; default: at least 4, and as many as the run needs to hold the games a fit needs, taifu tune's --validation share held out)")
 	fs.IntVar(&f.c.Playouts, "playouts", d.Playouts, "search playouts per move")
 	fs.IntVar(&f.c.Workers, "workers", 0, "games played at once (default all cores; does not change the data)")
 	fs.Uint64Var(&f.c.Seed, "seed", 0, "run seed (default: from the clock, printed and kept in the manifest)")
@@ -81,6 +82,10 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	cfg = cfg.WithDefaults()
+	if !set["games"] && f.config == "" && !f.resume && cfg.Shards <= 1 {
+		// On defaults, enough games for the suggested "taifu tune".
+		cfg.Games = max(cfg.Games, tuner.GamesForFit(cfg.RunID, tuner.DefaultValidation))
+	}
 	if err := storage.Check(cfg.Out); err != nil {
 		return err
 	}
@@ -166,7 +171,7 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	if rep != nil {
 		rep.Finish()
 	}
-	printSummary(stdout, cfg, sum)
+	printSummary(stdout, cfg, sum, wsrc)
 	return nil
 }
 
@@ -326,7 +331,9 @@ func perSecond(n int64, d time.Duration) float64 {
 	return float64(n) / d.Seconds()
 }
 
-func printSummary(w io.Writer, cfg selfplay.Config, s *selfplay.Summary) {
+// printSummary prints what a run did and what to do next; weightsSource is
+// where its weights came from (loadWeights).
+func printSummary(w io.Writer, cfg selfplay.Config, s *selfplay.Summary, weightsSource string) {
 	st := s.Stats
 	g, _ := rules.Lookup(cfg.Game)
 	rate := 0.0
@@ -351,9 +358,48 @@ func printSummary(w io.Writer, cfg selfplay.Config, s *selfplay.Summary) {
 		fmt.Fprintf(w, "stopped early; continue with: taifu selfplay --resume --out %s%s\n", shellQuote(s.Dir), shard)
 		return
 	}
+	if need := tuner.GamesForFit(cfg.RunID, tuner.DefaultValidation); need > s.Done && cfg.Shards <= 1 {
+		fmt.Fprintf(w, "a fit needs at least %d training and %d validation games: the first %d games of this run hold them, it has %d\n",
+			tuner.MinTrainGames, tuner.MinValidationGames, need, s.Done)
+		fmt.Fprintf(w, "more: taifu selfplay --resume --out %s --games %d\n", shellQuote(s.Dir), need)
+	}
 	tuned := cfg.Game + "-tuned.json"
-	fmt.Fprintf(w, "next: taifu tune --game %s --data %s --out %s\n", cfg.Game, shellQuote(s.Dir), tuned)
-	fmt.Fprintf(w, "then: taifu export --weights %s --format md; taifu match --game %s --a %s --b start --games 400\n", tuned, cfg.Game, tuned)
+	start := ""
+	if cfg.Weights != "" {
+		start = " --weights " + shellQuote(cfg.Weights)
+	}
+	fmt.Fprintf(w, "next: taifu tune --game %s --data %s%s --out %s\n", cfg.Game, shellQuote(s.Dir), start, tuned)
+	fmt.Fprintf(w, "then: taifu export --weights %s --format md; %s\n", tuned, matchHint(cfg.Game, tuned, baselineArg(cfg.Weights, weightsSource)))
+}
+
+// matchHint is the suggested match of freshly tuned weights against the
+// weights the fit started from (baseline, a --b argument): the only
+// comparison that says whether tuning helped.
+func matchHint(game, tuned, baseline string) string {
+	return fmt.Sprintf("taifu match --game %s --a %s --b %s --games %d", game, shellQuote(tuned), baseline, hintGames)
+}
+
+// hintGames is the size of the suggested match: enough for a first look
+// (a difference of about 200 Elo, what issue 32 measured between 4-game
+// weights and their start, shows), not to settle small differences (use
+// 400 and more, or --sprt).
+const hintGames = 40
+
+// baselineArg is the --b argument naming the weights a command loaded from
+// path (as given; "" for the default) when loadWeights said they came from
+// source: path itself, or for the default the file it read, or "start"
+// for the starting estimate, or ” (match's --b "" loads the same default,
+// the built-in copy outside the repository).
+func baselineArg(path, source string) string {
+	switch {
+	case path != "":
+		return shellQuote(path)
+	case source == "starting estimate":
+		return "start"
+	case source != "" && !strings.HasPrefix(source, "built-in "):
+		return shellQuote(source)
+	}
+	return "''"
 }
 
 // shellQuote quotes s for a shell command line when it holds characters a

@@ -33,7 +33,7 @@ func TestTuneExportMatchTrain(t *testing.T) {
 		return out.String()
 	}
 	w := filepath.Join(dir, "tuned.json")
-	taifu("tune", "--game", "torishogi", "--data", data, "--out", w, "--bootstrap", "3", "--no-progress", "--weights", "start")
+	taifu("tune", "--game", "torishogi", "--data", data, "--out", w, "--bootstrap", "3", "--no-progress", "--weights", "start", "--force") // 12 games: fewer than a fit trusts
 	var wf struct {
 		Terms      map[string]float64
 		Provenance map[string]any

@@ -206,6 +206,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s (version %s, sha256 %s)\n", *out, w.Version, w.Hash())
+	fmt.Fprintf(stdout, "next: taifu export --weights %s --format md; %s\n", shellQuote(*out), matchHint(g.Name, *out, baselineArg(*startPath, source)))
 	return nil
 }
 

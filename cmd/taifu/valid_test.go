@@ -322,7 +322,7 @@ func TestHintMatchesReadme(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	printSummary(&b, selfplay.Config{Game: "typhoon"}, &selfplay.Summary{Dir: "runs/x", Stats: map[string]int64{}})
+	printSummary(&b, selfplay.Config{Game: "typhoon"}, &selfplay.Summary{Dir: "runs/x", Stats: map[string]int64{}}, "configs/weights/typhoon.json")
 	for _, f := range []string{"--out typhoon-tuned.json", "--weights typhoon-tuned.json", "--a typhoon-tuned.json"} {
 		if !strings.Contains(b.String(), f) || !strings.Contains(string(readme), f) {
 			t.Errorf("%q: in the hint %v, in README.md %v", f, strings.Contains(b.String(), f), strings.Contains(string(readme), f))

@@ -28,3 +28,18 @@ func TestXboardCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestXboardNonPromotion: XBoard's explicit non-promotion "c3c4=" is a
+// move, not an "Illegal move" (issue 32's reproduction, verbatim).
+func TestXboardNonPromotion(t *testing.T) {
+	old := xboardInput
+	defer func() { xboardInput = old }()
+	xboardInput = strings.NewReader("xboard\nprotover 2\nnew\nvariant torishogi\nforce\nusermove c3c4=\nping 2\n")
+	var out, errb bytes.Buffer
+	if code := run([]string{"xboard", "--playouts", "20"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if strings.Contains(out.String(), "Illegal") || !strings.HasSuffix(out.String(), "pong 2\n") {
+		t.Errorf("replies:\n%s", out.String())
+	}
+}

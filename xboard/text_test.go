@@ -1,0 +1,31 @@
+package xboard
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestReportTexts: printed reports and errors read as text, not Go values
+// (issue 32: "endings: map[checkmate:2]", "(known: [chess nanashogi ...])").
+func TestReportTexts(t *testing.T) {
+	for _, c := range []struct {
+		in   map[string]int
+		want string
+	}{
+		{map[string]int{"checkmate": 2}, "checkmate 2"},
+		{map[string]int{"time": 1, "checkmate": 2, "adjudication": 1}, "checkmate 2, adjudication 1, time 1"},
+		{map[string]int{}, "none"},
+	} {
+		if got := countList(c.in); got != c.want {
+			t.Errorf("countList(%v) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	r := &MatchReport{A: "a", B: "b", Reasons: map[string]int{"checkmate": 2}}
+	if s := r.String(); !strings.Contains(s, "endings: checkmate 2") || strings.Contains(s, "map[") {
+		t.Errorf("report: %s", s)
+	}
+	_, err := gameByVariant("foo")
+	if err == nil || strings.ContainsAny(err.Error(), "[]") || !strings.Contains(err.Error(), "known: chess, nanashogi, samarkand, torishogi, typhoon") {
+		t.Errorf("unknown variant: %v", err)
+	}
+}
