@@ -48,7 +48,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			// "taifu help <command>": that command's flags, on stdout.
 			c, ok := commands[args[1]]
 			if !ok {
-				fmt.Fprintf(stderr, "taifu help: unknown command %q (run \"taifu help\")\n", rules.Clip(args[1]))
+				fmt.Fprintf(stderr, "taifu help: unknown command %q%s (run \"taifu help\")\n", rules.Clip(args[1]), didYouMean(args[1]))
 				return 2
 			}
 			fmt.Fprintf(stdout, "taifu %s: %s\n\n", c.name, c.summary)
@@ -60,11 +60,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	c, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "taifu: unknown command %q (run \"taifu help\")\n", rules.Clip(args[0]))
+		fmt.Fprintf(stderr, "taifu: unknown command %q%s (run \"taifu help\")\n", rules.Clip(args[0]), didYouMean(args[0]))
 		return 2
 	}
 	if err := c.run(args[1:], stdout, stderr); err != nil {
-		if errors.Is(err, errUsage) || errors.Is(err, flag.ErrHelp) {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0 // -h asked for the flags, as "taifu help <command>"
+		}
+		if errors.Is(err, errUsage) {
 			return 2
 		}
 		fmt.Fprintf(stderr, "taifu %s: %s\n", c.name, oneLine(err.Error()))
@@ -113,10 +116,59 @@ func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 // parseFlags parses args and rejects stray positional arguments.
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return flag.ErrHelp
+		}
 		return errUsage
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	return nil
+}
+
+// didYouMean is ": did you mean \"X\"?" naming the commands within two
+// edits (a transposition counts as one) of name, or "".
+func didYouMean(name string) string {
+	var near []string
+	for n := range commands {
+		if editDistance(name, n) <= 2 {
+			near = append(near, fmt.Sprintf("%q", n))
+		}
+	}
+	if len(near) == 0 {
+		return ""
+	}
+	sort.Strings(near)
+	return "; did you mean " + strings.Join(near, " or ") + "?"
+}
+
+// editDistance is the optimal string alignment distance between a and b:
+// insertions, deletions, substitutions and transpositions of adjacent
+// bytes.
+func editDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		return 1 << 30
+	}
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
 }

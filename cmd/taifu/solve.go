@@ -45,6 +45,10 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 	}
 	var tb *solve.Table
 	_, statErr := os.Stat(*out)
+	if statErr != nil && !*force && (*query != "" || *verify >= 0 || *reach) {
+		// A mistyped --out must not start a solve of minutes and 70 MB.
+		return fmt.Errorf("no table %s: check --out, or solve first with taifu solve --out %s (minutes; --force solves and then answers)", *out, shellQuote(*out))
+	}
 	if *force || statErr != nil {
 		if err := writableFile("out", *out); err != nil {
 			return err

@@ -24,6 +24,9 @@ func TestSolveErrors(t *testing.T) {
 		{[]string{"--game", "typhoon"}, "only nanashogi"},
 		{[]string{"--out", bad, "--query", "start"}, "bad magic"},
 		{[]string{"--out", bad, "--verify", "10"}, "bad magic"},
+		// A mistyped table name fails at once instead of solving (minutes).
+		{[]string{"--out", bad + "x", "--query", "start"}, "no table " + bad + "x"},
+		{[]string{"--out", bad + "x", "--reachable"}, "check --out"},
 	} {
 		var out, errb bytes.Buffer
 		code := run(append([]string{"solve"}, c.args...), &out, &errb)
