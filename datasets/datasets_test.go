@@ -318,6 +318,17 @@ func TestFiles(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("Files = %v, %v; want %v", got, err, want)
 	}
+	// A symbolic link to a directory reads as the directory, its files
+	// named under the link (issue 32: a linked run read as empty).
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(j("a"), link); err != nil {
+		t.Fatal(err)
+	}
+	got, err = Files([]string{link})
+	want = []string{filepath.Join(link, "c/w.parquet"), filepath.Join(link, "y.parquet")}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("Files(link) = %v, %v; want %v", got, err, want)
+	}
 	for _, p := range []string{j("missing.parquet"), j("*.nothing"), t.TempDir()} {
 		if _, err := Files([]string{p}); err == nil {
 			t.Errorf("Files(%s): no error", p)

@@ -70,12 +70,28 @@ func Files(paths []string) ([]string, error) {
 				continue
 			}
 			found := 0
-			err = filepath.WalkDir(c, func(path string, d fs.DirEntry, err error) error {
+			// WalkDir does not follow a symbolic link, not even the root's:
+			// walk where a linked directory points, naming files under c.
+			root, err := filepath.EvalSymlinks(c)
+			if err != nil {
+				return nil, fmt.Errorf("datasets: %w", err)
+			}
+			under := func(p string) string {
+				if root == c {
+					return p
+				}
+				rel, err := filepath.Rel(root, p)
+				if err != nil {
+					return p
+				}
+				return filepath.Join(c, rel)
+			}
+			err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 				if err != nil {
 					return err
 				}
 				if d.IsDir() {
-					files, err := RunFiles(path)
+					files, err := RunFiles(under(path))
 					if errors.Is(err, ErrNoManifest) {
 						return nil // not a run directory: search it
 					}
@@ -89,7 +105,7 @@ func Files(paths []string) ([]string, error) {
 					return filepath.SkipDir
 				}
 				if strings.HasSuffix(d.Name(), ".parquet") {
-					add(path)
+					add(under(path))
 					found++
 				}
 				return nil
