@@ -1,7 +1,9 @@
 // Command loadbench times tuner.Load alone (read, decode, features, capture
 // handling, through the feature caches) on self-play runs, for
 // BENCHMARKS.md's ingest figures; with -cpuprofile it writes a pprof CPU
-// profile of the load.
+// profile of the load. It prints the wall and the CPU time (user + system
+// of the process) of the load; the first load of a run builds its feature
+// caches, later ones read them.
 //
 //	go run ./cmd/loadbench -game typhoon -workers 2 RUN...
 package main
@@ -11,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/pprof"
+	"syscall"
 	"time"
 
 	"taifu/features"
@@ -24,14 +27,15 @@ func main() {
 	workers := flag.Int("workers", 1, "goroutines converting and reading (0: GOMAXPROCS)")
 	captures := flag.String("captures", tuner.QuietResolve, "capture handling: off, filter or resolve")
 	prof := flag.String("cpuprofile", "", "write a CPU profile of the load to this file")
+	weights := flag.String("weights", "start", `weights of the capture search: "start" (the starting weights) or a weights file`)
 	flag.Parse()
-	if err := run(*game, *workers, *captures, *prof, flag.Args()); err != nil {
+	if err := run(*game, *workers, *captures, *prof, *weights, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "loadbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(game string, workers int, captures, prof string, paths []string) error {
+func run(game string, workers int, captures, prof, weights string, paths []string) error {
 	if len(paths) == 0 {
 		return fmt.Errorf("no run given")
 	}
@@ -39,7 +43,13 @@ func run(game string, workers int, captures, prof string, paths []string) error 
 	if err != nil {
 		return err
 	}
-	cfg := tuner.LoadConfig{Game: g, Lambda: 0.5, Quiet: captures, Weights: features.Starting(g), Workers: workers}
+	w := features.Starting(g)
+	if weights != "start" {
+		if w, err = features.LoadWeights(weights, g); err != nil {
+			return err
+		}
+	}
+	cfg := tuner.LoadConfig{Game: g, Lambda: 0.5, Quiet: captures, Weights: w, Workers: workers}
 	if prof != "" {
 		f, err := os.Create(prof)
 		if err != nil {
@@ -51,12 +61,23 @@ func run(game string, workers int, captures, prof string, paths []string) error 
 		}
 		defer pprof.StopCPUProfile()
 	}
+	cpu0 := cpuTime()
 	start := time.Now()
 	d, st, err := tuner.Load(paths, cfg)
 	if err != nil {
 		return err
 	}
-	el := time.Since(start)
-	fmt.Printf("%d positions (%d read, %d resolved) in %v: %.0f positions/s\n", d.Rows(), st.Read, st.Resolved, el.Round(time.Millisecond), float64(d.Rows())/el.Seconds())
+	el, cpu := time.Since(start), cpuTime()-cpu0
+	fmt.Printf("%d positions (%d read, %d resolved) in %v wall, %.2f CPU s: %.0f positions/s, %.0f positions per CPU second\n",
+		d.Rows(), st.Read, st.Resolved, el.Round(time.Millisecond), cpu.Seconds(), float64(d.Rows())/el.Seconds(), float64(d.Rows())/cpu.Seconds())
 	return nil
+}
+
+// cpuTime returns the process's user plus system time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -66,9 +66,15 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&f.logEvery, "log-every", 30*time.Second, "interval of progress lines when stderr is not a terminal")
 	fs.DurationVar(&f.commitEvery, "commit-every", selfplay.DefaultCommitEvery, "complete a Parquet part and update the manifest this often (a kill loses at most this much play; 0: only at the end and at 256 MiB)")
 	fs.Int64Var(&f.commitGames, "commit-games", 0, "also commit after this many games (0: no game limit)")
+	profile := addCPUProfile(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	stopProfile, err := profile()
+	if err != nil {
+		return err
+	}
+	defer stopProfile()
 	if f.commitEvery < 0 || f.commitGames < 0 {
 		return fmt.Errorf("commit-every %v, commit-games %d: need 0 or more", f.commitEvery, f.commitGames)
 	}
