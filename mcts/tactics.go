@@ -116,35 +116,11 @@ func (t Tactics) resolved(g *rules.Game) Tactics {
 // checker is a State that can tell whether its side to move is in check.
 type checker interface{ InCheck() bool }
 
-// moveGain returns the material m wins in st for the side to move, in the
-// weights' pawns: the piece on To and listed captures, twice each listed
-// conversion, and the gain of promoting; royal reports a royal capture.
+// moveGain returns the material m wins in st for the side to move (me),
+// in the weights' pawns (rules.CaptureGain by matVal and promGain); royal
+// reports a royal capture.
 func (s *Searcher) moveGain(st rules.State, m *rules.Move, me rules.Side) (gain float64, royal bool) {
-	if m.Flags&(rules.FlagDrop|rules.FlagPass) != 0 {
-		return 0, false
-	}
-	g := s.game
-	if p := st.At(int(m.To)); p != rules.NoPiece && p.Side() != me && m.Flags&rules.FlagExchange == 0 && m.Push == rules.NoSquare {
-		gain += s.matVal[p.Kind()]
-		royal = royal || g.Kinds[p.Kind()].Royal
-	}
-	for _, sq := range m.Marks[:m.NCap] {
-		if p := st.At(int(sq)); p != rules.NoPiece && p.Side() != me {
-			gain += s.matVal[p.Kind()]
-			royal = royal || g.Kinds[p.Kind()].Royal
-		}
-	}
-	for _, sq := range m.Marks[m.NCap : m.NCap+m.NConv] {
-		if p := st.At(int(sq)); p != rules.NoPiece {
-			gain += 2 * s.matVal[p.Kind()]
-		}
-	}
-	if m.Flags&rules.FlagPromote != 0 {
-		if p := st.At(int(m.From)); p != rules.NoPiece {
-			gain += s.promGain[p.Kind()]
-		}
-	}
-	return gain, royal
+	return rules.CaptureGain(st, m, s.matVal, s.promGain)
 }
 
 // quiesce returns the value in pawns, for the side to move, of a capture

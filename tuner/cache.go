@@ -126,7 +126,7 @@ type featKey struct {
 func keyOf(cfg LoadConfig, s *features.Schema) featKey {
 	k := featKey{schema: FeatureSchemaHash(s), quiet: cfg.Quiet}
 	if cfg.Quiet == QuietResolve && cfg.Weights != nil {
-		k.weights = cfg.Weights.Hash()
+		k.weights = cfg.Weights.Hash() + ResolveVersion
 	}
 	return k
 }
@@ -172,7 +172,7 @@ func openCache(name string, srcBytes int64, srcSHA string, game string, key feat
 	case h.Quiet != key.quiet:
 		why = fmt.Sprintf("built with quiet=%s", h.Quiet)
 	case h.Weights != key.weights:
-		why = "built with other capture-search weights"
+		why = "built with other capture-search weights or another capture search"
 	}
 	if why != "" {
 		f.Close()

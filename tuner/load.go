@@ -124,8 +124,7 @@ func (c *converter) convert(r *datasets.Row) (fs []features.Feature, label float
 			return nil, 0, 0, false, nil
 		}
 	case QuietResolve:
-		pv, _ := c.q.Resolve(pos)
-		if len(pv) > 0 {
+		if pv := c.q.Line(pos); len(pv) > 0 {
 			st.Resolved++
 			for _, m := range pv {
 				pos.Make(m)

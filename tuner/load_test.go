@@ -134,7 +134,9 @@ func TestLoadQuietModes(t *testing.T) {
 // TestQuiescerPV checks the capture search on random positions: its value is
 // at least the static evaluation (standing pat is allowed), and when the
 // search was not cut by its limits the value equals the static evaluation of
-// the principal variation's leaf from the root's point of view.
+// the principal variation's leaf from the root's point of view (both by the
+// Evaluator the search uses; Weights.Eval agrees with it up to the float32
+// rounding of the features).
 func TestQuiescerPV(t *testing.T) {
 	for _, name := range []string{"torishogi", "typhoon"} {
 		g, err := rules.Lookup(name)
@@ -142,6 +144,7 @@ func TestQuiescerPV(t *testing.T) {
 			t.Fatal(err)
 		}
 		w := features.Starting(g)
+		ev := w.Evaluator()
 		q := NewQuiescer(w)
 		q.MaxNodes = 1 << 30 // no node cut, so the PV property holds exactly
 		q.MaxDepth = 4
@@ -152,7 +155,7 @@ func TestQuiescerPV(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				stand := w.Eval(st, nil)
+				stand := ev.Eval(st)
 				pv, v := q.Resolve(st)
 				if v < stand-1e-9 {
 					t.Fatalf("%s %s: value %v below stand pat %v", name, r.Position, v, stand)
@@ -163,7 +166,7 @@ func TestQuiescerPV(t *testing.T) {
 				for _, m := range pv {
 					st.Make(m)
 				}
-				leaf := w.Eval(st, nil)
+				leaf := ev.Eval(st)
 				if st.Ended().Ended {
 					leaf = features.OutcomeEval(st, st.Ended())
 				}

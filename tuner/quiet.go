@@ -19,66 +19,203 @@ const (
 // piece (rules.IsCapture, shared with the search's quiescence).
 func IsCapture(st rules.State, m *rules.Move) bool { return rules.IsCapture(st, m) }
 
+// Defaults of the capture search (Quiescer). The node budget and the gain
+// cut-off were chosen so that the shipped fits' validation loss moves by
+// less than 0.001 against the unbounded search of before (docs/tuner.md,
+// "Capture resolution").
+const (
+	DefaultResolveDepth = 6   // plies of captures
+	DefaultResolveNodes = 256 // nodes per Resolve
+	// DefaultResolveMargin is the gain cut-off's margin in pawns: a capture
+	// whose material gain, added to the standing evaluation, stays this far
+	// below alpha is not searched.
+	DefaultResolveMargin = 2.0
+	// DefaultResolveTable is the number of entries of the table of
+	// positions already resolved.
+	DefaultResolveTable = 1 << 14
+)
+
+// ResolveVersion names the capture search in the feature cache's key (after
+// the weights' hash): a cache built by another capture search is rebuilt.
+// Change it whenever Quiescer's defaults or search change what it returns.
+const ResolveVersion = "+resolve2"
+
 // Quiescer resolves tactical positions with a capture-only negamax
 // alpha-beta search: at each node the side to move may stand pat on the
 // static evaluation or play a capture. The principal variation's leaf is a
 // quiet position whose static evaluation equals the search value, which is
-// what Texel tuning wants to fit. The search is bounded by MaxDepth plies
-// and MaxNodes nodes per position so that a position full of captures
-// cannot stall the loader; buffers are reused across calls.
+// what Texel tuning wants to fit.
+//
+// The search is bounded so that the tuner's first pass costs little more
+// than the feature extraction: MaxDepth plies and MaxNodes nodes per
+// position; captures are tried most valuable victim first (then least
+// valuable attacker), so the budget goes to the exchanges that decide the
+// value; a capture whose material gain (rules.CaptureGain by the weights'
+// material) cannot lift the standing evaluation to within Margin of alpha
+// is cut off; and the answers are kept in a table of positions already
+// resolved (by Zobrist key), which the positions of one game and of games
+// sharing an opening meet again. The answer for a position does not depend
+// on what was resolved before (the table only saves the work), so it is the
+// same whatever the split of the rows among workers. Buffers are reused
+// across calls; a Quiescer is not safe for concurrent use.
 type Quiescer struct {
 	W        *features.Weights
-	MaxDepth int // plies of captures; 0 = 6
-	MaxNodes int // nodes per Resolve; 0 = 2000
+	MaxDepth int     // plies of captures; 0 = DefaultResolveDepth
+	MaxNodes int     // nodes per Resolve; 0 = DefaultResolveNodes
+	Margin   float64 // gain cut-off margin in pawns; 0 = DefaultResolveMargin, negative: no cut-off
+	Table    int     // entries of the table; 0 = DefaultResolveTable, negative: no table
 
+	// Nodes, Lookups and Hits count the search's nodes and the table's
+	// use over the Quiescer's life.
+	Nodes, Lookups, Hits int64
+
+	ev      *features.Evaluator
+	val     []float64 // material weight per kind
 	nodes   int
-	scratch []features.Feature
 	bufs    [][]rules.Move
+	order   [][]float64    // per depth: each move's ordering key, -1 when not searched
 	pv      [][]rules.Move // pv[d] is the best line from depth d
+	table   []resolved
+	tablePV []rules.Move // entry i's line is tablePV[i*depth:][:n]
+	depth   int
+}
+
+// resolved is one entry of the table: the line found for the position of
+// Zobrist key key (used when used is set) and, when valued, its value v.
+type resolved struct {
+	key          uint64
+	n            uint8
+	used, valued bool
+	v            float64
 }
 
 // NewQuiescer returns a Quiescer evaluating with w.
 func NewQuiescer(w *features.Weights) *Quiescer { return &Quiescer{W: w} }
 
-func (q *Quiescer) limits() (int, int) {
-	d, n := q.MaxDepth, q.MaxNodes
-	if d <= 0 {
-		d = 6
+func (q *Quiescer) limits() (depth, nodes int, margin float64) {
+	depth, nodes, margin = q.MaxDepth, q.MaxNodes, q.Margin
+	if depth <= 0 {
+		depth = DefaultResolveDepth
 	}
-	if n <= 0 {
-		n = 2000
+	if nodes <= 0 {
+		nodes = DefaultResolveNodes
 	}
-	return d, n
+	if margin == 0 {
+		margin = DefaultResolveMargin
+	}
+	return depth, nodes, margin
+}
+
+// setup makes the buffers, the evaluator and the table on first use.
+func (q *Quiescer) setup(g *rules.Game, depth int) {
+	if q.ev != nil && q.depth == depth {
+		return
+	}
+	q.depth = depth
+	q.ev = q.W.Evaluator()
+	q.val = make([]float64, len(g.Kinds))
+	for k := 1; k < len(g.Kinds); k++ {
+		q.val[k] = q.W.Value("material/" + g.Kinds[k].Token)
+	}
+	q.bufs = make([][]rules.Move, depth+1)
+	q.order = make([][]float64, depth+1)
+	q.pv = make([][]rules.Move, depth+2)
+	for i := range q.bufs {
+		q.bufs[i] = make([]rules.Move, 0, 256)
+		q.order[i] = make([]float64, 0, 256)
+	}
+	for i := range q.pv {
+		q.pv[i] = make([]rules.Move, 0, depth+1)
+	}
+	size := q.Table
+	if size == 0 {
+		size = DefaultResolveTable
+	}
+	q.table, q.tablePV = nil, nil
+	if size > 0 {
+		q.table = make([]resolved, size)
+		q.tablePV = make([]rules.Move, size*depth)
+	}
 }
 
 // Resolve searches st (restored on return) and returns the principal
 // variation of captures leading to the quiet leaf (empty when standing pat
-// is best) and the value for st's side to move.
+// is best) and the value for st's side to move. The line is valid until the
+// next call.
 func (q *Quiescer) Resolve(st rules.State) ([]rules.Move, float64) {
-	depth, _ := q.limits()
-	if len(q.bufs) < depth+1 {
-		q.bufs = make([][]rules.Move, depth+1)
-		q.pv = make([][]rules.Move, depth+2)
-		for i := range q.bufs {
-			q.bufs[i] = make([]rules.Move, 0, 256)
-		}
-		for i := range q.pv {
-			q.pv[i] = make([]rules.Move, 0, depth+1)
+	return q.resolve(st, true)
+}
+
+// Line is Resolve without the value: the line alone, which it finds without
+// evaluating st when st's side to move has no capture (most positions).
+func (q *Quiescer) Line(st rules.State) []rules.Move {
+	pv, _ := q.resolve(st, false)
+	return pv
+}
+
+func (q *Quiescer) resolve(st rules.State, value bool) ([]rules.Move, float64) {
+	depth, _, _ := q.limits()
+	q.setup(st.Game(), depth)
+	var e *resolved
+	var at int
+	if len(q.table) > 0 {
+		key := st.Hash()
+		at = int(key % uint64(len(q.table)))
+		e = &q.table[at]
+		q.Lookups++
+		if e.used && e.key == key && (e.valued || !value) {
+			q.Hits++
+			return append(q.pv[0][:0], q.tablePV[at*depth:][:e.n]...), e.v
 		}
 	}
 	q.nodes = 0
-	v := q.search(st, math.Inf(-1), math.Inf(1), 0, depth)
+	q.pv[0] = q.pv[0][:0]
+	var v float64
+	if o := st.Ended(); o.Ended {
+		q.nodes++
+		v = features.OutcomeEval(st, o)
+	} else {
+		ms := st.Legal(q.bufs[0][:0])
+		q.bufs[0] = ms
+		capture := false
+		for i := range ms {
+			if IsCapture(st, &ms[i]) {
+				capture = true
+				break
+			}
+		}
+		switch {
+		case len(ms) == 0:
+			q.nodes++
+			v = features.OutcomeEval(st, st.NoMoves())
+		case !capture && !value:
+			// Standing pat is the only choice: the line is empty.
+		default:
+			v = q.search(st, math.Inf(-1), math.Inf(1), 0, depth, ms)
+		}
+		value = value || capture
+	}
+	q.Nodes += int64(q.nodes)
+	if e != nil {
+		*e = resolved{key: st.Hash(), used: true, valued: value, v: v}
+		e.n = uint8(copy(q.tablePV[at*depth:][:depth], q.pv[0]))
+	}
 	return q.pv[0], v
 }
 
-func (q *Quiescer) search(st rules.State, alpha, beta float64, d, maxDepth int) float64 {
-	_, maxNodes := q.limits()
+// search is the capture search below st with window (alpha, beta), d plies
+// from the root; at d == 0, ms are st's legal moves (st has not ended and ms
+// is not empty).
+func (q *Quiescer) search(st rules.State, alpha, beta float64, d, maxDepth int, ms []rules.Move) float64 {
+	_, maxNodes, margin := q.limits()
 	q.nodes++
 	q.pv[d] = q.pv[d][:0]
-	if o := st.Ended(); o.Ended {
-		return features.OutcomeEval(st, o)
+	if d > 0 {
+		if o := st.Ended(); o.Ended {
+			return features.OutcomeEval(st, o)
+		}
 	}
-	stand := q.W.Eval(st, q.scratch[:0])
+	stand := q.ev.Eval(st)
 	if d >= maxDepth || q.nodes >= maxNodes {
 		return stand
 	}
@@ -89,21 +226,51 @@ func (q *Quiescer) search(st rules.State, alpha, beta float64, d, maxDepth int) 
 	if stand > alpha {
 		alpha = stand
 	}
-	ms := st.Legal(q.bufs[d][:0])
-	q.bufs[d] = ms
-	if len(ms) == 0 {
-		return features.OutcomeEval(st, st.NoMoves())
-	}
-	for i := range ms {
-		if !IsCapture(st, &ms[i]) {
-			continue
+	if d > 0 {
+		ms = st.Legal(q.bufs[d][:0])
+		q.bufs[d] = ms
+		if len(ms) == 0 {
+			return features.OutcomeEval(st, st.NoMoves())
 		}
-		st.Make(ms[i])
-		v := -q.search(st, -beta, -alpha, d+1, maxDepth)
+	}
+	// Order the captures: most valuable victim first, then least valuable
+	// attacker; cut off those that cannot reach alpha.
+	order := q.order[d][:0]
+	n := 0
+	for i := range ms {
+		m := &ms[i]
+		key := -1.0
+		if IsCapture(st, m) {
+			gain, royal := rules.CaptureGain(st, m, q.val, nil)
+			if royal || margin < 0 || stand+gain+margin > alpha {
+				key = max(gain, 0) + 1
+				if royal {
+					key += features.MateValue
+				}
+				if p := st.At(int(m.From)); p != rules.NoPiece {
+					key -= math.Abs(q.val[p.Kind()]) / 1024
+				}
+				key = max(key, 0)
+				n++
+			}
+		}
+		order = append(order, key)
+	}
+	q.order[d] = order
+	for ; n > 0; n-- {
+		bi := -1
+		for i, k := range order {
+			if k >= 0 && (bi < 0 || k > order[bi]) {
+				bi = i
+			}
+		}
+		order[bi] = -1
+		st.Make(ms[bi])
+		v := -q.search(st, -beta, -alpha, d+1, maxDepth, nil)
 		st.Unmake()
 		if v > best {
 			best = v
-			q.pv[d] = append(append(q.pv[d][:0], ms[i]), q.pv[d+1]...)
+			q.pv[d] = append(append(q.pv[d][:0], ms[bi]), q.pv[d+1]...)
 		}
 		if v > alpha {
 			alpha = v
