@@ -44,8 +44,11 @@ type Weights struct {
 	// default, or the K the fit found, or a given scale). 0 (the default,
 	// and every file written before the field existed) means the search's
 	// own default, relative to the start material (mcts.Config.EvalScale).
-	LeafScale float64   `json:"leaf_scale,omitempty"`
-	Vec       []float64 `json:"-"` // aligned with Schema.Names, filled by Load/Compile
+	LeafScale float64 `json:"leaf_scale,omitempty"`
+	// Policy, when present, weighs the move features for the learned move
+	// priors (features.Policy; mcts's --priors learned).
+	Policy *Policy   `json:"policy,omitempty"`
+	Vec    []float64 `json:"-"` // aligned with Schema.Names, filled by Load/Compile
 
 	schema *Schema
 }
@@ -164,6 +167,11 @@ func (w *Weights) Compile(g *rules.Game) error {
 			return fmt.Errorf("term %q: weight %.6g is beyond the bound of %g pawns (features.MaxWeight)", name, v, MaxWeight)
 		}
 		vec[i] = v
+	}
+	if w.Policy != nil {
+		if err := w.Policy.Compile(g); err != nil {
+			return err
+		}
 	}
 	w.Vec, w.schema = vec, s
 	return nil

@@ -157,28 +157,34 @@ type Searcher struct {
 	moves     []rules.Move
 	logits    []float64
 	noise     []float64
-	matVal    []float64 // material weight per kind, for priors
-	promGain  []float64 // material gained by promoting, per kind
-	rng       *rand.Rand
-	scale     float64 // logistic scale of leaf values
-	rootHash  uint64
-	rootPly   int
-	noised    bool
-	fast      bool // SetFast: no root noise, no temperature
-	full      bool
-	tactics   Tactics        // Config.Tactics resolved for the game
-	qbufs     [][]rules.Move // move buffers per quiescence ply
-	qgain     [][]float64    // move gains per quiescence ply
-	qnodes    int            // nodes of the current quiescence search
-	qmax      int            // node bound of a quiescence search
-	mbufs     [][]rules.Move // move buffers per mate search ply
-	cbuf      []rules.Move   // checking moves of the node being expanded
-	mnodes    int            // positions visited by the current mate search
-	mmax      int            // node bound of the current mate search
-	mdeadline time.Time      // time bound of the current mate search (zero: none)
-	mdepth    int            // Config.MateDepth resolved
-	checkLog  float64        // Config.CheckPrior resolved
-	priorUnit float64        // Config.PriorScale resolved
+	rootMoved bool                 // the root was reached by Advance: its move is known
+	vals      *features.MoveValues // material per kind and promotion gains, for priors
+	// PriorsLearned: the weights' policy, the move features' schema, their
+	// scratch and input (nil policy with the other priors).
+	policy     *features.Policy
+	moveSchema *features.MoveSchema
+	moveFeats  features.MoveFeatures
+	moveIn     features.MoveInput
+	rng        *rand.Rand
+	scale      float64 // logistic scale of leaf values
+	rootHash   uint64
+	rootPly    int
+	noised     bool
+	fast       bool // SetFast: no root noise, no temperature
+	full       bool
+	tactics    Tactics        // Config.Tactics resolved for the game
+	qbufs      [][]rules.Move // move buffers per quiescence ply
+	qgain      [][]float64    // move gains per quiescence ply
+	qnodes     int            // nodes of the current quiescence search
+	qmax       int            // node bound of a quiescence search
+	mbufs      [][]rules.Move // move buffers per mate search ply
+	cbuf       []rules.Move   // checking moves of the node being expanded
+	mnodes     int            // positions visited by the current mate search
+	mmax       int            // node bound of the current mate search
+	mdeadline  time.Time      // time bound of the current mate search (zero: none)
+	mdepth     int            // Config.MateDepth resolved
+	checkLog   float64        // Config.CheckPrior resolved
+	priorUnit  float64        // Config.PriorScale resolved
 
 	// bestCapture is, after priors with attack counts, the largest static
 	// gain in pawns of a capture, conversion or promotion (0 when none
@@ -207,6 +213,13 @@ func New(cfg Config, w *features.Weights) (*Searcher, error) {
 			return nil, fmt.Errorf("mcts: weights %s: %w", w.Version, err)
 		}
 		w = &c
+	}
+	if cfg.Priors == PriorsLearned && (w == nil || w.Policy == nil) {
+		version := "the starting estimate"
+		if w != nil {
+			version = "weights " + w.Version
+		}
+		return nil, fmt.Errorf("mcts: --priors learned needs weights with a policy section; %s has none (fit one with taifu tune)", version)
 	}
 	if cfg.CPuct == 0 {
 		cfg.CPuct = DefaultCPuct
@@ -261,16 +274,12 @@ func (s *Searcher) setGame(g *rules.Game) {
 	if s.weights == nil {
 		s.weights = features.Starting(g)
 	}
-	nk := len(g.Kinds)
-	s.matVal = make([]float64, nk)
-	s.promGain = make([]float64, nk)
-	for k := 1; k < nk; k++ {
-		s.matVal[k] = s.weights.Value("material/" + g.Kinds[k].Token)
-	}
-	for k := 1; k < nk; k++ {
-		if p := g.Kinds[k].PromotesTo; p != 0 {
-			s.promGain[k] = max(0, s.matVal[p]-s.matVal[k])
-		}
+	s.vals = features.NewMoveValues(s.weights)
+	s.policy = nil
+	if s.cfg.Priors == PriorsLearned {
+		s.policy = s.weights.Policy
+		s.moveSchema = features.MovesFor(g)
+		s.moveIn = features.MoveInput{HandUnit: s.priorUnit, HandCheck: s.checkLog}
 	}
 	s.eval = s.weights.Evaluator()
 	s.histW = HistoryWeight(s.cfg.History, g)
@@ -325,6 +334,7 @@ func (s *Searcher) prepare(st rules.State) {
 	if len(s.nodes) == 0 || s.rootHash != st.Hash() || s.rootPly != st.Ply() {
 		s.Reset()
 		s.nodes = append(s.nodes, node{})
+		s.rootMoved = false
 		s.rootHash, s.rootPly = st.Hash(), st.Ply()
 	}
 	s.rootSide = st.SideToMove()
@@ -537,9 +547,12 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 	}
 	// With the mate search, the checking moves (one Checks call) raise
 	// the priors and are tried for a mate in one below.
+	// The learned priors read the checks as a move feature whatever the
+	// tactics.
 	var checks []rules.Move
 	t, tactical := st.(rules.Tactical)
-	if tactical && s.tactics&TacticsMate != 0 { // the mate in one below, and priors
+	mate := tactical && s.tactics&TacticsMate != 0
+	if mate || (tactical && s.policy != nil) { // the mate in one below, and priors
 		checks = t.Checks(s.cbuf[:0])
 		s.cbuf = checks
 	}
@@ -553,7 +566,7 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 		}
 		th = s.eval.Threats(st, haveEval)
 	}
-	s.priors(st, ms, checks, th)
+	s.priors(st, ms, checks, th, s.lastTo(idx))
 	first := int32(len(s.nodes))
 	for i := range ms {
 		s.nodes = append(s.nodes, node{move: ms[i], prior: float32(s.logits[i])})
@@ -561,7 +574,7 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 	n := &s.nodes[idx]
 	n.first, n.nChild = first, int32(len(ms))
 	n.flags |= expanded
-	if len(checks) > 0 {
+	if mate && len(checks) > 0 {
 		if m, ok := s.mateAmong(t, st, checks, 1); ok && s.proveBy(idx, m, 1) {
 			return 1
 		}
@@ -746,6 +759,21 @@ func (s *Searcher) Advance(st rules.State, m rules.Move) {
 	}
 	s.spare, s.nodes = s.nodes[:0], out
 	s.noised, s.full = false, false
+	s.rootMoved = true
+}
+
+// lastTo returns the destination of the move into node idx, for the move
+// features' recapture: -1 for a root made afresh (its move is unknown) and
+// for a pass.
+func (s *Searcher) lastTo(idx int32) int {
+	if idx == 0 && !s.rootMoved {
+		return -1
+	}
+	m := s.nodes[idx].move
+	if m.Flags&rules.FlagPass != 0 {
+		return -1
+	}
+	return int(m.To)
 }
 
 // Nodes returns the number of nodes in the tree.

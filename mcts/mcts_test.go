@@ -217,7 +217,7 @@ func TestPriorsFavourCaptures(t *testing.T) {
 	s := mustNew(Config{Seed: 1}, nil)
 	s.prepare(st)
 	ms := st.Legal(nil)
-	s.priors(st, ms, nil, features.Threats{})
+	s.priors(st, ms, nil, features.Threats{}, -1)
 	var capture, other float64
 	for i, m := range ms {
 		if g.MoveString(m) == "c1c3" {

@@ -19,6 +19,7 @@ func TestParsePriors(t *testing.T) {
 		{"default", PriorsThreats, true},
 		{"threats", PriorsThreats, true},
 		{"captures", PriorsCaptures, true},
+		{"learned", PriorsLearned, true},
 		{"Threats", 0, false},
 		{"capture", 0, false},
 		{"threats,captures", 0, false},
@@ -38,7 +39,7 @@ func TestParsePriors(t *testing.T) {
 // FuzzParsePriors: every text is a Priors that prints back to itself, or a
 // one-line error naming the text.
 func FuzzParsePriors(f *testing.F) {
-	for _, s := range []string{"", "default", "threats", "captures", "x\ny"} {
+	for _, s := range []string{"", "default", "threats", "captures", "learned", "x\ny"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
@@ -82,6 +83,56 @@ func TestLeafGain(t *testing.T) {
 			if want := s.squash(s.eval.Eval(st) + share*c.gain); math.Abs(v-want) > 1e-6 {
 				t.Errorf("%s, leaf gain %v: leaf value %v, want %v", c.name, share, v, want)
 			}
+		}
+	}
+}
+
+// PriorsLearned with a policy that weighs the hand prior's logit alone (1)
+// gives the threat priors exactly, in every game, whatever else the move
+// features hold: the learned priors start from the hand ones. Another
+// weight changes them; and without a policy section New refuses.
+func TestLearnedPriorsStartFromHand(t *testing.T) {
+	for _, name := range []string{"typhoon", "samarkand", "torishogi", "nanashogi"} {
+		g := game(t, name)
+		w := *weights(t, g)
+		if _, err := New(Config{Priors: PriorsLearned}, &w); err == nil || !strings.Contains(err.Error(), "policy section") {
+			t.Errorf("%s: New without a policy: %v", name, err)
+		}
+		w.Policy = &features.Policy{Terms: map[string]float64{"hand_prior": 1}}
+		if err := w.Compile(g); err != nil {
+			t.Fatal(err)
+		}
+		st := g.Start()
+		ms := st.Legal(nil)
+		// a few plies in, so that captures and threats exist
+		for i := 0; i < 6 && len(ms) > 0; i++ {
+			st.Make(ms[(7*i+3)%len(ms)])
+			ms = st.Legal(nil)
+		}
+		logits := func(p Priors, w *features.Weights) []float64 {
+			s := mustNew(Config{Playouts: 1, Seed: 1, Priors: p}, w)
+			s.Search(st)
+			s.priors(st, ms, nil, s.eval.Threats(st, false), -1)
+			return append([]float64(nil), s.logits...)
+		}
+		hand, learned := logits(PriorsThreats, &w), logits(PriorsLearned, &w)
+		for i := range ms {
+			if math.Abs(hand[i]-learned[i]) > 1e-6 {
+				t.Fatalf("%s %s: threat prior %v, learned %v", name, g.MoveString(ms[i]), hand[i], learned[i])
+			}
+		}
+		w2 := w
+		w2.Policy = &features.Policy{Terms: map[string]float64{"hand_prior": 1, "to_centre": 3}}
+		if err := w2.Compile(g); err != nil {
+			t.Fatal(err)
+		}
+		other := logits(PriorsLearned, &w2)
+		same := true
+		for i := range ms {
+			same = same && math.Abs(hand[i]-other[i]) < 1e-9
+		}
+		if same {
+			t.Errorf("%s: a centre weight left the learned priors equal to the hand ones", name)
 		}
 	}
 }

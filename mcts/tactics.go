@@ -116,11 +116,10 @@ func (t Tactics) resolved(g *rules.Game) Tactics {
 // checker is a State that can tell whether its side to move is in check.
 type checker interface{ InCheck() bool }
 
-// moveGain returns the material m wins in st for the side to move (me),
-// in the weights' pawns (rules.CaptureGain by matVal and promGain); royal
-// reports a royal capture.
+// moveGain returns the material m wins in st for the side to move, in the
+// priors' units (features.MoveValues.Gain).
 func (s *Searcher) moveGain(st rules.State, m *rules.Move, me rules.Side) (gain float64, royal bool) {
-	return rules.CaptureGain(st, m, s.matVal, s.promGain)
+	return s.vals.Gain(st, m, me)
 }
 
 // quiesce returns the value in pawns, for the side to move, of a capture
@@ -175,7 +174,7 @@ func (s *Searcher) quiesce(st rules.State, alpha, beta float64, d int, ms []rule
 				// most valuable victim first, then least valuable attacker
 				gv = gain
 				if p := st.At(int(m.From)); m.Flags&rules.FlagDrop == 0 && p != rules.NoPiece {
-					gv -= s.matVal[p.Kind()] / 64
+					gv -= s.vals.Mat[p.Kind()] / 64
 				}
 				gv = max(gv, 0)
 				n++

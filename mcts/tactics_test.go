@@ -397,7 +397,7 @@ func TestThreatPriorsToriShogi(t *testing.T) {
 		if pk == PriorsThreats {
 			th = s.eval.Threats(st, false)
 		}
-		s.priors(st, ms, nil, th)
+		s.priors(st, ms, nil, th, -1)
 		prior := map[string]float64{}
 		for i, m := range ms {
 			prior[g.MoveString(m)] = s.logits[i]

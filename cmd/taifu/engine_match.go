@@ -43,7 +43,7 @@ func runEngineMatch(args []string, stdout, stderr io.Writer) error {
 	playouts := fs.Int("playouts", 0, "taifu's playout cap per move (0: the clock decides)")
 	tactics := fs.String("tactics", "default", "taifu's leaf tactics: eval, quiesce, mate, quiesce+mate or default")
 	mateDepth := fs.Int("mate-depth", 0, "taifu's mate search depth with mate tactics (taifu xboard --mate-depth; 0: the default)")
-	priors := fs.String("priors", "default", "taifu's move priors: threats or captures (taifu xboard --priors)")
+	priors := fs.String("priors", "default", "taifu's move priors: threats, captures or learned (taifu xboard --priors)")
 	checkPrior := fs.Float64("check-prior", 0, "taifu's extra prior logit for checking moves with mate tactics (taifu xboard --check-prior; 0: none, the default)")
 	history := fs.String("history", "default", "taifu's progressive history weight (taifu xboard --history: off, default or a weight)")
 	openingPlies := fs.Int("opening-plies", 2, "random plies from the start shared by a pair's two games")

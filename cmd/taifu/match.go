@@ -59,7 +59,7 @@ func (f *matchFlags) register(fs interface {
 	fs.IntVar(&f.moveMillis, prefix+"move-ms", 0, "milliseconds per move for both sides instead of --playouts (0: playouts)")
 	fs.StringVar(&f.tactics, prefix+"tactics", "default", "leaf tactics of side A: eval, quiesce, mate, quiesce+mate or default")
 	fs.StringVar(&f.tacticsB, prefix+"tactics-b", "", "leaf tactics of side B (empty: as --tactics)")
-	fs.StringVar(&f.priors, prefix+"priors", "default", "move priors of side A: threats (captures, promotions and what a move leaves en prise or saves; the default) or captures (captures and promotions only)")
+	fs.StringVar(&f.priors, prefix+"priors", "default", "move priors of side A: threats (captures, promotions and what a move leaves en prise or saves; the default), captures (captures and promotions only) or learned (the weights' policy section, fitted by taifu tune)")
 	fs.StringVar(&f.priorsB, prefix+"priors-b", "", "move priors of side B (empty: as --"+prefix+"priors)")
 	fs.IntVar(&f.mateDepth, prefix+"mate-depth", 0, "with mate tactics: moves of the mating side side A's mate search looks ahead (0: the default, 2)")
 	fs.IntVar(&f.mateDepthB, prefix+"mate-depth-b", -1, "the same for side B (-1: as --mate-depth)")

@@ -59,7 +59,7 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&f.c.ResignThreshold, "resign-threshold", d.ResignThreshold, "resign at a root value at or below minus this, in [-1, 1] (negative: never)")
 	fs.Float64Var(&f.c.ResignPlayoutShare, "resign-playout-share", d.ResignPlayoutShare, "share of games played out without resigning, to count false resignations")
 	fs.BoolVar(&f.c.StartPosition, "start-position", false, "play from the start position instead of random setups (Typhoon)")
-	fs.StringVar(&f.c.Priors, "priors", "", "move priors of the search: threats (captures, promotions and what a move leaves en prise or saves) or captures (captures and promotions only, the search before threats); empty or default: threats")
+	fs.StringVar(&f.c.Priors, "priors", "", "move priors of the search: threats (captures, promotions and what a move leaves en prise or saves) , captures (captures and promotions only, the search before threats) or learned (the weights' policy section, fitted by taifu tune); empty or default: threats")
 	fs.StringVar(&f.c.History, "history", "", "progressive history weight of the search: off, a weight such as 0.5, or empty or default (the game's, mcts.DefaultHistory)")
 	fs.StringVar(&f.c.Tactics, "tactics", "", "leaf tactics of the search: eval, quiesce, mate, quiesce+mate or default (the game's default; BENCHMARKS.md \"Leaf tactics\" prices each)")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress output")

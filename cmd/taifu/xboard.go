@@ -27,7 +27,7 @@ func runXboard(args []string, stdout, stderr io.Writer) error {
 	tacticsText := fs.String("tactics", "default", "leaf tactics: eval, quiesce, mate, quiesce+mate or default")
 	mateDepth := fs.Int("mate-depth", 0, "with mate tactics: moves of the mating side the mate search looks ahead on a node's second visit (0: the default, 2)")
 	checkPrior := fs.Float64("check-prior", 0, "with mate tactics: extra prior logit of a checking move (0: none, the default)")
-	priorsText := fs.String("priors", "default", "move priors: threats (captures, promotions and what a move leaves en prise or saves; the default) or captures (captures and promotions only)")
+	priorsText := fs.String("priors", "default", "move priors: threats (captures, promotions and what a move leaves en prise or saves; the default), captures (captures and promotions only) or learned (the weights' policy section)")
 	historyText := fs.String("history", "default", "progressive history weight: a move's score gains it times the mean playout value of the same move elsewhere in the tree less the parent's value, over 1 + its visits (off or 0: none; default: the game's, mcts.DefaultHistory)")
 	seed := fs.Uint64("seed", 1, "search seed")
 	if err := parseFlags(fs, args); err != nil {
