@@ -7,6 +7,7 @@
 package training
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +16,8 @@ import (
 	"io/fs"
 	"math"
 	"path/filepath"
+	"reflect"
+	"sort"
 	"strings"
 	"time"
 
@@ -68,6 +71,14 @@ type Config struct {
 	Candidate, Current mcts.Config
 	// Log receives one line per step; nil: none.
 	Log io.Writer
+	// SelfPlayProgress, when set, is called before a generation's
+	// self-play with its total and finished games; it returns the
+	// function selfplay.Options.Progress gets and one called when the
+	// self-play ends (a progress bar with an ETA, drawn by the command).
+	SelfPlayProgress func(total, done int64) (func(selfplay.Progress), func())
+	// MatchProgress is the same for the match: its total games, and the
+	// function arena.Config.Progress gets.
+	MatchProgress func(total int) (func(*arena.Report), func())
 }
 
 // Validate checks the configuration before any work.
@@ -107,12 +118,16 @@ func (c *Config) Validate() error {
 
 // State is <Out>/train.json: what the loop has done so far.
 type State struct {
-	Game        string       `json:"game"`
-	Seed        uint64       `json:"seed"`
-	Start       string       `json:"start_weights"` // version of generation 0's weights
-	Current     string       `json:"current"`       // path (relative to the run) of the current weights
-	Generations []Generation `json:"generations"`
-	Ladder      []LadderRow  `json:"ladder"`
+	Game string `json:"game"`
+	Seed uint64 `json:"seed"`
+	// Settings are the run's settings (Config.Settings) when it began; a
+	// resumed run must be given the same. Absent in runs begun before
+	// they were recorded (then recorded on resume).
+	Settings    map[string]any `json:"settings,omitempty"`
+	Start       string         `json:"start_weights"` // version of generation 0's weights
+	Current     string         `json:"current"`       // path (relative to the run) of the current weights
+	Generations []Generation   `json:"generations"`
+	Ladder      []LadderRow    `json:"ladder"`
 }
 
 // Generation is one generation: self-play with the current weights, a tuned
@@ -131,6 +146,7 @@ type Generation struct {
 	Match       *arena.Report  `json:"match,omitempty"`
 	Accepted    bool           `json:"accepted"`
 	Decided     bool           `json:"decided"`
+	Reason      string         `json:"reason,omitempty"`       // why accepted or rejected
 	PieceValues map[string]any `json:"piece_values,omitempty"` // candidate's values in unit pieces
 	Seconds     float64        `json:"seconds"`
 }
@@ -168,7 +184,7 @@ func Run(ctx context.Context, c Config) (*State, error) {
 		if err := c.Start.Save(storage.Join(c.Out, rel)); err != nil {
 			return nil, err
 		}
-		st = &State{Game: r.g.Name, Seed: c.Seed, Start: c.Start.Version, Current: rel,
+		st = &State{Game: r.g.Name, Seed: c.Seed, Start: c.Start.Version, Current: rel, Settings: c.Settings(),
 			Ladder: []LadderRow{{Gen: 0, Version: c.Start.Version, Elo: 0}}}
 		if err := saveState(r.statePath, st); err != nil {
 			return nil, err
@@ -178,7 +194,16 @@ func Run(ctx context.Context, c Config) (*State, error) {
 		if st.Game != r.g.Name {
 			return nil, fmt.Errorf("%s is a %s run, not %s", r.statePath, st.Game, r.g.Name)
 		}
-		r.logf("train: resuming %s at generation %d", c.Out, len(st.Generations))
+		if st.Seed != c.Seed {
+			return nil, fmt.Errorf("cannot resume %s: --seed is %d here but %d in the run (resume with the flags it began with)", c.Out, c.Seed, st.Seed)
+		}
+		if err := sameSettings(st.Settings, c.Settings()); err != nil {
+			return nil, fmt.Errorf("cannot resume %s: %v (resume with the flags it began with)", c.Out, err)
+		}
+		if st.Settings == nil {
+			st.Settings = c.Settings()
+		}
+		r.logf("train: resuming %s at generation %d", c.Out, resumeGen(st))
 	}
 	r.st = st
 	for {
@@ -197,6 +222,84 @@ func Run(ctx context.Context, c Config) (*State, error) {
 		}
 	}
 	return st, nil
+}
+
+// resumeGen is the generation a resumed run plays next: the undecided
+// one, else the one after the last.
+func resumeGen(st *State) int {
+	if n := len(st.Generations); n > 0 && !st.Generations[n-1].Decided {
+		return st.Generations[n-1].Gen
+	}
+	return len(st.Generations) + 1
+}
+
+// Settings are the settings a resumed run must keep: everything that
+// shapes its self-play, fits and matches (not Generations, which a resumed
+// run may raise, nor the number of workers), as JSON values.
+func (c *Config) Settings() map[string]any {
+	sp := c.SelfPlay
+	sp.Workers, sp.Out, sp.Weights, sp.RunID, sp.Seed, sp.Game = 0, "", "", "", 0, ""
+	m, t, f := c.Match, c.Tune, c.Tune.Fit
+	v := map[string]any{
+		"window": c.Window, "accept": c.Accept, "selfplay": sp,
+		"candidate": c.Candidate, "current": c.Current,
+		"match": map[string]any{"pairs": m.Pairs, "opening_plies": m.OpeningPlies, "start_position": m.StartPosition,
+			"max_plies": m.MaxPlies, "adjudicate_value": m.AdjudicateValue, "resign_value": m.ResignValue,
+			"resign_plies": m.ResignPlies, "sprt": m.SPRT},
+		"tune": map[string]any{"lambda": t.Lambda, "validation": t.Validation, "captures": t.Quiet, "leaf_scale": t.LeafScale,
+			"max_rows": t.MaxRows, "bootstrap": t.Bootstrap, "stream": t.Stream, "only": t.Only, "confidence": t.Confidence,
+			"method": f.Method, "l2": f.L2, "max_epochs": f.MaxEpochs, "tolerance": f.Tolerance, "batch": f.BatchSize,
+			"learning_rate": f.LearningRate, "early_stop": f.EarlyStop},
+	}
+	// Round-trip through JSON so that a fresh run's settings compare equal
+	// to the same settings read back from train.json.
+	b, err := json.Marshal(v)
+	if err != nil {
+		return map[string]any{"unencodable": err.Error()}
+	}
+	var out map[string]any
+	json.Unmarshal(b, &out)
+	return out
+}
+
+// sameSettings names the first setting in which now differs from the
+// run's (was; nil: not recorded, anything goes).
+func sameSettings(was, now map[string]any) error {
+	if was == nil {
+		return nil
+	}
+	var diff func(prefix string, a, b any) error
+	diff = func(prefix string, a, b any) error {
+		am, aok := a.(map[string]any)
+		bm, bok := b.(map[string]any)
+		if aok && bok {
+			keys := map[string]bool{}
+			for k := range am {
+				keys[k] = true
+			}
+			for k := range bm {
+				keys[k] = true
+			}
+			names := make([]string, 0, len(keys))
+			for k := range keys {
+				names = append(names, k)
+			}
+			sort.Strings(names)
+			for _, k := range names {
+				if err := diff(prefix+k+".", am[k], bm[k]); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		if !reflect.DeepEqual(a, b) {
+			ja, _ := json.Marshal(a)
+			jb, _ := json.Marshal(b)
+			return fmt.Errorf("setting %s is %s here but %s in the run", strings.TrimSuffix(prefix, "."), jb, ja)
+		}
+		return nil
+	}
+	return diff("", was, now)
 }
 
 type run struct {
@@ -234,7 +337,17 @@ func (r *run) step(ctx context.Context, gi int) error {
 		_, err := datasets.LoadManifest(storage.Join(dir, datasets.ManifestName(0, 1)))
 		resume := err == nil
 		r.logf("train %s: self-play %d games at %d playouts with %s", name, cfg.Games, cfg.Playouts, gen.Weights)
-		sum, err := selfplay.Run(ctx, cfg, selfplay.Options{Resume: resume})
+		opt := selfplay.Options{Resume: resume}
+		if c.SelfPlayProgress != nil {
+			done := int64(0)
+			if m, err := datasets.LoadManifest(storage.Join(dir, datasets.ManifestName(0, 1))); err == nil {
+				done = m.Done
+			}
+			var end func()
+			opt.Progress, end = c.SelfPlayProgress(cfg.Games, done)
+			defer end()
+		}
+		sum, err := selfplay.Run(ctx, cfg, opt)
 		if err != nil {
 			return fmt.Errorf("%s self-play: %w", name, err)
 		}
@@ -249,6 +362,7 @@ func (r *run) step(ctx context.Context, gi int) error {
 		for _, f := range m.Files {
 			gen.Positions += f.Rows
 		}
+		r.logf("train %s: self-play wrote %d positions of %d games", name, gen.Positions, gen.Games)
 		if err := r.save(); err != nil {
 			return err
 		}
@@ -282,6 +396,11 @@ func (r *run) step(ctx context.Context, gi int) error {
 		gen.Candidate, gen.K = rel, res.K
 		gen.TrainLoss = [2]float64{res.TrainBefore, res.TrainAfter}
 		gen.ValidLoss = [2]float64{nanToZero(res.ValidBefore), nanToZero(res.ValidAfter)}
+		r.logf("train %s: fitted %s on the self-play of %d generation(s) (%s): K %.4f, train loss %.5f -> %.5f, validation loss %.5f -> %.5f, %d epochs",
+			name, w.Version, len(gen.Window), strings.Join(gen.Window, ", "), res.K, res.TrainBefore, res.TrainAfter, res.ValidBefore, res.ValidAfter, res.Epochs)
+		for _, warn := range res.Warnings {
+			r.logf("train %s: fit warning: %s", name, warn)
+		}
 		gen.PieceValues = map[string]any{}
 		for _, p := range tab.Pieces {
 			key := p.Kind
@@ -299,19 +418,25 @@ func (r *run) step(ctx context.Context, gi int) error {
 	if err != nil {
 		return err
 	}
-	if gen.Match == nil {
+	cur, err := features.LoadWeights(storage.Join(c.Out, gen.Weights), g)
+	if err != nil {
+		return err
+	}
+	same := sameTerms(cand, cur)
+	if gen.Match == nil && !same {
 		cfg := c.Match
 		cfg.Game, cfg.Seed = g, c.Seed*7919+uint64(gen.Gen)
-		cur, err := features.LoadWeights(storage.Join(c.Out, gen.Weights), g)
-		if err != nil {
-			return err
-		}
 		a := arena.Player{Name: cand.Version, Weights: cand, Search: c.Candidate}
 		b := arena.Player{Name: cur.Version, Weights: cur, Search: c.Current}
 		if a.Name == b.Name {
 			a.Name, b.Name = "A "+a.Name, "B "+b.Name
 		}
 		r.logf("train %s: match %s vs %s, %d games", name, a.Name, b.Name, 2*cfg.Pairs)
+		if c.MatchProgress != nil {
+			var end func()
+			cfg.Progress, end = c.MatchProgress(2 * cfg.Pairs)
+			defer end()
+		}
 		rep, err := arena.Play(ctx, cfg, a, b)
 		if err != nil {
 			return fmt.Errorf("%s match: %w", name, err)
@@ -334,14 +459,7 @@ func (r *run) step(ctx context.Context, gi int) error {
 		}
 	}
 	// 4. decide.
-	switch c.Accept {
-	case AcceptAlways:
-		gen.Accepted = true
-	case AcceptSPRT:
-		gen.Accepted = gen.Match.Verdict == "H1"
-	default:
-		gen.Accepted = gen.Match.Score > 0.5
-	}
+	gen.Accepted, gen.Reason = decide(c.Accept, gen.Match, same)
 	if gen.Accepted {
 		st.Current = gen.Candidate
 		prev := st.Ladder[len(st.Ladder)-1].Elo
@@ -349,8 +467,44 @@ func (r *run) step(ctx context.Context, gi int) error {
 	}
 	gen.Decided = true
 	gen.Seconds += time.Since(t0).Seconds()
-	r.logf("train %s: candidate %s", name, map[bool]string{true: "accepted", false: "rejected"}[gen.Accepted])
+	r.logf("train %s: candidate %s: %s", name, map[bool]string{true: "accepted", false: "rejected"}[gen.Accepted], gen.Reason)
 	return r.save()
+}
+
+// decide applies the acceptance rule to a candidate's match (nil when the
+// candidate's terms equal the current weights': no match was played) and
+// says why.
+func decide(rule string, m *arena.Report, same bool) (bool, string) {
+	if same || m == nil {
+		return false, "its terms equal the current weights' (the fit kept the start), no match played"
+	}
+	switch rule {
+	case AcceptAlways:
+		return true, "rule always"
+	case AcceptSPRT:
+		if m.Verdict == "H1" {
+			return true, fmt.Sprintf("rule sprt: the SPRT accepted H1 (LLR %.2f)", m.LLR)
+		}
+		return false, fmt.Sprintf("rule sprt: the SPRT did not accept H1 (%s, LLR %.2f)", cmp.Or(m.Verdict, "undecided"), m.LLR)
+	}
+	if m.Score > 0.5 {
+		return true, fmt.Sprintf("rule score: %.1f%% is above 50%%", 100*m.Score)
+	}
+	return false, fmt.Sprintf("rule score: %.1f%% is not above 50%%", 100*m.Score)
+}
+
+// sameTerms reports whether a and b weigh every term alike (and share the
+// leaf scale): a match between them would measure nothing.
+func sameTerms(a, b *features.Weights) bool {
+	if a.LeafScale != b.LeafScale || len(a.Vec) != len(b.Vec) {
+		return false
+	}
+	for i := range a.Vec {
+		if a.Vec[i] != b.Vec[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // Summary is the one-line outcome of a match.
@@ -407,6 +561,10 @@ func writeReports(out string, g *rules.Game, st *State) error {
 	fmt.Fprintf(&md, "# %s training run\n\n| gen | positions | train loss | validation loss | K | match score | Elo [95%%] | accepted |\n|---:|---:|---|---|---:|---:|---|---|\n", g.Name)
 	for _, gen := range st.Generations {
 		if gen.Match == nil {
+			if gen.Decided { // no match: the candidate equalled the current weights
+				fmt.Fprintf(&md, "| %d | %d | %.5f → %.5f | %.5f → %.5f | %.4f | no match | | %v |\n",
+					gen.Gen, gen.Positions, gen.TrainLoss[0], gen.TrainLoss[1], gen.ValidLoss[0], gen.ValidLoss[1], gen.K, gen.Accepted)
+			}
 			continue
 		}
 		fmt.Fprintf(&md, "| %d | %d | %.5f → %.5f | %.5f → %.5f | %.4f | %.1f%% (%d games) | %+.0f [%+.0f, %+.0f] | %v |\n",

@@ -4,8 +4,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"taifu/tuner"
 )
 
 // TestQuickStartChain follows the README's quick start the way a newcomer
@@ -57,9 +61,12 @@ func TestQuickStartChain(t *testing.T) {
 	if got := taifu(false, tune...); !strings.Contains(got, "too little data") || !strings.Contains(got, "--force") {
 		t.Errorf("a fit on 4 games: %s", got)
 	}
+	// It names the games the run needs (resuming with more games is
+	// TestSelfplayCommand's).
 	more := suggested(out, "more: ")[0]
-	if out := taifu(true, more...); strings.Contains(out, "more: ") {
-		t.Errorf("still too few games after the suggested resume:\n%s", out)
+	need := tuner.GamesForFit("nanashogi-3", tuner.DefaultValidation)
+	if want := []string{"selfplay", "--resume", "--out", "small", "--games", strconv.FormatInt(need, 10)}; !slices.Equal(more, want) {
+		t.Errorf("more: %q, want %q", more, want)
 	}
 	// The default run holds enough for the suggested fit.
 	out = taifu(true, append([]string{"selfplay"}, fast...)...)

@@ -11,7 +11,9 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"time"
 
+	"taifu/arena"
 	"taifu/mcts"
 	"taifu/rules"
 	"taifu/selfplay"
@@ -72,6 +74,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
+	trainProgress(&cfg, stderr)
 	if st, err := training.LoadState(filepath.Join(*out, training.StateFile)); err != nil {
 		return err
 	} else if st == nil {
@@ -86,7 +89,28 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "train: %d generations in %s; current weights %s\n", len(st.Generations), *out, filepath.Join(*out, st.Current))
+	fmt.Fprintf(stdout, "see %s (losses, matches and the Elo ladder) and %s (piece values by generation)\n",
+		filepath.Join(*out, "ladder.md"), filepath.Join(*out, "piece-values.csv"))
 	return nil
+}
+
+// trainProgress makes the loop draw a progress bar with an ETA on stderr
+// during each generation's self-play and match.
+func trainProgress(cfg *training.Config, stderr io.Writer) {
+	cfg.SelfPlayProgress = func(total, done int64) (func(selfplay.Progress), func()) {
+		rep := newSelfplayReporter(stderr, total, done, isTerminal(stderr), 30*time.Second)
+		return rep.Update, rep.Finish
+	}
+	cfg.MatchProgress = func(total int) (func(*arena.Report), func()) {
+		w, done := progressTo(stderr, 30*time.Second)
+		t0 := time.Now()
+		return func(r *arena.Report) {
+				fmt.Fprintf(w, "\r%s; %s", summary(r), eta(r.Games, total, time.Since(t0)))
+			}, func() {
+				fmt.Fprintln(w)
+				done()
+			}
+	}
 }
 
 // finiteFlags rejects a NaN or infinite value of any floating-point flag.

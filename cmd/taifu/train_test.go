@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"taifu/selfplay"
+	"taifu/training"
 )
 
 // TestTuneExportMatchTrain runs the tuner's commands end to end on a small
@@ -96,13 +97,29 @@ func TestTuneExportMatchTrain(t *testing.T) {
 	args := []string{"train", "--game", "torishogi", "--out", tr, "--generations", "1", "--selfplay-games", "6",
 		"--selfplay-playouts", "10", "--selfplay-workers", "1", "--match-games", "2", "--match-playouts", "10", "--match-max-plies", "40"}
 	taifu(args...)
-	for _, f := range []string{"train.json", "ladder.md", "piece-values.csv", "gen-000/weights.json", "gen-001/candidate.json", "gen-001/match.json"} {
+	for _, f := range []string{"train.json", "ladder.md", "piece-values.csv", "gen-000/weights.json", "gen-001/candidate.json"} {
 		if _, err := os.Stat(filepath.Join(tr, f)); err != nil {
 			t.Errorf("train wrote no %s", f)
 		}
 	}
+	// A match, or none because the 6-game fit kept the start weights.
+	st, err := training.LoadState(filepath.Join(tr, "train.json"))
+	if err != nil || len(st.Generations) != 1 {
+		t.Fatalf("train.json: %v", err)
+	}
+	_, statErr := os.Stat(filepath.Join(tr, "gen-001/match.json"))
+	if g := st.Generations[0]; (statErr == nil) != (g.Match != nil) || (g.Match == nil && !strings.Contains(g.Reason, "no match played")) {
+		t.Errorf("generation 1: match.json %v, match %v, reason %q", statErr, g.Match, g.Reason)
+	}
 	before, _ := os.ReadFile(filepath.Join(tr, "train.json"))
-	taifu(args...) // resumed with nothing left to do
+	out := taifu(args...) // resumed with nothing left to do
+	if !strings.Contains(out, filepath.Join(tr, "ladder.md")) || !strings.Contains(out, filepath.Join(tr, "piece-values.csv")) {
+		t.Errorf("train's last lines do not point to ladder.md and piece-values.csv:\n%s", out)
+	}
+	// A changed flag is refused on resume, not silently ignored.
+	if code, _, errs := runCLI(append(args, "--match-games", "4")...); code != 1 || !strings.Contains(errs, "setting match.pairs is 2 here but 1 in the run") {
+		t.Errorf("resume with --match-games changed: exit %d, %s", code, errs)
+	}
 	after, _ := os.ReadFile(filepath.Join(tr, "train.json"))
 	if !bytes.Equal(before, after) {
 		t.Error("resuming a finished run changed train.json")

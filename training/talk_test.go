@@ -1,0 +1,150 @@
+package training
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"taifu/arena"
+	"taifu/features"
+	"taifu/features/testgame"
+	"taifu/selfplay"
+)
+
+// TestRunTalks: a generation reports its progress through the hooks the
+// command draws bars from, says what it fitted, its validation loss, the
+// match and the acceptance rule; a resumed run names the generation it
+// continues and refuses changed settings; a candidate equal to the current
+// weights is rejected without a match.
+func TestRunTalks(t *testing.T) {
+	dir := t.TempDir()
+	var log bytes.Buffer
+	c := testConfig(dir)
+	c.Log = &log
+	var spCalls, spEnds, mCalls, mEnds int
+	var spTotal int64
+	c.SelfPlayProgress = func(total, done int64) (func(selfplay.Progress), func()) {
+		spTotal = total
+		return func(selfplay.Progress) { spCalls++ }, func() { spEnds++ }
+	}
+	c.MatchProgress = func(total int) (func(*arena.Report), func()) {
+		return func(*arena.Report) { mCalls++ }, func() { mEnds++ }
+	}
+	st, err := Run(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if spTotal != 8 || spCalls != 8 || spEnds != 1 || mCalls != 1 || mEnds != 1 {
+		t.Errorf("progress hooks: self-play total %d, %d calls, %d ends; match %d calls, %d ends", spTotal, spCalls, spEnds, mCalls, mEnds)
+	}
+	for _, want := range []string{"train gen-001: fitted testgame-gen1 on the self-play of 1 generation(s)", "validation loss", "candidate accepted: rule always"} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, log.String())
+		}
+	}
+	if st.Settings == nil || st.Generations[0].Reason != "rule always" {
+		t.Errorf("state: settings %v, reason %q", st.Settings, st.Generations[0].Reason)
+	}
+
+	// Changed settings are refused on resume, naming the setting.
+	c.Start = nil
+	for _, change := range []struct {
+		edit func(*Config)
+		want string
+	}{
+		{func(c *Config) { c.Match.Pairs = 2 }, "setting match.pairs is 2 here but 1 in the run"},
+		{func(c *Config) { c.Window = 3 }, "setting window is 3 here but 2 in the run"},
+		{func(c *Config) { c.SelfPlay.Playouts = 17 }, "setting selfplay.playouts is 17 here but 16 in the run"},
+		{func(c *Config) { c.Seed = 6 }, "--seed is 6 here but 5 in the run"},
+	} {
+		cc := c
+		change.edit(&cc)
+		if _, err := Run(context.Background(), cc); err == nil || !strings.Contains(err.Error(), change.want) {
+			t.Errorf("resume with a changed setting: %v, want %q", err, change.want)
+		}
+	}
+
+	// A generation whose candidate equals the current weights: no match.
+	path := filepath.Join(dir, StateFile)
+	b, _ := os.ReadFile(path)
+	var saved State
+	if err := json.Unmarshal(b, &saved); err != nil {
+		t.Fatal(err)
+	}
+	g1 := saved.Generations[0]
+	saved.Generations = append(saved.Generations, Generation{Gen: 2, Weights: saved.Current, SelfPlay: g1.SelfPlay,
+		Positions: g1.Positions, Games: g1.Games, Window: g1.Window, Candidate: saved.Current})
+	b, _ = json.Marshal(&saved)
+	os.WriteFile(path, b, 0o644)
+	log.Reset()
+	c.Generations = 2
+	c.MatchProgress = func(int) (func(*arena.Report), func()) {
+		t.Error("a match of equal weights was played")
+		return nil, func() {}
+	}
+	st, err = Run(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g2 := st.Generations[1]
+	if g2.Match != nil || g2.Accepted || !g2.Decided || !strings.Contains(g2.Reason, "no match played") {
+		t.Errorf("equal candidate: %+v", g2)
+	}
+	if !strings.Contains(log.String(), "resuming "+dir+" at generation 2") {
+		t.Errorf("log:\n%s", log.String())
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "ladder.md"))
+	if !strings.Contains(string(md), "| 2 |") || !strings.Contains(string(md), "no match") {
+		t.Errorf("ladder.md lacks generation 2:\n%s", md)
+	}
+}
+
+func TestResumeGen(t *testing.T) {
+	for _, c := range []struct {
+		gens []Generation
+		want int
+	}{
+		{nil, 1},
+		{[]Generation{{Gen: 1}}, 1},
+		{[]Generation{{Gen: 1, Decided: true}}, 2},
+		{[]Generation{{Gen: 1, Decided: true}, {Gen: 2}}, 2},
+	} {
+		if got := resumeGen(&State{Generations: c.gens}); got != c.want {
+			t.Errorf("resumeGen(%+v) = %d, want %d", c.gens, got, c.want)
+		}
+	}
+}
+
+func TestDecide(t *testing.T) {
+	for _, c := range []struct {
+		rule   string
+		m      *arena.Report
+		same   bool
+		accept bool
+		reason string
+	}{
+		{AcceptScore, &arena.Report{Score: 0.55}, false, true, "rule score: 55.0% is above 50%"},
+		{AcceptScore, &arena.Report{Score: 0.5}, false, false, "rule score: 50.0% is not above 50%"},
+		{AcceptSPRT, &arena.Report{Verdict: "H1", LLR: 3}, false, true, "rule sprt: the SPRT accepted H1 (LLR 3.00)"},
+		{AcceptSPRT, &arena.Report{Verdict: "continue"}, false, false, "rule sprt: the SPRT did not accept H1 (continue, LLR 0.00)"},
+		{AcceptAlways, nil, true, false, "its terms equal the current weights' (the fit kept the start), no match played"},
+	} {
+		ok, why := decide(c.rule, c.m, c.same)
+		if ok != c.accept || why != c.reason {
+			t.Errorf("decide(%s, %+v, %v) = %v %q", c.rule, c.m, c.same, ok, why)
+		}
+	}
+	a := features.Starting(testgame.Game)
+	b := features.Starting(testgame.Game)
+	if !sameTerms(a, b) {
+		t.Error("equal weights differ")
+	}
+	b.Vec[0] += 1e-9
+	if sameTerms(a, b) {
+		t.Error("different weights equal")
+	}
+}
