@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"sync"
 
 	"taifu/features"
@@ -90,22 +91,43 @@ type Report struct {
 	Records []GameRecord `json:"records"`
 }
 
-func (r *Report) add(g [2]GameRecord, sprt *SPRT) {
+// AddPair counts the two games of a pair (one opening, colours reversed)
+// into r: the games, A's score, the pentanomial, the Elo estimate with its
+// 95% interval and, with sprt, the SPRT verdict. The records must be valid
+// (GameRecord.Check); a score outside 0, ½ and 1 panics.
+func (r *Report) AddPair(g [2]GameRecord, sprt *SPRT) {
 	pair := 0.0
 	for _, x := range g {
-		r.Games++
-		switch x.ScoreA {
-		case 1:
-			r.WinsA++
-		case 0:
-			r.WinsB++
-		default:
-			r.Draws++
-		}
+		r.count(x)
 		pair += x.ScoreA
-		r.Records = append(r.Records, x)
 	}
 	r.Penta[int(pair*2+0.5)]++
+	r.update(sprt)
+}
+
+// AddSingle counts a game whose pair partner has no score (an engine match's
+// game stopped by a disagreement): it counts in the games and A's score, not
+// in the pentanomial behind Elo and the SPRT.
+func (r *Report) AddSingle(g GameRecord, sprt *SPRT) {
+	r.count(g)
+	r.update(sprt)
+}
+
+func (r *Report) count(x GameRecord) {
+	r.Games++
+	switch x.ScoreA {
+	case 1:
+		r.WinsA++
+	case 0:
+		r.WinsB++
+	default:
+		r.Draws++
+	}
+	r.Records = append(r.Records, x)
+}
+
+// update recomputes the score, Elo and SPRT figures from the counts.
+func (r *Report) update(sprt *SPRT) {
 	r.Score = (float64(r.WinsA) + float64(r.Draws)/2) / float64(r.Games)
 	r.Elo, r.EloLow, r.EloHigh = r.Penta.EloInterval(1.959964)
 	if _, v, n := r.Penta.meanVar(); v == 0 && n > 0 {
@@ -124,6 +146,47 @@ func (r *Report) add(g [2]GameRecord, sprt *SPRT) {
 	if sprt != nil {
 		r.Verdict, r.LLR = sprt.Verdict(r.Penta)
 	}
+}
+
+// String is the one-line outcome of a match: "A vs B: N games, +W =D -L,
+// score S%, Elo E [lo, hi] (95%, pairs [...])" and the SPRT's LLR and
+// verdict when there is one.
+func (r *Report) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s vs %s: %d games, +%d =%d -%d, score %.1f%%, Elo %s (95%%, pairs %v)",
+		r.A, r.B, r.Games, r.WinsA, r.Draws, r.WinsB, 100*r.Score, FormatElo(r.Elo, r.EloLow, r.EloHigh), r.Penta)
+	if r.Verdict != "" {
+		fmt.Fprintf(&b, "; SPRT LLR %.2f: %s", r.LLR, r.Verdict)
+	}
+	return b.String()
+}
+
+// Check reports the first value of a game record (as read from a report
+// file) that no match produces: a score other than 1, ½ or 0, or a negative
+// pair, ply or playout count.
+func (g GameRecord) Check() error {
+	switch {
+	case g.ScoreA != 0 && g.ScoreA != 0.5 && g.ScoreA != 1:
+		return fmt.Errorf("score_a %v: want 1, 0.5 or 0", g.ScoreA)
+	case g.Pair < 0:
+		return fmt.Errorf("pair %d: want 0 or more", g.Pair)
+	case g.Plies < 0:
+		return fmt.Errorf("plies %d: want 0 or more", g.Plies)
+	case g.Playouts < 0:
+		return fmt.Errorf("playouts %d: want 0 or more", g.Playouts)
+	}
+	return nil
+}
+
+// CheckRecords checks every record (GameRecord.Check); the error names the
+// first bad record by its position in recs, counting from 0.
+func CheckRecords(recs []GameRecord) error {
+	for i, g := range recs {
+		if err := g.Check(); err != nil {
+			return fmt.Errorf("record %d (pair %d): %w", i, g.Pair, err)
+		}
+	}
+	return nil
 }
 
 // MaxElo bounds reported Elo figures: a score of 0 or 1 has an infinite
@@ -243,7 +306,7 @@ func Play(ctx context.Context, c Config, a, b Player) (*Report, error) {
 		pending[d.pair][d.game] = d.rec
 		have[d.pair]++
 		for have[next] == 2 && (r.Verdict == "" || r.Verdict == "continue") {
-			r.add(*pending[next], c.SPRT)
+			r.AddPair(*pending[next], c.SPRT)
 			delete(pending, next)
 			delete(have, next)
 			next++
@@ -265,6 +328,9 @@ func Play(ctx context.Context, c Config, a, b Player) (*Report, error) {
 // still to play.
 func (c *Config) resume(r *Report) (int, error) {
 	recs := c.Resume
+	if err := CheckRecords(recs); err != nil {
+		return 0, fmt.Errorf("resumed %w", err)
+	}
 	n := min(len(recs)/2, c.Pairs)
 	for p := 0; p < n; p++ {
 		g := [2]GameRecord{recs[2*p], recs[2*p+1]}
@@ -278,7 +344,7 @@ func (c *Config) resume(r *Report) (int, error) {
 			}
 		}
 		if r.Verdict == "" || r.Verdict == "continue" {
-			r.add(g, c.SPRT)
+			r.AddPair(g, c.SPRT)
 		}
 	}
 	return n, nil

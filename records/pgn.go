@@ -1,14 +1,22 @@
 package records
 
 import (
-	"bufio"
-	"fmt"
 	"io"
 	"strconv"
-	"strings"
 
+	"taifu/records/pgn"
 	"taifu/rules"
 )
+
+// Tag, PGNMove and PGNGame are package pgn's tag pair, move and game.
+type (
+	Tag     = pgn.Tag
+	PGNMove = pgn.Move
+	PGNGame = pgn.Game
+)
+
+// ParsePGN is pgn.Parse: every game of a PGN text.
+func ParsePGN(text string) ([]*PGNGame, error) { return pgn.Parse(text) }
 
 // WritePGN writes g as one PGN game: the Seven Tag Roster (White and Black
 // name the engine and the game's side names; White is the first player),
@@ -29,328 +37,37 @@ func WritePGN(w io.Writer, g *Game) error {
 // writePGN writes g, a game of rg whose Game, Start and moves may be in
 // another notation, as WritePGN describes.
 func writePGN(w io.Writer, g *Game, rg *rules.Game) error {
-	bw := bufio.NewWriter(w)
-	tag := func(k, v string) { fmt.Fprintf(bw, "[%s %s]\n", k, quote(v)) }
-	tag("Event", "taifu self-play "+g.RunID)
-	tag("Site", "taifu")
-	tag("Date", "????.??.??")
-	tag("Round", strconv.FormatInt(g.Number+1, 10))
-	tag("White", "taifu ("+rg.SideNames[0]+")")
-	tag("Black", "taifu ("+rg.SideNames[1]+")")
-	tag("Result", g.Result)
-	tag("Variant", g.Game)
-	tag("SetUp", "1")
-	tag("FEN", g.Start)
-	tag("Termination", g.Termination)
-	tag("PlyCount", strconv.Itoa(len(g.Plies)))
-	tag("WeightsVersion", g.WeightsVersion)
-	tag("RunID", g.RunID)
-	tag("RulesVersion", g.RulesVersion)
-	tag("GameNumber", strconv.FormatInt(g.Number, 10))
-	bw.WriteByte('\n')
-	line := 0
-	word := func(s string) {
-		if line > 0 && line+1+len(s) > 79 {
-			bw.WriteByte('\n')
-			line = 0
-		} else if line > 0 {
-			bw.WriteByte(' ')
-			line++
-		}
-		bw.WriteString(s)
-		line += len(s)
-	}
-	num := 1
-	for _, p := range g.Plies {
-		first := p.Side == rg.SideNames[0]
-		if first {
-			word(strconv.Itoa(num) + ".")
-		} else {
-			word(strconv.Itoa(num) + "...")
-			num++
-		}
-		word(p.Move)
-		v := p.RootValue
-		if !first {
+	return pgn.Write(w, pgnGame(g, rg))
+}
+
+// pgnGame is g as package pgn writes it (see WritePGN).
+func pgnGame(g *Game, rg *rules.Game) *pgn.Game {
+	p := &pgn.Game{Result: g.Result, Tags: []pgn.Tag{
+		{Name: "Event", Value: "taifu self-play " + g.RunID},
+		{Name: "Site", Value: "taifu"},
+		{Name: "Date", Value: "????.??.??"},
+		{Name: "Round", Value: strconv.FormatInt(g.Number+1, 10)},
+		{Name: "White", Value: "taifu (" + rg.SideNames[0] + ")"},
+		{Name: "Black", Value: "taifu (" + rg.SideNames[1] + ")"},
+		{Name: "Result", Value: g.Result},
+		{Name: "Variant", Value: g.Game},
+		{Name: "SetUp", Value: "1"},
+		{Name: "FEN", Value: g.Start},
+		{Name: "Termination", Value: g.Termination},
+		{Name: "PlyCount", Value: strconv.Itoa(len(g.Plies))},
+		{Name: "WeightsVersion", Value: g.WeightsVersion},
+		{Name: "RunID", Value: g.RunID},
+		{Name: "RulesVersion", Value: g.RulesVersion},
+		{Name: "GameNumber", Value: strconv.FormatInt(g.Number, 10)},
+	}}
+	p.SecondFirst = len(g.Plies) > 0 && g.Plies[0].Side != rg.SideNames[0]
+	p.Moves = make([]pgn.Move, len(g.Plies))
+	for i, pl := range g.Plies {
+		v := pl.RootValue
+		if pl.Side != rg.SideNames[0] {
 			v = -v
 		}
-		word("{[%eval " + strconv.FormatFloat(float64(v), 'f', 3, 32) + "]")
-		word("[%visits " + strconv.FormatInt(p.Visits, 10) + "]}")
+		p.Moves[i] = pgn.Move{Text: pl.Move, Comment: "[%eval " + strconv.FormatFloat(float64(v), 'f', 3, 32) + "] [%visits " + strconv.FormatInt(pl.Visits, 10) + "]"}
 	}
-	word(g.Result)
-	bw.WriteString("\n\n")
-	return bw.Flush()
-}
-
-func quote(s string) string {
-	s = strings.ReplaceAll(s, `\`, `\\`)
-	return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"`
-}
-
-// Tag is one PGN tag pair.
-type Tag struct{ Name, Value string }
-
-// PGNMove is one move of a parsed PGN game with its comment.
-type PGNMove struct {
-	Text    string
-	Comment string  // text between the braces after the move, trimmed
-	Eval    float64 // from "[%eval v]"; valid when HasEval
-	HasEval bool
-	Visits  int64 // from "[%visits n]"; -1 when absent
-}
-
-// PGNGame is one game read by ParsePGN.
-type PGNGame struct {
-	Tags   []Tag
-	Moves  []PGNMove
-	Result string // the game termination marker
-}
-
-// Tag returns the value of the tag called name and whether it is present.
-func (g *PGNGame) Tag(name string) (string, bool) {
-	for _, t := range g.Tags {
-		if t.Name == name {
-			return t.Value, true
-		}
-	}
-	return "", false
-}
-
-// ParsePGN reads every game of a PGN text: tag pairs, then movetext of move
-// number indications, moves, brace and semicolon comments, NAGs and the
-// termination marker. Variations are not accepted. Errors name the line.
-func ParsePGN(text string) ([]*PGNGame, error) {
-	p := &pgnParser{s: text, line: 1}
-	var games []*PGNGame
-	for {
-		p.space()
-		if p.i >= len(p.s) {
-			return games, nil
-		}
-		g, err := p.game()
-		if err != nil {
-			return nil, err
-		}
-		games = append(games, g)
-	}
-}
-
-type pgnParser struct {
-	s    string
-	i    int
-	line int
-}
-
-func (p *pgnParser) errf(format string, a ...any) error {
-	return fmt.Errorf("pgn: line %d: %s", p.line, fmt.Sprintf(format, a...))
-}
-
-// space skips white space and "%" escape lines.
-func (p *pgnParser) space() {
-	for p.i < len(p.s) {
-		c := p.s[p.i]
-		switch {
-		case c == '\n':
-			p.line++
-			p.i++
-			if p.i < len(p.s) && p.s[p.i] == '%' {
-				p.skipLine()
-			}
-		case c == ' ' || c == '\t' || c == '\r':
-			p.i++
-		case c == '%' && p.i == 0:
-			p.skipLine()
-		default:
-			return
-		}
-	}
-}
-
-func (p *pgnParser) skipLine() {
-	for p.i < len(p.s) && p.s[p.i] != '\n' {
-		p.i++
-	}
-}
-
-func (p *pgnParser) game() (*PGNGame, error) {
-	g := &PGNGame{}
-	for p.space(); p.i < len(p.s) && p.s[p.i] == '['; p.space() {
-		t, err := p.tag()
-		if err != nil {
-			return nil, err
-		}
-		g.Tags = append(g.Tags, t)
-	}
-	for {
-		p.space()
-		if p.i >= len(p.s) {
-			return nil, p.errf("game ends without a result (1-0, 0-1, 1/2-1/2 or *)")
-		}
-		c := p.s[p.i]
-		switch {
-		case c == '{':
-			end := strings.IndexByte(p.s[p.i:], '}')
-			if end < 0 {
-				return nil, p.errf("comment is not closed")
-			}
-			body := p.s[p.i+1 : p.i+end]
-			p.line += strings.Count(body, "\n")
-			p.i += end + 1
-			if len(g.Moves) == 0 {
-				continue // a comment before the first move
-			}
-			if err := g.Moves[len(g.Moves)-1].addComment(body); err != nil {
-				return nil, p.errf("%v", err)
-			}
-		case c == ';':
-			p.skipLine()
-		case c == '$':
-			p.i++
-			if p.token() == "" {
-				return nil, p.errf("NAG without a number")
-			}
-		case c == '(' || c == ')':
-			return nil, p.errf("variations are not supported")
-		case c == '[':
-			return nil, p.errf("tag pair after the movetext began")
-		default:
-			tok := p.token()
-			switch {
-			case tok == "1-0" || tok == "0-1" || tok == "1/2-1/2" || tok == "*":
-				g.Result = tok
-				return g, nil
-			case tok == "":
-				return nil, p.errf("unexpected %q", clip(string(c)))
-			case tok[0] >= '0' && tok[0] <= '9':
-				n := strings.TrimRight(tok, ".")
-				if _, err := strconv.Atoi(n); err != nil || n == tok {
-					return nil, p.errf("bad move number %q", clip(tok))
-				}
-			default:
-				g.Moves = append(g.Moves, PGNMove{Text: tok, Visits: -1})
-			}
-		}
-	}
-}
-
-// token reads up to white space or a delimiter.
-func (p *pgnParser) token() string {
-	start := p.i
-	for p.i < len(p.s) && !strings.ContainsRune(" \t\r\n{};()[]$", rune(p.s[p.i])) {
-		p.i++
-	}
-	return p.s[start:p.i]
-}
-
-func (p *pgnParser) tag() (Tag, error) {
-	p.i++ // '['
-	p.space()
-	name := p.token()
-	if name == "" {
-		return Tag{}, p.errf("tag pair without a name")
-	}
-	p.space()
-	if p.i >= len(p.s) || p.s[p.i] != '"' {
-		return Tag{}, p.errf("tag %q: value is not a quoted string", clip(name))
-	}
-	p.i++
-	var b strings.Builder
-	for {
-		if p.i >= len(p.s) || p.s[p.i] == '\n' {
-			return Tag{}, p.errf("tag %q: string is not closed on its line", clip(name))
-		}
-		c := p.s[p.i]
-		p.i++
-		if c == '"' {
-			break
-		}
-		if c == '\\' && p.i < len(p.s) && (p.s[p.i] == '"' || p.s[p.i] == '\\') {
-			c = p.s[p.i]
-			p.i++
-		}
-		b.WriteByte(c)
-	}
-	p.space()
-	if p.i >= len(p.s) || p.s[p.i] != ']' {
-		return Tag{}, p.errf("tag %q: missing ]", clip(name))
-	}
-	p.i++
-	return Tag{name, b.String()}, nil
-}
-
-// addComment records a comment and reads its [%eval] and [%visits] commands.
-func (m *PGNMove) addComment(body string) error {
-	body = strings.TrimSpace(body)
-	if m.Comment != "" {
-		m.Comment += " "
-	}
-	m.Comment += body
-	for rest := body; ; {
-		i := strings.Index(rest, "[%")
-		if i < 0 {
-			return nil
-		}
-		j := strings.IndexByte(rest[i:], ']')
-		if j < 0 {
-			return fmt.Errorf("move %s: comment command %q is not closed", clip(m.Text), clip(rest[i:]))
-		}
-		f := strings.Fields(rest[i+2 : i+j])
-		rest = rest[i+j+1:]
-		if len(f) != 2 {
-			continue
-		}
-		switch f[0] {
-		case "eval":
-			v, err := strconv.ParseFloat(f[1], 64)
-			if err != nil {
-				return fmt.Errorf("move %s: bad %%eval %q", clip(m.Text), clip(f[1]))
-			}
-			m.Eval, m.HasEval = v, true
-		case "visits":
-			n, err := strconv.ParseInt(f[1], 10, 64)
-			if err != nil || n < 0 {
-				return fmt.Errorf("move %s: bad %%visits %q", clip(m.Text), clip(f[1]))
-			}
-			m.Visits = n
-		}
-	}
-}
-
-// Replay plays a parsed game with rules: from its FEN tag (or the game's
-// start position without SetUp) for the game its Variant tag names. It
-// returns the positions before each move and after the last, in
-// NOTATION.md text.
-func (g *PGNGame) Replay() ([]string, error) {
-	name, ok := g.Tag("Variant")
-	if !ok {
-		return nil, fmt.Errorf("pgn: no Variant tag")
-	}
-	rg, err := rules.Lookup(name)
-	if err != nil {
-		return nil, fmt.Errorf("pgn: Variant: %w", err)
-	}
-	start := rg.StartPosition
-	if fen, ok := g.Tag("FEN"); ok {
-		start = fen
-	}
-	st, err := rules.ParsePosition(rg, start)
-	if err != nil {
-		return nil, fmt.Errorf("pgn: FEN: %w", err)
-	}
-	return g.replay(st, rules.ParseMove)
-}
-
-// replay plays g's moves from st, reading each with parse, and returns the
-// NOTATION.md positions before each move and after the last.
-func (g *PGNGame) replay(st rules.State, parse func(rules.State, string) (rules.Move, error)) ([]string, error) {
-	out := []string{st.String()}
-	for i, m := range g.Moves {
-		mv, err := parse(st, m.Text)
-		if err != nil {
-			return nil, fmt.Errorf("pgn: ply %d: %w", i, err)
-		}
-		st.Make(mv)
-		out = append(out, st.String())
-	}
-	return out, nil
+	return p
 }

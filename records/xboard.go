@@ -46,26 +46,3 @@ func WriteXBoardPGN(w io.Writer, g *Game) error {
 	}
 	return writePGN(w, &x, rg)
 }
-
-// ReplayXBoard plays a game read by ParsePGN from WriteXBoardPGN output
-// with the XBoard dialect of the game called name and returns the
-// NOTATION.md positions before each move and after the last.
-func (g *PGNGame) ReplayXBoard(name string) ([]string, error) {
-	rg, err := rules.Lookup(name)
-	if err != nil {
-		return nil, err
-	}
-	d := rules.XBoard(rg)
-	if d == nil {
-		return nil, fmt.Errorf("pgn: XBoard has no dialect for %s", name)
-	}
-	fen, ok := g.Tag("FEN")
-	if !ok {
-		return nil, fmt.Errorf("pgn: no FEN tag")
-	}
-	st, err := d.ParseFEN(fen)
-	if err != nil {
-		return nil, fmt.Errorf("pgn: FEN: %w", err)
-	}
-	return g.replay(st, d.ParseMove)
-}

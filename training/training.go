@@ -507,16 +507,8 @@ func sameTerms(a, b *features.Weights) bool {
 	return true
 }
 
-// Summary is the one-line outcome of a match.
-func Summary(r *arena.Report) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s vs %s: %d games, +%d =%d -%d, score %.1f%%, Elo %+.1f [%+.1f, %+.1f] (95%%, pairs %v)",
-		r.A, r.B, r.Games, r.WinsA, r.Draws, r.WinsB, 100*r.Score, r.Elo, r.EloLow, r.EloHigh, r.Penta)
-	if r.Verdict != "" {
-		fmt.Fprintf(&b, "; SPRT LLR %.2f: %s", r.LLR, r.Verdict)
-	}
-	return b.String()
-}
+// Summary is the one-line outcome of a match (arena.Report.String).
+func Summary(r *arena.Report) string { return r.String() }
 
 func nanToZero(v float64) float64 {
 	if math.IsNaN(v) {

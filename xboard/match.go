@@ -1,17 +1,23 @@
 package xboard
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	"taifu/arena"
-	"taifu/datasets"
+	"taifu/internal/atomicfile"
+	"taifu/records/pgn"
 	"taifu/rules"
 )
 
@@ -27,10 +33,14 @@ type MatchConfig struct {
 	OpeningPlies int                     // random plies from the start, the same in both games of a pair
 	Seed         uint64                  // chooses the openings
 	MaxPlies     int                     // a game reaching this many plies is drawn
-	Results      string                  // JSON file of finished games (rewritten atomically; read to resume)
-	PGN          string                  // PGN file of every finished game (rewritten atomically)
-	SPRT         *arena.SPRT             // verdict reported (the match is not stopped)
-	Progress     func(r *MatchReport)    // after each game
+	// Grace is how long past MoveTime+TimeMargin an engine may take to
+	// answer before it counts as hung: it then loses the game on time and
+	// both engines are restarted for the next game (0: 30 s).
+	Grace    time.Duration
+	Results  string               // JSON file of finished games (rewritten atomically; read to resume)
+	PGN      string               // PGN file of every finished game (rewritten atomically)
+	SPRT     *arena.SPRT          // verdict reported (the match is not stopped)
+	Progress func(r *MatchReport) // after each game
 }
 
 // MatchGame is one finished game.
@@ -47,33 +57,35 @@ type MatchGame struct {
 	MaxMoveMS    [2]int64 `json:"max_move_ms"`            // slowest move of A and of B
 }
 
-// MatchReport sums up the games played so far.
+// MatchReport sums up the games played so far: arena's report of a match
+// (W/D/L, score, pentanomial, Elo with its 95% interval and the SPRT
+// verdict, its Records one per scored game) and the engine match's own
+// details.
 type MatchReport struct {
-	A, B                string // engine names
-	Variant             string
-	MoveTime            float64 // seconds
-	Games               int     // scored games (a disagreement leaves a game unscored)
-	WinsA, Draws, WinsB int
-	Penta               arena.Pentanomial // pairs with both games scored, by A's points
-	Score               float64           // A's mean score
-	Elo, Low, Hi        float64           // A over B with its 95% interval, clamped to ±arena.MaxElo
-	LLR                 float64
-	Verdict             string         // SPRT: "H0", "H1", "continue"; "" without SPRT or pairs
-	Reasons             map[string]int // games by how they ended
-	Disagreements       []string       // one line each: game, what, position
-	Records             []MatchGame    // every finished game, in play order
+	arena.Report
+	Variant       string
+	MoveTime      float64        // seconds
+	Reasons       map[string]int // games by how they ended
+	Disagreements []string       // one line each: game, what, position
+	Played        []MatchGame    // every finished game, in play order
 }
+
+// MaxGames bounds a match's games and a results file's game indices.
+const MaxGames = 1 << 24
 
 // resultsFile is what Results holds.
 type resultsFile struct {
-	Variant      string      `json:"variant"`
-	MoveTime     float64     `json:"move_time_s"`
-	TimeMargin   float64     `json:"time_margin_s"`
-	OpeningPlies int         `json:"opening_plies"`
-	Seed         uint64      `json:"seed"`
-	A            string      `json:"a"`
-	B            string      `json:"b"`
-	Games        []MatchGame `json:"games"`
+	Variant      string  `json:"variant"`
+	MoveTime     float64 `json:"move_time_s"`
+	TimeMargin   float64 `json:"time_margin_s"`
+	OpeningPlies int     `json:"opening_plies"`
+	Seed         uint64  `json:"seed"`
+	// MaxPlies is the ply cap the games were played with (0 in files
+	// written before it was recorded: the cap is then not checked).
+	MaxPlies int         `json:"max_plies,omitempty"`
+	A        string      `json:"a"`
+	B        string      `json:"b"`
+	Games    []MatchGame `json:"games"`
 }
 
 // PlayMatch plays the games from c.FirstGame to c.Games not yet in
@@ -82,8 +94,8 @@ type resultsFile struct {
 // match split into runs by FirstGame (on other machines, or in other
 // sessions) plays the games one run would.
 func PlayMatch(c MatchConfig) (*MatchReport, error) {
-	if c.Games < 1 || c.MoveTime <= 0 || c.Game == nil || c.A == nil || c.B == nil {
-		return nil, errors.New("match: need a game, two engines, games >= 1 and a move time")
+	if c.Games < 1 || c.Games > MaxGames || c.MoveTime <= 0 || c.Game == nil || c.A == nil || c.B == nil {
+		return nil, fmt.Errorf("match: need a game, two engines, 1 to %d games and a move time", MaxGames)
 	}
 	if c.Games%2 == 1 {
 		c.Games++
@@ -95,24 +107,24 @@ func PlayMatch(c MatchConfig) (*MatchReport, error) {
 	if c.MaxPlies <= 0 {
 		c.MaxPlies = 600
 	}
+	if c.Grace <= 0 {
+		c.Grace = 30 * time.Second
+	}
 	d := dialectOf(c.Game)
-	rf := resultsFile{Variant: d.Variant, MoveTime: c.MoveTime.Seconds(), TimeMargin: c.TimeMargin.Seconds(), OpeningPlies: c.OpeningPlies, Seed: c.Seed}
+	rf := resultsFile{Variant: d.Variant, MoveTime: c.MoveTime.Seconds(), TimeMargin: c.TimeMargin.Seconds(), OpeningPlies: c.OpeningPlies, Seed: c.Seed, MaxPlies: c.MaxPlies}
 	if c.Results != "" {
-		data, err := os.ReadFile(c.Results)
+		old, err := readResults(c.Results, c.Game)
 		switch {
 		case err == nil:
-			var old resultsFile
-			if err := json.Unmarshal(data, &old); err != nil {
-				return nil, fmt.Errorf("results file %s: %v", c.Results, err)
-			}
-			if old.Variant != rf.Variant || old.MoveTime != rf.MoveTime || old.TimeMargin != rf.TimeMargin || old.OpeningPlies != rf.OpeningPlies || old.Seed != rf.Seed {
-				return nil, fmt.Errorf("results file %s holds another match (%s, %gs + %gs margin, %d opening plies, seed %d)", c.Results, old.Variant, old.MoveTime, old.TimeMargin, old.OpeningPlies, old.Seed)
+			if old.Variant != rf.Variant || old.MoveTime != rf.MoveTime || old.TimeMargin != rf.TimeMargin || old.OpeningPlies != rf.OpeningPlies || old.Seed != rf.Seed || (old.MaxPlies != 0 && old.MaxPlies != rf.MaxPlies) {
+				return nil, fmt.Errorf("results file %s holds another match (%s, %gs + %gs margin, %d opening plies, seed %d, max plies %d)", c.Results, old.Variant, old.MoveTime, old.TimeMargin, old.OpeningPlies, old.Seed, old.MaxPlies)
 			}
 			rf.Games, rf.A, rf.B = old.Games, old.A, old.B
 		case !errors.Is(err, os.ErrNotExist):
 			return nil, err
 		}
 	}
+
 	done := map[int]bool{}
 	for _, g := range rf.Games {
 		done[g.Index] = true
@@ -143,13 +155,15 @@ func PlayMatch(c MatchConfig) (*MatchReport, error) {
 			}
 		}
 		rf.A, rf.B = eng[0].Name, eng[1].Name
-		g, err := c.playGame(i, eng)
-		if err != nil {
+		g, hung, err := c.playGame(i, eng)
+		if err != nil || hung {
 			// An engine died or hung: restart both for the next game.
 			for k := range eng {
 				eng[k].Close()
 				eng[k] = nil
 			}
+		}
+		if err != nil {
 			return nil, fmt.Errorf("game %d: %v", i+1, err)
 		}
 		rf.Games = append(rf.Games, g)
@@ -157,10 +171,14 @@ func PlayMatch(c MatchConfig) (*MatchReport, error) {
 			return nil, err
 		}
 		if c.Progress != nil {
-			c.Progress(c.report(&rf))
+			r, err := c.report(&rf)
+			if err != nil {
+				return nil, fmt.Errorf("game %d: %v", i+1, err)
+			}
+			c.Progress(r)
 		}
 	}
-	return c.report(&rf), nil
+	return c.report(&rf)
 }
 
 // opening returns pair p's opening moves.
@@ -177,11 +195,13 @@ func (c *MatchConfig) opening(p int) []rules.Move {
 	return ms
 }
 
-// playGame plays game i; eng is {A, B}. Errors are engine failures (no
-// reply, exit); a rules disagreement ends the game with result "*".
-func (c *MatchConfig) playGame(i int, eng [2]*Client) (MatchGame, error) {
+// playGame plays game i; eng is {A, B}. Errors are engine failures (an
+// engine exited, or hung between games); a rules disagreement ends the game
+// with result "*"; an engine that does not answer in time (hung) loses on
+// time, and hung reports that the engines must be restarted.
+func (c *MatchConfig) playGame(i int, eng [2]*Client) (g MatchGame, hung bool, err error) {
 	d := dialectOf(c.Game)
-	g := MatchGame{Index: i, Pair: i / 2, AFirst: i%2 == 0, Result: "*"}
+	g = MatchGame{Index: i, Pair: i / 2, AFirst: i%2 == 0, Result: "*"}
 	// side[s] is the index in eng of the engine playing side s.
 	side := [2]int{0, 1}
 	if !g.AFirst {
@@ -197,7 +217,7 @@ func (c *MatchConfig) playGame(i int, eng [2]*Client) (MatchGame, error) {
 		e.Send("force")
 		// Drain what the last game left (a result, a late move).
 		if err := e.drain(30 * time.Second); err != nil {
-			return g, fmt.Errorf("%s: %v", e.Name, err)
+			return g, false, fmt.Errorf("%s: %v", e.Name, err)
 		}
 	}
 	for _, m := range c.opening(g.Pair) {
@@ -209,11 +229,19 @@ func (c *MatchConfig) playGame(i int, eng [2]*Client) (MatchGame, error) {
 		}
 	}
 	g.OpeningPlies = len(g.Moves)
-	for _, e := range eng {
+	for k, e := range eng {
 		if err := e.Sync(10 * time.Second); err != nil {
+			if errors.Is(err, context.DeadlineExceeded) {
+				// Hung, not a rules dispute: the silent engine loses on time.
+				g.Result, g.Reason = c.loses(k, side), fmt.Sprintf("%s loses on time (no reply to ping in 10s after the opening)", e.Name)
+				return g, true, c.end(eng, &g)
+			}
+			if errors.Is(err, ErrEOF) {
+				return g, false, fmt.Errorf("%s: %v", e.Name, err)
+			}
 			g.Disagreement = fmt.Sprintf("%s rejects the opening %s: %v", e.Name, strings.Join(g.Moves, " "), err)
 			g.Reason = "disagreement"
-			return g, nil
+			return g, false, c.end(eng, &g)
 		}
 	}
 	started := [2]bool{}
@@ -234,11 +262,18 @@ func (c *MatchConfig) playGame(i int, eng [2]*Client) (MatchGame, error) {
 			started[k] = true
 		}
 		t0 := time.Now()
-		r, err := e.WaitMove(c.MoveTime + c.TimeMargin + 30*time.Second)
+		r, err := e.WaitMove(c.MoveTime + c.TimeMargin + c.Grace)
 		took := time.Since(t0)
 		g.MaxMoveMS[k] = max(g.MaxMoveMS[k], took.Milliseconds())
+		if errors.Is(err, context.DeadlineExceeded) {
+			// Hung: a loss on time, not a disagreement (which counts
+			// rules disputes); the engines are restarted after the game.
+			g.Result, g.Reason = winText(mover.Other()), fmt.Sprintf("%s loses on time (no move in %v)", e.Name, took.Round(time.Millisecond))
+			hung = true
+			break
+		}
 		if err != nil {
-			return g, fmt.Errorf("%s gave no move in %v at ply %d (%s): %v", e.Name, took.Round(time.Millisecond), st.Ply(), d.FEN(st), err)
+			return g, false, fmt.Errorf("%s gave no move in %v at ply %d (%s): %v", e.Name, took.Round(time.Millisecond), st.Ply(), d.FEN(st), err)
 		}
 		fen := d.FEN(st)
 		switch {
@@ -270,22 +305,43 @@ func (c *MatchConfig) playGame(i int, eng [2]*Client) (MatchGame, error) {
 		st.Make(m)
 		eng[1-k].SendMove(r.Move)
 	}
+	return g, hung, c.end(eng, &g)
+}
+
+// loses is the result of a game that engine k (0: A, 1: B) loses; side[s]
+// is the engine playing side s.
+func (c *MatchConfig) loses(k int, side [2]int) string {
+	if side[rules.First] == k {
+		return "0-1"
+	}
+	return "1-0"
+}
+
+// end tells the engines the result and sets g's score.
+func (c *MatchConfig) end(eng [2]*Client, g *MatchGame) error {
 	for _, e := range eng {
 		e.Send(fmt.Sprintf("result %s {%s}", g.Result, g.Reason))
 	}
-	switch g.Result {
+	g.ScoreA = scoreA(g.Result, g.AFirst)
+	return nil
+}
+
+// scoreA is A's score in a game of result (from the first player's view)
+// in which A moved first when aFirst; 0 for "*".
+func scoreA(result string, aFirst bool) float64 {
+	switch result {
 	case "1/2-1/2":
-		g.ScoreA = 0.5
+		return 0.5
 	case "1-0":
-		if g.AFirst {
-			g.ScoreA = 1
+		if aFirst {
+			return 1
 		}
 	case "0-1":
-		if !g.AFirst {
-			g.ScoreA = 1
+		if !aFirst {
+			return 1
 		}
 	}
-	return g, nil
+	return 0
 }
 
 func winText(s rules.Side) string {
@@ -305,63 +361,209 @@ func (c *MatchConfig) save(rf *resultsFile) error {
 		if err != nil {
 			return err
 		}
-		if err := datasets.WriteFileAtomic(c.Results, append(data, '\n')); err != nil {
+		if err := atomicfile.WriteFile(c.Results, append(data, '\n')); err != nil {
 			return err
 		}
 	}
 	if c.PGN != "" {
-		return datasets.WriteFileAtomic(c.PGN, []byte(PGN(rf.Variant, rf.A, rf.B, rf.Games)))
+		var buf bytes.Buffer
+		if err := WritePGN(&buf, rf.Variant, rf.A, rf.B, rf.Games); err != nil {
+			return err
+		}
+		return atomicfile.WriteFile(c.PGN, buf.Bytes())
 	}
 	return nil
 }
 
-// PGN writes games as PGN; XBoard's "white" is the first player.
-func PGN(variant, a, b string, games []MatchGame) string {
-	var sb strings.Builder
+// WritePGN writes games as PGN (through package pgn, taifu's one PGN
+// writer): the Seven Tag Roster with White the engine moving first
+// (XBoard's "white" is the first player), Round "pair.game", then Variant
+// and Termination; the movetext in XBoard move text, "{opening}" after the
+// random opening and the way the game ended (or the disagreement) before
+// the result.
+func WritePGN(w io.Writer, variant, a, b string, games []MatchGame) error {
 	for _, g := range games {
-		w, bl := a, b
+		white, black := a, b
 		if !g.AFirst {
-			w, bl = b, a
+			white, black = b, a
 		}
 		reason := g.Reason
 		if g.Disagreement != "" {
 			reason = g.Disagreement
 		}
-		fmt.Fprintf(&sb, "[Event \"taifu match\"]\n[Site \"taifu xboard\"]\n[Round \"%d.%d\"]\n[White \"%s\"]\n[Black \"%s\"]\n[Result \"%s\"]\n[Variant \"%s\"]\n[Termination \"%s\"]\n\n",
-			g.Pair+1, g.Index%2+1, pgnEscape(w), pgnEscape(bl), g.Result, variant, pgnEscape(reason))
-		line := 0
+		p := &pgn.Game{Result: g.Result, Final: reason, Tags: []pgn.Tag{
+			{Name: "Event", Value: "taifu match"},
+			{Name: "Site", Value: "taifu xboard"},
+			{Name: "Date", Value: "????.??.??"},
+			{Name: "Round", Value: strconv.Itoa(g.Pair+1) + "." + strconv.Itoa(g.Index%2+1)},
+			{Name: "White", Value: white},
+			{Name: "Black", Value: black},
+			{Name: "Result", Value: g.Result},
+			{Name: "Variant", Value: variant},
+			{Name: "Termination", Value: reason},
+		}}
 		for j, m := range g.Moves {
-			tok := m
-			if j%2 == 0 {
-				tok = fmt.Sprintf("%d. %s", j/2+1, m)
-			}
+			mv := pgn.Move{Text: m}
 			if j == g.OpeningPlies-1 {
-				tok += " {opening}"
+				mv.Comment = "opening"
 			}
-			if line+len(tok) > 78 {
-				sb.WriteByte('\n')
-				line = 0
-			} else if line > 0 {
-				sb.WriteByte(' ')
-				line++
-			}
-			sb.WriteString(tok)
-			line += len(tok)
+			p.Moves = append(p.Moves, mv)
 		}
-		fmt.Fprintf(&sb, " {%s} %s\n\n", pgnEscape(reason), g.Result)
+		if err := pgn.Write(w, p); err != nil {
+			return err
+		}
 	}
-	return sb.String()
+	return nil
 }
 
-func pgnEscape(s string) string {
-	return strings.NewReplacer("\\", "\\\\", "\"", "'", "{", "(", "}", ")", "\n", " ").Replace(s)
+// readResults reads and checks a results file of game g (checkResults).
+func readResults(path string, g *rules.Game) (*resultsFile, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var rf resultsFile
+	if err := json.Unmarshal(data, &rf); err != nil {
+		return nil, fmt.Errorf("results file %s: %v", path, err)
+	}
+	if g == nil {
+		if g, err = gameByVariant(rf.Variant); err != nil {
+			return nil, fmt.Errorf("results file %s: %v", path, err)
+		}
+	}
+	if err := checkResults(&rf, g); err != nil {
+		return nil, fmt.Errorf("results file %s: %v", path, err)
+	}
+	return &rf, nil
 }
 
-// report sums up the scored games: pairs with both games scored give the
-// pentanomial counts behind Elo, its 95% interval and the SPRT verdict.
-func (c *MatchConfig) report(rf *resultsFile) *MatchReport {
-	r := &MatchReport{A: rf.A, B: rf.B, Variant: rf.Variant, MoveTime: rf.MoveTime, Reasons: map[string]int{}, Records: rf.Games}
-	pairs := map[int][]MatchGame{}
+// checkResults checks a results file as strictly as a manifest: its
+// settings are in range, and every game replays with the rules: its index
+// is in range and unique, its pair and colours follow from the index, its
+// opening is the one the seed gives the pair, every move is legal, and its
+// result, termination and A's score are the ones its moves and the engines'
+// names imply.
+func checkResults(rf *resultsFile, g *rules.Game) error {
+	d := dialectOf(g)
+	switch {
+	case rf.Variant != d.Variant:
+		return fmt.Errorf("variant %q: want %q", clip(rf.Variant), d.Variant)
+	case !(rf.MoveTime > 0) || math.IsInf(rf.MoveTime, 0):
+		return fmt.Errorf("move_time_s %v: want a positive number", rf.MoveTime)
+	case !(rf.TimeMargin >= 0) || math.IsInf(rf.TimeMargin, 0):
+		return fmt.Errorf("time_margin_s %v: want 0 or more", rf.TimeMargin)
+	case rf.OpeningPlies < 0 || rf.OpeningPlies > 10000:
+		return fmt.Errorf("opening_plies %d: want 0 to 10000", rf.OpeningPlies)
+	case rf.MaxPlies < 0:
+		return fmt.Errorf("max_plies %d: want 0 or more", rf.MaxPlies)
+	case len(rf.Games) > 0 && (rf.A == "" || rf.B == ""):
+		return errors.New("games without the engines' names (a, b)")
+	}
+	c := MatchConfig{Game: g, Seed: rf.Seed, OpeningPlies: rf.OpeningPlies, MaxPlies: rf.MaxPlies}
+	seen := map[int]bool{}
+	for i := range rf.Games {
+		m := &rf.Games[i]
+		if err := c.checkGame(d, rf, m); err != nil {
+			return fmt.Errorf("game record %d (index %d): %v", i, m.Index, err)
+		}
+		if seen[m.Index] {
+			return fmt.Errorf("game record %d: index %d appears twice", i, m.Index)
+		}
+		seen[m.Index] = true
+	}
+	return nil
+}
+
+// checkGame checks one game of rf (see checkResults).
+func (c *MatchConfig) checkGame(d *rules.XBoardDialect, rf *resultsFile, m *MatchGame) error {
+	switch {
+	case m.Index < 0 || m.Index >= MaxGames:
+		return fmt.Errorf("index %d: want 0 to %d", m.Index, MaxGames-1)
+	case m.Pair != m.Index/2 || m.AFirst != (m.Index%2 == 0):
+		return fmt.Errorf("pair %d, a_first %v: game %d is pair %d with A first %v", m.Pair, m.AFirst, m.Index, m.Index/2, m.Index%2 == 0)
+	case m.MaxMoveMS[0] < 0 || m.MaxMoveMS[1] < 0:
+		return fmt.Errorf("max_move_ms %v: want 0 or more", m.MaxMoveMS)
+	case m.OpeningPlies < 0 || m.OpeningPlies > len(m.Moves):
+		return fmt.Errorf("opening_plies %d of %d moves", m.OpeningPlies, len(m.Moves))
+	}
+	open := c.opening(m.Pair)
+	if len(open) != m.OpeningPlies {
+		return fmt.Errorf("opening of %d plies: the seed gives pair %d %d", m.OpeningPlies, m.Pair, len(open))
+	}
+	st := c.Game.Start()
+	for j, text := range m.Moves {
+		if j < len(open) && text != d.Move(open[j]) {
+			return fmt.Errorf("opening move %d %q: the seed gives %q", j+1, clip(text), d.Move(open[j]))
+		}
+		if rules.Status(st, nil).Ended {
+			return fmt.Errorf("move %d %q after the end of the game", j+1, clip(text))
+		}
+		mv, err := parseWireMove(d, st, text)
+		if err != nil {
+			return fmt.Errorf("move %d %q: %v", j+1, clip(text), err)
+		}
+		st.Make(mv)
+	}
+	if want := scoreA(m.Result, m.AFirst); m.ScoreA != want {
+		return fmt.Errorf("score_a %v: result %s gives A %v", m.ScoreA, clip(m.Result), want)
+	}
+	if m.Disagreement != "" || m.Result == "*" {
+		if m.Disagreement == "" || m.Result != "*" || m.Reason != "disagreement" {
+			return fmt.Errorf("result %q, reason %q, disagreement %q: a disagreement has result * and reason disagreement", clip(m.Result), clip(m.Reason), clip(m.Disagreement))
+		}
+		return nil
+	}
+	o := rules.Status(st, nil)
+	if o.Ended {
+		if m.Result != ResultText(o) || m.Reason != o.Reason {
+			return fmt.Errorf("result %s (%s): the moves end the game %s (%s)", clip(m.Result), clip(m.Reason), ResultText(o), o.Reason)
+		}
+		return nil
+	}
+	mover := st.SideToMove()
+	name := [2]string{rf.A, rf.B}
+	moverName := name[0]
+	if (mover == rules.First) != m.AFirst {
+		moverName = name[1]
+	}
+	switch {
+	case m.Reason == "ply cap":
+		if m.Result != "1/2-1/2" || (c.MaxPlies > 0 && len(m.Moves) != c.MaxPlies) {
+			return fmt.Errorf("result %s by the ply cap after %d plies: the cap draws at max_plies %d", clip(m.Result), len(m.Moves), c.MaxPlies)
+		}
+	case m.Reason == moverName+" resigns":
+		if m.Result != winText(mover.Other()) {
+			return fmt.Errorf("result %s: %s resigned, so %s", clip(m.Result), clip(moverName), winText(mover.Other()))
+		}
+	case strings.HasPrefix(m.Reason, name[0]+" loses on time"), strings.HasPrefix(m.Reason, name[1]+" loses on time"):
+		loser := 1
+		if strings.HasPrefix(m.Reason, name[0]+" loses on time") {
+			loser = 0
+		}
+		side := [2]int{0, 1}
+		if !m.AFirst {
+			side = [2]int{1, 0}
+		}
+		if want := c.loses(loser, side); m.Result != want {
+			return fmt.Errorf("result %s: %s lost on time, so %s", clip(m.Result), clip(name[loser]), want)
+		}
+	default:
+		return fmt.Errorf("result %s (%s): the moves reach a position where the game goes on, and %q is no way for it to end there", clip(m.Result), clip(m.Reason), clip(m.Reason))
+	}
+	return nil
+}
+
+// report sums up rf's games with arena's report: a pair with both games
+// scored counts in the pentanomial (Elo and the SPRT); a scored game whose
+// partner is a disagreement (or not played yet) counts in W/D/L and the
+// score only.
+func (c *MatchConfig) report(rf *resultsFile) (*MatchReport, error) {
+	r := &MatchReport{Report: arena.Report{A: rf.A, B: rf.B}, Variant: rf.Variant, MoveTime: rf.MoveTime, Reasons: map[string]int{}, Played: rf.Games}
+	if c.SPRT != nil {
+		r.Verdict = "continue"
+	}
+	pairs := map[int][]arena.GameRecord{}
+	var order []int
 	for _, g := range rf.Games {
 		if g.Disagreement != "" {
 			r.Disagreements = append(r.Disagreements, fmt.Sprintf("game %d: %s", g.Index+1, g.Disagreement))
@@ -369,49 +571,35 @@ func (c *MatchConfig) report(rf *resultsFile) *MatchReport {
 			continue
 		}
 		r.Reasons[g.Reason]++
-		r.Games++
-		switch g.ScoreA {
-		case 1:
-			r.WinsA++
-		case 0:
-			r.WinsB++
-		default:
-			r.Draws++
+		if pairs[g.Pair] == nil {
+			order = append(order, g.Pair)
 		}
-		pairs[g.Pair] = append(pairs[g.Pair], g)
+		pairs[g.Pair] = append(pairs[g.Pair], arena.GameRecord{Pair: g.Pair, AFirst: g.AFirst, ScoreA: g.ScoreA, Plies: len(g.Moves), Reason: g.Reason, Opening: strings.Join(g.Moves[:g.OpeningPlies], " ")})
 	}
-	if r.Games > 0 {
-		r.Score = (float64(r.WinsA) + float64(r.Draws)/2) / float64(r.Games)
-	}
-	for _, p := range pairs {
-		if len(p) == 2 {
-			r.Penta[int((p[0].ScoreA+p[1].ScoreA)*2+0.5)]++
+	sort.Ints(order)
+	for _, p := range order {
+		gs := pairs[p]
+		if err := arena.CheckRecords(gs); err != nil {
+			return nil, err
 		}
-	}
-	if r.Penta.Pairs() > 0 {
-		r.Elo, r.Low, r.Hi = r.Penta.EloInterval(1.959964)
-		clamp := func(e float64) float64 {
-			if math.IsNaN(e) {
-				return 0
+		if len(gs) == 2 {
+			if !gs[0].AFirst {
+				gs[0], gs[1] = gs[1], gs[0]
 			}
-			return math.Max(-arena.MaxElo, math.Min(arena.MaxElo, e))
+			r.AddPair([2]arena.GameRecord{gs[0], gs[1]}, c.SPRT)
+			continue
 		}
-		r.Elo, r.Low, r.Hi = clamp(r.Elo), clamp(r.Low), clamp(r.Hi)
-		if c.SPRT != nil {
-			r.Verdict, r.LLR = c.SPRT.Verdict(r.Penta)
+		for _, g := range gs {
+			r.AddSingle(g, c.SPRT)
 		}
 	}
-	return r
+	return r, nil
 }
 
 // String is the report as a few lines of text.
 func (r *MatchReport) String() string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "%s vs %s, %s at %gs a move: %d games scored, +%d =%d -%d, score %.3f, Elo %s (95%%, %d pairs: %v)",
-		r.A, r.B, r.Variant, r.MoveTime, r.Games, r.WinsA, r.Draws, r.WinsB, r.Score, arena.FormatElo(r.Elo, r.Low, r.Hi), r.Penta.Pairs(), r.Penta)
-	if r.Verdict != "" {
-		fmt.Fprintf(&sb, ", SPRT %s (LLR %.2f)", r.Verdict, r.LLR)
-	}
+	fmt.Fprintf(&sb, "%s at %gs a move: %s", r.Variant, r.MoveTime, r.Report.String())
 	fmt.Fprintf(&sb, "\nendings: %s", countList(r.Reasons))
 	for _, d := range r.Disagreements {
 		fmt.Fprintf(&sb, "\n%s", d)
@@ -423,9 +611,10 @@ func (r *MatchReport) String() string {
 // two engines at the same time control and opening length (the runs of a
 // match split with FirstGame, or matches on other seeds) and sums them up as
 // one match: a pair is a pair of one seed, so pairs of different seeds are
-// counted apart. A game found in two files is an error. The report's
-// Records keep their files' order; their Pair numbers are renumbered across
-// the files.
+// counted apart. Every file is checked as PlayMatch checks the one it
+// resumes. A game found in two files is an error. The report's Played games
+// keep their files' order; their Pair numbers are renumbered across the
+// files.
 func PoolResults(paths []string, sprt *arena.SPRT) (*MatchReport, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("pool: no results file")
@@ -438,16 +627,12 @@ func PoolResults(paths []string, sprt *arena.SPRT) (*MatchReport, error) {
 	holder := map[gameKey]string{}
 	pairNo := map[gameKey]int{} // (seed, pair) -> pooled pair number
 	for i, p := range paths {
-		data, err := os.ReadFile(p)
+		rf, err := readResults(p, nil)
 		if err != nil {
 			return nil, err
 		}
-		var rf resultsFile
-		if err := json.Unmarshal(data, &rf); err != nil {
-			return nil, fmt.Errorf("results file %s: %v", p, err)
-		}
 		if i == 0 {
-			all = rf
+			all = *rf
 			all.Games = nil
 		} else if rf.Variant != all.Variant || rf.MoveTime != all.MoveTime || rf.TimeMargin != all.TimeMargin || rf.OpeningPlies != all.OpeningPlies || rf.A != all.A || rf.B != all.B {
 			return nil, fmt.Errorf("results file %s holds another match than %s (%s vs %s, %s, %gs + %gs margin, %d opening plies)", p, paths[0], rf.A, rf.B, rf.Variant, rf.MoveTime, rf.TimeMargin, rf.OpeningPlies)
@@ -469,5 +654,5 @@ func PoolResults(paths []string, sprt *arena.SPRT) (*MatchReport, error) {
 		}
 	}
 	c := MatchConfig{SPRT: sprt}
-	return c.report(&all), nil
+	return c.report(&all)
 }

@@ -87,7 +87,7 @@ func TestMatchResumes(t *testing.T) {
 	if r.Games != 2 || len(r.Disagreements) != 0 || r.A != "a" || r.B != "b" || r.Penta.Pairs() != 1 {
 		t.Fatalf("first run: %s", r)
 	}
-	first := r.Records[0]
+	first := r.Played[0]
 	cfg.Games = 4
 	r, err = PlayMatch(cfg)
 	if err != nil {
@@ -96,12 +96,12 @@ func TestMatchResumes(t *testing.T) {
 	if r.Games != 4 || r.Penta.Pairs() != 2 || r.Verdict == "" {
 		t.Fatalf("resumed run: %s", r)
 	}
-	if strings.Join(r.Records[0].Moves, " ") != strings.Join(first.Moves, " ") {
+	if strings.Join(r.Played[0].Moves, " ") != strings.Join(first.Moves, " ") {
 		t.Error("resuming replayed game 1")
 	}
 	// A pair shares its opening, colours reversed.
-	if strings.Join(r.Records[2].Moves[:2], " ") != strings.Join(r.Records[3].Moves[:2], " ") || r.Records[2].AFirst == r.Records[3].AFirst {
-		t.Errorf("pair 2 games: %v / %v", r.Records[2].Moves[:2], r.Records[3].Moves[:2])
+	if strings.Join(r.Played[2].Moves[:2], " ") != strings.Join(r.Played[3].Moves[:2], " ") || r.Played[2].AFirst == r.Played[3].AFirst {
+		t.Errorf("pair 2 games: %v / %v", r.Played[2].Moves[:2], r.Played[3].Moves[:2])
 	}
 	pgn, err := os.ReadFile(cfg.PGN)
 	if err != nil || strings.Count(string(pgn), "[Event ") != 4 || !strings.Contains(string(pgn), `[Variant "torishogi"]`) {
@@ -176,11 +176,11 @@ func TestMatchFirstGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(part.Records) != 2 || part.Records[0].Index != 2 || part.Records[1].Index != 3 {
-		t.Fatalf("first game 3 (rounded down to 2) of 4: played %+v", part.Records)
+	if len(part.Played) != 2 || part.Played[0].Index != 2 || part.Played[1].Index != 3 {
+		t.Fatalf("first game 3 (rounded down to 2) of 4: played %+v", part.Played)
 	}
-	for i, g := range part.Records {
-		w := whole.Records[2+i]
+	for i, g := range part.Played {
+		w := whole.Played[2+i]
 		if strings.Join(g.Moves[:2], " ") != strings.Join(w.Moves[:2], " ") || g.AFirst != w.AFirst {
 			t.Errorf("game %d: opening %v (A first %v), the whole match's %v (%v)", g.Index, g.Moves[:2], g.AFirst, w.Moves[:2], w.AFirst)
 		}

@@ -3,6 +3,8 @@ package xboard
 import (
 	"strings"
 	"testing"
+
+	"taifu/arena"
 )
 
 // TestReportTexts: printed reports and errors read as text, not Go values
@@ -20,7 +22,7 @@ func TestReportTexts(t *testing.T) {
 			t.Errorf("countList(%v) = %q, want %q", c.in, got, c.want)
 		}
 	}
-	r := &MatchReport{A: "a", B: "b", Reasons: map[string]int{"checkmate": 2}}
+	r := &MatchReport{Report: arena.Report{A: "a", B: "b"}, Reasons: map[string]int{"checkmate": 2}}
 	if s := r.String(); !strings.Contains(s, "endings: checkmate 2") || strings.Contains(s, "map[") {
 		t.Errorf("report: %s", s)
 	}

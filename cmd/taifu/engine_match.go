@@ -117,9 +117,9 @@ func runEngineMatch(args []string, stdout, stderr io.Writer) error {
 			return c, nil
 		},
 		Progress: func(r *xboard.MatchReport) {
-			last := r.Records[len(r.Records)-1]
+			last := r.Played[len(r.Played)-1]
 			fmt.Fprintf(stderr, "game %d: %s (%s), %d plies; %d scored, score %.3f, Elo %s\n",
-				last.Index+1, last.Result, last.Reason, len(last.Moves), r.Games, r.Score, arena.FormatElo(r.Elo, r.Low, r.Hi))
+				last.Index+1, last.Result, last.Reason, len(last.Moves), r.Games, r.Score, arena.FormatElo(r.Elo, r.EloLow, r.EloHigh))
 		},
 	}
 	rep, err := xboard.PlayMatch(cfg)

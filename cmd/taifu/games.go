@@ -25,7 +25,7 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 	number := fs.Int64("game-number", -1, "only this game number")
 	first := fs.Int("first", 0, "only the first K games (lowest game numbers) that match")
 	where := fs.String("where", "", `filter "key=pattern[,key=pattern]"; keys termination, result, game; patterns are globs ("termination=rule:*")`)
-	format := fs.String("format", "pgn", "output format: pgn, json, html, xboard (PGN in XBoard's FEN and move text, for games XBoard knows: torishogi), or parquet (a run directory --out in format 2's layout: the policy's moves as text, for DuckDB)")
+	format := fs.String("format", "pgn", "output format: "+records.FormatHelp()+", or parquet (a run directory --out in format 2's layout: the policy's moves as text, for DuckDB)")
 	out := fs.String("out", "", "output file (written atomically), the run directory for parquet; default standard output")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -39,14 +39,14 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 	if *number < -1 {
 		return fmt.Errorf("--game-number %d: must be at least 0", *number)
 	}
-	switch *format {
-	case "pgn", "json", "html", "xboard":
-	case "parquet":
+	var fm records.Format
+	var err error
+	if *format == "parquet" {
 		if *out == "" {
 			return errors.New("--format parquet needs --out DIR (a new run directory)")
 		}
-	default:
-		return fmt.Errorf("--format %q: want pgn, json, html, xboard or parquet", clipArg(*format))
+	} else if fm, err = records.LookupFormat(*format); err != nil {
+		return fmt.Errorf("--%v or parquet", err)
 	}
 	games, err := records.Collect(data, records.Selector{Number: *number, First: *first, Where: *where})
 	if err != nil {
@@ -59,25 +59,7 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 		return writeGamesParquet(*out, games, stderr)
 	}
 	var buf bytes.Buffer
-	switch *format {
-	case "pgn":
-		for _, g := range games {
-			if err := records.WritePGN(&buf, g); err != nil {
-				return err
-			}
-		}
-	case "xboard":
-		for _, g := range games {
-			if err := records.WriteXBoardPGN(&buf, g); err != nil {
-				return err
-			}
-		}
-	case "json":
-		err = records.WriteJSON(&buf, games)
-	case "html":
-		err = records.WriteHTML(&buf, games)
-	}
-	if err != nil {
+	if err := fm.Write(&buf, games); err != nil {
 		return err
 	}
 	if *out == "" {

@@ -199,16 +199,8 @@ func eta(done, total int, elapsed time.Duration) string {
 	return fmt.Sprintf("%d/%d games, about %s left", done, total, left.Round(time.Second))
 }
 
-// summary is the printed outcome of a match.
-func summary(r *arena.Report) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s vs %s: %d games, +%d =%d -%d, score %.1f%%, Elo %s (95%%, pairs %v)",
-		r.A, r.B, r.Games, r.WinsA, r.Draws, r.WinsB, 100*r.Score, arena.FormatElo(r.Elo, r.EloLow, r.EloHigh), r.Penta)
-	if r.Verdict != "" {
-		fmt.Fprintf(&b, "; SPRT LLR %.2f: %s", r.LLR, r.Verdict)
-	}
-	return b.String()
-}
+// summary is the printed outcome of a match (arena.Report.String).
+func summary(r *arena.Report) string { return r.String() }
 
 func runMatch(args []string, stdout, stderr io.Writer) error {
 	if usesEngine(args) { // against an external xboard engine: engine_match.go
@@ -332,6 +324,9 @@ func resumeRecords(path string, a, b arena.Player) ([]arena.GameRecord, error) {
 	var r arena.Report
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if err := arena.CheckRecords(r.Records); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if r.A != a.Name || r.B != b.Name {
 		return nil, fmt.Errorf("%s is a match of %s vs %s, not %s vs %s", path, r.A, r.B, a.Name, b.Name)

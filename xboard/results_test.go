@@ -1,0 +1,173 @@
+package xboard
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"taifu/arena"
+	"taifu/rules/chess"
+)
+
+// scripted is an xboard engine named name that plays the moves of first
+// when it has the first player's turn and those of second otherwise, in
+// turn, one per move request. With hang it answers pings but never moves.
+func scripted(name string, first, second []string, hang bool) func() (*Client, error) {
+	return func() (*Client, error) {
+		inR, inW := io.Pipe()
+		outR, outW := io.Pipe()
+		go func() {
+			defer outW.Close()
+			sc := bufio.NewScanner(inR)
+			force, plies := true, 0
+			play := func() {
+				moves := first
+				if plies%2 == 1 {
+					moves = second
+				}
+				if hang || plies/2 >= len(moves) {
+					return
+				}
+				io.WriteString(outW, "move "+moves[plies/2]+"\n")
+				plies++
+			}
+			for sc.Scan() {
+				l := sc.Text()
+				switch {
+				case l == "protover 2":
+					io.WriteString(outW, "feature myname=\""+name+"\" done=1\n")
+				case strings.HasPrefix(l, "ping "):
+					io.WriteString(outW, "pong "+l[5:]+"\n")
+				case l == "new":
+					force, plies = true, 0
+				case l == "force":
+					force = true
+				case l == "go":
+					force = false
+					play()
+				case l == "quit":
+					return
+				case len(l) == 4 && l[1] >= '1' && l[1] <= '8':
+					plies++
+					if !force {
+						play()
+					}
+				}
+			}
+		}()
+		return NewClient(name, inW, outR, func() error { inW.Close(); return nil }), nil
+	}
+}
+
+// foolsMate is a chess match of two scripted engines: in both games of the
+// pair the first player plays f2f3 g2g4 and the second e7e5 d8h4, the
+// fool's mate, so the second player wins by checkmate at ply 4.
+func foolsMate(dir string) MatchConfig {
+	white, black := []string{"f2f3", "g2g4"}, []string{"e7e5", "d8h4"}
+	return MatchConfig{
+		Game: chess.Game, Games: 2, MoveTime: time.Second, TimeMargin: time.Minute, MaxPlies: 40,
+		A:       scripted("alpha", white, black, false),
+		B:       scripted("beta", white, black, false),
+		Results: filepath.Join(dir, "r.json"), PGN: filepath.Join(dir, "r.pgn"),
+	}
+}
+
+// TestFoolsMate: the scripted match ends both games by checkmate, the
+// second player winning, so A scores 0 then 1: one pair of 1 point.
+func TestFoolsMate(t *testing.T) {
+	r, err := PlayMatch(foolsMate(t.TempDir()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Played) != 2 || r.Played[0].Result != "0-1" || r.Played[0].Reason != "checkmate" || r.Played[1].Result != "0-1" ||
+		r.WinsA != 1 || r.WinsB != 1 || r.Penta != (arena.Pentanomial{0, 0, 1, 0, 0}) {
+		t.Fatalf("%s\n%+v", r, r.Played)
+	}
+}
+
+// TestResultsFileChecked (issue 35, finding 5): a results file whose
+// records no match produces is refused by the match that resumes it and by
+// PoolResults with one line naming the file and the record; before, a
+// score_a of 7 panicked (index out of range) and the rest were accepted.
+func TestResultsFileChecked(t *testing.T) {
+	dir := t.TempDir()
+	cfg := foolsMate(dir)
+	if _, err := PlayMatch(cfg); err != nil {
+		t.Fatal(err)
+	}
+	good, err := os.ReadFile(cfg.Results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, want string
+		edit       func(rf *resultsFile)
+	}{
+		{"score_a 7", "score_a 7", func(rf *resultsFile) { rf.Games[0].ScoreA = 7 }},
+		{"checkmate loss relabelled a win", "the moves end the game 0-1 (checkmate)", func(rf *resultsFile) {
+			rf.Games[1].Result, rf.Games[1].ScoreA = "1-0", 0
+		}},
+		{"moves cut", "game goes on", func(rf *resultsFile) { rf.Games[0].Moves = rf.Games[0].Moves[:3:3] }},
+		{"index -5", "index -5", func(rf *resultsFile) { rf.Games[0].Index = -5 }},
+		{"index 10^12", "index 1000000000000", func(rf *resultsFile) { rf.Games[1].Index = 1e12 }},
+		{"pair of another index", "pair 3", func(rf *resultsFile) { rf.Games[1].Pair = 3 }},
+		{"illegal move", `move 2 "e7e4"`, func(rf *resultsFile) { rf.Games[0].Moves[1] = "e7e4" }},
+		{"twice", "appears twice", func(rf *resultsFile) { rf.Games[1] = rf.Games[0] }},
+		{"score against result", "score_a 1: result 0-1 gives A 0", func(rf *resultsFile) { rf.Games[0].ScoreA = 1 }},
+		{"resigned by the wrong side", "beta resigned", func(rf *resultsFile) {
+			rf.Games[0].Moves, rf.Games[0].Reason = rf.Games[0].Moves[:3], "beta resigns"
+		}},
+		{"disagreement with a score", "a disagreement has result *", func(rf *resultsFile) { rf.Games[0].Disagreement = "x" }},
+	} {
+		var rf resultsFile
+		if err := json.Unmarshal(good, &rf); err != nil {
+			t.Fatal(err)
+		}
+		tc.edit(&rf)
+		data, _ := json.Marshal(rf)
+		bad := filepath.Join(dir, "bad.json")
+		if err := os.WriteFile(bad, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c := cfg
+		c.Results, c.PGN = bad, ""
+		_, err1 := PlayMatch(c)
+		_, err2 := PoolResults([]string{bad}, nil)
+		for _, err := range []error{err1, err2} {
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "bad.json: game record ") || strings.Contains(err.Error(), "\n") {
+				t.Errorf("%s: %v, want one line naming bad.json, the record and %q", tc.name, err, tc.want)
+			}
+		}
+	}
+}
+
+// TestHungEngine (issue 35, finding 9): an engine that answers pings but
+// never moves loses on time and the match goes on with a fresh engine; it
+// was a match error, and a silent engine at the opening's ping was counted
+// as a rules disagreement.
+func TestHungEngine(t *testing.T) {
+	cfg := foolsMate(t.TempDir())
+	cfg.MoveTime, cfg.TimeMargin, cfg.Grace = 50*time.Millisecond, 50*time.Millisecond, 100*time.Millisecond
+	cfg.B = scripted("beta", nil, nil, true)
+	r, err := PlayMatch(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Played) != 2 || len(r.Disagreements) != 0 || r.WinsA != 2 {
+		t.Fatalf("%s\n%+v", r, r.Played)
+	}
+	for _, g := range r.Played {
+		if !strings.HasPrefix(g.Reason, "beta loses on time (no move in") {
+			t.Errorf("game %d: %s (%s)", g.Index, g.Result, g.Reason)
+		}
+	}
+	// The file it wrote passes the checks of a resume.
+	if _, err := PoolResults([]string{cfg.Results}, nil); err != nil {
+		t.Error(err)
+	}
+}
