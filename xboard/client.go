@@ -34,22 +34,39 @@ var ErrEOF = errors.New("engine closed its output")
 func NewClient(name string, w io.Writer, r io.Reader, closer func() error) *Client {
 	c := &Client{Name: name, w: w, lines: make(chan string, 256), close: closer}
 	go func() {
-		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 64*1024), 1024*1024)
-		for sc.Scan() {
-			c.lines <- sc.Text()
+		br := bufio.NewReader(r)
+		for {
+			l, err := readLine(br)
+			if err != nil {
+				break
+			}
+			c.lines <- l
 		}
 		close(c.lines)
 	}()
 	return c
 }
 
-// Start runs argv (program and arguments) and returns its client.
+// readLine reads one line of any length without its "\n" (or "\r\n"); a
+// last line without a newline is returned too. io.EOF ends the input.
+func readLine(br *bufio.Reader) (string, error) {
+	l, err := br.ReadString('\n')
+	if err != nil && (l == "" || err != io.EOF) {
+		return "", err
+	}
+	l = strings.TrimSuffix(l, "\n")
+	return strings.TrimSuffix(l, "\r"), nil
+}
+
+// Start runs argv (program and arguments) in a process group of its own and
+// returns its client. Close ends the whole group: the engine and whatever
+// it started.
 func Start(argv []string) (*Client, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("empty engine command")
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
+	ownGroup(cmd)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -67,9 +84,10 @@ func Start(argv []string) (*Client, error) {
 		go func() { done <- cmd.Wait() }()
 		select {
 		case err := <-done:
+			killGroup(cmd) // what the engine started and left behind
 			return err
 		case <-time.After(2 * time.Second):
-			cmd.Process.Kill()
+			killGroup(cmd)
 			return <-done
 		}
 	})

@@ -122,16 +122,23 @@ func (e *Engine) setGame(name string) error {
 // State returns the current position (shared; do not modify).
 func (e *Engine) State() rules.State { return e.st }
 
-// Run reads commands from r until "quit" or the end of input.
+// Run reads commands from r until "quit" or the end of input. Lines may be
+// of any length (a longer line than the protocol needs is answered with an
+// error like any bad command).
 func (e *Engine) Run(r io.Reader) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	for sc.Scan() {
-		if e.Handle(sc.Text()) {
+	br := bufio.NewReader(r)
+	for {
+		l, err := readLine(br)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if e.Handle(l) {
 			return nil
 		}
 	}
-	return sc.Err()
 }
 
 func (e *Engine) printf(format string, a ...any) { fmt.Fprintf(e.out, format+"\n", a...) }
