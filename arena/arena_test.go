@@ -2,6 +2,7 @@ package arena
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"reflect"
 	"testing"
@@ -228,4 +229,29 @@ func TestMatchResume(t *testing.T) {
 	if _, err := Play(context.Background(), c, a, b); err == nil {
 		t.Error("records of another match were accepted")
 	}
+}
+
+// FuzzRecords: records read from a match report (match --json --resume) are
+// refused by CheckRecords or count into a report without a panic, A's score
+// in [0, 1] and the pentanomial counting every pair.
+func FuzzRecords(f *testing.F) {
+	f.Add([]byte(`[{"pair":0,"a_first":true,"score_a":1,"plies":10},{"pair":0,"score_a":0.5,"plies":12}]`))
+	f.Add([]byte(`[{"pair":0,"a_first":true,"score_a":7},{"pair":0,"score_a":0}]`))
+	f.Add([]byte(`[{"pair":-1,"score_a":0.5,"plies":-3,"playouts":-1}]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var recs []GameRecord
+		if json.Unmarshal(data, &recs) != nil || CheckRecords(recs) != nil {
+			return
+		}
+		var r Report
+		for p := 0; p+1 < len(recs); p += 2 {
+			r.AddPair([2]GameRecord{recs[p], recs[p+1]}, &SPRT{Elo0: 0, Elo1: 10})
+		}
+		if len(recs)%2 == 1 {
+			r.AddSingle(recs[len(recs)-1], nil)
+		}
+		if len(recs) > 0 && (r.Score < 0 || r.Score > 1 || r.Games != len(recs) || r.Penta.Pairs() != len(recs)/2) {
+			t.Fatalf("%d records: %d games, score %v, pentanomial %v", len(recs), r.Games, r.Score, r.Penta)
+		}
+	})
 }

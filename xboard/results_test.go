@@ -171,3 +171,36 @@ func TestHungEngine(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// FuzzResultsFile: any bytes read as a results file are refused with an
+// error or pass the checks; a file that passes sums up without a panic into
+// a report that counts no more games than it holds.
+func FuzzResultsFile(f *testing.F) {
+	f.Add([]byte(`{"variant":"chess","move_time_s":1,"time_margin_s":60,"opening_plies":0,"seed":0,"a":"alpha","b":"beta","games":[` +
+		`{"index":0,"pair":0,"a_first":true,"opening_plies":0,"moves":["f2f3","e7e5","g2g4","d8h4"],"result":"0-1","reason":"checkmate","score_a":0,"max_move_ms":[0,0]},` +
+		`{"index":1,"pair":0,"a_first":false,"opening_plies":0,"moves":["f2f3","e7e5","g2g4","d8h4"],"result":"0-1","reason":"checkmate","score_a":1,"max_move_ms":[0,0]}]}`))
+	f.Add([]byte(`{"variant":"chess","move_time_s":1,"a":"a","b":"b","max_plies":2,"games":[{"index":3,"pair":1,"moves":["e2e4","e7e5"],"result":"1/2-1/2","reason":"ply cap","score_a":0.5}]}`))
+	f.Add([]byte(`{"variant":"torishogi","move_time_s":0.1,"opening_plies":2,"seed":5,"a":"a","b":"b","games":[{"index":0,"pair":0,"a_first":true,"score_a":7}]}`))
+	f.Add([]byte(`{"variant":"chess","move_time_s":1,"a":"a","b":"b","games":[{"index":-5,"result":"*","reason":"disagreement","disagreement":"x"}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var rf resultsFile
+		if json.Unmarshal(data, &rf) != nil {
+			return
+		}
+		g, err := gameByVariant(rf.Variant)
+		if err != nil {
+			return
+		}
+		if checkResults(&rf, g) != nil {
+			return
+		}
+		c := MatchConfig{SPRT: &arena.SPRT{Elo0: 0, Elo1: 10}}
+		r, err := c.report(&rf)
+		if err != nil {
+			t.Fatalf("a checked file does not sum up: %v", err)
+		}
+		if r.Games+len(r.Disagreements) != len(rf.Games) || r.Score < 0 || r.Score > 1 {
+			t.Fatalf("report of %d games: %d scored, %d disagreements, score %v", len(rf.Games), r.Games, len(r.Disagreements), r.Score)
+		}
+	})
+}
