@@ -111,6 +111,9 @@ func Files(paths []string) ([]string, error) {
 				return nil
 			})
 			if err != nil {
+				if strings.HasPrefix(err.Error(), "datasets: ") {
+					return nil, err // RunFiles' own error, prefixed already
+				}
 				return nil, fmt.Errorf("datasets: %w", err)
 			}
 			if found == 0 {

@@ -36,6 +36,7 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+	"unicode"
 
 	"taifu/mcts"
 	"taifu/rules"
@@ -200,8 +201,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("priors: %v", priorsErr(c.Priors))
 	case historyErr(c.History) != nil:
 		return fmt.Errorf("history: %v", historyErr(c.History))
-	case strings.ContainsAny(c.RunID, "/\\ "):
-		return fmt.Errorf("run id %q: no slashes or spaces", c.RunID)
+	case strings.IndexFunc(c.RunID, func(r rune) bool { return r == '/' || r == '\\' || unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0:
+		return fmt.Errorf("run id %q: no slashes, spaces or control characters (tab, newline: the id goes into every row and PGN header)", c.RunID)
 	}
 	return nil
 }

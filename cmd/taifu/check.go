@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"taifu/rules"
@@ -23,6 +24,21 @@ func intIn(name string, v, lo, hi int64) error {
 			return fmt.Errorf("--%s %d: need at least %d", name, v, lo)
 		}
 		return fmt.Errorf("--%s %d: need a value in [%d, %d]", name, v, lo, hi)
+	}
+	return nil
+}
+
+// workersPerCore bounds every --workers flag: at most this many workers
+// (games or goroutines at once) per core, runtime.NumCPU. More only adds
+// memory (a Typhoon self-play worker holds about 8 MB) and no speed.
+const workersPerCore = 4
+
+// workersIn checks that the workers flag --name is in [lo, workersPerCore ×
+// the cores].
+func workersIn(name string, v, lo int64) error {
+	cores := runtime.NumCPU()
+	if hi := int64(workersPerCore * cores); v < lo || v > hi {
+		return fmt.Errorf("--%s %d: need %d to %d (at most %d per core; this machine has %d cores)", name, v, lo, hi, workersPerCore, cores)
 	}
 	return nil
 }

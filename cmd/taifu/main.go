@@ -31,8 +31,16 @@ var commands = map[string]*command{}
 
 func register(c *command) { commands[c.name] = c }
 
-// errUsage reports that flags were wrong; the flag package already printed why.
+// errUsage reports that flags were wrong (exit status 2); a flagError says
+// why in one line.
 var errUsage = errors.New("usage")
+
+// flagError is a flag that did not parse: one line with a hint to -h,
+// exit status 2 (errors.Is(err, errUsage)).
+type flagError struct{ msg string }
+
+func (e flagError) Error() string        { return e.msg }
+func (e flagError) Is(target error) bool { return target == errUsage }
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -68,6 +76,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 0 // -h asked for the flags, as "taifu help <command>"
 		}
 		if errors.Is(err, errUsage) {
+			if err != errUsage {
+				fmt.Fprintf(stderr, "taifu %s: %s\n", c.name, oneLine(err.Error()))
+			}
 			return 2
 		}
 		fmt.Fprintf(stderr, "taifu %s: %s\n", c.name, oneLine(err.Error()))
@@ -80,9 +91,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 // to rules.MaxQuoted bytes where it is quoted; this catches the rest.
 const maxErrLine = 600
 
-// oneLine makes an error message one line of at most maxErrLine bytes.
+// oneLine makes an error message one line of at most maxErrLine bytes, a
+// package prefix said twice in a row ("datasets: datasets: ") once.
 func oneLine(s string) string {
-	s = strings.ReplaceAll(strings.TrimSpace(s), "\n", "; ")
+	s = dedupePrefixes(strings.ReplaceAll(strings.TrimSpace(s), "\n", "; "))
 	if len(s) > maxErrLine {
 		n := maxErrLine
 		for n > 0 && !utf8.RuneStart(s[n]) {
@@ -91,6 +103,33 @@ func oneLine(s string) string {
 		s = s[:n] + "..."
 	}
 	return s
+}
+
+// dedupePrefixes drops a "word: " part of s that repeats the one before it,
+// where word is a package-like name (lower-case letters, digits, "/"), as
+// when a package's error is wrapped again with the same prefix.
+func dedupePrefixes(s string) string {
+	parts := strings.Split(s, ": ")
+	out := parts[:1]
+	for _, p := range parts[1:] {
+		if last := out[len(out)-1]; p == last && isPrefixWord(p) {
+			continue
+		}
+		out = append(out, p)
+	}
+	return strings.Join(out, ": ")
+}
+
+func isPrefixWord(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '/') {
+			return false
+		}
+	}
+	return true
 }
 
 func usage(w io.Writer) {
@@ -113,13 +152,20 @@ func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args and rejects stray positional arguments.
+// parseFlags parses args and rejects stray positional arguments. A flag
+// that does not parse ("--games 1e3") is one line naming it with a hint to
+// -h, not the whole flag list; -h prints the list.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
+	out := fs.Output()
+	fs.SetOutput(io.Discard) // the flag package prints the list on any error
+	err := fs.Parse(args)
+	fs.SetOutput(out)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fs.Usage()
 			return flag.ErrHelp
 		}
-		return errUsage
+		return flagError{fmt.Sprintf("%v (run \"%s -h\" for the flags)", err, fs.Name())}
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q", fs.Arg(0))

@@ -90,7 +90,7 @@ func (f *matchFlags) config(g *rules.Game) (arena.Config, error) {
 		intIn(f.prefix+"playouts-b", int64(f.playoutsB), 0, math.MaxInt32),
 		intIn(f.prefix+"opening-plies", int64(f.openingPlies), 0, 10000),
 		intIn(f.prefix+"max-plies", int64(f.maxPlies), 1, math.MaxInt32),
-		intIn(f.prefix+"workers", int64(f.workers), 1, 4096),
+		workersIn(f.prefix+"workers", int64(f.workers), 1),
 		intIn(f.prefix+"mate-depth", int64(f.mateDepth), 0, 8),
 		intIn(f.prefix+"mate-depth-b", int64(f.mateDepthB), -1, 8),
 		floatIn(f.prefix+"resign", f.resign, 0, 1),

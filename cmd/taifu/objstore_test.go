@@ -159,7 +159,11 @@ func TestTrainExportMatchOnS3(t *testing.T) {
 	}
 	args := []string{"train", "--game", "torishogi", "--out", tr, "--generations", "1", "--selfplay-games", "6",
 		"--selfplay-playouts", "10", "--selfplay-workers", "1", "--match-games", "2", "--match-playouts", "10", "--match-max-plies", "40"}
-	taifu(args...)
+	// The paths printed are URLs under the prefix (storage.Join), not
+	// filepath.Join's "s3:/runs/train?endpoint=http:/..." (issue 35, 11).
+	if out := taifu(args...); !strings.Contains(out, "current weights s3://runs/train/gen-00") || !strings.Contains(out, storage.Join(tr, "ladder.md")) || strings.Contains(out, "s3:/runs") {
+		t.Errorf("train on s3 prints:\n%s", out)
+	}
 	for _, f := range []string{"train.json", "ladder.md", "piece-values.csv", "gen-000/weights.json", "gen-001/candidate.json", "gen-001/match.json", "gen-001/selfplay/manifest.json"} {
 		if _, err := storage.Size(storage.Join(tr, f)); err != nil {
 			t.Errorf("train wrote no %s: %v", f, err)

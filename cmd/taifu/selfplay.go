@@ -112,6 +112,9 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 			cfg = cfg.WithDefaults()
 		}
 	}
+	if err := workersIn("workers", int64(cfg.Workers), 1); err != nil {
+		return err // also a --config file's workers
+	}
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
@@ -187,7 +190,7 @@ func (f *selfplayFlags) check(set map[string]bool) error {
 	checks := map[string]func() error{
 		"games":                func() error { return intIn("games", f.c.Games, 1, math.MaxInt64) },
 		"playouts":             func() error { return intIn("playouts", int64(f.c.Playouts), 1, math.MaxInt32) },
-		"workers":              func() error { return intIn("workers", int64(f.c.Workers), 0, 4096) },
+		"workers":              func() error { return workersIn("workers", int64(f.c.Workers), 0) },
 		"max-plies":            func() error { return intIn("max-plies", int64(f.c.MaxPlies), 1, math.MaxInt32) },
 		"resign-threshold":     func() error { return floatIn("resign-threshold", f.c.ResignThreshold, -1, 1) },
 		"resign-playout-share": func() error { return floatIn("resign-playout-share", f.c.ResignPlayoutShare, 0, 1) },

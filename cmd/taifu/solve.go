@@ -40,7 +40,7 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	if err := intIn("workers", int64(*workers), 0, 4096); err != nil {
+	if err := workersIn("workers", int64(*workers), 0); err != nil {
 		return err
 	}
 	var tb *solve.Table

@@ -9,7 +9,6 @@ import (
 	"math"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 	"taifu/mcts"
 	"taifu/rules"
 	"taifu/selfplay"
+	"taifu/storage"
 	"taifu/training"
 )
 
@@ -50,6 +50,9 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if *game == "" || *out == "" {
 		return errors.New("--game and --out are required")
 	}
+	if err := workersIn("selfplay-workers", int64(*spWorkers), 0); err != nil {
+		return err
+	}
 	g, err := rules.Lookup(*game)
 	if err != nil {
 		return err
@@ -75,7 +78,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	trainProgress(&cfg, stderr)
-	if st, err := training.LoadState(filepath.Join(*out, training.StateFile)); err != nil {
+	if st, err := training.LoadState(storage.Join(*out, training.StateFile)); err != nil {
 		return err
 	} else if st == nil {
 		if cfg.Start, err = loadStart(g, *startPath); err != nil {
@@ -88,9 +91,9 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "train: %d generations in %s; current weights %s\n", len(st.Generations), *out, filepath.Join(*out, st.Current))
+	fmt.Fprintf(stdout, "train: %d generations in %s; current weights %s\n", len(st.Generations), *out, storage.Join(*out, st.Current))
 	fmt.Fprintf(stdout, "see %s (losses, matches and the Elo ladder) and %s (piece values by generation)\n",
-		filepath.Join(*out, "ladder.md"), filepath.Join(*out, "piece-values.csv"))
+		storage.Join(*out, "ladder.md"), storage.Join(*out, "piece-values.csv"))
 	return nil
 }
 

@@ -118,7 +118,7 @@ func (f *tuneFlags) config(g *rules.Game, data []string, start *features.Weights
 		intIn("batch", int64(f.batch), 1, math.MaxInt32),
 		intIn("max-rows", int64(f.maxRows), 0, math.MaxInt),
 		intIn("bootstrap", int64(f.boot), 0, 100000),
-		intIn("workers", int64(f.workers), 0, 4096),
+		workersIn("workers", int64(f.workers), 0),
 	); err != nil {
 		return tuner.TuneConfig{}, err
 	}
