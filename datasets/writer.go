@@ -46,6 +46,10 @@ type WriterConfig struct {
 	// rows are all full searches; a resumed run of those formats keeps its
 	// columns). Row.Full must then be true in every row written.
 	NoFull bool
+	// BeforeCommit, when set, is called before each file is put in place;
+	// an error drops the file (a writer that lost its lease must not put a
+	// part where the new holder writes).
+	BeforeCommit func() error
 	// OnFile, when set, is called after each file is complete and renamed.
 	OnFile func(FileInfo) error
 }
@@ -281,6 +285,12 @@ func (w *Writer) Rotate() error {
 	if err != nil {
 		f.Abort()
 		return fmt.Errorf("datasets: closing %s: %w", w.info.Path, err)
+	}
+	if w.cfg.BeforeCommit != nil {
+		if err := w.cfg.BeforeCommit(); err != nil {
+			f.Abort()
+			return err
+		}
 	}
 	if err := f.Commit(); err != nil {
 		return fmt.Errorf("datasets: completing %s: %w", w.info.Path, err)

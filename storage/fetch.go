@@ -62,19 +62,31 @@ func Fetch(p string, size int64, sum string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("storage: local copy of %s: %w", quote(p), err)
 	}
-	r, err := b.NewReader(context.Background(), l.key, nil)
+	var n int64
+	var got string
+	err = retry(p, "reading", func(ctx context.Context) error {
+		if err := f.Reset(); err != nil {
+			return err
+		}
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		wd := newWatchdog(cancel)
+		defer wd.stop()
+		r, err := b.NewReader(ctx, l.key, nil)
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		h := sha256.New()
+		n, err = io.Copy(io.MultiWriter(f, h), progressReader{r, wd})
+		got = hex.EncodeToString(h.Sum(nil))
+		return err
+	})
 	if err != nil {
 		f.Abort()
-		return "", wrap(p, "reading", err)
+		return "", err
 	}
-	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(f, h), r)
-	r.Close()
-	if err != nil {
-		f.Abort()
-		return "", wrap(p, "reading", err)
-	}
-	if got := hex.EncodeToString(h.Sum(nil)); n != size || got != sum {
+	if n != size || got != sum {
 		f.Abort()
 		return "", errorf(p, "reading", "%d bytes with sha256 %.12s, the manifest says %d bytes with %.12s", n, got, size, sum)
 	}

@@ -176,16 +176,17 @@ func Check(p string) error {
 // under its name, Abort drops it. Write errors are reported by Write or
 // Commit.
 type File struct {
-	a      *atomicfile.File
-	w      *blob.Writer
-	cancel context.CancelFunc
-	name   string
-	done   bool
+	a    *atomicfile.File // a local file, or the local copy of an upload
+	b    *blob.Bucket     // the bucket of an upload
+	key  string
+	name string
+	done bool
 }
 
-// Create starts writing p. Locally this is atomicfile.Create (p+".tmp",
-// renamed by Commit); in an object store an upload that completes on
-// Commit.
+// Create starts writing p. Locally this is atomicfile.Create (a temporary
+// name unique to the writer beside p, renamed by Commit); for an object
+// store the content goes to a local temporary file, uploaded whole (and
+// retried) by Commit.
 func Create(p string) (*File, error) {
 	if !IsURL(p) {
 		if err := Check(p); err != nil {
@@ -204,48 +205,80 @@ func Create(p string) (*File, error) {
 	if l.key == "" {
 		return nil, errorf(p, "bad URL", "no object key")
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	w, err := b.NewWriter(ctx, l.key, &blob.WriterOptions{ContentType: "application/octet-stream"})
+	tmp, err := os.MkdirTemp("", "taifu-upload-")
 	if err != nil {
-		cancel()
-		return nil, wrap(p, "writing", err)
+		return nil, fmt.Errorf("storage: local copy of %s: %w", quote(p), err)
 	}
-	return &File{w: w, cancel: cancel, name: p}, nil
+	f, err := atomicfile.Create(filepath.Join(tmp, "object"))
+	if err != nil {
+		os.RemoveAll(tmp)
+		return nil, fmt.Errorf("storage: local copy of %s: %w", quote(p), err)
+	}
+	return &File{a: f, b: b, key: l.key, name: p}, nil
 }
 
 // Write writes to the file.
 func (f *File) Write(p []byte) (int, error) {
-	if f.a != nil {
-		return f.a.Write(p)
-	}
-	n, err := f.w.Write(p)
-	if err != nil {
-		err = wrap(f.name, "writing", err)
+	n, err := f.a.Write(p)
+	if err != nil && f.b != nil {
+		err = fmt.Errorf("storage: local copy of %s: %w", quote(f.name), err)
 	}
 	return n, err
 }
 
 // Commit completes the file: locally fsync and rename (atomicfile); in an
-// object store the end of the upload, after which the object exists whole.
-// After an error nothing new is left under the name.
+// object store the upload of the local copy, retried until Timeout, after
+// which the object exists whole. After an error nothing new is left under
+// the name.
 func (f *File) Commit() error {
-	if f.a != nil {
+	if f.b == nil {
 		return f.a.Commit()
 	}
 	if f.done {
 		return errorf(f.name, "writing", "already committed or aborted")
 	}
 	f.done = true
-	defer f.cancel()
-	if err := f.w.Close(); err != nil {
-		return wrap(f.name, "writing", err)
+	dir := filepath.Dir(f.a.TempName())
+	defer os.RemoveAll(dir)
+	if err := f.a.Commit(); err != nil {
+		return fmt.Errorf("storage: local copy of %s: %w", quote(f.name), err)
 	}
-	return nil
+	return upload(f.b, f.key, f.name, filepath.Join(dir, "object"), nil)
+}
+
+// upload uploads the local file src to key, retried, each attempt watched
+// for progress; opts are the writer's options (nil: an octet stream).
+func upload(b *blob.Bucket, key, name, src string, opts *blob.WriterOptions) error {
+	if opts == nil {
+		opts = &blob.WriterOptions{ContentType: "application/octet-stream"}
+	}
+	return retry(name, "writing", func(ctx context.Context) error {
+		in, err := os.Open(src)
+		if err != nil {
+			return err
+		}
+		defer in.Close()
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		wd := newWatchdog(cancel)
+		defer wd.stop()
+		w, err := b.NewWriter(ctx, key, opts)
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(w, progressReader{in, wd}); err != nil {
+			cancel()
+			w.Close()
+			return err
+		}
+		wd.kick()
+		return w.Close()
+	})
 }
 
 // Abort drops the file: nothing appears under its name.
 func (f *File) Abort() {
-	if f.a != nil {
+	if f.b == nil {
 		f.a.Abort()
 		return
 	}
@@ -253,12 +286,12 @@ func (f *File) Abort() {
 		return
 	}
 	f.done = true
-	f.cancel() // a cancelled upload is aborted by Close
-	f.w.Close()
+	f.a.Abort()
+	os.RemoveAll(filepath.Dir(f.a.TempName()))
 }
 
 // WriteFile writes data to p whole: atomicfile.WriteFile locally, one
-// upload to an object store.
+// upload (retried) to an object store.
 func WriteFile(p string, data []byte) error {
 	if !IsURL(p) {
 		if err := Check(p); err != nil {
@@ -273,13 +306,13 @@ func WriteFile(p string, data []byte) error {
 	if l.key == "" {
 		return errorf(p, "bad URL", "no object key")
 	}
-	if err := b.WriteAll(context.Background(), l.key, data, &blob.WriterOptions{ContentType: "application/octet-stream"}); err != nil {
-		return wrap(p, "writing", err)
-	}
-	return nil
+	return retry(p, "writing", func(ctx context.Context) error {
+		return b.WriteAll(ctx, l.key, data, &blob.WriterOptions{ContentType: "application/octet-stream"})
+	})
 }
 
-// Open opens p for reading.
+// Open opens p for reading. An object's read fails when the store makes
+// no progress for Timeout.
 func Open(p string) (io.ReadCloser, error) {
 	if !IsURL(p) {
 		if err := Check(p); err != nil {
@@ -291,27 +324,54 @@ func Open(p string) (io.ReadCloser, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := b.NewReader(context.Background(), l.key, nil)
+	var r *blob.Reader
+	var wd *watchdog
+	var cancel context.CancelFunc
+	err = retry(p, "reading", func(ctx context.Context) error {
+		// The reader outlives retry's deadline: only the watchdog bounds it.
+		rctx, c := context.WithCancel(context.Background())
+		stop := context.AfterFunc(ctx, c)
+		var err error
+		r, err = b.NewReader(rctx, l.key, nil)
+		stop()
+		if err != nil {
+			c()
+			return err
+		}
+		cancel, wd = c, newWatchdog(c)
+		return nil
+	})
 	if err != nil {
-		return nil, wrap(p, "reading", err)
+		return nil, err
 	}
-	return &reader{r: r, name: p}, nil
+	return &reader{r: progressReader{r, wd}, c: r, wd: wd, cancel: cancel, name: p}, nil
 }
 
 type reader struct {
-	r    *blob.Reader
-	name string
+	r      io.Reader
+	c      io.Closer
+	wd     *watchdog
+	cancel context.CancelFunc
+	name   string
 }
 
 func (r *reader) Read(p []byte) (int, error) {
 	n, err := r.r.Read(p)
 	if err != nil && err != io.EOF {
+		if r.wd.fired.Load() {
+			err = timeoutError(r.name, "reading", r.wd.limit, nil)
+		}
 		err = wrap(r.name, "reading", err)
 	}
 	return n, err
 }
 
-func (r *reader) Close() error { return r.r.Close() }
+func (r *reader) Close() error {
+	r.wd.stop()
+	err := r.c.Close()
+	r.cancel()
+	return err
+}
 
 // ReadFile reads p whole.
 func ReadFile(p string) ([]byte, error) {
@@ -325,11 +385,13 @@ func ReadFile(p string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := b.ReadAll(context.Background(), l.key)
-	if err != nil {
-		return nil, wrap(p, "reading", err)
-	}
-	return data, nil
+	var data []byte
+	err = retry(p, "reading", func(ctx context.Context) error {
+		var err error
+		data, err = b.ReadAll(ctx, l.key)
+		return err
+	})
+	return data, err
 }
 
 // Size returns the size of the file or object p.
@@ -345,11 +407,15 @@ func Size(p string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	a, err := b.Attributes(context.Background(), l.key)
-	if err != nil {
-		return 0, wrap(p, "reading", err)
-	}
-	return a.Size, nil
+	var size int64
+	err = retry(p, "reading", func(ctx context.Context) error {
+		a, err := b.Attributes(ctx, l.key)
+		if err == nil {
+			size = a.Size
+		}
+		return err
+	})
+	return size, err
 }
 
 // Remove deletes the file or object p.
@@ -361,10 +427,7 @@ func Remove(p string) error {
 	if err != nil {
 		return err
 	}
-	if err := b.Delete(context.Background(), l.key); err != nil {
-		return wrap(p, "deleting", err)
-	}
-	return nil
+	return retry(p, "deleting", func(ctx context.Context) error { return b.Delete(ctx, l.key) })
 }
 
 // MkdirAll creates the local directory dir and its parents; object stores
@@ -397,11 +460,13 @@ func IsDir(p string) (bool, error) {
 	if prefix != "" {
 		prefix += "/"
 	}
-	objs, _, err := b.ListPage(context.Background(), blob.FirstPageToken, 1, &blob.ListOptions{Prefix: prefix})
-	if err != nil {
-		return false, wrap(p, "listing", err)
-	}
-	return len(objs) > 0, nil
+	var n int
+	err = retry(p, "listing", func(ctx context.Context) error {
+		objs, _, err := b.ListPage(ctx, blob.FirstPageToken, 1, &blob.ListOptions{Prefix: prefix})
+		n = len(objs)
+		return err
+	})
+	return n > 0, err
 }
 
 // List returns the names of the files (objects) directly in dir, sorted;
@@ -434,18 +499,24 @@ func List(dir string) ([]string, error) {
 		prefix += "/"
 	}
 	var out []string
-	it := b.List(&blob.ListOptions{Prefix: prefix, Delimiter: "/"})
-	for {
-		o, err := it.Next(context.Background())
-		if err == io.EOF {
-			break
+	err = retry(dir, "listing", func(ctx context.Context) error {
+		out = out[:0]
+		it := b.List(&blob.ListOptions{Prefix: prefix, Delimiter: "/"})
+		for {
+			o, err := it.Next(ctx)
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			if !o.IsDir {
+				out = append(out, strings.TrimPrefix(o.Key, prefix))
+			}
 		}
-		if err != nil {
-			return nil, wrap(dir, "listing", err)
-		}
-		if !o.IsDir {
-			out = append(out, strings.TrimPrefix(o.Key, prefix))
-		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	sort.Strings(out)
 	return out, nil
@@ -457,6 +528,8 @@ type Error struct {
 	Op   string // "reading", "writing", "listing", "deleting", "bad URL", ...
 	Err  error
 	code gcerrors.ErrorCode
+	// plain: Err's text is already the reason, in plain words.
+	plain bool
 }
 
 func (e *Error) Error() string {
@@ -482,6 +555,9 @@ type apiError interface {
 // error code and message (or the cause's first line).
 func (e *Error) reason() string {
 	msg := e.Err.Error()
+	if e.plain {
+		return msg
+	}
 	var api apiError
 	if errors.As(e.Err, &api) && api.ErrorCode() != "" {
 		msg = api.ErrorCode()

@@ -60,7 +60,7 @@ func TestObjectStoreErrors(t *testing.T) {
 		{"selfplay bad query", root, selfplay("s3://runs/err?bogus=1"), []string{"s3://runs/err?bogus=1", "unknown query parameter"}},
 		{"selfplay no bucket", root, selfplay("s3:///err"), []string{"s3:///err", "no bucket"}},
 		{"selfplay missing credentials", s3test.CredentialsEnv("", ""), selfplay(url), []string{"s3://runs/err", "no credentials"}},
-		{"selfplay unreachable endpoint", root, selfplay(unreachable), []string{"http://127.0.0.1:1", "endpoint unreachable"}},
+		{"selfplay unreachable endpoint", append(root, storage.TimeoutEnv+"=2s"), selfplay(unreachable), []string{"http://127.0.0.1:1", "gave up after 2s"}},
 		{"selfplay bucket without permission", s3test.CredentialsEnv("taifu-test-user", "taifu-test-user-secret"), selfplay(url), []string{"s3://runs/err", "permission denied"}},
 		{"tune bad query", root, tune("s3://runs/err?bogus=1", "w.json"), []string{"s3://runs/err", "?bogus=1", "unknown query parameter"}},
 		{"tune missing credentials", s3test.CredentialsEnv("", ""), tune(url, filepath.Join(t.TempDir(), "w.json")), []string{"s3://runs/err", "no credentials"}},
@@ -70,9 +70,16 @@ func TestObjectStoreErrors(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, stderr := runTaifu(t, bin, c.env, c.args...)
-			line := strings.TrimSpace(stderr)
+			// Lines of the storage package while it retries, then the error.
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			line := lines[len(lines)-1]
+			for _, l := range lines[:len(lines)-1] {
+				if !strings.HasPrefix(l, "storage: still ") && !strings.Contains(l, "; retrying in ") {
+					line += "\n" + l
+				}
+			}
 			if code != 1 || strings.Contains(line, "\n") {
-				t.Fatalf("exit %d, stderr %q: want exit 1 and one line", code, stderr)
+				t.Fatalf("exit %d, stderr %q: want exit 1 and one error line", code, stderr)
 			}
 			for _, w := range c.want {
 				if !strings.Contains(line, w) {
@@ -86,58 +93,82 @@ func TestObjectStoreErrors(t *testing.T) {
 	}
 }
 
-// TestObjectStoreGoesAway: the S3 server stops in the middle of a run. The
-// run exits 1 with one line naming the URL, and the manifest in the bucket
-// lists only parts that are whole: nothing partial is ever listed.
+// TestObjectStoreGoesAway: the S3 server stops in the middle of a run, or
+// freezes (SIGSTOP: it keeps the connections and answers nothing, issue 35
+// finding 4, where a run hung for minutes with no word). The run retries,
+// says it is waiting, and exits 1 within the configured storage timeout
+// with a last line naming the URL; the manifest in the bucket lists only
+// parts that are whole: nothing partial is ever listed.
 func TestObjectStoreGoesAway(t *testing.T) {
 	bin := taifuBinary(t)
-	srv := s3test.Start(t)
-	srv.CreateBucket(t, "runs")
-	url := srv.URL("runs", "away")
-	cmd := exec.Command(bin, "selfplay", "--game", "torishogi", "--games", "200", "--playouts", "24", "--max-plies", "60",
-		"--seed", "3", "--workers", "1", "--weights", "start", "--quiet", "--commit-games", "1", "--commit-every", "0", "--out", url)
-	cmd.Env = append(os.Environ(), srv.Env()...)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	for _, c := range []struct {
+		name   string
+		stop   func(srv *s3test.Server)
+		saying string // a line while the run waits
+	}{
+		{"stopped", func(srv *s3test.Server) { srv.Stop() }, "storage: still "},
+		{"frozen", func(srv *s3test.Server) { srv.Freeze(t) }, "storage: still "},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			srv := s3test.Start(t)
+			srv.CreateBucket(t, "runs")
+			url := srv.URL("runs", "away")
+			cmd := exec.Command(bin, "selfplay", "--game", "torishogi", "--games", "200", "--playouts", "24", "--max-plies", "60",
+				"--seed", "3", "--workers", "1", "--weights", "start", "--quiet", "--commit-games", "1", "--commit-every", "0", "--out", url)
+			const limit = 3 * time.Second
+			cmd.Env = append(append(os.Environ(), srv.Env()...), storage.TimeoutEnv+"="+limit.String())
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { cmd.Process.Kill(); srv.Thaw() })
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
+			// The server's directory holds the objects as files (posix backend).
+			dir := filepath.Join(srv.Dir, "runs", "away")
+			mpath := filepath.Join(dir, datasets.ManifestName(0, 1))
+			for {
+				select {
+				case err := <-exited:
+					t.Fatalf("the run ended (%v) before the server was stopped: %s", err, stderr.String())
+				case <-time.After(20 * time.Millisecond):
+				}
+				if m, err := datasets.LoadManifest(mpath); err == nil && m.Done >= 2 {
+					break
+				}
+			}
+			t0 := time.Now()
+			c.stop(srv)
+			var err error
+			// A call in flight and the lease check may each wait the limit.
+			select {
+			case err = <-exited:
+			case <-time.After(10 * limit):
+				cmd.Process.Signal(syscall.SIGKILL)
+				t.Fatalf("the run did not stop within %s of its endpoint going away; stderr:\n%s", 10*limit, stderr.String())
+			}
+			took := time.Since(t0)
+			srv.Thaw()
+			ee, ok := err.(*exec.ExitError)
+			lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+			last := lines[len(lines)-1]
+			if !ok || ee.ExitCode() != 1 || !strings.Contains(last, "s3://runs/away") || !strings.Contains(last, "gave up after "+limit.String()) {
+				t.Fatalf("exit %v, stderr %q: want exit 1 and a last line naming the URL and the limit", err, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), c.saying) {
+				t.Errorf("no line saying %q while waiting: %q", c.saying, stderr.String())
+			}
+			m, err := datasets.LoadManifest(mpath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := m.Verify(dir); err != nil {
+				t.Fatalf("the manifest lists a part that is not whole: %v", err)
+			}
+			t.Logf("stopped %s after the endpoint went away, with %d games in %d whole parts; error: %s", took.Round(time.Millisecond), m.Done, len(m.Files), last)
+		})
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	// The server's directory holds the objects as files (posix backend).
-	dir := filepath.Join(srv.Dir, "runs", "away")
-	mpath := filepath.Join(dir, datasets.ManifestName(0, 1))
-	for {
-		select {
-		case err := <-exited:
-			t.Fatalf("the run ended (%v) before the server was stopped: %s", err, stderr.String())
-		case <-time.After(20 * time.Millisecond):
-		}
-		if m, err := datasets.LoadManifest(mpath); err == nil && m.Done >= 2 {
-			break
-		}
-	}
-	srv.Stop()
-	var err error
-	select {
-	case err = <-exited:
-	case <-time.After(2 * time.Minute):
-		cmd.Process.Signal(syscall.SIGKILL)
-		t.Fatal("the run did not stop within 2 minutes of its endpoint going away")
-	}
-	ee, ok := err.(*exec.ExitError)
-	line := strings.TrimSpace(stderr.String())
-	if !ok || ee.ExitCode() != 1 || strings.Contains(line, "\n") || !strings.Contains(line, "s3://runs/away") {
-		t.Fatalf("exit %v, stderr %q: want exit 1 and one line naming the URL", err, line)
-	}
-	m, err := datasets.LoadManifest(mpath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Verify(dir); err != nil {
-		t.Fatalf("the manifest lists a part that is not whole: %v", err)
-	}
-	t.Logf("stopped with %d games in %d whole parts; error: %s", m.Done, len(m.Files), line)
 }
 
 // TestTrainExportMatchOnS3: train keeps its whole run (state, weights,

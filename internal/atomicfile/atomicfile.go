@@ -4,8 +4,10 @@
 //
 // The fsync policy, the one used for every file taifu commits (weights,
 // manifests, Parquet parts, the Nana shogi solver table, match and training
-// state): the data goes to a temporary file "<path>.tmp" in the target's own
-// directory (so the rename cannot cross file systems); the temporary file is
+// state): the data goes to a temporary file "<path>.<unique>.tmp" in the
+// target's own directory (so the rename cannot cross file systems; the
+// unique part, from the pid and random bits, keeps two writers of the same
+// path from writing into, or deleting, each other's); the temporary file is
 // fsynced and closed, renamed over the target, and then the directory is
 // fsynced so that the rename itself survives a power loss. On any error the
 // temporary file is removed and the target is left as it was. There is one
@@ -14,37 +16,65 @@
 package atomicfile
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
-// TempSuffix is appended to the target's name to name its temporary file.
+// TempSuffix ends every temporary file's name: "<path>.<unique>.tmp".
 const TempSuffix = ".tmp"
 
 // File is a file being written to a temporary name; Commit puts it in place.
 type File struct {
 	f    *os.File
 	path string
+	tmp  string
 	done bool
 }
 
-// Create starts writing path: it creates (or truncates) path+TempSuffix with
-// mode 0644 (before umask).
+// Create starts writing path: it creates a new temporary file
+// "<path>.<pid>-<random>.tmp" with mode 0644 (before umask), exclusively.
 func Create(path string) (*File, error) {
-	f, err := os.OpenFile(path+TempSuffix, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return nil, err
+	var b [4]byte
+	for {
+		rand.Read(b[:])
+		tmp := fmt.Sprintf("%s.%d-%s%s", path, os.Getpid(), hex.EncodeToString(b[:]), TempSuffix)
+		f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return &File{f: f, path: path, tmp: tmp}, nil
 	}
-	return &File{f: f, path: path}, nil
+}
+
+// IsTemp reports whether name (a base name) is a temporary file of target
+// (a base name) made by Create.
+func IsTemp(name, target string) bool {
+	return strings.HasPrefix(name, target+".") && strings.HasSuffix(name, TempSuffix)
 }
 
 // Write writes to the temporary file.
 func (f *File) Write(p []byte) (int, error) { return f.f.Write(p) }
 
+// Reset empties the temporary file and rewinds it, to write it again.
+func (f *File) Reset() error {
+	if _, err := f.f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	return f.f.Truncate(0)
+}
+
 // TempName returns the temporary file's path.
-func (f *File) TempName() string { return f.path + TempSuffix }
+func (f *File) TempName() string { return f.tmp }
 
 // Commit fsyncs and closes the temporary file, renames it to the target and
 // fsyncs the directory. After an error the temporary file is gone and the

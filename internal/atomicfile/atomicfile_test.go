@@ -17,8 +17,8 @@ func TestWriteFile(t *testing.T) {
 		if err != nil || string(got) != data {
 			t.Fatalf("read %q, %v; want %q", got, err, data)
 		}
-		if _, err := os.Stat(path + TempSuffix); !os.IsNotExist(err) {
-			t.Fatalf("temporary file left behind: %v", err)
+		if tmps, _ := filepath.Glob(filepath.Join(dir, "*"+TempSuffix)); len(tmps) > 0 {
+			t.Fatalf("temporary file left behind: %v", tmps)
 		}
 	}
 }
@@ -63,7 +63,36 @@ func TestErrors(t *testing.T) {
 	if err := WriteFile(target, []byte("x")); err == nil {
 		t.Fatal("rename over a non-empty directory succeeded")
 	}
-	if _, err := os.Stat(target + TempSuffix); !os.IsNotExist(err) {
-		t.Fatalf("temporary file left behind: %v", err)
+	if tmps, _ := filepath.Glob(filepath.Join(dir, "*"+TempSuffix)); len(tmps) > 0 {
+		t.Fatalf("temporary file left behind: %v", tmps)
+	}
+}
+
+// TestTwoWriters: two writers of one target have their own temporary
+// files (issue 35: a second writer truncated and deleted the first's, whose
+// rename then put the second's partial file in place); aborting one leaves
+// the other's intact, and each commits its own content whole.
+func TestTwoWriters(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "part")
+	a, err := Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.TempName() == b.TempName() || !IsTemp(filepath.Base(a.TempName()), "part") {
+		t.Fatalf("temporary names %s and %s: want two distinct names of part", a.TempName(), b.TempName())
+	}
+	a.Write([]byte("first writer, whole"))
+	b.Write([]byte("second"))
+	b.Abort()
+	if err := a.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "first writer, whole" {
+		t.Fatalf("target holds %q", got)
 	}
 }

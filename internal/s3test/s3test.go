@@ -106,6 +106,18 @@ func (s *Server) Stop() {
 	<-s.exited
 }
 
+// Freeze stops the server with SIGSTOP: it keeps its connections and
+// answers nothing (a hung endpoint) until Thaw. Stop works on a frozen
+// server too.
+func (s *Server) Freeze(t testing.TB) {
+	if err := s.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatalf("s3test: SIGSTOP: %v", err)
+	}
+}
+
+// Thaw continues a frozen server (SIGCONT).
+func (s *Server) Thaw() { s.cmd.Process.Signal(syscall.SIGCONT) }
+
 // Start starts a server on a free localhost port over a new temporary
 // directory, waits until it answers, and stops it when the test ends.
 func Start(t testing.TB) *Server {

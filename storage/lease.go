@@ -1,0 +1,301 @@
+package storage
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
+
+	"taifu/internal/atomicfile"
+)
+
+// DefaultLeaseTTL is how long a lease stays valid without renewal; a
+// holder renews it every third of that.
+const DefaultLeaseTTL = time.Minute
+
+// LeaseInfo is the content of a lease: who holds it and until when.
+type LeaseInfo struct {
+	Host    string `json:"host"`
+	PID     int    `json:"pid"`
+	Started string `json:"started"` // RFC 3339, when the holder took it
+	Expires string `json:"expires"` // RFC 3339, renewed while the holder runs
+	Token   string `json:"token"`   // random, tells holders apart
+}
+
+// String names the holder in one line.
+func (i LeaseInfo) String() string {
+	return fmt.Sprintf("pid %d on host %s since %s", i.PID, i.Host, i.Started)
+}
+
+// ErrLeaseHeld is wrapped by AcquireLease's error when another live writer
+// holds the lease.
+var ErrLeaseHeld = errors.New("lease held by another writer")
+
+// LeaseOptions tune AcquireLease.
+type LeaseOptions struct {
+	// TTL is how long the lease lasts without renewal (0: DefaultLeaseTTL).
+	TTL time.Duration
+	// TakeOver takes the lease even from a holder that looks alive (the
+	// operator knows it is gone, e.g. a pod on a lost node).
+	TakeOver bool
+	// Log, when set, receives a line when a stale lease is taken over.
+	Log io.Writer
+}
+
+// Lease is a held lease: one writer per location. It is renewed in the
+// background until Release; Check reports whether it is still held.
+type Lease struct {
+	path string
+	ttl  time.Duration
+	mu   sync.Mutex
+	info LeaseInfo
+	err  error // set when the lease was found lost
+	stop chan struct{}
+	done chan struct{}
+}
+
+// AcquireLease takes the lease at path (a local file or an object): it
+// creates it exclusively (O_EXCL locally, an If-None-Match: * upload in an
+// object store) holding this process's host, pid, start time and expiry.
+// A lease already there is refused with an error wrapping ErrLeaseHeld and
+// naming its holder, unless it is stale: expired, or held by a process of
+// this host that no longer runs (or by this very pid, a previous life of a
+// restarted container), or opt.TakeOver is set. Then it is replaced, with
+// a line to opt.Log.
+func AcquireLease(path string, opt LeaseOptions) (*Lease, error) {
+	if opt.TTL <= 0 {
+		opt.TTL = DefaultLeaseTTL
+	}
+	host, _ := os.Hostname()
+	var tok [12]byte
+	rand.Read(tok[:])
+	now := time.Now().UTC()
+	l := &Lease{path: path, ttl: opt.TTL, info: LeaseInfo{Host: host, PID: os.Getpid(),
+		Started: now.Format(time.RFC3339), Token: hex.EncodeToString(tok[:])}}
+	for attempt := 0; ; attempt++ {
+		created, err := l.create()
+		if err != nil {
+			return nil, err
+		}
+		if created {
+			break
+		}
+		old, err := readLease(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // released meanwhile
+		}
+		if err != nil && !opt.TakeOver {
+			return nil, fmt.Errorf("storage: lease %s: unreadable (%v): if no writer runs, use --take-over-lease", quote(path), err)
+		}
+		why := old.stale(host)
+		if why == "" && opt.TakeOver {
+			why = "taken over on request"
+		}
+		if why == "" || attempt >= 3 {
+			return nil, fmt.Errorf("storage: %s is being written by %s (lease %s, expires %s): %w; wait for it to finish, or use --take-over-lease if it is gone",
+				quote(Dir(path)), old, quote(path), old.Expires, ErrLeaseHeld)
+		}
+		if opt.Log != nil {
+			fmt.Fprintf(opt.Log, "taking over the lease of %s held by %s (%s)\n", quote(Dir(path)), old, why)
+		}
+		if err := Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+	}
+	l.stop, l.done = make(chan struct{}), make(chan struct{})
+	go l.renew()
+	return l, nil
+}
+
+// stale says why a lease read by a process on host may be replaced, or "".
+func (i LeaseInfo) stale(host string) string {
+	if i.Host == host {
+		if i.PID == os.Getpid() {
+			return "its pid is this process's: a previous run of this container"
+		}
+		if i.PID > 0 && !alive(i.PID) {
+			return "its process is gone"
+		}
+		if i.PID > 0 {
+			return "" // a live process on this host: held, whatever the expiry
+		}
+	}
+	exp, err := time.Parse(time.RFC3339, i.Expires)
+	if err != nil {
+		return "no valid expiry"
+	}
+	if time.Now().After(exp) {
+		return "expired " + exp.Format(time.RFC3339)
+	}
+	return ""
+}
+
+// alive reports whether process pid runs on this host.
+func alive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// content is the lease's file content with a fresh expiry.
+func (l *Lease) content() []byte {
+	l.info.Expires = time.Now().UTC().Add(l.ttl).Format(time.RFC3339)
+	data, _ := json.Marshal(l.info)
+	return append(data, '\n')
+}
+
+// create writes the lease if none exists; false when one does.
+func (l *Lease) create() (bool, error) {
+	data := l.content()
+	if !IsURL(l.path) {
+		p := local(l.path)
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			return false, nil
+		}
+		if err != nil {
+			return false, fmt.Errorf("storage: lease: %w", err)
+		}
+		_, err = f.Write(data)
+		if err == nil {
+			err = f.Sync()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(p)
+			return false, fmt.Errorf("storage: lease: %w", err)
+		}
+		return true, nil
+	}
+	l2, b, err := openLoc(l.path)
+	if err != nil {
+		return false, err
+	}
+	err = retry(l.path, "writing", func(ctx context.Context) error {
+		return b.WriteAll(ctx, l2.key, data, &blob.WriterOptions{ContentType: "application/json", IfNotExist: true})
+	})
+	if err != nil {
+		if gcerrors.Code(errors.Unwrap(err)) == gcerrors.FailedPrecondition || gcerrors.Code(err) == gcerrors.FailedPrecondition {
+			return false, nil
+		}
+		return false, err
+	}
+	return true, nil
+}
+
+func readLease(path string) (LeaseInfo, error) {
+	var i LeaseInfo
+	data, err := ReadFile(path)
+	if err != nil {
+		return i, err
+	}
+	if err := json.Unmarshal(data, &i); err != nil {
+		return i, fmt.Errorf("%w: %v", errNotLease, err)
+	}
+	return i, nil
+}
+
+// Check returns nil while the lease is still this holder's: it reads the
+// lease back and compares its token (a writer calls it before each commit,
+// so that a writer whose lease was taken over stops before it commits).
+func (l *Lease) Check() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.err != nil {
+		return l.err
+	}
+	cur, err := readLease(l.path)
+	switch {
+	case err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errNotLease):
+		return err // a read error is not a loss: the caller's write will tell
+	case err != nil || cur.Token != l.info.Token:
+		holder := "nobody"
+		if err == nil {
+			holder = cur.String()
+		}
+		l.err = fmt.Errorf("storage: lost the lease of %s: now held by %s; stopping", quote(Dir(l.path)), holder)
+	}
+	return l.err
+}
+
+var errNotLease = errors.New("not a lease")
+
+// renew rewrites the lease with a new expiry every third of its TTL while
+// it is still this holder's.
+func (l *Lease) renew() {
+	defer close(l.done)
+	t := time.NewTicker(l.ttl / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-l.stop:
+			return
+		case <-t.C:
+		}
+		if l.Check() != nil {
+			return
+		}
+		l.mu.Lock()
+		data := l.content()
+		l.mu.Unlock()
+		if IsURL(l.path) {
+			WriteFile(l.path, data) // a failure is retried next time
+		} else {
+			atomicfile.WriteFile(local(l.path), data)
+		}
+	}
+}
+
+// Release stops renewing and removes the lease if it is still this
+// holder's.
+func (l *Lease) Release() error {
+	if l == nil || l.stop == nil {
+		return nil
+	}
+	select {
+	case <-l.stop:
+		return nil // released already
+	default:
+	}
+	close(l.stop)
+	<-l.done
+	if l.Check() != nil {
+		return nil
+	}
+	if err := Remove(l.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// Dir returns the location holding p: filepath.Dir of a local path, the
+// URL without its key's last element (its query kept).
+func Dir(p string) string {
+	if !IsURL(p) {
+		return filepath.Dir(local(p))
+	}
+	hostKey, query, hasQuery := strings.Cut(p, "?")
+	scheme, rest, _ := strings.Cut(hostKey, "://")
+	if i := strings.LastIndex(rest, "/"); i >= 0 {
+		rest = rest[:i]
+	}
+	out := scheme + "://" + rest
+	if hasQuery {
+		out += "?" + query
+	}
+	return out
+}
