@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"strings"
 	"sync"
@@ -29,14 +30,22 @@ type Options struct {
 	// written.
 	Progress func(Progress)
 	// CommitEvery completes the Parquet part being written, and records it
-	// in the manifest, once a finished game is written at least this long
-	// after the last commit: a SIGKILL loses at most the games finished in
-	// that interval (plus those waiting behind an unfinished earlier game,
-	// since games are committed in order). 0: DefaultCommitEvery; negative:
-	// no time-based commits.
+	// in the manifest, this long after the last commit when games have been
+	// written since (checked on a timer, not only when a game is written): a
+	// SIGKILL loses at most the games written in that interval (plus those
+	// waiting behind an unfinished earlier game, since games are committed
+	// in order). 0: DefaultCommitEvery; negative: no time-based commits.
 	CommitEvery time.Duration
 	// CommitGames, when positive, also commits after this many games.
 	CommitGames int64
+	// TakeOverLease takes the run's lease even from a writer that looks
+	// alive (see Run).
+	TakeOverLease bool
+	// LeaseTTL is the lease's lifetime without renewal (0:
+	// storage.DefaultLeaseTTL).
+	LeaseTTL time.Duration
+	// Log, when set, receives a line when a stale lease is taken over.
+	Log io.Writer
 }
 
 // DefaultCommitEvery is the default Options.CommitEvery. Every commit
@@ -116,6 +125,14 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	defer stopNow()
 	context.AfterFunc(drop, stopNow)
 	mpath := storage.Join(cfg.Out, datasets.ManifestName(cfg.Shard, cfg.Shards))
+	if err := storage.MkdirAll(cfg.Out); err != nil {
+		return nil, err
+	}
+	lease, err := storage.AcquireLease(LeaseName(cfg.Out, cfg.Shard, cfg.Shards), storage.LeaseOptions{TTL: opt.LeaseTTL, TakeOver: opt.TakeOverLease, Log: opt.Log})
+	if err != nil {
+		return nil, err
+	}
+	defer lease.Release()
 	m, err := openManifest(mpath, cfg, opt.Resume, g, w)
 	if err != nil {
 		return nil, err
@@ -143,6 +160,9 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 			opt.CommitEvery > 0 && time.Since(lastCommit) >= opt.CommitEvery)
 	}
 	save := func() error {
+		if err := lease.Check(); err != nil {
+			return err
+		}
 		m.Stats = committed.toMap()
 		m.Complete = m.Done == total
 		m.Updated = time.Now().UTC().Format(time.RFC3339)
@@ -154,8 +174,9 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 		// A resumed run of an older format keeps its policy layout, and
 		// writes no full column, so that all files of a run have the same
 		// columns.
-		MoveText: m.Format < 3,
-		NoFull:   m.Format < 4,
+		MoveText:     m.Format < 3,
+		NoFull:       m.Format < 4,
+		BeforeCommit: lease.Check,
 		OnFile: func(fi datasets.FileInfo) error {
 			m.Files = append(m.Files, fi)
 			m.Done += pendingGames
@@ -188,6 +209,9 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 			p := &player{cfg: cfg, game: g, weights: w, moves: make([]rules.Move, 0, 1024)}
 			for k := range jobs {
 				n := int64(cfg.Shard) + k*int64(cfg.Shards)
+				if beforeGame != nil {
+					beforeGame(n)
+				}
 				f := p.play(drop, n)
 				if f == nil {
 					f = &finished{index: k, rows: nil, stats: counters{Games: -1}}
@@ -221,7 +245,30 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	buffer := map[int64]*finished{}
 	next := first
 	var werr error
-	for f := range results {
+	var tick <-chan time.Time
+	if opt.CommitEvery > 0 {
+		t := time.NewTicker(max(opt.CommitEvery/4, time.Millisecond))
+		defer t.Stop()
+		tick = t.C
+	}
+	for results != nil {
+		var f *finished
+		select {
+		case <-tick:
+			// A commit on time, even while the next game is still played.
+			if werr == nil && commitDue() {
+				if werr = wr.Rotate(); werr != nil {
+					dropNow()
+				}
+			}
+			continue
+		case r, ok := <-results:
+			if !ok {
+				results = nil
+				continue
+			}
+			f = r
+		}
 		if werr != nil {
 			continue // drain
 		}
@@ -275,6 +322,10 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	return sum, nil
 }
 
+// beforeGame, when set (by tests), is called by a worker before it plays
+// game n.
+var beforeGame func(n int64)
+
 // ManifestConfig returns the configuration a run's manifest records. A run
 // recorded before self-play had progressive history (no history field) was
 // played without it: its History is "off".
@@ -309,7 +360,7 @@ func openManifest(path string, cfg Config, resume bool, g *rules.Game, w *featur
 		if m.RulesVersion != g.RulesVersion {
 			return nil, fmt.Errorf("cannot resume %s: rules version %s differs from the run's %s", cfg.Out, g.RulesVersion, m.RulesVersion)
 		}
-		if err := m.VerifyQuick(cfg.Out); err != nil {
+		if err := m.Verify(cfg.Out); err != nil {
 			return nil, fmt.Errorf("cannot resume %s: %v", cfg.Out, err)
 		}
 	case !errors.Is(err, fs.ErrNotExist):
@@ -336,18 +387,30 @@ func openManifest(path string, cfg Config, resume bool, g *rules.Game, w *featur
 	return m, nil
 }
 
+// LeaseName is the path of the lease of a shard of the run in out: its
+// manifest's name with ".lock" appended.
+func LeaseName(out string, shard, shards int) string {
+	return storage.Join(out, datasets.ManifestName(shard, shards)+".lock")
+}
+
 // removeStrays deletes this shard's files that the manifest does not list:
-// unfinished ".tmp" files and files completed after the manifest was last
-// written (a crash); their games are played again. A new run (not resume)
-// refuses to start beside such files instead of deleting them. In an object
-// store an interrupted upload leaves no object, so only parts completed
-// after the last manifest can be found there.
+// unfinished temporary files and files completed after the manifest was
+// last written (a crash); their games are played again. A listed part is
+// never deleted: the manifest must list this shard's parts 0, 1, ... in
+// order, so that every stray's sequence number comes after them. A new run
+// (not resume) refuses to start beside such files instead of deleting them.
+// In an object store an interrupted upload leaves no object, so only parts
+// completed after the last manifest can be found there. The caller holds
+// the run's lease: no other writer's temporary file is deleted.
 func removeStrays(cfg Config, m *datasets.Manifest, resume bool) error {
 	listed := map[string]bool{}
-	for _, f := range m.Files {
+	dir := datasets.GameDir(m.Game)
+	for i, f := range m.Files {
+		if want := dir + "/" + datasets.PartName(cfg.Shard, i); f.Path != want {
+			return fmt.Errorf("cannot resume %s: the manifest lists %s as part %d, want %s (damaged or edited manifest)", cfg.Out, f.Path, i, want)
+		}
 		listed[f.Path] = true
 	}
-	dir := datasets.GameDir(m.Game)
 	prefix := fmt.Sprintf("part-%03d-", cfg.Shard)
 	ents, err := storage.List(storage.Join(cfg.Out, dir))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -360,7 +423,7 @@ func removeStrays(cfg Config, m *datasets.Manifest, resume bool) error {
 		if !strings.HasPrefix(name, prefix) || listed[dir+"/"+name] {
 			continue
 		}
-		if strings.HasSuffix(name, ".parquet") || strings.HasSuffix(name, ".parquet.tmp") {
+		if strings.HasSuffix(name, ".parquet") || strings.Contains(name, ".parquet.") && strings.HasSuffix(name, ".tmp") {
 			if !resume {
 				return fmt.Errorf("%s holds %s but no manifest of shard %d: remove the old files or use another --out", cfg.Out, dir+"/"+name, cfg.Shard)
 			}

@@ -455,3 +455,36 @@ func TestResumeRunWithoutHistoryField(t *testing.T) {
 		t.Errorf("a new run on the default records history %q (%v), want 0.5 (Nana shogi's default)", c.History, err)
 	}
 }
+
+// TestCommitOnTime: a game written is committed once CommitEvery has
+// passed, even while the next game is still played (issue 35 finding 7: a
+// game finished 6.7 s before a kill was lost at --commit-every 2s, because
+// commits waited for the next game to be written). Game 1 is held until the
+// manifest counts game 0, or 10 s.
+func TestCommitOnTime(t *testing.T) {
+	cfg := small(t, 1)
+	cfg.Games = 2
+	mpath := filepath.Join(cfg.Out, datasets.ManifestName(0, 1))
+	seen := make(chan time.Duration, 1)
+	t0 := time.Now()
+	beforeGame = func(n int64) {
+		if n != 1 {
+			return
+		}
+		for time.Since(t0) < 10*time.Second {
+			if m, err := datasets.LoadManifest(mpath); err == nil && m.Done == 1 {
+				seen <- time.Since(t0)
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		close(seen)
+	}
+	defer func() { beforeGame = nil }()
+	run(t, cfg, Options{CommitEvery: 200 * time.Millisecond})
+	d, ok := <-seen
+	if !ok {
+		t.Fatal("game 0 was not committed while game 1 waited 10 s")
+	}
+	t.Logf("game 0 committed %s after the start, while game 1 waited", d.Round(time.Millisecond))
+}

@@ -15,6 +15,7 @@ import (
 
 	"taifu/rules"
 	_ "taifu/rules/all"
+	"taifu/storage"
 )
 
 // command is one subcommand. Each lives in its own file and registers itself
@@ -71,6 +72,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "taifu: unknown command %q%s (run \"taifu help\")\n", rules.Clip(args[0]), didYouMean(args[0]))
 		return 2
 	}
+	if err := storage.TimeoutFromEnv(); err != nil {
+		fmt.Fprintf(stderr, "taifu %s: %s\n", c.name, err)
+		return 2
+	}
+	storage.SetLog(stderr) // waits and retries of object store calls
 	if err := c.run(args[1:], stdout, stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0 // -h asked for the flags, as "taifu help <command>"
@@ -80,6 +86,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stderr, "taifu %s: %s\n", c.name, oneLine(err.Error()))
 			}
 			return 2
+		}
+		var stopped *interrupted
+		if errors.As(err, &stopped) {
+			fmt.Fprintf(stderr, "taifu %s: %s\n", c.name, oneLine(err.Error()))
+			return stopped.exitCode()
 		}
 		fmt.Fprintf(stderr, "taifu %s: %s\n", c.name, oneLine(err.Error()))
 		return 1

@@ -12,7 +12,7 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
-	"syscall"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/term"
@@ -34,6 +34,7 @@ type selfplayFlags struct {
 	c             selfplay.Config
 	shard, config string
 	resume, quiet bool
+	takeOver      bool // --take-over-lease
 	auto          bool // --shard auto: the index from the environment
 	logEvery      time.Duration
 	commitEvery   time.Duration
@@ -62,6 +63,7 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.c.Priors, "priors", "", "move priors of the search: threats (captures, promotions and what a move leaves en prise or saves) , captures (captures and promotions only, the search before threats) or learned (the weights' policy section, fitted by taifu tune); empty or default: threats")
 	fs.StringVar(&f.c.History, "history", "", "progressive history weight of the search: off, a weight such as 0.5, or empty or default (the game's, mcts.DefaultHistory)")
 	fs.StringVar(&f.c.Tactics, "tactics", "", "leaf tactics of the search: eval, quiesce, mate, quiesce+mate or default (the game's default; BENCHMARKS.md \"Leaf tactics\" prices each)")
+	fs.BoolVar(&f.takeOver, "take-over-lease", false, "take the run's lease even when its holder looks alive (another host's writer that is gone; see docs/operations.md)")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress output")
 	fs.DurationVar(&f.logEvery, "log-every", 30*time.Second, "interval of progress lines when stderr is not a terminal")
 	fs.DurationVar(&f.commitEvery, "commit-every", selfplay.DefaultCommitEvery, "complete a Parquet part and update the manifest this often (a kill loses at most this much play; 0: only at the end and at 256 MiB)")
@@ -139,14 +141,16 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	drop, dropNow := context.WithCancel(context.Background())
 	defer dropNow()
 	sig := make(chan os.Signal, 2)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sig, stopSignals...)
 	defer signal.Stop(sig)
+	var firstSig atomic.Value
 	go func() {
 		n := 0
-		for range sig {
+		for s := range sig {
 			n++
 			if n == 1 {
-				fmt.Fprintln(stderr, "\nselfplay: stopping: finishing the games in flight (interrupt again to drop them)")
+				firstSig.Store(s)
+				fmt.Fprintf(stderr, "\nselfplay: %s: stopping: finishing the games in flight (interrupt again to drop them)\n", signalName(s))
 				stop()
 			} else {
 				fmt.Fprintln(stderr, "\nselfplay: dropping the games in flight")
@@ -155,7 +159,8 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 		}
 	}()
 
-	opt := selfplay.Options{Resume: f.resume, Drop: drop, CommitEvery: f.commitEvery, CommitGames: f.commitGames}
+	opt := selfplay.Options{Resume: f.resume, Drop: drop, CommitEvery: f.commitEvery, CommitGames: f.commitGames,
+		TakeOverLease: f.takeOver, Log: stderr}
 	if f.commitEvery == 0 {
 		opt.CommitEvery = -1 // no time-based commits
 	}
@@ -181,6 +186,9 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 		rep.Finish()
 	}
 	printSummary(stdout, cfg, sum, wsrc)
+	if s, ok := firstSig.Load().(os.Signal); ok && sum.Stopped {
+		return &interrupted{s, fmt.Sprintf("%d of %d games done and committed; continue with --resume", sum.Done, sum.Total)}
+	}
 	return nil
 }
 
