@@ -79,7 +79,15 @@ type Config struct {
 	// MatchProgress is the same for the match: its total games, and the
 	// function arena.Config.Progress gets.
 	MatchProgress func(total int) (func(*arena.Report), func())
+	// CommitEvery is the self-play's commit interval
+	// (selfplay.Options.CommitEvery: 0 its default, negative none).
+	CommitEvery time.Duration
 }
+
+// MatchCheckpoint is the name, in a generation's directory, of the report
+// of its match in progress, rewritten after every pair so that a stopped
+// match resumes at the next pair (the finished report is "match.json").
+const MatchCheckpoint = "match-partial.json"
 
 // Validate checks the configuration before any work.
 func (c *Config) Validate() error {
@@ -337,7 +345,7 @@ func (r *run) step(ctx context.Context, gi int) error {
 		_, err := datasets.LoadManifest(storage.Join(dir, datasets.ManifestName(0, 1)))
 		resume := err == nil
 		r.logf("train %s: self-play %d games at %d playouts with %s", name, cfg.Games, cfg.Playouts, gen.Weights)
-		opt := selfplay.Options{Resume: resume}
+		opt := selfplay.Options{Resume: resume, CommitEvery: c.CommitEvery, Log: c.Log}
 		if c.SelfPlayProgress != nil {
 			done := int64(0)
 			if m, err := datasets.LoadManifest(storage.Join(dir, datasets.ManifestName(0, 1))); err == nil {
@@ -431,24 +439,52 @@ func (r *run) step(ctx context.Context, gi int) error {
 		if a.Name == b.Name {
 			a.Name, b.Name = "A "+a.Name, "B "+b.Name
 		}
+		// A checkpoint after every pair: a stopped match resumes there.
+		partial := storage.Join(c.Out, name, MatchCheckpoint)
+		if data, err := storage.ReadFile(partial); err == nil {
+			var old arena.Report
+			if err := json.Unmarshal(data, &old); err != nil {
+				return fmt.Errorf("%s: %v (delete it to play the match again)", partial, err)
+			}
+			if old.A != a.Name || old.B != b.Name {
+				return fmt.Errorf("%s is a match of %s vs %s, not %s vs %s (delete it to play the match again)", partial, old.A, old.B, a.Name, b.Name)
+			}
+			cfg.Resume = old.Records
+			r.logf("train %s: match resumed after %d games", name, len(old.Records)/2*2)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		var saveErr error
+		mctx, stopMatch := context.WithCancel(ctx)
+		defer stopMatch()
+		cfg.Progress = func(rep *arena.Report) {
+			if saveErr == nil {
+				if saveErr = writeJSON(partial, rep); saveErr != nil {
+					stopMatch()
+				}
+			}
+		}
 		r.logf("train %s: match %s vs %s, %d games", name, a.Name, b.Name, 2*cfg.Pairs)
 		if c.MatchProgress != nil {
-			var end func()
-			cfg.Progress, end = c.MatchProgress(2 * cfg.Pairs)
+			show, end := c.MatchProgress(2 * cfg.Pairs)
 			defer end()
+			save := cfg.Progress
+			cfg.Progress = func(rep *arena.Report) { save(rep); show(rep) }
 		}
-		rep, err := arena.Play(ctx, cfg, a, b)
+		rep, err := arena.Play(mctx, cfg, a, b)
 		if err != nil {
 			return fmt.Errorf("%s match: %w", name, err)
 		}
-		if ctx.Err() != nil {
-			return fmt.Errorf("during %s match: %w", name, ErrStopped)
+		if saveErr != nil {
+			return fmt.Errorf("%s match checkpoint: %w", name, saveErr)
 		}
-		data, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("during %s match (%d of %d games kept): %w", name, rep.Games, 2*cfg.Pairs, ErrStopped)
+		}
+		if err := writeJSON(storage.Join(c.Out, name, "match.json"), rep); err != nil {
 			return err
 		}
-		if err := datasets.WriteFileAtomic(storage.Join(c.Out, name, "match.json"), append(data, '\n')); err != nil {
+		if err := storage.Remove(partial); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 		rep.Records = nil // every game's record is in match.json
@@ -531,6 +567,15 @@ func LoadState(path string) (*State, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return &st, nil
+}
+
+// writeJSON writes v as indented JSON to path, whole.
+func writeJSON(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return datasets.WriteFileAtomic(path, append(data, '\n'))
 }
 
 func saveState(path string, st *State) error {

@@ -9,8 +9,6 @@ import (
 	"io"
 	iofs "io/fs"
 	"math"
-	"os"
-	"os/signal"
 	"strings"
 	"time"
 
@@ -252,14 +250,20 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	progress, done := progressTo(stderr, 30*time.Second)
 	t0 := time.Now()
 	var saveErr error
+	ctx, got, stop := stopContext()
+	defer stop()
+	ctx, stopNow := context.WithCancel(ctx)
+	defer stopNow()
 	cfg.Progress = func(r *arena.Report) {
 		fmt.Fprintf(progress, "\r%s; %s", summary(r), eta(r.Games, total, time.Since(t0)))
 		if *out != "" && saveErr == nil {
-			saveErr = writeReport(*out, r) // an interrupted match keeps its finished pairs
+			// An interrupted match keeps its finished pairs; a report
+			// that cannot be saved stops the match at once.
+			if saveErr = writeReport(*out, r); saveErr != nil {
+				stopNow()
+			}
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	r, err := arena.Play(ctx, cfg, a, b)
 	fmt.Fprintln(progress)
 	done()
@@ -277,7 +281,16 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "stopped early (interrupted) after %d of %d games: the figures cover those games only\n", r.Games, total)
 	}
 	if *out != "" {
-		return writeReport(*out, r)
+		if err := writeReport(*out, r); err != nil {
+			return err
+		}
+	}
+	if s := got(); s != nil && r.Games < total && r.Verdict != "H0" && r.Verdict != "H1" {
+		what := "the finished pairs are in the report; continue with --resume"
+		if *out == "" {
+			what = "no --json report was kept"
+		}
+		return &interrupted{s, what}
 	}
 	return nil
 }

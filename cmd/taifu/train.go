@@ -1,14 +1,11 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"os/signal"
 	"strings"
 	"time"
 
@@ -36,6 +33,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	spPlayouts := fl.Int("selfplay-playouts", 100, "self-play playouts per move")
 	spWorkers := fl.Int("selfplay-workers", 0, "self-play games at once (0: all cores)")
 	window := fl.Int("window", 3, "tune on the self-play of this many most recent generations")
+	commitEvery := fl.Duration("commit-every", selfplay.DefaultCommitEvery, "complete a self-play Parquet part and update its manifest this often (a kill loses at most this much self-play; 0: only at the end)")
 	accept := fl.String("accept", training.AcceptScore, `accept a candidate when: "score" (match score above 50%), "sprt" (SPRT accepts H1), "always"`)
 	var tf tuneFlags
 	tf.register(fl)
@@ -73,7 +71,14 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	}
 	cfg := training.Config{Game: g, Out: *out, Generations: *gens, Seed: tf.seed, SelfPlay: sp, Window: *window,
 		Accept: *accept, Tune: tcfg, Match: mcfg,
-		Candidate: mcts.Config{Playouts: mf.playouts}, Current: mcts.Config{Playouts: pb}, Log: stderr}
+		Candidate: mcts.Config{Playouts: mf.playouts}, Current: mcts.Config{Playouts: pb}, Log: stderr,
+		CommitEvery: *commitEvery}
+	switch {
+	case *commitEvery < 0:
+		return fmt.Errorf("--commit-every %v: need 0 or more", *commitEvery)
+	case *commitEvery == 0:
+		cfg.CommitEvery = -1 // no time-based commits
+	}
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
@@ -85,9 +90,12 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, got, stop := stopContext()
 	defer stop()
 	st, err := training.Run(ctx, cfg)
+	if s := got(); s != nil && errors.Is(err, training.ErrStopped) {
+		return &interrupted{s, strings.TrimSuffix(err.Error(), ": "+training.ErrStopped.Error()) + "; run the same command again to resume"}
+	}
 	if err != nil {
 		return err
 	}
