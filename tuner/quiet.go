@@ -19,10 +19,11 @@ const (
 // piece (rules.IsCapture, shared with the search's quiescence).
 func IsCapture(st rules.State, m *rules.Move) bool { return rules.IsCapture(st, m) }
 
-// Defaults of the capture search (Quiescer). The node budget and the gain
-// cut-off were chosen so that the shipped fits' validation loss moves by
-// less than 0.001 against the unbounded search of before (docs/tuner.md,
-// "Capture resolution").
+// Defaults of the capture search (Quiescer). With them the validation loss
+// of a fit from the shipped weights moves by less than 0.001 against the
+// search before them in Typhoon, Tori shogi and Nana shogi, and against the
+// unbounded search in Samarkand (docs/benchmarks.md, "Tuner: first
+// conversion").
 const (
 	DefaultResolveDepth = 6   // plies of captures
 	DefaultResolveNodes = 256 // nodes per Resolve
