@@ -367,7 +367,7 @@ func (c *Config) playGame(ctx context.Context, p int, aFirst bool, a, b Player) 
 	for i, pl := range players {
 		cfg := pl.Search
 		cfg.Seed = mix(c.Seed, uint64(p), uint64(10+i))
-		s, err := mcts.New(cfg, pl.Weights)
+		s, err := mcts.New(c.Game, cfg, pl.Weights)
 		if err != nil {
 			return rec, fmt.Errorf("player %s: %w", pl.Name, err)
 		}

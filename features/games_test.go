@@ -17,7 +17,11 @@ import (
 
 func committed(t testing.TB, g *rules.Game) *features.Weights {
 	t.Helper()
-	w, err := features.LoadWeights(filepath.Join("..", features.DefaultPath(g.Name)), g)
+	data, err := os.ReadFile(filepath.Join("..", "configs", "weights", g.Name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := features.ParseWeights(data, g)
 	if err != nil {
 		t.Fatalf("%v (regenerate with go run ./cmd/startweights)", err)
 	}
@@ -159,15 +163,11 @@ func TestOldWeightsLoadNewFamiliesAtZero(t *testing.T) {
 			}
 		}
 		old.Vec = nil
-		p := filepath.Join(t.TempDir(), name+".json")
 		b, err := json.Marshal(&old)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		r, err := features.LoadWeights(p, g)
+		r, err := features.ParseWeights(b, g)
 		if err != nil {
 			t.Fatalf("%s: starting weights without the attack terms: %v", name, err)
 		}

@@ -52,7 +52,7 @@ func NewMoveValues(w *Weights) *MoveValues {
 	nk := len(g.Kinds)
 	v := &MoveValues{Mat: make([]float64, nk), Prom: make([]float64, nk), royal: make([]bool, nk)}
 	for k := 1; k < nk; k++ {
-		v.Mat[k] = w.Value("material/" + g.Kinds[k].Token)
+		v.Mat[k] = w.MaterialValue(rules.Kind(k))
 		v.royal[k] = g.Kinds[k].Royal
 	}
 	for k := 1; k < nk; k++ {

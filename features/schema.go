@@ -103,12 +103,12 @@ func build(g *rules.Game) *Schema {
 	}
 	for k := 1; k < nk; k++ {
 		s.royal[k] = g.Kinds[k].Royal
-		s.mat[k] = add("material/" + g.Kinds[k].Token)
+		s.mat[k] = add(MaterialTerm(g, rules.Kind(k)))
 	}
 	if g.HasHand {
 		for k := 1; k < nk; k++ {
 			if g.Kinds[k].Droppable {
-				s.hand[k] = add("hand/" + g.Kinds[k].Token)
+				s.hand[k] = add(HandTerm(g, rules.Kind(k)))
 			}
 		}
 	}
@@ -128,7 +128,7 @@ func build(g *rules.Game) *Schema {
 		}
 		if s.startPieces > 0 {
 			for k := 1; k < nk; k++ {
-				s.eg[k] = add("material_eg/" + g.Kinds[k].Token)
+				s.eg[k] = add(MaterialEGTerm(g, rules.Kind(k)))
 			}
 		}
 	}

@@ -106,9 +106,9 @@ func computeStarting(g *rules.Game) *Weights {
 		}
 		reachTab[tok] = round4(reach[k].Mean)
 		v := val(rules.Kind(k))
-		w.Terms["material/"+tok] = round4(v)
-		if _, ok := w.Terms["hand/"+tok]; ok {
-			w.Terms["hand/"+tok] = round4(v)
+		w.Terms[MaterialTerm(g, rules.Kind(k))] = round4(v)
+		if _, ok := w.Terms[HandTerm(g, rules.Kind(k))]; ok {
+			w.Terms[HandTerm(g, rules.Kind(k))] = round4(v)
 		}
 		w.Terms["center/"+tok] = round4(reach[k].Slope / unit)
 		if p := g.Kinds[k].PromotesTo; p != 0 && !cyclic(g, rules.Kind(k)) && !g.Kinds[k].Royal {

@@ -7,15 +7,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"math"
-	"os"
-	"path/filepath"
 	"sort"
 
-	"taifu/configs"
 	"taifu/rules"
-	"taifu/storage"
 )
 
 // WeightsFormat is the format number of weights files this package writes.
@@ -53,10 +48,6 @@ type Weights struct {
 	schema *Schema
 }
 
-// DefaultPath is where the weights of game live: configs/weights/<game>.json,
-// relative to the repository root.
-func DefaultPath(game string) string { return filepath.Join("configs", "weights", game+".json") }
-
 // ParseWeights reads a weights file's JSON for g and compiles it. Errors are
 // one line and name the offending field or term.
 func ParseWeights(data []byte, g *rules.Game) (*Weights, error) {
@@ -79,54 +70,6 @@ func ParseWeights(data []byte, g *rules.Game) (*Weights, error) {
 		return nil, err
 	}
 	return &w, nil
-}
-
-// LoadWeights reads and validates the weights file at path for g. Wrong game,
-// unknown or missing terms give a one-line error naming the file and term.
-func LoadWeights(path string, g *rules.Game) (*Weights, error) {
-	data, err := storage.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("weights: %v", err)
-	}
-	w, err := ParseWeights(data, g)
-	if err != nil {
-		return nil, fmt.Errorf("weights file %s: %v", path, err)
-	}
-	return w, nil
-}
-
-// Load returns the weights of the named game: from path, or when path is ""
-// from DefaultPath(game) if that file exists, else the copy of it built into
-// the binary (package configs), else Starting.
-func Load(game string, path string) (*Weights, error) {
-	w, _, err := LoadFrom(game, path)
-	return w, err
-}
-
-// LoadFrom is Load that also says where the weights came from: the file
-// name, "built-in configs/weights/<game>.json" or "starting estimate".
-func LoadFrom(game string, path string) (*Weights, string, error) {
-	g, err := rules.Lookup(game)
-	if err != nil {
-		return nil, "", err
-	}
-	if path == "" {
-		p := DefaultPath(game)
-		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
-			data, ok := configs.Weights(game)
-			if !ok {
-				return Starting(g), "starting estimate", nil
-			}
-			w, err := ParseWeights(data, g)
-			if err != nil {
-				return nil, "", fmt.Errorf("built-in weights %s: %v", p, err)
-			}
-			return w, "built-in " + filepath.ToSlash(p), nil
-		}
-		path = p
-	}
-	w, err := LoadWeights(path, g)
-	return w, path, err
 }
 
 // Compile checks w against g's schema (game, every term known, every schema
@@ -217,24 +160,16 @@ func (w *Weights) Hash() string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Save writes w to path (a file or an object store URL, package storage)
-// as canonical JSON (Terms from Vec), atomically (package atomicfile
-// locally; one upload to an object store).
-func (w *Weights) Save(path string) error {
+// Encode returns w's canonical JSON, the bytes a weights file holds (and
+// Hash sums): Terms taken from Vec when w is compiled, sorted keys,
+// indented, ending in a newline. It also brings w.Terms in line with Vec.
+func (w *Weights) Encode() ([]byte, error) {
 	b, err := w.canonical()
 	if err != nil {
-		return fmt.Errorf("weights %s: %v", path, err)
-	}
-	if dir := filepath.Dir(path); dir != "" && !storage.IsURL(path) {
-		if err := storage.MkdirAll(dir); err != nil {
-			return fmt.Errorf("weights: %v", err)
-		}
-	}
-	if err := storage.WriteFile(path, b); err != nil {
-		return fmt.Errorf("weights: %v", err)
+		return nil, err
 	}
 	w.Terms = w.termsFromVec()
-	return nil
+	return b, nil
 }
 
 // Eval is weights . features of st for the side to move, in pawn units.

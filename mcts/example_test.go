@@ -18,7 +18,7 @@ func ExampleSearcher_Search() {
 		fmt.Println(err)
 		return
 	}
-	s, err := mcts.New(mcts.Config{Playouts: 100, Seed: 1}, features.Starting(g))
+	s, err := mcts.New(g, mcts.Config{Playouts: 100, Seed: 1}, features.Starting(g))
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,6 +1,7 @@
 package mcts
 
 import (
+	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -14,7 +15,7 @@ import (
 // estimate takes seconds for the large games).
 func weights(t testing.TB, g *rules.Game) *features.Weights {
 	t.Helper()
-	w, err := features.LoadWeights(filepath.Join("..", features.DefaultPath(g.Name)), g)
+	w, err := readWeights(filepath.Join("..", "configs", "weights", g.Name+".json"), g)
 	if err != nil {
 		t.Logf("%v: using the starting weights", err)
 		return features.Starting(g)
@@ -38,7 +39,7 @@ func TestSearchEveryGame(t *testing.T) {
 		g := game(t, name)
 		st := g.Start()
 		before := st.String()
-		res := mustNew(Config{Playouts: 60, Seed: 1}, weights(t, g)).Search(st)
+		res := mustNew(st.Game(), Config{Playouts: 60, Seed: 1}, weights(t, g)).Search(st)
 		if st.String() != before {
 			t.Errorf("%s: Search changed the position to %s", name, st.String())
 		}
@@ -75,7 +76,7 @@ func TestImmediateWinRealGames(t *testing.T) {
 		g := game(t, c.game)
 		st := pos(t, g, c.pos)
 		me := st.SideToMove()
-		res := mustNew(Config{Playouts: 200, Seed: 1}, weights(t, g)).Search(st)
+		res := mustNew(st.Game(), Config{Playouts: 200, Seed: 1}, weights(t, g)).Search(st)
 		if res.Proven != 1 {
 			t.Errorf("%s: %s proven %d, want a proven win", c.game, g.MoveString(res.Move), res.Proven)
 			continue
@@ -118,7 +119,7 @@ func TestSolverNanaEndgames(t *testing.T) {
 		{"C,d,gb/1,b,1/K,1,k black []", -1, "a1a2 is forced, then k c1c2 stalemates"},
 	} {
 		st := pos(t, g, c.pos)
-		res := mustNew(Config{Playouts: 400, Seed: 1}, weights(t, g)).Search(st)
+		res := mustNew(st.Game(), Config{Playouts: 400, Seed: 1}, weights(t, g)).Search(st)
 		if res.Proven != c.proven {
 			t.Errorf("%s (%s): proven %d, want %d", c.pos, c.why, res.Proven, c.proven)
 		}
@@ -155,7 +156,7 @@ func midgame(t testing.TB, g *rules.Game, w *features.Weights) rules.State {
 // from a position the game has left is no measure of anything.
 func playedTo(g *rules.Game, w *features.Weights, plies int) rules.State {
 	st := g.Start()
-	s := mustNew(Config{Playouts: 50, Seed: 1, Tactics: TacticsNone, Priors: PriorsCaptures}, w)
+	s := mustNew(g, Config{Playouts: 50, Seed: 1, Tactics: TacticsNone, Priors: PriorsCaptures}, w)
 	buf := make([]rules.Move, 0, 1024)
 	for st.Ply() < plies {
 		if rules.Status(st, buf).Ended {
@@ -220,7 +221,7 @@ func BenchmarkSearchMidgame(b *testing.B) {
 func TestProvenWinPlaysTheMateNow(t *testing.T) {
 	g := game(t, "samarkand")
 	st := pos(t, g, "k,11/10,R,1/11,R/12/12/12/12/12/12/12/12/5,K,6 white")
-	s := mustNew(Config{Playouts: 200, Seed: 1, History: 0.5}, weights(t, g))
+	s := mustNew(g, Config{Playouts: 200, Seed: 1, History: 0.5}, weights(t, g))
 	res := s.Search(st)
 	root := s.nodes[0]
 	for c := root.first; c < root.first+root.nChild; c++ {
@@ -231,4 +232,13 @@ func TestProvenWinPlaysTheMateNow(t *testing.T) {
 	if res.Proven != 1 || g.MoveString(res.Move) != "l10l12" {
 		t.Errorf("played %s (proven %d), want l10l12, the mate in one", g.MoveString(res.Move), res.Proven)
 	}
+}
+
+// readWeights parses the weights file at path for g.
+func readWeights(path string, g *rules.Game) (*features.Weights, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return features.ParseWeights(data, g)
 }

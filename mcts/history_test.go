@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"taifu/features/testgame"
 	"taifu/rules"
 )
 
@@ -22,7 +23,7 @@ func TestHistoryCountsEveryPlayout(t *testing.T) {
 		g := game(t, name)
 		w := weights(t, g)
 		for _, st := range []rules.State{g.Start(), playedTo(g, w, 41)} {
-			s := mustNew(Config{Playouts: 300, Seed: 5, History: 0.5}, w)
+			s := mustNew(g, Config{Playouts: 300, Seed: 5, History: 0.5}, w)
 			s.Search(st)
 			n := map[int]int32{}
 			sum := map[int]float64{}
@@ -68,7 +69,7 @@ func TestHistoryOff(t *testing.T) {
 			cases = append(cases, 0)
 		}
 		for _, h := range cases {
-			s := mustNew(Config{Playouts: 50, Seed: 1, History: h}, weights(t, g))
+			s := mustNew(g, Config{Playouts: 50, Seed: 1, History: h}, weights(t, g))
 			s.Search(g.Start())
 			if s.history != nil || s.histW != 0 {
 				t.Fatalf("%s, History %v: a table (weight %v)", name, h, s.histW)
@@ -88,7 +89,7 @@ func TestHistoryDefault(t *testing.T) {
 	for _, name := range []string{"typhoon", "samarkand", "torishogi", "nanashogi", "chess"} {
 		g := game(t, name)
 		for _, c := range []struct{ h, want float64 }{{0, DefaultHistory(g)}, {0.25, 0.25}, {-1, 0}} {
-			s := mustNew(Config{Playouts: 20, Seed: 1, History: c.h}, weights(t, g))
+			s := mustNew(g, Config{Playouts: 20, Seed: 1, History: c.h}, weights(t, g))
 			s.Search(g.Start())
 			if s.histW != c.want || (s.history != nil) != (c.want > 0) {
 				t.Errorf("%s, History %v: weight %v (table %v), want %v", name, c.h, s.histW, s.history != nil, c.want)
@@ -178,7 +179,7 @@ func TestHistoryOrdersQuietMoves(t *testing.T) {
 		{0.5, 0, 3},
 		{0.5, 40, 1},
 	} {
-		s := mustNew(Config{History: c.history}, nil)
+		s := mustNew(testgame.Game, Config{History: c.history}, nil)
 		s.histW = c.history // as setGame resolves it (no game is searched here)
 		s.nodes = []node{
 			{flags: expanded, first: 1, nChild: 3, visits: 41, w: -41 * 0.2},

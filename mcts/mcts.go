@@ -19,6 +19,7 @@ package mcts
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -196,18 +197,21 @@ type Searcher struct {
 	rootSide rules.Side     // side to move at the root, for the history's keys
 }
 
-// New returns a Searcher. w may be nil, in which case the game's starting
-// weights (features.Starting) are used; so are they when w belongs to
-// another game than the one searched. Weights that do not compile for their
-// game are an error (wrapping Compile's or rules.Lookup's). The searcher
-// reads w when it first searches a game (later changes to w.Vec are not
-// seen) and never writes w, so one w may serve many searchers at once.
-func New(cfg Config, w *features.Weights) (*Searcher, error) {
-	if w != nil && (w.Schema() == nil || len(w.Vec) != len(w.Schema().Names)) {
-		g, err := rules.Lookup(w.Game)
-		if err != nil {
-			return nil, fmt.Errorf("mcts: weights %s: %w", w.Version, err)
-		}
+// New returns a Searcher of game g. w may be nil, in which case g's
+// starting weights (features.Starting) are used; weights of another game
+// than g are an error, as are weights that do not compile for their game
+// (wrapping Compile's or rules.Lookup's). The searcher reads w once, here
+// (later changes to w.Vec are not seen), and never writes w, so one w may
+// serve many searchers at once. Searching a position of another game than
+// g panics.
+func New(g *rules.Game, cfg Config, w *features.Weights) (*Searcher, error) {
+	if g == nil {
+		return nil, errors.New("mcts: no game")
+	}
+	if w != nil && w.Game != g.Name {
+		return nil, fmt.Errorf("mcts: weights %s are for game %q, not %q", w.Version, w.Game, g.Name)
+	}
+	if w != nil && (w.Schema() == nil || w.Schema().Game != g || len(w.Vec) != len(w.Schema().Names)) {
 		c := *w
 		if err := c.Compile(g); err != nil {
 			return nil, fmt.Errorf("mcts: weights %s: %w", w.Version, err)
@@ -227,7 +231,7 @@ func New(cfg Config, w *features.Weights) (*Searcher, error) {
 	if cfg.Dirichlet > 0 && cfg.NoiseFrac == 0 {
 		cfg.NoiseFrac = 0.25
 	}
-	return &Searcher{
+	s := &Searcher{
 		cfg:       cfg,
 		qmax:      cmp.Or(max(cfg.QuiesceNodes, 0), DefaultQuiesceNodes),
 		mdepth:    cmp.Or(max(cfg.MateDepth, 0), DefaultMateDepth),
@@ -236,7 +240,9 @@ func New(cfg Config, w *features.Weights) (*Searcher, error) {
 		given:     w,
 		rng:       rand.New(rand.NewPCG(cfg.Seed, 0x7461696675)),
 		moves:     make([]rules.Move, 0, 1024),
-	}, nil
+	}
+	s.setGame(g)
+	return s, nil
 }
 
 // SetLimits changes the budget of the next searches: playouts and time
@@ -267,10 +273,7 @@ func (s *Searcher) Reset() {
 func (s *Searcher) setGame(g *rules.Game) {
 	s.game = g
 	s.tactics = s.cfg.Tactics.resolved(g)
-	s.weights = nil
-	if w := s.given; w != nil && w.Schema().Game == g {
-		s.weights = w
-	}
+	s.weights = s.given
 	if s.weights == nil {
 		s.weights = features.Starting(g)
 	}
@@ -309,27 +312,26 @@ func startMaterial(g *rules.Game, w *features.Weights) float64 {
 	m := 0.0
 	for sq := 0; sq < g.Squares(); sq++ {
 		if p := su.Board[sq]; p != rules.NoPiece && p.Side() == rules.First {
-			m += w.Value("material/" + g.Kinds[p.Kind()].Token)
+			m += w.MaterialValue(p.Kind())
 		}
 	}
 	if g.HasHand {
 		for k, n := range su.Hand[rules.First] {
 			if n > 0 {
-				m += float64(n) * w.Value("hand/"+g.Kinds[k].Token)
+				m += float64(n) * w.HandValue(rules.Kind(k))
 			}
 		}
 	}
 	return m
 }
 
-// EvalScale returns the logistic scale of leaf values in use (set when the
-// searcher first searches a game; 0 before).
+// EvalScale returns the logistic scale of leaf values in use.
 func (s *Searcher) EvalScale() float64 { return s.scale }
 
 // prepare makes the tree's root st.
 func (s *Searcher) prepare(st rules.State) {
 	if g := st.Game(); g != s.game {
-		s.setGame(g)
+		panic(fmt.Sprintf("mcts: a searcher of %s given a position of %s", s.game.Name, g.Name))
 	}
 	if len(s.nodes) == 0 || s.rootHash != st.Hash() || s.rootPly != st.Ply() {
 		s.Reset()

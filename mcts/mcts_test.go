@@ -33,7 +33,7 @@ func TestFindsImmediateWin(t *testing.T) {
 	}
 	for _, c := range cases {
 		st := pos(t, testgame.Game, c.pos)
-		res := mustNew(Config{Playouts: 50, Seed: 1}, nil).Search(st)
+		res := mustNew(st.Game(), Config{Playouts: 50, Seed: 1}, nil).Search(st)
 		if got := testgame.Game.MoveString(res.Move); got != c.want || res.Proven != 1 || res.Value != 1 {
 			t.Errorf("%s: move %s proven %d value %v, want %s proven 1 value 1", c.name, got, res.Proven, res.Value, c.want)
 		}
@@ -47,7 +47,7 @@ func TestFindsImmediateWin(t *testing.T) {
 func TestSolverProvesMateInTwo(t *testing.T) {
 	g := testgame.Game
 	st := pos(t, g, "k,4/4,R/5/5/1,R,K,2 white")
-	res := mustNew(Config{Playouts: 5000, Seed: 3}, nil).Search(st)
+	res := mustNew(st.Game(), Config{Playouts: 5000, Seed: 3}, nil).Search(st)
 	if res.Proven != 1 || res.Value != 1 {
 		t.Fatalf("white to move: proven %d value %v after %d playouts, want a proven win", res.Proven, res.Value, res.Playouts)
 	}
@@ -56,7 +56,7 @@ func TestSolverProvesMateInTwo(t *testing.T) {
 	st.Make(res.Move)
 	for _, m := range st.Legal(nil) {
 		st.Make(m)
-		r := mustNew(Config{Playouts: 50, Seed: 1}, nil).Search(st)
+		r := mustNew(st.Game(), Config{Playouts: 50, Seed: 1}, nil).Search(st)
 		if r.Proven != 1 {
 			t.Errorf("after %s %s: white cannot take the king", g.MoveString(res.Move), g.MoveString(m))
 		}
@@ -64,7 +64,7 @@ func TestSolverProvesMateInTwo(t *testing.T) {
 	}
 	st.Unmake()
 	black := pos(t, g, "k,4/4,R/5/5/1,R,K,2 black")
-	res = mustNew(Config{Playouts: 500, Seed: 3}, nil).Search(black)
+	res = mustNew(black.Game(), Config{Playouts: 500, Seed: 3}, nil).Search(black)
 	if res.Proven != -1 || res.Value != -1 {
 		t.Errorf("black to move: proven %d value %v, want a proven loss", res.Proven, res.Value)
 	}
@@ -74,7 +74,7 @@ func TestSolverProvesMateInTwo(t *testing.T) {
 // outcome ("a side with no King has lost").
 func TestEndedPosition(t *testing.T) {
 	st := pos(t, testgame.Game, "5/5/5/5/K,4 black")
-	res := mustNew(Config{Seed: 1}, nil).Search(st)
+	res := mustNew(st.Game(), Config{Seed: 1}, nil).Search(st)
 	if res.Proven != -1 || res.Value != -1 || len(res.Policy) != 0 || res.Move != (rules.Move{}) {
 		t.Errorf("got %+v, want a proven loss with no move", res)
 	}
@@ -84,7 +84,7 @@ func TestSearchRestoresState(t *testing.T) {
 	for _, g := range []*rules.Game{testgame.Game, testgame.DropGame} {
 		st := g.Start()
 		before, hash, ply := st.String(), st.Hash(), st.Ply()
-		res := mustNew(Config{Playouts: 300, Seed: 9}, nil).Search(st)
+		res := mustNew(st.Game(), Config{Playouts: 300, Seed: 9}, nil).Search(st)
 		if st.String() != before || st.Hash() != hash || st.Ply() != ply {
 			t.Errorf("%s: state changed by Search: %s", g.Name, st.String())
 		}
@@ -108,7 +108,7 @@ func TestSearchRestoresState(t *testing.T) {
 // and returns the moves and policies.
 func play(g *rules.Game, cfg Config, w *features.Weights, n int) ([]string, [][]Visit) {
 	st := g.Start()
-	s := mustNew(cfg, w)
+	s := mustNew(g, cfg, w)
 	var moves []string
 	var pols [][]Visit
 	for i := 0; i < n; i++ {
@@ -148,7 +148,7 @@ func TestDeterminism(t *testing.T) {
 func TestTreeReuseKeepsSubtree(t *testing.T) {
 	g := testgame.Game
 	st := g.Start()
-	s := mustNew(Config{Playouts: 1000, Seed: 5}, nil)
+	s := mustNew(g, Config{Playouts: 1000, Seed: 5}, nil)
 	res := s.Search(st)
 	var kept int32
 	for _, v := range res.Policy {
@@ -178,7 +178,7 @@ func TestTreeReuseKeepsSubtree(t *testing.T) {
 func TestTimeLimit(t *testing.T) {
 	st := testgame.Game.Start()
 	start := time.Now()
-	res := mustNew(Config{TimeLimit: 30 * time.Millisecond, Seed: 1}, nil).Search(st)
+	res := mustNew(st.Game(), Config{TimeLimit: 30 * time.Millisecond, Seed: 1}, nil).Search(st)
 	if el := time.Since(start); el > 2*time.Second || res.Playouts < 2 {
 		t.Errorf("time-limited search: %v, %d playouts", el, res.Playouts)
 	}
@@ -199,7 +199,7 @@ func TestSearchDoesNotAllocatePerNode(t *testing.T) {
 		{pos(t, tori, "1,pt,3,pt,1/1,rq,ph,1,sw,PT,sw/1,sw,sw,1,cr,sw,1/sw,fa,1,SW,2,lq/1,SW,1,CR,SW,SW,RQ/+sw,1,PH,1,CR,1,SW/LQ,PT,SW,SW,FA,2 black [cr,sw,sw]"),
 			weights(t, tori), TacticsQuiesce | TacticsMate},
 	} {
-		s := mustNew(Config{Playouts: 500, Seed: 2, Tactics: c.t}, c.w)
+		s := mustNew(c.st.Game(), Config{Playouts: 500, Seed: 2, Tactics: c.t}, c.w)
 		s.Search(c.st)
 		allocs := testing.AllocsPerRun(5, func() {
 			s.Reset()
@@ -214,7 +214,7 @@ func TestSearchDoesNotAllocatePerNode(t *testing.T) {
 func TestPriorsFavourCaptures(t *testing.T) {
 	g := testgame.Game
 	st := pos(t, g, "k,4/5/2,r,2/5/2,R,1,K white") // Rc1 can take the rook on c3
-	s := mustNew(Config{Seed: 1}, nil)
+	s := mustNew(g, Config{Seed: 1}, nil)
 	s.prepare(st)
 	ms := st.Legal(nil)
 	s.priors(st, ms, nil, features.Threats{}, -1)
@@ -232,7 +232,7 @@ func TestPriorsFavourCaptures(t *testing.T) {
 }
 
 func TestGammaMean(t *testing.T) {
-	s := mustNew(Config{Seed: 11}, nil)
+	s := mustNew(testgame.Game, Config{Seed: 11}, nil)
 	for _, a := range []float64{0.3, 1, 2.5} {
 		var sum float64
 		const n = 20000
@@ -259,7 +259,7 @@ func benchSearch(b *testing.B, g *rules.Game, w *features.Weights, t Tactics) {
 // search with cfg's tactics and priors.
 func benchSearchFrom(b *testing.B, st rules.State, w *features.Weights, cfg Config) {
 	cfg.Playouts, cfg.Seed = 200, 1
-	s := mustNew(cfg, w)
+	s := mustNew(st.Game(), cfg, w)
 	s.Search(st) // grow the pool before timing
 	playouts := 0
 	cpu := cpuSeconds()
@@ -300,7 +300,7 @@ func TestDefaultEvalScale(t *testing.T) {
 	g := testgame.Game
 	w := features.Starting(g)
 	m := 5*w.Terms["material/P"] + 2*w.Terms["material/R"] + 2*w.Terms["material/N"] + w.Terms["material/K"]
-	s := mustNew(Config{Playouts: 1}, w)
+	s := mustNew(g, Config{Playouts: 1}, w)
 	s.Search(g.Start())
 	if want := DefaultEvalScale * ChessMaterial / m; math.Abs(s.EvalScale()-want) > 1e-12 {
 		t.Errorf("scale %v, want %v", s.EvalScale(), want)
@@ -309,12 +309,12 @@ func TestDefaultEvalScale(t *testing.T) {
 	for i := range w2.Vec {
 		w2.Vec[i] *= 2
 	}
-	s2 := mustNew(Config{Playouts: 1}, w2)
+	s2 := mustNew(g, Config{Playouts: 1}, w2)
 	s2.Search(g.Start())
 	if math.Abs(s2.EvalScale()-s.EvalScale()/2) > 1e-12 {
 		t.Errorf("doubled weights: scale %v, want %v", s2.EvalScale(), s.EvalScale()/2)
 	}
-	s3 := mustNew(Config{Playouts: 1, EvalScale: 0.25}, w)
+	s3 := mustNew(g, Config{Playouts: 1, EvalScale: 0.25}, w)
 	s3.Search(g.Start())
 	if s3.EvalScale() != 0.25 {
 		t.Errorf("explicit scale became %v", s3.EvalScale())
@@ -323,12 +323,12 @@ func TestDefaultEvalScale(t *testing.T) {
 	// tuner's K) are searched at it; an explicit EvalScale still wins.
 	w3 := features.Starting(g)
 	w3.LeafScale = 0.0625
-	s4 := mustNew(Config{Playouts: 1}, w3)
+	s4 := mustNew(g, Config{Playouts: 1}, w3)
 	s4.Search(g.Start())
 	if s4.EvalScale() != 0.0625 {
 		t.Errorf("weights' leaf scale 0.0625: searched at %v", s4.EvalScale())
 	}
-	s5 := mustNew(Config{Playouts: 1, EvalScale: 0.25}, w3)
+	s5 := mustNew(g, Config{Playouts: 1, EvalScale: 0.25}, w3)
 	s5.Search(g.Start())
 	if s5.EvalScale() != 0.25 {
 		t.Errorf("explicit scale with the weights' leaf scale: searched at %v", s5.EvalScale())
@@ -336,29 +336,39 @@ func TestDefaultEvalScale(t *testing.T) {
 }
 
 // mustNew is New for weights known to compile.
-func mustNew(cfg Config, w *features.Weights) *Searcher {
-	s, err := New(cfg, w)
+func mustNew(g *rules.Game, cfg Config, w *features.Weights) *Searcher {
+	s, err := New(g, cfg, w)
 	if err != nil {
 		panic(err)
 	}
 	return s
 }
 
-// TestNewRejectsBadWeights: weights that do not compile are New's error,
-// not a silent fall-back to the starting weights.
+// TestNewRejectsBadWeights: weights of another game, or that do not
+// compile, are New's error, not a silent fall-back to the starting weights
+// (as New did for another game's weights before).
 func TestNewRejectsBadWeights(t *testing.T) {
-	rules.Register(&rules.Game{Name: "mcts-testgame"}) // a name Lookup knows, with no kinds
+	kindless := &rules.Game{Name: "mcts-testgame"}
+	rules.Register(kindless) // a name Lookup knows, with no kinds
+	drop := features.Starting(testgame.DropGame)
 	for _, tc := range []struct {
 		name string
+		g    *rules.Game
 		w    *features.Weights
 		want string
 	}{
-		{"unknown game", &features.Weights{Game: "no-such-game", Version: "v1"}, "unknown game"},
-		{"missing terms", &features.Weights{Game: "mcts-testgame", Version: "v2", Terms: map[string]float64{"nonsense": 1}}, "nonsense"},
+		{"another game's weights", testgame.Game, drop, `are for game "testgame-drop", not "testgame"`},
+		{"a registered game's weights", game(t, "chess"), weights(t, game(t, "torishogi")), `are for game "torishogi", not "chess"`},
+		{"unknown game", testgame.Game, &features.Weights{Game: "no-such-game", Version: "v1"}, `are for game "no-such-game"`},
+		{"missing terms", kindless, &features.Weights{Game: "mcts-testgame", Version: "v2", Terms: map[string]float64{"nonsense": 1}}, "nonsense"},
+		{"no game", nil, drop, "no game"},
 	} {
-		_, err := New(Config{}, tc.w)
-		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), tc.w.Version) {
+		_, err := New(tc.g, Config{}, tc.w)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || (tc.g != nil && !strings.Contains(err.Error(), tc.w.Version)) {
 			t.Errorf("%s: %v, want an error naming %q and the version", tc.name, err, tc.want)
 		}
+	}
+	if _, err := New(testgame.DropGame, Config{}, drop); err != nil {
+		t.Errorf("the game's own weights: %v", err)
 	}
 }

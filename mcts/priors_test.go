@@ -74,7 +74,7 @@ func TestLeafGain(t *testing.T) {
 	} {
 		st := pos(t, g, c.pos)
 		for _, share := range []float64{0, 0.5, 1} {
-			s := mustNew(Config{Seed: 1, LeafGain: share}, w)
+			s := mustNew(g, Config{Seed: 1, LeafGain: share}, w)
 			s.prepare(st)
 			v := s.expand(0, st)
 			if got := s.bestCapture; math.Abs(got-c.gain) > 1e-6 {

@@ -31,11 +31,11 @@ func TestMateInOneByDropToriShogi(t *testing.T) {
 			o := st.NoMoves()
 			return len(st.Legal(nil)) == 0 && o.Ended && o.Winner != st.SideToMove()
 		}
-		old := mustNew(Config{Playouts: 200, Seed: 1, Tactics: TacticsNone}, w).Search(st)
+		old := mustNew(st.Game(), Config{Playouts: 200, Seed: 1, Tactics: TacticsNone}, w).Search(st)
 		if mates(old.Move) {
 			t.Errorf("%s: the bare search found the mate %s; the test needs a harder position", p, g.MoveString(old.Move))
 		}
-		res := mustNew(Config{Playouts: 2, Seed: 1, Tactics: TacticsMate}, w).Search(st)
+		res := mustNew(st.Game(), Config{Playouts: 2, Seed: 1, Tactics: TacticsMate}, w).Search(st)
 		if res.Proven != 1 || !res.Move.IsDrop() || !mates(res.Move) {
 			t.Errorf("%s: move %s proven %d, want a mating drop proven won", p, g.MoveString(res.Move), res.Proven)
 		}
@@ -55,7 +55,7 @@ func TestMateInOneByDropToriShogi(t *testing.T) {
 // see hanging pieces statically, so the bare search no longer errs there.
 func TestCaptureSequenceTyphoon(t *testing.T) {
 	g := game(t, "typhoon")
-	w, err := features.LoadWeights(filepath.Join("testdata", "typhoon-gen0L-l0.5.json"), g)
+	w, err := readWeights(filepath.Join("testdata", "typhoon-gen0L-l0.5.json"), g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,8 +76,8 @@ func TestCaptureSequenceTyphoon(t *testing.T) {
 		for _, m := range st.Legal(nil) {
 			best = max(best, value(m))
 		}
-		old := mustNew(Config{Playouts: 100, Seed: 1, Tactics: TacticsNone, Priors: PriorsCaptures, History: -1}, w).Search(st)
-		res := mustNew(Config{Playouts: 100, Seed: 1, Tactics: TacticsQuiesce, Priors: PriorsCaptures, History: -1}, w).Search(st)
+		old := mustNew(st.Game(), Config{Playouts: 100, Seed: 1, Tactics: TacticsNone, Priors: PriorsCaptures, History: -1}, w).Search(st)
+		res := mustNew(st.Game(), Config{Playouts: 100, Seed: 1, Tactics: TacticsQuiesce, Priors: PriorsCaptures, History: -1}, w).Search(st)
 		if v := value(old.Move); v > best-3 {
 			t.Errorf("%s: the bare search's %s is worth %.2f, best %.2f: the test needs a harder position", p, g.MoveString(old.Move), v, best)
 		}
@@ -94,7 +94,7 @@ func TestQuiescenceSeesRecapture(t *testing.T) {
 	g := testgame.Game
 	w := features.Starting(g)
 	st := pos(t, g, "k,1,r,2/2,p,2/5/5/2,R,1,K white")
-	s := mustNew(Config{Playouts: 1, Seed: 1}, w)
+	s := mustNew(g, Config{Playouts: 1, Seed: 1}, w)
 	s.Search(st)
 	m, err := rules.ParseMove(st, "c1c4")
 	if err != nil {
@@ -153,7 +153,7 @@ func TestDeterminismTactics(t *testing.T) {
 func TestDefaultTactics(t *testing.T) {
 	for name, want := range map[string]Tactics{"torishogi": TacticsMate, "nanashogi": TacticsNone, "typhoon": TacticsNone, "samarkand": TacticsNone} {
 		g := game(t, name)
-		s := mustNew(Config{Playouts: 1}, nil)
+		s := mustNew(g, Config{Playouts: 1}, nil)
 		s.Search(g.Start())
 		if s.tactics != want || DefaultTactics(g) != want {
 			t.Errorf("%s: tactics %v, want %v", name, s.tactics, want)
@@ -229,7 +229,7 @@ func bruteMates(st rules.State, n int) bool {
 func TestMateSearchAgreesWithBruteForce(t *testing.T) {
 	g := game(t, "torishogi")
 	w := weights(t, g)
-	s := mustNew(Config{Playouts: 1, Seed: 1}, w)
+	s := mustNew(g, Config{Playouts: 1, Seed: 1}, w)
 	s.Search(g.Start())
 	found := [3]int{}
 	chosen := 0
@@ -266,7 +266,7 @@ func TestMateSearchAgreesWithBruteForce(t *testing.T) {
 					found[n]++
 				}
 				if got && n == 2 && !bruteMates(st, 1) {
-					res := mustNew(Config{Playouts: 8, Seed: 1, Tactics: TacticsMate}, w).Search(st)
+					res := mustNew(st.Game(), Config{Playouts: 8, Seed: 1, Tactics: TacticsMate}, w).Search(st)
 					if res.Proven != 1 {
 						t.Fatalf("%s: mate in 2 not proven by the search (%s, proven %d)", st, g.MoveString(res.Move), res.Proven)
 					}
@@ -276,7 +276,7 @@ func TestMateSearchAgreesWithBruteForce(t *testing.T) {
 				// The move chosen never allows a mate in two checks
 				// (rootMate checks it three deep) unless all moves lose
 				// or rootMateTries moves were refuted.
-				sr := mustNew(Config{Playouts: 3, Seed: 1, Tactics: TacticsMate}, w)
+				sr := mustNew(st.Game(), Config{Playouts: 3, Seed: 1, Tactics: TacticsMate}, w)
 				res := sr.Search(st)
 				refuted := 0
 				for c := sr.nodes[0].first; c < sr.nodes[0].first+sr.nodes[0].nChild; c++ {
@@ -342,7 +342,7 @@ func TestCheckPriorToriShogi(t *testing.T) {
 	g := game(t, "torishogi")
 	st := pos(t, g, "1,pt,ph,+SW,sw,rq,1/rq,6/cr,sw,SW,2,fa,sw/sw,sw,1,sw,pt,sw,lq/sw,SW,sw,FA,1,LQ,sw/1,CR,1,SW,SW,1,cr/PH,PT,3,PT,1 white [cr,sw]")
 	for _, cp := range []float64{1.5, 0} {
-		s := mustNew(Config{Playouts: 1, Seed: 1, Tactics: TacticsMate, MateDepth: 1, CheckPrior: cp, Priors: PriorsCaptures}, weights(t, g))
+		s := mustNew(g, Config{Playouts: 1, Seed: 1, Tactics: TacticsMate, MateDepth: 1, CheckPrior: cp, Priors: PriorsCaptures}, weights(t, g))
 		s.Search(st)
 		checkPriorRatio(t, s, st, cp)
 	}
@@ -390,7 +390,7 @@ func TestThreatPriorsToriShogi(t *testing.T) {
 	g := game(t, "torishogi")
 	st := pos(t, g, "3,ph,3/5,cr,1/3,sw,3/3,FA,3/7/7/3,PH,3 black []")
 	for _, pk := range []Priors{PriorsThreats, PriorsCaptures} {
-		s := mustNew(Config{Playouts: 1, Seed: 1, Priors: pk}, weights(t, g))
+		s := mustNew(g, Config{Playouts: 1, Seed: 1, Priors: pk}, weights(t, g))
 		s.Search(st)
 		ms := st.Legal(nil)
 		var th features.Threats

@@ -55,7 +55,7 @@ func TestTreeTranspositions(t *testing.T) {
 	g := game(t, "nanashogi")
 	st := g.Start()
 	before := st.String()
-	s := mustNew(Config{Playouts: 20000, Seed: 1}, weights(t, g))
+	s := mustNew(g, Config{Playouts: 20000, Seed: 1}, weights(t, g))
 	s.Search(st)
 	c := treeTranspositions(s, st)
 	if st.String() != before {
@@ -93,7 +93,7 @@ func BenchmarkTranspositions(b *testing.B) {
 				st := playedTo(g, w, plies)
 				var c treeCount
 				for b.Loop() {
-					s := mustNew(Config{Playouts: playouts[name], Seed: 1}, w)
+					s := mustNew(g, Config{Playouts: playouts[name], Seed: 1}, w)
 					s.Search(st)
 					c = treeTranspositions(s, st)
 				}

@@ -107,7 +107,7 @@ func (p *player) play(hard context.Context, n int64) *finished {
 		Priors:      priors(cfg.Priors),
 		History:     history(cfg.History),
 	}
-	search, err := mcts.New(mc, p.weights)
+	search, err := mcts.New(g, mc, p.weights)
 	if err != nil { // Run checked the weights before starting any game
 		panic("selfplay: weights checked by Run fail: " + err.Error())
 	}

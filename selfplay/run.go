@@ -16,6 +16,7 @@ import (
 	"taifu/mcts"
 	"taifu/rules"
 	"taifu/storage"
+	"taifu/weightsio"
 )
 
 // Options are the parts of a run that are not its configuration.
@@ -112,7 +113,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 			return nil, err
 		}
 	}
-	if _, err := mcts.New(mcts.Config{}, w); err != nil {
+	if _, err := mcts.New(g, mcts.Config{}, w); err != nil {
 		return nil, err
 	}
 	if opt.Drop == nil {
@@ -441,13 +442,11 @@ func nextSeq(m *datasets.Manifest) int {
 }
 
 // StartWeights is the Weights value naming the game's starting weights.
-const StartWeights = "start"
+const StartWeights = weightsio.Start
 
-// loadWeights loads the weights a run names: a file, StartWeights, or ""
-// for configs/weights/<game>.json when present, else the starting weights.
+// loadWeights loads the weights a run names (a weightsio spec: a file,
+// StartWeights, or "" for the game's shipped weights).
 func loadWeights(g *rules.Game, path string) (*features.Weights, error) {
-	if path == StartWeights {
-		return features.Starting(g), nil
-	}
-	return features.Load(g.Name, path)
+	w, _, err := weightsio.Load(g, path)
+	return w, err
 }

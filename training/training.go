@@ -29,6 +29,7 @@ import (
 	"taifu/selfplay"
 	"taifu/storage"
 	"taifu/tuner"
+	"taifu/weightsio"
 )
 
 // Acceptance rules for a candidate (Config.Accept).
@@ -189,7 +190,7 @@ func Run(ctx context.Context, c Config) (*State, error) {
 			return nil, errors.New("training: a new run needs Start weights")
 		}
 		rel := filepath.Join("gen-000", "weights.json")
-		if err := c.Start.Save(storage.Join(c.Out, rel)); err != nil {
+		if err := weightsio.Save(c.Start, storage.Join(c.Out, rel)); err != nil {
 			return nil, err
 		}
 		st = &State{Game: r.g.Name, Seed: c.Seed, Start: c.Start.Version, Current: rel, Settings: c.Settings(),
@@ -381,7 +382,7 @@ func (r *run) step(ctx context.Context, gi int) error {
 		for j := max(0, gi-c.Window+1); j <= gi; j++ {
 			gen.Window = append(gen.Window, storage.Join(c.Out, st.Generations[j].SelfPlay))
 		}
-		cur, err := features.LoadWeights(storage.Join(c.Out, st.Current), g)
+		cur, err := load(g, storage.Join(c.Out, st.Current))
 		if err != nil {
 			return err
 		}
@@ -398,7 +399,7 @@ func (r *run) step(ctx context.Context, gi int) error {
 			return fmt.Errorf("%s piece values: %w", name, err)
 		}
 		rel := filepath.Join(name, "candidate.json")
-		if err := w.Save(storage.Join(c.Out, rel)); err != nil {
+		if err := weightsio.Save(w, storage.Join(c.Out, rel)); err != nil {
 			return err
 		}
 		gen.Candidate, gen.K = rel, res.K
@@ -422,11 +423,11 @@ func (r *run) step(ctx context.Context, gi int) error {
 		}
 	}
 	// 3. match the candidate against the current weights.
-	cand, err := features.LoadWeights(storage.Join(c.Out, gen.Candidate), g)
+	cand, err := load(g, storage.Join(c.Out, gen.Candidate))
 	if err != nil {
 		return err
 	}
-	cur, err := features.LoadWeights(storage.Join(c.Out, gen.Weights), g)
+	cur, err := load(g, storage.Join(c.Out, gen.Weights))
 	if err != nil {
 		return err
 	}
@@ -627,4 +628,10 @@ func writeReports(out string, g *rules.Game, st *State) error {
 		}
 	}
 	return datasets.WriteFileAtomic(storage.Join(out, "piece-values.csv"), []byte(csv.String()))
+}
+
+// load reads the weights file at path (a run's own file) for g.
+func load(g *rules.Game, path string) (*features.Weights, error) {
+	w, _, err := weightsio.Load(g, path)
+	return w, err
 }

@@ -18,6 +18,7 @@ import (
 	"taifu/rules"
 	"taifu/selfplay"
 	"taifu/tuner"
+	"taifu/weightsio"
 )
 
 func init() { rules.Register(testgame.Game) }
@@ -73,7 +74,7 @@ func TestRunTestGame(t *testing.T) {
 		}
 	}
 	// export the candidate's values, as taifu export does
-	w, err := features.LoadWeights(filepath.Join(dir, g0.Candidate), testgame.Game)
+	w, _, err := weightsio.Load(testgame.Game, filepath.Join(dir, g0.Candidate))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"taifu/features"
 	"taifu/rules"
 )
 
@@ -81,8 +82,8 @@ func PieceValues(g *rules.Game, version string, terms map[string]float64, prov m
 	if !ok {
 		return nil, fmt.Errorf("game %q has no kind %s (its unit piece)", g.Name, unit)
 	}
-	if _, ok := terms["material/"+unit]; !ok {
-		return nil, fmt.Errorf("weights have no term material/%s (the unit piece)", unit)
+	if _, ok := terms[features.MaterialTerm(g, uk)]; !ok {
+		return nil, fmt.Errorf("weights have no term %s (the unit piece)", features.MaterialTerm(g, uk))
 	}
 	act, actRows, err := activations(prov)
 	if err != nil {
@@ -92,7 +93,7 @@ func PieceValues(g *rules.Game, version string, terms map[string]float64, prov m
 	if !(uw > 0) {
 		what := "whole worth"
 		if len(act) == 0 {
-			what = "weight material/" + unit
+			what = "weight " + features.MaterialTerm(g, uk)
 		}
 		return nil, fmt.Errorf("unit piece %s: %s is %v, not positive: values in %s units are undefined", unit, what, uw, unit)
 	}
@@ -122,15 +123,15 @@ func PieceValues(g *rules.Game, version string, terms map[string]float64, prov m
 			t.Definition += "; βs (and intervals) measured by taifu export --data on " + strings.Join(names, ", ")
 		}
 	}
-	for _, prefix := range []string{"material/", "hand/"} {
+	for _, hand := range []bool{false, true} {
 		for k := 1; k < len(g.Kinds); k++ {
 			info := g.Kinds[k]
-			term := prefix + info.Token
-			v, ok := WholeWorth(g, rules.Kind(k), prefix == "hand/", terms, act)
+			term := locationTerm(g, rules.Kind(k), hand)
+			v, ok := WholeWorth(g, rules.Kind(k), hand, terms, act)
 			if !ok {
 				continue
 			}
-			pv := PieceValue{Kind: info.Token, Name: info.Name, Value: v / uw, InHand: prefix == "hand/", Royal: info.Royal, Term: term}
+			pv := PieceValue{Kind: info.Token, Name: info.Name, Value: v / uw, InHand: hand, Royal: info.Royal, Term: term}
 			if iv, ok := ivs[term]; ok {
 				lo, hi := iv[0], iv[1]
 				pv.Low, pv.High = &lo, &hi

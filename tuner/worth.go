@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"taifu/features"
 	"taifu/rules"
 )
 
@@ -88,9 +89,9 @@ func kindTerms(g *rules.Game, names []string) []kindTerm {
 // locationTerm returns the count term a per-kind term is regressed on.
 func locationTerm(g *rules.Game, k rules.Kind, hand bool) string {
 	if hand {
-		return "hand/" + g.Kinds[k].Token
+		return features.HandTerm(g, k)
 	}
-	return "material/" + g.Kinds[k].Token
+	return features.MaterialTerm(g, k)
 }
 
 // MeasureActivations returns β of every per-kind term of names over the

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -25,6 +27,10 @@ type Client struct {
 	// usermove: the engine asked for "usermove MOVE" (feature usermove=1);
 	// otherwise moves are sent bare, as protocol 2 prescribes by default.
 	usermove bool
+	// stderr keeps the end of a started engine's standard error, shown when
+	// it dies; stderrDone is closed when the engine closed it.
+	stderr     *tail
+	stderrDone chan struct{}
 }
 
 // ErrEOF reports that the engine closed its output (it exited).
@@ -75,9 +81,23 @@ func Start(argv []string) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stderr = errW
+	err = cmd.Start()
+	errW.Close() // the child holds its own copy
+	if err != nil {
+		errR.Close()
 		return nil, fmt.Errorf("engine %q: %v", clip(strings.Join(argv, " ")), err)
 	}
+	stderr, stderrDone := &tail{}, make(chan struct{})
+	go func() {
+		io.Copy(stderr, errR)
+		errR.Close()
+		close(stderrDone)
+	}()
 	c := NewClient(strings.Join(argv, " "), in, out, func() error {
 		in.Close()
 		done := make(chan error, 1)
@@ -91,8 +111,63 @@ func Start(argv []string) (*Client, error) {
 			return <-done
 		}
 	})
-	c.cmd = cmd
+	c.cmd, c.stderr, c.stderrDone = cmd, stderr, stderrDone
 	return c, nil
+}
+
+// tailBytes is how much of an engine's standard error a Client keeps.
+const tailBytes = 4096
+
+// tail keeps the last tailBytes written to it.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > tailBytes {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailBytes:]...)
+	}
+	return len(p), nil
+}
+
+// lastLines returns the last n non-empty lines written, joined by " | ".
+func (t *tail) lastLines(n int) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []string
+	for _, l := range strings.Split(string(t.buf), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	if len(out) > n {
+		out = out[len(out)-n:]
+	}
+	s := strings.Join(out, " | ")
+	if len(s) > 300 {
+		s = "..." + s[len(s)-300:]
+	}
+	return s
+}
+
+// eof is ErrEOF with, for a started engine, the end of its standard error
+// (waiting a moment for the engine to finish writing it).
+func (c *Client) eof() error {
+	if c.stderr == nil {
+		return ErrEOF
+	}
+	select {
+	case <-c.stderrDone:
+	case <-time.After(time.Second):
+	}
+	if s := c.stderr.lastLines(5); s != "" {
+		return fmt.Errorf("%w; its standard error ends: %s", ErrEOF, s)
+	}
+	return fmt.Errorf("%w, writing nothing to its standard error", ErrEOF)
 }
 
 // Send writes one command line.
@@ -101,6 +176,9 @@ func (c *Client) Send(line string) error {
 		c.Trace = append(c.Trace, "> "+line)
 	}
 	_, err := io.WriteString(c.w, line+"\n")
+	if err != nil && c.stderr != nil {
+		return c.eof() // it exited: say why if it said
+	}
 	return err
 }
 
@@ -120,7 +198,7 @@ func (c *Client) Next(d time.Duration) (string, error) {
 	select {
 	case l, ok := <-c.lines:
 		if !ok {
-			return "", ErrEOF
+			return "", c.eof()
 		}
 		if c.trace {
 			c.Trace = append(c.Trace, "< "+l)

@@ -377,7 +377,7 @@ func (e *Engine) think() {
 	searcher := e.searchers[e.game]
 	if searcher == nil {
 		var err error
-		searcher, err = mcts.New(mcts.Config{Seed: e.opt.Seed, Tactics: e.opt.Tactics, MateDepth: e.opt.MateDepth, CheckPrior: e.opt.CheckPrior, Priors: e.opt.Priors, History: e.opt.History}, e.weights[e.game])
+		searcher, err = mcts.New(e.game, mcts.Config{Seed: e.opt.Seed, Tactics: e.opt.Tactics, MateDepth: e.opt.MateDepth, CheckPrior: e.opt.CheckPrior, Priors: e.opt.Priors, History: e.opt.History}, e.weights[e.game])
 		if err != nil {
 			e.printf("Error (weights): %s", err)
 			e.force = true

@@ -21,11 +21,11 @@ import (
 	"math/rand/v2"
 	"os"
 
-	"taifu/features"
 	"taifu/mcts"
 	"taifu/rules"
 	"taifu/rules/nanashogi"
 	"taifu/rules/nanashogi/solve"
+	"taifu/weightsio"
 )
 
 func main() {
@@ -74,7 +74,7 @@ func run(tablePath, weightsPath string, positions, maxPly int, seed uint64, cfg 
 	}
 	defer t.Close()
 	g := nanashogi.Game
-	w, err := features.Load(g.Name, weightsPath)
+	w, _, err := weightsio.Load(g, weightsPath)
 	if err != nil {
 		return err
 	}
@@ -126,7 +126,7 @@ func run(tablePath, weightsPath string, positions, maxPly int, seed uint64, cfg 
 			continue
 		}
 		cfg.Seed = seed + uint64(all.n)
-		s, err := mcts.New(cfg, w)
+		s, err := mcts.New(g, cfg, w)
 		if err != nil {
 			return err
 		}

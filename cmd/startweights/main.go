@@ -16,6 +16,7 @@ import (
 	"taifu/features"
 	"taifu/rules"
 	_ "taifu/rules/all"
+	"taifu/weightsio"
 )
 
 func main() {
@@ -35,11 +36,11 @@ func main() {
 		}
 		w := features.Starting(g)
 		path := filepath.Join(*dir, name+".json")
-		if old, err := features.LoadWeights(path, g); err == nil && old.Version != w.Version && !*overwrite {
+		if old, _, err := weightsio.Load(g, path); err == nil && old.Version != w.Version && !*overwrite {
 			fmt.Printf("%s: holds tuned weights %s, left alone (-overwrite-tuned replaces them)\n", path, old.Version)
 			continue
 		}
-		if err := w.Save(path); err != nil {
+		if err := weightsio.Save(w, path); err != nil {
 			fmt.Fprintln(os.Stderr, "startweights:", err)
 			os.Exit(1)
 		}

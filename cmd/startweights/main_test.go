@@ -9,6 +9,7 @@ import (
 
 	"taifu/features"
 	"taifu/rules"
+	"taifu/weightsio"
 )
 
 // The committed configs/weights/<game>.json that still carry the starting
@@ -17,12 +18,12 @@ import (
 func TestCommittedStartingWeights(t *testing.T) {
 	for _, name := range rules.Names() {
 		g, _ := rules.Lookup(name)
-		path := filepath.Join("..", "..", features.DefaultPath(name))
+		path := filepath.Join("..", "..", weightsio.DefaultPath(name))
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 			t.Logf("%s: no committed weights (Load uses Starting)", name)
 			continue
 		}
-		w, err := features.LoadWeights(path, g)
+		w, _, err := weightsio.Load(g, path)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 
-	"taifu/features"
 	"taifu/rules"
-	"taifu/storage"
 	"taifu/tuner/claims"
+	"taifu/weightsio"
 )
 
 func init() {
@@ -31,7 +29,7 @@ func runClaims(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("give --weights FILE or --game G")
 	}
 	if *game == "" {
-		name, err := weightsGame(*weights)
+		name, err := weightsio.Game(*weights)
 		if err != nil {
 			return err
 		}
@@ -41,12 +39,7 @@ func runClaims(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var w *features.Weights
-	if *weights == "" {
-		w, *weights, err = features.LoadFrom(g.Name, "")
-	} else {
-		w, err = features.LoadWeights(*weights, g)
-	}
+	w, source, err := weightsio.Load(g, *weights)
 	if err != nil {
 		return err
 	}
@@ -59,6 +52,7 @@ func runClaims(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	*weights = source
 	fmt.Fprintf(stderr, "claims: weights %s (%s), claims %s\n", w.Version, *weights, f.Path)
 	rep, err := claims.Evaluate(f, g, w)
 	if err != nil {
@@ -69,22 +63,4 @@ func runClaims(args []string, stdout, stderr io.Writer) error {
 		return rep.WriteJSON(stdout)
 	}
 	return rep.WriteMarkdown(stdout)
-}
-
-// weightsGame reads the "game" field of a weights file.
-func weightsGame(path string) (string, error) {
-	data, err := storage.ReadFile(path)
-	if err != nil {
-		return "", err
-	}
-	var head struct {
-		Game string `json:"game"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return "", fmt.Errorf("weights file %s: %v", path, err)
-	}
-	if head.Game == "" {
-		return "", fmt.Errorf("weights file %s names no game (give --game)", path)
-	}
-	return head.Game, nil
 }

@@ -12,6 +12,7 @@ import (
 	"taifu/arena"
 	"taifu/mcts"
 	"taifu/rules"
+	"taifu/weightsio"
 	"taifu/xboard"
 )
 
@@ -33,7 +34,7 @@ func usesEngine(args []string) bool {
 func runEngineMatch(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("match", stderr)
 	game := fs.String("game", "torishogi", "game: "+strings.Join(rules.Names(), ", "))
-	pathA := fs.String("a", "", "weights of taifu (side A); \"\": configs/weights/<game>.json or the starting weights")
+	pathA := fs.String("a", "", `weights of taifu (side A): "start", a file or URL; "": configs/weights/<game>.json or its built-in copy`)
 	engine := fs.String("engine", "", "command line of the xboard engine playing side B, e.g. /usr/games/sjaakii")
 	engineInit := fs.String("engine-init", "", "commands sent to the engine after protover, ';'-separated (e.g. \"memory 64\")")
 	tc := fs.Float64("tc", 0.1, "seconds per move for both engines (xboard \"st\")")
@@ -94,6 +95,9 @@ func runEngineMatch(args []string, stdout, stderr io.Writer) error {
 	}
 	if _, err := mcts.ParseHistory(*history); err != nil {
 		return fmt.Errorf("--history: %w", err)
+	}
+	if _, _, err := weightsio.Load(g, *pathA); err != nil { // as the child will
+		return fmt.Errorf("--a: %w", err)
 	}
 	argvA := []string{self, "xboard", "--game", g.Name, "--playouts", fmt.Sprint(*playouts), "--tactics", *tactics, "--mate-depth", fmt.Sprint(*mateDepth), "--check-prior", fmt.Sprint(*checkPrior), "--priors", *priors, "--history", *history}
 	if *pathA != "" {

@@ -2,16 +2,14 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 
 	"taifu/datasets"
 	"taifu/features"
-	"taifu/rules"
-	"taifu/storage"
 	"taifu/tuner"
+	"taifu/weightsio"
 )
 
 func init() {
@@ -54,7 +52,7 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	if len(data) == 0 && (*boot > 0 || *save != "") {
 		return errors.New("--bootstrap and --save-weights need --data")
 	}
-	g, w, err := readWeights(*path)
+	g, w, err := weightsio.LoadAny(*path)
 	if err != nil {
 		return err
 	}
@@ -88,7 +86,7 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 		}
 		w.Provenance = prov
 		if *save != "" {
-			if err := w.Save(*save); err != nil {
+			if err := weightsio.Save(w, *save); err != nil {
 				return err
 			}
 		}
@@ -116,27 +114,4 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return datasets.WriteFileAtomic(*out, b.Bytes())
-}
-
-// readWeights reads a weights file (or object) of whichever game it names.
-func readWeights(path string) (*rules.Game, *features.Weights, error) {
-	data, err := storage.ReadFile(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	var head struct {
-		Game string `json:"game"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, nil, fmt.Errorf("weights file %s: bad JSON: %v", path, err)
-	}
-	g, err := rules.Lookup(head.Game)
-	if err != nil {
-		return nil, nil, fmt.Errorf("weights file %s: %v", path, err)
-	}
-	w, err := features.ParseWeights(data, g)
-	if err != nil {
-		return nil, nil, fmt.Errorf("weights file %s: %v", path, err)
-	}
-	return g, w, nil
 }

@@ -13,6 +13,7 @@ import (
 	"taifu/features"
 	"taifu/rules"
 	"taifu/tuner"
+	"taifu/weightsio"
 )
 
 func init() {
@@ -202,7 +203,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 	}
-	if err := w.Save(*out); err != nil {
+	if err := weightsio.Save(w, *out); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s (version %s, sha256 %s)\n", *out, w.Version, w.Hash())
@@ -210,19 +211,16 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// loadStart reads starting weights: "start" for features.Starting, "" for
-// the game's default file if present (else its built-in copy).
+// loadStart reads the weights a --weights value names (weightsio.Load:
+// "start", "" for the game's shipped weights, a file or a URL).
 func loadStart(g *rules.Game, path string) (*features.Weights, error) {
-	w, _, err := loadWeights(g, path)
+	w, _, err := weightsio.Load(g, path)
 	return w, err
 }
 
 // loadWeights is loadStart that also says where the weights came from.
 func loadWeights(g *rules.Game, path string) (*features.Weights, string, error) {
-	if path == "start" {
-		return features.Starting(g), "starting estimate", nil
-	}
-	return features.LoadFrom(g.Name, path)
+	return weightsio.Load(g, path)
 }
 
 // sayWeights prints which weights a run uses: version and file, "built-in"

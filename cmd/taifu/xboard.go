@@ -9,6 +9,7 @@ import (
 	"taifu/features"
 	"taifu/mcts"
 	"taifu/rules"
+	"taifu/weightsio"
 	"taifu/xboard"
 )
 
@@ -22,7 +23,7 @@ var xboardInput io.Reader = os.Stdin
 func runXboard(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("xboard", stderr)
 	game := fs.String("game", "torishogi", "game after \"new\" until the GUI sends \"variant\"")
-	weights := fs.String("weights", "", "weights file for --game (default: configs/weights/<game>.json when present, else the starting weights); other games use their default")
+	weights := fs.String("weights", "", `weights for --game ("start": the starting estimate; default: configs/weights/<game>.json when present, else its built-in copy; a path or an s3://, gs://, azblob:// URL); other games use their default`)
 	playouts := fs.Int("playouts", 0, "playouts per move (0: as many as the clock allows)")
 	tacticsText := fs.String("tactics", "default", "leaf tactics: eval, quiesce, mate, quiesce+mate or default")
 	mateDepth := fs.Int("mate-depth", 0, "with mate tactics: moves of the mating side the mate search looks ahead on a node's second visit (0: the default, 2)")
@@ -47,10 +48,12 @@ func runXboard(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("--history: %w", err)
 	}
 	load := func(g *rules.Game) (*features.Weights, error) {
+		spec := ""
 		if g.Name == *game {
-			return features.Load(g.Name, *weights)
+			spec = *weights
 		}
-		return features.Load(g.Name, "")
+		w, _, err := weightsio.Load(g, spec)
+		return w, err
 	}
 	if _, err := load(mustGame(*game)); err != nil {
 		return err

@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -41,5 +44,64 @@ func TestXboardNonPromotion(t *testing.T) {
 	}
 	if strings.Contains(out.String(), "Illegal") || !strings.HasSuffix(out.String(), "pong 2\n") {
 		t.Errorf("replies:\n%s", out.String())
+	}
+}
+
+// TestWeightsSpecs: every command that takes weights resolves the same
+// specs (weightsio): "start" once failed in xboard ("open start: no such
+// file", issue 32 finding 4), and a manifest or a Parquet file as weights
+// gives one line saying what the file is.
+func TestWeightsSpecs(t *testing.T) {
+	old := xboardInput
+	defer func() { xboardInput = old }()
+	dir := t.TempDir()
+	manifest := filepath.Join(dir, "manifest.json")
+	parquet := filepath.Join(dir, "part-000.parquet")
+	os.WriteFile(manifest, []byte(`{"format": 1, "run_id": "r", "game": "torishogi", "files": []}`+"\n"), 0o644)
+	os.WriteFile(parquet, []byte("PAR1\x15\x04junk"), 0o644)
+	for _, spec := range []string{"start", "builtin", ""} {
+		xboardInput = strings.NewReader("xboard\nprotover 2\nnew\nvariant torishogi\nusermove c3c4\nping 1\nquit\n")
+		var out, errb bytes.Buffer
+		if code := run([]string{"xboard", "--playouts", "10", "--weights", spec}, &out, &errb); code != 0 || !strings.Contains(out.String(), "pong 1") {
+			t.Errorf("xboard --weights %q: exit %d, stderr %q, out %q", spec, code, errb.String(), out.String())
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"xboard", "--weights", manifest}, "is a self-play run manifest, not weights"},
+		{[]string{"xboard", "--weights", parquet}, "is a Parquet file"},
+		{[]string{"match", "--game", "torishogi", "--a", manifest}, "is a self-play run manifest, not weights"},
+		{[]string{"export", "--weights", parquet}, "is a Parquet file"},
+		{[]string{"claims", "--weights", manifest}, "is a self-play run manifest, not weights"},
+		{[]string{"tune", "--game", "torishogi", "--weights", parquet, "--data", dir, "--out", filepath.Join(dir, "w.json")}, "is a Parquet file"},
+	} {
+		xboardInput = strings.NewReader("quit\n")
+		var out, errb bytes.Buffer
+		code := run(c.args, &out, &errb)
+		if msg := errb.String(); code == 0 || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, c.want) || !strings.Contains(msg, "want a weights file") {
+			t.Errorf("%v: exit %d, stderr %q; want one line saying %q", c.args, code, msg, c.want)
+		}
+	}
+}
+
+// TestEngineMatchStart: match --engine with --a start plays (its taifu
+// child once failed on "start" and the match said only "engine closed its
+// output"), and an engine that dies shows the end of its standard error.
+func TestEngineMatchStart(t *testing.T) {
+	bin := taifuBinary(t)
+	dir := t.TempDir()
+	cmd := exec.Command(bin, "match", "--game", "torishogi", "--engine", bin+" xboard --playouts 5", "--a", "start",
+		"--playouts", "5", "--games", "2", "--tc", "0.5", "--max-plies", "16", "--results", filepath.Join(dir, "r.json"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("match --engine --a start: %v\n%s", err, out)
+	}
+	dead := filepath.Join(dir, "dead.sh")
+	os.WriteFile(dead, []byte("#!/bin/sh\necho 'dead engine: cannot start' >&2\nexit 1\n"), 0o755)
+	cmd = exec.Command(bin, "match", "--game", "torishogi", "--engine", dead, "--games", "2", "--tc", "0.5", "--results", filepath.Join(dir, "d.json"))
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "dead engine: cannot start") {
+		t.Errorf("a dying engine: %v\n%s\nwant its standard error shown", err, out)
 	}
 }

@@ -10,7 +10,6 @@ import (
 
 	"taifu/arena"
 	"taifu/datasets"
-	"taifu/features"
 	"taifu/mcts"
 	"taifu/rules"
 	_ "taifu/rules/nanashogi"
@@ -18,6 +17,7 @@ import (
 	_ "taifu/rules/torishogi"
 	_ "taifu/rules/typhoon"
 	"taifu/selfplay"
+	"taifu/weightsio"
 )
 
 // The child process reads what to run from these variables.
@@ -66,7 +66,7 @@ func TestColdStartChild(t *testing.T) {
 	// match` load them), not from features.Starting: computing the starting
 	// weights plays through the rules in this goroutine and would warm the
 	// game before the workers start.
-	weights, err := filepath.Abs(filepath.Join("..", "..", features.DefaultPath(game)))
+	weights, err := filepath.Abs(filepath.Join("..", "..", weightsio.DefaultPath(game)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestColdStartChild(t *testing.T) {
 			t.Fatal(err)
 		}
 	case "match":
-		w, err := features.LoadWeights(weights, g)
+		w, _, err := weightsio.Load(g, weights)
 		if err != nil {
 			t.Fatal(err)
 		}

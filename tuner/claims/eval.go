@@ -77,39 +77,45 @@ type valueSet struct {
 // newValueSet normalises terms (material/T, material_eg/T, hand/T) to the
 // unit piece.
 func newValueSet(g *rules.Game, unit string, terms map[string]float64) (*valueSet, error) {
-	umg, ok := terms["material/"+unit]
+	uk, ok := g.KindByToken(unit)
 	if !ok {
-		return nil, fmt.Errorf("weights have no term material/%s (the unit piece)", unit)
+		return nil, fmt.Errorf("game %s has no kind %s (the unit piece)", g.Name, unit)
+	}
+	umgTerm, uegTerm := features.MaterialTerm(g, uk), features.MaterialEGTerm(g, uk)
+	umg, ok := terms[umgTerm]
+	if !ok {
+		return nil, fmt.Errorf("weights have no term %s (the unit piece)", umgTerm)
 	}
 	if !(umg > 0) || math.IsInf(umg, 0) {
-		return nil, fmt.Errorf("unit piece weight material/%s is %v, not positive: values in %s units are undefined", unit, umg, unit)
+		return nil, fmt.Errorf("unit piece weight %s is %v, not positive: values in %s units are undefined", umgTerm, umg, unit)
 	}
 	v := &valueSet{mg: map[string]float64{}, eg: map[string]float64{}, hand: map[string]float64{},
 		lo: map[string]float64{}, hi: map[string]float64{}}
-	ueg := umg + terms["material_eg/"+unit]
+	ueg := umg + terms[uegTerm]
 	// Endgame values exist only when some material_eg weight is nonzero:
 	// with all of them 0 the weights say nothing about the phase.
 	for k := 1; k < len(g.Kinds); k++ {
-		if terms["material_eg/"+g.Kinds[k].Token] != 0 {
+		if terms[features.MaterialEGTerm(g, rules.Kind(k))] != 0 {
 			v.hasEG = true
 		}
 	}
 	if v.hasEG && !(ueg > 0) {
-		return nil, fmt.Errorf("unit piece's endgame value material/%s + material_eg/%s is %v, not positive", unit, unit, ueg)
+		return nil, fmt.Errorf("unit piece's endgame value %s + %s is %v, not positive", umgTerm, uegTerm, ueg)
 	}
 	for k := 1; k < len(g.Kinds); k++ {
+		kind := rules.Kind(k)
 		t := g.Kinds[k].Token
-		m, ok := terms["material/"+t]
+		m, ok := terms[features.MaterialTerm(g, kind)]
 		if !ok {
-			return nil, fmt.Errorf("weights have no term material/%s", t)
+			return nil, fmt.Errorf("weights have no term %s", features.MaterialTerm(g, kind))
 		}
 		v.mg[t] = m / umg
 		if v.hasEG {
-			v.eg[t] = (m + terms["material_eg/"+t]) / ueg
+			v.eg[t] = (m + terms[features.MaterialEGTerm(g, kind)]) / ueg
 		} else {
 			v.eg[t] = v.mg[t]
 		}
-		if h, ok := terms["hand/"+t]; ok {
+		if h, ok := terms[features.HandTerm(g, kind)]; ok {
 			v.hand[t] = h / umg
 		}
 		if !g.Kinds[k].Royal {
