@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	_ "gocloud.dev/blob/s3blob" // s3:// URLs, as cmd/taifu links it
+
 	"taifu/internal/s3test"
 )
 

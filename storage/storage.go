@@ -15,6 +15,13 @@
 //
 // Errors are one line naming the location (at most 200 bytes of it) and
 // wrap fs.ErrNotExist when the object or file does not exist.
+//
+// The drivers of the object stores are not linked in by this package: as
+// with database/sql, a program imports the ones it needs for their side
+// effect (gocloud.dev/blob/s3blob, gcsblob, azureblob register themselves
+// with gocloud.dev/blob's URL registry), as cmd/taifu does. So libraries
+// built on storage carry no cloud SDK, and a URL whose driver the program
+// lacks is a one-line error saying so.
 package storage
 
 import (
@@ -31,9 +38,6 @@ import (
 	"sync"
 
 	"gocloud.dev/blob"
-	_ "gocloud.dev/blob/azureblob" // azblob:// URLs
-	_ "gocloud.dev/blob/gcsblob"   // gs:// URLs
-	_ "gocloud.dev/blob/s3blob"    // s3:// URLs
 	"gocloud.dev/gcerrors"
 
 	"taifu/internal/atomicfile"
@@ -41,6 +45,9 @@ import (
 
 // Schemes are the object store URL schemes understood, besides file://.
 var Schemes = []string{"s3", "gs", "azblob"}
+
+// driverPackage is the gocloud.dev/blob driver package of each scheme.
+var driverPackage = map[string]string{"s3": "s3blob", "gs": "gcsblob", "azblob": "azureblob"}
 
 // IsURL reports whether p is an object store URL (s3://, gs://, azblob://)
 // rather than a local path (file:// URLs are local paths).
@@ -140,6 +147,10 @@ func open(l loc) (*blob.Bucket, error) {
 	defer bucketsMu.Unlock()
 	if b, ok := buckets[l.bucket]; ok {
 		return b, nil
+	}
+	scheme, _, _ := strings.Cut(l.bucket, "://")
+	if !blob.DefaultURLMux().ValidBucketScheme(scheme) {
+		return nil, errorf(l.raw, "bad URL", "this program has no %s:// driver (import gocloud.dev/blob/%s for it)", scheme, driverPackage[scheme])
 	}
 	b, err := blob.OpenBucket(context.Background(), l.bucket)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -130,4 +131,26 @@ func readAll(t *testing.T, p string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestDriversNotLinked: package storage links no object store driver (a
+// program imports those, as cmd/taifu does); a URL whose driver is missing
+// is a one-line error saying which to import. The test binary links s3blob
+// only (s3_test.go), so gs:// has none here.
+func TestDriversNotLinked(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "taifu/storage").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, d := range strings.Fields(string(out)) {
+		for _, p := range []string{"cloud.google.com/", "github.com/aws/", "github.com/Azure/", "gocloud.dev/blob/s3blob", "gocloud.dev/blob/gcsblob", "gocloud.dev/blob/azureblob"} {
+			if strings.HasPrefix(d, p) {
+				t.Errorf("taifu/storage depends on %s", d)
+			}
+		}
+	}
+	err = Check("gs://bucket/run")
+	if err == nil || !strings.Contains(err.Error(), "no gs:// driver (import gocloud.dev/blob/gcsblob") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("gs:// without its driver: %v", err)
+	}
 }
