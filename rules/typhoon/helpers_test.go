@@ -1,6 +1,7 @@
 package typhoon
 
 import (
+	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -127,4 +128,11 @@ func diff(got, want []string) string {
 		return "duplicate moves: " + strings.Join(got, " ")
 	}
 	return "extra [" + strings.Join(extra, " ") + "] missing [" + strings.Join(missing, " ") + "]"
+}
+
+// TestMain builds the tables first: some tests read them directly, before
+// making any position (which is what builds them in a program).
+func TestMain(m *testing.M) {
+	ensureTables()
+	os.Exit(m.Run())
 }

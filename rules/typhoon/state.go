@@ -36,6 +36,7 @@ func newState(su *rules.Setup) (rules.State, error) {
 	if su.Game != Game {
 		return nil, fmt.Errorf("setup is for game %q, not typhoon", su.Game.Name)
 	}
+	ensureTables()
 	s := &state{undo: make([]undoRec, 0, 256), scratch: make([]rules.Move, 0, 256)}
 	for sq := 0; sq < squares; sq++ {
 		p := su.Board[sq]

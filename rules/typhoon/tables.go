@@ -1,6 +1,10 @@
 package typhoon
 
-import "taifu/rules"
+import (
+	"sync"
+
+	"taifu/rules"
+)
 
 // Board size.
 const (
@@ -143,7 +147,14 @@ func leapSquares(as []atom, s rules.Side, sq int) []uint8 {
 	return out
 }
 
-func init() { compile() }
+// compiled guards compile: the tables (some 15 MB) are built on first use,
+// when the first typhoon position is made (newState), so that programs
+// that never play Typhoon, or only print their help, do not pay for them.
+var compiled sync.Once
+
+// ensureTables builds the tables once; every path to them goes through a
+// state, and every state is made by newState, which calls it.
+func ensureTables() { compiled.Do(compile) }
 
 // compile builds every table from the catalogue.
 func compile() {
