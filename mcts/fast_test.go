@@ -16,7 +16,7 @@ func TestSetFast(t *testing.T) {
 	noisy := Config{Playouts: 60, Seed: 7, Dirichlet: 0.3, Temperature: 1, TempPlies: 100}
 	plain := Config{Playouts: 60, Seed: 7}
 	for _, g := range []*rules.Game{testgame.Game, testgame.DropGame} {
-		fast, full, ref := mustNew(noisy, nil), mustNew(noisy, nil), mustNew(plain, nil)
+		fast, full, ref := mustNew(g, noisy, nil), mustNew(g, noisy, nil), mustNew(g, plain, nil)
 		fast.SetFast(true)
 		stFast, stFull, stRef := g.Start(), g.Start(), g.Start()
 		differ := false
@@ -43,7 +43,7 @@ func TestSetFast(t *testing.T) {
 		}
 		// SetFast(false): the noise is back (same seed, same root, a
 		// different policy than the plain search's).
-		back, ref2 := mustNew(noisy, nil), mustNew(plain, nil)
+		back, ref2 := mustNew(g, noisy, nil), mustNew(g, plain, nil)
 		back.SetFast(true)
 		back.SetFast(false)
 		if b, r := back.Search(g.Start()), ref2.Search(g.Start()); reflect.DeepEqual(b.Policy, r.Policy) {

@@ -133,7 +133,7 @@ func (v *valueSet) phase(p string) map[string]float64 {
 }
 
 // Evaluate reads every claim of f against weights w of game g (loaded with
-// features.LoadWeights). Bootstrap intervals in w's provenance (as written by
+// weightsio.Load). Bootstrap intervals in w's provenance (as written by
 // taifu tune, read with tuner.PieceValues) add a certainty to each verdict
 // that has a single-valued middlegame reading.
 func Evaluate(f *File, g *rules.Game, w *features.Weights) (*Report, error) {
