@@ -16,10 +16,10 @@ import (
 	"syscall"
 	"time"
 
-	"taifu/features"
 	"taifu/rules"
 	_ "taifu/rules/all"
 	"taifu/tuner"
+	"taifu/weightsio"
 )
 
 func main() {
@@ -43,11 +43,9 @@ func run(game string, workers int, captures, prof, weights string, paths []strin
 	if err != nil {
 		return err
 	}
-	w := features.Starting(g)
-	if weights != "start" {
-		if w, err = features.LoadWeights(weights, g); err != nil {
-			return err
-		}
+	w, _, err := weightsio.Load(g, weights)
+	if err != nil {
+		return err
 	}
 	cfg := tuner.LoadConfig{Game: g, Lambda: 0.5, Quiet: captures, Weights: w, Workers: workers}
 	if prof != "" {
