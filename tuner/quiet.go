@@ -116,7 +116,7 @@ func (q *Quiescer) setup(g *rules.Game, depth int) {
 	q.ev = q.W.Evaluator()
 	q.val = make([]float64, len(g.Kinds))
 	for k := 1; k < len(g.Kinds); k++ {
-		q.val[k] = q.W.Value("material/" + g.Kinds[k].Token)
+		q.val[k] = q.W.Value(features.MaterialTerm(g, rules.Kind(k)))
 	}
 	q.bufs = make([][]rules.Move, depth+1)
 	q.order = make([][]float64, depth+1)
