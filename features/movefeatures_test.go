@@ -3,6 +3,8 @@ package features
 import (
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"taifu/features/testgame"
@@ -51,11 +53,19 @@ func moveFeats(t *testing.T, g *rules.Game, w *Weights, pos, last, mv string) ma
 
 func shipped(t *testing.T, name string) (*rules.Game, *Weights) {
 	t.Helper()
-	w, err := Load(name, "")
+	g, err := rules.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return w.Schema().Game, w
+	data, err := os.ReadFile(filepath.Join("..", "configs", "weights", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := ParseWeights(data, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, w
 }
 
 // Each move feature on a position where it shows, with the features the

@@ -3,7 +3,6 @@ package features_test
 import (
 	"encoding/json"
 	"math"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -53,11 +52,11 @@ func TestPolicySection(t *testing.T) {
 	if got := w.Policy.Logit([]features.Feature{{Index: int32(hp), Value: 2}, {Index: int32(ck), Value: 1}}); got != 3.25 {
 		t.Errorf("logit %v, want 1.5*2+0.25", got)
 	}
-	path := filepath.Join(t.TempDir(), "w.json")
-	if err := w.Save(path); err != nil {
+	data, err := w.Encode()
+	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := features.LoadWeights(path, g)
+	back, err := features.ParseWeights(data, g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +64,12 @@ func TestPolicySection(t *testing.T) {
 		t.Errorf("reloaded policy %+v", back.Policy)
 	}
 	for _, name := range rules.Names() {
-		w, err := features.Load(name, "")
+		g, _ := rules.Lookup(name)
+		data, ok := configs.Weights(name)
+		if !ok {
+			continue
+		}
+		w, err := features.ParseWeights(data, g)
 		if err != nil {
 			t.Fatal(err)
 		}

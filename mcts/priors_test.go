@@ -95,7 +95,7 @@ func TestLearnedPriorsStartFromHand(t *testing.T) {
 	for _, name := range []string{"typhoon", "samarkand", "torishogi", "nanashogi"} {
 		g := game(t, name)
 		w := *weights(t, g)
-		if _, err := New(Config{Priors: PriorsLearned}, &w); err == nil || !strings.Contains(err.Error(), "policy section") {
+		if _, err := New(g, Config{Priors: PriorsLearned}, &w); err == nil || !strings.Contains(err.Error(), "policy section") {
 			t.Errorf("%s: New without a policy: %v", name, err)
 		}
 		w.Policy = &features.Policy{Terms: map[string]float64{"hand_prior": 1}}
@@ -110,7 +110,7 @@ func TestLearnedPriorsStartFromHand(t *testing.T) {
 			ms = st.Legal(nil)
 		}
 		logits := func(p Priors, w *features.Weights) []float64 {
-			s := mustNew(Config{Playouts: 1, Seed: 1, Priors: p}, w)
+			s := mustNew(g, Config{Playouts: 1, Seed: 1, Priors: p}, w)
 			s.Search(st)
 			s.priors(st, ms, nil, s.eval.Threats(st, false), -1)
 			return append([]float64(nil), s.logits...)
