@@ -3,7 +3,8 @@
 //
 // A run plays game numbers 0..Games-1 (a shard plays those equal to Shard
 // modulo Shards). Everything random about game n (the Typhoon setup, the
-// search's noise and sampling, whether resignation is allowed) is drawn from
+// search's noise and sampling, whether resignation is allowed, which moves
+// get a full search under playout cap randomization) is drawn from
 // a seed derived from the run seed and n alone, and finished games are
 // written in game-number order through a reorder buffer, so the Parquet
 // content does not depend on the number of workers or on their timing.
@@ -49,7 +50,7 @@ type Config struct {
 	Comment  string `json:"comment,omitempty"` // free text describing the configuration
 	Game     string `json:"game"`
 	Games    int64  `json:"games"`    // game numbers 0..Games-1 over all shards
-	Playouts int    `json:"playouts"` // per move
+	Playouts int    `json:"playouts"` // per move (per full search, see FullFraction)
 	Workers  int    `json:"workers"`  // concurrent games; 0: all cores (does not change the data)
 	Seed     uint64 `json:"seed"`
 	RunID    string `json:"run_id"`  // "" : "<game>-<seed>"
@@ -88,6 +89,17 @@ type Config struct {
 	// "default": mcts.DefaultHistory of the game.
 	History string `json:"history,omitempty"`
 
+	// FullFraction is playout cap randomization's share of moves searched
+	// in full (Playouts, root noise, temperature); the others get a fast
+	// search of FastPlayouts playouts without noise or temperature, which
+	// only plays the game on (Wu 2019, "Accelerating Self-Play Learning in
+	// Go"). Each row records which it had (datasets.Row.Full). Whether a
+	// move is full is drawn from the game's own seeded stream. 1 (or 0)
+	// searches every move in full, as before.
+	FullFraction float64 `json:"full_fraction"`
+	// FastPlayouts is the playouts of a fast search (0: Defaults').
+	FastPlayouts int `json:"fast_playouts"`
+
 	MaxFileBytes int64 `json:"max_file_bytes"` // Parquet file rotation size; 0: datasets' default
 	RowGroupRows int64 `json:"row_group_rows"` // 0: datasets' default
 }
@@ -109,6 +121,8 @@ var Defaults = Config{
 	NoiseFrac:          0.25,
 	Temperature:        1,
 	TempPlies:          20,
+	FullFraction:       1,
+	FastPlayouts:       25,
 }
 
 // WithDefaults returns c with zero fields replaced by Defaults, Workers by
@@ -126,6 +140,8 @@ func (c Config) WithDefaults() Config {
 	orDefault(&c.Dirichlet, d.Dirichlet)
 	orDefault(&c.NoiseFrac, d.NoiseFrac)
 	orDefault(&c.TempPlies, d.TempPlies)
+	orDefault(&c.FullFraction, d.FullFraction)
+	orDefault(&c.FastPlayouts, d.FastPlayouts)
 	if c.Workers == 0 {
 		c.Workers = runtime.NumCPU()
 	}
@@ -155,7 +171,8 @@ func (c Config) Validate() error {
 		v    float64
 	}{{"adjudicate_value", c.AdjudicateValue}, {"resign_threshold", c.ResignThreshold},
 		{"resign_playout_share", c.ResignPlayoutShare}, {"cpuct", c.CPuct}, {"dirichlet", c.Dirichlet},
-		{"noise_frac", c.NoiseFrac}, {"temperature", c.Temperature}, {"eval_scale", c.EvalScale}} {
+		{"noise_frac", c.NoiseFrac}, {"temperature", c.Temperature}, {"eval_scale", c.EvalScale},
+		{"full_fraction", c.FullFraction}} {
 		if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
 			return fmt.Errorf("%s %v: need a finite number", f.name, f.v)
 		}
@@ -183,6 +200,12 @@ func (c Config) Validate() error {
 		return fmt.Errorf("games %d is negative", c.Games)
 	case c.Playouts < 1:
 		return fmt.Errorf("playouts %d: need at least 1", c.Playouts)
+	case c.FullFraction <= 0 || c.FullFraction > 1:
+		return fmt.Errorf("full_fraction %v is not in (0, 1] (the share of moves searched in full)", c.FullFraction)
+	case c.FastPlayouts < 1:
+		return fmt.Errorf("fast_playouts %d: need at least 1", c.FastPlayouts)
+	case c.FullFraction < 1 && c.FastPlayouts > c.Playouts:
+		return fmt.Errorf("fast_playouts %d is more than playouts %d: a fast search must not be the larger", c.FastPlayouts, c.Playouts)
 	case c.Shard < 0 || c.Shard >= c.Shards:
 		return fmt.Errorf("shard %d/%d: the shard must be in 0..%d", c.Shard, c.Shards, c.Shards-1)
 	case c.MaxPlies < 1:

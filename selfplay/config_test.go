@@ -125,18 +125,23 @@ func TestValidateRejects(t *testing.T) {
 		{`"tactics":"alpha-beta"`, "tactics: unknown leaf tactics"},
 		{`"priors":"policy-net"`, `priors: priors "policy-net"`},
 		{`"history":"-1"`, `history: history "-1"`},
+		{`"full_fraction":1.5`, "full_fraction 1.5 is not in (0, 1]"},
+		{`"full_fraction":-0.2`, "full_fraction -0.2 is not in (0, 1]"},
+		{`"fast_playouts":-4`, "fast_playouts -4: need at least 1"},
+		{`"full_fraction":0.2,"playouts":20,"fast_playouts":30`, "fast_playouts 30 is more than playouts 20"},
 	} {
 		cfg, err := ParseConfig([]byte(`{"game":"typhoon",` + c.field + `}`))
 		if err != nil {
 			t.Fatalf("%s: %v", c.field, err)
 		}
 		err = cfg.WithDefaults().Validate()
-		if err == nil || !strings.Contains(err.Error(), c.want) {
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: Validate = %v, want an error containing %q", c.field, err, c.want)
 		}
 	}
 	// The documented "off" values stay valid.
-	for _, field := range []string{`"temperature":-1`, `"dirichlet":-1`, `"resign_threshold":-1`, `"workers":0`, `"tactics":"quiesce+mate"`, `"tactics":"eval"`, `"priors":"captures"`, `"priors":"threats"`, `"history":"off"`, `"history":"0.5"`} {
+	for _, field := range []string{`"temperature":-1`, `"dirichlet":-1`, `"resign_threshold":-1`, `"workers":0`, `"tactics":"quiesce+mate"`, `"tactics":"eval"`, `"priors":"captures"`, `"priors":"threats"`, `"history":"off"`, `"history":"0.5"`,
+		`"full_fraction":0.25,"fast_playouts":25`, `"full_fraction":1,"playouts":20`, `"full_fraction":0`} {
 		cfg, _ := ParseConfig([]byte(`{"game":"typhoon",` + field + `}`))
 		if err := cfg.WithDefaults().Validate(); err != nil {
 			t.Errorf("%s: %v", field, err)
@@ -147,6 +152,7 @@ func TestValidateRejects(t *testing.T) {
 func FuzzParseConfig(f *testing.F) {
 	f.Add([]byte(`{"game":"typhoon","games":4}`))
 	f.Add([]byte(`{"seed":18446744073709551615}`))
+	f.Add([]byte(`{"full_fraction":0.2,"playouts":200,"fast_playouts":25}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := ParseConfig(data)
 		if err == nil {

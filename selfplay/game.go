@@ -16,6 +16,7 @@ const (
 	seedSetup = iota + 1
 	seedSearch
 	seedResign
+	seedFull // playout cap randomization: which moves get a full search
 )
 
 // gameSeed returns the seed for one purpose of game n of a run with seed.
@@ -111,6 +112,7 @@ func (p *player) play(hard context.Context, n int64) *finished {
 	if err != nil { // Run checked the weights before starting any game
 		panic("selfplay: weights checked by Run fail: " + err.Error())
 	}
+	fullStream := gameSeed(cfg.Seed, n, seedFull)
 	resignSeed := gameSeed(cfg.Seed, n, seedResign)
 	mayResign := cfg.ResignThreshold > 0 && float64(resignSeed>>11)/(1<<53) >= cfg.ResignPlayoutShare
 
@@ -143,6 +145,15 @@ func (p *player) play(hard context.Context, n int64) *finished {
 			break
 		}
 		side := st.SideToMove()
+		full := isFull(&fullStream, cfg.FullFraction)
+		if cfg.FullFraction < 1 {
+			budget := cfg.FastPlayouts
+			if full {
+				budget = cfg.Playouts
+			}
+			search.SetLimits(budget, 0)
+			search.SetFast(!full)
+		}
 		res := search.Search(st)
 		playouts += int64(res.Playouts)
 		lastValue, lastSide = res.Value, side
@@ -173,7 +184,7 @@ func (p *player) play(hard context.Context, n int64) *finished {
 			LegalMoves:     int32(len(p.moves)),
 			StaticEval:     float32(res.StaticEval),
 			WeightsVersion: p.weights.Version,
-			Full:           true,
+			Full:           full,
 		}
 		// The policy is in move generation order, as p.moves (the root's
 		// children are its legal moves): one pass finds each move's index.
@@ -236,6 +247,15 @@ func (p *player) play(hard context.Context, n int64) *finished {
 		}
 	}
 	return f
+}
+
+// isFull draws from a game's stream whether its next move gets a full
+// search: with probability fraction (always at 1, drawing nothing).
+func isFull(stream *uint64, fraction float64) bool {
+	if fraction >= 1 {
+		return true
+	}
+	return float64(rules.SplitMix64(stream)>>11)/(1<<53) < fraction
 }
 
 // adjudicate decides a game stopped at the ply limit from the last root

@@ -329,7 +329,9 @@ var beforeGame func(n int64)
 
 // ManifestConfig returns the configuration a run's manifest records. A run
 // recorded before self-play had progressive history (no history field) was
-// played without it: its History is "off".
+// played without it: its History is "off". One recorded before playout cap
+// randomization (no full_fraction) searched every move in full: its
+// FullFraction is 1 and its FastPlayouts the default.
 func ManifestConfig(m *datasets.Manifest) (Config, error) {
 	var c Config
 	if err := json.Unmarshal(m.Config, &c); err != nil {
@@ -338,6 +340,8 @@ func ManifestConfig(m *datasets.Manifest) (Config, error) {
 	if c.History == "" {
 		c.History = "off"
 	}
+	orDefault(&c.FullFraction, 1)
+	orDefault(&c.FastPlayouts, Defaults.FastPlayouts)
 	return c, nil
 }
 

@@ -107,6 +107,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("self-play playouts %d: need at least 1", c.SelfPlay.Playouts)
 	case c.SelfPlay.Workers < 0:
 		return fmt.Errorf("self-play workers %d: need at least 0", c.SelfPlay.Workers)
+	case selfPlayErr(c) != nil:
+		return fmt.Errorf("self-play: %v", selfPlayErr(c))
 	case c.Match.Pairs < 1:
 		return fmt.Errorf("match pairs %d: need at least 1", c.Match.Pairs)
 	}
@@ -123,6 +125,14 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("unknown accept rule %q (score, sprt or always)", c.Accept)
 	}
 	return nil
+}
+
+// selfPlayErr is selfplay.Config.Validate's error for the self-play
+// configuration of c (a generation's, with c's game).
+func selfPlayErr(c *Config) error {
+	sp := c.SelfPlay
+	sp.Game = c.Game.Name
+	return sp.WithDefaults().Validate()
 }
 
 // State is <Out>/train.json: what the loop has done so far.

@@ -47,7 +47,9 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	d := selfplay.Defaults
 	fs.StringVar(&f.c.Game, "game", d.Game, "game: "+strings.Join(rules.Names(), ", "))
 	fs.Int64Var(&f.c.Games, "games", d.Games, "games to play (over all shards; default: at least 4, and as many as the run needs to hold the games a fit needs, taifu tune's --validation share held out)")
-	fs.IntVar(&f.c.Playouts, "playouts", d.Playouts, "search playouts per move")
+	fs.IntVar(&f.c.Playouts, "playouts", d.Playouts, "search playouts per move (per full search, see --full-fraction)")
+	fs.Float64Var(&f.c.FullFraction, "full-fraction", d.FullFraction, "playout cap randomization: the share of moves searched in full (--playouts, root noise, temperature), in (0, 1]; the others get --fast-playouts without noise or temperature; 1: every move in full")
+	fs.IntVar(&f.c.FastPlayouts, "fast-playouts", d.FastPlayouts, "playouts of a fast search (with --full-fraction below 1); at most --playouts")
 	fs.IntVar(&f.c.Workers, "workers", 0, "games played at once (default all cores; does not change the data)")
 	fs.Uint64Var(&f.c.Seed, "seed", 0, "run seed (default: from the clock, printed and kept in the manifest)")
 	fs.StringVar(&f.c.Out, "out", "", "run directory or object store prefix: s3://BUCKET/PREFIX[?endpoint=URL&use_path_style=true&region=R], gs://..., azblob://... (default runs/<run-id>)")
@@ -172,8 +174,12 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 				done = m.Done
 			}
 		}
-		fmt.Fprintf(stderr, "selfplay: %s, %d games (%d left), %d playouts/move, %d workers, seed %d, into %s\n",
-			cfg.Game, total, total-done, cfg.Playouts, cfg.Workers, cfg.Seed, cfg.Out)
+		search := fmt.Sprintf("%d playouts/move", cfg.Playouts)
+		if cfg.FullFraction < 1 {
+			search = fmt.Sprintf("%d playouts on %g of moves, %d on the rest", cfg.Playouts, cfg.FullFraction, cfg.FastPlayouts)
+		}
+		fmt.Fprintf(stderr, "selfplay: %s, %d games (%d left), %s, %d workers, seed %d, into %s\n",
+			cfg.Game, total, total-done, search, cfg.Workers, cfg.Seed, cfg.Out)
 		sayWeights(stderr, "selfplay:", w, wsrc)
 		rep = newSelfplayReporter(stderr, total, done, isTerminal(stderr), f.logEvery)
 		opt.Progress = rep.Update
@@ -202,6 +208,8 @@ func (f *selfplayFlags) check(set map[string]bool) error {
 		"max-plies":            func() error { return intIn("max-plies", int64(f.c.MaxPlies), 1, math.MaxInt32) },
 		"resign-threshold":     func() error { return floatIn("resign-threshold", f.c.ResignThreshold, -1, 1) },
 		"resign-playout-share": func() error { return floatIn("resign-playout-share", f.c.ResignPlayoutShare, 0, 1) },
+		"full-fraction":        func() error { return fullFractionIn("full-fraction", f.c.FullFraction) },
+		"fast-playouts":        func() error { return intIn("fast-playouts", int64(f.c.FastPlayouts), 1, math.MaxInt32) },
 		"log-every": func() error {
 			if f.logEvery <= 0 {
 				return fmt.Errorf("--log-every %v: need a positive interval", f.logEvery)
@@ -209,7 +217,7 @@ func (f *selfplayFlags) check(set map[string]bool) error {
 			return nil
 		},
 	}
-	for _, name := range []string{"games", "playouts", "workers", "max-plies", "resign-threshold", "resign-playout-share", "log-every"} {
+	for _, name := range []string{"games", "playouts", "workers", "max-plies", "resign-threshold", "resign-playout-share", "full-fraction", "fast-playouts", "log-every"} {
 		if set[name] {
 			if err := checks[name](); err != nil {
 				return err
@@ -274,6 +282,8 @@ func (f *selfplayFlags) build(set map[string]bool) (selfplay.Config, error) {
 		"tactics":              func() { cfg.Tactics = f.c.Tactics },
 		"priors":               func() { cfg.Priors = f.c.Priors },
 		"history":              func() { cfg.History = f.c.History },
+		"full-fraction":        func() { cfg.FullFraction = f.c.FullFraction },
+		"fast-playouts":        func() { cfg.FastPlayouts = f.c.FastPlayouts },
 		"shard":                func() { cfg.Shard, cfg.Shards = shard, shards },
 	}
 	for name := range set {
@@ -285,6 +295,15 @@ func (f *selfplayFlags) build(set map[string]bool) (selfplay.Config, error) {
 		cfg.Seed = uint64(time.Now().Unix())
 	}
 	return cfg, nil
+}
+
+// fullFractionIn checks the flag name's full fraction (--full-fraction,
+// train's --selfplay-full-fraction): a share in (0, 1].
+func fullFractionIn(name string, v float64) error {
+	if !(v > 0 && v <= 1) {
+		return fmt.Errorf("--%s %v: need a share in (0, 1] (1: every move searched in full)", name, v)
+	}
+	return nil
 }
 
 // Environment variables that give a shard its index (--shard auto).

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"taifu/datasets"
+	"taifu/selfplay"
 )
 
 func TestParseShard(t *testing.T) {
@@ -71,5 +74,80 @@ func TestSelfplayCommand(t *testing.T) {
 	stderr.Reset()
 	if code := run([]string{"selfplay", "--shard", "3/3"}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "--shard") {
 		t.Errorf("bad shard: exit %d, stderr %q", code, stderr.String())
+	}
+}
+
+// TestSelfplayFullFraction: --full-fraction and --fast-playouts reach the
+// run (its manifest and rows, in the flags or the config file alike), a
+// resume takes them from the manifest and refuses others, and bad values
+// get a one-line error.
+func TestSelfplayFullFraction(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "c.json")
+	os.WriteFile(cfg, []byte(`{"game":"nanashogi","games":4,"playouts":16,"max_plies":30,"seed":7,"weights":"start","full_fraction":0.3,"fast_playouts":4}`), 0o644)
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"flags", []string{"--game", "nanashogi", "--games", "4", "--playouts", "16", "--max-plies", "30", "--seed", "7", "--weights", "start", "--full-fraction", "0.3", "--fast-playouts", "4"}},
+		{"config", []string{"--config", cfg}},
+	} {
+		out := filepath.Join(dir, tc.name)
+		var stdout, stderr bytes.Buffer
+		if code := run(append([]string{"selfplay", "--out", out, "--workers", "2"}, tc.args...), &stdout, &stderr); code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.name, code, stderr.String())
+		}
+		if !strings.Contains(stderr.String(), "16 playouts on 0.3 of moves, 4 on the rest") {
+			t.Errorf("%s: the search is not announced:\n%s", tc.name, stderr.String())
+		}
+		m, err := datasets.ReadManifest(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := selfplay.ManifestConfig(m)
+		if err != nil || c.FullFraction != 0.3 || c.FastPlayouts != 4 {
+			t.Errorf("%s: manifest full fraction %v, fast playouts %d (%v)", tc.name, c.FullFraction, c.FastPlayouts, err)
+		}
+		full, rows := 0, 0
+		if err := datasets.Scan([]string{out}, []string{"full"}, func(r *datasets.Row) error {
+			rows++
+			if r.Full {
+				full++
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if full == 0 || full == rows {
+			t.Errorf("%s: %d of %d rows full, want both kinds", tc.name, full, rows)
+		}
+		if code := run([]string{"selfplay", "--resume", "--out", out, "--games", "5", "--quiet"}, &stdout, &stderr); code != 0 {
+			t.Errorf("%s: resume: exit %d, %s", tc.name, code, stderr.String())
+		}
+		stderr.Reset()
+		if code := run([]string{"selfplay", "--resume", "--out", out, "--games", "6", "--full-fraction", "1"}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "full_fraction is 1 here but 0.3") {
+			t.Errorf("%s: resume with another fraction: exit %d, %q", tc.name, code, stderr.String())
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--full-fraction", "0"}, "--full-fraction 0: need a share in (0, 1]"},
+		{[]string{"--full-fraction", "-0.5"}, "--full-fraction -0.5: need a share in (0, 1]"},
+		{[]string{"--full-fraction", "1.01"}, "--full-fraction 1.01: need a share in (0, 1]"},
+		{[]string{"--full-fraction", "NaN"}, "--full-fraction NaN: need a share in (0, 1]"},
+		{[]string{"--fast-playouts", "0"}, "fast-playouts"},
+		{[]string{"--full-fraction", "0.2", "--playouts", "20", "--fast-playouts", "21"}, "fast_playouts 21 is more than playouts 20"},
+	} {
+		var stdout, stderr bytes.Buffer
+		out := filepath.Join(t.TempDir(), "run")
+		args := append([]string{"selfplay", "--game", "nanashogi", "--games", "1", "--out", out}, tc.args...)
+		if code := run(args, &stdout, &stderr); code == 0 {
+			t.Errorf("%v: exit 0", tc.args)
+		}
+		if msg := stderr.String(); !strings.Contains(msg, tc.want) || strings.Count(strings.TrimSpace(msg), "\n") != 0 {
+			t.Errorf("%v: stderr %q, want one line with %q", tc.args, msg, tc.want)
+		}
 	}
 }

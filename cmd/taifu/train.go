@@ -32,6 +32,8 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	spGames := fl.Int64("selfplay-games", 200, "self-play games per generation")
 	spPlayouts := fl.Int("selfplay-playouts", 100, "self-play playouts per move")
 	spWorkers := fl.Int("selfplay-workers", 0, "self-play games at once (0: all cores)")
+	spFull := fl.Float64("selfplay-full-fraction", selfplay.Defaults.FullFraction, "playout cap randomization: the share of self-play moves searched in full (--selfplay-playouts, noise, temperature), in (0, 1]; 1: all")
+	spFast := fl.Int("selfplay-fast-playouts", selfplay.Defaults.FastPlayouts, "self-play playouts of a fast search (with --selfplay-full-fraction below 1)")
 	window := fl.Int("window", 3, "tune on the self-play of this many most recent generations")
 	commitEvery := fl.Duration("commit-every", selfplay.DefaultCommitEvery, "complete a self-play Parquet part and update its manifest this often (a kill loses at most this much self-play; 0: only at the end)")
 	accept := fl.String("accept", training.AcceptScore, `accept a candidate when: "score" (match score above 50%), "sprt" (SPRT accepts H1), "always"`)
@@ -64,7 +66,14 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	sp := selfplay.Defaults
+	if err := fullFractionIn("selfplay-full-fraction", *spFull); err != nil {
+		return err
+	}
+	if err := intIn("selfplay-fast-playouts", int64(*spFast), 1, math.MaxInt32); err != nil {
+		return err
+	}
 	sp.Games, sp.Playouts, sp.Workers = *spGames, *spPlayouts, *spWorkers
+	sp.FullFraction, sp.FastPlayouts = *spFull, *spFast
 	pb := mf.playoutsB
 	if pb <= 0 {
 		pb = mf.playouts

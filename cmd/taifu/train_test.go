@@ -143,6 +143,11 @@ func TestTrainFlagErrors(t *testing.T) {
 		{[]string{"--accept", "maybe"}, `unknown accept rule "maybe"`},
 		{[]string{"--accept", "sprt"}, "needs a match SPRT"},
 		{[]string{"--match-games", "0"}, "games 0"},
+		{[]string{"--selfplay-full-fraction", "0"}, "--selfplay-full-fraction 0: need a share in (0, 1]"},
+		{[]string{"--selfplay-full-fraction", "1.5"}, "--selfplay-full-fraction 1.5: need a share in (0, 1]"},
+		{[]string{"--selfplay-full-fraction", "NaN"}, "--selfplay-full-fraction NaN: need a finite number"},
+		{[]string{"--selfplay-full-fraction", "0.2", "--selfplay-fast-playouts", "0"}, "selfplay-fast-playouts 0"},
+		{[]string{"--selfplay-full-fraction", "0.2", "--selfplay-fast-playouts", "150"}, "self-play: fast_playouts 150 is more than playouts 100"},
 	} {
 		out := filepath.Join(t.TempDir(), "run")
 		var stdout, stderr bytes.Buffer
