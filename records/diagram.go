@@ -1,6 +1,8 @@
 package records
 
 import (
+	"sort"
+
 	"taifu/rules"
 )
 
@@ -15,29 +17,60 @@ type Diagram struct {
 }
 
 // movementDiagram builds the Diagram of kind k of g, or nil when the rules
-// refuse the lone-piece position (a game's own constraints).
+// refuse every lone-piece position tried (a game's own constraints). It
+// keeps the royal pieces and the start position's two back ranks (so that
+// no side is bare), then the royal pieces alone (a board too small for
+// back ranks and a center, as Nana shogi's 3x3); the piece stands on the
+// empty square nearest the middle where the rules accept the position.
 func movementDiagram(g *rules.Game, k rules.Kind) *Diagram {
 	start, err := rules.ParseSetup(g, g.StartPosition)
 	if err != nil {
 		return nil
 	}
+	mid := g.Square(g.Width/2, g.Height/2)
+	if g.Width*g.Height <= 9 {
+		mid = g.Square(g.Width/2, 0)
+	}
+	centers := make([]int, g.Squares())
+	for i := range centers {
+		centers[i] = i
+	}
+	dist := func(sq int) int {
+		df, dr := g.File(sq)-g.File(mid), g.Rank(sq)-g.Rank(mid)
+		return df*df + dr*dr
+	}
+	sort.SliceStable(centers, func(i, j int) bool { return dist(centers[i]) < dist(centers[j]) })
+	for _, backRanks := range []bool{true, false} {
+		for _, center := range centers {
+			if d := diagramAt(g, k, start, center, backRanks); d != nil {
+				return d
+			}
+		}
+	}
+	return nil
+}
+
+// diagramAt is the Diagram of kind k standing on center, with the royal
+// pieces of start (and its back ranks if backRanks) around it, or nil.
+func diagramAt(g *rules.Game, k rules.Kind, start *rules.Setup, center int, backRanks bool) *Diagram {
 	su := &rules.Setup{Game: g, Side: rules.First}
 	if g.HasHand {
 		su.Hand = [2][]int{make([]int, len(g.Kinds)), make([]int, len(g.Kinds))}
-	}
-	center := g.Square(g.Width/2, g.Height/2)
-	if g.Width*g.Height <= 9 {
-		center = g.Square(g.Width/2, 0)
+		if !backRanks { // the pieces that start in hand (Nana shogi)
+			for side := range su.Hand {
+				copy(su.Hand[side], start.Hand[side])
+			}
+		}
 	}
 	p := rules.MakePiece(k, rules.First)
 	for sq := 0; sq < g.Squares(); sq++ {
 		q := start.Board[sq]
-		back := g.Rank(sq) == 0 || g.Rank(sq) == g.Height-1
+		back := backRanks && (g.Rank(sq) == 0 || g.Rank(sq) == g.Height-1)
 		if q == rules.NoPiece || !(g.Kinds[q.Kind()].Royal || back) {
 			continue
 		}
-		if g.Kinds[k].Royal && q == p {
-			continue // the piece itself stands on the center
+		if g.Kinds[k].Royal && g.Kinds[q.Kind()].Royal && q.Side() == rules.First {
+			continue // the royal on the center replaces the side's own (Samarkand's Emperor its King)
 		}
 		su.Board[sq] = q
 	}
@@ -53,7 +86,48 @@ func movementDiagram(g *rules.Game, k rules.Kind) *Diagram {
 		}
 	}
 	su.Board[center] = p
+	if g.HasHand && !backRanks {
+		// Royals that start in hand go on the board first (Nana shogi
+		// drops its kings first): the first player's from a1 on, the
+		// second's from the last square back.
+		if g.Kinds[k].Royal && su.Hand[rules.First][k] > 0 {
+			su.Hand[rules.First][k]-- // the royal on the center
+		}
+		for side := range su.Hand {
+			for kind, n := range su.Hand[side] {
+				for ; n > 0 && g.Kinds[kind].Royal; n-- {
+					for i := 0; i < g.Squares(); i++ {
+						sq := i
+						if side == int(rules.Second) {
+							sq = g.Squares() - 1 - i
+						}
+						if su.Board[sq] == rules.NoPiece {
+							su.Board[sq] = rules.MakePiece(rules.Kind(kind), rules.Side(side))
+							su.Hand[side][kind]--
+							break
+						}
+					}
+				}
+			}
+		}
+	}
 	st, err := g.New(su)
+	if err != nil && g.HasHand {
+		// Games that conserve their pieces (Nana shogi's cubes): the
+		// piece comes out of the first player's hand, as one of its
+		// own kind or another face of the same piece.
+		hand := su.Hand[rules.First]
+		for kind := range hand {
+			if hand[kind] == 0 || g.Kinds[kind].Royal && kind != int(k) {
+				continue
+			}
+			hand[kind]--
+			if st, err = g.New(su); err == nil {
+				break
+			}
+			hand[kind]++
+		}
+	}
 	if err != nil || st.Ended().Ended {
 		return nil
 	}
@@ -65,6 +139,9 @@ func movementDiagram(g *rules.Game, k rules.Kind) *Diagram {
 		}
 		seen[int(m.To)] = true
 		d.Dests = append(d.Dests, int(m.To))
+	}
+	if len(d.Dests) == 0 {
+		return nil // stuck here (a piece that moves only forward, on the last rank): try another square
 	}
 	return d
 }

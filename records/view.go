@@ -98,7 +98,7 @@ func NewView(g *Game) (*View, error) {
 		return nil, fmt.Errorf("%s game %d: %w", g.Game, g.Number, err)
 	}
 	v := &View{
-		Title: fmt.Sprintf("%s game %d (%s)", g.Game, g.Number, g.RunID),
+		Title: fmt.Sprintf("%s game %d (%s)", g.Game, g.Number+1, g.RunID), // 1-based, as PGN's Round
 		Game:  g.Game, Width: rg.Width, Height: rg.Height, SideNames: rg.SideNames,
 		Result: g.Result, Term: g.Termination,
 	}

@@ -104,6 +104,28 @@ for (const name of names) {
     await page.click('#first'); await check(0, 'button |<');
     await page.click('#next'); await check(1, 'button >');
   }
+  // What the page promises (issue 32): a movement diagram for every
+  // piece of the legend (or its "no move alone"), a value graph with
+  // axes and tick labels, sides named by a colour drawn in it, games
+  // numbered from 1 as in PGN's Round.
+  await page.selectOption('#pick', '0');
+  const look = await page.evaluate(() => {
+    const rows = [...document.querySelectorAll('#legend tr')];
+    const bare = rows.filter((r) => !r.lastChild.querySelector('svg') && r.lastChild.textContent !== 'no move alone').map((r) => r.firstChild.textContent);
+    const noMove = rows.filter((r) => r.lastChild.textContent === 'no move alone').map((r) => r.firstChild.textContent);
+    const graph = document.getElementById('graph');
+    const fills = {};
+    for (const g of document.querySelectorAll('#board g[data-side]')) fills[g.dataset.side] = getComputedStyle(g.querySelector('rect')).fill;
+    return { rows: rows.length, bare, noMove, yaxis: !!graph.querySelector('.yaxis'), yticks: graph.querySelectorAll('.ytick').length,
+      xticks: graph.querySelectorAll('.xtick').length, fills, title: document.getElementById('title').textContent, option: document.querySelector('#pick option').textContent };
+  });
+  if (look.rows === 0 || look.bare.length) fail(`${name}: legend rows without a movement diagram: ${look.bare.join(' ')} (of ${look.rows})`);
+  if (look.noMove.length && !(name === 'typhoon' && look.noMove.join() === 'CI')) fail(`${name}: pieces with no move alone: ${look.noMove.join(' ')}`);
+  if (!look.yaxis || look.yticks < 3 || look.xticks < 2) fail(`${name}: value graph axis: y axis ${look.yaxis}, ${look.yticks} y and ${look.xticks} x tick labels`);
+  const colour = { blue: 'rgb(0, 0, 255)', tan: 'rgb(210, 180, 140)' };
+  for (const side in look.fills) if (colour[side] && look.fills[side] !== colour[side]) fail(`${name}: ${side} pieces drawn ${look.fills[side]}, want ${colour[side]}`);
+  if (!look.option.includes(' game ' + (records[0].game_number + 1) + ' ')) fail(`${name}: first game titled "${look.option}", want game ${records[0].game_number + 1} (1-based, as PGN's Round)`);
+  console.log(`${name}: legend ${look.rows} rows (no move alone: ${look.noMove.join(' ') || 'none'}), graph ${look.yticks}+${look.xticks} ticks, sides ${JSON.stringify(look.fills)}`);
   // A screenshot in the middle of the first game, after a capture if any.
   await page.selectOption('#pick', '0');
   const caps = records[0].plies.length;
