@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"math"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -128,8 +130,9 @@ func (t *PieceTable) WriteChart(w io.Writer, format string) error {
 		shape draw.GlyphDrawer
 	}{
 		{on, "on board", color.RGBA{R: 31, G: 119, B: 180, A: 255}, draw.CircleGlyph{}},
-		{in, "in hand", color.RGBA{R: 214, G: 39, B: 40, A: 255}, draw.SquareGlyph{}},
+		{in, "in hand", color.RGBA{R: 214, G: 39, B: 40, A: 255}, draw.BoxGlyph{}}, // filled, as large as the dot
 	}
+	legend := plot.NewLegend()
 	for _, s := range series {
 		if len(s.pts) == 0 {
 			continue
@@ -149,7 +152,7 @@ func (t *PieceTable) WriteChart(w io.Writer, format string) error {
 		eb.LineStyle.Width = vg.Points(1.2)
 		p.Add(eb, sc)
 		if len(in) > 0 {
-			p.Legend.Add(s.label, sc)
+			legend.Add(s.label, sc)
 		}
 	}
 	if len(clipped.XYs) > 0 {
@@ -160,15 +163,17 @@ func (t *PieceTable) WriteChart(w io.Writer, format string) error {
 		for i := range lb.TextStyle {
 			lb.TextStyle[i].Font.Size = vg.Points(7)
 			lb.TextStyle[i].XAlign = draw.XRight
+			lb.TextStyle[i].YAlign = draw.YBottom
 			if below[i] {
 				lb.TextStyle[i].YAlign = draw.YTop
 			}
 		}
+		// Left of the clipped dot and clear of it, not over it.
+		lb.Offset = vg.Point{X: -vg.Points(6)}
 		p.Add(lb)
 	}
-	p.Legend.Top = false
-	p.Legend.Left = false
 	p.NominalY(names...)
+	p.X.Tick.Marker = chartTicks{}
 	// Every bar inside the plot: the axis spans the (clipped) intervals
 	// with a margin, whatever the grid and labels would make it.
 	p.X.Min = xmin - 0.02*(limit-xmin)
@@ -178,13 +183,62 @@ func (t *PieceTable) WriteChart(w io.Writer, format string) error {
 	if len(in) > 0 {
 		row = 28 // room for two bars and their clip labels
 	}
-	height := vg.Points(90 + row*float64(n) + 12*float64(strings.Count(p.X.Label.Text, "\n")))
-	wt, err := p.WriterTo(7*vg.Inch, height, format)
+	// The legend goes in a band above the plot, outside the data; the
+	// whole is drawn inside a margin so that the title and the longest
+	// row label keep clear of the edges.
+	const margin = 10
+	band := 0.0
+	if len(in) > 0 {
+		band = 18
+	}
+	height := vg.Points(90 + 2*margin + band + row*float64(n) + 12*float64(strings.Count(p.X.Label.Text, "\n")))
+	c, err := draw.NewFormattedCanvas(7*vg.Inch, height, format)
 	if err != nil {
 		return err
 	}
-	_, err = wt.WriteTo(w)
+	dc := draw.New(c)
+	m := vg.Points(margin)
+	p.Title.Padding = vg.Points(6)
+	p.Draw(draw.Crop(dc, m, -m, m, -m-vg.Points(band)))
+	if band > 0 {
+		top := draw.Crop(dc, m, -m, dc.Max.Y-dc.Min.Y-m-vg.Points(band), -m)
+		legend.Top, legend.Left = true, false
+		legend.Draw(top)
+	}
+	_, err = c.WriteTo(w)
 	return err
+}
+
+// chartTicks labels the value axis every 1, 2 or 5 times a power of ten,
+// whichever gives 5 to 10 labels (gonum's default gives three).
+type chartTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (chartTicks) Ticks(lo, hi float64) []plot.Tick {
+	span := hi - lo
+	if !(span > 0) {
+		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	step := math.Pow(10, math.Floor(math.Log10(span/5)))
+	for _, f := range []float64{1, 2, 5, 10} {
+		if span/(step*f) <= 10 {
+			step *= f
+			break
+		}
+	}
+	decimals := max(0, int(-math.Floor(math.Log10(step)+1e-9)))
+	var ticks []plot.Tick
+	for k := math.Ceil(lo / step); k*step <= hi+step*1e-9; k++ {
+		v := k * step
+		if v == 0 {
+			v = 0 // not -0
+		}
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', decimals, 64)})
+		for i := 1; i < 5 && v+float64(i)*step/5 <= hi; i++ {
+			ticks = append(ticks, plot.Tick{Value: v + float64(i)*step/5}) // minor
+		}
+	}
+	return ticks
 }
 
 // wrapText breaks s into lines of at most width bytes at spaces.

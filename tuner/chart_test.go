@@ -50,3 +50,23 @@ func TestChartMarks(t *testing.T) {
 		t.Errorf("chartLimit = %v, want 3.75", tab.chartLimit())
 	}
 }
+
+// TestChartTicks: the value axis has 5 to 10 labelled ticks (issue 32: the
+// default gave three), at round values, never "-0".
+func TestChartTicks(t *testing.T) {
+	for _, c := range []struct{ lo, hi float64 }{{-0.03, 1.75}, {-0.4, 19.2}, {0, 1}, {-2.5, 130}, {0.1, 0.35}} {
+		labels := 0
+		for _, tk := range (chartTicks{}).Ticks(c.lo, c.hi) {
+			if tk.Label == "" {
+				continue
+			}
+			labels++
+			if tk.Value < c.lo-1e-9 || tk.Value > c.hi+1e-9 || tk.Label == "-0" || strings.HasPrefix(tk.Label, "-0.0") && tk.Value == 0 {
+				t.Errorf("[%g, %g]: tick %v %q", c.lo, c.hi, tk.Value, tk.Label)
+			}
+		}
+		if labels < 5 || labels > 11 {
+			t.Errorf("[%g, %g]: %d labelled ticks", c.lo, c.hi, labels)
+		}
+	}
+}
