@@ -76,6 +76,9 @@ func TestWeightsSpecs(t *testing.T) {
 		{[]string{"export", "--weights", parquet}, "is a Parquet file"},
 		{[]string{"claims", "--weights", manifest}, "is a self-play run manifest, not weights"},
 		{[]string{"tune", "--game", "torishogi", "--weights", parquet, "--data", dir, "--out", filepath.Join(dir, "w.json")}, "is a Parquet file"},
+		{[]string{"selfplay", "--game", "torishogi", "--weights", manifest, "--games", "2", "--out", filepath.Join(dir, "sp")}, "is a self-play run manifest, not weights"},
+		{[]string{"train", "--game", "torishogi", "--weights", parquet, "--out", filepath.Join(dir, "tr")}, "is a Parquet file"},
+		{[]string{"match", "--engine", "/bin/true", "--game", "torishogi", "--results", filepath.Join(dir, "r.json"), "--a", manifest}, "is a self-play run manifest, not weights"},
 	} {
 		xboardInput = strings.NewReader("quit\n")
 		var out, errb bytes.Buffer
