@@ -577,6 +577,9 @@ func LoadState(path string) (*State, error) {
 	if err := json.Unmarshal(data, &st); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	if err := st.Check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	return &st, nil
 }
 
