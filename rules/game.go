@@ -53,6 +53,11 @@ type Game struct {
 	// self-play and matches start from it unless asked for StartPosition.
 	// The same seed gives the same position.
 	RandomSetup func(seed uint64) State
+	// Resign is self-play's default resignation threshold measured for
+	// the game (a side resigns when its root value stays at or below
+	// -Resign): 0 takes the common default (selfplay.Defaults), negative
+	// never resigns (false resignations were measured too common).
+	Resign float64
 
 	// tokens maps Kinds' tokens to kinds. Register builds it; after that a
 	// Game is never written again, so workers may share it freely.

@@ -114,7 +114,7 @@ var Defaults = Config{
 	// little (RESULTS.md). Resignation ends most games well before 2000.
 	MaxPlies:           2000,
 	AdjudicateValue:    0.5,
-	ResignThreshold:    0.95,
+	ResignThreshold:    0, // the game's (rules.Game.Resign), else DefaultResign
 	ResignMoves:        2,
 	ResignPlayoutShare: 0.1,
 	Dirichlet:          0.3,
@@ -125,6 +125,10 @@ var Defaults = Config{
 	FastPlayouts:       25,
 }
 
+// DefaultResign is the resignation threshold of games that state none
+// (rules.Game.Resign 0).
+const DefaultResign = 0.95
+
 // WithDefaults returns c with zero fields replaced by Defaults, Workers by
 // the number of cores, RunID and Out derived from the game and seed.
 func (c Config) WithDefaults() Config {
@@ -134,7 +138,10 @@ func (c Config) WithDefaults() Config {
 	orDefault(&c.Playouts, d.Playouts)
 	orDefault(&c.MaxPlies, d.MaxPlies)
 	orDefault(&c.AdjudicateValue, d.AdjudicateValue)
-	orDefault(&c.ResignThreshold, d.ResignThreshold)
+	if g, err := rules.Lookup(c.Game); err == nil && c.ResignThreshold == 0 {
+		c.ResignThreshold = g.Resign // the game's measured default, if any
+	}
+	orDefault(&c.ResignThreshold, DefaultResign)
 	orDefault(&c.ResignMoves, d.ResignMoves)
 	orDefault(&c.ResignPlayoutShare, d.ResignPlayoutShare)
 	orDefault(&c.Dirichlet, d.Dirichlet)

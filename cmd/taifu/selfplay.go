@@ -59,7 +59,7 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.shard, "shard", "", "i/N: play game numbers equal to i modulo N (0 <= i < N); auto/N or auto: i from $JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or $SLURM_ARRAY_TASK_ID, N from the flag or $SLURM_ARRAY_TASK_COUNT")
 	fs.StringVar(&f.config, "config", "", "JSON run configuration (see configs/); flags override it")
 	fs.IntVar(&f.c.MaxPlies, "max-plies", d.MaxPlies, "adjudicate games reaching this many plies")
-	fs.Float64Var(&f.c.ResignThreshold, "resign-threshold", d.ResignThreshold, "resign at a root value at or below minus this, in [-1, 1] (negative: never)")
+	fs.Float64Var(&f.c.ResignThreshold, "resign-threshold", 0, fmt.Sprintf("resign at a root value at or below minus this, in [-1, 1] (negative: never; 0: the game's default, %g, but never in Tori shogi, where it resigned falsely)", selfplay.DefaultResign))
 	fs.Float64Var(&f.c.ResignPlayoutShare, "resign-playout-share", d.ResignPlayoutShare, "share of games played out without resigning, to count false resignations")
 	fs.BoolVar(&f.c.StartPosition, "start-position", false, "play from the start position instead of random setups (Typhoon)")
 	fs.StringVar(&f.c.Priors, "priors", "", "move priors of the search: threats (captures, promotions and what a move leaves en prise or saves) , captures (captures and promotions only, the search before threats) or learned (the weights' policy section, fitted by taifu tune); empty or default: threats")
