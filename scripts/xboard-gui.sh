@@ -7,7 +7,11 @@
 #
 #   scripts/xboard-gui.sh [OUTDIR]      (default /tmp/taifu-xboard-gui)
 #
-# Needs scripts/install-tools.sh. Exit status 1 when the game has no result.
+# Needs scripts/install-tools.sh. Exit status 1 when the game has no result,
+# when it did not end on the board (an illegal-move claim, a forfeit on time,
+# a crash or disconnection: the PGN's last comment says so) or when the last
+# screenshot is blank (a capture of a closed window is all black: captures
+# that show nothing are not kept).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-/tmp/taifu-xboard-gui}
@@ -30,7 +34,10 @@ xb=$!
 n=0
 while kill -0 $xb 2>/dev/null; do
 	sleep 1
-	import -display "$display" -window root "png:$out/shot.png.tmp" 2>/dev/null && mv "$out/shot.png.tmp" "$out/last.png"
+	if import -display "$display" -window root "png:$out/shot.png.tmp" 2>/dev/null &&
+		[ "$(convert "$out/shot.png.tmp" -format '%[fx:standard_deviation>0.02]' info: 2>/dev/null)" = 1 ]; then
+		mv "$out/shot.png.tmp" "$out/last.png"
+	fi
 	n=$((n + 1))
 	if [ $n -gt 1800 ]; then
 		echo "xboard-gui: no result in 30 minutes" >&2
@@ -39,10 +46,19 @@ while kill -0 $xb 2>/dev/null; do
 	fi
 done
 echo "screenshot: $out/last.png"
-if grep -q '^\[Result "\(1-0\|0-1\|1/2-1/2\)"\]' "$out/game.pgn" 2>/dev/null; then
-	grep -E '^\[(White|Black|Result|TimeControl)' "$out/game.pgn"
-	grep -E '\{[^}]*\} (1-0|0-1|1/2-1/2)' "$out/game.pgn" | tail -1
-	exit 0
+if [ ! -s "$out/last.png" ] || [ "$(convert "$out/last.png" -format '%[fx:standard_deviation>0.02]' info: 2>/dev/null)" != 1 ]; then
+	echo "xboard-gui: no screenshot shows the board (blank captures only)" >&2
+	exit 1
 fi
-echo "xboard-gui: no finished game in $out/game.pgn" >&2
-exit 1
+if ! grep -q '^\[Result "\(1-0\|0-1\|1/2-1/2\)"\]' "$out/game.pgn" 2>/dev/null; then
+	echo "xboard-gui: no finished game in $out/game.pgn" >&2
+	exit 1
+fi
+grep -E '^\[(White|Black|Result|TimeControl)' "$out/game.pgn"
+ending=$(tr '\n' ' ' <"$out/game.pgn" | grep -oE '\{[^}]*\} *(1-0|0-1|1/2-1/2)' | tail -1)
+echo "ending: $ending"
+if printf '%s' "$ending" | grep -qiE 'illegal|false|forfeit|time|disconnect|crash|abort|adjourn|exit'; then
+	echo "xboard-gui: the game did not end on the board: $ending" >&2
+	exit 1
+fi
+exit 0

@@ -5,6 +5,8 @@
 package xboard
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -67,6 +69,29 @@ func variants() []string {
 	}
 	sort.Strings(vs)
 	return vs
+}
+
+// jsonProblem says what is wrong with data, which is not a results file
+// (err: json.Unmarshal's), without Go's type names: the report of a plain
+// "taifu match --json" (its games are a count, its records a list), a
+// field of the wrong kind, or JSON that does not parse.
+func jsonProblem(data []byte, err error) string {
+	var probe struct {
+		Records json.RawMessage `json:"records"`
+		Games   json.RawMessage `json:"games"`
+	}
+	if json.Unmarshal(data, &probe) == nil && probe.Records != nil && len(probe.Games) > 0 && probe.Games[0] != '[' {
+		return "this is the report of taifu match --json (two weights files), not the results file of taifu match --engine (--results), which pool sums up"
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return fmt.Sprintf("field %q holds a JSON %s, not what a results file of taifu match --engine has there", te.Field, te.Value)
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("not JSON (byte %d: %v)", se.Offset, se)
+	}
+	return err.Error()
 }
 
 // countList writes counts as "checkmate 2, time 1": most frequent first,

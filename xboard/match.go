@@ -424,7 +424,7 @@ func readResults(path string, g *rules.Game) (*resultsFile, error) {
 	}
 	var rf resultsFile
 	if err := json.Unmarshal(data, &rf); err != nil {
-		return nil, fmt.Errorf("results file %s: %v", path, err)
+		return nil, fmt.Errorf("results file %s: %s", path, jsonProblem(data, err))
 	}
 	if g == nil {
 		if g, err = gameByVariant(rf.Variant); err != nil {

@@ -1,6 +1,8 @@
 package xboard
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -29,5 +31,24 @@ func TestReportTexts(t *testing.T) {
 	_, err := gameByVariant("foo")
 	if err == nil || strings.ContainsAny(err.Error(), "[]") || !strings.Contains(err.Error(), "known: chess, nanashogi, samarkand, torishogi, typhoon") {
 		t.Errorf("unknown variant: %v", err)
+	}
+}
+
+// TestResultsFileProblems: a file that is not an engine match's results
+// file says what it is instead of Go's "cannot unmarshal ... into
+// []xboard.MatchGame" (issue 32).
+func TestResultsFileProblems(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ content, want string }{
+		{`{"a":"x","b":"y","games":2,"records":[{},{}]}`, "the report of taifu match --json"},
+		{`{"variant":"torishogi","games":{"a":1}}`, `field "games" holds a JSON object`},
+		{`{"variant":`, "not JSON"},
+	} {
+		p := filepath.Join(dir, "r.json")
+		os.WriteFile(p, []byte(c.content), 0o644)
+		_, err := PoolResults([]string{p}, nil)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "xboard.") || strings.Contains(err.Error(), "Go ") {
+			t.Errorf("%s: %v, want %q", c.content, err, c.want)
+		}
 	}
 }
