@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -287,7 +288,7 @@ func TestManifestShardsMerge(t *testing.T) {
 	for s := 0; s < 3; s++ {
 		m := &Manifest{Format: ManifestFormat, RunID: "r", Game: "g", Shard: s, Shards: 3, Games: 9, Done: 3, Rows: int64(10 * s),
 			Complete: true, Stats: map[string]int64{"x": int64(s)},
-			Files: []FileInfo{{Path: fmt.Sprintf("game=g/part-%03d-000000.parquet", 2-s), Rows: int64(10 * s)}}}
+			Files: []FileInfo{{Path: fmt.Sprintf("game=g/part-%03d-000000.parquet", 2-s), Rows: int64(10 * s), Games: 3}}}
 		if err := WriteManifest(dir, m); err != nil {
 			t.Fatal(err)
 		}
@@ -368,4 +369,65 @@ func TestScanCallbackPanic(t *testing.T) {
 	}()
 	Scan([]string{dir}, nil, func(*Row) error { panic("callback bug") })
 	t.Error("Scan returned")
+}
+
+// TestManifestTrust: a manifest is not trusted blindly (issue 35 finding
+// 3): an edit under its checksum is refused; without the checksum (a
+// manifest written before it), done must agree with the files' games and
+// rows with their rows; and a listed part is read only when its size and
+// sha256 match the manifest, locally too (finding 2: a part copied from
+// another run was read silently).
+func TestManifestTrust(t *testing.T) {
+	dir := t.TempDir()
+	m := &Manifest{Format: ManifestFormat, RunID: "r", Game: "nanashogi", Seed: 9, Shards: 1, Games: 4, Done: 4, Complete: true}
+	w := writeGames(t, WriterConfig{Dir: dir, Game: "nanashogi", MaxFileBytes: 1}, testRows(0, 4, 5))
+	m.Files, m.Rows = w.Files(), 20
+	if err := WriteManifest(dir, m); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "manifest.json")
+	if _, err := RunFiles(dir); err != nil {
+		t.Fatal(err)
+	}
+	edit := func(f func(map[string]any)) {
+		t.Helper()
+		data, _ := os.ReadFile(path)
+		var v map[string]any
+		json.Unmarshal(data, &v)
+		f(v)
+		data, _ = json.MarshalIndent(v, "", "  ")
+		os.WriteFile(path, data, 0o644)
+	}
+	orig, _ := os.ReadFile(path)
+	for _, c := range []struct {
+		name string
+		edit func(map[string]any)
+		want string
+	}{
+		{"done raised", func(v map[string]any) { v["done"] = 3.0; v["complete"] = false }, "checksum mismatch"},
+		{"file dropped", func(v map[string]any) { v["files"] = v["files"].([]any)[1:] }, "checksum mismatch"},
+		{"done raised, checksum removed", func(v map[string]any) { v["done"] = 3.0; v["complete"] = false; delete(v, "checksum") }, "done is 3 but its files hold 4 games"},
+		{"file dropped, checksum removed", func(v map[string]any) { v["files"] = v["files"].([]any)[1:]; delete(v, "checksum") }, "done is 4 but its files hold 3 games"},
+		{"done beyond the run, checksum removed", func(v map[string]any) { v["games"] = 3.0; delete(v, "checksum") }, "of the shard's 3 games"},
+	} {
+		edit(c.edit)
+		if _, err := ReadManifest(dir); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+		os.WriteFile(path, orig, 0o644)
+	}
+	// A manifest without a checksum (written before it) is read when
+	// consistent.
+	edit(func(v map[string]any) { delete(v, "checksum") })
+	if _, err := ReadManifest(dir); err != nil {
+		t.Errorf("consistent manifest without checksum: %v", err)
+	}
+	// A part replaced by another file of the same size.
+	p := filepath.Join(dir, m.Files[1].Path)
+	data, _ := os.ReadFile(p)
+	data[len(data)/2] ^= 1
+	os.WriteFile(p, data, 0o644)
+	if _, err := RunFiles(dir); err == nil || !strings.Contains(err.Error(), m.Files[1].Path) || !strings.Contains(err.Error(), "sha256") {
+		t.Errorf("a changed part was read: %v", err)
+	}
 }

@@ -61,6 +61,11 @@ type Manifest struct {
 	// resignation checks); see package selfplay.
 	Stats map[string]int64 `json:"stats,omitempty"`
 	Files []FileInfo       `json:"files"`
+	// Checksum is the sha256 of the manifest written with an empty
+	// Checksum (WriteManifest sets it, LoadManifest checks it and clears
+	// it): an edited or damaged manifest is refused. Manifests written
+	// before it have none and are read as they are.
+	Checksum string `json:"checksum,omitempty"`
 
 	incomplete []string // the unfinished shards of a merged manifest
 }
@@ -78,11 +83,60 @@ func ManifestName(shard, shards int) string {
 // see package storage) under its ManifestName, whole: through a temporary
 // file renamed into place, or as one object upload.
 func WriteManifest(dir string, m *Manifest) error {
-	data, err := json.MarshalIndent(m, "", "  ")
+	c := *m
+	sum, err := c.checksum()
+	if err != nil {
+		return fmt.Errorf("datasets: manifest: %w", err)
+	}
+	c.Checksum = sum
+	data, err := json.MarshalIndent(&c, "", "  ")
 	if err != nil {
 		return fmt.Errorf("datasets: manifest: %w", err)
 	}
 	return WriteFileAtomic(storage.Join(dir, ManifestName(m.Shard, m.Shards)), append(data, '\n'))
+}
+
+// checksum is the sha256 of m's JSON with an empty Checksum.
+func (m *Manifest) checksum() (string, error) {
+	c := *m
+	c.Checksum = ""
+	data, err := json.MarshalIndent(&c, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// checkCounts checks that m's counts agree with its files: the files' games
+// add up to Done and their rows to Rows, Done is at most the shard's share
+// of Games, and a complete shard has all of it.
+func (m *Manifest) checkCounts() error {
+	var games, rows int64
+	for _, f := range m.Files {
+		if f.Games < 0 || f.Rows < 0 || f.Bytes < 0 {
+			return fmt.Errorf("file %s: negative count", f.Path)
+		}
+		games += f.Games
+		rows += f.Rows
+	}
+	if games != m.Done {
+		return fmt.Errorf("done is %d but its files hold %d games", m.Done, games)
+	}
+	if rows != m.Rows {
+		return fmt.Errorf("rows is %d but its files hold %d", m.Rows, rows)
+	}
+	if m.Shards < 1 || m.Shard < 0 || m.Shard >= m.Shards {
+		return fmt.Errorf("shard %d of %d", m.Shard, m.Shards)
+	}
+	share := int64(0)
+	if m.Games > int64(m.Shard) {
+		share = (m.Games-int64(m.Shard)-1)/int64(m.Shards) + 1
+	}
+	if m.Done > share || m.Complete && m.Done != share {
+		return fmt.Errorf("done is %d (complete %v) of the shard's %d games", m.Done, m.Complete, share)
+	}
+	return nil
 }
 
 // WriteFileAtomic writes data to path whole: locally by atomicfile
@@ -122,6 +176,15 @@ func LoadManifest(path string) (*Manifest, error) {
 	}
 	if m.Format < MinManifestFormat || m.Format > ManifestFormat {
 		return nil, fmt.Errorf("datasets: manifest %s: format %d, this taifu reads %d to %d", path, m.Format, MinManifestFormat, ManifestFormat)
+	}
+	if m.Checksum != "" {
+		if sum, err := m.checksum(); err != nil || sum != m.Checksum {
+			return nil, fmt.Errorf("datasets: manifest %s: checksum mismatch (edited or damaged; see docs/operations.md)", path)
+		}
+		m.Checksum = ""
+	}
+	if err := m.checkCounts(); err != nil {
+		return nil, fmt.Errorf("datasets: manifest %s: %v (edited or damaged; see docs/operations.md)", path, err)
 	}
 	return &m, nil
 }

@@ -150,11 +150,24 @@ func RunFiles(dir string) ([]string, error) {
 }
 
 // RunFile returns a local file holding the run file fi of the run in dir:
-// the file itself, or a checked local copy of the object (storage.Fetch).
+// the file itself, or a local copy of the object (storage.Fetch), checked
+// either way against the manifest's size and sha256, so that a damaged
+// part, or one copied from another run, is never read.
 func RunFile(dir string, fi FileInfo) (string, error) {
-	f, err := storage.Fetch(storage.Join(dir, fi.Path), fi.Bytes, fi.SHA256)
+	p := storage.Join(dir, fi.Path)
+	f, err := storage.Fetch(p, fi.Bytes, fi.SHA256)
 	if err != nil {
 		return "", fmt.Errorf("datasets: %w", err)
+	}
+	if !storage.IsURL(p) {
+		sum, n, err := FileSHA256(f)
+		if err != nil {
+			return "", fmt.Errorf("datasets: %w", err)
+		}
+		if n != fi.Bytes || sum != fi.SHA256 {
+			return "", fmt.Errorf("datasets: run %s: %s holds %d bytes with sha256 %.12s, the manifest says %d bytes with %.12s (damaged, or a part of another run; see docs/operations.md)",
+				dir, fi.Path, n, sum, fi.Bytes, fi.SHA256)
+		}
 	}
 	return f, nil
 }

@@ -488,3 +488,45 @@ func TestCommitOnTime(t *testing.T) {
 	}
 	t.Logf("game 0 committed %s after the start, while game 1 waited", d.Round(time.Millisecond))
 }
+
+// TestResumeKeepsListedParts: a manifest whose file list lost an entry
+// (issue 35 finding 3: --resume deleted that committed part as a stray) is
+// refused even with its counts made to agree and its checksum removed, and
+// no part is deleted; a part of the run changed on disk stops the resume
+// whichever part it is (finding 2: only the last was hashed).
+func TestResumeKeepsListedParts(t *testing.T) {
+	cfg := small(t, 1)
+	cfg.Games = 4
+	run(t, cfg, Options{CommitGames: 1, CommitEvery: -1})
+	mpath := filepath.Join(cfg.Out, datasets.ManifestName(0, 1))
+	orig, _ := os.ReadFile(mpath)
+	var v map[string]any
+	json.Unmarshal(orig, &v)
+	files := v["files"].([]any)
+	first := files[0].(map[string]any)
+	v["files"] = files[1:]
+	v["done"] = v["done"].(float64) - first["games"].(float64)
+	v["rows"] = v["rows"].(float64) - first["rows"].(float64)
+	v["complete"] = false
+	delete(v, "checksum")
+	data, _ := json.MarshalIndent(v, "", "  ")
+	os.WriteFile(mpath, data, 0o644)
+	before, _ := filepath.Glob(filepath.Join(cfg.Out, "game=nanashogi", "*.parquet"))
+	if _, err := Run(context.Background(), cfg, Options{Resume: true}); err == nil || !strings.Contains(err.Error(), "damaged or edited manifest") {
+		t.Errorf("resume of a manifest missing its first part: %v", err)
+	}
+	if after, _ := filepath.Glob(filepath.Join(cfg.Out, "game=nanashogi", "*.parquet")); len(after) != len(before) {
+		t.Errorf("resume deleted parts: %d before, %d after", len(before), len(after))
+	}
+	os.WriteFile(mpath, orig, 0o644)
+	// A changed first part (same size) stops the resume.
+	p := filepath.Join(cfg.Out, first["path"].(string))
+	b, _ := os.ReadFile(p)
+	b[len(b)/2] ^= 1
+	os.WriteFile(p, b, 0o644)
+	more := cfg
+	more.Games = 5
+	if _, err := Run(context.Background(), more, Options{Resume: true}); err == nil || !strings.Contains(err.Error(), "sha256") {
+		t.Errorf("resume over a changed first part: %v", err)
+	}
+}
