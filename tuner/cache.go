@@ -12,12 +12,14 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
 
 	"taifu/datasets"
 	"taifu/features"
+	"taifu/storage"
 )
 
 // The feature cache
@@ -32,6 +34,7 @@ import (
 //	"taifu-feature-cache\n"              magic
 //	uint32 little-endian                 length of the JSON header
 //	JSON header (cacheHeader)            what the cache was built from, counts, its blocks
+//	32 bytes                             sha256 of the JSON header (since format 3)
 //	body                                 the blocks, one per row group of the Parquet file, in order;
 //	                                     a block is one record per used row, in row order:
 //	    uint64 game key, int64 game number, int8 result, float32 root value, uint16 n,
@@ -43,11 +46,19 @@ import (
 // bytes, game numbers and sha256, so that blocks are read and checked in
 // parallel. A cache whose header disagrees with any of them, or of another
 // cache format, is stale: it is rebuilt, never used. A cache that is damaged
-// (bad magic, header, size or block sha256) is an error naming the file.
+// (bad magic, header, header sha256, size or block sha256) is an error
+// naming the file: the header's sha256 keeps an edited game range from
+// changing silently what a --window loads.
+//
+// The cache goes beside the Parquet file; when it cannot be written there
+// (a read-only run, a full disk), it goes to the features directory under
+// storage.CacheDir (TAIFU_CACHE_DIR), named by the source's sha256, where
+// later loads look for it too.
 
 // CacheFormat is the version of the cache file layout: 2 since the body is
-// split into blocks listed in the header (format 1 caches are rebuilt).
-const CacheFormat = 2
+// split into blocks listed in the header (format 1 caches are rebuilt), 3
+// since the header's sha256 follows it.
+const CacheFormat = 3
 
 // CacheSuffix is appended to a Parquet file's name to name its cache.
 const CacheSuffix = ".feat"
@@ -149,8 +160,7 @@ func (e errStale) Error() string { return "stale: " + e.why }
 // and sha256 src) and key. It returns os.ErrNotExist when there is none,
 // errStale when it was built from something else, and a one-line error
 // naming the file when it is damaged.
-func openCache(name string, srcBytes int64, srcSHA string, game string, key featKey) (*cacheFile, error) {
-	path := name + CacheSuffix
+func openCache(path string, srcBytes int64, srcSHA string, game string, key featKey) (*cacheFile, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -222,7 +232,14 @@ func readCacheHeader(f *os.File, path string) (*cacheFile, error) {
 	if v.Format != CacheFormat {
 		return nil, errStale{fmt.Sprintf("cache format %d, want %d", v.Format, CacheFormat)}
 	}
-	c := &cacheFile{name: path, f: f, body: int64(len(cacheMagic)) + 4 + int64(n)}
+	var sum [sha256.Size]byte
+	if _, err := io.ReadFull(r, sum[:]); err != nil {
+		return nil, bad("truncated header")
+	}
+	if sha256.Sum256(hb) != sum {
+		return nil, bad("header sha256 mismatch")
+	}
+	c := &cacheFile{name: path, f: f, body: int64(len(cacheMagic)) + 4 + int64(n) + sha256.Size}
 	dec := json.NewDecoder(bytes.NewReader(hb))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c.h); err != nil {
@@ -533,7 +550,7 @@ func appendRecord(dst []byte, fs []Feature, result int8, rv float32, key uint64,
 
 // buildCache converts every row of the Parquet file name, decoding its row
 // groups on workers goroutines, and writes the cache atomically beside it.
-func buildCache(name string, srcBytes int64, srcSHA string, cfg LoadConfig, key featKey, workers int) error {
+func buildCache(name, path string, srcBytes int64, srcSHA string, cfg LoadConfig, key featKey, workers int) error {
 	groups, err := datasets.RowGroups(name)
 	if err != nil {
 		return err
@@ -615,11 +632,12 @@ func buildCache(name string, srcBytes int64, srcSHA string, cfg LoadConfig, key 
 	}
 	// Written part by part (no second copy of the body) through a
 	// temporary name: a cache file is always whole.
-	path := name + CacheSuffix
+	hsum := sha256.Sum256(hb)
 	err = datasets.WriteAtomic(path, func(w io.Writer) error {
 		io.WriteString(w, cacheMagic)
 		w.Write(binary.LittleEndian.AppendUint32(nil, uint32(len(hb))))
 		w.Write(hb)
+		w.Write(hsum[:])
 		for i := range parts {
 			if _, err := w.Write(parts[i].body); err != nil {
 				return err
@@ -629,7 +647,7 @@ func buildCache(name string, srcBytes int64, srcSHA string, cfg LoadConfig, key 
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("tuner: writing cache %s: %w", path, err)
+		return fmt.Errorf("tuner: writing cache %s: %w: %w", path, errCacheWrite, err)
 	}
 	return nil
 }
@@ -657,22 +675,63 @@ func readyCache(src Source, cfg LoadConfig, key featKey, workers int) (*cacheFil
 	if err != nil {
 		return nil, fmt.Errorf("tuner: %w", err)
 	}
-	c, err := openCache(name, srcBytes, srcSHA, cfg.Game.Name, key)
+	paths := []string{name + CacheSuffix}
+	if alt, err := fallbackCache(name, srcSHA); err == nil {
+		paths = append(paths, alt)
+	}
 	var stale errStale
-	if errors.Is(err, os.ErrNotExist) || errors.As(err, &stale) {
-		if cfg.Progress != nil {
-			why := "no cache"
-			if stale.why != "" {
-				why = "cache " + stale.Error()
+	for _, p := range paths {
+		c, err := openCache(p, srcBytes, srcSHA, cfg.Game.Name, key)
+		var st errStale
+		switch {
+		case err == nil:
+			return c, nil
+		case errors.As(err, &st):
+			if stale.why == "" {
+				stale = st
 			}
-			fmt.Fprintf(cfg.Progress, "converting %s (%s)\n", name, why)
-		}
-		if err := buildCache(name, srcBytes, srcSHA, cfg, key, workers); err != nil {
+		case !errors.Is(err, os.ErrNotExist):
 			return nil, err
 		}
-		c, err = openCache(name, srcBytes, srcSHA, cfg.Game.Name, key)
 	}
-	return c, err
+	if cfg.Progress != nil {
+		why := "no cache"
+		if stale.why != "" {
+			why = "cache " + stale.Error()
+		}
+		fmt.Fprintf(cfg.Progress, "converting %s (%s)\n", name, why)
+	}
+	path := paths[0]
+	err = buildCache(name, path, srcBytes, srcSHA, cfg, key, workers)
+	if err != nil && len(paths) > 1 && errors.Is(err, errCacheWrite) {
+		// A read-only run or a full disk: the cache directory instead.
+		path = paths[1]
+		if cfg.Progress != nil {
+			fmt.Fprintf(cfg.Progress, "%v; writing it to %s instead\n", err, path)
+		}
+		if err = os.MkdirAll(filepath.Dir(path), 0o755); err == nil {
+			err = buildCache(name, path, srcBytes, srcSHA, cfg, key, workers)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return openCache(path, srcBytes, srcSHA, cfg.Game.Name, key)
+}
+
+// errCacheWrite is wrapped by buildCache's error when the cache file could
+// not be written (as opposed to the source being bad).
+var errCacheWrite = errors.New("cannot write the cache")
+
+// fallbackCache is where the cache of name (whose sha256 is srcSHA) goes
+// when it cannot go beside it: features/<sha256>.feat under
+// storage.CacheDir (files of equal content share it).
+func fallbackCache(name, srcSHA string) (string, error) {
+	dir, err := storage.CacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "features", srcSHA+CacheSuffix), nil
 }
 
 // readyHeaders makes the cache of every source ready (building the missing

@@ -1,6 +1,7 @@
 package tuner_test
 
 import (
+	"crypto/sha256"
 	"bytes"
 	"context"
 	"encoding/binary"
@@ -16,6 +17,7 @@ import (
 	"taifu/datasets"
 	"taifu/features"
 	"taifu/rules"
+	"taifu/storage"
 	_ "taifu/rules/all"
 	"taifu/selfplay"
 	"taifu/tuner"
@@ -124,9 +126,17 @@ func rewriteHeader(t *testing.T, path string, edit func(map[string]any)) {
 		t.Fatal(err)
 	}
 	edit(h)
+	// A consistent header: its sha256 follows it (cache format 3), or
+	// nothing for an older format.
+	rest := data[len(magic)+4+n+sha256.Size:]
 	hb, _ := json.Marshal(h)
 	out := append([]byte(magic), binary.LittleEndian.AppendUint32(nil, uint32(len(hb)))...)
-	out = append(append(out, hb...), data[len(magic)+4+n:]...)
+	out = append(out, hb...)
+	if h["format"] == float64(tuner.CacheFormat) {
+		sum := sha256.Sum256(hb)
+		out = append(out, sum[:]...)
+	}
+	out = append(out, rest...)
 	if err := os.WriteFile(path, out, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -373,4 +383,67 @@ func damaged(t *testing.T, file string, good, pq []byte) []struct {
 		{"not parquet", file, []byte("game_number,ply\n1,2\n")},
 		{"empty parquet", file, nil},
 	}
+}
+
+// TestCacheHeaderEdited: an edit of the cache header (issue 35 finding 3:
+// editing a block's max_game changed what tune --window 70 used, silently)
+// fails its sha256 and is an error naming the cache.
+func TestCacheHeaderEdited(t *testing.T) {
+	g, _ := rules.Lookup("nanashogi")
+	w := features.Starting(g)
+	file := selfPlayRun(t, "nanashogi", 5)
+	load(t, g, file, tuner.QuietOff, w, 1)
+	cache := file + tuner.CacheSuffix
+	data, err := os.ReadFile(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(data, []byte(`"max_game":`))
+	if i < 0 {
+		t.Fatal("no max_game in the header")
+	}
+	j := i + len(`"max_game":`)
+	data[j] = '9' // a different game number, same length
+	if data[j+1] >= '0' && data[j+1] <= '9' {
+		data[j] = '1'
+	}
+	os.WriteFile(cache, data, 0o644)
+	_, _, err = tuner.Load([]string{file}, tuner.LoadConfig{Game: g, Lambda: 0.5, Quiet: tuner.QuietOff})
+	if err == nil || !strings.Contains(err.Error(), "header sha256 mismatch") || !strings.Contains(err.Error(), filepath.Base(cache)) {
+		t.Fatalf("edited header: %v", err)
+	}
+}
+
+// TestCacheFallback: when the cache cannot be written beside its Parquet
+// file (issue 35 finding 8: a read-only run or a full disk made tune fail),
+// it goes to the features directory under TAIFU_CACHE_DIR, and the next
+// load uses it there. The write beside fails here because the file name
+// leaves no room for the temporary name's suffix (root ignores a read-only
+// directory's mode, so that cannot be the test's way).
+func TestCacheFallback(t *testing.T) {
+	g, _ := rules.Lookup("nanashogi")
+	w := features.Starting(g)
+	src := selfPlayRun(t, "nanashogi", 6)
+	file := filepath.Join(t.TempDir(), strings.Repeat("p", 240)+".parquet") // 248 bytes; NAME_MAX is 255
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(file, data, 0o644)
+	cacheDir := t.TempDir()
+	t.Setenv(storage.CacheEnv, cacheDir)
+	want := fresh(t, g, file, tuner.QuietOff, w)
+	d, log := load(t, g, file, tuner.QuietOff, w, 1)
+	if !strings.Contains(log, "instead") {
+		t.Errorf("no line about the cache going elsewhere: %q", log)
+	}
+	sameData(t, "fallback cache built", d, want)
+	if m, _ := filepath.Glob(filepath.Join(cacheDir, "features", "*"+tuner.CacheSuffix)); len(m) != 1 {
+		t.Fatalf("caches in %s: %v", cacheDir, m)
+	}
+	d, log = load(t, g, file, tuner.QuietOff, w, 1)
+	if strings.Contains(log, "converting") {
+		t.Errorf("second load rebuilt the cache: %q", log)
+	}
+	sameData(t, "fallback cache read", d, want)
 }
