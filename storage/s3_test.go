@@ -5,11 +5,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"io/fs"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -163,5 +166,42 @@ func TestMain(m *testing.M) {
 		os.Stderr.WriteString("storage tests need the go tool (s3test installs versitygw with it)\n")
 		os.Exit(1)
 	}
+	s3test.IsolateProcess() // no test contacts an address off this machine
 	os.Exit(m.Run())
+}
+
+// TestOwnEndpointNoMetadata: an s3:// URL naming its own endpoint never
+// makes the SDK look for credentials at the EC2 instance metadata address
+// (issue 35 finding 10: with no credentials it probed 169.254.169.254).
+// The metadata endpoint is pointed at a local server that counts the
+// requests it gets; the lookup is enabled as on a user's machine.
+func TestOwnEndpointNoMetadata(t *testing.T) {
+	var hits atomic.Int64
+	imds := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		http.Error(w, "no", http.StatusNotFound)
+	}))
+	defer imds.Close()
+	for _, kv := range s3test.CredentialsEnv("", "") {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	t.Setenv("AWS_EC2_METADATA_DISABLED", "")
+	os.Unsetenv("AWS_EC2_METADATA_DISABLED")
+	t.Setenv("AWS_EC2_METADATA_SERVICE_ENDPOINT", imds.URL)
+	SetTimeout(3 * time.Second)
+	t.Cleanup(func() { SetTimeout(0) })
+	closeBuckets()
+	t.Cleanup(closeBuckets)
+	url := "s3://runs/r?endpoint=http://127.0.0.1:1&use_path_style=true&region=us-east-1"
+	err := WriteFile(Join(url, "manifest.json"), []byte("{}"))
+	if err == nil || !strings.Contains(err.Error(), "no credentials") {
+		t.Errorf("no credentials: %v", err)
+	}
+	if n := hits.Load(); n > 0 {
+		t.Errorf("the instance metadata address got %d requests", n)
+	}
+	if os.Getenv("AWS_EC2_METADATA_DISABLED") != "" {
+		t.Error("opening the bucket left AWS_EC2_METADATA_DISABLED set")
+	}
 }

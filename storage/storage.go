@@ -5,6 +5,13 @@
 // gs://bucket/prefix, azblob://container/prefix, through gocloud.dev/blob.
 // A file:// URL is the local path it names.
 //
+// Credentials: an s3:// URL that names its own endpoint (?endpoint=...)
+// takes them from the environment (AWS_ACCESS_KEY_ID, ...) or the shared
+// files and profiles, never from a cloud's instance metadata service; a
+// plain s3://, gs:// or azblob:// URL uses its SDK's usual credential chain,
+// which on a cloud machine includes the instance metadata address
+// (docs/operations.md).
+//
 // Local paths behave exactly as before this package: files are committed
 // by internal/atomicfile (temporary file beside the target, fsync, rename,
 // directory fsync). Object stores have no rename; there an object appears
@@ -30,6 +37,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -152,12 +160,44 @@ func open(l loc) (*blob.Bucket, error) {
 	if !blob.DefaultURLMux().ValidBucketScheme(scheme) {
 		return nil, errorf(l.raw, "bad URL", "this program has no %s:// driver (import gocloud.dev/blob/%s for it)", scheme, driverPackage[scheme])
 	}
-	b, err := blob.OpenBucket(context.Background(), l.bucket)
+	var b *blob.Bucket
+	var err error
+	if ownEndpoint(l.bucket) {
+		// A server the URL names (MinIO, versitygw, a private S3): its
+		// credentials never come from a cloud's instance metadata, so the
+		// SDK must not probe the metadata address for them.
+		b, err = withEnv(imdsOff, "true", func() (*blob.Bucket, error) { return blob.OpenBucket(context.Background(), l.bucket) })
+	} else {
+		b, err = blob.OpenBucket(context.Background(), l.bucket)
+	}
 	if err != nil {
 		return nil, wrap(l.raw, "bad URL", err)
 	}
 	buckets[l.bucket] = b
 	return b, nil
+}
+
+// imdsOff is the AWS SDK's switch of the EC2 instance metadata lookup.
+const imdsOff = "AWS_EC2_METADATA_DISABLED"
+
+// ownEndpoint reports whether an s3 bucket URL names its own endpoint.
+func ownEndpoint(bucket string) bool {
+	scheme, rest, _ := strings.Cut(bucket, "://")
+	_, query, _ := strings.Cut(rest, "?")
+	q, err := url.ParseQuery(query)
+	return err == nil && scheme == "s3" && q.Get("endpoint") != ""
+}
+
+// withEnv runs f with the environment variable k set to v when it is unset
+// (the SDK reads its configuration from the environment when a bucket is
+// opened), then restores it. Callers hold bucketsMu.
+func withEnv(k, v string, f func() (*blob.Bucket, error)) (*blob.Bucket, error) {
+	if os.Getenv(k) != "" {
+		return f()
+	}
+	os.Setenv(k, v)
+	defer os.Unsetenv(k)
+	return f()
 }
 
 func openLoc(p string) (loc, *blob.Bucket, error) {

@@ -197,6 +197,23 @@ func (s *Server) Env() []string {
 	return CredentialsEnv(Access, Secret)
 }
 
+// NoCloudEnv is the environment that keeps the cloud SDKs from contacting
+// any address off this machine on their own: no EC2 instance metadata
+// lookup, no Google default credentials search (which ends at the GCE
+// metadata server), no shared AWS files.
+var NoCloudEnv = []string{"AWS_EC2_METADATA_DISABLED=true", "GOOGLE_APPLICATION_CREDENTIALS=/nonexistent/taifu-test-no-google-credentials.json",
+	"AWS_CONFIG_FILE=/nonexistent", "AWS_SHARED_CREDENTIALS_FILE=/nonexistent"}
+
+// IsolateProcess sets NoCloudEnv in this process (a test binary's TestMain
+// calls it before the tests, so that the tests and the commands they start
+// contact no address they did not name).
+func IsolateProcess() {
+	for _, kv := range NoCloudEnv {
+		k, v, _ := strings.Cut(kv, "=")
+		os.Setenv(k, v)
+	}
+}
+
 // CredentialsEnv is the environment of the AWS SDK for an access key pair;
 // an empty access key gives none (and no instance metadata lookup).
 func CredentialsEnv(access, secret string) []string {
