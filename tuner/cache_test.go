@@ -1,9 +1,9 @@
 package tuner_test
 
 import (
-	"crypto/sha256"
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -17,9 +17,9 @@ import (
 	"taifu/datasets"
 	"taifu/features"
 	"taifu/rules"
-	"taifu/storage"
 	_ "taifu/rules/all"
 	"taifu/selfplay"
+	"taifu/storage"
 	"taifu/tuner"
 )
 
