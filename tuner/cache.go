@@ -200,67 +200,77 @@ func openCache(path string, srcBytes int64, srcSHA string, game string, key feat
 	return c, nil
 }
 
-// readCacheHeader reads and checks the header; a cache of another format
-// is errStale.
+// readCacheHeader reads and checks the header of the cache file f; a
+// cache of another format is errStale.
 func readCacheHeader(f *os.File, path string) (*cacheFile, error) {
-	r := bufio.NewReaderSize(f, 1<<16)
+	h, body, err := parseCacheHeader(f, path)
+	if err != nil {
+		return nil, err
+	}
+	return &cacheFile{name: path, f: f, h: *h, body: body}, nil
+}
+
+// parseCacheHeader reads and checks a cache header from r (the cache file
+// path); it returns the header and the offset of the body.
+func parseCacheHeader(rd io.Reader, path string) (*cacheHeader, int64, error) {
+	r := bufio.NewReaderSize(rd, 1<<16)
 	bad := func(what string) error {
 		return fmt.Errorf("tuner: cache %s: %s (not a taifu feature cache or damaged; delete it to rebuild)", path, what)
 	}
 	magic := make([]byte, len(cacheMagic))
 	if _, err := io.ReadFull(r, magic); err != nil || string(magic) != cacheMagic {
-		return nil, bad("bad magic")
+		return nil, 0, bad("bad magic")
 	}
 	var lb [4]byte
 	if _, err := io.ReadFull(r, lb[:]); err != nil {
-		return nil, bad("truncated header")
+		return nil, 0, bad("truncated header")
 	}
 	n := binary.LittleEndian.Uint32(lb[:])
 	if n > maxCacheHeader {
-		return nil, bad("header too long")
+		return nil, 0, bad("header too long")
 	}
 	hb := make([]byte, n)
 	if _, err := io.ReadFull(r, hb); err != nil {
-		return nil, bad("truncated header")
+		return nil, 0, bad("truncated header")
 	}
 	var v struct {
 		Format int `json:"format"`
 	}
 	if err := json.Unmarshal(hb, &v); err != nil {
-		return nil, bad("bad header")
+		return nil, 0, bad("bad header")
 	}
 	if v.Format != CacheFormat {
-		return nil, errStale{fmt.Sprintf("cache format %d, want %d", v.Format, CacheFormat)}
+		return nil, 0, errStale{fmt.Sprintf("cache format %d, want %d", v.Format, CacheFormat)}
 	}
 	var sum [sha256.Size]byte
 	if _, err := io.ReadFull(r, sum[:]); err != nil {
-		return nil, bad("truncated header")
+		return nil, 0, bad("truncated header")
 	}
 	if sha256.Sum256(hb) != sum {
-		return nil, bad("header sha256 mismatch")
+		return nil, 0, bad("header sha256 mismatch")
 	}
-	c := &cacheFile{name: path, f: f, body: int64(len(cacheMagic)) + 4 + int64(n) + sha256.Size}
+	body := int64(len(cacheMagic)) + 4 + int64(n) + sha256.Size
+	h := &cacheHeader{}
 	dec := json.NewDecoder(bytes.NewReader(hb))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c.h); err != nil {
-		return nil, bad("bad header")
+	if err := dec.Decode(h); err != nil {
+		return nil, 0, bad("bad header")
 	}
-	h := &c.h
 	if h.BodyBytes < 0 || h.Used < 0 {
-		return nil, bad("bad header")
+		return nil, 0, bad("bad header")
 	}
 	var rows, bytes int64
 	for _, b := range h.Blocks {
 		if b.Rows < 0 || b.Feats < 0 || b.Bytes != recordHead*b.Rows+8*b.Feats {
-			return nil, bad("bad block in header")
+			return nil, 0, bad("bad block in header")
 		}
 		rows += b.Rows
 		bytes += b.Bytes
 	}
 	if rows != h.Used || bytes != h.BodyBytes {
-		return nil, bad("blocks disagree with the header's counts")
+		return nil, 0, bad("blocks disagree with the header's counts")
 	}
-	return c, nil
+	return h, body, nil
 }
 
 // featBlock is one decoded block: row i's features are
