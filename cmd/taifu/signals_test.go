@@ -70,3 +70,46 @@ func TestStopSignals(t *testing.T) {
 		})
 	}
 }
+
+// TestMatchReportWriteFails: a match whose --json report can no longer be
+// written (its directory removed here; a full disk in issue 35 finding 8,
+// where all 200 games were played first) stops at the next pair with the
+// write error and exit 1.
+func TestMatchReportWriteFails(t *testing.T) {
+	bin := taifuBinary(t)
+	dir := filepath.Join(t.TempDir(), "reports")
+	os.MkdirAll(dir, 0o755)
+	report := filepath.Join(dir, "m.json")
+	cmd := exec.Command(bin, "match", "--game", "torishogi", "--a", "start", "--b", "start", "--games", "400",
+		"--playouts", "20", "--json", report)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	for {
+		if _, err := os.Stat(report); err == nil {
+			break
+		}
+		select {
+		case err := <-exited:
+			t.Fatalf("ended (%v) before its first report: %s", err, stderr.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	os.RemoveAll(dir)
+	var err error
+	select {
+	case err = <-exited:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the match still plays 30 s after its report became unwritable")
+	}
+	ee, ok := err.(*exec.ExitError)
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	if last := lines[len(lines)-1]; !ok || ee.ExitCode() != 1 || !strings.Contains(last, "m.json") {
+		t.Fatalf("exit %v, last line %q: want exit 1 naming the report", err, last)
+	}
+}
