@@ -15,7 +15,7 @@ import (
 // randomGames plays n games of random legal moves (at most plies plies) and
 // returns their rows, the result of each game being the outcome by rule or
 // a draw when it was cut short.
-func randomGames(t *testing.T, g *rules.Game, n, plies int, seed uint64) [][]datasets.Row {
+func randomGames(t testing.TB, g *rules.Game, n, plies int, seed uint64) [][]datasets.Row {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 1))
 	var out [][]datasets.Row

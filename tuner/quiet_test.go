@@ -11,7 +11,7 @@ import (
 
 // capturePositions returns the positions of random games of g in which the
 // side to move has a capture (the positions the capture search resolves).
-func capturePositions(t *testing.T, g *rules.Game, games, plies int, seed uint64) []rules.State {
+func capturePositions(t testing.TB, g *rules.Game, games, plies int, seed uint64) []rules.State {
 	t.Helper()
 	var out []rules.State
 	buf := make([]rules.Move, 0, 512)
@@ -127,4 +127,27 @@ func leafOf(st rules.State, pv []rules.Move) string {
 		st.Unmake()
 	}
 	return s
+}
+
+// BenchmarkResolve measures the capture search with its defaults on the
+// positions with a capture of random games of each game, the table off (so
+// every position is searched), per position resolved.
+func BenchmarkResolve(b *testing.B) {
+	for _, name := range []string{"typhoon", "samarkand", "torishogi", "nanashogi"} {
+		g, err := rules.Lookup(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sts := capturePositions(b, g, 2, 60, 3)
+		w := features.Starting(g)
+		b.Run(name, func(b *testing.B) {
+			q := &Quiescer{W: w, Table: -1}
+			i := 0
+			for b.Loop() {
+				q.Line(sts[i%len(sts)])
+				i++
+			}
+			b.ReportMetric(float64(q.Nodes)/float64(i), "nodes/position")
+		})
+	}
 }
