@@ -81,11 +81,16 @@ func (e *Evaluator) Eval(st rules.State) float64 {
 		nonRoyal int
 	)
 	n := e.n
-	for sq := 0; sq < n; sq++ {
-		p := st.At(sq)
-		if p == rules.NoPiece {
-			continue
-		}
+	// With the attack families the count reads the board first, and the
+	// terms below walk its list of occupied squares (in square order, as
+	// the loop over every square would: the same sum) instead of asking
+	// the State for every square again.
+	var t *tally
+	if e.att.any {
+		t = e.scratch
+		s.count(st, t)
+	}
+	add := func(sq int, p rules.Piece) {
 		k, side := p.Kind(), p.Side()
 		pieces[side]++
 		if s.royal[k] {
@@ -101,6 +106,17 @@ func (e *Evaluator) Eval(st rules.State) float64 {
 			eg -= e.eg[k]
 		}
 	}
+	if t != nil {
+		for _, sq := range t.occ {
+			add(int(sq), t.board[sq])
+		}
+	} else {
+		for sq := 0; sq < n; sq++ {
+			if p := st.At(sq); p != rules.NoPiece {
+				add(sq, p)
+			}
+		}
+	}
 	if s.startPieces > 0 {
 		sum += eg * (1 - phase(nonRoyal, s.startPieces))
 	}
@@ -112,9 +128,8 @@ func (e *Evaluator) Eval(st rules.State) float64 {
 		sum += e.bare * float64(danger(pieces[me])-danger(pieces[me.Other()]))
 		sum += e.last * float64(b2f(royals[me] == 1)-b2f(royals[me.Other()] == 1))
 	}
-	if e.att.any {
-		s.count(st, e.scratch)
-		sum += e.att.eval(st, e.scratch, len(s.Game.Kinds))
+	if t != nil {
+		sum += e.att.eval(st, t, len(s.Game.Kinds))
 	}
 	return sum
 }

@@ -271,14 +271,12 @@ func (s *Schema) count(st rules.State, t *tally) {
 	clear(t.att[0][:n])
 	clear(t.att[1][:n])
 	if t.val != nil {
-		for sq := 0; sq < n; sq++ {
-			t.cheap[0][sq], t.cheap[1][sq] = noAttacker, noAttacker
-		}
+		copy(t.cheap[0][:n], noAttackers[:n])
+		copy(t.cheap[1][:n], noAttackers[:n])
 	}
 	if t.fix != nil {
-		for sq := 0; sq < n; sq++ {
-			t.cheapFix[0][sq], t.cheapFix[1][sq] = noAttacker, noAttacker
-		}
+		copy(t.cheapFix[0][:n], noAttackers[:n])
+		copy(t.cheapFix[1][:n], noAttackers[:n])
 	}
 	t.gain = [3]float32{}
 	t.royalAtt, t.royalDef, t.handLate, t.dropZone, t.royalOpen = 0, 0, 0, 0, 0
@@ -286,9 +284,21 @@ func (s *Schema) count(st rules.State, t *tally) {
 	t.occ = t.occ[:0]
 	board := 0
 	me := st.SideToMove()
+	// One pass over the board: the occupied squares and, when the lists
+	// are kept, the squares changed since the last count.
+	reader, _ := at.(rules.AttackReader)
+	var changed rules.SquareSet
+	if reader != nil && t.kept != s {
+		t.kept = s
+		clear(t.prev[:]) // every piece is new
+	}
 	for sq := 0; sq < n; sq++ {
 		p := st.At(sq)
 		t.board[sq] = p
+		if reader != nil && p != t.prev[sq] {
+			changed.Add(sq)
+			t.prev[sq] = p
+		}
 		if p == rules.NoPiece {
 			continue
 		}
@@ -296,21 +306,6 @@ func (s *Schema) count(st rules.State, t *tally) {
 		if !s.royal[p.Kind()] {
 			board++
 		}
-	}
-	// The squares changed since the last count, when the lists are kept.
-	reader, _ := at.(rules.AttackReader)
-	var changed rules.SquareSet
-	if reader != nil {
-		if t.kept != s {
-			t.kept = s
-			clear(t.prev[:]) // every piece is new
-		}
-		for sq := 0; sq < n; sq++ {
-			if t.board[sq] != t.prev[sq] {
-				changed.Add(sq)
-			}
-		}
-		t.prev = t.board
 	}
 	for _, sq := range t.occ {
 		p := t.board[sq]

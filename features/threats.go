@@ -14,6 +14,14 @@ const RoyalThreatValue = 1000.0
 // noAttacker is Threats.Cheapest's value on a square nobody attacks.
 var noAttacker = float32(math.Inf(1))
 
+// noAttackers is noAttacker on every square, copied to clear a count.
+var noAttackers = func() (a [256]float32) {
+	for i := range a {
+		a[i] = noAttacker
+	}
+	return a
+}()
+
 // Threats is who attacks what in one position, as the attack families count
 // it (rules.Attacker's pseudo-legal attacks): per side and square, the number
 // of the side's pieces attacking the square and the material value of the
