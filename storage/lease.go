@@ -247,7 +247,13 @@ func (l *Lease) renew() {
 		case <-t.C:
 		}
 		if l.Check() != nil {
-			return
+			l.mu.Lock()
+			lost := l.err != nil
+			l.mu.Unlock()
+			if lost {
+				return
+			}
+			continue // a read that failed: try again at the next tick
 		}
 		l.mu.Lock()
 		data := l.content()
