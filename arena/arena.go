@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"sync"
+	"time"
 
 	"taifu/features"
 	"taifu/mcts"
@@ -75,20 +77,75 @@ type GameRecord struct {
 
 // Report is the state of a match.
 type Report struct {
-	A       string       `json:"a"`
-	B       string       `json:"b"`
-	Games   int          `json:"games"`
-	WinsA   int          `json:"wins_a"`
-	Draws   int          `json:"draws"`
-	WinsB   int          `json:"wins_b"`
-	Penta   Pentanomial  `json:"pentanomial"` // pairs by A's points: 0, ½, 1, 1½, 2
-	Score   float64      `json:"score"`       // A's mean score
-	Elo     float64      `json:"elo"`         // A over B
-	EloLow  float64      `json:"elo_low"`     // 95% interval
-	EloHigh float64      `json:"elo_high"`
-	LLR     float64      `json:"llr,omitempty"`
-	Verdict string       `json:"sprt,omitempty"` // "H1", "H0" or "continue"; "" without SPRT
+	A       string      `json:"a"`
+	B       string      `json:"b"`
+	Games   int         `json:"games"`
+	WinsA   int         `json:"wins_a"`
+	Draws   int         `json:"draws"`
+	WinsB   int         `json:"wins_b"`
+	Penta   Pentanomial `json:"pentanomial"` // pairs by A's points: 0, ½, 1, 1½, 2
+	Score   float64     `json:"score"`       // A's mean score
+	Elo     float64     `json:"elo"`         // A over B
+	EloLow  float64     `json:"elo_low"`     // 95% interval
+	EloHigh float64     `json:"elo_high"`
+	LLR     float64     `json:"llr,omitempty"`
+	Verdict string      `json:"sprt,omitempty"` // "H1", "H0" or "continue"; "" without SPRT
+	// Setup is what decided the games besides the weights (nil in reports
+	// written before it was recorded).
+	Setup   *Setup       `json:"setup,omitempty"`
 	Records []GameRecord `json:"records"`
+}
+
+// Setup is what decides a match's games besides the players' weights: the
+// searches resolved for the game (mcts.Config.Resolved; seeds are per
+// game) and the match's own settings with their defaults applied. A match
+// resumed with another setup would mix two matches (SameSetup).
+type Setup struct {
+	SearchA         mcts.Config   `json:"search_a"`
+	SearchB         mcts.Config   `json:"search_b"`
+	TimeA           time.Duration `json:"time_a,omitempty"` // per move (mcts.Config.TimeLimit)
+	TimeB           time.Duration `json:"time_b,omitempty"`
+	Seed            uint64        `json:"seed"`
+	OpeningPlies    int           `json:"opening_plies"`
+	StartPosition   bool          `json:"start_position,omitempty"`
+	MaxPlies        int           `json:"max_plies"`
+	AdjudicateValue float64       `json:"adjudicate_value"`
+	ResignValue     float64       `json:"resign_value"`
+	ResignPlies     int           `json:"resign_plies"`
+}
+
+// Setup returns the setup of the match c between a and b.
+func (c Config) Setup(a, b Player) Setup {
+	c.defaults()
+	s := Setup{SearchA: a.Search.Resolved(c.Game), SearchB: b.Search.Resolved(c.Game),
+		TimeA: a.Search.TimeLimit, TimeB: b.Search.TimeLimit, Seed: c.Seed, OpeningPlies: c.OpeningPlies,
+		StartPosition: c.StartPosition, MaxPlies: c.MaxPlies, AdjudicateValue: c.AdjudicateValue,
+		ResignValue: c.ResignValue, ResignPlies: c.ResignPlies}
+	s.SearchA.Seed, s.SearchB.Seed, s.SearchA.TimeLimit, s.SearchB.TimeLimit = 0, 0, 0, 0
+	return s
+}
+
+// SameSetup returns nil when a match recorded with setup old may be
+// resumed with setup now, else a one-line error naming the first setting
+// that differs (its JSON key).
+func SameSetup(now, old Setup) error {
+	for _, side := range []struct {
+		name     string
+		now, old mcts.Config
+	}{{"side A's", now.SearchA, old.SearchA}, {"side B's", now.SearchB, old.SearchB}} {
+		if name, x, y, ok := side.now.Diff(side.old); ok {
+			return fmt.Errorf("%s %s is %s here but %s in the match being resumed", side.name, name, x, y)
+		}
+	}
+	now.SearchA, now.SearchB, old.SearchA, old.SearchB = mcts.Config{}, mcts.Config{}, mcts.Config{}, mcts.Config{}
+	a, b := reflect.ValueOf(now), reflect.ValueOf(old)
+	for i := 0; i < a.NumField(); i++ {
+		if x, y := a.Field(i).Interface(), b.Field(i).Interface(); x != y {
+			name, _, _ := strings.Cut(a.Type().Field(i).Tag.Get("json"), ",")
+			return fmt.Errorf("%s is %v here but %v in the match being resumed", name, x, y)
+		}
+	}
+	return nil
 }
 
 // AddPair counts the two games of a pair (one opening, colours reversed)
@@ -224,12 +281,8 @@ func mix(a, b, c uint64) uint64 {
 	return rules.SplitMix64(&x)
 }
 
-// Play plays the match. Cancelling ctx stops it after the games in flight;
-// the report then counts the complete pairs played so far in order.
-func Play(ctx context.Context, c Config, a, b Player) (*Report, error) {
-	if c.Pairs <= 0 {
-		return nil, fmt.Errorf("match needs at least one pair of games")
-	}
+// defaults sets c's zero settings to their defaults.
+func (c *Config) defaults() {
 	if c.MaxPlies <= 0 {
 		c.MaxPlies = 2000
 	}
@@ -242,7 +295,20 @@ func Play(ctx context.Context, c Config, a, b Player) (*Report, error) {
 	if c.ResignPlies <= 0 {
 		c.ResignPlies = 8
 	}
-	r := &Report{A: a.Name, B: b.Name}
+}
+
+// Play plays the match. Cancelling ctx stops it after the games in flight;
+// the report then counts the complete pairs played so far in order.
+func Play(ctx context.Context, c Config, a, b Player) (*Report, error) {
+	if c.Pairs <= 0 {
+		return nil, fmt.Errorf("match needs at least one pair of games")
+	}
+	if len(c.Resume) > 2*c.Pairs {
+		return nil, fmt.Errorf("the match being resumed has %d games, more than the %d asked: ask for %d or more", len(c.Resume), 2*c.Pairs, len(c.Resume))
+	}
+	c.defaults()
+	setup := c.Setup(a, b)
+	r := &Report{A: a.Name, B: b.Name, Setup: &setup}
 	if c.SPRT != nil {
 		r.Verdict = "continue"
 	}

@@ -23,18 +23,21 @@ import (
 // visit, the first at which a child is selected), so that a selection
 // reads no table.
 
-// defaultHistory holds Config.History's default per game (rules.Game.Name),
-// each chosen by measurement: 0.5 against none at 200 playouts a move, 200
-// games, the shipped weights on both sides (RESULTS.md, "Progressive
-// history at self-play speed"): Typhoon +81.4, Samarkand +212.4, Tori
-// shogi +155.5, Nana shogi +12.2 Elo; in Typhoon also +240.8 and +275.5
-// at 20 ms a move. A game not listed (chess, not measured) searches
-// without history.
-var defaultHistory = map[string]float64{"typhoon": 0.5, "samarkand": 0.5, "torishogi": 0.5, "nanashogi": 0.5}
+// History is the weight of progressive history (Config.History): 0 (the
+// zero value, "default") means the game's (DefaultHistory), a negative
+// weight ("off") none, a positive one itself.
+type History float64
+
+// HistoryOff is the History that means none.
+const HistoryOff History = -1
 
 // DefaultHistory returns the progressive history weight the search uses
-// in g when Config.History is 0: 0 (none) unless it was measured to pay.
-func DefaultHistory(g *rules.Game) float64 { return defaultHistory[g.Name] }
+// in g when Config.History is 0: the weight g's descriptor states
+// (rules.Game.Search), or 0 (none) when it states none. Each game's was
+// chosen by measurement (docs/results.md, "The search").
+func DefaultHistory(g *rules.Game) float64 {
+	return float64(max(gameDefaults(g).History, 0))
+}
 
 // MaxHistory is the largest history weight ParseHistory accepts.
 const MaxHistory = 100
@@ -42,30 +45,60 @@ const MaxHistory = 100
 // ParseHistory reads a history weight as Config.History takes it:
 // "default" (or empty) gives 0, the game's default; "off" or "0" gives -1,
 // none; a number in (0, MaxHistory] gives itself.
-func ParseHistory(text string) (float64, error) {
+func ParseHistory(text string) (History, error) {
 	switch text {
 	case "default", "":
 		return 0, nil
 	case "off", "none":
-		return -1, nil
+		return HistoryOff, nil
 	}
 	x, err := strconv.ParseFloat(text, 64)
 	switch {
 	case err != nil || math.IsNaN(x) || x < 0 || x > MaxHistory:
 		return 0, fmt.Errorf("history %q: need default, off, or a number in [0, %d]", text, MaxHistory)
 	case x == 0:
-		return -1, nil
+		return HistoryOff, nil
 	}
-	return x, nil
+	return History(x), nil
+}
+
+// String returns the text ParseHistory reads: "default", "off" or the
+// weight.
+func (h History) String() string {
+	switch {
+	case h == 0:
+		return "default"
+	case h < 0:
+		return "off"
+	}
+	return strconv.FormatFloat(float64(h), 'g', -1, 64)
+}
+
+// MarshalText writes the text ParseHistory reads; a weight it would not
+// read (NaN, above MaxHistory) is an error.
+func (h History) MarshalText() ([]byte, error) {
+	if math.IsNaN(float64(h)) || h > MaxHistory {
+		return nil, fmt.Errorf("history %v: need default, off, or a number in [0, %d]", float64(h), MaxHistory)
+	}
+	return []byte(h.String()), nil
+}
+
+// UnmarshalText reads what ParseHistory reads.
+func (h *History) UnmarshalText(text []byte) error {
+	v, err := ParseHistory(string(text))
+	if err == nil {
+		*h = v
+	}
+	return err
 }
 
 // HistoryWeight returns the weight a search of g uses for Config.History
 // h: DefaultHistory(g) when h is 0, none (0) when h is negative.
-func HistoryWeight(h float64, g *rules.Game) float64 {
+func HistoryWeight(h History, g *rules.Game) float64 {
 	if h == 0 {
-		h = DefaultHistory(g)
+		return DefaultHistory(g)
 	}
-	return max(h, 0)
+	return max(float64(h), 0)
 }
 
 // historyKeys is the number of keys per side: a from square or 256 minus

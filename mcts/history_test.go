@@ -64,7 +64,7 @@ func TestHistoryCountsEveryPlayout(t *testing.T) {
 func TestHistoryOff(t *testing.T) {
 	for _, name := range []string{"typhoon", "samarkand", "torishogi", "nanashogi", "chess"} {
 		g := game(t, name)
-		cases := []float64{-1}
+		cases := []History{-1}
 		if DefaultHistory(g) == 0 {
 			cases = append(cases, 0)
 		}
@@ -88,7 +88,10 @@ func TestHistoryOff(t *testing.T) {
 func TestHistoryDefault(t *testing.T) {
 	for _, name := range []string{"typhoon", "samarkand", "torishogi", "nanashogi", "chess"} {
 		g := game(t, name)
-		for _, c := range []struct{ h, want float64 }{{0, DefaultHistory(g)}, {0.25, 0.25}, {-1, 0}} {
+		for _, c := range []struct {
+			h    History
+			want float64
+		}{{0, DefaultHistory(g)}, {0.25, 0.25}, {-1, 0}} {
 			s := mustNew(g, Config{Playouts: 20, Seed: 1, History: c.h}, weights(t, g))
 			s.Search(g.Start())
 			if s.histW != c.want || (s.history != nil) != (c.want > 0) {
@@ -101,7 +104,7 @@ func TestHistoryDefault(t *testing.T) {
 func TestParseHistory(t *testing.T) {
 	for _, c := range []struct {
 		text string
-		want float64
+		want History
 		err  bool
 	}{
 		{"default", 0, false}, {"", 0, false}, {"off", -1, false}, {"none", -1, false},
@@ -179,7 +182,7 @@ func TestHistoryOrdersQuietMoves(t *testing.T) {
 		{0.5, 0, 3},
 		{0.5, 40, 1},
 	} {
-		s := mustNew(testgame.Game, Config{History: c.history}, nil)
+		s := mustNew(testgame.Game, Config{History: History(c.history)}, nil)
 		s.histW = c.history // as setGame resolves it (no game is searched here)
 		s.nodes = []node{
 			{flags: expanded, first: 1, nChild: 3, visits: 41, w: -41 * 0.2},

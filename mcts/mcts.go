@@ -52,44 +52,50 @@ const (
 	fpuReduction    = 0.1 // unvisited children count as the parent's value minus this
 )
 
-// Config sets up a Searcher. Zero values mean the defaults.
+// Config sets up a Searcher. Zero values mean the defaults (Resolved makes
+// them explicit for a game). Every field but TimeLimit and Seed is a
+// search setting of the table in config.go: one flag in every command
+// (BindFlags), one key of an override spec (ApplySpec) and of the JSON
+// form (the tags below; Tactics, Priors and History read and write
+// themselves as text), checked by Validate.
 type Config struct {
-	Playouts    int           // new playouts per Search (a reused subtree keeps its visits); 0 means 200, or no limit with TimeLimit
-	TimeLimit   time.Duration // 0: no time limit (a time limit makes results depend on speed)
-	CPuct       float64       // exploration constant; 0 means DefaultCPuct
-	Dirichlet   float64       // root noise alpha; 0 = no noise
-	NoiseFrac   float64       // share of the root prior replaced by noise (0.25 when 0 and Dirichlet > 0)
-	Temperature float64       // 0 (or negative) = argmax visits; else sample visits^(1/T) (as selfplay.Config)
-	TempPlies   int           // sample only while st.Ply() < TempPlies; <= 0: on every ply
-	Seed        uint64        // seeds the searcher's own PRNG
+	Playouts    int           `json:"playouts"`    // new playouts per Search (a reused subtree keeps its visits); 0 means 200, or no limit with TimeLimit
+	TimeLimit   time.Duration `json:"-"`           // 0: no time limit (a time limit makes results depend on speed)
+	CPuct       float64       `json:"cpuct"`       // exploration constant; 0 means DefaultCPuct
+	Dirichlet   float64       `json:"dirichlet"`   // root noise alpha; 0 (or negative) = no noise
+	NoiseFrac   float64       `json:"noise_frac"`  // share of the root prior replaced by noise (0.25 when 0 and Dirichlet > 0)
+	Temperature float64       `json:"temperature"` // 0 (or negative) = argmax visits; else sample visits^(1/T) (as selfplay.Config)
+	TempPlies   int           `json:"temp_plies"`  // sample only while st.Ply() < TempPlies; <= 0: on every ply
+	Seed        uint64        `json:"-"`           // seeds the searcher's own PRNG
 	// EvalScale: leaf value = 2*sigmoid(EvalScale*eval)-1. 0 means the
 	// weights' own calibration (features.Weights.LeafScale), or when they
 	// have none DefaultEvalScale*ChessMaterial/M, with M the first player's material
 	// in the start position (board and hand, by the weights' material/ and
 	// hand/ terms), so that losing the same share of one's material means
 	// the same value in every game, whatever the weights' scale.
-	EvalScale float64
+	EvalScale float64 `json:"eval_scale"`
 	// Tactics at the leaves: a quiescence search, a mate-in-one check, or
 	// neither (TacticsNone); 0 means DefaultTactics of the game searched.
-	Tactics Tactics
+	Tactics Tactics `json:"tactics,omitempty"`
 	// QuiesceNodes bounds the quiescence search at one leaf (nodes, the
 	// leaf included); 0 means DefaultQuiesceNodes.
-	QuiesceNodes int
+	QuiesceNodes int `json:"quiesce_nodes,omitempty"`
 	// CheckPrior is the extra prior logit of a checking move with the mate
 	// search (rules.Tactical States); 0 (or negative) means none, the
 	// default: 1.5 lost against Sjaak II at Tori shogi (BENCHMARKS.md,
 	// "Leaf tactics").
-	CheckPrior float64
+	CheckPrior float64 `json:"check_prior,omitempty"`
 	// MateDepth is the depth, in moves of the mating side, of the mate
 	// search TacticsMate runs on a node's second visit when the State is
 	// rules.Tactical; 0 means DefaultMateDepth.
-	MateDepth int
-	// Priors chooses what the move priors see: PriorsThreats (the zero
-	// value, the default) or PriorsCaptures (the search before threats).
-	Priors Priors
+	MateDepth int `json:"mate_depth,omitempty"`
+	// Priors chooses what the move priors see: PriorsThreats,
+	// PriorsCaptures or PriorsLearned; the zero value PriorsDefault is the
+	// game's default (threats).
+	Priors Priors `json:"priors,omitempty"`
 	// PriorScale is the prior logit per pawn of material a move gains or
 	// loses (before the cap of priorCap); 0 means 1.
-	PriorScale float64
+	PriorScale float64 `json:"prior_scale,omitempty"`
 	// LeafGain adds to a leaf's evaluation this share of what the side to
 	// move's best capture, conversion or promotion wins by the threat
 	// priors' static exchange (the material it takes, converts and
@@ -98,14 +104,14 @@ type Config struct {
 	// ply of a quiescence search for the price of the priors, which
 	// compute it anyway. 0 (the zero value) means none; it needs the
 	// threat priors and the bare leaf (TacticsQuiesce off).
-	LeafGain float64
+	LeafGain float64 `json:"leaf_gain,omitempty"`
 	// History is the weight of progressive history (history.go): a
 	// child's PUCT score gains History times the mean value, for the side
 	// that moves, of every playout through the same move anywhere in the
 	// tree, less the parent's value, divided by one plus the child's
 	// visits. 0 (the zero value) means DefaultHistory of the game searched;
-	// a negative weight means none (ParseHistory reads the flags' forms).
-	History float64
+	// a negative weight (HistoryOff) means none.
+	History History `json:"history,omitempty"`
 }
 
 // Visit is one root child and its visit count.
@@ -174,6 +180,7 @@ type Searcher struct {
 	fast       bool // SetFast: no root noise, no temperature
 	full       bool
 	tactics    Tactics        // Config.Tactics resolved for the game
+	priorKind  Priors         // Config.Priors resolved for the game
 	qbufs      [][]rules.Move // move buffers per quiescence ply
 	qgain      [][]float64    // move gains per quiescence ply
 	qnodes     int            // nodes of the current quiescence search
@@ -229,7 +236,7 @@ func New(g *rules.Game, cfg Config, w *features.Weights) (*Searcher, error) {
 		cfg.CPuct = DefaultCPuct
 	}
 	if cfg.Dirichlet > 0 && cfg.NoiseFrac == 0 {
-		cfg.NoiseFrac = 0.25
+		cfg.NoiseFrac = defaultNoiseFrac
 	}
 	s := &Searcher{
 		cfg:       cfg,
@@ -272,20 +279,21 @@ func (s *Searcher) Reset() {
 // setGame prepares the weights and prior tables for g.
 func (s *Searcher) setGame(g *rules.Game) {
 	s.game = g
-	s.tactics = s.cfg.Tactics.resolved(g)
+	r := s.cfg.Resolved(g)
+	s.tactics, s.priorKind = r.Tactics, r.Priors
 	s.weights = s.given
 	if s.weights == nil {
 		s.weights = features.Starting(g)
 	}
 	s.vals = features.NewMoveValues(s.weights)
 	s.policy = nil
-	if s.cfg.Priors == PriorsLearned {
+	if s.priorKind == PriorsLearned {
 		s.policy = s.weights.Policy
 		s.moveSchema = features.MovesFor(g)
 		s.moveIn = features.MoveInput{HandUnit: s.priorUnit, HandCheck: s.checkLog}
 	}
 	s.eval = s.weights.Evaluator()
-	s.histW = HistoryWeight(s.cfg.History, g)
+	s.histW = max(float64(r.History), 0)
 	if s.histW > 0 && s.history == nil {
 		s.history = make([]historyEntry, 2*historyKeys)
 	}
@@ -562,7 +570,7 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 	// bare leaf it is the leaf's value too, so nothing is counted twice.
 	var th features.Threats
 	e, haveEval := 0.0, false
-	if s.cfg.Priors != PriorsCaptures {
+	if s.priorKind != PriorsCaptures {
 		if s.tactics&TacticsQuiesce == 0 {
 			e, haveEval = s.eval.Eval(st), true
 		}

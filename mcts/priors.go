@@ -8,18 +8,22 @@ import (
 	"taifu/rules"
 )
 
-// Priors selects what the move priors see (Config.Priors).
+// Priors selects what the move priors see (Config.Priors). The zero value,
+// PriorsDefault, means the game's default (Config.Resolved: PriorsThreats
+// unless the game's descriptor says otherwise).
 type Priors uint8
 
 const (
-	// PriorsThreats (the default): a move's logit is what it captures,
-	// converts and promotes, minus what it leaves en prise (the mover on
-	// an attacked square that the own side does not defend, or a mover
-	// dearer than the cheapest attacker), plus what it saves (a mover that
-	// stood en prise), all by the weights' material values and the attacks
-	// of the position (features.Threats). A one-ply static exchange guess:
-	// it puts the playouts on the moves that do not give material away.
-	PriorsThreats Priors = iota
+	// PriorsDefault is the game's default priors (Config.Resolved).
+	PriorsDefault Priors = iota
+	// PriorsThreats: a move's logit is what it captures, converts and
+	// promotes, minus what it leaves en prise (the mover on an attacked
+	// square that the own side does not defend, or a mover dearer than
+	// the cheapest attacker), plus what it saves (a mover that stood en
+	// prise), all by the weights' material values and the attacks of the
+	// position (features.Threats). A one-ply static exchange guess: it
+	// puts the playouts on the moves that do not give material away.
+	PriorsThreats
 	// PriorsCaptures: captures, conversions and promotions only (the
 	// search's priors before PriorsThreats).
 	PriorsCaptures
@@ -30,29 +34,53 @@ const (
 	PriorsLearned
 )
 
-// ParsePriors reads "threats", "captures" or "learned" (or "default", ""
-// for the default).
+// ParsePriors reads "threats", "captures" or "learned", or "default" (or
+// "") for PriorsDefault.
 func ParsePriors(text string) (Priors, error) {
 	switch text {
-	case "threats", "default", "":
+	case "default", "":
+		return PriorsDefault, nil
+	case "threats":
 		return PriorsThreats, nil
 	case "captures":
 		return PriorsCaptures, nil
 	case "learned":
 		return PriorsLearned, nil
 	}
-	return 0, fmt.Errorf("priors %q: want threats, captures or learned", text)
+	return 0, fmt.Errorf("priors %q: want threats, captures, learned or default", rules.Clip(text))
 }
 
 // String returns the text ParsePriors reads.
 func (p Priors) String() string {
 	switch p {
+	case PriorsDefault:
+		return "default"
+	case PriorsThreats:
+		return "threats"
 	case PriorsCaptures:
 		return "captures"
 	case PriorsLearned:
 		return "learned"
 	}
-	return "threats"
+	return fmt.Sprintf("priors(%d)", uint8(p))
+}
+
+// MarshalText writes the text ParsePriors reads; an unknown value is an
+// error.
+func (p Priors) MarshalText() ([]byte, error) {
+	if p > PriorsLearned {
+		return nil, fmt.Errorf("priors %d: not a known value", uint8(p))
+	}
+	return []byte(p.String()), nil
+}
+
+// UnmarshalText reads what ParsePriors reads.
+func (p *Priors) UnmarshalText(text []byte) error {
+	v, err := ParsePriors(string(text))
+	if err == nil {
+		*p = v
+	}
+	return err
 }
 
 // priors fills s.logits with the softmax of each move's logit. With

@@ -15,8 +15,8 @@ func TestParsePriors(t *testing.T) {
 		want Priors
 		ok   bool
 	}{
-		{"", PriorsThreats, true},
-		{"default", PriorsThreats, true},
+		{"", PriorsDefault, true},
+		{"default", PriorsDefault, true},
 		{"threats", PriorsThreats, true},
 		{"captures", PriorsCaptures, true},
 		{"learned", PriorsLearned, true},

@@ -102,15 +102,22 @@ func (t Tactics) String() string {
 	return fmt.Sprintf("tactics(%d)", uint8(t))
 }
 
-// resolved returns t with g's default applied.
-func (t Tactics) resolved(g *rules.Game) Tactics {
-	if t == 0 {
-		return DefaultTactics(g)
+// MarshalText writes the text ParseTactics reads; an unknown value is an
+// error.
+func (t Tactics) MarshalText() ([]byte, error) {
+	if t&^(TacticsQuiesce|TacticsMate|TacticsNone) != 0 || t&TacticsNone != 0 && t != TacticsNone {
+		return nil, fmt.Errorf("tactics %d: not a known value", uint8(t))
 	}
-	if t&TacticsNone != 0 {
-		return TacticsNone
+	return []byte(t.String()), nil
+}
+
+// UnmarshalText reads what ParseTactics reads.
+func (t *Tactics) UnmarshalText(text []byte) error {
+	v, err := ParseTactics(string(text))
+	if err == nil {
+		*t = v
 	}
-	return t
+	return err
 }
 
 // checker is a State that can tell whether its side to move is in check.

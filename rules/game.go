@@ -22,7 +22,8 @@ import (
 //   - BareRoyalLoses when a side reduced to its royal alone loses (the
 //     evaluation then carries the bare_danger and last_royal terms);
 //   - RandomSetup when games start from random setups (self-play and
-//     matches use it unless told to play from StartPosition).
+//     matches use it unless told to play from StartPosition);
+//   - Search, the search settings measured for the game (docs/search.md).
 //
 // Everything else (features, starting weights, search, self-play, tuning,
 // export, matches) is derived from these fields and the State.
@@ -58,6 +59,12 @@ type Game struct {
 	// -Resign): 0 takes the common default (selfplay.Defaults), negative
 	// never resigns (false resignations were measured too common).
 	Resign float64
+	// Search holds the search settings measured to pay in this game, in
+	// package mcts's override form ("name=value,...", docs/search.md): a
+	// search setting left at its default takes its value from here, so no
+	// package names a game to choose it. Every game states at least its
+	// history weight ("history=0.5", or "history=off" when not measured).
+	Search string
 
 	// tokens maps Kinds' tokens to kinds. Register builds it; after that a
 	// Game is never written again, so workers may share it freely.

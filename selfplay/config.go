@@ -45,19 +45,22 @@ import (
 
 // Config is a run configuration: the JSON form of a run config file (see
 // configs/*.json) and of the manifest's "config". Zero fields take the
-// defaults of Defaults.
+// defaults of Defaults. The search settings are mcts.Config's, embedded
+// (their JSON keys at the top level: cpuct, dirichlet, noise_frac,
+// temperature, temp_plies, eval_scale, tactics, priors, history, ...;
+// docs/search.md); its Seed is not used (each game's search seed derives
+// from the run's Seed), and Playouts is the playouts per move.
 type Config struct {
-	Comment  string `json:"comment,omitempty"` // free text describing the configuration
-	Game     string `json:"game"`
-	Games    int64  `json:"games"`    // game numbers 0..Games-1 over all shards
-	Playouts int    `json:"playouts"` // per move (per full search, see FullFraction)
-	Workers  int    `json:"workers"`  // concurrent games; 0: all cores (does not change the data)
-	Seed     uint64 `json:"seed"`
-	RunID    string `json:"run_id"`  // "" : "<game>-<seed>"
-	Out      string `json:"out"`     // run directory; "": runs/<run-id>
-	Weights  string `json:"weights"` // weights file; "start": the starting weights; "": configs/weights/<game>.json if present, else "start"
-	Shard    int    `json:"shard"`   // this shard, 0-based
-	Shards   int    `json:"shards"`  // number of shards; 0 or 1: not sharded
+	Comment string `json:"comment,omitempty"` // free text describing the configuration
+	Game    string `json:"game"`
+	Games   int64  `json:"games"`   // game numbers 0..Games-1 over all shards
+	Workers int    `json:"workers"` // concurrent games; 0: all cores (does not change the data)
+	Seed    uint64 `json:"seed"`
+	RunID   string `json:"run_id"`  // "" : "<game>-<seed>"
+	Out     string `json:"out"`     // run directory; "": runs/<run-id>
+	Weights string `json:"weights"` // weights file; "start": the starting weights; "": configs/weights/<game>.json if present, else "start"
+	Shard   int    `json:"shard"`   // this shard, 0-based
+	Shards  int    `json:"shards"`  // number of shards; 0 or 1: not sharded
 
 	MaxPlies           int     `json:"max_plies"`            // adjudicate after this many plies
 	AdjudicateValue    float64 `json:"adjudicate_value"`     // |root value| needed to adjudicate a win
@@ -65,29 +68,14 @@ type Config struct {
 	ResignMoves        int     `json:"resign_moves"`         // consecutive turns at or below the threshold
 	ResignPlayoutShare float64 `json:"resign_playout_share"` // share of games played out without resigning
 
-	StartPosition bool    `json:"start_position"` // play from the start position, not random setups (Typhoon)
-	CPuct         float64 `json:"cpuct"`          // 0: the search's default
-	Dirichlet     float64 `json:"dirichlet"`      // root noise alpha; -1: none
-	NoiseFrac     float64 `json:"noise_frac"`
-	// Temperature samples moves by visits^(1/T) for the first TempPlies
-	// plies; 0 (or negative) means argmax visits, as in mcts.Config. Unlike
-	// the other fields, a zero Temperature is not replaced by Defaults' 1:
-	// Defaults, configs/*.json and ParseConfig (which starts from Defaults)
-	// give 1.
-	Temperature float64 `json:"temperature"`
-	TempPlies   int     `json:"temp_plies"` // plies (from the setup) sampled with temperature
-	EvalScale   float64 `json:"eval_scale"` // 0: the search's default
-	// Tactics are the search's leaf tactics as mcts.ParseTactics reads
-	// them ("eval", "quiesce", "mate", "quiesce+mate"); "" or "default":
-	// mcts.DefaultTactics of the game (BENCHMARKS.md prices each choice).
-	Tactics string `json:"tactics,omitempty"`
-	// Priors are the search's move priors as mcts.ParsePriors reads them
-	// ("threats", "captures"); "" or "default": mcts.PriorsThreats.
-	Priors string `json:"priors,omitempty"`
-	// History is the search's progressive history weight as
-	// mcts.ParseHistory reads it ("off", or a weight such as "0.5"); "" or
-	// "default": mcts.DefaultHistory of the game.
-	History string `json:"history,omitempty"`
+	StartPosition bool `json:"start_position"` // play from the start position, not random setups (Typhoon)
+	// Config is the search. Unlike a match's, self-play's zero Dirichlet,
+	// NoiseFrac and TempPlies take Defaults' (-1 is no noise); a zero
+	// Temperature is not replaced by Defaults' 1 (it means argmax visits):
+	// Defaults, configs/*.json and ParseConfig (which starts from
+	// Defaults) give 1. Run records it resolved for the game
+	// (mcts.Config.Resolved).
+	mcts.Config
 
 	// FullFraction is playout cap randomization's share of moves searched
 	// in full (Playouts, root noise, temperature); the others get a fast
@@ -106,9 +94,8 @@ type Config struct {
 
 // Defaults is the configuration a zero Config field falls back to.
 var Defaults = Config{
-	Game:     rules.DefaultGame,
-	Games:    4,
-	Playouts: 200,
+	Game:  rules.DefaultGame,
+	Games: 4,
 	// Typhoon games between these engines often run 500-1500 plies; at a
 	// 400-ply cap most were adjudicated and their results taught the tuner
 	// little (RESULTS.md). Resignation ends most games well before 2000.
@@ -117,12 +104,15 @@ var Defaults = Config{
 	ResignThreshold:    0, // the game's (rules.Game.Resign), else DefaultResign
 	ResignMoves:        2,
 	ResignPlayoutShare: 0.1,
-	Dirichlet:          0.3,
-	NoiseFrac:          0.25,
-	Temperature:        1,
-	TempPlies:          20,
-	FullFraction:       1,
-	FastPlayouts:       25,
+	Config: mcts.Config{
+		Playouts:    200,
+		Dirichlet:   0.3,
+		NoiseFrac:   0.25,
+		Temperature: 1,
+		TempPlies:   20,
+	},
+	FullFraction: 1,
+	FastPlayouts: 25,
 }
 
 // DefaultResign is the resignation threshold of games that state none
@@ -168,37 +158,26 @@ func orDefault[T comparable](v *T, d T) {
 	}
 }
 
-// Validate checks the ranges of a configuration after WithDefaults. Every
-// float must be finite; dirichlet takes -1 as its documented "off" (no
-// noise), temperature 0 (or -1, as older configs wrote it) as argmax, and
-// neither takes another negative value.
+// Validate checks the ranges of a configuration after WithDefaults: the
+// search settings as mcts.Config.Validate (dirichlet takes -1 as its
+// documented "off", temperature 0 or -1 as argmax), and every float
+// finite.
 func (c Config) Validate() error {
 	for _, f := range []struct {
 		name string
 		v    float64
 	}{{"adjudicate_value", c.AdjudicateValue}, {"resign_threshold", c.ResignThreshold},
-		{"resign_playout_share", c.ResignPlayoutShare}, {"cpuct", c.CPuct}, {"dirichlet", c.Dirichlet},
-		{"noise_frac", c.NoiseFrac}, {"temperature", c.Temperature}, {"eval_scale", c.EvalScale},
-		{"full_fraction", c.FullFraction}} {
+		{"resign_playout_share", c.ResignPlayoutShare}, {"full_fraction", c.FullFraction}} {
 		if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
 			return fmt.Errorf("%s %v: need a finite number", f.name, f.v)
 		}
 	}
+	if err := c.Config.Validate(); err != nil {
+		return err
+	}
 	switch {
 	case c.Workers < 1:
 		return fmt.Errorf("workers %d: need at least 1 (0: all cores)", c.Workers)
-	case c.CPuct < 0:
-		return fmt.Errorf("cpuct %v is negative (0: the search's default)", c.CPuct)
-	case c.EvalScale < 0:
-		return fmt.Errorf("eval_scale %v is negative (0: the search's default)", c.EvalScale)
-	case c.NoiseFrac < 0 || c.NoiseFrac > 1:
-		return fmt.Errorf("noise_frac %v is not in [0, 1]", c.NoiseFrac)
-	case c.Dirichlet < 0 && c.Dirichlet != -1:
-		return fmt.Errorf("dirichlet %v: need a positive alpha, or -1 for no noise", c.Dirichlet)
-	case c.Temperature < 0 && c.Temperature != -1:
-		return fmt.Errorf("temperature %v: need a positive temperature, or 0 for argmax", c.Temperature)
-	case c.TempPlies < 0:
-		return fmt.Errorf("temp_plies %d is negative", c.TempPlies)
 	case c.ResignThreshold < -1:
 		return fmt.Errorf("resign threshold %v: root values lie in [-1, 1], use a value in (0, 1] or -1 to never resign", c.ResignThreshold)
 	case c.MaxFileBytes < 0 || c.RowGroupRows < 0:
@@ -225,12 +204,6 @@ func (c Config) Validate() error {
 		return fmt.Errorf("resign playout share %v is not in [0, 1]", c.ResignPlayoutShare)
 	case c.AdjudicateValue < 0 || c.AdjudicateValue > 1:
 		return fmt.Errorf("adjudicate value %v is not in [0, 1]", c.AdjudicateValue)
-	case tacticsErr(c.Tactics) != nil:
-		return fmt.Errorf("tactics: %v", tacticsErr(c.Tactics))
-	case priorsErr(c.Priors) != nil:
-		return fmt.Errorf("priors: %v", priorsErr(c.Priors))
-	case historyErr(c.History) != nil:
-		return fmt.Errorf("history: %v", historyErr(c.History))
 	case strings.IndexFunc(c.RunID, func(r rune) bool { return r == '/' || r == '\\' || unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0:
 		return fmt.Errorf("run id %q: no slashes, spaces or control characters (tab, newline: the id goes into every row and PGN header)", c.RunID)
 	}
@@ -274,9 +247,14 @@ func (c Config) identity() Config {
 }
 
 // sameRun reports the first field (by JSON name) in which a and b play
-// different games, or nil when they do not.
+// different games, or nil when they do not. The search settings are
+// compared one by one (mcts.Config.Diff), both as recorded: resolved.
 func sameRun(a, b Config) error {
 	ia, ib := a.identity(), b.identity()
+	if name, x, y, ok := ia.Config.Diff(ib.Config); ok {
+		return fmt.Errorf("%s is %s here but %s in the run being resumed", name, x, y)
+	}
+	ia.Config, ib.Config = mcts.Config{}, mcts.Config{}
 	va, vb := reflect.ValueOf(ia), reflect.ValueOf(ib)
 	t := va.Type()
 	for i := 0; i < t.NumField(); i++ {
@@ -286,22 +264,4 @@ func sameRun(a, b Config) error {
 		}
 	}
 	return nil
-}
-
-// priorsErr is mcts.ParsePriors's error for p.
-func priorsErr(p string) error {
-	_, err := mcts.ParsePriors(p)
-	return err
-}
-
-// tacticsErr is mcts.ParseTactics's error for t.
-func tacticsErr(t string) error {
-	_, err := mcts.ParseTactics(t)
-	return err
-}
-
-// historyErr is mcts.ParseHistory's error for h.
-func historyErr(h string) error {
-	_, err := mcts.ParseHistory(h)
-	return err
 }

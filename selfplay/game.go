@@ -3,7 +3,6 @@ package selfplay
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	"taifu/datasets"
 	"taifu/features"
@@ -95,19 +94,9 @@ func (p *player) play(hard context.Context, n int64) *finished {
 	} else {
 		st = g.Start()
 	}
-	mc := mcts.Config{
-		Playouts:    cfg.Playouts,
-		CPuct:       cfg.CPuct,
-		Dirichlet:   max(cfg.Dirichlet, 0),
-		NoiseFrac:   cfg.NoiseFrac,
-		Temperature: max(cfg.Temperature, 0),
-		TempPlies:   cfg.TempPlies,
-		Seed:        gameSeed(cfg.Seed, n, seedSearch),
-		EvalScale:   cfg.EvalScale,
-		Tactics:     tactics(cfg.Tactics),
-		Priors:      priors(cfg.Priors),
-		History:     history(cfg.History),
-	}
+	mc := cfg.Config
+	mc.Dirichlet, mc.Temperature = max(mc.Dirichlet, 0), max(mc.Temperature, 0)
+	mc.Seed = gameSeed(cfg.Seed, n, seedSearch)
 	search, err := mcts.New(g, mc, p.weights)
 	if err != nil { // Run checked the weights before starting any game
 		panic("selfplay: weights checked by Run fail: " + err.Error())
@@ -269,33 +258,4 @@ func adjudicate(s rules.Side, v, threshold float64) rules.Outcome {
 		return rules.Win(s.Other(), "adjudication")
 	}
 	return rules.DrawBy("adjudication")
-}
-
-// priors returns the move priors of a validated Config.Priors.
-func priors(text string) mcts.Priors {
-	p, _ := mcts.ParsePriors(text) // Validate has refused what does not parse
-	return p
-}
-
-// history returns the history weight of a validated Config.History.
-func history(text string) float64 {
-	h, _ := mcts.ParseHistory(text) // Validate has refused what does not parse
-	return h
-}
-
-// resolvedHistory returns a validated Config.History with the game's
-// default made explicit ("off" or the weight), as the manifest records it:
-// a run resumed after mcts.DefaultHistory changes keeps the search it
-// started with, or says why it cannot.
-func resolvedHistory(text string, g *rules.Game) string {
-	if h := mcts.HistoryWeight(history(text), g); h > 0 {
-		return strconv.FormatFloat(h, 'g', -1, 64)
-	}
-	return "off"
-}
-
-// tactics returns the leaf tactics of a validated Config.Tactics.
-func tactics(text string) mcts.Tactics {
-	t, _ := mcts.ParseTactics(text) // Validate has refused what does not parse
-	return t
 }

@@ -103,7 +103,10 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg.History = resolvedHistory(cfg.History, g)
+	// The manifest records the search resolved for the game: a run
+	// resumed after a default changes keeps the search it started with, or
+	// says why it cannot.
+	cfg.Config = cfg.Config.Resolved(g)
 	w, err := loadWeights(g, cfg.Weights)
 	if err != nil {
 		return nil, err
@@ -327,18 +330,29 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 // game n.
 var beforeGame func(n int64)
 
-// ManifestConfig returns the configuration a run's manifest records. A run
-// recorded before self-play had progressive history (no history field) was
-// played without it: its History is "off". One recorded before playout cap
-// randomization (no full_fraction) searched every move in full: its
-// FullFraction is 1 and its FastPlayouts the default.
+// ManifestConfig returns the configuration a run's manifest records, its
+// search resolved for the run's game (mcts.Config.Resolved; runs recorded
+// before the manifest held it resolved recorded "default" or nothing for
+// the defaults of their day, which are today's but for history). A run
+// recorded before self-play had progressive history (no history field)
+// was played without it: its History is off.
+// One recorded before playout cap randomization (no full_fraction)
+// searched every move in full: its FullFraction is 1 and its FastPlayouts
+// the default.
 func ManifestConfig(m *datasets.Manifest) (Config, error) {
 	var c Config
 	if err := json.Unmarshal(m.Config, &c); err != nil {
 		return c, err
 	}
-	if c.History == "" {
-		c.History = "off"
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(m.Config, &keys); err != nil {
+		return c, err
+	}
+	if _, ok := keys["history"]; !ok {
+		c.History = mcts.HistoryOff
+	}
+	if g, err := rules.Lookup(c.Game); err == nil {
+		c.Config = c.Config.Resolved(g)
 	}
 	orDefault(&c.FullFraction, 1)
 	orDefault(&c.FastPlayouts, Defaults.FastPlayouts)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"taifu/datasets"
+	"taifu/mcts"
 	"taifu/rules"
 	_ "taifu/rules/all"
 )
@@ -22,7 +23,7 @@ import (
 // small is a fast configuration: Nana shogi (3x3) with few playouts.
 func small(t *testing.T, workers int) Config {
 	return Config{
-		Game: "nanashogi", Games: 8, Playouts: 24, Workers: workers, Seed: 42, RunID: "test",
+		Game: "nanashogi", Games: 8, Config: mcts.Config{Playouts: 24}, Workers: workers, Seed: 42, RunID: "test",
 		Out: filepath.Join(t.TempDir(), "run"), MaxPlies: 30, Weights: StartWeights,
 	}
 }
@@ -384,7 +385,7 @@ func TestCommitInterval(t *testing.T) {
 // default (mcts.DefaultHistory, 0.5 in Nana shogi), so it plays the same
 // games as "0.5", and "off" (the search before) plays others.
 func TestHistoryReachesSearch(t *testing.T) {
-	policies := func(history string) []string {
+	policies := func(history mcts.History) []string {
 		c := small(t, 2)
 		c.History = history
 		run(t, c, Options{CommitEvery: -1})
@@ -394,7 +395,7 @@ func TestHistoryReachesSearch(t *testing.T) {
 		}
 		return out
 	}
-	def, half, off := policies(""), policies("0.5"), policies("off")
+	def, half, off := policies(0), policies(0.5), policies(mcts.HistoryOff)
 	if !slices.Equal(def, half) {
 		t.Error(`History "" and "0.5" played different games in Nana shogi, whose default is 0.5`)
 	}
@@ -410,12 +411,12 @@ func TestHistoryReachesSearch(t *testing.T) {
 // run records the default made explicit.
 func TestResumeRunWithoutHistoryField(t *testing.T) {
 	whole := small(t, 2)
-	whole.History = "off"
+	whole.History = mcts.HistoryOff
 	run(t, whole, Options{})
 	want := rowsOf(t, whole.Out)
 
 	cfg := small(t, 2)
-	cfg.History, cfg.Games = "off", 4
+	cfg.History, cfg.Games = mcts.HistoryOff, 4
 	run(t, cfg, Options{})
 	m, err := datasets.ReadManifest(cfg.Out)
 	if err != nil {
@@ -425,7 +426,18 @@ func TestResumeRunWithoutHistoryField(t *testing.T) {
 	if err := json.Unmarshal(m.Config, &recorded); err != nil || recorded["history"] != "off" {
 		t.Fatalf("manifest records history %v (%v), want off", recorded["history"], err)
 	}
+	// The search is recorded resolved for Nana shogi (no rules.Tactical
+	// State: no mate search; threat priors; mcts's cpuct).
+	if recorded["tactics"] != "eval" || recorded["priors"] != "threats" || recorded["cpuct"] != mcts.DefaultCPuct {
+		t.Errorf("manifest records tactics %v, priors %v, cpuct %v; want eval, threats, %v", recorded["tactics"], recorded["priors"], recorded["cpuct"], mcts.DefaultCPuct)
+	}
+	// A manifest of that time recorded no history, and the other defaults
+	// as "default" (absent) or 0.
 	delete(recorded, "history")
+	for _, k := range []string{"tactics", "priors", "quiesce_nodes", "mate_depth", "prior_scale"} {
+		delete(recorded, k)
+	}
+	recorded["cpuct"] = 0
 	if m.Config, err = json.Marshal(recorded); err != nil {
 		t.Fatal(err)
 	}
@@ -433,11 +445,11 @@ func TestResumeRunWithoutHistoryField(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	cfg.Games, cfg.History = 8, ""
+	cfg.Games, cfg.History = 8, 0
 	if _, err := Run(context.Background(), cfg, Options{Resume: true}); err == nil || !strings.Contains(err.Error(), "history is 0.5 here but off") {
 		t.Errorf("resume of a run without history, with the default: err = %v", err)
 	}
-	cfg.History = "off"
+	cfg.History = mcts.HistoryOff
 	if s := run(t, cfg, Options{Resume: true}); s.Done != 8 || s.Session != 4 {
 		t.Fatalf("resume: done %d, played %d; want 8 and 4", s.Done, s.Session)
 	}
@@ -451,7 +463,7 @@ func TestResumeRunWithoutHistoryField(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c, err := ManifestConfig(mf); err != nil || c.History != "0.5" {
+	if c, err := ManifestConfig(mf); err != nil || c.History != 0.5 {
 		t.Errorf("a new run on the default records history %q (%v), want 0.5 (Nana shogi's default)", c.History, err)
 	}
 }

@@ -16,22 +16,14 @@ import (
 
 // Options configure an Engine.
 type Options struct {
-	Name     string // myname; "" gives "taifu"
-	Game     string // game after "new" until a "variant" command; "" gives DefaultGame()
-	Playouts int    // playouts per move (0: as many as the time allows)
-	// Tactics are the search's leaf tactics (0: mcts.DefaultTactics).
-	Tactics mcts.Tactics
-	// MateDepth and CheckPrior are mcts.Config's (0: their defaults).
-	MateDepth  int
-	CheckPrior float64
-	// Priors are the search's move priors (0: mcts.PriorsThreats).
-	Priors mcts.Priors
-	// History is mcts.Config.History, the weight of progressive history
-	// (0: mcts.DefaultHistory of the game played; negative: none).
-	History float64
+	Name string // myname; "" gives "taifu"
+	Game string // game after "new" until a "variant" command; "" gives DefaultGame()
+	// Config is the search (mcts.Config's defaults for zero fields):
+	// Playouts caps the playouts per move (0: as many as the time allows),
+	// TimeLimit is the clock's (set before every move), Seed seeds it.
+	mcts.Config
 	// Weights returns the evaluation weights for g (nil: the starting ones).
 	Weights func(g *rules.Game) (*features.Weights, error)
-	Seed    uint64
 	// Now, when set, replaces time.Now for measuring thinking time (tests).
 	Now func() time.Time
 }
@@ -90,8 +82,8 @@ func NewEngine(opt Options, out io.Writer) (*Engine, error) {
 			return nil, fmt.Errorf("no game given and no registered game has an XBoard dialect")
 		}
 	}
-	if opt.Playouts < 0 {
-		return nil, fmt.Errorf("playouts %d: need 0 or more", opt.Playouts)
+	if err := opt.Config.Validate(); err != nil {
+		return nil, err
 	}
 	e := &Engine{opt: opt, out: out, weights: map[*rules.Game]*features.Weights{}, searchers: map[*rules.Game]*mcts.Searcher{}}
 	if err := e.setGame(opt.Game); err != nil {
@@ -377,7 +369,7 @@ func (e *Engine) think() {
 	searcher := e.searchers[e.game]
 	if searcher == nil {
 		var err error
-		searcher, err = mcts.New(e.game, mcts.Config{Seed: e.opt.Seed, Tactics: e.opt.Tactics, MateDepth: e.opt.MateDepth, CheckPrior: e.opt.CheckPrior, Priors: e.opt.Priors, History: e.opt.History}, e.weights[e.game])
+		searcher, err = mcts.New(e.game, e.opt.Config, e.weights[e.game])
 		if err != nil {
 			e.printf("Error (weights): %s", err)
 			e.force = true

@@ -9,6 +9,7 @@ import (
 
 	_ "taifu/rules/all"
 
+	"taifu/mcts"
 	"taifu/rules"
 	"taifu/rules/torishogi"
 )
@@ -66,7 +67,7 @@ func variant(t *testing.T, c *Client, name string) {
 	}
 }
 
-func fastOptions() Options { return Options{Playouts: 40, Seed: 1} }
+func fastOptions() Options { return Options{Config: mcts.Config{Playouts: 40, Seed: 1}} }
 
 func TestHandshake(t *testing.T) {
 	c, _ := pipeEngine(t, fastOptions())
@@ -221,7 +222,7 @@ func TestSetboardUndoRemove(t *testing.T) {
 // TestTimeControl checks the allotment under st and level + time/otim: it
 // never reaches the clock (the margins are Engine.Allotment's).
 func TestTimeControl(t *testing.T) {
-	c, e := pipeEngine(t, Options{Seed: 1})
+	c, e := pipeEngine(t, Options{Config: mcts.Config{Seed: 1}})
 	for _, tc := range []struct {
 		cmds []string
 		want time.Duration
@@ -297,7 +298,7 @@ func TestResult(t *testing.T) {
 
 // TestEngineDefinedVariants: the other games in taifu's own notation.
 func TestEngineDefinedVariants(t *testing.T) {
-	c, e := pipeEngine(t, Options{Playouts: 8, Seed: 1})
+	c, e := pipeEngine(t, Options{Config: mcts.Config{Playouts: 8, Seed: 1}})
 	for _, v := range []string{"typhoon", "samarkand", "nanashogi"} {
 		c.Send("new")
 		c.Send("variant " + v)
@@ -327,7 +328,7 @@ func FuzzHandle(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, input string) {
-		e, err := NewEngine(Options{Playouts: 4, Seed: 1}, io.Discard)
+		e, err := NewEngine(Options{Config: mcts.Config{Playouts: 4, Seed: 1}}, io.Discard)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -407,7 +408,7 @@ func TestDefaultGame(t *testing.T) {
 		t.Errorf("DefaultGame() = %q, want torishogi", got)
 	}
 	var b strings.Builder
-	e, err := NewEngine(Options{Playouts: 4, Seed: 1}, &b)
+	e, err := NewEngine(Options{Config: mcts.Config{Playouts: 4, Seed: 1}}, &b)
 	if err != nil {
 		t.Fatal(err)
 	}

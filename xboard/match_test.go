@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"taifu/arena"
+	"taifu/mcts"
 	"taifu/rules/torishogi"
 )
 
@@ -71,8 +72,8 @@ func smallMatch(dir string, games int, seed uint64, maxPlies int) MatchConfig {
 	return MatchConfig{
 		Game: torishogi.Game, Games: games, MoveTime: 10 * time.Second, TimeMargin: time.Minute,
 		OpeningPlies: 2, Seed: seed, MaxPlies: maxPlies,
-		A:       inProcess(Options{Playouts: 30, Seed: 1, Name: "a"}),
-		B:       inProcess(Options{Playouts: 10, Seed: 2, Name: "b"}),
+		A:       inProcess(Options{Config: mcts.Config{Playouts: 30, Seed: 1}, Name: "a"}),
+		B:       inProcess(Options{Config: mcts.Config{Playouts: 10, Seed: 2}, Name: "b"}),
 		Results: filepath.Join(dir, "r.json"), PGN: filepath.Join(dir, "r.pgn"),
 	}
 }
@@ -119,7 +120,7 @@ func TestMatchResumes(t *testing.T) {
 func TestMatchDisagreement(t *testing.T) {
 	cfg := MatchConfig{
 		Game: torishogi.Game, Games: 2, MoveTime: 10 * time.Second, TimeMargin: time.Minute,
-		A: inProcess(Options{Playouts: 10, Seed: 1}), B: cheater("a1a7"),
+		A: inProcess(Options{Config: mcts.Config{Playouts: 10, Seed: 1}}), B: cheater("a1a7"),
 	}
 	r, err := PlayMatch(cfg)
 	if err != nil {
@@ -230,7 +231,7 @@ func TestPoolResultsSeeds(t *testing.T) {
 		t.Errorf("two seeds pooled: %s", r)
 	}
 	other := smallMatch(dir, 2, 9, 30)
-	other.B = inProcess(Options{Playouts: 10, Seed: 2, Name: "c"})
+	other.B = inProcess(Options{Config: mcts.Config{Playouts: 10, Seed: 2}, Name: "c"})
 	other.Results, other.PGN = filepath.Join(dir, "other.json"), ""
 	if _, err := PlayMatch(other); err != nil {
 		t.Fatal(err)

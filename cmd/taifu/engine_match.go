@@ -4,14 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strings"
 	"time"
 
 	"taifu/arena"
 	"taifu/mcts"
-	"taifu/rules"
 	"taifu/weightsio"
 	"taifu/xboard"
 )
@@ -33,7 +31,8 @@ func usesEngine(args []string) bool {
 // engine (side B), every move checked against taifu's rules.
 func runEngineMatch(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("match", stderr)
-	game := fs.String("game", "torishogi", "game: "+strings.Join(rules.Names(), ", "))
+	def := xboard.DefaultGame()
+	game := fs.String("game", "", gameUsage(def))
 	pathA := fs.String("a", "", `weights of taifu (side A): "start", a file or URL; "": configs/weights/<game>.json or its built-in copy`)
 	engine := fs.String("engine", "", "command line of the xboard engine playing side B, e.g. /usr/games/sjaakii")
 	engineInit := fs.String("engine-init", "", "commands sent to the engine after protover, ';'-separated (e.g. \"memory 64\")")
@@ -41,12 +40,9 @@ func runEngineMatch(args []string, stdout, stderr io.Writer) error {
 	margin := fs.Duration("time-margin", time.Second, "a move slower than --tc plus this loses on time")
 	games := fs.Int("games", 200, "games (pairs with colours reversed, rounded up to even)")
 	firstGame := fs.Int("first-game", 0, "play only the games from this number (counting from 0, rounded down to even) to --games: a match split into runs")
-	playouts := fs.Int("playouts", 0, "taifu's playout cap per move (0: the clock decides)")
-	tactics := fs.String("tactics", "default", "taifu's leaf tactics: eval, quiesce, mate, quiesce+mate or default")
-	mateDepth := fs.Int("mate-depth", 0, "taifu's mate search depth with mate tactics (taifu xboard --mate-depth; 0: the default)")
-	priors := fs.String("priors", "default", "taifu's move priors: threats, captures or learned (taifu xboard --priors)")
-	checkPrior := fs.Float64("check-prior", 0, "taifu's extra prior logit for checking moves with mate tactics (taifu xboard --check-prior; 0: none, the default)")
-	history := fs.String("history", "default", "taifu's progressive history weight (taifu xboard --history: off, default or a weight)")
+	// taifu's search, passed to its taifu xboard as one override spec.
+	var search mcts.Config
+	mcts.BindFlags(fs, "", &search)
 	openingPlies := fs.Int("opening-plies", 2, "random plies from the start shared by a pair's two games")
 	maxPlies := fs.Int("max-plies", 600, "games reaching this many plies are drawn")
 	seed := fs.Uint64("seed", 1, "seed of the openings")
@@ -56,7 +52,7 @@ func runEngineMatch(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	g, err := rules.Lookup(*game)
+	g, err := inferGame(*game, def, *pathA)
 	if err != nil {
 		return err
 	}
@@ -67,14 +63,10 @@ func runEngineMatch(args []string, stdout, stderr io.Writer) error {
 		return errors.New("--results: a results file is needed (the match resumes from it)")
 	case !(*tc > 0) || *tc > 3600:
 		return fmt.Errorf("--tc %v: need seconds per move in (0, 3600]", *tc)
-	case *games < 1, *maxPlies < 1, *openingPlies < 0, *playouts < 0:
-		return errors.New("--games and --max-plies need at least 1, --opening-plies and --playouts at least 0")
+	case *games < 1, *maxPlies < 1, *openingPlies < 0:
+		return errors.New("--games and --max-plies need at least 1, --opening-plies at least 0")
 	case *firstGame < 0 || *firstGame >= *games:
 		return fmt.Errorf("--first-game %d: need 0 to %d (--games minus 1)", *firstGame, *games-1)
-	case *mateDepth < 0 || *mateDepth > 8:
-		return fmt.Errorf("--mate-depth %d: need 0 to 8", *mateDepth)
-	case math.IsNaN(*checkPrior) || math.Abs(*checkPrior) > 20:
-		return fmt.Errorf("--check-prior %v: need a number in [-20, 20]", *checkPrior)
 	}
 	sp, err := arena.ParseSPRT(*sprt)
 	if err != nil {
@@ -87,19 +79,10 @@ func runEngineMatch(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if _, err := mcts.ParseTactics(*tactics); err != nil {
-		return fmt.Errorf("--tactics: %w", err)
-	}
-	if _, err := mcts.ParsePriors(*priors); err != nil {
-		return fmt.Errorf("--priors: %w", err)
-	}
-	if _, err := mcts.ParseHistory(*history); err != nil {
-		return fmt.Errorf("--history: %w", err)
-	}
 	if _, _, err := weightsio.Load(g, *pathA); err != nil { // as the child will
 		return fmt.Errorf("--a: %w", err)
 	}
-	argvA := []string{self, "xboard", "--game", g.Name, "--playouts", fmt.Sprint(*playouts), "--tactics", *tactics, "--mate-depth", fmt.Sprint(*mateDepth), "--check-prior", fmt.Sprint(*checkPrior), "--priors", *priors, "--history", *history}
+	argvA := []string{self, "xboard", "--game", g.Name, "--search", search.Spec()}
 	if *pathA != "" {
 		argvA = append(argvA, "--weights", *pathA)
 	}

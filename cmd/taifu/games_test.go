@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"taifu/datasets"
+	"taifu/mcts"
 	"taifu/records"
 	"taifu/selfplay"
 )
@@ -18,7 +19,7 @@ import (
 func TestGamesCommand(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "run")
-	if _, err := selfplay.Run(context.Background(), selfplay.Config{Game: "torishogi", Games: 2, Playouts: 8, Workers: 1, Seed: 5, MaxPlies: 30, Out: data, Weights: "start"}, selfplay.Options{}); err != nil {
+	if _, err := selfplay.Run(context.Background(), selfplay.Config{Game: "torishogi", Games: 2, Config: mcts.Config{Playouts: 8}, Workers: 1, Seed: 5, MaxPlies: 30, Out: data, Weights: "start"}, selfplay.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errs := runCLI("games", "--data", data)
@@ -116,7 +117,7 @@ func scanRows(t *testing.T, path string) []datasets.Row {
 func TestTuneBadFiles(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "run")
-	if _, err := selfplay.Run(context.Background(), selfplay.Config{Game: "nanashogi", Games: 3, Playouts: 8, Workers: 1, Seed: 5, MaxPlies: 30, Out: data, Weights: "start", RowGroupRows: 16}, selfplay.Options{}); err != nil {
+	if _, err := selfplay.Run(context.Background(), selfplay.Config{Game: "nanashogi", Games: 3, Config: mcts.Config{Playouts: 8}, Workers: 1, Seed: 5, MaxPlies: 30, Out: data, Weights: "start", RowGroupRows: 16}, selfplay.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	files, err := datasets.Files([]string{data})

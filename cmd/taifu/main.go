@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -156,6 +157,9 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "\nRun \"taifu help <command>\" or \"taifu <command> -h\" for a command's flags.")
 }
 
+// badValue matches the flag package's error for a value a flag refused.
+var badValue = regexp.MustCompile(`^invalid value "(.*)" for flag -(\S+): (.*)$`)
+
 // newFlags returns a FlagSet that reports errors instead of exiting.
 func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("taifu "+name, flag.ContinueOnError)
@@ -164,8 +168,8 @@ func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 }
 
 // parseFlags parses args and rejects stray positional arguments. A flag
-// that does not parse ("--games 1e3") is one line naming it with a hint to
-// -h, not the whole flag list; -h prints the list.
+// that does not parse ("--games 1e3", "--cpuct -2") is one line naming it
+// and what it needs, not the whole flag list; -h prints the list.
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	out := fs.Output()
 	fs.SetOutput(io.Discard) // the flag package prints the list on any error
@@ -175,6 +179,9 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.Usage()
 			return flag.ErrHelp
+		}
+		if m := badValue.FindStringSubmatch(err.Error()); m != nil {
+			return flagError{fmt.Sprintf("--%s %s: %s", m[2], rules.Clip(m[1]), m[3])}
 		}
 		return flagError{fmt.Sprintf("%v (run \"%s -h\" for the flags)", err, fs.Name())}
 	}

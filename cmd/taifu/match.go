@@ -5,16 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	iofs "io/fs"
 	"math"
-	"strings"
 	"time"
 
 	"taifu/arena"
 	"taifu/datasets"
-	"taifu/features"
 	"taifu/mcts"
 	"taifu/rules"
 	"taifu/storage"
@@ -26,56 +25,31 @@ func init() {
 
 // matchFlags are the match settings shared by match and train.
 type matchFlags struct {
-	games, playouts, playoutsB, openingPlies, maxPlies, workers int
-	mateDepth, mateDepthB                                       int
-	resignPlies                                                 int
-	moveMillis                                                  int
-	tactics, tacticsB                                           string
-	priors, priorsB                                             string
-	resign                                                      float64
-	evalScale, evalScaleB, cpuct, cpuctB                        float64
-	priorScale, priorScaleB                                     float64
-	leafGain, leafGainB                                         float64
-	history, historyB                                           string
-	sprt                                                        string
-	seed                                                        uint64
-	startPosition                                               bool
-	prefix                                                      string // of the flag names ("match-" in train)
+	games, openingPlies, maxPlies, workers int
+	resignPlies                            int
+	moveMillis                             int
+	resign                                 float64
+	sprt                                   string
+	seed                                   uint64
+	startPosition                          bool
+	search                                 mcts.Config // side A's (and B's, but for --b-search)
+	bSearch                                string      // side B's overrides of side A's search
+	prefix                                 string      // of the flag names ("match-" in train)
 }
 
-func (f *matchFlags) register(fs interface {
-	IntVar(*int, string, int, string)
-	StringVar(*string, string, string, string)
-	Uint64Var(*uint64, string, uint64, string)
-	BoolVar(*bool, string, bool, string)
-	Float64Var(*float64, string, float64, string)
-}, prefix string) {
+func (f *matchFlags) register(fs *flag.FlagSet, prefix string) {
 	f.prefix = prefix
 	fs.IntVar(&f.games, prefix+"games", 400, "games (pairs of games with colours reversed, so rounded up to even)")
-	fs.IntVar(&f.playouts, prefix+"playouts", 200, "search playouts per move")
-	fs.IntVar(&f.playoutsB, prefix+"playouts-b", 0, "playouts per move for side B (0: as --"+prefix+"playouts)")
-	fs.IntVar(&f.moveMillis, prefix+"move-ms", 0, "milliseconds per move for both sides instead of --playouts (0: playouts)")
-	fs.StringVar(&f.tactics, prefix+"tactics", "default", "leaf tactics of side A: eval, quiesce, mate, quiesce+mate or default")
-	fs.StringVar(&f.tacticsB, prefix+"tactics-b", "", "leaf tactics of side B (empty: as --tactics)")
-	fs.StringVar(&f.priors, prefix+"priors", "default", "move priors of side A: threats (captures, promotions and what a move leaves en prise or saves; the default), captures (captures and promotions only) or learned (the weights' policy section, fitted by taifu tune)")
-	fs.StringVar(&f.priorsB, prefix+"priors-b", "", "move priors of side B (empty: as --"+prefix+"priors)")
-	fs.IntVar(&f.mateDepth, prefix+"mate-depth", 0, "with mate tactics: moves of the mating side side A's mate search looks ahead (0: the default, 2)")
-	fs.IntVar(&f.mateDepthB, prefix+"mate-depth-b", -1, "the same for side B (-1: as --mate-depth)")
-	fs.Float64Var(&f.evalScale, prefix+"eval-scale", 0, "side A's leaf value scale: value = 2*sigmoid(scale*eval)-1 per pawn (0: the search's default, relative to the start material)")
-	fs.Float64Var(&f.evalScaleB, prefix+"eval-scale-b", -1, "the same for side B (-1: as --"+prefix+"eval-scale)")
-	fs.Float64Var(&f.priorScale, prefix+"prior-scale", 0, "side A's prior logit per pawn a move gains or loses (0: the search's default, 1)")
-	fs.Float64Var(&f.priorScaleB, prefix+"prior-scale-b", -1, "the same for side B (-1: as --"+prefix+"prior-scale)")
-	fs.Float64Var(&f.leafGain, prefix+"leaf-gain", 0, "side A's share of the best capture's static gain added to a leaf's evaluation (0: none; needs the threat priors)")
-	fs.Float64Var(&f.leafGainB, prefix+"leaf-gain-b", -1, "the same for side B (-1: as --"+prefix+"leaf-gain)")
-	fs.StringVar(&f.history, prefix+"history", "default", "side A's progressive history weight: a child's score gains it times the mean playout value of the same move elsewhere in the tree less the parent's value, over 1 + its visits (off or 0: none; default: the game's, mcts.DefaultHistory)")
-	fs.StringVar(&f.historyB, prefix+"history-b", "", "the same for side B (empty: as --"+prefix+"history)")
-	fs.Float64Var(&f.cpuct, prefix+"cpuct", 0, "side A's PUCT exploration constant (0: the search's default)")
-	fs.Float64Var(&f.cpuctB, prefix+"cpuct-b", -1, "the same for side B (-1: as --"+prefix+"cpuct)")
+	f.search.Playouts = 200
+	mcts.BindFlags(fs, prefix, &f.search)
+	fs.StringVar(&f.bSearch, prefix+"b-search", "", "side B's search: side A's settings with these overrides, as `name=value,...` (e.g. cpuct=2,history=off; docs/search.md)")
+	fs.IntVar(&f.moveMillis, prefix+"move-ms", 0, "milliseconds per move for both sides instead of --"+prefix+"playouts (0: playouts)")
 	fs.IntVar(&f.openingPlies, prefix+"opening-plies", 4, "random plies played from the setup to make each pair's opening")
 	fs.IntVar(&f.maxPlies, prefix+"max-plies", 2000, "adjudicate games reaching this many plies (by the root value of the side to move)")
-	fs.Float64Var(&f.resign, prefix+"resign", 0.95, "a side resigns when both players' root values agree it is lost by at least this for --"+prefix+"resign-plies plies in a row (0: never)")
+	f.resign = 0.95
+	fs.Var(&resignFlag{v: &f.resign}, prefix+"resign", resignUsage+"; both players' root values must agree, for --"+prefix+"resign-plies plies in a row")
 	fs.IntVar(&f.resignPlies, prefix+"resign-plies", 8, "consecutive plies of agreement before a resignation")
-	fs.IntVar(&f.workers, prefix+"workers", 1, "games played at once")
+	fs.IntVar(&f.workers, prefix+"workers", 0, workersUsage)
 	fs.StringVar(&f.sprt, prefix+"sprt", "", "elo0,elo1: stop when an SPRT (alpha = beta = 0.05) decides")
 	fs.Uint64Var(&f.seed, prefix+"seed", 1, "seed of the openings")
 	fs.BoolVar(&f.startPosition, prefix+"start-position", false, "Typhoon: the canonical setup instead of random setups")
@@ -84,28 +58,19 @@ func (f *matchFlags) register(fs interface {
 func (f *matchFlags) config(g *rules.Game) (arena.Config, error) {
 	if err := firstErr(
 		intIn(f.prefix+"games", int64(f.games), 1, math.MaxInt32),
-		intIn(f.prefix+"playouts", int64(f.playouts), 1, math.MaxInt32),
-		intIn(f.prefix+"playouts-b", int64(f.playoutsB), 0, math.MaxInt32),
+		intIn(f.prefix+"playouts", int64(f.search.Playouts), 1, math.MaxInt32),
 		intIn(f.prefix+"opening-plies", int64(f.openingPlies), 0, 10000),
 		intIn(f.prefix+"max-plies", int64(f.maxPlies), 1, math.MaxInt32),
-		workersIn(f.prefix+"workers", int64(f.workers), 1),
-		intIn(f.prefix+"mate-depth", int64(f.mateDepth), 0, 8),
-		intIn(f.prefix+"mate-depth-b", int64(f.mateDepthB), -1, 8),
-		floatIn(f.prefix+"resign", f.resign, 0, 1),
-		floatIn(f.prefix+"eval-scale", f.evalScale, 0, features.MaxLeafScale),
-		floatIn(f.prefix+"eval-scale-b", f.evalScaleB, -1, features.MaxLeafScale),
-		floatIn(f.prefix+"cpuct", f.cpuct, 0, 100),
-		floatIn(f.prefix+"cpuct-b", f.cpuctB, -1, 100),
-		floatIn(f.prefix+"prior-scale", f.priorScale, 0, 100),
-		floatIn(f.prefix+"prior-scale-b", f.priorScaleB, -1, 100),
-		floatIn(f.prefix+"leaf-gain", f.leafGain, 0, 10),
-		floatIn(f.prefix+"leaf-gain-b", f.leafGainB, -1, 10),
+		workersIn(f.prefix+"workers", int64(f.workers), 0),
 		intIn(f.prefix+"resign-plies", int64(f.resignPlies), 1, math.MaxInt32),
 	); err != nil {
 		return arena.Config{}, err
 	}
+	if _, _, err := f.sides(); err != nil {
+		return arena.Config{}, err
+	}
 	c := arena.Config{Game: g, Pairs: (f.games + 1) / 2, Seed: f.seed, OpeningPlies: f.openingPlies,
-		StartPosition: f.startPosition, MaxPlies: f.maxPlies, Workers: f.workers,
+		StartPosition: f.startPosition, MaxPlies: f.maxPlies, Workers: workers(f.workers),
 		ResignValue: f.resign, ResignPlies: f.resignPlies}
 	if f.sprt != "" {
 		s, err := arena.ParseSPRT(f.sprt)
@@ -117,45 +82,38 @@ func (f *matchFlags) config(g *rules.Game) (arena.Config, error) {
 	return c, nil
 }
 
+// sides returns the two sides' searches: side A's, and side B's with
+// --b-search's overrides.
+func (f *matchFlags) sides() (mcts.Config, mcts.Config, error) {
+	if f.moveMillis < 0 {
+		return mcts.Config{}, mcts.Config{}, fmt.Errorf("--%smove-ms %d: need 0 or more", f.prefix, f.moveMillis)
+	}
+	a, b := f.search, f.search
+	if err := b.ApplySpec(f.bSearch); err != nil {
+		return a, b, fmt.Errorf("--%sb-search: %v", f.prefix, err)
+	}
+	if b.Playouts < 1 {
+		return a, b, fmt.Errorf("--%sb-search: playouts %d: need at least 1", f.prefix, b.Playouts)
+	}
+	if f.moveMillis > 0 {
+		d := time.Duration(f.moveMillis) * time.Millisecond
+		a.Playouts, a.TimeLimit = 0, d
+		b.Playouts, b.TimeLimit = 0, d
+	}
+	return a, b, nil
+}
+
 // players loads the two sides' weights.
 func (f *matchFlags) players(g *rules.Game, pathA, pathB string) (arena.Player, arena.Player, error) {
 	return f.playersLog(g, pathA, pathB, nil)
 }
 
-// parseSides parses side A's setting a and side B's b with parse; an empty
-// b means side A's.
-func parseSides[T any](a, b string, parse func(string) (T, error)) (T, T, error) {
-	va, err := parse(a)
-	if err != nil || b == "" {
-		return va, va, err
-	}
-	vb, err := parse(b)
-	return va, vb, err
-}
-
 // playersLog is players that says which weights the sides use on log.
 func (f *matchFlags) playersLog(g *rules.Game, pathA, pathB string, log io.Writer) (arena.Player, arena.Player, error) {
 	// The search settings first: a bad one fails before the weights load.
-	if f.moveMillis < 0 {
-		return arena.Player{}, arena.Player{}, fmt.Errorf("move-ms %d: need 0 or more", f.moveMillis)
-	}
-	ta, tb, err := parseSides(f.tactics, f.tacticsB, mcts.ParseTactics)
+	sa, sb, err := f.sides()
 	if err != nil {
 		return arena.Player{}, arena.Player{}, err
-	}
-	pra, prb, err := parseSides(f.priors, f.priorsB, mcts.ParsePriors)
-	if err != nil {
-		return arena.Player{}, arena.Player{}, err
-	}
-	ha, err := mcts.ParseHistory(f.history)
-	if err != nil {
-		return arena.Player{}, arena.Player{}, fmt.Errorf("--%shistory: %w", f.prefix, err)
-	}
-	hb := ha
-	if f.historyB != "" {
-		if hb, err = mcts.ParseHistory(f.historyB); err != nil {
-			return arena.Player{}, arena.Player{}, fmt.Errorf("--%shistory-b: %w", f.prefix, err)
-		}
 	}
 	wa, srcA, err := loadWeights(g, pathA)
 	if err != nil {
@@ -169,19 +127,8 @@ func (f *matchFlags) playersLog(g *rules.Game, pathA, pathB string, log io.Write
 		sayWeights(log, "match: side A", wa, srcA)
 		sayWeights(log, "match: side B", wb, srcB)
 	}
-	pb := f.playoutsB
-	if pb <= 0 {
-		pb = f.playouts
-	}
-	mdb, esb, cpb := orSideA(f.mateDepthB, f.mateDepth), orSideA(f.evalScaleB, f.evalScale), orSideA(f.cpuctB, f.cpuct)
-	psb, lgb := orSideA(f.priorScaleB, f.priorScale), orSideA(f.leafGainB, f.leafGain)
-	a := arena.Player{Name: wa.Version, Weights: wa, Search: mcts.Config{Playouts: f.playouts, Tactics: ta, MateDepth: f.mateDepth, EvalScale: f.evalScale, CPuct: f.cpuct, Priors: pra, PriorScale: f.priorScale, LeafGain: f.leafGain, History: ha}}
-	b := arena.Player{Name: wb.Version, Weights: wb, Search: mcts.Config{Playouts: pb, Tactics: tb, MateDepth: mdb, EvalScale: esb, CPuct: cpb, Priors: prb, PriorScale: psb, LeafGain: lgb, History: hb}}
-	if f.moveMillis > 0 {
-		d := time.Duration(f.moveMillis) * time.Millisecond
-		a.Search.Playouts, a.Search.TimeLimit = 0, d
-		b.Search.Playouts, b.Search.TimeLimit = 0, d
-	}
+	a := arena.Player{Name: wa.Version, Weights: wa, Search: sa}
+	b := arena.Player{Name: wb.Version, Weights: wb, Search: sb}
 	if a.Name == b.Name {
 		a.Name, b.Name = "A "+a.Name, "B "+b.Name
 	}
@@ -205,7 +152,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		return runEngineMatch(args, stdout, stderr)
 	}
 	fs := newFlags("match", stderr)
-	game := fs.String("game", "", "game: "+strings.Join(rules.Names(), ", "))
+	game := fs.String("game", "", gameUsage(rules.DefaultGame))
 	pathA := fs.String("a", "", `weights of side A ("start": the starting estimate; "": configs/weights/<game>.json or start)`)
 	pathB := fs.String("b", "start", `weights of side B`)
 	out := fs.String("json", "", "write the report with every game's record to this JSON file (rewritten after every pair)")
@@ -215,10 +162,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *game == "" {
-		return errors.New("--game is required")
-	}
-	g, err := rules.Lookup(*game)
+	g, err := inferGame(*game, rules.DefaultGame, *pathA, *pathB)
 	if err != nil {
 		return err
 	}
@@ -241,8 +185,11 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *resume {
-		if cfg.Resume, err = resumeRecords(*out, a, b); err != nil {
+		if cfg.Resume, err = resumeRecords(*out, a, b, cfg.Setup(a, b)); err != nil {
 			return err
+		}
+		if n := len(cfg.Resume); n > 2*cfg.Pairs {
+			return fmt.Errorf("%s holds %d games, more than --games %d: give --games %d or more to continue it", *out, n, 2*cfg.Pairs, n)
 		}
 	}
 	total := 2 * cfg.Pairs
@@ -325,8 +272,9 @@ func freshReport(path string) error {
 }
 
 // resumeRecords reads the game records of the interrupted match in path,
-// which must be between the same players.
-func resumeRecords(path string, a, b arena.Player) ([]arena.GameRecord, error) {
+// which must be between the same players with the same setup (when the
+// report records it).
+func resumeRecords(path string, a, b arena.Player, setup arena.Setup) ([]arena.GameRecord, error) {
 	if path == "" {
 		return nil, errors.New("--resume needs --json, the report of the match to continue")
 	}
@@ -344,14 +292,10 @@ func resumeRecords(path string, a, b arena.Player) ([]arena.GameRecord, error) {
 	if r.A != a.Name || r.B != b.Name {
 		return nil, fmt.Errorf("%s is a match of %s vs %s, not %s vs %s", path, r.A, r.B, a.Name, b.Name)
 	}
-	return r.Records, nil
-}
-
-// orSideA returns side B's setting b, or side A's a when b is negative
-// (the "-b" flags' "as side A").
-func orSideA[T int | float64](b, a T) T {
-	if b < 0 {
-		return a
+	if r.Setup != nil {
+		if err := arena.SameSetup(setup, *r.Setup); err != nil {
+			return nil, fmt.Errorf("cannot resume %s: %v", path, err)
+		}
 	}
-	return b
+	return r.Records, nil
 }

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/term"
 
 	"taifu/datasets"
+	"taifu/mcts"
 	"taifu/rules"
 	"taifu/selfplay"
 	"taifu/storage"
@@ -39,18 +40,21 @@ type selfplayFlags struct {
 	logEvery      time.Duration
 	commitEvery   time.Duration
 	commitGames   int64
+	search        *mcts.Flags // the search settings given
 }
 
 func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("selfplay", stderr)
 	var f selfplayFlags
 	d := selfplay.Defaults
-	fs.StringVar(&f.c.Game, "game", d.Game, "game: "+strings.Join(rules.Names(), ", "))
+	f.c = d
+	f.c.Game = ""
+	fs.StringVar(&f.c.Game, "game", "", gameUsage(d.Game))
 	fs.Int64Var(&f.c.Games, "games", d.Games, "games to play (over all shards; default: at least 4, and as many as the run needs to hold the games a fit needs, taifu tune's --validation share held out)")
 	fs.IntVar(&f.c.Playouts, "playouts", d.Playouts, "search playouts per move (per full search, see --full-fraction)")
 	fs.Float64Var(&f.c.FullFraction, "full-fraction", d.FullFraction, "playout cap randomization: the share of moves searched in full (--playouts, root noise, temperature), in (0, 1]; the others get --fast-playouts without noise or temperature; 1: every move in full")
 	fs.IntVar(&f.c.FastPlayouts, "fast-playouts", d.FastPlayouts, "playouts of a fast search (with --full-fraction below 1); at most --playouts")
-	fs.IntVar(&f.c.Workers, "workers", 0, "games played at once (default all cores; does not change the data)")
+	fs.IntVar(&f.c.Workers, "workers", 0, workersUsage)
 	fs.Uint64Var(&f.c.Seed, "seed", 0, "run seed (default: from the clock, printed and kept in the manifest)")
 	fs.StringVar(&f.c.Out, "out", "", "run directory or object store prefix: s3://BUCKET/PREFIX[?endpoint=URL&use_path_style=true&region=R], gs://..., azblob://... (default runs/<run-id>)")
 	fs.StringVar(&f.c.RunID, "run-id", "", "run id recorded in every row (default <game>-<seed>)")
@@ -59,12 +63,10 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.shard, "shard", "", "i/N: play game numbers equal to i modulo N (0 <= i < N); auto/N or auto: i from $JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or $SLURM_ARRAY_TASK_ID, N from the flag or $SLURM_ARRAY_TASK_COUNT")
 	fs.StringVar(&f.config, "config", "", "JSON run configuration (see configs/); flags override it")
 	fs.IntVar(&f.c.MaxPlies, "max-plies", d.MaxPlies, "adjudicate games reaching this many plies")
-	fs.Float64Var(&f.c.ResignThreshold, "resign-threshold", 0, fmt.Sprintf("resign at a root value at or below minus this, in [-1, 1] (negative: never; 0: the game's default, %g, but never in Tori shogi, where it resigned falsely)", selfplay.DefaultResign))
+	fs.Var(&resignFlag{v: &f.c.ResignThreshold, never: -1}, "resign", resignUsage+fmt.Sprintf("; default: the game's, %g, but never in Tori shogi, where it resigned falsely; a share --resign-playout-share of games never resigns", selfplay.DefaultResign))
 	fs.Float64Var(&f.c.ResignPlayoutShare, "resign-playout-share", d.ResignPlayoutShare, "share of games played out without resigning, to count false resignations")
 	fs.BoolVar(&f.c.StartPosition, "start-position", false, "play from the start position instead of random setups (Typhoon)")
-	fs.StringVar(&f.c.Priors, "priors", "", "move priors of the search: threats (captures, promotions and what a move leaves en prise or saves) , captures (captures and promotions only, the search before threats) or learned (the weights' policy section, fitted by taifu tune); empty or default: threats")
-	fs.StringVar(&f.c.History, "history", "", "progressive history weight of the search: off, a weight such as 0.5, or empty or default (the game's, mcts.DefaultHistory)")
-	fs.StringVar(&f.c.Tactics, "tactics", "", "leaf tactics of the search: eval, quiesce, mate, quiesce+mate or default (the game's default; BENCHMARKS.md \"Leaf tactics\" prices each)")
+	f.search = mcts.BindFlags(fs, "", &f.c.Config)
 	fs.BoolVar(&f.takeOver, "take-over-lease", false, "take the run's lease even when its holder looks alive (another host's writer that is gone; see docs/operations.md)")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress output")
 	fs.DurationVar(&f.logEvery, "log-every", 30*time.Second, "interval of progress lines when stderr is not a terminal")
@@ -206,7 +208,6 @@ func (f *selfplayFlags) check(set map[string]bool) error {
 		"playouts":             func() error { return intIn("playouts", int64(f.c.Playouts), 1, math.MaxInt32) },
 		"workers":              func() error { return workersIn("workers", int64(f.c.Workers), 0) },
 		"max-plies":            func() error { return intIn("max-plies", int64(f.c.MaxPlies), 1, math.MaxInt32) },
-		"resign-threshold":     func() error { return floatIn("resign-threshold", f.c.ResignThreshold, -1, 1) },
 		"resign-playout-share": func() error { return floatIn("resign-playout-share", f.c.ResignPlayoutShare, 0, 1) },
 		"full-fraction":        func() error { return fullFractionIn("full-fraction", f.c.FullFraction) },
 		"fast-playouts":        func() error { return intIn("fast-playouts", int64(f.c.FastPlayouts), 1, math.MaxInt32) },
@@ -217,7 +218,7 @@ func (f *selfplayFlags) check(set map[string]bool) error {
 			return nil
 		},
 	}
-	for _, name := range []string{"games", "playouts", "workers", "max-plies", "resign-threshold", "resign-playout-share", "full-fraction", "fast-playouts", "log-every"} {
+	for _, name := range []string{"games", "playouts", "workers", "max-plies", "resign-playout-share", "full-fraction", "fast-playouts", "log-every"} {
 		if set[name] {
 			if err := checks[name](); err != nil {
 				return err
@@ -273,15 +274,12 @@ func (f *selfplayFlags) build(set map[string]bool) (selfplay.Config, error) {
 	}
 	apply := map[string]func(){
 		"game": func() { cfg.Game = f.c.Game }, "games": func() { cfg.Games = f.c.Games },
-		"playouts": func() { cfg.Playouts = f.c.Playouts }, "workers": func() { cfg.Workers = f.c.Workers },
-		"seed": func() { cfg.Seed = f.c.Seed }, "out": func() { cfg.Out = f.c.Out },
+		"workers": func() { cfg.Workers = f.c.Workers },
+		"seed":    func() { cfg.Seed = f.c.Seed }, "out": func() { cfg.Out = f.c.Out },
 		"run-id": func() { cfg.RunID = f.c.RunID }, "weights": func() { cfg.Weights = f.c.Weights },
-		"max-plies": func() { cfg.MaxPlies = f.c.MaxPlies }, "resign-threshold": func() { cfg.ResignThreshold = f.c.ResignThreshold },
+		"max-plies": func() { cfg.MaxPlies = f.c.MaxPlies }, "resign": func() { cfg.ResignThreshold = f.c.ResignThreshold },
 		"resign-playout-share": func() { cfg.ResignPlayoutShare = f.c.ResignPlayoutShare },
 		"start-position":       func() { cfg.StartPosition = f.c.StartPosition },
-		"tactics":              func() { cfg.Tactics = f.c.Tactics },
-		"priors":               func() { cfg.Priors = f.c.Priors },
-		"history":              func() { cfg.History = f.c.History },
 		"full-fraction":        func() { cfg.FullFraction = f.c.FullFraction },
 		"fast-playouts":        func() { cfg.FastPlayouts = f.c.FastPlayouts },
 		"shard":                func() { cfg.Shard, cfg.Shards = shard, shards },
@@ -290,6 +288,17 @@ func (f *selfplayFlags) build(set map[string]bool) (selfplay.Config, error) {
 		if a := apply[name]; a != nil {
 			a()
 		}
+	}
+	if err := f.search.ApplyTo(&cfg.Config); err != nil {
+		return cfg, err
+	}
+	if !set["game"] && !f.resume && set["weights"] {
+		// The weights file names its game.
+		g, err := inferGame("", cfg.Game, cfg.Weights)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Game = g.Name
 	}
 	if !f.resume && cfg.Seed == 0 && !set["seed"] {
 		cfg.Seed = uint64(time.Now().Unix())

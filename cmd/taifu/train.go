@@ -25,13 +25,15 @@ func init() {
 // itself is package training.
 func runTrain(args []string, stdout, stderr io.Writer) error {
 	fl := newFlags("train", stderr)
-	game := fl.String("game", "", "game: "+strings.Join(rules.Names(), ", "))
+	game := fl.String("game", "", gameUsage(rules.DefaultGame))
 	out := fl.String("out", "", "run directory or object store prefix (s3://BUCKET/PREFIX?..., gs://..., azblob://...; created, or resumed when it holds train.json)")
 	gens := fl.Int("generations", 3, "generations to reach (a resumed run continues up to this number)")
 	startPath := fl.String("weights", "", `generation 0's weights ("start", or a file; default configs/weights/<game>.json or start)`)
 	spGames := fl.Int64("selfplay-games", 200, "self-play games per generation")
-	spPlayouts := fl.Int("selfplay-playouts", 100, "self-play playouts per move")
-	spWorkers := fl.Int("selfplay-workers", 0, "self-play games at once (0: all cores)")
+	sp := selfplay.Defaults
+	sp.Playouts = 100
+	mcts.BindFlags(fl, "selfplay-", &sp.Config)
+	spWorkers := fl.Int("selfplay-workers", 0, workersUsage)
 	spFull := fl.Float64("selfplay-full-fraction", selfplay.Defaults.FullFraction, "playout cap randomization: the share of self-play moves searched in full (--selfplay-playouts, noise, temperature), in (0, 1]; 1: all")
 	spFast := fl.Int("selfplay-fast-playouts", selfplay.Defaults.FastPlayouts, "self-play playouts of a fast search (with --selfplay-full-fraction below 1)")
 	window := fl.Int("window", 3, "tune on the self-play of this many most recent generations")
@@ -47,13 +49,13 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err := finiteFlags(fl); err != nil {
 		return err
 	}
-	if *game == "" || *out == "" {
-		return errors.New("--game and --out are required")
+	if *out == "" {
+		return errors.New("--out is required")
 	}
 	if err := workersIn("selfplay-workers", int64(*spWorkers), 0); err != nil {
 		return err
 	}
-	g, err := rules.Lookup(*game)
+	g, err := inferGame(*game, rules.DefaultGame, *startPath)
 	if err != nil {
 		return err
 	}
@@ -65,22 +67,23 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	sp := selfplay.Defaults
 	if err := fullFractionIn("selfplay-full-fraction", *spFull); err != nil {
 		return err
 	}
 	if err := intIn("selfplay-fast-playouts", int64(*spFast), 1, math.MaxInt32); err != nil {
 		return err
 	}
-	sp.Games, sp.Playouts, sp.Workers = *spGames, *spPlayouts, *spWorkers
+	if err := intIn("selfplay-playouts", int64(sp.Playouts), 1, math.MaxInt32); err != nil {
+		return err
+	}
+	sp.Games, sp.Workers = *spGames, *spWorkers
 	sp.FullFraction, sp.FastPlayouts = *spFull, *spFast
-	pb := mf.playoutsB
-	if pb <= 0 {
-		pb = mf.playouts
+	cand, cur, err := mf.sides()
+	if err != nil {
+		return err
 	}
 	cfg := training.Config{Game: g, Out: *out, Generations: *gens, Seed: tf.seed, SelfPlay: sp, Window: *window,
-		Accept: *accept, Tune: tcfg, Match: mcfg,
-		Candidate: mcts.Config{Playouts: mf.playouts}, Current: mcts.Config{Playouts: pb}, Log: stderr,
+		Accept: *accept, Tune: tcfg, Match: mcfg, Candidate: cand, Current: cur, Log: stderr,
 		CommitEvery: *commitEvery}
 	switch {
 	case *commitEvery < 0:

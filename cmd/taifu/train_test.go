@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"taifu/mcts"
 	"taifu/selfplay"
 	"taifu/training"
 )
@@ -22,7 +23,7 @@ func TestTuneExportMatchTrain(t *testing.T) {
 	data := filepath.Join(dir, "sp")
 	// The bare search (Tactics "eval") with the capture priors: these 12 games are the data the
 	// test was written on, on which the tuner improves the starting weights.
-	if _, err := selfplay.Run(context.Background(), selfplay.Config{Game: "torishogi", Games: 12, Playouts: 20, Workers: 1, Seed: 3, Out: data, Weights: "start", Tactics: "eval", Priors: "captures"}, selfplay.Options{}); err != nil {
+	if _, err := selfplay.Run(context.Background(), selfplay.Config{Game: "torishogi", Games: 12, Config: mcts.Config{Playouts: 20, Tactics: mcts.TacticsNone, Priors: mcts.PriorsCaptures}, Workers: 1, Seed: 3, Out: data, Weights: "start"}, selfplay.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	taifu := func(args ...string) string {
@@ -134,10 +135,12 @@ func TestTrainFlagErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"--lambda", "NaN"}, "--lambda NaN: need a finite number"},
-		{[]string{"--match-resign", "Inf"}, "--match-resign +Inf: need a finite number"},
+		{[]string{"--match-resign", "Inf"}, "--match-resign Inf: need a value in (0, 1], or 0 or off for never"},
 		{[]string{"--l2", "-Inf"}, "--l2 -Inf: need a finite number"},
 		{[]string{"--selfplay-games", "0"}, "self-play games 0"},
-		{[]string{"--selfplay-playouts", "-1"}, "self-play playouts -1"},
+		{[]string{"--selfplay-playouts", "-1"}, "--selfplay-playouts -1: need a whole number, at least 0"},
+		{[]string{"--selfplay-playouts", "0"}, "--selfplay-playouts 0: need at least 1"},
+		{[]string{"--match-b-search", "cpuct=x"}, "--match-b-search: cpuct x: need a number in [0, 100]"},
 		{[]string{"--window", "0"}, "window 0"},
 		{[]string{"--generations", "-2"}, "generations -2"},
 		{[]string{"--accept", "maybe"}, `unknown accept rule "maybe"`},

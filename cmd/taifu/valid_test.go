@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"taifu/arena"
+	"taifu/mcts"
 	"taifu/selfplay"
 )
 
@@ -74,14 +75,15 @@ func TestBadNumbers(t *testing.T) {
 		{sp("--playouts", "0"), "--playouts 0: need at least 1"},
 		{sp("--max-plies", "0"), "--max-plies 0: need at least 1"},
 		{sp("--workers", "-3"), "--workers -3"},
-		{sp("--resign-threshold", "NaN"), "--resign-threshold NaN: need a finite number"},
-		{sp("--resign-threshold", "-Inf"), "--resign-threshold -Inf"},
+		{sp("--resign", "NaN"), "--resign NaN: need a value in (0, 1], or 0 or off for never"},
+		{sp("--resign", "-Inf"), "--resign -Inf"},
+		{sp("--resign-threshold", "0.9"), "flag provided but not defined: -resign-threshold"},
 		{sp("--resign-playout-share", "2"), "--resign-playout-share 2"},
 		// selfplay config files.
 		{sp("--config", cfg("temp", `"temperature":-3`)), "temperature -3"},
 		{sp("--config", cfg("dir", `"dirichlet":-2`)), "dirichlet -2"},
-		{sp("--config", cfg("noise", `"noise_frac":5`)), "noise_frac 5 is not in [0, 1]"},
-		{sp("--config", cfg("cpuct", `"cpuct":-2`)), "cpuct -2 is negative"},
+		{sp("--config", cfg("noise", `"noise_frac":5`)), "noise_frac 5: need a number in [0, 1]"},
+		{sp("--config", cfg("cpuct", `"cpuct":-2`)), "cpuct -2: need a number in [0, 100]"},
 		{sp("--config", cfg("workers", `"workers":-1`)), "workers -1"},
 		{sp("--config", cfg("scale", `"eval_scale":-1`)), "eval_scale -1"},
 		// match.
@@ -90,18 +92,26 @@ func TestBadNumbers(t *testing.T) {
 		{[]string{"match", "--game", "nanashogi", "--opening-plies", "-3"}, "--opening-plies -3"},
 		{[]string{"match", "--game", "nanashogi", "--max-plies", "-5"}, "--max-plies -5"},
 		{[]string{"match", "--game", "nanashogi", "--resign", "NaN"}, "--resign NaN"},
-		{[]string{"match", "--game", "nanashogi", "--playouts-b", "-4"}, "--playouts-b -4"},
-		{[]string{"match", "--game", "nanashogi", "--eval-scale", "-1"}, "--eval-scale -1: need a value in [0, 100]"},
-		{[]string{"match", "--game", "nanashogi", "--eval-scale-b", "NaN"}, "--eval-scale-b NaN: need a finite number"},
-		{[]string{"match", "--game", "nanashogi", "--cpuct", "1e9"}, "--cpuct 1e+09"},
-		{[]string{"match", "--game", "nanashogi", "--cpuct-b", "-2"}, "--cpuct-b -2"},
+		{[]string{"match", "--game", "nanashogi", "--b-search", "playouts=-4"}, "--b-search: playouts -4: need a whole number, at least 0"},
+		{[]string{"match", "--game", "nanashogi", "--b-search", "playouts=0"}, "--b-search: playouts 0: need at least 1"},
+		{[]string{"match", "--game", "nanashogi", "--eval-scale", "-1"}, "--eval-scale -1: need a number in [0, 100]"},
+		{[]string{"match", "--game", "nanashogi", "--b-search", "eval-scale=NaN"}, "--b-search: eval-scale NaN: need a number in [0, 100]"},
+		{[]string{"match", "--game", "nanashogi", "--cpuct", "1e9"}, "--cpuct 1e9: need a number in [0, 100]"},
+		{[]string{"match", "--game", "nanashogi", "--b-search", "cpuct=-2"}, "--b-search: cpuct -2"},
+		{[]string{"match", "--game", "nanashogi", "--b-search", "cpuct=2,speed=3"}, `--b-search: unknown search setting "speed" (known: playouts, cpuct,`},
+		{[]string{"match", "--game", "nanashogi", "--cpuct-b", "2"}, "flag provided but not defined: -cpuct-b"},
 		{[]string{"match", "--game", "nanashogi", "--prior-scale", "-1"}, "--prior-scale -1"},
-		{[]string{"match", "--game", "nanashogi", "--history", "-0.5"}, `--history: history "-0.5": need default, off, or a number in [0, 100]`},
-		{[]string{"match", "--game", "nanashogi", "--history-b", "NaN"}, `--history-b: history "NaN"`},
-		{[]string{"xboard", "--history", "-1"}, `--history: history "-1": need default, off, or a number in [0, 100]`},
-		{[]string{"match", "--engine", "sjaakii", "--game", "torishogi", "--results", dir + "/r.json", "--history", "lots"}, `--history: history "lots"`},
-		{[]string{"selfplay", "--game", "nanashogi", "--out", dir + "/sp", "--history", "lots"}, `history: history "lots"`},
-		{[]string{"match", "--game", "nanashogi", "--priors", "junk"}, `priors "junk"`},
+		{[]string{"match", "--game", "nanashogi", "--history", "-0.5"}, `--history -0.5: need default, off, or a number in [0, 100]`},
+		{[]string{"match", "--game", "nanashogi", "--b-search", "history=NaN"}, `--b-search: history NaN`},
+		{[]string{"match", "--game", "nanashogi", "--search", "history=NaN"}, `--search history=NaN: history NaN: need default`},
+		{[]string{"xboard", "--history", "-1"}, `--history -1: need default, off, or a number in [0, 100]`},
+		{[]string{"xboard", "--cpuct", "-1"}, `--cpuct -1: need a number in [0, 100]`},
+		{[]string{"match", "--engine", "sjaakii", "--game", "torishogi", "--results", dir + "/r.json", "--history", "lots"}, `--history lots: need default`},
+		{[]string{"selfplay", "--game", "nanashogi", "--out", dir + "/sp", "--history", "lots"}, `--history lots: need default`},
+		{[]string{"selfplay", "--game", "nanashogi", "--out", dir + "/sp", "--leaf-gain", "11"}, `--leaf-gain 11: need a number in [0, 10]`},
+		{[]string{"train", "--out", dir + "/tr", "--match-cpuct", "-1"}, `--match-cpuct -1: need a number in [0, 100]`},
+		{[]string{"train", "--out", dir + "/tr", "--selfplay-history", "x"}, `--selfplay-history x: need default`},
+		{[]string{"match", "--game", "nanashogi", "--priors", "junk"}, `--priors junk: want threats, captures or default`},
 		// tune: checked before the data is read (the data does not exist).
 		{[]string{"tune", "--game", "nanashogi", "--data", dir + "/none", "--out", dir + "/w.json", "--l2", "NaN"}, "--l2 NaN: need a finite number"},
 		{[]string{"tune", "--game", "nanashogi", "--data", dir + "/none", "--out", dir + "/w.json", "--epochs", "0"}, "--epochs 0: need at least 1"},
@@ -235,7 +245,7 @@ var tinyRun = sync.OnceValues(func() (string, error) {
 		return "", err
 	}
 	out := filepath.Join(dir, "sp")
-	_, err = selfplay.Run(context.Background(), selfplay.Config{Game: "nanashogi", Games: 2, Playouts: 8, MaxPlies: 20, Workers: 1, Seed: 5, Out: out, Weights: "start"}, selfplay.Options{})
+	_, err = selfplay.Run(context.Background(), selfplay.Config{Game: "nanashogi", Games: 2, Config: mcts.Config{Playouts: 8}, MaxPlies: 20, Workers: 1, Seed: 5, Out: out, Weights: "start"}, selfplay.Options{})
 	return out, err
 })
 

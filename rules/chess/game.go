@@ -33,6 +33,8 @@ var Game = &rules.Game{
 	RulesVersion:  "fide-2023",
 	StartPosition: StartPosition,
 	ExtraFields:   []string{"castling", "en passant"},
+	// Search: progressive history was not measured at chess, so none.
+	Search: "history=off",
 }
 
 func init() {

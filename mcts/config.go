@@ -1,0 +1,440 @@
+package mcts
+
+import (
+	"encoding"
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+
+	"taifu/features"
+	"taifu/rules"
+)
+
+// Setting is one search setting of Config: the one place that names it,
+// says what it means (unit and default) and reads and writes it as text.
+// Every command binds every setting as a flag (BindFlags), an override
+// spec ("cpuct=2,history=off", ApplySpec) names them by Name, and JSON by
+// JSONName; so a setting added to the table reaches every command, every
+// config file and every manifest with no edit outside this package.
+type Setting struct {
+	// Name is the flag's name and the override spec's key.
+	Name string
+	// Usage says what the setting does, its unit and what its zero value
+	// means; its first `word` names the flag's argument (flag.UnquoteUsage).
+	Usage string
+	get   func(c *Config) (string, error)
+	// set reads text into c; its error says what is needed, without the
+	// setting's name or the text (Set adds them).
+	set func(c *Config, text string) error
+}
+
+// JSONName is the setting's key in a JSON configuration: Name with '_'
+// for '-'.
+func (s *Setting) JSONName() string { return strings.ReplaceAll(s.Name, "-", "_") }
+
+// Get returns the setting's value in c as text (what Set reads).
+func (s *Setting) Get(c *Config) string {
+	text, err := s.get(c)
+	if err != nil {
+		return "invalid"
+	}
+	return text
+}
+
+// Set reads text into the setting of c; the error is one line naming the
+// setting and the text.
+func (s *Setting) Set(c *Config, text string) error {
+	if err := s.set(c, text); err != nil {
+		return fmt.Errorf("%s %s: %v", s.Name, rules.Clip(text), err)
+	}
+	return nil
+}
+
+// settings is the table of search settings, in the order help and the
+// docs list them. Config's fields without a setting (TimeLimit, Seed) are
+// the callers' own: a clock and a seed per game.
+var settings = []Setting{
+	intSetting("playouts", "search `playouts` per move (0: 200, or no limit when a clock or --move-ms bounds the move)",
+		func(c *Config) *int { return &c.Playouts }, 0, math.MaxInt32),
+	floatSetting("cpuct", "PUCT exploration `constant` (0: 1.5)",
+		func(c *Config) *float64 { return &c.CPuct }, 0, 100),
+	floatSetting("dirichlet", "`alpha` of the Dirichlet noise mixed into the root's priors (off or -1: none; 0: none, but self-play's default 0.3)",
+		func(c *Config) *float64 { return &c.Dirichlet }, 0, 100, -1),
+	floatSetting("noise-frac", "`share` of the root's prior replaced by noise, in [0, 1] (0: 0.25)",
+		func(c *Config) *float64 { return &c.NoiseFrac }, 0, 1),
+	floatSetting("temperature", "move `temperature` T: sample a move by visits^(1/T) (0 or -1: the most visited move; self-play's default 1)",
+		func(c *Config) *float64 { return &c.Temperature }, 0, 100, -1),
+	intSetting("temp-plies", "`plies` from the setup played with --temperature (0: every ply; self-play's default 20)",
+		func(c *Config) *int { return &c.TempPlies }, 0, math.MaxInt32),
+	floatSetting("eval-scale", "leaf value `scale` per pawn: value = 2*sigmoid(scale*eval)-1 (0: the weights' own, else relative to the start material)",
+		func(c *Config) *float64 { return &c.EvalScale }, 0, features.MaxLeafScale),
+	textSetting("tactics", "leaf `tactics`: eval, quiesce, mate, quiesce+mate or default (the game's: mate where the rules generate checks cheaply, else eval)",
+		"want eval, quiesce, mate, quiesce+mate or default", func(c *Config) *Tactics { return &c.Tactics }),
+	intSetting("quiesce-nodes", "with quiesce tactics: `nodes` of the quiescence search at one leaf (0: 8)",
+		func(c *Config) *int { return &c.QuiesceNodes }, 0, 1<<20),
+	floatSetting("check-prior", "with mate tactics: extra prior `logit` of a checking move (0: none)",
+		func(c *Config) *float64 { return &c.CheckPrior }, 0, 20),
+	intSetting("mate-depth", "with mate tactics: `moves` of the mating side the mate search looks ahead (0: 2)",
+		func(c *Config) *int { return &c.MateDepth }, 0, 8),
+	textSetting("priors", "move `priors`: threats (captures, promotions and what a move leaves en prise or saves), captures (captures and promotions only), learned (the weights' policy section, fitted by tune) or default (the game's: threats)",
+		"want threats, captures, learned or default", func(c *Config) *Priors { return &c.Priors }),
+	floatSetting("prior-scale", "prior `logit` per pawn a move gains or loses (0: 1)",
+		func(c *Config) *float64 { return &c.PriorScale }, 0, 100),
+	floatSetting("leaf-gain", "`share` of the best capture's static gain added to a leaf's evaluation (0: none; needs the threat priors and no quiesce tactics)",
+		func(c *Config) *float64 { return &c.LeafGain }, 0, 10),
+	textSetting("history", "progressive history `weight`: a move's score gains it times the mean playout value of the same move elsewhere in the tree less the parent's value, over 1 + its visits (off or 0: none; default: the game's)",
+		fmt.Sprintf("need default, off, or a number in [0, %d]", MaxHistory), func(c *Config) *History { return &c.History }),
+}
+
+// Settings returns the table of search settings (a copy).
+func Settings() []Setting { return append([]Setting(nil), settings...) }
+
+// LookupSetting returns the setting called name, or nil.
+func LookupSetting(name string) *Setting {
+	for i := range settings {
+		if settings[i].Name == name {
+			return &settings[i]
+		}
+	}
+	return nil
+}
+
+// intSetting is a whole-number setting in [lo, hi].
+func intSetting(name, usage string, field func(*Config) *int, lo, hi int) Setting {
+	return Setting{Name: name, Usage: usage,
+		get: func(c *Config) (string, error) { return strconv.Itoa(*field(c)), nil },
+		set: func(c *Config, text string) error {
+			v, err := strconv.Atoi(text)
+			if err != nil || v < lo || v > hi {
+				if hi == math.MaxInt32 {
+					return fmt.Errorf("need a whole number, at least %d", lo)
+				}
+				return fmt.Errorf("need a whole number in [%d, %d]", lo, hi)
+			}
+			*field(c) = v
+			return nil
+		}}
+}
+
+// floatSetting is a number setting in [lo, hi]; off, when given, is also
+// accepted (and the text "off" reads as it).
+func floatSetting(name, usage string, field func(*Config) *float64, lo, hi float64, off ...float64) Setting {
+	need := fmt.Sprintf("need a number in [%v, %v]", lo, hi)
+	if len(off) > 0 {
+		need += fmt.Sprintf(", or off (%v)", off[0])
+	}
+	return Setting{Name: name, Usage: usage,
+		get: func(c *Config) (string, error) { return strconv.FormatFloat(*field(c), 'g', -1, 64), nil },
+		set: func(c *Config, text string) error {
+			if len(off) > 0 && text == "off" {
+				*field(c) = off[0]
+				return nil
+			}
+			v, err := strconv.ParseFloat(text, 64)
+			if err != nil || !(v >= lo && v <= hi || len(off) > 0 && v == off[0]) {
+				return errors.New(need)
+			}
+			*field(c) = v
+			return nil
+		}}
+}
+
+// textSetting is a setting whose type reads and writes itself as text.
+func textSetting[T any, P interface {
+	*T
+	encoding.TextMarshaler
+	encoding.TextUnmarshaler
+}](name, usage, want string, field func(*Config) P) Setting {
+	return Setting{Name: name, Usage: usage,
+		get: func(c *Config) (string, error) {
+			b, err := field(c).MarshalText()
+			return string(b), err
+		},
+		set: func(c *Config, text string) error {
+			var v T
+			if err := P(&v).UnmarshalText([]byte(text)); err != nil {
+				return errors.New(want)
+			}
+			*field(c) = v
+			return nil
+		}}
+}
+
+// Validate checks every setting's range, as its flag would; the error is
+// one line naming the setting by its JSON key.
+func (c Config) Validate() error {
+	if c.TimeLimit < 0 {
+		return fmt.Errorf("time limit %v is negative", c.TimeLimit)
+	}
+	for i := range settings {
+		s := &settings[i]
+		text, err := s.get(&c)
+		if err != nil { // a text setting's value that has no text
+			return err
+		}
+		var tmp Config
+		if err := s.set(&tmp, text); err != nil {
+			return fmt.Errorf("%s %s: %v", s.JSONName(), text, err)
+		}
+	}
+	return nil
+}
+
+// ApplySpec sets the settings an override spec names over c: a
+// comma-separated list of name=value (names and values as the flags take
+// them, e.g. "cpuct=2,history=off"); an empty spec changes nothing. On an
+// error (an unknown name, a name given twice, a bad value: one line) c is
+// unchanged.
+func (c *Config) ApplySpec(spec string) error {
+	if strings.TrimSpace(spec) == "" {
+		return nil
+	}
+	n := *c
+	seen := map[string]bool{}
+	for _, item := range strings.Split(spec, ",") {
+		name, text, ok := strings.Cut(strings.TrimSpace(item), "=")
+		name, text = strings.TrimSpace(name), strings.TrimSpace(text)
+		s := LookupSetting(name)
+		switch {
+		case !ok:
+			return fmt.Errorf("search setting %q: want name=value", rules.Clip(item))
+		case s == nil:
+			return fmt.Errorf("unknown search setting %q (known: %s)", rules.Clip(name), strings.Join(settingNames(), ", "))
+		case seen[name]:
+			return fmt.Errorf("search setting %s given twice", name)
+		}
+		seen[name] = true
+		if err := s.Set(&n, text); err != nil {
+			return err
+		}
+	}
+	*c = n
+	return nil
+}
+
+// ParseSpec returns the zero Config with spec applied (ApplySpec).
+func ParseSpec(spec string) (Config, error) {
+	var c Config
+	err := c.ApplySpec(spec)
+	return c, err
+}
+
+// Spec returns the override spec of the settings of c that differ from
+// the zero Config, in the table's order ("" when none): ParseSpec gives
+// back c, but for TimeLimit and Seed.
+func (c Config) Spec() string {
+	var parts []string
+	var zero Config
+	for i := range settings {
+		s := &settings[i]
+		if v := s.Get(&c); v != s.Get(&zero) {
+			parts = append(parts, s.Name+"="+v)
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// Diff returns the first setting (by its JSON key) in which c and o
+// differ, with both values as text, or ok false when they agree.
+func (c Config) Diff(o Config) (name, mine, theirs string, ok bool) {
+	for i := range settings {
+		s := &settings[i]
+		if a, b := s.Get(&c), s.Get(&o); a != b {
+			return s.JSONName(), a, b, true
+		}
+	}
+	return "", "", "", false
+}
+
+func settingNames() []string {
+	names := make([]string, len(settings))
+	for i := range settings {
+		names[i] = settings[i].Name
+	}
+	return names
+}
+
+// gameDefaults are the settings g's descriptor states (rules.Game.Search),
+// parsed once per game; a descriptor whose text does not parse (a test
+// of every game checks there is none) states nothing.
+func gameDefaults(g *rules.Game) Config {
+	if c, ok := gameDefaultsCache.Load(g); ok {
+		return c.(Config)
+	}
+	c, err := ParseSpec(g.Search)
+	if err != nil {
+		c = Config{}
+	}
+	gameDefaultsCache.Store(g, c)
+	return c
+}
+
+var gameDefaultsCache sync.Map // *rules.Game -> Config
+
+// GameDefaults returns the settings g's descriptor states (rules.Game.Search)
+// or the error reading them.
+func GameDefaults(g *rules.Game) (Config, error) {
+	c, err := ParseSpec(g.Search)
+	if err != nil {
+		return Config{}, fmt.Errorf("game %s: search defaults %q: %v", g.Name, rules.Clip(g.Search), err)
+	}
+	return c, nil
+}
+
+// Resolved returns c as a search of g plays it, every default made
+// explicit: the one place the per-game defaults are decided. A setting at
+// its zero value takes the value g's descriptor states (rules.Game.Search),
+// else the search's own default: tactics DefaultTactics(g) (from the
+// rules: mate where checks are cheap), priors threats, history off,
+// cpuct DefaultCPuct, noise-frac 0.25 with noise, quiesce-nodes
+// DefaultQuiesceNodes, mate-depth DefaultMateDepth, prior-scale 1. Playouts,
+// TimeLimit, Seed, the noise and temperature settings and EvalScale (which
+// depends on the weights) are kept as they are. Resolved is idempotent, and
+// a search with c plays as one with c.Resolved(g).
+func (c Config) Resolved(g *rules.Game) Config {
+	d := gameDefaults(g)
+	var zero Config
+	for i := range settings {
+		s := &settings[i]
+		if z := s.Get(&zero); s.Get(&c) == z {
+			if v := s.Get(&d); v != z {
+				_ = s.set(&c, v) // d parsed from the same texts
+			}
+		}
+	}
+	switch {
+	case c.Tactics == 0:
+		c.Tactics = DefaultTactics(g)
+	case c.Tactics&TacticsNone != 0:
+		c.Tactics = TacticsNone
+	}
+	if c.Priors == PriorsDefault {
+		c.Priors = PriorsThreats
+	}
+	if c.History <= 0 {
+		c.History = HistoryOff
+	}
+	if c.CPuct == 0 {
+		c.CPuct = DefaultCPuct
+	}
+	if c.Dirichlet > 0 && c.NoiseFrac == 0 {
+		c.NoiseFrac = defaultNoiseFrac
+	}
+	if c.QuiesceNodes <= 0 {
+		c.QuiesceNodes = DefaultQuiesceNodes
+	}
+	if c.MateDepth <= 0 {
+		c.MateDepth = DefaultMateDepth
+	}
+	if c.PriorScale <= 0 {
+		c.PriorScale = 1
+	}
+	c.CheckPrior = max(c.CheckPrior, 0)
+	return c
+}
+
+// defaultNoiseFrac is Config.NoiseFrac's default with root noise.
+const defaultNoiseFrac = 0.25
+
+// Flags are the search settings a FlagSet binds (BindFlags): they record
+// the settings given on the command line, in order, so that they can be
+// laid over another configuration (a config file's, a resumed run's).
+type Flags struct {
+	given []given
+}
+
+type given struct {
+	s    *Setting // nil: an override spec
+	text string
+}
+
+// BindFlags defines on fs, for every search setting, the flag prefix+Name
+// writing into c, and prefix+"search" taking an override spec (ApplySpec)
+// applied where it stands among the flags. The flags' defaults are c's
+// values when bound. A bad value is refused when parsed, with one line
+// saying what is needed.
+func BindFlags(fs *flag.FlagSet, prefix string, c *Config) *Flags {
+	f := &Flags{}
+	for i := range settings {
+		fs.Var(&settingFlag{s: &settings[i], c: c, f: f}, prefix+settings[i].Name, settings[i].Usage)
+	}
+	fs.Var(&specFlag{c: c, f: f}, prefix+"search", "search settings as one `spec`: name=value,... with the names of these flags (e.g. cpuct=2,history=off; docs/search.md)")
+	return f
+}
+
+// Given returns the names of the settings given on the command line
+// (those an override spec named included), in order.
+func (f *Flags) Given() []string {
+	var names []string
+	for _, g := range f.given {
+		if g.s != nil {
+			names = append(names, g.s.Name)
+			continue
+		}
+		for _, item := range strings.Split(g.text, ",") {
+			if name, _, ok := strings.Cut(item, "="); ok {
+				names = append(names, strings.TrimSpace(name))
+			}
+		}
+	}
+	return names
+}
+
+// ApplyTo sets in dst the settings given on the command line, in the
+// order they were given (they were checked when parsed).
+func (f *Flags) ApplyTo(dst *Config) error {
+	for _, g := range f.given {
+		var err error
+		if g.s != nil {
+			err = g.s.Set(dst, g.text)
+		} else {
+			err = dst.ApplySpec(g.text)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// settingFlag is the flag.Value of one setting.
+type settingFlag struct {
+	s *Setting
+	c *Config
+	f *Flags
+}
+
+func (v *settingFlag) String() string {
+	if v == nil || v.c == nil {
+		return ""
+	}
+	return v.s.Get(v.c)
+}
+
+func (v *settingFlag) Set(text string) error {
+	if err := v.s.set(v.c, text); err != nil {
+		return err
+	}
+	v.f.given = append(v.f.given, given{s: v.s, text: text})
+	return nil
+}
+
+// specFlag is the flag.Value of prefix+"search".
+type specFlag struct {
+	c *Config
+	f *Flags
+}
+
+func (v *specFlag) String() string { return "" }
+
+func (v *specFlag) Set(text string) error {
+	if err := v.c.ApplySpec(text); err != nil {
+		return err
+	}
+	v.f.given = append(v.f.given, given{text: text})
+	return nil
+}
