@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"taifu/mcts"
 	"taifu/rules"
 	_ "taifu/rules/all"
 	"taifu/selfplay"
@@ -43,7 +44,7 @@ func makeRuns() (string, error) {
 		return "", err
 	}
 	for _, g := range games {
-		cfg := selfplay.Config{Game: g, Games: 2, Playouts: 12, Workers: 1, Seed: 7, MaxPlies: 60,
+		cfg := selfplay.Config{Game: g, Games: 2, Config: mcts.Config{Playouts: 12}, Workers: 1, Seed: 7, MaxPlies: 60,
 			Out: filepath.Join(dir, g), Weights: "start"}
 		if _, err := selfplay.Run(context.Background(), cfg, selfplay.Options{}); err != nil {
 			return "", err

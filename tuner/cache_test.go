@@ -16,6 +16,7 @@ import (
 
 	"taifu/datasets"
 	"taifu/features"
+	"taifu/mcts"
 	"taifu/rules"
 	_ "taifu/rules/all"
 	"taifu/selfplay"
@@ -34,7 +35,7 @@ func selfPlayRun(t *testing.T, game string, seed uint64) string {
 func selfPlayGames(t *testing.T, game string, seed uint64, games int64) string {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "run")
-	cfg := selfplay.Config{Game: game, Games: games, Playouts: 8, Workers: 1, Seed: seed, RunID: fmt.Sprint("cache-test-", seed),
+	cfg := selfplay.Config{Game: game, Games: games, Config: mcts.Config{Playouts: 8}, Workers: 1, Seed: seed, RunID: fmt.Sprint("cache-test-", seed),
 		Out: out, MaxPlies: 80, Weights: selfplay.StartWeights, RowGroupRows: 16}
 	if _, err := selfplay.Run(context.Background(), cfg, selfplay.Options{}); err != nil {
 		t.Fatal(err)
