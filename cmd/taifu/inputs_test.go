@@ -27,7 +27,7 @@ func TestFlagParseErrors(t *testing.T) {
 		}
 	}
 	code, _, errs := runCLI("match", "--games", "1e3")
-	if want := `taifu match: invalid value "1e3" for flag -games: parse error (run "taifu match -h" for the flags)` + "\n"; code != 2 || errs != want {
+	if want := `taifu match: --games 1e3: parse error (run "taifu match -h" for the flags)` + "\n"; code != 2 || errs != want {
 		t.Errorf("match --games 1e3: exit %d, stderr %q, want %q", code, clipTest(errs), want)
 	}
 	if code, out, errs := runCLI("match", "-h"); code != 0 || !strings.Contains(out+errs, "-games") {

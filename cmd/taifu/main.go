@@ -181,7 +181,7 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 			return flag.ErrHelp
 		}
 		if m := badValue.FindStringSubmatch(err.Error()); m != nil {
-			return flagError{fmt.Sprintf("--%s %s: %s", m[2], rules.Clip(m[1]), m[3])}
+			return flagError{fmt.Sprintf("--%s %s: %s (run \"%s -h\" for the flags)", m[2], rules.Clip(m[1]), m[3], fs.Name())}
 		}
 		return flagError{fmt.Sprintf("%v (run \"%s -h\" for the flags)", err, fs.Name())}
 	}
