@@ -1,10 +1,14 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"taifu/arena"
 	"taifu/mcts"
 )
 
@@ -77,5 +81,47 @@ func TestCommonFlagsAlike(t *testing.T) {
 		if (err != nil) != c.err || !c.err && v != c.want {
 			t.Errorf("--resign %s (never %v): %v, %v; want %v", c.text, c.never, v, err, c.want)
 		}
+	}
+}
+
+// match --resume (issue 35, finding 6) refuses a report played with other
+// settings that change play, naming the setting, and a report holding more
+// games than --games asks (it cut a 100-game report to 20 records); the
+// same settings resume. The report records the searches resolved.
+func TestMatchResumeRefusesChangedSettings(t *testing.T) {
+	dir := t.TempDir()
+	report := filepath.Join(dir, "m.json")
+	base := []string{"match", "--game", "nanashogi", "--a", "start", "--b", "start", "--max-plies", "30", "--workers", "1", "--json", report}
+	with := func(extra ...string) []string { return append(append([]string{}, base...), extra...) }
+	if code, _, errs := runCLI(with("--games", "4", "--playouts", "10")...); code != 0 {
+		t.Fatalf("match: exit %d: %s", code, errs)
+	}
+	data, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r arena.Report
+	if err := json.Unmarshal(data, &r); err != nil || r.Setup == nil {
+		t.Fatalf("report without its setup: %v", err)
+	}
+	if s := r.Setup.SearchA; s.Playouts != 10 || s.History != 0.5 || s.Priors != mcts.PriorsThreats || s.CPuct != mcts.DefaultCPuct {
+		t.Errorf("side A's search recorded as %+v, want resolved (history 0.5, threats, cpuct %v)", s, mcts.DefaultCPuct)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--games", "4", "--playouts", "20"}, "side A's playouts is 20 here but 10 in the match being resumed"},
+		{[]string{"--games", "4", "--playouts", "10", "--b-search", "history=off"}, "side B's history is off here but 0.5"},
+		{[]string{"--games", "4", "--playouts", "10", "--max-plies", "40"}, "max_plies is 40 here but 30"},
+		{[]string{"--games", "2", "--playouts", "10"}, "holds 4 games, more than --games 2"},
+	} {
+		code, _, errs := runCLI(with(append(c.args, "--resume")...)...)
+		if code == 0 || !strings.Contains(errs, c.want) || strings.Count(errs, "taifu match:") != 1 {
+			t.Errorf("resume %v: exit %d, stderr %q, want one line with %q", c.args, code, errs, c.want)
+		}
+	}
+	if code, out, errs := runCLI(with("--games", "6", "--playouts", "10", "--resume")...); code != 0 || !strings.Contains(out, "6 games") {
+		t.Errorf("resume to 6 games with the same settings: exit %d, %q %q", code, out, errs)
 	}
 }

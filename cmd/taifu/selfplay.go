@@ -51,7 +51,6 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	f.c.Game = ""
 	fs.StringVar(&f.c.Game, "game", "", gameUsage(d.Game))
 	fs.Int64Var(&f.c.Games, "games", d.Games, "games to play (over all shards; default: at least 4, and as many as the run needs to hold the games a fit needs, taifu tune's --validation share held out)")
-	fs.IntVar(&f.c.Playouts, "playouts", d.Playouts, "search playouts per move (per full search, see --full-fraction)")
 	fs.Float64Var(&f.c.FullFraction, "full-fraction", d.FullFraction, "playout cap randomization: the share of moves searched in full (--playouts, root noise, temperature), in (0, 1]; the others get --fast-playouts without noise or temperature; 1: every move in full")
 	fs.IntVar(&f.c.FastPlayouts, "fast-playouts", d.FastPlayouts, "playouts of a fast search (with --full-fraction below 1); at most --playouts")
 	fs.IntVar(&f.c.Workers, "workers", 0, workersUsage)
