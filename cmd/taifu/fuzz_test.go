@@ -36,9 +36,9 @@ func FuzzPositionFlags(f *testing.F) {
 // value gives exit 1 or 2 and no output on stdout. (Valid values would start
 // the work; the test stops them first with an impossible --game.)
 func FuzzNumericFlags(f *testing.F) {
-	flags := []string{"games", "playouts", "workers", "max-plies", "resign-threshold", "opening-plies", "l2", "epochs", "lr", "batch", "max-rows", "depth"}
+	flags := []string{"games", "playouts", "workers", "max-plies", "resign", "opening-plies", "l2", "epochs", "lr", "batch", "max-rows", "depth"}
 	cmds := map[string]string{"games": "selfplay", "playouts": "match", "workers": "match", "max-plies": "selfplay",
-		"resign-threshold": "selfplay", "opening-plies": "match", "l2": "tune", "epochs": "tune", "lr": "tune",
+		"resign": "selfplay", "opening-plies": "match", "l2": "tune", "epochs": "tune", "lr": "tune",
 		"batch": "tune", "max-rows": "tune", "depth": "perft"}
 	f.Add(uint8(0), "0")
 	f.Add(uint8(4), "NaN")
