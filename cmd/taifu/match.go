@@ -152,6 +152,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		return runEngineMatch(args, stdout, stderr)
 	}
 	fs := newFlags("match", stderr)
+	fs.Usage = func() { matchUsage(fs) }
 	game := fs.String("game", "", gameUsage(rules.DefaultGame))
 	pathA := fs.String("a", "", `weights of side A ("start": the starting estimate; "": configs/weights/<game>.json or start)`)
 	pathB := fs.String("b", "start", `weights of side B`)
