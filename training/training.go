@@ -29,6 +29,7 @@ import (
 	"taifu/selfplay"
 	"taifu/storage"
 	"taifu/tuner"
+	"taifu/tuner/policy"
 	"taifu/weightsio"
 )
 
@@ -64,6 +65,12 @@ type Config struct {
 	// Tune is the tuner configuration; Game, Data, Start, Version and Seed
 	// are set per generation.
 	Tune tuner.TuneConfig
+	// Policy fits each candidate's policy section (package tuner/policy)
+	// on the same self-play as its value terms, with L2 strength PolicyL2
+	// (0: policy.DefaultL2) and the Tune's validation share; the searches
+	// use it with Priors PriorsLearned.
+	Policy   bool
+	PolicyL2 float64
 	// Match is the candidate's match against the current weights; Game and
 	// Seed are set per generation.
 	Match arena.Config
@@ -153,14 +160,15 @@ type State struct {
 // candidate, its match against the current weights and the decision.
 type Generation struct {
 	Gen         int            `json:"gen"`
-	Weights     string         `json:"weights"`    // the weights that played the self-play
-	SelfPlay    string         `json:"selfplay"`   // self-play run directory
-	Positions   int64          `json:"positions"`  // written by this generation's self-play
-	Games       int64          `json:"games"`      // self-play games
-	Window      []string       `json:"window"`     // self-play directories tuned on
-	Candidate   string         `json:"candidate"`  // tuned weights
-	TrainLoss   [2]float64     `json:"train_loss"` // before, after
-	ValidLoss   [2]float64     `json:"valid_loss"` // before, after
+	Weights     string         `json:"weights"`             // the weights that played the self-play
+	SelfPlay    string         `json:"selfplay"`            // self-play run directory
+	Positions   int64          `json:"positions"`           // written by this generation's self-play
+	Games       int64          `json:"games"`               // self-play games
+	Window      []string       `json:"window"`              // self-play directories tuned on
+	Candidate   string         `json:"candidate"`           // tuned weights
+	TrainLoss   [2]float64     `json:"train_loss"`          // before, after
+	ValidLoss   [2]float64     `json:"valid_loss"`          // before, after
+	PolicyCE    [3]float64     `json:"policy_ce,omitempty"` // held-out cross-entropy: uniform, hand, learned
 	K           float64        `json:"k"`
 	Match       *arena.Report  `json:"match,omitempty"`
 	Accepted    bool           `json:"accepted"`
@@ -353,6 +361,17 @@ func (r *run) step(ctx context.Context, gi int) error {
 		cfg.Game, cfg.Seed = g.Name, c.Seed*1000+uint64(gen.Gen)
 		cfg.RunID = fmt.Sprintf("train-%s-%d-%s", g.Name, c.Seed, name)
 		cfg.Out, cfg.Weights = dir, storage.Join(c.Out, gen.Weights)
+		if c.Policy {
+			// Search with the priors the previous generation learned
+			// (generation 0's weights may have none: the hand priors).
+			w, err := load(g, cfg.Weights)
+			if err != nil {
+				return err
+			}
+			if w.Policy != nil {
+				cfg.Priors = mcts.PriorsLearned
+			}
+		}
 		_, err := datasets.LoadManifest(storage.Join(dir, datasets.ManifestName(0, 1)))
 		resume := err == nil
 		r.logf("train %s: self-play %d games at %d playouts with %s", name, cfg.Games, cfg.Playouts, gen.Weights)
@@ -404,6 +423,15 @@ func (r *run) step(ctx context.Context, gi int) error {
 		if err != nil {
 			return fmt.Errorf("%s tune: %w", name, err)
 		}
+		if c.Policy {
+			pol, rep, err := policy.Fit(policy.Config{Game: g, Weights: w, Data: gen.Window, Validation: tc.Validation, L2: c.PolicyL2})
+			if err != nil {
+				return fmt.Errorf("%s policy: %w", name, err)
+			}
+			w.Policy = pol
+			gen.PolicyCE = [3]float64{nanToZero(rep.Uniform.CE), nanToZero(rep.Hand.CE), nanToZero(rep.Learned.CE)}
+			r.logf("%s: policy held-out cross-entropy uniform %.4f, hand %.4f, learned %.4f (%d training rows)", name, rep.Uniform.CE, rep.Hand.CE, rep.Learned.CE, rep.Stats.Train)
+		}
 		tab, err := tuner.PieceValues(g, w.Version, w.Terms, w.Provenance)
 		if err != nil {
 			return fmt.Errorf("%s piece values: %w", name, err)
@@ -447,6 +475,15 @@ func (r *run) step(ctx context.Context, gi int) error {
 		cfg.Game, cfg.Seed = g, c.Seed*7919+uint64(gen.Gen)
 		a := arena.Player{Name: cand.Version, Weights: cand, Search: c.Candidate}
 		b := arena.Player{Name: cur.Version, Weights: cur, Search: c.Current}
+		if c.Policy {
+			// Each side searches with its own learned priors when it has them.
+			if cand.Policy != nil {
+				a.Search.Priors = mcts.PriorsLearned
+			}
+			if cur.Policy != nil {
+				b.Search.Priors = mcts.PriorsLearned
+			}
+		}
 		if a.Name == b.Name {
 			a.Name, b.Name = "A "+a.Name, "B "+b.Name
 		}

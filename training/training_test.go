@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"taifu/arena"
+	"taifu/datasets"
 	"taifu/features"
 	"taifu/features/testgame"
 	"taifu/mcts"
@@ -217,5 +218,36 @@ func TestMatchCheckpoint(t *testing.T) {
 	}
 	if _, err := os.Stat(partial); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("checkpoint left after the match: %v", err)
+	}
+}
+
+// TestRunPolicy: with Policy, each candidate carries a fitted policy
+// section with its held-out cross-entropies, and the next generation's
+// self-play searches with the learned priors (its manifest says so);
+// generation 0's weights have none, so its self-play used the hand priors.
+func TestRunPolicy(t *testing.T) {
+	dir := t.TempDir()
+	c := testConfig(dir)
+	c.Policy, c.Generations = true, 2
+	st, err := Run(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, gen := range st.Generations {
+		w, _, err := weightsio.Load(testgame.Game, filepath.Join(dir, gen.Candidate))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w.Policy == nil || gen.PolicyCE[0] <= 0 || gen.PolicyCE[2] <= 0 {
+			t.Errorf("generation %d: policy %v, cross-entropies %v", i+1, w.Policy != nil, gen.PolicyCE)
+		}
+		m, err := datasets.ReadManifest(filepath.Join(dir, gen.SelfPlay))
+		if err != nil {
+			t.Fatal(err)
+		}
+		learned := strings.Contains(strings.ReplaceAll(string(m.Config), " ", ""), `"priors":"learned"`)
+		if learned != (i == 1) {
+			t.Errorf("generation %d self-play: learned priors %v (config %s)", i+1, learned, m.Config)
+		}
 	}
 }

@@ -83,7 +83,8 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	cfg := training.Config{Game: g, Out: *out, Generations: *gens, Seed: tf.seed, SelfPlay: sp, Window: *window,
-		Accept: *accept, Tune: tcfg, Match: mcfg, Candidate: cand, Current: cur, Log: stderr,
+		Accept: *accept, Tune: tcfg, Match: mcfg, Policy: tf.policy != "off", PolicyL2: tf.policyL2,
+		Candidate: cand, Current: cur, Log: stderr,
 		CommitEvery: *commitEvery}
 	switch {
 	case *commitEvery < 0:

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"taifu/features"
 	"taifu/rules"
 	"taifu/tuner"
+	"taifu/tuner/policy"
 	"taifu/weightsio"
 )
 
@@ -43,6 +45,8 @@ type tuneFlags struct {
 	seed                                  uint64
 	early, stream, noProgress             bool
 	only                                  listFlag
+	policy                                string // on, off or only (--policy)
+	policyL2                              float64
 }
 
 // quietFlag is tune's --quiet: a switch, as in selfplay and solve (no
@@ -98,6 +102,8 @@ func (f *tuneFlags) register(fs interface {
 	fs.IntVar(&f.boot, "bootstrap", 0, "bootstrap samples over games for piece-value intervals (0: none)")
 	fs.Float64Var(&f.conf, "confidence", tuner.DefaultConfidence, "bootstrap interval level")
 	fs.IntVar(&f.workers, "workers", 0, "goroutines for the loss (0: all cores)")
+	fs.StringVar(&f.policy, "policy", "on", "fit the weights' policy section (learned move priors, --priors learned) to the runs' root visit counts: on (beside the value terms), off, or only (keep the starting weights' value terms)")
+	fs.Float64Var(&f.policyL2, "policy-l2", policy.DefaultL2, "L2 strength of the policy fit, towards the hand prior")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed for Adam's shuffling and the bootstrap")
 }
 
@@ -107,6 +113,12 @@ func (f *tuneFlags) config(g *rules.Game, data []string, start *features.Weights
 	}
 	if f.method != "lbfgs" && f.method != "adam" {
 		return tuner.TuneConfig{}, fmt.Errorf("unknown --method %q (lbfgs or adam)", f.method)
+	}
+	if f.policy != "on" && f.policy != "off" && f.policy != "only" {
+		return tuner.TuneConfig{}, fmt.Errorf("unknown --policy %q (on, off or only)", f.policy)
+	}
+	if math.IsNaN(f.policyL2) || f.policyL2 < 0 {
+		return tuner.TuneConfig{}, fmt.Errorf("--policy-l2 %v: need a value of at least 0", f.policyL2)
 	}
 	if err := firstErr(
 		floatIn("lambda", f.lambda, 0, 1),
@@ -189,9 +201,19 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	cfg.Window = *window
-	w, res, err := tuner.Tune(cfg)
-	if err != nil {
+	var w *features.Weights
+	res := &tuner.Result{}
+	if f.policy == "only" {
+		c := *start
+		c.Version = cmp.Or(cfg.Version, start.Version+"-policy")
+		w = &c
+	} else if w, res, err = tuner.Tune(cfg); err != nil {
 		return err
+	}
+	if f.policy != "off" {
+		if err := f.fitPolicy(g, w, data, log, stdout); err != nil {
+			return err
+		}
 	}
 	if len(res.Warnings) > 0 {
 		if !*force {
@@ -208,6 +230,18 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "wrote %s (version %s, sha256 %s)\n", *out, w.Version, w.Hash())
 	fmt.Fprintf(stdout, "next: taifu export --weights %s --format md; %s\n", shellQuote(*out), matchHint(g.Name, *out, baselineArg(*startPath, source)))
+	return nil
+}
+
+// fitPolicy fits w's policy section on the runs data (--policy), printing
+// the held-out report to out.
+func (f *tuneFlags) fitPolicy(g *rules.Game, w *features.Weights, data []string, log, out io.Writer) error {
+	pol, rep, err := policy.Fit(policy.Config{Game: g, Weights: w, Data: data, Validation: f.validation, L2: f.policyL2, MaxRows: f.maxRows, Progress: log})
+	if err != nil {
+		return err
+	}
+	w.Policy = pol
+	rep.Print(out)
 	return nil
 }
 

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"taifu/mcts"
+	"taifu/rules"
+	"taifu/selfplay"
+	"taifu/weightsio"
+)
+
+// tune --policy only writes the starting weights' value terms with a
+// fitted policy section and prints the held-out table; --policy off writes
+// none; a bad --policy is a one-line error.
+func TestTunePolicy(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "run")
+	if _, err := selfplay.Run(context.Background(), selfplay.Config{Game: "nanashogi", Games: 8, Config: mcts.Config{Playouts: 16}, Workers: 1, Seed: 34, MaxPlies: 30, Out: data}, selfplay.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	g, _ := rules.Lookup("nanashogi")
+	out := filepath.Join(dir, "w.json")
+	code, stdout, errs := runCLI("tune", "--game", "nanashogi", "--data", data, "--out", out, "--policy", "only", "--no-progress", "--validation", "0.3")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(stdout, "held-out     cross-entropy  top-1") || !strings.Contains(stdout, "learned") {
+		t.Errorf("no held-out table in %q", stdout)
+	}
+	w, _, err := weightsio.Load(g, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shipped, _, err := weightsio.Load(g, weightsio.Builtin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Policy == nil || w.Policy.Provenance["train_rows"] == nil {
+		t.Fatalf("no policy with provenance: %+v", w.Policy)
+	}
+	for i, v := range shipped.Vec {
+		if w.Vec[i] != v {
+			t.Fatalf("--policy only changed value term %s: %v -> %v", shipped.Schema().Names[i], v, w.Vec[i])
+		}
+	}
+	code, _, errs = runCLI("tune", "--game", "nanashogi", "--data", data, "--out", out, "--policy", "sometimes")
+	if code == 0 || strings.Count(strings.TrimSpace(errs), "\n") != 0 || !strings.Contains(errs, "--policy") {
+		t.Errorf("bad --policy: exit %d, %q", code, errs)
+	}
+	// the learned priors play: a short match of the written weights with
+	// --priors learned, and a clear error with weights that have none
+	code, _, errs = runCLI("match", "--game", "nanashogi", "--a", out, "--priors", "learned", "--b", out, "--priors-b", "threats", "--games", "2", "--playouts", "8")
+	if code != 0 {
+		t.Errorf("match with learned priors: exit %d, %s", code, errs)
+	}
+	code, _, errs = runCLI("match", "--game", "nanashogi", "--a", "start", "--priors", "learned", "--b", "start", "--games", "2", "--playouts", "8")
+	if code == 0 || !strings.Contains(errs, "policy section") {
+		t.Errorf("learned priors without a policy: exit %d, %q", code, errs)
+	}
+}
