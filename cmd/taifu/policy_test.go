@@ -52,7 +52,7 @@ func TestTunePolicy(t *testing.T) {
 	}
 	// the learned priors play: a short match of the written weights with
 	// --priors learned, and a clear error with weights that have none
-	code, _, errs = runCLI("match", "--game", "nanashogi", "--a", out, "--priors", "learned", "--b", out, "--priors-b", "threats", "--games", "2", "--playouts", "8")
+	code, _, errs = runCLI("match", "--game", "nanashogi", "--a", out, "--priors", "learned", "--b", out, "--b-search", "priors=threats", "--games", "2", "--playouts", "8")
 	if code != 0 {
 		t.Errorf("match with learned priors: exit %d, %s", code, errs)
 	}
