@@ -134,7 +134,7 @@ type layoutRow[P any] struct {
 // baseRow is a row as the files of formats 1 to 3 hold it (no full
 // column), P the policy entry's layout.
 // The parquet tags name the columns; the options after the name only
-// choose encodings, chosen by measurement (BENCHMARKS.md, "Bytes a
+// choose encodings, chosen by measurement (docs/benchmarks.md, "Bytes a
 // position"): dictionaries for repeated strings (moves repeat within a row
 // group), delta for slowly changing integers, byte-stream split for floats.
 type baseRow[P any] struct {
@@ -159,7 +159,7 @@ type baseRow[P any] struct {
 // filePolicy is a policy entry of format 3: the move's legal-move index
 // (plain) and its visits (dictionary: a few hundred distinct counts). Both
 // byte-stream split measured 7 bytes a position smaller, but DuckDB 1.5
-// reads that encoding only for FLOAT and DOUBLE (BENCHMARKS.md).
+// reads that encoding only for FLOAT and DOUBLE (docs/benchmarks.md, "Bytes a position").
 type filePolicy struct {
 	Index  int32 `parquet:"index"`
 	Visits int32 `parquet:"visits,dict"`

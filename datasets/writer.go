@@ -17,7 +17,7 @@ import (
 
 // zstdBest is the files' compression: zstd at its best level, which on
 // Typhoon rows costs little next to the search that makes them and saves
-// most on the position text (BENCHMARKS.md).
+// most on the position text (docs/benchmarks.md, "Bytes a position").
 var zstdBest = zstd.Codec{Level: zstd.SpeedBestCompression}
 
 // PageBytes is the page buffer size: larger pages give zstd longer runs of

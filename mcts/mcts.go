@@ -82,7 +82,7 @@ type Config struct {
 	QuiesceNodes int `json:"quiesce_nodes,omitempty"`
 	// CheckPrior is the extra prior logit of a checking move with the mate
 	// search (rules.Tactical States); 0 (or negative) means none, the
-	// default: 1.5 lost against Sjaak II at Tori shogi (BENCHMARKS.md,
+	// default: 1.5 lost against Sjaak II at Tori shogi (docs/search.md,
 	// "Leaf tactics").
 	CheckPrior float64 `json:"check_prior,omitempty"`
 	// MateDepth is the depth, in moves of the mating side, of the mate

@@ -34,7 +34,7 @@ const (
 )
 
 // DefaultTactics returns what a zero Config.Tactics means in game g,
-// chosen by measurement (BENCHMARKS.md, "Leaf tactics"): the mate search
+// chosen by measurement (docs/search.md, "Leaf tactics"): the mate search
 // (TacticsMate) in the games whose State generates checks cheaply
 // (rules.Tactical: Tori shogi), where it turns drop mates from losses into
 // proofs; the bare search elsewhere, where at equal time the tactics cost

@@ -1,6 +1,6 @@
 // column-sizes.mjs: bytes a position of a taifu run, per Parquet column,
 // from the files' footers (DuckDB's parquet_metadata: compressed sizes of
-// the column chunks), for BENCHMARKS.md.
+// the column chunks), for docs/benchmarks.md, "Bytes a position".
 //
 //   cd scripts && npm ci && node column-sizes.mjs ../runs/<run-id> [...]
 import { DuckDBInstance } from '@duckdb/node-api';

@@ -1,7 +1,7 @@
 // compare-runs.mjs: do two runs hold the same rows, every column? (DuckDB
 // EXCEPT ALL both ways; 0 and 0 means equal as multisets of rows.) Used to
 // check that `taifu games --format parquet` restores a format 3 run exactly
-// as format 2 wrote the same games (BENCHMARKS.md).
+// as format 2 wrote the same games (docs/data-format.md).
 //
 //   cd scripts && npm ci && node compare-runs.mjs RUN_A RUN_B
 import { DuckDBInstance } from '@duckdb/node-api';

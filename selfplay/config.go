@@ -98,7 +98,7 @@ var Defaults = Config{
 	Games: 4,
 	// Typhoon games between these engines often run 500-1500 plies; at a
 	// 400-ply cap most were adjudicated and their results taught the tuner
-	// little (RESULTS.md). Resignation ends most games well before 2000.
+	// little (docs/results.md, "Learned weights beat the starting estimate"). Resignation ends most games well before 2000.
 	MaxPlies:           2000,
 	AdjudicateValue:    0.5,
 	ResignThreshold:    0, // the game's (rules.Game.Resign), else DefaultResign

@@ -1,6 +1,6 @@
 // Command loadbench times tuner.Load alone (read, decode, features, capture
 // handling, through the feature caches) on self-play runs, for
-// BENCHMARKS.md's ingest figures; with -cpuprofile it writes a pprof CPU
+// docs/benchmarks.md's "Tuner: first conversion"; with -cpuprofile it writes a pprof CPU
 // profile of the load. It prints the wall and the CPU time (user + system
 // of the process) of the load; the first load of a run builds its feature
 // caches, later ones read them.

@@ -7,9 +7,8 @@ import (
 )
 
 // perftCases are pinned leaf counts. Source: Debian's Stockfish 15.1
-// (`position fen <FEN>` then `go perft N`), run on this machine on
-// 2026-11-24 beside these tests (scripts/chess-perft-vs-stockfish.sh and
-// BENCHMARKS.md record the run); the start, Kiwipete and positions 3-6 also
+// (`position fen <FEN>` then `go perft N`), run beside these tests
+// (scripts/chess-perft-vs-stockfish.sh repeats the run); the start, Kiwipete and positions 3-6 also
 // match the Chess Programming Wiki's "Perft Results" page.
 var perftCases = []struct {
 	name, fen string

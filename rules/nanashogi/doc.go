@@ -1,5 +1,5 @@
 // Package nanashogi implements Nana shogi (rules text
-// /work/shared/seeds/002, RULINGS.md "Nana shogi"): a 3x3 shogi variant that
+// seeds/002 of the shared rules texts, RULINGS.md "Nana shogi"): a 3x3 shogi variant that
 // starts with an empty board and every piece in hand.
 //
 // Each side owns a king and two cubes. The orthogonal cube shows Rook (R),

@@ -1,7 +1,7 @@
 package samarkand
 
 // Every rule of Samarkand that the seed text (003) lost and this project
-// reconstructed, per /work/shared/spec/samarkand.md, and every reading of an
+// reconstructed, per the shared spec samarkand.md, and every reading of an
 // unclear sentence of the seed that changes play, is in this file, so that a
 // corrected rules text changes this file only.
 

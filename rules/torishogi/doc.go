@@ -1,5 +1,5 @@
 // Package torishogi implements Tori shogi (bird shogi) on its 7x7 board, as
-// the rules text /work/shared/seeds/001 describes it and RULINGS.md settles
+// the rules text seeds/001 (the shared rules texts) describes it and RULINGS.md settles
 // it: seven kinds of bird and two promotions, drops of captured pieces,
 // compulsory promotion of falcon and swallow in the two-rank zone, the three
 // swallow-drop restrictions, shogi check legality (a move may not leave the

@@ -1,5 +1,5 @@
 // Package typhoon implements Typhoon, Adrian King's 12x12 chess variant of
-// 1999 (rules text /work/shared/seeds/000_2e3d2e271dca7ade.txt, decided by
+// 1999 (rules text seeds/000_2e3d2e271dca7ade.txt of the shared rules texts, decided by
 // RULINGS.md section Typhoon): 75 piece types, optional promotion, relays,
 // immobilization, conversion, exchange, igui and multiple captures, passing,
 // the royal / bare-royal game end and the third-occurrence repetition rule.
