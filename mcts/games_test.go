@@ -242,3 +242,26 @@ func readWeights(path string, g *rules.Game) (*features.Weights, error) {
 	}
 	return features.ParseWeights(data, g)
 }
+
+// BenchmarkPriors prices the learned priors against the threat priors they
+// replace, per game from the start position (a playout expands one node, so
+// the difference of the time per playout is the price per expansion): a
+// policy weighing every move feature (values do not change the work).
+func BenchmarkPriors(b *testing.B) {
+	for _, name := range rules.Names() {
+		g := game(b, name)
+		w := *weights(b, g)
+		terms := map[string]float64{}
+		for _, n := range features.MovesFor(g).Names {
+			terms[n] = 0.01
+		}
+		terms["hand_prior"] = 1
+		w.Policy = &features.Policy{Terms: terms}
+		if err := w.Compile(g); err != nil {
+			b.Fatal(err)
+		}
+		for _, p := range []Priors{PriorsThreats, PriorsLearned} {
+			b.Run(name+"/"+p.String(), func(b *testing.B) { benchSearchFrom(b, g.Start(), &w, Config{Priors: p}) })
+		}
+	}
+}
