@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"taifu/datasets"
 	"taifu/features"
 	"taifu/tuner"
+	"taifu/tuner/policy"
 	"taifu/weightsio"
 )
 
@@ -28,6 +30,7 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "with --bootstrap: resampling seed")
 	save := fs.String("save-weights", "", "with --data: also write the weights with the measured provenance to this file (for taifu claims)")
 	quiet := fs.Bool("quiet", false, "no progress lines")
+	pol := fs.Bool("policy", false, "write what the weights' policy section learned (learned move priors), as Markdown: its largest weights and the moves it prefers in sample positions")
 	startPath := fs.String("start", "", "with --bootstrap: weights file the refits start from and are pulled towards, for weights fitted from another file (check: its hash should be the provenance's start_weights hash); empty: the starting estimate when the provenance's start_weights is it, else the weights themselves")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -55,6 +58,17 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	g, w, err := weightsio.LoadAny(*path)
 	if err != nil {
 		return err
+	}
+	if *pol {
+		var b strings.Builder
+		if err := policy.WriteTable(&b, g, w, 20); err != nil {
+			return err
+		}
+		if *out == "" {
+			_, err := io.WriteString(stdout, b.String())
+			return err
+		}
+		return datasets.WriteFileAtomic(*out, []byte(b.String()))
 	}
 	var anchor *features.Weights
 	if *startPath != "" {

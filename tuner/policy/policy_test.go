@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"taifu/datasets"
@@ -121,5 +122,31 @@ func TestFitNoRows(t *testing.T) {
 	g, w := shipped(t, "nanashogi")
 	if _, _, err := Fit(Config{Game: g, Weights: w}); err == nil {
 		t.Error("no error without files")
+	}
+}
+
+// WriteTable lists the largest weight first and the sample positions' moves;
+// weights without a policy are a one-line error.
+func TestWriteTable(t *testing.T) {
+	g, w := shipped(t, "torishogi")
+	c := *w
+	c.Policy = &features.Policy{Terms: map[string]float64{"hand_prior": 1, "check": -3, "to_centre": 0.5}}
+	if err := c.Policy.Compile(g); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := WriteTable(&b, g, &c, 4); err != nil {
+		t.Fatal(err)
+	}
+	text := b.String()
+	if i, j := strings.Index(text, "| check | -3.000 |"), strings.Index(text, "| hand_prior | +1.000 |"); i < 0 || j < i {
+		t.Errorf("largest weight not first:\n%s", text)
+	}
+	if !strings.Contains(text, "## After 0 plies") || !strings.Contains(text, "## After 4 plies") {
+		t.Errorf("no sample positions:\n%s", text)
+	}
+	c.Policy = nil
+	if err := WriteTable(&b, g, &c, 4); err == nil || strings.Contains(err.Error(), "\n") {
+		t.Errorf("no policy: %v", err)
 	}
 }
