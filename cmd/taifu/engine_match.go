@@ -19,7 +19,7 @@ import (
 // "taifu match -h" and "taifu help match" document both.
 func matchUsage(fs *flag.FlagSet) {
 	w := fs.Output()
-	fmt.Fprintf(w, "Usage: taifu match [flags]: two weights files (or search settings) play each other\n")
+	fmt.Fprintf(w, "Usage of taifu match [flags]: two weights files (or search settings) play each other\n")
 	fs.PrintDefaults()
 	fmt.Fprintln(w)
 	runEngineMatch([]string{"-h"}, io.Discard, w) // its flags, after its usage line
@@ -44,7 +44,7 @@ func usesEngine(args []string) bool {
 func runEngineMatch(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("match", stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: taifu match --engine CMD --results FILE [flags]: taifu against an external xboard engine (Sjaak II), every move checked (taifu match -h: both modes)\n")
+		fmt.Fprintf(fs.Output(), "Usage of taifu match --engine CMD --results FILE [flags]: taifu against an external xboard engine (Sjaak II), every move checked (taifu match -h: both modes)\n")
 		fs.PrintDefaults()
 	}
 	def := xboard.DefaultGame()

@@ -16,7 +16,7 @@ func TestMatchHelpBothModes(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%v: exit %d", args, code)
 		}
-		plain, engine, ok := strings.Cut(text, "Usage: taifu match --engine CMD")
+		plain, engine, ok := strings.Cut(text, "Usage of taifu match --engine CMD")
 		if !ok {
 			t.Fatalf("%v: no --engine usage:\n%s", args, text)
 		}
