@@ -18,7 +18,7 @@ type Format struct {
 // caller (the games command's flag help, its check of --format and its
 // output) reads.
 var Formats = []Format{
-	{"pgn", "PGN with NOTATION.md moves and [%eval] [%visits] comments", eachGame(WritePGN)},
+	{"pgn", "PGN with NOTATION.md moves and [%eval] (pawns), [%value] and [%visits] comments", eachGame(WritePGN)},
 	{"json", "the checked games with every ply's policy", WriteJSON},
 	{"html", "a self-contained viewer", WriteHTML},
 	{"xboard", "PGN in XBoard's FEN and move text, for games XBoard knows (torishogi)", eachGame(WriteXBoardPGN)},

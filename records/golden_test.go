@@ -25,7 +25,7 @@ func goldenGame(t *testing.T, g *rules.Game) *Game {
 		ms := st.Legal(nil)
 		m := ms[(7*i+3)%len(ms)]
 		gm.Plies = append(gm.Plies, Ply{Ply: i, Side: g.SideNames[st.SideToMove()], Position: st.String(),
-			Move: g.MoveString(m), RootValue: float32(i%5)/4 - 0.5, Visits: int64(100 + 37*i)})
+			Move: g.MoveString(m), RootValue: float32(i%5)/4 - 0.5, StaticEval: float32(i%7)*0.75 - 1.5, Visits: int64(100 + 37*i)})
 		st.Make(m)
 	}
 	gm.Final = st.String()

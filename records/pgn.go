@@ -23,9 +23,10 @@ func ParsePGN(text string) ([]*PGNGame, error) { return pgn.Parse(text) }
 // then Variant, SetUp and FEN (the NOTATION.md start position), Termination,
 // PlyCount, WeightsVersion, RunID, RulesVersion and GameNumber. Movetext
 // holds NOTATION.md moves, each followed by a comment
-// "{[%eval v] [%visits n]}": v is the root value of the search in [-1, 1]
-// from the first player's view (the PGN convention of White's view), n the
-// root's visits.
+// "{[%eval e] [%value v] [%visits n]}", all from the first player's view
+// (the PGN convention of White's view): e is the static evaluation of the
+// position in pawns, as PGN readers expect of %eval; v the root value of
+// the search in [-1, 1]; n the root's visits.
 func WritePGN(w io.Writer, g *Game) error {
 	rg, err := rules.Lookup(g.Game)
 	if err != nil {
@@ -63,11 +64,13 @@ func pgnGame(g *Game, rg *rules.Game) *pgn.Game {
 	p.SecondFirst = len(g.Plies) > 0 && g.Plies[0].Side != rg.SideNames[0]
 	p.Moves = make([]pgn.Move, len(g.Plies))
 	for i, pl := range g.Plies {
-		v := pl.RootValue
+		v, e := pl.RootValue, pl.StaticEval
 		if pl.Side != rg.SideNames[0] {
-			v = -v
+			v, e = -v, -e
 		}
-		p.Moves[i] = pgn.Move{Text: pl.Move, Comment: "[%eval " + strconv.FormatFloat(float64(v), 'f', 3, 32) + "] [%visits " + strconv.FormatInt(pl.Visits, 10) + "]"}
+		v, e = v+0, e+0 // no "-0.000": a negative zero reads as zero
+		p.Moves[i] = pgn.Move{Text: pl.Move, Comment: "[%eval " + strconv.FormatFloat(float64(e), 'f', 2, 32) +
+			"] [%value " + strconv.FormatFloat(float64(v), 'f', 3, 32) + "] [%visits " + strconv.FormatInt(pl.Visits, 10) + "]"}
 	}
 	return p
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -98,12 +99,14 @@ func TestPGNRoundTrip(t *testing.T) {
 						t.Fatalf("game %d ply %d: replayed %q, row %q", g.Number, j, pos[j], pl.Position)
 					}
 					m := p.Moves[j]
-					want := float64(pl.RootValue)
+					// %eval is the static evaluation in pawns and %value the
+					// root value, both from the first player's view.
+					want, wantEval := float64(pl.RootValue), float64(pl.StaticEval)
 					if pl.Side == sideName(t, name, 1) {
-						want = -want
+						want, wantEval = -want, -wantEval
 					}
-					if !m.HasEval || m.Eval-want > 0.0006 || want-m.Eval > 0.0006 || m.Visits != pl.Visits {
-						t.Fatalf("game %d ply %d: comment %q, want eval %.3f visits %d", g.Number, j, m.Comment, want, pl.Visits)
+					if !m.HasValue || math.Abs(m.Value-want) > 0.0006 || !m.HasEval || math.Abs(m.Eval-wantEval) > 0.006 || m.Visits != pl.Visits {
+						t.Fatalf("game %d ply %d: comment %q, want eval %.2f value %.3f visits %d", g.Number, j, m.Comment, wantEval, want, pl.Visits)
 					}
 				}
 				if pos[len(pos)-1] != g.Final {
@@ -243,6 +246,7 @@ func TestParsePGNErrors(t *testing.T) {
 		{`[Event "x"`, "line 1"},
 		{"[Event \"x]\n\n1. a1a2", "line 1"},
 		{"[Event \"x\"]\n\n1. a1a2 {[%eval zz]} 1-0", "line 3: move a1a2: bad %eval"},
+		{"[Event \"x\"]\n\n1. a1a2 {[%value 2]} 1-0", "line 3: move a1a2: bad %value"},
 		{"1. a1a2 (1. a1a3) *", "variations"},
 		{"1. a1a2 {open", "not closed"},
 		{"1. a1a2", "without a result"},

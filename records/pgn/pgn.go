@@ -19,11 +19,13 @@ type Tag struct{ Name, Value string }
 
 // Move is one move of a parsed PGN game with its comment.
 type Move struct {
-	Text    string
-	Comment string  // text between the braces after the move, trimmed
-	Eval    float64 // from "[%eval v]"; valid when HasEval
-	HasEval bool
-	Visits  int64 // from "[%visits n]"; -1 when absent
+	Text     string
+	Comment  string  // text between the braces after the move, trimmed
+	Eval     float64 // from "[%eval e]" (pawns); valid when HasEval
+	HasEval  bool
+	Value    float64 // from "[%value v]" (a search value in [-1, 1]); valid when HasValue
+	HasValue bool
+	Visits   int64 // from "[%visits n]"; -1 when absent
 }
 
 // Game is one game read by Parse or written by Write.
@@ -212,7 +214,8 @@ func (p *pgnParser) tag() (Tag, error) {
 	return Tag{name, b.String()}, nil
 }
 
-// addComment records a comment and reads its [%eval] and [%visits] commands.
+// addComment records a comment and reads its [%eval], [%value] and
+// [%visits] commands.
 func (m *Move) addComment(body string) error {
 	body = strings.TrimSpace(body)
 	if m.Comment != "" {
@@ -240,6 +243,12 @@ func (m *Move) addComment(body string) error {
 				return fmt.Errorf("move %s: bad %%eval %q", clip(m.Text), clip(f[1]))
 			}
 			m.Eval, m.HasEval = v, true
+		case "value":
+			v, err := strconv.ParseFloat(f[1], 64)
+			if err != nil || v < -1 || v > 1 {
+				return fmt.Errorf("move %s: bad %%value %q (want a value in [-1, 1])", clip(m.Text), clip(f[1]))
+			}
+			m.Value, m.HasValue = v, true
 		case "visits":
 			n, err := strconv.ParseInt(f[1], 10, 64)
 			if err != nil || n < 0 {
