@@ -36,9 +36,13 @@ func main() {
 		}
 		w := features.Starting(g)
 		path := filepath.Join(*dir, name+".json")
-		if old, _, err := weightsio.Load(g, path); err == nil && old.Version != w.Version && !*overwrite {
+		old, _, err := weightsio.Load(g, path)
+		if err == nil && old.Version != w.Version && !*overwrite {
 			fmt.Printf("%s: holds tuned weights %s, left alone (-overwrite-tuned replaces them)\n", path, old.Version)
 			continue
+		}
+		if err == nil && old.Version == w.Version {
+			w = keepMeasured(w, old)
 		}
 		if err := weightsio.Save(w, path); err != nil {
 			fmt.Fprintln(os.Stderr, "startweights:", err)
@@ -46,4 +50,21 @@ func main() {
 		}
 		fmt.Printf("%s: %d terms, unit %v, sha256 %s\n", path, len(w.Terms), w.Provenance["unit"], w.Hash())
 	}
+}
+
+// keepMeasured returns the regenerated starting weights w with the
+// provenance entries that the committed file old holds and the generator
+// does not write: what was measured on the weights afterwards, such as the
+// activations `taifu export --data --save-weights` stores for the
+// whole-worth export. The terms and the generator's own provenance are w's.
+func keepMeasured(w, old *features.Weights) *features.Weights {
+	out := *w
+	out.Provenance = make(map[string]any, len(w.Provenance)+len(old.Provenance))
+	for k, v := range old.Provenance {
+		out.Provenance[k] = v
+	}
+	for k, v := range w.Provenance {
+		out.Provenance[k] = v
+	}
+	return &out
 }
