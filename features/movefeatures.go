@@ -3,7 +3,6 @@ package features
 import (
 	"math"
 	"strconv"
-	"sync"
 
 	"taifu/rules"
 )
@@ -175,22 +174,10 @@ type MoveSchema struct {
 	hasDrops                        bool
 }
 
-var (
-	moveSchemaMu sync.Mutex
-	moveSchemas  = map[*rules.Game]*MoveSchema{}
-)
+var moveSchemas perGame[*MoveSchema]
 
 // MovesFor returns the move-feature schema of g, built once and cached.
-func MovesFor(g *rules.Game) *MoveSchema {
-	moveSchemaMu.Lock()
-	defer moveSchemaMu.Unlock()
-	if s, ok := moveSchemas[g]; ok {
-		return s
-	}
-	s := buildMoveSchema(g)
-	moveSchemas[g] = s
-	return s
-}
+func MovesFor(g *rules.Game) *MoveSchema { return moveSchemas.get(g, buildMoveSchema) }
 
 func buildMoveSchema(g *rules.Game) *MoveSchema {
 	nk := len(g.Kinds)

@@ -33,8 +33,6 @@
 package features
 
 import (
-	"sync"
-
 	"taifu/rules"
 )
 
@@ -67,22 +65,10 @@ type Schema struct {
 	optional []bool
 }
 
-var (
-	schemaMu sync.Mutex
-	schemas  = map[*rules.Game]*Schema{}
-)
+var schemas perGame[*Schema]
 
 // For returns the schema of g, built once and cached.
-func For(g *rules.Game) *Schema {
-	schemaMu.Lock()
-	defer schemaMu.Unlock()
-	if s, ok := schemas[g]; ok {
-		return s
-	}
-	s := build(g)
-	schemas[g] = s
-	return s
-}
+func For(g *rules.Game) *Schema { return schemas.get(g, build) }
 
 func build(g *rules.Game) *Schema {
 	nk := len(g.Kinds)

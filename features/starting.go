@@ -3,7 +3,6 @@ package features
 import (
 	"math"
 	"sort"
-	"sync"
 
 	"taifu/rules"
 )
@@ -26,22 +25,13 @@ const StartingMethod = "empty-board mobility: for each kind and square, the kind
 // StartingVersion is the version string of g's starting weights.
 func StartingVersion(g *rules.Game) string { return g.Name + "-start-1" }
 
-var (
-	startMu    sync.Mutex
-	startCache = map[*rules.Game]*Weights{}
-)
+var startCache perGame[*Weights]
 
 // Starting returns g's starting weights, a documented reproducible estimate
 // (see StartingMethod) computed with the game's own move generator. The
 // result is computed once per game; each call returns a fresh copy.
 func Starting(g *rules.Game) *Weights {
-	startMu.Lock()
-	w, ok := startCache[g]
-	if !ok {
-		w = computeStarting(g)
-		startCache[g] = w
-	}
-	startMu.Unlock()
+	w := startCache.get(g, computeStarting)
 	c := *w
 	c.Vec = append([]float64(nil), w.Vec...)
 	c.Terms = make(map[string]float64, len(w.Terms))
