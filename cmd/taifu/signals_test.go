@@ -35,35 +35,10 @@ func TestStopSignals(t *testing.T) {
 			"--selfplay-games", "400", "--selfplay-playouts", "50", "--selfplay-workers", "1"}, filepath.Join(dir, "tr", "gen-001", "selfplay", "manifest.json"), 143},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			cmd := exec.Command(bin, c.args...)
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { cmd.Process.Kill() })
-			exited := make(chan error, 1)
-			go func() { exited <- cmd.Wait() }()
-			for {
-				if _, err := os.Stat(c.ready); err == nil {
-					break
-				}
-				select {
-				case err := <-exited:
-					t.Fatalf("ended (%v) before it was ready: %s", err, stderr.String())
-				case <-time.After(10 * time.Millisecond):
-				}
-			}
-			cmd.Process.Signal(c.sig)
-			var err error
-			select {
-			case err = <-exited:
-			case <-time.After(60 * time.Second):
-				t.Fatalf("still running 60 s after the signal")
-			}
+			p := startUntilFile(t, bin, c.args, c.ready)
+			p.cmd.Process.Signal(c.sig)
+			err, last := p.wait(t, 60*time.Second, "after the signal")
 			ee, ok := err.(*exec.ExitError)
-			lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
-			last := lines[len(lines)-1]
 			if !ok || ee.ExitCode() != c.code || !strings.Contains(last, "interrupted by "+signalName(c.sig)) {
 				t.Fatalf("exit %v, last line %q: want exit %d and a line saying it was interrupted", err, last, c.code)
 			}
@@ -80,36 +55,57 @@ func TestMatchReportWriteFails(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "reports")
 	os.MkdirAll(dir, 0o755)
 	report := filepath.Join(dir, "m.json")
-	cmd := exec.Command(bin, "match", "--game", "torishogi", "--a", "start", "--b", "start", "--games", "400",
-		"--playouts", "20", "--json", report)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
+	p := startUntilFile(t, bin, []string{"match", "--game", "torishogi", "--a", "start", "--b", "start", "--games", "400",
+		"--playouts", "20", "--json", report}, report)
+	os.RemoveAll(dir)
+	err, last := p.wait(t, 30*time.Second, "after its report became unwritable")
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != 1 || !strings.Contains(last, "m.json") {
+		t.Fatalf("exit %v, last line %q: want exit 1 naming the report", err, last)
+	}
+}
+
+// running is a taifu process started by startUntilFile.
+type running struct {
+	cmd    *exec.Cmd
+	stderr *strings.Builder
+	exited chan error
+}
+
+// startUntilFile starts bin with args and returns once the file ready
+// exists (the command is at work); it fails the test if the command ends
+// first. The process is killed when the test ends.
+func startUntilFile(t *testing.T, bin string, args []string, ready string) *running {
+	t.Helper()
+	p := &running{cmd: exec.Command(bin, args...), stderr: &strings.Builder{}, exited: make(chan error, 1)}
+	p.cmd.Stderr = p.stderr
+	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill() })
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() { p.cmd.Process.Kill() })
+	go func() { p.exited <- p.cmd.Wait() }()
 	for {
-		if _, err := os.Stat(report); err == nil {
-			break
+		if _, err := os.Stat(ready); err == nil {
+			return p
 		}
 		select {
-		case err := <-exited:
-			t.Fatalf("ended (%v) before its first report: %s", err, stderr.String())
+		case err := <-p.exited:
+			t.Fatalf("ended (%v) before %s existed: %s", err, ready, p.stderr.String())
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
-	os.RemoveAll(dir)
-	var err error
+}
+
+// wait returns the process's exit error and the last line of its stderr,
+// failing the test if it still runs after limit.
+func (p *running) wait(t *testing.T, limit time.Duration, what string) (error, string) {
+	t.Helper()
 	select {
-	case err = <-exited:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the match still plays 30 s after its report became unwritable")
-	}
-	ee, ok := err.(*exec.ExitError)
-	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
-	if last := lines[len(lines)-1]; !ok || ee.ExitCode() != 1 || !strings.Contains(last, "m.json") {
-		t.Fatalf("exit %v, last line %q: want exit 1 naming the report", err, last)
+	case err := <-p.exited:
+		lines := strings.Split(strings.TrimSpace(p.stderr.String()), "\n")
+		return err, lines[len(lines)-1]
+	case <-time.After(limit):
+		t.Fatalf("still running %v %s", limit, what)
+		return nil, ""
 	}
 }
