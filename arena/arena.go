@@ -297,14 +297,17 @@ func (c *Config) defaults() {
 	}
 }
 
-// Play plays the match. Cancelling ctx stops it after the games in flight;
+// Play plays the match (an invalid c or player search is an error,
+// Validate's). Cancelling ctx stops it after the games in flight;
 // the report then counts the complete pairs played so far in order.
 func Play(ctx context.Context, c Config, a, b Player) (*Report, error) {
-	if c.Pairs <= 0 {
-		return nil, fmt.Errorf("match needs at least one pair of games")
+	if err := c.Validate(); err != nil {
+		return nil, fmt.Errorf("match: %w", err)
 	}
-	if len(c.Resume) > 2*c.Pairs {
-		return nil, fmt.Errorf("the match being resumed has %d games, more than the %d asked: ask for %d or more", len(c.Resume), 2*c.Pairs, len(c.Resume))
+	for _, p := range []Player{a, b} {
+		if err := p.Search.Validate(); err != nil {
+			return nil, fmt.Errorf("player %s: %w", p.Name, err)
+		}
 	}
 	c.defaults()
 	setup := c.Setup(a, b)

@@ -94,14 +94,11 @@ type resultsFile struct {
 // match split into runs by FirstGame (on other machines, or in other
 // sessions) plays the games one run would.
 func PlayMatch(c MatchConfig) (*MatchReport, error) {
-	if c.Games < 1 || c.Games > MaxGames || c.MoveTime <= 0 || c.Game == nil || c.A == nil || c.B == nil {
-		return nil, fmt.Errorf("match: need a game, two engines, 1 to %d games and a move time", MaxGames)
+	if err := c.Validate(); err != nil {
+		return nil, fmt.Errorf("match: %w", err)
 	}
 	if c.Games%2 == 1 {
 		c.Games++
-	}
-	if c.FirstGame < 0 || c.FirstGame >= c.Games {
-		return nil, fmt.Errorf("match: first game %d: need 0 to %d (the games)", c.FirstGame, c.Games-1)
 	}
 	c.FirstGame -= c.FirstGame % 2
 	if c.MaxPlies <= 0 {
