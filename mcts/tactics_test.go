@@ -10,7 +10,7 @@ import (
 	"taifu/features"
 	"taifu/features/testgame"
 	"taifu/rules"
-	"taifu/tuner"
+	"taifu/tuner/data"
 )
 
 // Tori shogi positions (from random games) in which a drop mates at once;
@@ -44,7 +44,7 @@ func TestMateInOneByDropToriShogi(t *testing.T) {
 
 // Typhoon positions (from random games) in which the bare search at 100
 // playouts plays a move that loses material to a capture sequence: by the
-// tuner's independent capture search (tuner.Quiescer, 6 plies), its move is
+// tuner's independent capture search (data.Quiescer, 6 plies), its move is
 // more than 3 pawns worse than the best move, while the move of the search
 // with quiescence is within half a pawn of the best. Both searches use the
 // capture priors of the time (PriorsCaptures) and no history (which came
@@ -59,7 +59,7 @@ func TestCaptureSequenceTyphoon(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := tuner.NewQuiescer(w)
+	q := data.NewQuiescer(w)
 	for _, p := range []string{
 		"gw,pr,go,sa,1,co,k,1,ci,st,ma,fh/fu,un,bd,fl,d,f,w,a,gg,c,n,cu/be,1,wa,der,cg,bt,del,sg,1,ch,ov,ot/3,gu,p,p,p,p,gu,p,1,fu/1,p,8,p,1/hu,1,p,ba,1,LA,6/8,la,3/5,P,2,BA,3/FU,P,P,GU,P,BT,P,P,1,P,P,FU/OT,OV,CH,1,DEL,F,1,CG,DER,WA,UN,BE/CU,N,C,SG,A,W,1,D,GU,BD,GO,HU/FH,MA,ST,CI,GG,K,CO,FL,SA,1,PR,GW tan",
 		"gw,hu,go,sa,1,co,k,gg,ci,1,ma,fh/pr,1,bd,fl,d,f,w,a,1,c,ot,cu/1,un,wa,der,cg,bt,del,sg,1,ch,ov,st/fu,be,1,gu,1,p,1,p,gu,p,p,fu/1,p,p,1,p,1,p,1,la,3/4,ba,n,6/4,LA,7/1,P,2,P,P,P,1,BA,P,P,1/FU,1,P,GU,DEL,BT,CG,P,GU,2,BE/OT,1,CH,N,ST,1,DER,GO,1,WA,UN,HU/CU,MA,OV,SG,A,W,F,D,C,BD,1,FU/FH,CI,2,GG,K,CO,FL,SA,1,PR,GW tan",

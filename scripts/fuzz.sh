@@ -6,7 +6,7 @@
 # go test: commit it with its fix. PATTERN (grep -E) selects targets by
 # "package Target", e.g. 'rules/typhoon' or 'FuzzParseWeights'.
 #
-# CI (the README's test command): scripts/fuzz.sh 2, 42 targets with FuzzResultsFile (xboard), FuzzRecords (arena), FuzzState (training), FuzzCacheHeader (tuner) and FuzzApplySpec (mcts); with 36 (35 when timed): 133 s wall
+# CI (the README's test command): scripts/fuzz.sh 2, 42 targets with FuzzResultsFile (xboard), FuzzRecords (arena), FuzzState (training), FuzzCacheHeader (tuner/data) and FuzzApplySpec (mcts); with 36 (35 when timed): 133 s wall
 # on the quiet 2-core machine, 366 s at load 7, most of it building the
 # instrumented test binaries. A failing input is reported with the last 20
 # lines of go test's output and fails the script.

@@ -19,6 +19,7 @@ import (
 	"taifu/rules"
 	"taifu/selfplay"
 	"taifu/tuner"
+	"taifu/tuner/data"
 	"taifu/weightsio"
 )
 
@@ -33,7 +34,7 @@ func testConfig(out string) Config {
 	sp.Games, sp.Playouts, sp.Workers, sp.MaxPlies = 8, 16, 2, 60
 	return Config{Game: g, Out: out, Generations: 1, Start: features.Starting(g), Seed: 5,
 		SelfPlay: sp, Window: 2, Accept: AcceptAlways,
-		Tune:      tuner.TuneConfig{Lambda: tuner.DefaultLambda, Validation: 0.2, Quiet: tuner.QuietOff, Fit: tuner.Settings{Method: "lbfgs", L2: tuner.DefaultL2, MaxEpochs: 20}},
+		Tune:      tuner.TuneConfig{Lambda: tuner.DefaultLambda, Validation: 0.2, Quiet: data.QuietOff, Fit: tuner.Settings{Method: "lbfgs", L2: tuner.DefaultL2, MaxEpochs: 20}},
 		Match:     arena.Config{Pairs: 1, OpeningPlies: 2, MaxPlies: 60},
 		Candidate: mcts.Config{Playouts: 8}, Current: mcts.Config{Playouts: 8}}
 }

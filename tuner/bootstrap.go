@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"taifu/rules"
+	"taifu/tuner/data"
 )
 
 // Bootstrap estimates the sampling spread of the fitted weights: it draws n
@@ -15,7 +16,7 @@ import (
 // with L-BFGS starting from the fitted weights w at the fixed scale k, and
 // returns the n refitted weight vectors. anchor is the regularisation centre
 // used for the main fit. seed makes the resampling reproducible.
-func Bootstrap(d *Dataset, train []int32, w, anchor []float64, k float64, s Settings, n int, seed uint64) ([][]float64, error) {
+func Bootstrap(d *data.Dataset, train []int32, w, anchor []float64, k float64, s Settings, n int, seed uint64) ([][]float64, error) {
 	s.K = k
 	s.Method = "lbfgs"
 	s.Progress = nil
@@ -53,7 +54,7 @@ type Sample struct {
 // the per-kind terms of g (names is the schema), so that whole-worth
 // intervals (worthIntervals) carry the spread of the estimator itself: an
 // early-stopped fit is not compared with converged refits.
-func BootstrapWorth(g *rules.Game, names []string, d *Dataset, train, valid []int32, w0 []float64, k float64, s Settings, n int, seed uint64) ([]Sample, error) {
+func BootstrapWorth(g *rules.Game, names []string, d *data.Dataset, train, valid []int32, w0 []float64, k float64, s Settings, n int, seed uint64) ([]Sample, error) {
 	s.K = k
 	s.Progress = nil
 	refit := func(rows []int32) ([]float64, error) {
@@ -68,8 +69,8 @@ func BootstrapWorth(g *rules.Game, names []string, d *Dataset, train, valid []in
 	})
 }
 
-func bootstrap(d *Dataset, train []int32, n int, seed uint64, refit func([]int32) ([]float64, error), measure func([]int32) Activations) ([]Sample, error) {
-	games := Games(d, train)
+func bootstrap(d *data.Dataset, train []int32, n int, seed uint64, refit func([]int32) ([]float64, error), measure func([]int32) Activations) ([]Sample, error) {
+	games := data.Games(d, train)
 	if len(games) < 2 {
 		return nil, fmt.Errorf("bootstrap needs at least 2 training games, have %d", len(games))
 	}

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"taifu/tuner/data"
+
 	"gonum.org/v1/gonum/optimize"
 )
 
@@ -73,7 +75,7 @@ type Result struct {
 // weights w over rows: a golden-section search on log K over [1e-4, 1e3]. The
 // loss is convex in K (a logistic regression on the single input w·x), so the
 // search finds the global minimum to about 1e-5 relative (29 evaluations).
-func FitK(d *Dataset, rows []int32, w []float64, workers int) float64 {
+func FitK(d *data.Dataset, rows []int32, w []float64, workers int) float64 {
 	o := &Objective{Data: d, Rows: rows, Workers: workers}
 	f := func(logK float64) float64 {
 		o.K = math.Exp(logK)
@@ -99,7 +101,7 @@ func FitK(d *Dataset, rows []int32, w []float64, workers int) float64 {
 
 // Fit fits K (unless s.K is set) and then the weights, starting from w0, on
 // the train rows of d, reporting the loss on the valid rows each epoch.
-func Fit(d *Dataset, train, valid []int32, w0 []float64, s Settings) (*Result, error) {
+func Fit(d *data.Dataset, train, valid []int32, w0 []float64, s Settings) (*Result, error) {
 	if len(w0) != d.NFeat {
 		return nil, fmt.Errorf("starting weights have %d entries, dataset %d features", len(w0), d.NFeat)
 	}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"runtime"
 	"sync"
+
+	"taifu/tuner/data"
 )
 
 // Objective is the tuner's loss over a set of rows of a Dataset:
@@ -18,7 +20,7 @@ import (
 // drifting. The penalty is on K·w, the weights in logit units, so that its
 // strength does not depend on the scale of the evaluation.
 type Objective struct {
-	Data    *Dataset
+	Data    *data.Dataset
 	Rows    []int32   // the rows, repeated rows counted once per repeat
 	K       float64   // logistic scale
 	L2      float64   // regularisation strength

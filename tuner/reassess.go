@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"taifu/features"
+	"taifu/tuner/data"
 )
 
 // ReassessConfig measures a weights file's whole-worth values on data: for
@@ -61,7 +62,7 @@ func Reassess(c ReassessConfig) (map[string]any, error) {
 	valid := num("validation", DefaultValidation)
 	quiet, _ := settings["quiet"].(string)
 	if quiet == "" {
-		quiet = QuietResolve
+		quiet = data.QuietResolve
 	}
 	var only []string
 	if a, ok := settings["only"].([]any); ok {
@@ -100,7 +101,7 @@ func Reassess(c ReassessConfig) (map[string]any, error) {
 	t0 := time.Now()
 	// The capture search resolves positions with the fit's starting weights,
 	// as the fit did.
-	d, ls, err := Load(c.Data, LoadConfig{Game: g, Lambda: lambda, Quiet: quiet, Weights: anchor, Workers: c.Workers, Progress: c.Log})
+	d, ls, err := data.Load(c.Data, data.LoadConfig{Game: g, Lambda: lambda, Quiet: quiet, Weights: anchor, Workers: c.Workers, Progress: c.Log})
 	if err != nil {
 		return nil, err
 	}

@@ -7,11 +7,12 @@ import (
 	"time"
 
 	"taifu/features"
+	"taifu/tuner/data"
 )
 
 // StreamConfig sets up FitStream.
 type StreamConfig struct {
-	Load       LoadConfig
+	Load       data.LoadConfig
 	Validation float64 // share of games held out (kept in memory)
 	ChunkRows  int     // training rows held in memory at once; 0 = 262144
 	// KSampleRows is how many training rows (the first ones read) FitK
@@ -26,7 +27,7 @@ type StreamConfig struct {
 // a time and takes Adam steps over shuffled batches of each chunk. The
 // validation games (and, for K, a sample of the first training rows) are
 // kept in memory. s.Method is ignored; s.K, when set, skips the K fit.
-func FitStream(paths []string, c StreamConfig, w0 []float64, s Settings) (*Result, *LoadStats, error) {
+func FitStream(paths []string, c StreamConfig, w0 []float64, s Settings) (*Result, *data.LoadStats, error) {
 	if c.ChunkRows <= 0 {
 		c.ChunkRows = 262144
 	}
@@ -40,28 +41,24 @@ func FitStream(paths []string, c StreamConfig, w0 []float64, s Settings) (*Resul
 		s.MaxEpochs = 200
 	}
 	s.Method = "adam"
-	files, err := Sources(paths, c.Load.Window)
+	rows, err := data.OpenStream(paths, c.Load)
 	if err != nil {
 		return nil, nil, err
 	}
 	start := time.Now()
 	nf := len(w0)
 	// First pass: statistics, validation set, K sample.
-	st := &LoadStats{Files: len(files)}
-	if _, err := newConverter(c.Load, st); err != nil {
-		return nil, nil, err
-	}
+	st := &data.LoadStats{Files: rows.Files()}
 	if nn := len(features.For(c.Load.Game).Names); nn != nf {
 		return nil, nil, fmt.Errorf("starting weights have %d entries, %s has %d features", nf, c.Load.Game.Name, nn)
 	}
-	valid, sample := NewDataset(nf), NewDataset(nf)
+	valid, sample := data.NewDataset(nf), data.NewDataset(nf)
 	games := map[uint64]struct{}{}
 	trainRows := 0
-	err = scanCached(files, c.Load, st, func(fs []Feature, result int8, rv float32, key uint64) error {
-		label := Label(result, rv, c.Load.Lambda)
+	err = rows.Rows(st, func(fs []features.Feature, label float64, key uint64) error {
 		st.Used++
 		games[key] = struct{}{}
-		if InValidation(key, c.Validation) {
+		if data.InValidation(key, c.Validation) {
 			if valid.Rows() < c.MaxValidRows {
 				return valid.Add(fs, label, key)
 			}
@@ -97,7 +94,7 @@ func FitStream(paths []string, c StreamConfig, w0 []float64, s Settings) (*Resul
 	res := &Result{K: k, TrainBefore: (&Objective{Data: sample, Rows: sampleRows, K: k}).DataLoss(w0), ValidBefore: vloss(w0)}
 	rep := newReporter(s, res, w0, vloss)
 	a := newAdam(w0, s)
-	chunk := NewDataset(nf)
+	chunk := data.NewDataset(nf)
 	var sum float64
 	flush := func() {
 		if chunk.Rows() == 0 {
@@ -105,16 +102,16 @@ func FitStream(paths []string, c StreamConfig, w0 []float64, s Settings) (*Resul
 		}
 		rows, _ := chunk.Split(0)
 		sum += a.pass(&Objective{Data: chunk, K: k, L2: s.L2, Anchor: anchor, Workers: s.Workers, Frozen: s.Frozen}, rows)
-		chunk.reset()
+		chunk.Reset()
 	}
 	status := "epoch limit"
 	for epoch := 1; epoch <= s.MaxEpochs; epoch++ {
 		sum = 0
-		err := scanCached(files, c.Load, nil, func(fs []Feature, result int8, rv float32, key uint64) error {
-			if InValidation(key, c.Validation) {
+		err := rows.Rows(nil, func(fs []features.Feature, label float64, key uint64) error {
+			if data.InValidation(key, c.Validation) {
 				return nil
 			}
-			if err := chunk.Add(fs, Label(result, rv, c.Load.Lambda), key); err != nil {
+			if err := chunk.Add(fs, label, key); err != nil {
 				return err
 			}
 			if chunk.Rows() >= c.ChunkRows {
@@ -145,10 +142,4 @@ func FitStream(paths []string, c StreamConfig, w0 []float64, s Settings) (*Resul
 	res.ValidAfter = vloss(res.W)
 	res.Elapsed = time.Since(start)
 	return res, st, nil
-}
-
-// reset empties d, keeping its buffers.
-func (d *Dataset) reset() {
-	d.Off = d.Off[:1]
-	d.Idx, d.Val, d.Label, d.Game = d.Idx[:0], d.Val[:0], d.Label[:0], d.Game[:0]
 }

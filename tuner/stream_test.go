@@ -6,6 +6,8 @@ import (
 
 	"taifu/features"
 	"taifu/rules"
+	"taifu/tuner/data"
+	"taifu/tuner/internal/testrun"
 )
 
 // TestFitStreamMatchesAdam checks that streaming Adam, with a chunk large
@@ -17,10 +19,10 @@ func TestFitStreamMatchesAdam(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := writeRun(t, g, randomGames(t, g, 30, 50, 21))
+	dir := testrun.WriteRun(t, g, testrun.RandomGames(t, g, 30, 50, 21))
 	w := features.Starting(g)
-	lc := LoadConfig{Game: g, Lambda: 1, Quiet: QuietOff}
-	d, _, err := Load([]string{dir}, lc)
+	lc := data.LoadConfig{Game: g, Lambda: 1, Quiet: data.QuietOff}
+	d, _, err := data.Load([]string{dir}, lc)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"taifu/features"
 	"taifu/rules"
+	"taifu/tuner/data"
 )
 
 // Defaults of TuneConfig, shared by "taifu tune" and "taifu train".
@@ -28,11 +29,11 @@ type TuneConfig struct {
 	Game       *rules.Game
 	Data       []string          // Parquet files, directories or globs
 	Start      *features.Weights // starting point and L2 anchor
-	Lambda     float64           // label blend (LoadConfig.Lambda)
+	Lambda     float64           // label blend (data.LoadConfig.Lambda)
 	Validation float64           // share of games held out
-	Quiet      string            // QuietOff, QuietFilter or QuietResolve
+	Quiet      string            // data.QuietOff, data.QuietFilter or data.QuietResolve
 	MaxRows    int               // 0: no limit
-	Window     int64             // most recent games of the runs in Data to use; 0: all (see Sources)
+	Window     int64             // most recent games of the runs in Data to use; 0: all (see data.LoadConfig.Window)
 	Fit        Settings          // optimiser settings (Fit.L2 is the L2 strength)
 	Bootstrap  int               // bootstrap samples; 0: no intervals
 	Confidence float64           // bootstrap interval level; 0 = DefaultConfidence
@@ -109,10 +110,10 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 			return nil, nil, fmt.Errorf("no %s term starts with %s", g.Name, strings.Join(c.Only, " or "))
 		}
 	}
-	lc := LoadConfig{Game: g, Lambda: c.Lambda, Quiet: c.Quiet, Weights: c.Start, MaxRows: c.MaxRows, Window: c.Window, Workers: c.Fit.Workers, Progress: c.Log}
+	lc := data.LoadConfig{Game: g, Lambda: c.Lambda, Quiet: c.Quiet, Weights: c.Start, MaxRows: c.MaxRows, Window: c.Window, Workers: c.Fit.Workers, Progress: c.Log}
 	var (
-		d            *Dataset
-		ls           *LoadStats
+		d            *data.Dataset
+		ls           *data.LoadStats
 		train, valid []int32
 		res          *Result
 		err          error
@@ -128,7 +129,7 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 		logf("streamed %d positions of %d games from %d files per epoch (%d read, %d not quiet, %d resolved); train loss on the first 200000 training rows",
 			ls.Used, ls.Games, ls.Files, ls.Read, ls.NotQuiet, ls.Resolved)
 	} else {
-		d, ls, err = Load(c.Data, lc)
+		d, ls, err = data.Load(c.Data, lc)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -309,7 +310,7 @@ func countGames(keys []uint64, rows []int32) int {
 func GamesForFit(runID string, validation float64) int64 {
 	train, valid := 0, 0
 	for n := int64(0); n < 1_000_000; n++ {
-		if InValidation(GameKey(runID, n), validation) {
+		if data.InValidation(data.GameKey(runID, n), validation) {
 			valid++
 		} else {
 			train++

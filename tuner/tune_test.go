@@ -3,6 +3,8 @@ package tuner
 import (
 	"strings"
 	"testing"
+
+	"taifu/tuner/data"
 )
 
 // TestGamesForFit: the number of games GamesForFit names holds the least
@@ -13,7 +15,7 @@ func TestGamesForFit(t *testing.T) {
 		n := GamesForFit(run, DefaultValidation)
 		count := func(games int64) (train, valid int) {
 			for g := int64(0); g < games; g++ {
-				if InValidation(GameKey(run, g), DefaultValidation) {
+				if data.InValidation(data.GameKey(run, g), DefaultValidation) {
 					valid++
 				} else {
 					train++

@@ -8,6 +8,7 @@ import (
 
 	"taifu/features"
 	"taifu/rules"
+	"taifu/tuner/data"
 )
 
 // Whole worth: the unit exported piece values are in.
@@ -100,7 +101,7 @@ func locationTerm(g *rules.Game, k rules.Kind, hand bool) string {
 // families). A term whose kind is never out of balance in the rows gets no
 // entry (its weight then adds nothing to the whole worth: the data cannot
 // tell it from the count's).
-func MeasureActivations(g *rules.Game, names []string, d *Dataset, rows []int32) Activations {
+func MeasureActivations(g *rules.Game, names []string, d *data.Dataset, rows []int32) Activations {
 	kts := kindTerms(g, names)
 	// loc[j] is the index of term j's count term, -1 for none.
 	loc := make([]int, len(kts))

@@ -9,6 +9,9 @@ import (
 
 	"taifu/features"
 	"taifu/rules"
+	_ "taifu/rules/all"
+	"taifu/tuner/data"
+	"taifu/tuner/internal/testrun"
 )
 
 // worthNames is a schema shaped like the features package's for toriLike:
@@ -28,7 +31,7 @@ var worthNames = []string{
 // Swallow at advance 0.5 (so advance/SW = 0.5 · material/SW in every row:
 // collinear, the fit can only find their sum), material_eg/SW 0.4 on a
 // taper of 0.5. Labels are exact expected scores, sigmoid(K·eval).
-func worthData(t *testing.T, k float64, rows int, seed uint64) (*Dataset, map[string]float64) {
+func worthData(t *testing.T, k float64, rows int, seed uint64) (*data.Dataset, map[string]float64) {
 	t.Helper()
 	truth := map[string]float64{
 		"material/SW": 0.2, "advance/SW": 1.2, "material_eg/SW": 0.4, // 0.2 + 0.6 + 0.2 = 1
@@ -39,8 +42,8 @@ func worthData(t *testing.T, k float64, rows int, seed uint64) (*Dataset, map[st
 		idx[n] = int32(i)
 	}
 	rng := rand.New(rand.NewPCG(seed, 1))
-	d := NewDataset(len(worthNames))
-	var fs []Feature
+	d := data.NewDataset(len(worthNames))
+	var fs []features.Feature
 	for i := 0; i < rows; i++ {
 		fs = fs[:0]
 		sw := rng.IntN(5) - 2 // Swallow count difference
@@ -49,7 +52,7 @@ func worthData(t *testing.T, k float64, rows int, seed uint64) (*Dataset, map[st
 		hf := rng.IntN(3) - 1
 		put := func(name string, v float64) {
 			if v != 0 {
-				fs = append(fs, Feature{Index: idx[name], Value: float32(v)})
+				fs = append(fs, features.Feature{Index: idx[name], Value: float32(v)})
 			}
 		}
 		// Increasing index order, as Extract gives them.
@@ -222,14 +225,14 @@ func TestReassessMatchesTune(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := writeRun(t, g, randomGames(t, g, 40, 80, 11))
+	dir := testrun.WriteRun(t, g, testrun.RandomGames(t, g, 40, 80, 11))
 	start := features.Starting(g)
 	// Only the count terms are fitted: on 40 random games a full fit of the
 	// attack families (issue 15) can leave the Swallow's whole worth
 	// negative, and the values in Swallows undefined; the other families'
 	// βs are measured all the same.
 	w, _, err := Tune(TuneConfig{Game: g, Data: []string{dir}, Start: start, Lambda: 0.5, Validation: 0.1,
-		Quiet: QuietOff, Fit: Settings{L2: 0.01, MaxEpochs: 20}, Bootstrap: 4, Seed: 3, Version: "t", Only: []string{"material/"}})
+		Quiet: data.QuietOff, Fit: Settings{L2: 0.01, MaxEpochs: 20}, Bootstrap: 4, Seed: 3, Version: "t", Only: []string{"material/"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +297,7 @@ func TestTuneWritesLeafScale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := writeRun(t, g, randomGames(t, g, 20, 60, 5))
+	dir := testrun.WriteRun(t, g, testrun.RandomGames(t, g, 20, 60, 5))
 	start := features.Starting(g)
 	start.LeafScale = 0.7
 	for _, c := range []struct {
@@ -308,7 +311,7 @@ func TestTuneWritesLeafScale(t *testing.T) {
 		{"0.3", func(float64) float64 { return 0.3 }},
 	} {
 		w, res, err := Tune(TuneConfig{Game: g, Data: []string{dir}, Start: start, Lambda: 0.5, Validation: 0.1,
-			Quiet: QuietOff, Fit: Settings{L2: 0.01, MaxEpochs: 3}, Version: "t", Only: []string{"material/"}, LeafScale: c.set})
+			Quiet: data.QuietOff, Fit: Settings{L2: 0.01, MaxEpochs: 3}, Version: "t", Only: []string{"material/"}, LeafScale: c.set})
 		if err != nil {
 			t.Fatal(err)
 		}

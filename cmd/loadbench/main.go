@@ -1,4 +1,4 @@
-// Command loadbench times tuner.Load alone (read, decode, features, capture
+// Command loadbench times data.Load alone (read, decode, features, capture
 // handling, through the feature caches) on self-play runs, for
 // docs/benchmarks.md's "Tuner: first conversion"; with -cpuprofile it writes a pprof CPU
 // profile of the load. It prints the wall and the CPU time (user + system
@@ -18,14 +18,14 @@ import (
 
 	"taifu/rules"
 	_ "taifu/rules/all"
-	"taifu/tuner"
+	"taifu/tuner/data"
 	"taifu/weightsio"
 )
 
 func main() {
 	game := flag.String("game", "typhoon", "game of the runs")
 	workers := flag.Int("workers", 1, "goroutines converting and reading (0: GOMAXPROCS)")
-	captures := flag.String("captures", tuner.QuietResolve, "capture handling: off, filter or resolve")
+	captures := flag.String("captures", data.QuietResolve, "capture handling: off, filter or resolve")
 	prof := flag.String("cpuprofile", "", "write a CPU profile of the load to this file")
 	weights := flag.String("weights", "start", `weights of the capture search: "start" (the starting weights) or a weights file`)
 	flag.Parse()
@@ -47,7 +47,7 @@ func run(game string, workers int, captures, prof, weights string, paths []strin
 	if err != nil {
 		return err
 	}
-	cfg := tuner.LoadConfig{Game: g, Lambda: 0.5, Quiet: captures, Weights: w, Workers: workers}
+	cfg := data.LoadConfig{Game: g, Lambda: 0.5, Quiet: captures, Weights: w, Workers: workers}
 	if prof != "" {
 		f, err := os.Create(prof)
 		if err != nil {
@@ -61,7 +61,7 @@ func run(game string, workers int, captures, prof, weights string, paths []strin
 	}
 	cpu0 := cpuTime()
 	start := time.Now()
-	d, st, err := tuner.Load(paths, cfg)
+	d, st, err := data.Load(paths, cfg)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"taifu/features"
 	"taifu/rules"
 	"taifu/tuner"
+	"taifu/tuner/data"
 	"taifu/tuner/policy"
 	"taifu/weightsio"
 )
@@ -68,7 +69,7 @@ func (q quietFlag) Set(v string) error {
 		q.f.noProgress = b
 		return nil
 	}
-	if tuner.CheckQuiet(v) == nil {
+	if data.CheckQuiet(v) == nil {
 		q.f.quiet = v // the old meaning: use --captures
 		return nil
 	}
@@ -90,8 +91,8 @@ func (f *tuneFlags) register(fs interface {
 	fs.Float64Var(&f.l2, "l2", tuner.DefaultL2, "L2 strength pulling weights towards the starting weights")
 	fs.Float64Var(&f.validation, "validation", tuner.DefaultValidation, "share of games held out for validation")
 	fs.StringVar(&f.method, "method", "lbfgs", "optimiser: lbfgs (full batch) or adam (mini-batch)")
-	f.quiet = tuner.QuietResolve
-	fs.StringVar(&f.quiet, "captures", tuner.QuietResolve, "positions with a capture pending: off, filter (drop them) or resolve (capture-only search)")
+	f.quiet = data.QuietResolve
+	fs.StringVar(&f.quiet, "captures", data.QuietResolve, "positions with a capture pending: off, filter (drop them) or resolve (capture-only search)")
 	fs.Var(quietFlag{f}, "quiet", "no progress output (--quiet=off|filter|resolve: the old spelling of --captures)")
 	fs.StringVar(&f.leafScale, "leaf-scale", "keep", "leaf_scale of the written weights (the search's leaf value is 2*sigmoid(scale*eval)-1): keep (the starting weights'), k (the fitted K), none (the search's default) or a scale per pawn")
 	fs.IntVar(&f.epochs, "epochs", 200, "maximum epochs (L-BFGS iterations)")
@@ -107,8 +108,8 @@ func (f *tuneFlags) register(fs interface {
 	fs.Uint64Var(&f.seed, "seed", 1, "seed for Adam's shuffling and the bootstrap")
 }
 
-func (f *tuneFlags) config(g *rules.Game, data []string, start *features.Weights, version string, progress func(tuner.FitProgress), log io.Writer) (tuner.TuneConfig, error) {
-	if err := tuner.CheckQuiet(f.quiet); err != nil {
+func (f *tuneFlags) config(g *rules.Game, paths []string, start *features.Weights, version string, progress func(tuner.FitProgress), log io.Writer) (tuner.TuneConfig, error) {
+	if err := data.CheckQuiet(f.quiet); err != nil {
 		return tuner.TuneConfig{}, err
 	}
 	if f.method != "lbfgs" && f.method != "adam" {
@@ -139,7 +140,7 @@ func (f *tuneFlags) config(g *rules.Game, data []string, start *features.Weights
 		return tuner.TuneConfig{}, err
 	}
 	return tuner.TuneConfig{
-		Game: g, Data: data, Start: start, Lambda: f.lambda, Validation: f.validation, Quiet: f.quiet,
+		Game: g, Data: paths, Start: start, Lambda: f.lambda, Validation: f.validation, Quiet: f.quiet,
 		LeafScale: f.leafScale, MaxRows: f.maxRows, Bootstrap: f.boot, Stream: f.stream, Only: f.only, Confidence: f.conf, Seed: f.seed, Version: version, Log: log,
 		Fit: tuner.Settings{Method: f.method, L2: f.l2, MaxEpochs: f.epochs, Tolerance: f.tol, BatchSize: f.batch,
 			LearningRate: f.lr, Seed: f.seed, Workers: f.workers, Progress: progress, EarlyStop: f.early},

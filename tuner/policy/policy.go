@@ -27,7 +27,7 @@ import (
 	"taifu/datasets"
 	"taifu/features"
 	"taifu/rules"
-	"taifu/tuner"
+	"taifu/tuner/data"
 )
 
 // DefaultL2 is the L2 strength on the weights other than hand_prior's
@@ -54,7 +54,7 @@ type Config struct {
 	// files or globs they come from (datasets.Files).
 	Files []string
 	Data  []string
-	// Validation is the share of games held out (tuner.InValidation).
+	// Validation is the share of games held out (data.InValidation).
 	Validation float64
 	// L2 is the penalty strength (0: DefaultL2; negative: none).
 	L2 float64
@@ -206,7 +206,7 @@ func load(cfg *Config, st *Stats) (train, val []sample, err error) {
 				}
 			}
 			st.Used++
-			if tuner.InValidation(tuner.GameKey(r.RunID, r.GameNumber), cfg.Validation) {
+			if data.InValidation(data.GameKey(r.RunID, r.GameNumber), cfg.Validation) {
 				val = append(val, x)
 			} else {
 				train = append(train, x)

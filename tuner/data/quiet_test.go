@@ -1,4 +1,4 @@
-package tuner
+package data
 
 import (
 	"math"
@@ -7,6 +7,7 @@ import (
 
 	"taifu/features"
 	"taifu/rules"
+	"taifu/tuner/internal/testrun"
 )
 
 // capturePositions returns the positions of random games of g in which the
@@ -15,14 +16,14 @@ func capturePositions(t testing.TB, g *rules.Game, games, plies int, seed uint64
 	t.Helper()
 	var out []rules.State
 	buf := make([]rules.Move, 0, 512)
-	for _, rows := range randomGames(t, g, games, plies, seed) {
+	for _, rows := range testrun.RandomGames(t, g, games, plies, seed) {
 		for _, r := range rows {
 			st, err := rules.ParsePosition(g, r.Position)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var capt bool
-			if capt, buf = HasCapture(st, buf); capt {
+			if capt, buf = hasCapture(st, buf); capt {
 				out = append(out, st)
 			}
 		}

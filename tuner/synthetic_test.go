@@ -3,6 +3,9 @@ package tuner
 import (
 	"math"
 	"math/rand/v2"
+
+	"taifu/features"
+	"taifu/tuner/data"
 )
 
 // SyntheticConfig describes a synthetic dataset for tests and benchmarks:
@@ -24,7 +27,7 @@ type SyntheticConfig struct {
 // exactly sigmoid(K · w·x), so a fit at scale K recovers w up to numerical
 // error; with Outcomes true, labels are drawn win/draw/loss with that
 // expectation p (draw probability 0.8·p(1−p), win p − draw/2).
-func Synthetic(c SyntheticConfig) (*Dataset, []float64) {
+func Synthetic(c SyntheticConfig) (*data.Dataset, []float64) {
 	if c.PerGame <= 0 {
 		c.PerGame = 50
 	}
@@ -42,8 +45,8 @@ func Synthetic(c SyntheticConfig) (*Dataset, []float64) {
 			w[j] = 0.5 + 9.5*rng.Float64()
 		}
 	}
-	d := NewDataset(c.Features)
-	fs := make([]Feature, 0, c.Features)
+	d := data.NewDataset(c.Features)
+	fs := make([]features.Feature, 0, c.Features)
 	// Scale feature magnitudes so that |w·x| is a few pawns, like real
 	// positions, whatever the number of features.
 	scale := 1 / math.Sqrt(float64(c.Features)*c.Density)
@@ -58,7 +61,7 @@ func Synthetic(c SyntheticConfig) (*Dataset, []float64) {
 			if v == 0 {
 				continue
 			}
-			fs = append(fs, Feature{Index: int32(j), Value: v})
+			fs = append(fs, features.Feature{Index: int32(j), Value: v})
 			e += w[j] * float64(v)
 		}
 		p := Sigmoid(c.K * e)
@@ -75,9 +78,20 @@ func Synthetic(c SyntheticConfig) (*Dataset, []float64) {
 				label = 0
 			}
 		}
-		if err := d.Add(fs, label, mix64(uint64(i/c.PerGame)+c.Seed<<32)); err != nil {
+		if err := d.Add(fs, label, splitmix64(uint64(i/c.PerGame)+c.Seed<<32)); err != nil {
 			panic(err) // cannot happen: indices and labels are in range by construction
 		}
 	}
 	return d, w
+}
+
+// splitmix64 is the splitmix64 finaliser, which spreads the synthetic game
+// numbers over game keys.
+func splitmix64(z uint64) uint64 {
+	z ^= z >> 30
+	z *= 0xbf58476d1ce4e5b9
+	z ^= z >> 27
+	z *= 0x94d049bb133111eb
+	z ^= z >> 31
+	return z
 }

@@ -1,4 +1,4 @@
-package tuner_test
+package data
 
 import (
 	"bytes"
@@ -21,7 +21,6 @@ import (
 	_ "taifu/rules/all"
 	"taifu/selfplay"
 	"taifu/storage"
-	"taifu/tuner"
 )
 
 // selfPlayRun plays a few real self-play games of game into a fresh run
@@ -49,18 +48,18 @@ func selfPlayGames(t *testing.T, game string, seed uint64, games int64) string {
 
 // fresh extracts the features of every row of file from its position text,
 // in memory, the way the search sees positions (no cache, no board column).
-func fresh(t *testing.T, g *rules.Game, file, quiet string, w *features.Weights) *tuner.Dataset {
+func fresh(t *testing.T, g *rules.Game, file, quiet string, w *features.Weights) *Dataset {
 	t.Helper()
 	s := features.For(g)
-	d := tuner.NewDataset(len(s.Names))
-	q := tuner.NewQuiescer(w)
+	d := NewDataset(len(s.Names))
+	q := NewQuiescer(w)
 	err := datasets.Scan([]string{file}, nil, func(r *datasets.Row) error {
 		st, err := rules.ParsePosition(g, r.Position)
 		if err != nil {
 			return err
 		}
 		sign := float32(1)
-		if quiet == tuner.QuietResolve {
+		if quiet == QuietResolve {
 			pv, _ := q.Resolve(st)
 			for _, m := range pv {
 				st.Make(m)
@@ -73,7 +72,7 @@ func fresh(t *testing.T, g *rules.Game, file, quiet string, w *features.Weights)
 		for i := range fs {
 			fs[i].Value *= sign
 		}
-		return d.Add(fs, tuner.Label(r.Result, r.RootValue, 0.5), tuner.GameKey(r.RunID, r.GameNumber))
+		return d.Add(fs, labelOf(r.Result, r.RootValue, 0.5), GameKey(r.RunID, r.GameNumber))
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -81,7 +80,7 @@ func fresh(t *testing.T, g *rules.Game, file, quiet string, w *features.Weights)
 	return d
 }
 
-func sameData(t *testing.T, what string, got, want *tuner.Dataset) {
+func sameData(t *testing.T, what string, got, want *Dataset) {
 	t.Helper()
 	if got.Rows() != want.Rows() || len(got.Idx) != len(want.Idx) {
 		t.Fatalf("%s: %d rows %d entries, want %d rows %d entries", what, got.Rows(), len(got.Idx), want.Rows(), len(want.Idx))
@@ -103,10 +102,10 @@ func sameData(t *testing.T, what string, got, want *tuner.Dataset) {
 	}
 }
 
-func load(t *testing.T, g *rules.Game, file, quiet string, w *features.Weights, workers int) (*tuner.Dataset, string) {
+func load(t *testing.T, g *rules.Game, file, quiet string, w *features.Weights, workers int) (*Dataset, string) {
 	t.Helper()
 	var log bytes.Buffer
-	d, _, err := tuner.Load([]string{file}, tuner.LoadConfig{Game: g, Lambda: 0.5, Quiet: quiet, Weights: w, Workers: workers, Progress: &log})
+	d, _, err := Load([]string{file}, LoadConfig{Game: g, Lambda: 0.5, Quiet: quiet, Weights: w, Workers: workers, Progress: &log})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,24 +115,24 @@ func load(t *testing.T, g *rules.Game, file, quiet string, w *features.Weights, 
 // rewriteHeader edits the JSON header of a cache file in place.
 func rewriteHeader(t *testing.T, path string, edit func(map[string]any)) {
 	t.Helper()
-	data, err := os.ReadFile(path)
+	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	const magic = "taifu-feature-cache\n"
-	n := int(binary.LittleEndian.Uint32(data[len(magic):]))
+	n := int(binary.LittleEndian.Uint32(raw[len(magic):]))
 	var h map[string]any
-	if err := json.Unmarshal(data[len(magic)+4:len(magic)+4+n], &h); err != nil {
+	if err := json.Unmarshal(raw[len(magic)+4:len(magic)+4+n], &h); err != nil {
 		t.Fatal(err)
 	}
 	edit(h)
 	// A consistent header: its sha256 follows it (cache format 3), or
 	// nothing for an older format.
-	rest := data[len(magic)+4+n+sha256.Size:]
+	rest := raw[len(magic)+4+n+sha256.Size:]
 	hb, _ := json.Marshal(h)
 	out := append([]byte(magic), binary.LittleEndian.AppendUint32(nil, uint32(len(hb)))...)
 	out = append(out, hb...)
-	if h["format"] == float64(tuner.CacheFormat) {
+	if h["format"] == float64(cacheFormat) {
 		sum := sha256.Sum256(hb)
 		out = append(out, sum[:]...)
 	}
@@ -156,7 +155,7 @@ func TestCacheEqualsFreshExtraction(t *testing.T) {
 			}
 			file := selfPlayRun(t, name, uint64(7+i))
 			w := features.Starting(g)
-			for _, quiet := range []string{tuner.QuietOff, tuner.QuietResolve} {
+			for _, quiet := range []string{QuietOff, QuietResolve} {
 				want := fresh(t, g, file, quiet, w)
 				built, log := load(t, g, file, quiet, w, 2)
 				if !strings.Contains(log, "converting") {
@@ -183,47 +182,47 @@ func TestCacheStaleRebuilt(t *testing.T) {
 	g, _ := rules.Lookup("torishogi")
 	w := features.Starting(g)
 	a, b := selfPlayRun(t, "torishogi", 1), selfPlayRun(t, "torishogi", 2)
-	wantA, wantB := fresh(t, g, a, tuner.QuietOff, w), fresh(t, g, b, tuner.QuietOff, w)
-	load(t, g, a, tuner.QuietOff, w, 2)
-	load(t, g, b, tuner.QuietOff, w, 2)
+	wantA, wantB := fresh(t, g, a, QuietOff, w), fresh(t, g, b, QuietOff, w)
+	load(t, g, a, QuietOff, w, 2)
+	load(t, g, b, QuietOff, w, 2)
 
 	// Another schema: the header names another schema hash.
-	rewriteHeader(t, a+tuner.CacheSuffix, func(h map[string]any) { h["schema"] = strings.Repeat("0", 64) })
-	d, log := load(t, g, a, tuner.QuietOff, w, 2)
+	rewriteHeader(t, a+cacheSuffix, func(h map[string]any) { h["schema"] = strings.Repeat("0", 64) })
+	d, log := load(t, g, a, QuietOff, w, 2)
 	if !strings.Contains(log, "another feature schema") {
 		t.Errorf("other schema not reported as stale: %q", log)
 	}
 	sameData(t, "after schema change", d, wantA)
 
 	// Another run: b's cache (a valid cache of another file) placed beside a.
-	cb, err := os.ReadFile(b + tuner.CacheSuffix)
+	cb, err := os.ReadFile(b + cacheSuffix)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(a+tuner.CacheSuffix, cb, 0o644); err != nil {
+	if err := os.WriteFile(a+cacheSuffix, cb, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	d, log = load(t, g, a, tuner.QuietOff, w, 2)
+	d, log = load(t, g, a, QuietOff, w, 2)
 	if !strings.Contains(log, "another Parquet file") {
 		t.Errorf("other run's cache not reported as stale: %q", log)
 	}
 	sameData(t, "after foreign cache", d, wantA)
-	sameData(t, "b untouched", func() *tuner.Dataset { d, _ := load(t, g, b, tuner.QuietOff, w, 1); return d }(), wantB)
+	sameData(t, "b untouched", func() *Dataset { d, _ := load(t, g, b, QuietOff, w, 1); return d }(), wantB)
 
 	// A cache of an older cache format (format 1: one body, no blocks).
-	rewriteHeader(t, a+tuner.CacheSuffix, func(h map[string]any) {
+	rewriteHeader(t, a+cacheSuffix, func(h map[string]any) {
 		h["format"] = 1
 		delete(h, "blocks")
 		h["body_sha256"] = strings.Repeat("0", 64)
 	})
-	d, log = load(t, g, a, tuner.QuietOff, w, 2)
+	d, log = load(t, g, a, QuietOff, w, 2)
 	if !strings.Contains(log, "cache format 1") {
 		t.Errorf("format 1 cache not reported as stale: %q", log)
 	}
 	sameData(t, "after format 1 cache", d, wantA)
 
 	// Another quiet mode is another cache content.
-	_, log = load(t, g, a, tuner.QuietFilter, w, 2)
+	_, log = load(t, g, a, QuietFilter, w, 2)
 	if !strings.Contains(log, "quiet=off") {
 		t.Errorf("quiet change not reported as stale: %q", log)
 	}
@@ -235,8 +234,8 @@ func TestCacheDamaged(t *testing.T) {
 	g, _ := rules.Lookup("nanashogi")
 	w := features.Starting(g)
 	file := selfPlayRun(t, "nanashogi", 3)
-	load(t, g, file, tuner.QuietOff, w, 1)
-	cache := file + tuner.CacheSuffix
+	load(t, g, file, QuietOff, w, 1)
+	cache := file + cacheSuffix
 	good, err := os.ReadFile(cache)
 	if err != nil {
 		t.Fatal(err)
@@ -252,7 +251,7 @@ func TestCacheDamaged(t *testing.T) {
 			if err := os.WriteFile(c.path, c.data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, _, err := tuner.Load([]string{file}, tuner.LoadConfig{Game: g, Lambda: 0.5, Quiet: tuner.QuietOff})
+			_, _, err := Load([]string{file}, LoadConfig{Game: g, Lambda: 0.5, Quiet: QuietOff})
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -269,21 +268,21 @@ func TestLoadMaxRows(t *testing.T) {
 	g, _ := rules.Lookup("torishogi")
 	w := features.Starting(g)
 	file := selfPlayRun(t, "torishogi", 4)
-	all, _ := load(t, g, file, tuner.QuietOff, w, 2)
+	all, _ := load(t, g, file, QuietOff, w, 2)
 	for _, n := range []int{1, 16, 37, all.Rows()} {
-		d, st, err := tuner.Load([]string{file}, tuner.LoadConfig{Game: g, Lambda: 0.5, Quiet: tuner.QuietOff, MaxRows: n, Workers: 2})
+		d, st, err := Load([]string{file}, LoadConfig{Game: g, Lambda: 0.5, Quiet: QuietOff, MaxRows: n, Workers: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if d.Rows() != n || !st.Truncated || st.Used != int64(n) {
 			t.Fatalf("MaxRows %d: %d rows, stats %+v", n, d.Rows(), st)
 		}
-		want := tuner.NewDataset(all.NFeat)
+		want := NewDataset(all.NFeat)
 		for i := 0; i < n; i++ {
 			lo, hi := all.Off[i], all.Off[i+1]
-			var fs []tuner.Feature
+			var fs []features.Feature
 			for k := lo; k < hi; k++ {
-				fs = append(fs, tuner.Feature{Index: all.Idx[k], Value: all.Val[k]})
+				fs = append(fs, features.Feature{Index: all.Idx[k], Value: all.Val[k]})
 			}
 			want.Add(fs, float64(all.Label[i]), all.Game[i])
 		}
@@ -312,14 +311,14 @@ func TestWindow(t *testing.T) {
 		want   map[uint64]bool
 	}{
 		{0, map[uint64]bool{
-			tuner.GameKey("cache-test-21", 0): true, tuner.GameKey("cache-test-21", 1): true, tuner.GameKey("cache-test-21", 2): true,
-			tuner.GameKey("cache-test-22", 0): true, tuner.GameKey("cache-test-22", 1): true, tuner.GameKey("cache-test-22", 2): true}},
-		{2, map[uint64]bool{tuner.GameKey("cache-test-22", 1): true, tuner.GameKey("cache-test-22", 2): true}},
+			GameKey("cache-test-21", 0): true, GameKey("cache-test-21", 1): true, GameKey("cache-test-21", 2): true,
+			GameKey("cache-test-22", 0): true, GameKey("cache-test-22", 1): true, GameKey("cache-test-22", 2): true}},
+		{2, map[uint64]bool{GameKey("cache-test-22", 1): true, GameKey("cache-test-22", 2): true}},
 		{4, map[uint64]bool{
-			tuner.GameKey("cache-test-22", 0): true, tuner.GameKey("cache-test-22", 1): true, tuner.GameKey("cache-test-22", 2): true,
-			tuner.GameKey("cache-test-21", 2): true}},
+			GameKey("cache-test-22", 0): true, GameKey("cache-test-22", 1): true, GameKey("cache-test-22", 2): true,
+			GameKey("cache-test-21", 2): true}},
 	} {
-		d, _, err := tuner.Load([]string{ra, rb}, tuner.LoadConfig{Game: g, Lambda: 0.5, Quiet: tuner.QuietOff, Window: c.window})
+		d, _, err := Load([]string{ra, rb}, LoadConfig{Game: g, Lambda: 0.5, Quiet: QuietOff, Window: c.window})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -336,7 +335,7 @@ func TestWindow(t *testing.T) {
 			}
 		}
 	}
-	if _, _, err := tuner.Load([]string{fa}, tuner.LoadConfig{Game: g, Quiet: tuner.QuietOff, Window: 1}); err == nil {
+	if _, _, err := Load([]string{fa}, LoadConfig{Game: g, Quiet: QuietOff, Window: 1}); err == nil {
 		t.Error("a window over a file (no manifest) gave no error")
 	}
 }
@@ -349,7 +348,7 @@ func damaged(t *testing.T, file string, good, pq []byte) []struct {
 	data       []byte
 } {
 	t.Helper()
-	cache := file + tuner.CacheSuffix
+	cache := file + cacheSuffix
 	flipped := append([]byte(nil), good...)
 	flipped[len(flipped)-3] ^= 0x40
 	midCache := append([]byte(nil), good...)
@@ -393,23 +392,23 @@ func TestCacheHeaderEdited(t *testing.T) {
 	g, _ := rules.Lookup("nanashogi")
 	w := features.Starting(g)
 	file := selfPlayRun(t, "nanashogi", 5)
-	load(t, g, file, tuner.QuietOff, w, 1)
-	cache := file + tuner.CacheSuffix
-	data, err := os.ReadFile(cache)
+	load(t, g, file, QuietOff, w, 1)
+	cache := file + cacheSuffix
+	raw, err := os.ReadFile(cache)
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := bytes.Index(data, []byte(`"max_game":`))
+	i := bytes.Index(raw, []byte(`"max_game":`))
 	if i < 0 {
 		t.Fatal("no max_game in the header")
 	}
 	j := i + len(`"max_game":`)
-	data[j] = '9' // a different game number, same length
-	if data[j+1] >= '0' && data[j+1] <= '9' {
-		data[j] = '1'
+	raw[j] = '9' // a different game number, same length
+	if raw[j+1] >= '0' && raw[j+1] <= '9' {
+		raw[j] = '1'
 	}
-	os.WriteFile(cache, data, 0o644)
-	_, _, err = tuner.Load([]string{file}, tuner.LoadConfig{Game: g, Lambda: 0.5, Quiet: tuner.QuietOff})
+	os.WriteFile(cache, raw, 0o644)
+	_, _, err = Load([]string{file}, LoadConfig{Game: g, Lambda: 0.5, Quiet: QuietOff})
 	if err == nil || !strings.Contains(err.Error(), "header sha256 mismatch") || !strings.Contains(err.Error(), filepath.Base(cache)) {
 		t.Fatalf("edited header: %v", err)
 	}
@@ -426,23 +425,23 @@ func TestCacheFallback(t *testing.T) {
 	w := features.Starting(g)
 	src := selfPlayRun(t, "nanashogi", 6)
 	file := filepath.Join(t.TempDir(), strings.Repeat("p", 240)+".parquet") // 248 bytes; NAME_MAX is 255
-	data, err := os.ReadFile(src)
+	raw, err := os.ReadFile(src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(file, data, 0o644)
+	os.WriteFile(file, raw, 0o644)
 	cacheDir := t.TempDir()
 	t.Setenv(storage.CacheEnv, cacheDir)
-	want := fresh(t, g, file, tuner.QuietOff, w)
-	d, log := load(t, g, file, tuner.QuietOff, w, 1)
+	want := fresh(t, g, file, QuietOff, w)
+	d, log := load(t, g, file, QuietOff, w, 1)
 	if !strings.Contains(log, "instead") {
 		t.Errorf("no line about the cache going elsewhere: %q", log)
 	}
 	sameData(t, "fallback cache built", d, want)
-	if m, _ := filepath.Glob(filepath.Join(cacheDir, "features", "*"+tuner.CacheSuffix)); len(m) != 1 {
+	if m, _ := filepath.Glob(filepath.Join(cacheDir, "features", "*"+cacheSuffix)); len(m) != 1 {
 		t.Fatalf("caches in %s: %v", cacheDir, m)
 	}
-	d, log = load(t, g, file, tuner.QuietOff, w, 1)
+	d, log = load(t, g, file, QuietOff, w, 1)
 	if strings.Contains(log, "converting") {
 		t.Errorf("second load rebuilt the cache: %q", log)
 	}

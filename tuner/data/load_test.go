@@ -1,72 +1,15 @@
-package tuner
+package data
 
 import (
 	"math"
-	"math/rand/v2"
 	"path/filepath"
 	"testing"
 
-	"taifu/datasets"
 	"taifu/features"
 	"taifu/rules"
 	_ "taifu/rules/all"
+	"taifu/tuner/internal/testrun"
 )
-
-// randomGames plays n games of random legal moves (at most plies plies) and
-// returns their rows, the result of each game being the outcome by rule or
-// a draw when it was cut short.
-func randomGames(t testing.TB, g *rules.Game, n, plies int, seed uint64) [][]datasets.Row {
-	t.Helper()
-	rng := rand.New(rand.NewPCG(seed, 1))
-	var out [][]datasets.Row
-	buf := make([]rules.Move, 0, 512)
-	for gi := 0; gi < n; gi++ {
-		st := g.Start()
-		var rows []datasets.Row
-		var o rules.Outcome
-		for p := 0; p < plies; p++ {
-			if o = rules.Status(st, buf); o.Ended {
-				break
-			}
-			ms := st.Legal(buf[:0])
-			m := ms[rng.IntN(len(ms))]
-			rows = append(rows, datasets.Row{RunID: "test", Game: g.Name, GameNumber: int64(gi), Ply: int32(p),
-				Position: st.String(), Board: datasets.EncodeBoard(nil, st), Move: g.MoveString(m), RootValue: float32(rng.Float64()*2 - 1),
-				SideToMove: g.SideNames[st.SideToMove()]})
-			st.Make(m)
-		}
-		for i := range rows {
-			switch {
-			case !o.Ended || o.Draw:
-				rows[i].Result = 0
-			case g.SideNames[o.Winner] == rows[i].SideToMove:
-				rows[i].Result = 1
-			default:
-				rows[i].Result = -1
-			}
-		}
-		out = append(out, rows)
-	}
-	return out
-}
-
-func writeRun(t testing.TB, g *rules.Game, games [][]datasets.Row) string {
-	t.Helper()
-	dir := t.TempDir()
-	w, err := datasets.NewWriter(datasets.WriterConfig{Dir: dir, Game: g.Name})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, rows := range games {
-		if err := w.Write(rows); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
 
 // TestLoadQuietModes loads random Tori shogi games written as Parquet in the
 // three quiet modes and checks the counts, the labels and, for "filter",
@@ -76,12 +19,12 @@ func TestLoadQuietModes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	games := randomGames(t, g, 12, 60, 7)
+	games := testrun.RandomGames(t, g, 12, 60, 7)
 	total := 0
 	for _, rows := range games {
 		total += len(rows)
 	}
-	dir := writeRun(t, g, games)
+	dir := testrun.WriteRun(t, g, games)
 	w := features.Starting(g)
 	for _, mode := range []string{QuietOff, QuietFilter, QuietResolve} {
 		d, st, err := Load([]string{dir}, LoadConfig{Game: g, Lambda: 1, Quiet: mode, Weights: w})
@@ -149,7 +92,7 @@ func TestQuiescerPV(t *testing.T) {
 		q.MaxNodes = 1 << 30 // no node cut, so the PV property holds exactly
 		q.MaxDepth = 4
 		checked := 0
-		for _, rows := range randomGames(t, g, 3, 40, 11) {
+		for _, rows := range testrun.RandomGames(t, g, 3, 40, 11) {
 			for _, r := range rows {
 				st, err := rules.ParsePosition(g, r.Position)
 				if err != nil {

@@ -1,10 +1,12 @@
-package tuner
+package data
 
 import (
 	"fmt"
 	"hash/fnv"
 	"math"
 	"slices"
+
+	"taifu/features"
 )
 
 // Dataset is an in-memory sparse training set: one row per position, its
@@ -34,7 +36,7 @@ func (d *Dataset) Rows() int { return len(d.Label) }
 
 // Add appends one position. It rejects feature indices outside [0, NFeat)
 // and labels outside [0, 1] or not finite.
-func (d *Dataset) Add(fs []Feature, label float64, game uint64) error {
+func (d *Dataset) Add(fs []features.Feature, label float64, game uint64) error {
 	if math.IsNaN(label) || label < 0 || label > 1 {
 		return fmt.Errorf("label %v outside [0, 1]", label)
 	}
@@ -75,7 +77,7 @@ func (d *Dataset) addBlock(fb *featBlock, lo, hi int, lambda float64) error {
 	d.Idx = append(d.Idx, fb.idx[fb.off[lo]:fb.off[hi]]...)
 	d.Val = append(d.Val, fb.val[fb.off[lo]:fb.off[hi]]...)
 	for i := lo; i < hi; i++ {
-		label := Label(fb.result[i], fb.rv[i], lambda)
+		label := labelOf(fb.result[i], fb.rv[i], lambda)
 		if math.IsNaN(label) || label < 0 || label > 1 {
 			return fmt.Errorf("label %v outside [0, 1]", label)
 		}

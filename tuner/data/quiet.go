@@ -1,4 +1,4 @@
-package tuner
+package data
 
 import (
 	"fmt"
@@ -15,31 +15,27 @@ const (
 	QuietResolve = "resolve" // replace a position by the leaf of a capture-only search
 )
 
-// IsCapture reports whether m, legal in st, removes or converts an opposing
-// piece (rules.IsCapture, shared with the search's quiescence).
-func IsCapture(st rules.State, m *rules.Move) bool { return rules.IsCapture(st, m) }
-
 // Defaults of the capture search (Quiescer). With them the validation loss
 // of a fit from the shipped weights moves by less than 0.001 against the
 // search before them in Typhoon, Tori shogi and Nana shogi, and against the
 // unbounded search in Samarkand (docs/benchmarks.md, "Tuner: first
 // conversion").
 const (
-	DefaultResolveDepth = 6   // plies of captures
-	DefaultResolveNodes = 256 // nodes per Resolve
-	// DefaultResolveMargin is the gain cut-off's margin in pawns: a capture
+	defaultResolveDepth = 6   // plies of captures
+	defaultResolveNodes = 256 // nodes per Resolve
+	// defaultResolveMargin is the gain cut-off's margin in pawns: a capture
 	// whose material gain, added to the standing evaluation, stays this far
 	// below alpha is not searched.
-	DefaultResolveMargin = 2.0
-	// DefaultResolveTable is the number of entries of the table of
+	defaultResolveMargin = 2.0
+	// defaultResolveTable is the number of entries of the table of
 	// positions already resolved.
-	DefaultResolveTable = 1 << 14
+	defaultResolveTable = 1 << 14
 )
 
-// ResolveVersion names the capture search in the feature cache's key (after
+// resolveVersion names the capture search in the feature cache's key (after
 // the weights' hash): a cache built by another capture search is rebuilt.
 // Change it whenever Quiescer's defaults or search change what it returns.
-const ResolveVersion = "+resolve2"
+const resolveVersion = "+resolve2"
 
 // Quiescer resolves tactical positions with a capture-only negamax
 // alpha-beta search: at each node the side to move may stand pat on the
@@ -61,10 +57,10 @@ const ResolveVersion = "+resolve2"
 // across calls; a Quiescer is not safe for concurrent use.
 type Quiescer struct {
 	W        *features.Weights
-	MaxDepth int     // plies of captures; 0 = DefaultResolveDepth
-	MaxNodes int     // nodes per Resolve; 0 = DefaultResolveNodes
-	Margin   float64 // gain cut-off margin in pawns; 0 = DefaultResolveMargin, negative: no cut-off
-	Table    int     // entries of the table; 0 = DefaultResolveTable, negative: no table
+	MaxDepth int     // plies of captures; 0 = 6
+	MaxNodes int     // nodes per Resolve; 0 = 256
+	Margin   float64 // gain cut-off margin in pawns; 0 = 2, negative: no cut-off
+	Table    int     // entries of the table; 0 = 16384, negative: no table
 
 	// Nodes, Lookups and Hits count the search's nodes and the table's
 	// use over the Quiescer's life.
@@ -96,13 +92,13 @@ func NewQuiescer(w *features.Weights) *Quiescer { return &Quiescer{W: w} }
 func (q *Quiescer) limits() (depth, nodes int, margin float64) {
 	depth, nodes, margin = q.MaxDepth, q.MaxNodes, q.Margin
 	if depth <= 0 {
-		depth = DefaultResolveDepth
+		depth = defaultResolveDepth
 	}
 	if nodes <= 0 {
-		nodes = DefaultResolveNodes
+		nodes = defaultResolveNodes
 	}
 	if margin == 0 {
-		margin = DefaultResolveMargin
+		margin = defaultResolveMargin
 	}
 	return depth, nodes, margin
 }
@@ -130,7 +126,7 @@ func (q *Quiescer) setup(g *rules.Game, depth int) {
 	}
 	size := q.Table
 	if size == 0 {
-		size = DefaultResolveTable
+		size = defaultResolveTable
 	}
 	q.table, q.tablePV = nil, nil
 	if size > 0 {
@@ -180,7 +176,7 @@ func (q *Quiescer) resolve(st rules.State, value bool) ([]rules.Move, float64) {
 		q.bufs[0] = ms
 		capture := false
 		for i := range ms {
-			if IsCapture(st, &ms[i]) {
+			if rules.IsCapture(st, &ms[i]) {
 				capture = true
 				break
 			}
@@ -241,7 +237,7 @@ func (q *Quiescer) search(st rules.State, alpha, beta float64, d, maxDepth int, 
 	for i := range ms {
 		m := &ms[i]
 		key := -1.0
-		if IsCapture(st, m) {
+		if rules.IsCapture(st, m) {
 			gain, royal := rules.CaptureGain(st, m, q.val, nil)
 			if royal || margin < 0 || stand+gain+margin > alpha {
 				key = max(gain, 0) + 1
@@ -283,12 +279,12 @@ func (q *Quiescer) search(st rules.State, alpha, beta float64, d, maxDepth int, 
 	return best
 }
 
-// HasCapture reports whether the side to move in st has a legal capture.
+// hasCapture reports whether the side to move in st has a legal capture.
 // buf is scratch space.
-func HasCapture(st rules.State, buf []rules.Move) (bool, []rules.Move) {
+func hasCapture(st rules.State, buf []rules.Move) (bool, []rules.Move) {
 	buf = st.Legal(buf[:0])
 	for i := range buf {
-		if IsCapture(st, &buf[i]) {
+		if rules.IsCapture(st, &buf[i]) {
 			return true, buf
 		}
 	}

@@ -1,4 +1,4 @@
-package tuner
+package data
 
 import (
 	"bufio"
@@ -41,7 +41,7 @@ import (
 //	    n × (int32 feature index, float32 value)   (all little-endian)
 //
 // The header records the source file's size and sha256, the feature schema
-// hash (FeatureSchemaHash), the quiet mode and, for QuietResolve, the hash of
+// hash (schemaHash), the quiet mode and, for QuietResolve, the hash of
 // the weights of the capture search, and for each block its rows, features,
 // bytes, game numbers and sha256, so that blocks are read and checked in
 // parallel. A cache whose header disagrees with any of them, or of another
@@ -55,13 +55,13 @@ import (
 // storage.CacheDir (TAIFU_CACHE_DIR), named by the source's sha256, where
 // later loads look for it too.
 
-// CacheFormat is the version of the cache file layout: 2 since the body is
+// cacheFormat is the version of the cache file layout: 2 since the body is
 // split into blocks listed in the header (format 1 caches are rebuilt), 3
 // since the header's sha256 follows it.
-const CacheFormat = 3
+const cacheFormat = 3
 
-// CacheSuffix is appended to a Parquet file's name to name its cache.
-const CacheSuffix = ".feat"
+// cacheSuffix is appended to a Parquet file's name to name its cache.
+const cacheSuffix = ".feat"
 
 const cacheMagic = "taifu-feature-cache\n"
 
@@ -78,7 +78,7 @@ type cacheHeader struct {
 	SourceBytes  int64        `json:"source_bytes"`
 	SourceSHA256 string       `json:"source_sha256"`
 	Game         string       `json:"game"`
-	Schema       string       `json:"schema"` // FeatureSchemaHash
+	Schema       string       `json:"schema"` // schemaHash
 	Quiet        string       `json:"quiet"`
 	Weights      string       `json:"weights,omitempty"` // capture-search weights hash (resolve only)
 	Read         int64        `json:"rows_read"`
@@ -105,19 +105,19 @@ var (
 	schemaHashes = map[*features.Schema]string{}
 )
 
-// FeatureSchemaHash identifies what features.Schema.Extract computes for a
+// schemaHash identifies what features.Schema.Extract computes for a
 // game: the sha256 of the cache format, the game's name and rules version,
 // the feature names and the features extracted from the start position. A
 // change of names, order or extraction (as far as the start position shows
 // it) changes the hash and so invalidates every cache built before.
-func FeatureSchemaHash(s *features.Schema) string {
+func schemaHash(s *features.Schema) string {
 	schemaHashMu.Lock()
 	defer schemaHashMu.Unlock()
 	if h, ok := schemaHashes[s]; ok {
 		return h
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "cache-format %d\ngame %s %s\n", CacheFormat, s.Game.Name, s.Game.RulesVersion)
+	fmt.Fprintf(h, "cache-format %d\ngame %s %s\n", cacheFormat, s.Game.Name, s.Game.RulesVersion)
 	for _, n := range s.Names {
 		fmt.Fprintf(h, "%s\n", n)
 	}
@@ -135,9 +135,9 @@ type featKey struct {
 }
 
 func keyOf(cfg LoadConfig, s *features.Schema) featKey {
-	k := featKey{schema: FeatureSchemaHash(s), quiet: cfg.Quiet}
+	k := featKey{schema: schemaHash(s), quiet: cfg.Quiet}
 	if cfg.Quiet == QuietResolve && cfg.Weights != nil {
-		k.weights = cfg.Weights.Hash() + ResolveVersion
+		k.weights = cfg.Weights.Hash() + resolveVersion
 	}
 	return k
 }
@@ -239,8 +239,8 @@ func parseCacheHeader(rd io.Reader, path string) (*cacheHeader, int64, error) {
 	if err := json.Unmarshal(hb, &v); err != nil {
 		return nil, 0, bad("bad header")
 	}
-	if v.Format != CacheFormat {
-		return nil, 0, errStale{fmt.Sprintf("cache format %d, want %d", v.Format, CacheFormat)}
+	if v.Format != cacheFormat {
+		return nil, 0, errStale{fmt.Sprintf("cache format %d, want %d", v.Format, cacheFormat)}
 	}
 	var sum [sha256.Size]byte
 	if _, err := io.ReadFull(r, sum[:]); err != nil {
@@ -434,7 +434,7 @@ func (c *cacheFile) fill(nfeat, workers int, skip func(b *cacheBlock) bool, d *D
 					return
 				}
 				for i := 0; i < n; i++ {
-					label := Label(result[i], rv[i], lambda)
+					label := labelOf(result[i], rv[i], lambda)
 					if math.IsNaN(label) || label < 0 || label > 1 {
 						fail(bad(fmt.Sprintf("label %v outside [0, 1]", label)))
 						return
@@ -545,7 +545,7 @@ func (c *cacheFile) blocks(nfeat, workers int, skip func(b *cacheBlock) bool, fn
 }
 
 // appendRecord appends one body record.
-func appendRecord(dst []byte, fs []Feature, result int8, rv float32, key uint64, game int64) []byte {
+func appendRecord(dst []byte, fs []features.Feature, result int8, rv float32, key uint64, game int64) []byte {
 	dst = binary.LittleEndian.AppendUint64(dst, key)
 	dst = binary.LittleEndian.AppendUint64(dst, uint64(game))
 	dst = append(dst, byte(result))
@@ -591,7 +591,7 @@ func buildCache(name, path string, srcBytes int64, srcSHA string, cfg LoadConfig
 					continue
 				}
 				b := &p.blk
-				p.err = datasets.ScanGroup(name, g, LoadColumns, func(r *datasets.Row) error {
+				p.err = datasets.ScanGroup(name, g, loadColumns, func(r *datasets.Row) error {
 					fs, _, key, ok, err := c.convert(r)
 					if err != nil {
 						return fmt.Errorf("tuner: %s: %w", name, err)
@@ -621,7 +621,7 @@ func buildCache(name, path string, srcBytes int64, srcSHA string, cfg LoadConfig
 	}
 	close(next)
 	wg.Wait()
-	h := cacheHeader{Format: CacheFormat, Source: baseName(name), SourceBytes: srcBytes, SourceSHA256: srcSHA,
+	h := cacheHeader{Format: cacheFormat, Source: baseName(name), SourceBytes: srcBytes, SourceSHA256: srcSHA,
 		Game: cfg.Game.Name, Schema: key.schema, Quiet: key.quiet, Weights: key.weights, Blocks: []cacheBlock{}}
 	for i := range parts {
 		p := &parts[i]
@@ -679,13 +679,13 @@ func workersOf(n int) int {
 
 // readyCache returns src's checked cache, building it first when it is
 // missing or stale (row groups converted by workers goroutines).
-func readyCache(src Source, cfg LoadConfig, key featKey, workers int) (*cacheFile, error) {
+func readyCache(src sourceFile, cfg LoadConfig, key featKey, workers int) (*cacheFile, error) {
 	name := src.File
 	srcSHA, srcBytes, err := datasets.FileSHA256(name)
 	if err != nil {
 		return nil, fmt.Errorf("tuner: %w", err)
 	}
-	paths := []string{name + CacheSuffix}
+	paths := []string{name + cacheSuffix}
 	if alt, err := fallbackCache(name, srcSHA); err == nil {
 		paths = append(paths, alt)
 	}
@@ -741,12 +741,12 @@ func fallbackCache(name, srcSHA string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(dir, "features", srcSHA+CacheSuffix), nil
+	return filepath.Join(dir, "features", srcSHA+cacheSuffix), nil
 }
 
 // readyHeaders makes the cache of every source ready (building the missing
 // or stale ones) and returns their headers, in order.
-func readyHeaders(srcs []Source, cfg LoadConfig, key featKey, workers int) ([]cacheHeader, error) {
+func readyHeaders(srcs []sourceFile, cfg LoadConfig, key featKey, workers int) ([]cacheHeader, error) {
 	heads := make([]cacheHeader, 0, len(srcs))
 	for _, src := range srcs {
 		c, err := readyCache(src, cfg, key, workers)
@@ -783,7 +783,7 @@ func skipBelow(minGame int64) func(b *cacheBlock) bool {
 // out; fn gets the source's MinGame to leave out the rows of the others.
 // The features are those of convert (the row's side to move's point of
 // view). Counts of the rows read go to st when it is not nil.
-func scanBlocks(srcs []Source, cfg LoadConfig, st *LoadStats, fn func(fb *featBlock, minGame int64) error) error {
+func scanBlocks(srcs []sourceFile, cfg LoadConfig, st *LoadStats, fn func(fb *featBlock, minGame int64) error) error {
 	schema := features.For(cfg.Game)
 	key := keyOf(cfg, schema)
 	workers := workersOf(cfg.Workers)
@@ -805,8 +805,8 @@ func scanBlocks(srcs []Source, cfg LoadConfig, st *LoadStats, fn func(fb *featBl
 // scanCached calls fn for every training row of files, in file and row
 // order (rows of games below a source's MinGame left out), through
 // scanBlocks. fs is reused between calls.
-func scanCached(srcs []Source, cfg LoadConfig, st *LoadStats, fn func(fs []Feature, result int8, rv float32, key uint64) error) error {
-	fs := make([]Feature, 0, 64)
+func scanCached(srcs []sourceFile, cfg LoadConfig, st *LoadStats, fn func(fs []features.Feature, result int8, rv float32, key uint64) error) error {
+	fs := make([]features.Feature, 0, 64)
 	return scanBlocks(srcs, cfg, st, func(fb *featBlock, minGame int64) error {
 		for i := 0; i < fb.n; i++ {
 			if fb.game[i] < minGame {
@@ -814,7 +814,7 @@ func scanCached(srcs []Source, cfg LoadConfig, st *LoadStats, fn func(fs []Featu
 			}
 			fs = fs[:0]
 			for k := fb.off[i]; k < fb.off[i+1]; k++ {
-				fs = append(fs, Feature{Index: fb.idx[k], Value: fb.val[k]})
+				fs = append(fs, features.Feature{Index: fb.idx[k], Value: fb.val[k]})
 			}
 			if err := fn(fs, fb.result[i], fb.rv[i], fb.key[i]); err != nil {
 				return err

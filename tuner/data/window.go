@@ -1,4 +1,4 @@
-package tuner
+package data
 
 import (
 	"fmt"
@@ -9,21 +9,21 @@ import (
 	"taifu/storage"
 )
 
-// Source is one Parquet file to load and the smallest game number of it
+// sourceFile is one Parquet file to load and the smallest game number of it
 // that is used (0: all of its games).
-type Source struct {
+type sourceFile struct {
 	File    string
 	MinGame int64
 }
 
-// Sources expands paths (files, run directories, globs: datasets.Files)
+// sources expands paths (files, run directories, globs: datasets.Files)
 // into the files to load. When window > 0 only the window most recent games
 // are kept, as a training window over many runs: runs are taken newest
 // first by the start time in their manifests (then by run id), and within a
 // run the highest game numbers first. A window needs run directories (their
 // manifests say when each run started and which games each file holds).
 // Train and tune share it through LoadConfig.Window.
-func Sources(paths []string, window int64) ([]Source, error) {
+func sources(paths []string, window int64) ([]sourceFile, error) {
 	if window < 0 {
 		return nil, fmt.Errorf("window %d is negative", window)
 	}
@@ -32,9 +32,9 @@ func Sources(paths []string, window int64) ([]Source, error) {
 		if err != nil {
 			return nil, err
 		}
-		out := make([]Source, len(files))
+		out := make([]sourceFile, len(files))
 		for i, f := range files {
-			out[i] = Source{File: f}
+			out[i] = sourceFile{File: f}
 		}
 		return out, nil
 	}
@@ -72,7 +72,7 @@ func Sources(paths []string, window int64) ([]Source, error) {
 		return runs[i].m.RunID > runs[j].m.RunID
 	})
 	left := window
-	var out []Source
+	var out []sourceFile
 	for _, r := range runs {
 		if left <= 0 {
 			break
@@ -91,7 +91,7 @@ func Sources(paths []string, window int64) ([]Source, error) {
 				if err != nil {
 					return nil, err
 				}
-				out = append(out, Source{File: file, MinGame: min})
+				out = append(out, sourceFile{File: file, MinGame: min})
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package tuner
+package data
 
 import (
 	"fmt"
@@ -10,9 +10,9 @@ import (
 	"taifu/rules"
 )
 
-// LoadColumns are the Parquet columns the tuner reads; the others are never
+// loadColumns are the Parquet columns the tuner reads; the others are never
 // decoded.
-var LoadColumns = func() []string {
+var loadColumns = func() []string {
 	var out []string
 	for _, c := range []int{datasets.ColRunID, datasets.ColGame, datasets.ColGameNumber, datasets.ColBoard, datasets.ColResult, datasets.ColRootValue} {
 		out = append(out, datasets.ColumnTable[c].Name)
@@ -37,7 +37,9 @@ type LoadConfig struct {
 	// 0: GOMAXPROCS.
 	Workers int
 	// Window, when positive, keeps only this many most recent games of the
-	// runs given (see Sources).
+	// runs given, as a training window over many runs: runs newest first by
+	// the start time in their manifests (then by run id), within a run the
+	// highest game numbers first. A window needs run directories.
 	Window int64
 	// MaxRows stops loading after this many training rows; 0: no limit.
 	MaxRows int
@@ -57,8 +59,8 @@ type LoadStats struct {
 	Truncated bool  `json:"truncated,omitempty"`
 }
 
-// Label returns the training label of a row (see LoadConfig.Lambda).
-func Label(result int8, rootValue float32, lambda float64) float64 {
+// labelOf returns the training label of a row (see LoadConfig.Lambda).
+func labelOf(result int8, rootValue float32, lambda float64) float64 {
 	r := (float64(result) + 1) / 2
 	v := (math.Max(-1, math.Min(1, float64(rootValue))) + 1) / 2
 	return lambda*r + (1-lambda)*v
@@ -118,7 +120,7 @@ func (c *converter) convert(r *datasets.Row) (fs []features.Feature, label float
 	switch c.cfg.Quiet {
 	case QuietFilter:
 		var capt bool
-		capt, c.buf = HasCapture(pos, c.buf)
+		capt, c.buf = hasCapture(pos, c.buf)
 		if capt {
 			st.NotQuiet++
 			return nil, 0, 0, false, nil
@@ -141,17 +143,17 @@ func (c *converter) convert(r *datasets.Row) (fs []features.Feature, label float
 		}
 	}
 	st.Used++
-	return c.fs, Label(r.Result, r.RootValue, c.cfg.Lambda), GameKey(r.RunID, r.GameNumber), true, nil
+	return c.fs, labelOf(r.Result, r.RootValue, c.cfg.Lambda), GameKey(r.RunID, r.GameNumber), true, nil
 }
 
 // Load streams the rows of the Parquet files under paths (files,
 // directories, globs: datasets.Files), keeps those of cfg.Game, computes
 // their features from the board column with features.Schema.Extract and
 // returns them as a Dataset. Converted rows come from each file's feature
-// cache, built on first use (see CacheFormat). Rows of other games are skipped; a position
+// cache, built on first use (see cacheFormat). Rows of other games are skipped; a position
 // that does not parse is an error naming the run and game number.
 func Load(paths []string, cfg LoadConfig) (*Dataset, *LoadStats, error) {
-	files, err := Sources(paths, cfg.Window)
+	files, err := sources(paths, cfg.Window)
 	if err != nil {
 		return nil, nil, err
 	}
