@@ -293,11 +293,18 @@ func TestEveryGameStatesSearchDefaults(t *testing.T) {
 	}
 }
 
+// measuredHistory is each game's measured progressive history weight
+// (docs/results.md, "The search"), 0 for none.
+var measuredHistory = map[string]float64{"typhoon": 0.5, "samarkand": 0.5, "torishogi": 0.5, "nanashogi": 0.5, "chess": 0}
+
 // The measured defaults (docs/results.md, "The search": history 0.5 beat
 // none in the four variants; chess was not measured) reach the search
 // from the descriptors.
 func TestDefaultHistoryMeasured(t *testing.T) {
-	for name, want := range map[string]float64{"typhoon": 0.5, "samarkand": 0.5, "torishogi": 0.5, "nanashogi": 0.5, "chess": 0} {
+	if len(measuredHistory) != len(rules.Names()) {
+		t.Errorf("measuredHistory states %d games, rules has %d", len(measuredHistory), len(rules.Names()))
+	}
+	for name, want := range measuredHistory {
 		if got := DefaultHistory(game(t, name)); got != want {
 			t.Errorf("%s: DefaultHistory %v, want %v", name, got, want)
 		}

@@ -223,10 +223,9 @@ func TestProvenWinPlaysTheMateNow(t *testing.T) {
 	st := pos(t, g, "k,11/10,R,1/11,R/12/12/12/12/12/12/12/12/5,K,6 white")
 	s := mustNew(g, Config{Playouts: 200, Seed: 1, History: 0.5}, weights(t, g))
 	res := s.Search(st)
-	root := s.nodes[0]
-	for c := root.first; c < root.first+root.nChild; c++ {
-		if n := s.nodes[c]; g.MoveString(n.move) == "l10l12" && (n.visits > 0 || n.proven != 0) {
-			t.Fatalf("l10l12 was visited (%d) or proven (%d): the test needs a search that proves the root elsewhere", n.visits, n.proven)
+	for _, c := range s.RootChildren(nil) {
+		if g.MoveString(c.Move) == "l10l12" && (c.Visits > 0 || c.Proven != 0) {
+			t.Fatalf("l10l12 was visited (%d) or proven (%d): the test needs a search that proves the root elsewhere", c.Visits, c.Proven)
 		}
 	}
 	if res.Proven != 1 || g.MoveString(res.Move) != "l10l12" {

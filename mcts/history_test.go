@@ -2,9 +2,12 @@ package mcts
 
 import (
 	"math"
+	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"taifu/features/testgame"
 	"taifu/rules"
@@ -18,6 +21,10 @@ import (
 // drop's key goes wrong). Checked in every game, from the start and from a
 // later position (ply 41, or halfway through a game that ends sooner:
 // playedTo), so that both sides are tallied as the root's side.
+//
+// An internal check (it reads the tree and the table): the table shows in
+// a search's results only through small shifts of the visits, which a
+// mis-keyed or mis-signed table would shift too, so no result says this.
 func TestHistoryCountsEveryPlayout(t *testing.T) {
 	for _, name := range rules.Names() {
 		g := game(t, name)
@@ -59,44 +66,72 @@ func TestHistoryCountsEveryPlayout(t *testing.T) {
 }
 
 // With history off (a negative Config.History, or the zero value in a game
-// whose DefaultHistory is 0) the searcher has no table and its children
-// read no history, so its search is the search before.
+// whose DefaultHistory is 0) a searcher has no history table: New
+// allocates less than the table's size (the table is the searcher's only
+// allocation that large), where with history on it allocates at least
+// that; and a search completes, which reading or writing a table that is
+// not there could not (so no child reads a history mean).
 func TestHistoryOff(t *testing.T) {
-	for _, name := range []string{"typhoon", "samarkand", "torishogi", "nanashogi", "chess"} {
+	table := uint64(2 * historyKeys * unsafe.Sizeof(historyEntry{}))
+	for _, name := range rules.Names() {
 		g := game(t, name)
-		cases := []History{-1}
+		w := weights(t, g)
+		mustNew(g, Config{History: HistoryOff}, w) // builds the game's tables, once per process
+		cases := map[History]bool{HistoryOff: false, 0.5: true}
 		if DefaultHistory(g) == 0 {
-			cases = append(cases, 0)
+			cases[0] = false
 		}
-		for _, h := range cases {
-			s := mustNew(g, Config{Playouts: 50, Seed: 1, History: h}, weights(t, g))
+		for h, on := range cases {
+			var s *Searcher
+			allocated := bytesAllocated(func() { s = mustNew(g, Config{Playouts: 50, Seed: 1, History: h}, w) })
+			if (allocated >= table) != on {
+				t.Errorf("%s, History %v: New allocated %d bytes, the table is %d", name, h, allocated, table)
+			}
 			s.Search(g.Start())
-			if s.history != nil || s.histW != 0 {
-				t.Fatalf("%s, History %v: a table (weight %v)", name, h, s.histW)
-			}
-			for i := range s.nodes {
-				if s.nodes[i].hist != 0 || s.nodes[i].flags&historied != 0 {
-					t.Fatalf("%s, History %v: node %d reads history %v", name, h, i, s.nodes[i].hist)
-				}
-			}
 		}
 	}
 }
 
-// The zero Config.History is the game's DefaultHistory, and a weight given
-// is used as it is.
+// bytesAllocated returns the bytes f allocates on the heap.
+func bytesAllocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// The zero Config.History is the game's measured default
+// (TestDefaultHistoryMeasured's weights): a search with it plays as one
+// given that weight (or off), move for move; and a weight given is used
+// as it is, since another weight (or none) plays otherwise.
 func TestHistoryDefault(t *testing.T) {
-	for _, name := range []string{"typhoon", "samarkand", "torishogi", "nanashogi", "chess"} {
+	for _, name := range rules.Names() {
 		g := game(t, name)
-		for _, c := range []struct {
-			h    History
-			want float64
-		}{{0, DefaultHistory(g)}, {0.25, 0.25}, {-1, 0}} {
-			s := mustNew(g, Config{Playouts: 20, Seed: 1, History: c.h}, weights(t, g))
-			s.Search(g.Start())
-			if s.histW != c.want || (s.history != nil) != (c.want > 0) {
-				t.Errorf("%s, History %v: weight %v (table %v), want %v", name, c.h, s.histW, s.history != nil, c.want)
+		w := weights(t, g)
+		st := playedTo(g, w, 20)
+		search := func(h History) Result {
+			return mustNew(g, Config{Playouts: 300, Seed: 1, History: h}, w).Search(st)
+		}
+		measured := History(measuredHistory[name])
+		if measured == 0 {
+			measured = HistoryOff
+		}
+		d, m := search(0), search(measured)
+		if d.Move != m.Move || !reflect.DeepEqual(d.Policy, m.Policy) || d.Value != m.Value {
+			t.Errorf("%s: the default history searches otherwise than history %v", name, measured)
+		}
+		differ := 0
+		for _, h := range []History{HistoryOff, 0.25, 2} {
+			if h == measured {
+				continue
 			}
+			if r := search(h); !reflect.DeepEqual(r.Policy, m.Policy) {
+				differ++
+			}
+		}
+		if differ < 2 {
+			t.Errorf("%s: only %d of the other history settings search otherwise than %v", name, differ, measured)
 		}
 	}
 }
@@ -140,10 +175,11 @@ func FuzzParseHistory(f *testing.F) {
 // The drops' keys are apart from the board moves' and from each other: in
 // a Tori shogi position with a crane and swallows in hand (White to move;
 // TestMateInOneByDropToriShogi's first position), every move of either
-// side has its own key.
+// side has its own key (historyKey, an internal function: keys are not
+// seen outside the table).
 func TestHistoryKeysDistinct(t *testing.T) {
 	g := game(t, "torishogi")
-	st := pos(t, g, "1,pt,3,pt,1/1,rq,ph,1,sw,PT,sw/1,sw,sw,1,cr,sw,1/sw,fa,1,SW,2,lq/1,SW,1,CR,SW,SW,RQ/+sw,1,PH,1,CR,1,SW/LQ,PT,SW,SW,FA,2 white [cr,sw,sw]")
+	st := pos(t, g, toriMateByDrop)
 	checkKeysDistinct(t, g, st)
 }
 
@@ -172,6 +208,10 @@ func checkKeysDistinct(t *testing.T, g *rules.Game, st rules.State) {
 // history mean is above the parent's value goes first with Config.History
 // and not without; the bonus fades with the child's own visits (u over
 // 1 + visits, as for the prior).
+//
+// An internal check (selectChild on a tree built by hand): through Search
+// the priors, values and history means all come from the evaluation, so
+// no position sets up children equal in all but their history.
 func TestHistoryOrdersQuietMoves(t *testing.T) {
 	for _, c := range []struct {
 		history float64

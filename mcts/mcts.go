@@ -796,3 +796,33 @@ func (s *Searcher) RootVisits() int {
 	}
 	return int(s.nodes[0].visits)
 }
+
+// Child is one child of the root as the last search left it.
+type Child struct {
+	Move   rules.Move
+	Prior  float64 // prior probability (with the root noise, if any)
+	Visits int32   // playouts through the move
+	Value  float64 // mean playout value for the side that makes the move, in [-1, 1]; 0 unvisited
+	Proven int     // +1 the move wins, -1 it loses (for the side that makes it), 0 unknown (MCTS-solver)
+}
+
+// RootChildren appends the root's children, in move generation order, to
+// dst and returns it: every legal move of the position last searched,
+// visited or not, with the prior the search gave it (none before a
+// search, or when the game had ended there). It is for analysis and
+// display; the search does not call it.
+func (s *Searcher) RootChildren(dst []Child) []Child {
+	if len(s.nodes) == 0 || s.nodes[0].flags&expanded == 0 {
+		return dst
+	}
+	root := &s.nodes[0]
+	for c := root.first; c < root.first+root.nChild; c++ {
+		n := &s.nodes[c]
+		ch := Child{Move: n.move, Prior: float64(n.prior), Visits: n.visits, Proven: -int(n.proven)}
+		if n.visits > 0 {
+			ch.Value = n.w / float64(n.visits)
+		}
+		dst = append(dst, ch)
+	}
+	return dst
+}

@@ -2,6 +2,7 @@ package mcts
 
 import (
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -211,33 +212,112 @@ func TestSearchDoesNotAllocatePerNode(t *testing.T) {
 	}
 }
 
+// The capture priors (PriorsCaptures: captures and promotions only, no
+// threats) rank Rc1xc3, which takes a rook, far above a quiet rook move:
+// the root's priors after a one-playout search (the root's expansion).
 func TestPriorsFavourCaptures(t *testing.T) {
 	g := testgame.Game
 	st := pos(t, g, "k,4/5/2,r,2/5/2,R,1,K white") // Rc1 can take the rook on c3
-	s := mustNew(g, Config{Seed: 1}, nil)
-	s.prepare(st)
-	ms := st.Legal(nil)
-	s.priors(st, ms, nil, features.Threats{}, -1)
-	var capture, other float64
-	for i, m := range ms {
-		if g.MoveString(m) == "c1c3" {
-			capture = s.logits[i]
-		} else if g.MoveString(m) == "c1b1" {
-			other = s.logits[i]
-		}
-	}
+	s := mustNew(g, Config{Playouts: 1, Seed: 1, Priors: PriorsCaptures}, nil)
+	s.Search(st)
+	prior := rootPriors(s, g)
+	capture, other := prior["c1c3"], prior["c1b1"]
 	if !(capture > 5*other) || other <= 0 {
 		t.Errorf("prior of c1c3 (takes a rook) %v, of c1b1 %v", capture, other)
 	}
 }
 
+// rootPriors maps the move text of each of s's root children (a searcher
+// of g) to its prior (RootChildren).
+func rootPriors(s *Searcher, g *rules.Game) map[string]float64 {
+	out := map[string]float64{}
+	for _, c := range s.RootChildren(nil) {
+		out[g.MoveString(c.Move)] = c.Prior
+	}
+	return out
+}
+
+// RootChildren lists every legal move of the root once, in move
+// generation order, with priors summing to 1 and the visits and values
+// the search's Result reports: the visited children are Result.Policy,
+// their visits sum to the playouts below the root, their values with
+// the root's own expansion make the root's value, and the winning move of a
+// proven root is proven. Before a search, and at an ended position, it
+// lists none.
+func TestRootChildren(t *testing.T) {
+	g := testgame.Game
+	for _, c := range []struct {
+		pos    string
+		proven bool // the root is a proven win by a capture of the King
+	}{
+		{"1,n,k,n,r/p,p,p,p,p/5/P,P,P,P,P/R,N,K,N,R white", false},
+		{"2,k,2/5/5/5/K,1,R,2 white", true},
+	} {
+		st := pos(t, g, c.pos)
+		s := mustNew(g, Config{Playouts: 200, Seed: 1}, nil)
+		if n := len(s.RootChildren(nil)); n != 0 {
+			t.Fatalf("%s: %d root children before a search", c.pos, n)
+		}
+		res := s.Search(st)
+		kids := s.RootChildren(nil)
+		ms := st.Legal(nil)
+		if len(kids) != len(ms) {
+			t.Fatalf("%s: %d root children, %d legal moves", c.pos, len(kids), len(ms))
+		}
+		var sumPrior, sumValue float64
+		var visits int32
+		var policy []Visit
+		for i, k := range kids {
+			if !k.Move.Equal(ms[i]) {
+				t.Errorf("%s: child %d is %s, legal move %d %s", c.pos, i, g.MoveString(k.Move), i, g.MoveString(ms[i]))
+			}
+			sumPrior += k.Prior
+			visits += k.Visits
+			sumValue += float64(k.Visits) * k.Value
+			if k.Visits > 0 {
+				policy = append(policy, Visit{k.Move, k.Visits})
+			} else if k.Value != 0 {
+				t.Errorf("%s: unvisited %s has value %v", c.pos, g.MoveString(k.Move), k.Value)
+			}
+			if k.Value < -1 || k.Value > 1 {
+				t.Errorf("%s: %s has value %v", c.pos, g.MoveString(k.Move), k.Value)
+			}
+			if c.proven && k.Move.Equal(res.Move) && k.Proven != 1 {
+				t.Errorf("%s: the winning move %s is not proven (%d)", c.pos, g.MoveString(k.Move), k.Proven)
+			}
+		}
+		if math.Abs(sumPrior-1) > 1e-5 {
+			t.Errorf("%s: priors sum to %v", c.pos, sumPrior)
+		}
+		if !reflect.DeepEqual(policy, res.Policy) {
+			t.Errorf("%s: visited children %v, Result.Policy %v", c.pos, policy, res.Policy)
+		}
+		if int(visits) != s.RootVisits()-1 {
+			t.Errorf("%s: children's visits sum to %d, the root has %d (one its own expansion)", c.pos, visits, s.RootVisits())
+		}
+		// The root's value is its children's playouts and its own
+		// expansion's value (one in [-1, 1]).
+		if own := float64(s.RootVisits())*res.Value - sumValue; !c.proven && !(own >= -1-1e-6 && own <= 1+1e-6) {
+			t.Errorf("%s: Result.Value %v over %d playouts leaves %v to the root's own, children's sum %v", c.pos, res.Value, s.RootVisits(), own, sumValue)
+		}
+	}
+	ended := pos(t, g, "5/5/5/5/K,4 black")
+	s := mustNew(g, Config{Seed: 1}, nil)
+	s.Search(ended)
+	if n := len(s.RootChildren(nil)); n != 0 {
+		t.Errorf("ended position: %d root children", n)
+	}
+}
+
+// gamma draws Gamma(a, 1) for the root noise: an internal routine tested
+// alone, since the noise it makes is seen only through a search's visits.
 func TestGammaMean(t *testing.T) {
-	s := mustNew(testgame.Game, Config{Seed: 11}, nil)
+	rng := rand.New(rand.NewPCG(11, 0))
 	for _, a := range []float64{0.3, 1, 2.5} {
 		var sum float64
 		const n = 20000
 		for i := 0; i < n; i++ {
-			sum += gamma(s.rng, a)
+			sum += gamma(rng, a)
 		}
 		if m := sum / n; m < a*0.95 || m > a*1.05 { // Gamma(a, 1) has mean a
 			t.Errorf("gamma(%v) mean %v", a, m)

@@ -74,14 +74,14 @@ func TestLeafGain(t *testing.T) {
 	} {
 		st := pos(t, g, c.pos)
 		for _, share := range []float64{0, 0.5, 1} {
-			s := mustNew(g, Config{Seed: 1, LeafGain: share}, w)
-			s.prepare(st)
-			v := s.expand(0, st)
-			if got := s.bestCapture; math.Abs(got-c.gain) > 1e-6 {
-				t.Errorf("%s: best capture %v, want %v", c.name, got, c.gain)
-			}
-			if want := s.squash(s.eval.Eval(st) + share*c.gain); math.Abs(v-want) > 1e-6 {
-				t.Errorf("%s, leaf gain %v: leaf value %v, want %v", c.name, share, v, want)
+			// One playout values the root as a leaf: Result.Value is
+			// 2*sigmoid(EvalScale*e)-1 (Config.EvalScale) of the leaf's
+			// evaluation e, the static one plus the share of the gain.
+			s := mustNew(g, Config{Playouts: 1, Seed: 1, LeafGain: share}, w)
+			res := s.Search(st)
+			leaf := 2 * math.Atanh(res.Value) / s.EvalScale()
+			if want := res.StaticEval + share*c.gain; math.Abs(leaf-want) > 1e-6 {
+				t.Errorf("%s, leaf gain %v: leaf evaluation %v (value %v), want static %v + %v x gain %v", c.name, share, leaf, res.Value, res.StaticEval, share, c.gain)
 			}
 		}
 	}
@@ -110,13 +110,20 @@ func TestLearnedPriorsStartFromHand(t *testing.T) {
 			st.Make(ms[(7*i+3)%len(ms)])
 			ms = st.Legal(nil)
 		}
-		logits := func(p Priors, w *features.Weights) []float64 {
+		// The root's priors after one playout (the root's expansion).
+		priors := func(p Priors, w *features.Weights) []float64 {
 			s := mustNew(g, Config{Playouts: 1, Seed: 1, Priors: p}, w)
 			s.Search(st)
-			s.priors(st, ms, nil, s.eval.Threats(st, false), -1)
-			return append([]float64(nil), s.logits...)
+			var out []float64
+			for _, c := range s.RootChildren(nil) {
+				out = append(out, c.Prior)
+			}
+			if len(out) != len(ms) {
+				t.Fatalf("%s: %d root children, %d legal moves", name, len(out), len(ms))
+			}
+			return out
 		}
-		hand, learned := logits(PriorsThreats, &w), logits(PriorsLearned, &w)
+		hand, learned := priors(PriorsThreats, &w), priors(PriorsLearned, &w)
 		for i := range ms {
 			if math.Abs(hand[i]-learned[i]) > 1e-6 {
 				t.Fatalf("%s %s: threat prior %v, learned %v", name, g.MoveString(ms[i]), hand[i], learned[i])
@@ -127,7 +134,7 @@ func TestLearnedPriorsStartFromHand(t *testing.T) {
 		if err := w2.Compile(g); err != nil {
 			t.Fatal(err)
 		}
-		other := logits(PriorsLearned, &w2)
+		other := priors(PriorsLearned, &w2)
 		same := true
 		for i := range ms {
 			same = same && math.Abs(hand[i]-other[i]) < 1e-9

@@ -16,11 +16,15 @@ import (
 // Tori shogi positions (from random games) in which a drop mates at once;
 // the bare search at 200 playouts (seed 1) plays something else, the search
 // with the mate check proves the win at its first expansion.
+// toriMateByDrop is a Tori shogi position in which White mates at once by
+// a drop (TestMateInOneByDropToriShogi's first).
+const toriMateByDrop = "1,pt,3,pt,1/1,rq,ph,1,sw,PT,sw/1,sw,sw,1,cr,sw,1/sw,fa,1,SW,2,lq/1,SW,1,CR,SW,SW,RQ/+sw,1,PH,1,CR,1,SW/LQ,PT,SW,SW,FA,2 white [cr,sw,sw]"
+
 func TestMateInOneByDropToriShogi(t *testing.T) {
 	g := game(t, "torishogi")
 	w := weights(t, g)
 	for _, p := range []string{
-		"1,pt,3,pt,1/1,rq,ph,1,sw,PT,sw/1,sw,sw,1,cr,sw,1/sw,fa,1,SW,2,lq/1,SW,1,CR,SW,SW,RQ/+sw,1,PH,1,CR,1,SW/LQ,PT,SW,SW,FA,2 white [cr,sw,sw]",
+		toriMateByDrop,
 		"1,pt,ph,+SW,sw,rq,1/rq,6/cr,sw,SW,2,fa,sw/sw,sw,1,sw,pt,sw,lq/sw,SW,sw,FA,1,LQ,sw/1,CR,1,SW,SW,1,cr/PH,PT,3,PT,1 white [cr,sw]",
 		"fa,pt,1,+SW,1,pt,ph/rq,1,sw,cr,sw,SW,1/SW,1,cr,2,CR,1/1,LQ,SW,sw,PT,1,lq/1,SW,SW,1,SW,2/2,sw,CR,PH,sw,SW/1,PT,rq,+sw,1,SW,1 black [FA,sw]",
 	} {
@@ -89,26 +93,27 @@ func TestCaptureSequenceTyphoon(t *testing.T) {
 
 // A defended pawn: Rc1xc4 is answered by Rc5xc4. The quiescence value after
 // the capture is, for Black, the rook won less the pawn lost (by the
-// starting weights' material), and the static evaluation misses it.
+// starting weights' material), and the static evaluation misses it: a
+// one-playout search with TacticsQuiesce values the root (Black to move
+// after c1c4) as its quiescence leaf, 2*sigmoid(EvalScale*q)-1
+// (Config.EvalScale), and without it as the static evaluation.
 func TestQuiescenceSeesRecapture(t *testing.T) {
 	g := testgame.Game
 	w := features.Starting(g)
 	st := pos(t, g, "k,1,r,2/2,p,2/5/5/2,R,1,K white")
-	s := mustNew(g, Config{Playouts: 1, Seed: 1}, w)
-	s.Search(st)
 	m, err := rules.ParseMove(st, "c1c4")
 	if err != nil {
 		t.Fatal(err)
 	}
 	st.Make(m)
-	defer st.Unmake()
-	ms := st.Legal(nil)
-	s.qnodes = 0
-	stat := s.eval.Eval(st)
-	qv := s.quiesce(st, math.Inf(-1), math.Inf(1), 0, ms)
 	rook := w.Value("material/R")
-	if qv < stat+rook-0.5 {
-		t.Errorf("after c1c4: quiescence %.2f, static %.2f, want about static + a rook (%.2f)", qv, stat, rook)
+	for _, tac := range []Tactics{TacticsQuiesce, TacticsNone} {
+		s := mustNew(g, Config{Playouts: 1, Seed: 1, Tactics: tac}, w)
+		res := s.Search(st)
+		leaf := 2 * math.Atanh(res.Value) / s.EvalScale()
+		if sees := leaf >= res.StaticEval+rook-0.5; sees != (tac == TacticsQuiesce) {
+			t.Errorf("after c1c4, tactics %v: leaf %.2f, static %.2f, rook %.2f: the recapture seen %v", tac, leaf, res.StaticEval, rook, sees)
+		}
 	}
 }
 
@@ -149,15 +154,28 @@ func TestDeterminismTactics(t *testing.T) {
 }
 
 // The default follows the measurements: the mate search where the State
-// is rules.Tactical (Tori shogi), the bare search elsewhere.
+// is rules.Tactical (Tori shogi), the bare search elsewhere. A search with
+// the zero Tactics plays as one given the default, move for move, and (in
+// Tori shogi, where a mate is near) not as one without it.
 func TestDefaultTactics(t *testing.T) {
 	for name, want := range map[string]Tactics{"torishogi": TacticsMate, "nanashogi": TacticsNone, "typhoon": TacticsNone, "samarkand": TacticsNone} {
 		g := game(t, name)
-		s := mustNew(g, Config{Playouts: 1}, nil)
-		s.Search(g.Start())
-		if s.tactics != want || DefaultTactics(g) != want {
-			t.Errorf("%s: tactics %v, want %v", name, s.tactics, want)
+		if got := (Config{}).Resolved(g).Tactics; got != want || DefaultTactics(g) != want {
+			t.Errorf("%s: tactics %v (DefaultTactics %v), want %v", name, got, DefaultTactics(g), want)
 		}
+		w := weights(t, g)
+		m0, p0 := play(g, Config{Playouts: 40, Seed: 3}, w, 6)
+		m1, p1 := play(g, Config{Playouts: 40, Seed: 3, Tactics: want}, w, 6)
+		if !reflect.DeepEqual(m0, m1) || !reflect.DeepEqual(p0, p1) {
+			t.Errorf("%s: the default tactics play %v, tactics %v play %v", name, m0, want, m1)
+		}
+	}
+	g := game(t, "torishogi")
+	st := pos(t, g, toriMateByDrop)
+	d := mustNew(g, Config{Playouts: 2, Seed: 1}, weights(t, g)).Search(st)
+	none := mustNew(g, Config{Playouts: 2, Seed: 1, Tactics: TacticsNone}, weights(t, g)).Search(st)
+	if d.Proven != 1 || none.Proven == 1 {
+		t.Errorf("torishogi %s at 2 playouts: the default proves %d, no tactics %d; want the mate search's proof only", toriMateByDrop, d.Proven, none.Proven)
 	}
 }
 
@@ -226,6 +244,10 @@ func bruteMates(st rules.State, n int) bool {
 // mate in two checks is missed only when the search ran out of nodes. The
 // searcher with TacticsMate proves those roots won at a handful of playouts,
 // and the moves it chooses never allow a mate in two checks.
+//
+// The first part is an internal check (mateMove and its node count
+// mnodes): a search shows a mate only once it is proven at the root, not
+// the mate search's answer in every position of the walk.
 func TestMateSearchAgreesWithBruteForce(t *testing.T) {
 	g := game(t, "torishogi")
 	w := weights(t, g)
@@ -279,15 +301,15 @@ func TestMateSearchAgreesWithBruteForce(t *testing.T) {
 				sr := mustNew(st.Game(), Config{Playouts: 3, Seed: 1, Tactics: TacticsMate}, w)
 				res := sr.Search(st)
 				refuted := 0
-				for c := sr.nodes[0].first; c < sr.nodes[0].first+sr.nodes[0].nChild; c++ {
-					if sr.nodes[c].proven == 1 {
+				for _, c := range sr.RootChildren(nil) {
+					if c.Proven == -1 {
 						refuted++
 					}
 				}
 				if res.Proven != -1 && refuted < rootMateTries {
 					st.Make(res.Move)
 					if bruteMates(st, 2) {
-						t.Fatalf("%s: %s allows a mate in two (%d refuted, %d nodes)", st, g.MoveString(res.Move), refuted, sr.mnodes)
+						t.Fatalf("%s: %s allows a mate in two (%d refuted)", st, g.MoveString(res.Move), refuted)
 					}
 					st.Unmake()
 					chosen++
@@ -362,14 +384,12 @@ func checkPriorRatio(t *testing.T, s *Searcher, st rules.State, cp float64) {
 		return false
 	}
 	minCheck, maxQuiet := math.Inf(1), math.Inf(-1)
-	root := s.nodes[0]
-	for c := root.first; c < root.first+root.nChild; c++ {
-		n := s.nodes[c]
+	for _, c := range s.RootChildren(nil) {
 		switch {
-		case isCheck(n.move):
-			minCheck = min(minCheck, float64(n.prior))
-		case !rules.IsCapture(st, &n.move) && !n.move.Promotes():
-			maxQuiet = max(maxQuiet, float64(n.prior))
+		case isCheck(c.Move):
+			minCheck = min(minCheck, c.Prior)
+		case !rules.IsCapture(st, &c.Move) && !c.Move.Promotes():
+			maxQuiet = max(maxQuiet, c.Prior)
 		}
 	}
 	if len(checks) == 0 || math.Abs(minCheck/maxQuiet-math.Exp(cp)) > 1e-3*math.Exp(cp) {
@@ -392,16 +412,7 @@ func TestThreatPriorsToriShogi(t *testing.T) {
 	for _, pk := range []Priors{PriorsThreats, PriorsCaptures} {
 		s := mustNew(g, Config{Playouts: 1, Seed: 1, Priors: pk}, weights(t, g))
 		s.Search(st)
-		ms := st.Legal(nil)
-		var th features.Threats
-		if pk == PriorsThreats {
-			th = s.eval.Threats(st, false)
-		}
-		s.priors(st, ms, nil, th, -1)
-		prior := map[string]float64{}
-		for i, m := range ms {
-			prior[g.MoveString(m)] = s.logits[i]
-		}
+		prior := rootPriors(s, g)
 		quiet := prior["d1c1"]
 		for _, m := range []string{"d4c3", "d4e3", "d4c4", "d4e4", "d4c5", "d1c1", "d1d2", "d4e5"} {
 			if _, ok := prior[m]; !ok {

@@ -18,7 +18,9 @@ type treeCount struct {
 // (st, the position searched), playing each node's move on st, and counts
 // the nodes whose position (Zobrist key) an earlier node of the walk
 // already holds: the nodes a transposition table would merge into another,
-// and the playouts spent on them. st is restored.
+// and the playouts spent on them. st is restored. It reads the whole tree
+// (an internal measurement for BenchmarkTranspositions: the tree's shape
+// below the root's children is in no result).
 func treeTranspositions(s *Searcher, st rules.State) treeCount {
 	var c treeCount
 	seen := map[uint64]bool{st.Hash(): true}
