@@ -31,14 +31,14 @@ import (
 func main() {
 	table := flag.String("table", "nanashogi.tb", "solved table written by taifu solve")
 	positions := flag.Int("positions", 1000, "non-trivial positions to test")
-	playouts := flag.Int("playouts", 200, "search playouts per move")
 	seed := flag.Uint64("seed", 1, "seed of the position sampler and the searches")
 	maxPly := flag.Int("max-ply", 40, "longest random game prefix, in plies")
-	cpuct := flag.Float64("cpuct", 0, "PUCT exploration constant (0: mcts.DefaultCPuct)")
-	evalScale := flag.Float64("eval-scale", 0, "logistic scale of leaf values (0: mcts.DefaultEvalScale)")
 	weightsPath := flag.String("weights", "", "weights file (default configs/weights/nanashogi.json if present, else the starting weights)")
+	// The search settings are every command's (mcts.BindFlags), at 200
+	// playouts a move unless told otherwise.
+	cfg := mcts.Config{Playouts: 200}
+	mcts.BindFlags(flag.CommandLine, "", &cfg)
 	flag.Parse()
-	cfg := mcts.Config{Playouts: *playouts, CPuct: *cpuct, EvalScale: *evalScale}
 	if err := run(*table, *weightsPath, *positions, *maxPly, *seed, cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "nanaoptimal:", err)
 		os.Exit(1)
@@ -158,8 +158,8 @@ func run(tablePath, weightsPath string, positions, maxPly int, seed uint64, cfg 
 		}
 		baseline += float64(len(best)) / float64(len(ms))
 	}
-	fmt.Printf("nanashogi: %d playouts/move, cpuct %v, eval scale %v, weights %s, seed %d, random prefixes of 0-%d plies\n",
-		cfg.Playouts, cfg.CPuct, scale, w.Version, seed, maxPly)
+	fmt.Printf("nanashogi: search %s, eval scale %v, weights %s, seed %d, random prefixes of 0-%d plies\n",
+		cfg.Resolved(g).Spec(), scale, w.Version, seed, maxPly)
 	lo, hi := wilson(all.opt, all.n)
 	fmt.Printf("value-keeping moves: %d of %d non-trivial positions = %.1f%% (95%% CI %.1f-%.1f%%); random-move baseline %.1f%%; %d trivial positions skipped\n",
 		all.opt, all.n, 100*float64(all.opt)/float64(all.n), 100*lo, 100*hi, 100*baseline/float64(all.n), trivial)
