@@ -288,7 +288,7 @@ func TestManifestShardsMerge(t *testing.T) {
 	for s := 0; s < 3; s++ {
 		m := &Manifest{Format: ManifestFormat, RunID: "r", Game: "g", Shard: s, Shards: 3, Games: 9, Done: 3, Rows: int64(10 * s),
 			Complete: true, Stats: map[string]int64{"x": int64(s)},
-			Files: []FileInfo{{Path: fmt.Sprintf("game=g/part-%03d-000000.parquet", 2-s), Rows: int64(10 * s), Games: 3}}}
+			Files: []FileInfo{{Path: fmt.Sprintf("game=g/part-%03d-000000.parquet", 2-s), Rows: int64(10 * s), Games: 3, FirstGame: int64(s), LastGame: int64(s + 6)}}}
 		if err := WriteManifest(dir, m); err != nil {
 			t.Fatal(err)
 		}
@@ -429,5 +429,48 @@ func TestManifestTrust(t *testing.T) {
 	os.WriteFile(p, data, 0o644)
 	if _, err := RunFiles(dir); err == nil || !strings.Contains(err.Error(), m.Files[1].Path) || !strings.Contains(err.Error(), "sha256") {
 		t.Errorf("a changed part was read: %v", err)
+	}
+}
+
+// TestManifestGameSets: a format 5 manifest's files must hold the shard's
+// games from the first on, in order without a gap, then at most one ahead
+// part of later games listed in increasing order; done is their count.
+func TestManifestGameSets(t *testing.T) {
+	part := func(seq int, first, last, games int64) FileInfo {
+		return FileInfo{Path: "game=g/" + PartName(1, seq), Games: games, FirstGame: first, LastGame: last, Rows: games}
+	}
+	ahead := func(nums ...int64) FileInfo {
+		return FileInfo{Path: "game=g/" + AheadName(1, 0), Games: int64(len(nums)), FirstGame: nums[0], LastGame: nums[len(nums)-1], Rows: int64(len(nums)), GameNumbers: nums}
+	}
+	for _, c := range []struct {
+		name   string
+		format int
+		files  []FileInfo
+		err    string // "" when valid
+	}{
+		{"main parts", 5, []FileInfo{part(0, 1, 7, 3), part(1, 10, 10, 1)}, ""},
+		{"main parts and ahead", 5, []FileInfo{part(0, 1, 7, 3), ahead(13, 19)}, ""},
+		{"only ahead", 5, []FileInfo{ahead(4, 10)}, ""},
+		{"main part not from the first game", 5, []FileInfo{part(0, 4, 7, 2)}, "want 2 games from 1"},
+		{"gap between main parts", 5, []FileInfo{part(0, 1, 4, 2), part(1, 10, 10, 1)}, "want 1 games from 7"},
+		{"main part count", 5, []FileInfo{part(0, 1, 7, 2)}, "want 2 games from 1"},
+		{"ahead overlaps main", 5, []FileInfo{part(0, 1, 7, 3), ahead(7, 13)}, "game 7 is not"},
+		{"ahead of another shard", 5, []FileInfo{ahead(4, 11)}, "game 11 is not"},
+		{"ahead unsorted", 5, []FileInfo{{Path: "a", Games: 2, FirstGame: 13, LastGame: 10, GameNumbers: []int64{13, 10}}}, "game 10 is not"},
+		{"ahead beyond games", 5, []FileInfo{ahead(4, 22)}, "game 22 is not"},
+		{"ahead not last", 5, []FileInfo{ahead(4), part(0, 1, 1, 1)}, "only the last file"},
+		{"ahead count", 5, []FileInfo{{Path: "a", Games: 3, FirstGame: 4, LastGame: 7, GameNumbers: []int64{4, 7}}}, "2 game numbers listed"},
+		{"ahead in format 4", 4, []FileInfo{ahead(4)}, "only a format 5 manifest"},
+		{"format 4 selection", 4, []FileInfo{part(0, 4, 13, 2)}, ""},
+	} {
+		m := &Manifest{Format: c.format, RunID: "r", Game: "g", Shard: 1, Shards: 3, Games: 20, Files: c.files}
+		for _, f := range c.files {
+			m.Done += f.Games
+			m.Rows += f.Rows
+		}
+		err := m.checkCounts()
+		if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
+			t.Errorf("%s: err = %v, want %q", c.name, err, c.err)
+		}
 	}
 }

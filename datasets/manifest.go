@@ -27,8 +27,11 @@ import (
 // was a full one). Readers read all four: LoadManifest accepts every format
 // from MinManifestFormat to ManifestFormat, the reader tells the policy
 // layouts apart by their leaf columns, and reads a file without the full
-// column as all full.
-const ManifestFormat = 4
+// column as all full. Format 5 has format 4's columns; its manifest may
+// list an ahead part (FileInfo.GameNumbers): the finished games that came
+// after a game still being played when the run committed, so that a kill
+// loses no finished game whatever its order.
+const ManifestFormat = 5
 
 // MinManifestFormat is the oldest format still read.
 const MinManifestFormat = 1
@@ -50,8 +53,10 @@ type Manifest struct {
 	Config         json.RawMessage `json:"config,omitempty"`
 	// Games is the number of game numbers of the whole run (all shards).
 	Games int64 `json:"games"`
-	// Done counts the finished games written, which are this shard's first
-	// Done game numbers in increasing order: a resumed run continues after them.
+	// Done counts the finished games written: those of the main parts,
+	// which are this shard's first game numbers in increasing order, and
+	// those of the ahead part, if any (format 5), which come after a gap.
+	// A resumed run plays the others.
 	Done     int64  `json:"done"`
 	Complete bool   `json:"complete"`
 	Rows     int64  `json:"rows"`
@@ -135,6 +140,48 @@ func (m *Manifest) checkCounts() error {
 	}
 	if m.Done > share || m.Complete && m.Done != share {
 		return fmt.Errorf("done is %d (complete %v) of the shard's %d games", m.Done, m.Complete, share)
+	}
+	return m.checkGameSets()
+}
+
+// checkGameSets checks the game numbers the files of a format 5 manifest
+// hold (older ones, such as those of `taifu games --format parquet` that
+// hold a selection of games, are read as they are): the main parts hold
+// the shard's game numbers from the first one on, each part following the
+// one before without a gap; an ahead part (format 5, at most one, listed
+// last) holds game numbers of the shard after the main parts' games, in
+// increasing order, below Games. So Done, the sum of the files' games, counts distinct games.
+func (m *Manifest) checkGameSets() error {
+	if m.Format < 5 {
+		for _, f := range m.Files {
+			if f.GameNumbers != nil {
+				return fmt.Errorf("file %s lists its games: only a format 5 manifest may", f.Path)
+			}
+		}
+		return nil
+	}
+	step := int64(m.Shards)
+	next := int64(m.Shard) // the game the next main part starts with
+	for i, f := range m.Files {
+		if f.GameNumbers == nil {
+			if f.FirstGame != next || f.LastGame < f.FirstGame || (f.LastGame-f.FirstGame)%step != 0 || (f.LastGame-f.FirstGame)/step+1 != f.Games {
+				return fmt.Errorf("file %s holds games %d to %d (%d games), want %d games from %d in steps of %d", f.Path, f.FirstGame, f.LastGame, f.Games, f.Games, next, step)
+			}
+			next = f.LastGame + step
+			continue
+		}
+		if i != len(m.Files)-1 {
+			return fmt.Errorf("file %s lists its games: only the last file may", f.Path)
+		}
+		n := f.GameNumbers
+		if int64(len(n)) != f.Games || len(n) == 0 || n[0] != f.FirstGame || n[len(n)-1] != f.LastGame {
+			return fmt.Errorf("file %s: %d game numbers listed, %d games from %d to %d recorded", f.Path, len(n), f.Games, f.FirstGame, f.LastGame)
+		}
+		for k, g := range n {
+			if g < next || (g-int64(m.Shard))%step != 0 || g >= m.Games || k > 0 && g <= n[k-1] {
+				return fmt.Errorf("file %s: game %d is not a game of shard %d from %d (below %d) in increasing order", f.Path, g, m.Shard, next, m.Games)
+			}
+		}
 	}
 	return nil
 }

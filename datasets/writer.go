@@ -52,6 +52,8 @@ type WriterConfig struct {
 	BeforeCommit func() error
 	// OnFile, when set, is called after each file is complete and renamed.
 	OnFile func(FileInfo) error
+	// Ahead names the files AheadName instead of PartName.
+	Ahead bool
 }
 
 // FileInfo describes one complete Parquet file of a run.
@@ -63,10 +65,39 @@ type FileInfo struct {
 	LastGame  int64  `json:"last_game"`
 	Bytes     int64  `json:"bytes"`
 	SHA256    string `json:"sha256"`
+	// GameNumbers lists the games of an ahead part (format 5), in
+	// increasing order; nil for a main part, whose games are FirstGame to
+	// LastGame in the shard's steps.
+	GameNumbers []int64 `json:"game_numbers,omitempty"`
+}
+
+// Numbers returns the game numbers f holds: GameNumbers, or the Games
+// evenly spaced numbers from FirstGame to LastGame (consecutive, or every
+// N-th in a shard of N).
+func (f FileInfo) Numbers() []int64 {
+	switch {
+	case f.GameNumbers != nil:
+		return f.GameNumbers
+	case f.Games <= 0:
+		return nil
+	case f.Games == 1:
+		return []int64{f.FirstGame}
+	}
+	step := max((f.LastGame-f.FirstGame)/(f.Games-1), 1)
+	var out []int64
+	for g := f.FirstGame; g <= f.LastGame; g += step {
+		out = append(out, g)
+	}
+	return out
 }
 
 // PartName returns the file name of shard's seq-th file.
 func PartName(shard, seq int) string { return fmt.Sprintf("part-%03d-%06d.parquet", shard, seq) }
+
+// AheadName returns the file name of shard's seq-th ahead part: the
+// finished games after a gap (Manifest.Done). It sorts after the shard's
+// main parts.
+func AheadName(shard, seq int) string { return fmt.Sprintf("part-%03d-ahead-%06d.parquet", shard, seq) }
 
 // GameDir returns the partition directory of game, relative to a run directory.
 func GameDir(game string) string { return "game=" + game }
@@ -189,7 +220,11 @@ func (w *Writer) NextSeq() int { return w.seq }
 func (w *Writer) Files() []FileInfo { return w.files }
 
 func (w *Writer) open() error {
-	rel := GameDir(w.cfg.Game) + "/" + PartName(w.cfg.Shard, w.seq)
+	name := PartName(w.cfg.Shard, w.seq)
+	if w.cfg.Ahead {
+		name = AheadName(w.cfg.Shard, w.seq)
+	}
+	rel := GameDir(w.cfg.Game) + "/" + name
 	f, err := storage.Create(storage.Join(w.cfg.Dir, rel))
 	if err != nil {
 		return fmt.Errorf("datasets: %w", err)

@@ -83,6 +83,10 @@ type finished struct {
 	index int64 // position in the shard's sequence of game numbers
 	rows  []datasets.Row
 	stats counters
+	// committed: an ahead part the manifest lists holds the game (its
+	// stats are in the manifest's); old: read back from one, played by an
+	// earlier Run.
+	committed, old bool
 }
 
 // play plays game number n. It returns nil when hard is cancelled first.

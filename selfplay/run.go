@@ -1,12 +1,15 @@
 package selfplay
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -30,14 +33,16 @@ type Options struct {
 	// Progress, when set, is called from Run's goroutine after every game
 	// written.
 	Progress func(Progress)
-	// CommitEvery completes the Parquet part being written, and records it
-	// in the manifest, this long after the last commit when games have been
-	// written since (checked on a timer, not only when a game is written): a
-	// SIGKILL loses at most the games written in that interval (plus those
-	// waiting behind an unfinished earlier game, since games are committed
-	// in order). 0: DefaultCommitEvery; negative: no time-based commits.
+	// CommitEvery commits the games finished since the last commit this
+	// long after it (checked on a timer, not only when a game is written):
+	// it completes the Parquet part being written, writes the finished
+	// games that wait behind an earlier game still being played into an
+	// ahead part (format 5), and records both in the manifest. A SIGKILL
+	// loses at most the games finished in that interval, whatever their
+	// order. 0: DefaultCommitEvery; negative: no time-based commits.
 	CommitEvery time.Duration
-	// CommitGames, when positive, also commits after this many games.
+	// CommitGames, when positive, also commits once this many finished
+	// games are not committed.
 	CommitGames int64
 	// TakeOverLease takes the run's lease even from a writer that looks
 	// alive (see Run).
@@ -52,8 +57,10 @@ type Options struct {
 // DefaultCommitEvery is the default Options.CommitEvery. Every commit
 // starts a new Parquet part, so a 2-core run makes about one part a minute;
 // the parts are complete files that readers take in order. Commits never
-// change the rows: a run gives the same rows in the same order whatever its
-// commit interval, worker count or interruptions.
+// change the rows: a complete run gives the same rows in the same order
+// whatever its commit interval, worker count or interruptions, as the
+// games of an ahead part are written again in order into a main part once
+// the games before them are played, and the ahead part is then dropped.
 const DefaultCommitEvery = time.Minute
 
 // Progress is the state of a run after a game is written.
@@ -91,8 +98,9 @@ func ShardGames(games int64, shard, shards int) int64 {
 // Run plays cfg's games (this shard's share) and writes them under cfg.Out.
 // Cancelling ctx stops starting new games; the games in flight are finished
 // (or dropped when opt.Drop is cancelled), the finished games written in
-// order as far as there is no gap, the files closed and the manifest
-// written. A later Run with opt.Resume continues from there.
+// order as far as there is no gap and in an ahead part after it, the files
+// closed and the manifest written. A later Run with opt.Resume plays the
+// games not written.
 func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	start := time.Now()
 	cfg = cfg.WithDefaults()
@@ -149,9 +157,35 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	if m.Done > total {
 		return nil, fmt.Errorf("%s has %d games done, more than the %d of --games %d", mpath, m.Done, total, cfg.Games)
 	}
+	// The main parts hold the shard's first games in order; the ahead
+	// part, if any, finished games after a gap. Its games are read back:
+	// they are written again, in order, into a main part once the gap is
+	// played, and the ahead part is then dropped.
+	mainFiles, ahead := m.Files, (*datasets.FileInfo)(nil)
+	if n := len(m.Files); n > 0 && m.Files[n-1].GameNumbers != nil {
+		mainFiles, ahead = m.Files[:n-1], &m.Files[n-1]
+	}
+	mainFiles = mainFiles[:len(mainFiles):len(mainFiles)]
+	var mainDone, mainRows int64
+	for _, f := range mainFiles {
+		mainDone += f.Games
+		mainRows += f.Rows
+	}
+	buffer := map[int64]*finished{} // finished games not yet in a main part, by index
+	aheadSeq := 0
+	if ahead != nil {
+		if aheadSeq, err = readAhead(cfg, ahead, buffer); err != nil {
+			return nil, fmt.Errorf("cannot resume %s: %v", cfg.Out, err)
+		}
+		aheadSeq++
+	}
+	// Ahead parts are written by format 5 runs; a resumed run of an older
+	// format commits its games in order, as it did.
+	writeAhead := m.Format >= 5
 
-	// committed are the statistics of the games in complete files; pending
-	// those of the games in the file being written.
+	// committed are the statistics of the games the manifest lists;
+	// pending those of the games in the main part being written that no
+	// ahead part held.
 	committed := countersFrom(m.Stats)
 	var pending counters
 	var pendingGames, pendingRows int64
@@ -159,8 +193,21 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	if opt.CommitEvery == 0 {
 		opt.CommitEvery = DefaultCommitEvery
 	}
+	// uncommitted counts the finished games no file holds yet.
+	uncommitted := func() int64 {
+		n := pendingGames
+		if writeAhead {
+			for _, f := range buffer {
+				if !f.committed && f.stats.Games >= 0 {
+					n++
+				}
+			}
+		}
+		return n
+	}
 	commitDue := func() bool {
-		return pendingGames > 0 && (opt.CommitGames > 0 && pendingGames >= opt.CommitGames ||
+		n := uncommitted()
+		return n > 0 && (opt.CommitGames > 0 && n >= opt.CommitGames ||
 			opt.CommitEvery > 0 && time.Since(lastCommit) >= opt.CommitEvery)
 	}
 	save := func() error {
@@ -172,8 +219,62 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 		m.Updated = time.Now().UTC().Format(time.RFC3339)
 		return datasets.WriteManifest(cfg.Out, m)
 	}
+	// publish writes the manifest: the main parts, and an ahead part of the
+	// finished games after the first gap (a new one when that set changed),
+	// then removes the ahead part it replaces.
+	publish := func() error {
+		var games []*finished
+		changed := false
+		if writeAhead {
+			for _, f := range buffer {
+				if f.stats.Games >= 0 {
+					games = append(games, f)
+					changed = changed || !f.committed
+				}
+			}
+		}
+		slices.SortFunc(games, func(a, b *finished) int { return cmp.Compare(a.index, b.index) })
+		old := ahead
+		if ahead == nil || int64(len(games)) != ahead.Games {
+			changed = true
+		}
+		if changed {
+			ahead = nil
+			if len(games) > 0 {
+				fi, err := writeAheadPart(cfg, m, aheadSeq, games, lease.Check)
+				if err != nil {
+					return err
+				}
+				aheadSeq++
+				ahead = fi
+				for _, f := range games {
+					if !f.committed {
+						committed.add(f.stats)
+						f.committed = true
+					}
+				}
+			}
+		}
+		m.Files = mainFiles
+		m.Done, m.Rows = mainDone, mainRows
+		if ahead != nil {
+			m.Files = append(slices.Clip(mainFiles), *ahead)
+			m.Done += ahead.Games
+			m.Rows += ahead.Rows
+		}
+		lastCommit = time.Now()
+		if err := save(); err != nil {
+			return err
+		}
+		if old != nil && old != ahead {
+			// Not listed any more; a failed removal leaves a stray that the
+			// next --resume deletes.
+			storage.Remove(storage.Join(cfg.Out, old.Path))
+		}
+		return nil
+	}
 	wr, err := datasets.NewWriter(datasets.WriterConfig{
-		Dir: cfg.Out, Game: g.Name, Shard: cfg.Shard, FirstSeq: nextSeq(m),
+		Dir: cfg.Out, Game: g.Name, Shard: cfg.Shard, FirstSeq: len(mainFiles),
 		MaxFileBytes: cfg.MaxFileBytes, RowGroupRows: cfg.RowGroupRows,
 		// A resumed run of an older format keeps its policy layout, and
 		// writes no full column, so that all files of a run have the same
@@ -182,13 +283,12 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 		NoFull:       m.Format < 4,
 		BeforeCommit: lease.Check,
 		OnFile: func(fi datasets.FileInfo) error {
-			m.Files = append(m.Files, fi)
-			m.Done += pendingGames
-			m.Rows += pendingRows
+			mainFiles = append(mainFiles, fi)
+			mainDone += pendingGames
+			mainRows += pendingRows
 			committed.add(pending)
 			pending, pendingGames, pendingRows = counters{}, 0, 0
-			lastCommit = time.Now()
-			return save()
+			return publish()
 		},
 	})
 	if err != nil {
@@ -197,10 +297,18 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	if err := save(); err != nil {
 		return nil, err
 	}
+	// commit completes the main part, if it holds games, and publishes.
+	commit := func() error {
+		if pendingGames > 0 {
+			return wr.Rotate() // OnFile publishes
+		}
+		return publish()
+	}
 
-	// Workers play the games handed out in order; a token per game bounds
-	// how far play may run ahead of writing (the reorder buffer).
-	first := m.Done
+	// Workers play the games not yet written, handed out in order; a token
+	// per game bounds how far play may run ahead of the main parts (the
+	// reorder buffer).
+	first := mainDone
 	window := int64(4*cfg.Workers + 4)
 	tokens := make(chan struct{}, window)
 	jobs := make(chan int64)
@@ -225,9 +333,16 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 			}
 		}()
 	}
+	written := make(map[int64]bool, len(buffer)) // games of the ahead part read back
+	for k := range buffer {
+		written[k] = true
+	}
 	go func() {
 		defer close(jobs)
 		for k := first; k < total; k++ {
+			if written[k] {
+				continue
+			}
 			select {
 			case tokens <- struct{}{}:
 			case <-ctx.Done():
@@ -246,7 +361,6 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	go func() { wg.Wait(); close(results) }()
 
 	sum := &Summary{Dir: cfg.Out, RunID: cfg.RunID, Manifest: mpath, Total: total}
-	buffer := map[int64]*finished{}
 	next := first
 	var werr error
 	var tick <-chan time.Time
@@ -255,68 +369,75 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 		defer t.Stop()
 		tick = t.C
 	}
-	for results != nil {
-		var f *finished
-		select {
-		case <-tick:
-			// A commit on time, even while the next game is still played.
-			if werr == nil && commitDue() {
-				if werr = wr.Rotate(); werr != nil {
-					dropNow()
-				}
-			}
-			continue
-		case r, ok := <-results:
-			if !ok {
-				results = nil
-				continue
-			}
-			f = r
-		}
-		if werr != nil {
-			continue // drain
-		}
-		buffer[f.index] = f
+	// drain writes the buffered games that follow the main parts without
+	// a gap.
+	drain := func() error {
 		for {
 			f, ok := buffer[next]
 			if !ok || f.stats.Games < 0 {
-				break // a gap, or a dropped game: nothing after it is written
+				return nil // a gap, or a dropped game: nothing after it is written in order
 			}
 			delete(buffer, next)
 			// Count the game before writing it: Write may complete the
 			// file, and OnFile commits the pending games to the manifest.
-			pending.add(f.stats)
+			if !f.committed {
+				pending.add(f.stats)
+			}
 			pendingGames++
 			pendingRows += int64(len(f.rows))
-			werr = wr.Write(f.rows)
-			if werr == nil && commitDue() {
-				werr = wr.Rotate() // complete the part; OnFile commits it
-			}
-			if werr != nil {
-				dropNow()
-				break
+			if err := wr.Write(f.rows); err != nil {
+				return err
 			}
 			next++
-			<-tokens
-			sum.Session++
-			sum.Positions += int64(len(f.rows))
-			sum.Playouts += f.stats.Playouts
+			if !f.old {
+				<-tokens
+				sum.Session++
+				sum.Positions += int64(len(f.rows))
+				sum.Playouts += f.stats.Playouts
+			}
+			if commitDue() {
+				if err := commit(); err != nil {
+					return err
+				}
+			}
 			if opt.Progress != nil {
 				opt.Progress(Progress{Done: next, Total: total, Session: sum.Session, Positions: sum.Positions, Elapsed: time.Since(start)})
 			}
+		}
+	}
+	werr = drain() // games of the ahead part that follow the main parts
+	for results != nil {
+		select {
+		case <-tick:
+			// A commit on time, even while the next game is still played.
+			if werr == nil && commitDue() {
+				werr = commit()
+			}
+		case f, ok := <-results:
+			if !ok {
+				results = nil
+				continue
+			}
+			if werr != nil {
+				continue // drain
+			}
+			buffer[f.index] = f
+			if werr = drain(); werr == nil && commitDue() {
+				werr = commit()
+			}
+		}
+		if werr != nil {
+			dropNow()
 		}
 	}
 	if werr != nil {
 		wr.Abort()
 		return nil, werr
 	}
-	if err := wr.Close(); err != nil {
+	if err := wr.Close(); err != nil { // OnFile publishes
 		return nil, err
 	}
-	if pendingGames > 0 { // cannot happen: Close completes the file
-		return nil, errors.New("selfplay: games written but no file completed")
-	}
-	if err := save(); err != nil {
+	if err := publish(); err != nil {
 		return nil, err
 	}
 	sum.Done = m.Done
@@ -324,6 +445,74 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	sum.Elapsed = time.Since(start)
 	sum.Stats = m.Stats
 	return sum, nil
+}
+
+// readAhead reads the games of the ahead part fi into buffer, by their
+// index in the shard, marked as committed and played before; it returns
+// the part's sequence number.
+func readAhead(cfg Config, fi *datasets.FileInfo, buffer map[int64]*finished) (int, error) {
+	var seq int
+	if _, err := fmt.Sscanf(storage.Base(fi.Path), "part-%03d-ahead-%06d.parquet", new(int), &seq); err != nil || fi.Path != datasets.GameDir(cfg.Game)+"/"+datasets.AheadName(cfg.Shard, seq) {
+		return 0, fmt.Errorf("the manifest lists %s as the ahead part, not a name of shard %d's (damaged or edited manifest)", fi.Path, cfg.Shard)
+	}
+	want := map[int64]bool{}
+	for _, n := range fi.GameNumbers {
+		want[n] = true
+	}
+	err := datasets.Scan([]string{storage.Join(cfg.Out, fi.Path)}, nil, func(r *datasets.Row) error {
+		if !want[r.GameNumber] {
+			return fmt.Errorf("%s holds game %d, which the manifest does not list", fi.Path, r.GameNumber)
+		}
+		k := (r.GameNumber - int64(cfg.Shard)) / int64(cfg.Shards)
+		f := buffer[k]
+		if f == nil {
+			f = &finished{index: k, committed: true, old: true}
+			buffer[k] = f
+		}
+		c := *r
+		c.Board = append([]byte(nil), r.Board...)
+		c.Policy = append([]datasets.PolicyEntry(nil), r.Policy...)
+		f.rows = append(f.rows, c)
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	if len(buffer) != len(fi.GameNumbers) {
+		return 0, fmt.Errorf("%s holds %d games, the manifest lists %d", fi.Path, len(buffer), len(fi.GameNumbers))
+	}
+	return seq, nil
+}
+
+// writeAheadPart writes games (in increasing order) as the seq-th ahead
+// part and returns its FileInfo, its game numbers listed.
+func writeAheadPart(cfg Config, m *datasets.Manifest, seq int, games []*finished, check func() error) (*datasets.FileInfo, error) {
+	var out *datasets.FileInfo
+	wr, err := datasets.NewWriter(datasets.WriterConfig{
+		Dir: cfg.Out, Game: m.Game, Shard: cfg.Shard, FirstSeq: seq, Ahead: true,
+		MaxFileBytes: math.MaxInt64, RowGroupRows: cfg.RowGroupRows,
+		BeforeCommit: check,
+		OnFile: func(fi datasets.FileInfo) error {
+			out = &fi
+			return nil
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	nums := make([]int64, len(games))
+	for i, f := range games {
+		nums[i] = int64(cfg.Shard) + f.index*int64(cfg.Shards)
+		if err := wr.Write(f.rows); err != nil {
+			wr.Abort()
+			return nil, err
+		}
+	}
+	if err := wr.Close(); err != nil {
+		return nil, err
+	}
+	out.GameNumbers = nums
+	return out, nil
 }
 
 // beforeGame, when set (by tests), is called by a worker before it plays
@@ -413,10 +602,11 @@ func LeaseName(out string, shard, shards int) string {
 }
 
 // removeStrays deletes this shard's files that the manifest does not list:
-// unfinished temporary files and files completed after the manifest was
-// last written (a crash); their games are played again. A listed part is
-// never deleted: the manifest must list this shard's parts 0, 1, ... in
-// order, so that every stray's sequence number comes after them. A new run
+// unfinished temporary files, files completed after the manifest was last
+// written (a crash; their games are played again) and ahead parts replaced
+// by a newer one. A listed part is never deleted: the manifest must list
+// this shard's parts 0, 1, ... in order, then at most one ahead part, so
+// that every stray main part's sequence number comes after them. A new run
 // (not resume) refuses to start beside such files instead of deleting them.
 // In an object store an interrupted upload leaves no object, so only parts
 // completed after the last manifest can be found there. The caller holds
@@ -425,6 +615,10 @@ func removeStrays(cfg Config, m *datasets.Manifest, resume bool) error {
 	listed := map[string]bool{}
 	dir := datasets.GameDir(m.Game)
 	for i, f := range m.Files {
+		if f.GameNumbers != nil {
+			listed[f.Path] = true // its name is checked by readAhead
+			continue
+		}
 		if want := dir + "/" + datasets.PartName(cfg.Shard, i); f.Path != want {
 			return fmt.Errorf("cannot resume %s: the manifest lists %s as part %d, want %s (damaged or edited manifest)", cfg.Out, f.Path, i, want)
 		}
@@ -452,11 +646,6 @@ func removeStrays(cfg Config, m *datasets.Manifest, resume bool) error {
 		}
 	}
 	return nil
-}
-
-// nextSeq is the sequence number after the manifest's files.
-func nextSeq(m *datasets.Manifest) int {
-	return len(m.Files)
 }
 
 // StartWeights is the Weights value naming the game's starting weights.

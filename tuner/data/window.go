@@ -98,25 +98,11 @@ func sources(paths []string, window int64) ([]sourceFile, error) {
 	return out, nil
 }
 
-// gameNumbers lists the game numbers the files hold. A file records its
-// first and last game and how many it holds; the games of one file are
-// evenly spaced (consecutive, or every N-th in a shard of N).
+// gameNumbers lists the game numbers the files hold (FileInfo.Numbers).
 func gameNumbers(files []datasets.FileInfo) []int64 {
 	var out []int64
 	for _, f := range files {
-		switch {
-		case f.Games <= 0:
-		case f.Games == 1:
-			out = append(out, f.FirstGame)
-		default:
-			step := (f.LastGame - f.FirstGame) / (f.Games - 1)
-			if step <= 0 {
-				step = 1
-			}
-			for g := f.FirstGame; g <= f.LastGame; g += step {
-				out = append(out, g)
-			}
-		}
+		out = append(out, f.Numbers()...)
 	}
 	return out
 }
