@@ -101,8 +101,8 @@ type Report struct {
 // game) and the match's own settings with their defaults applied. A match
 // resumed with another setup would mix two matches (SameSetup).
 type Setup struct {
-	SearchA         mcts.Config   `json:"search_a"`
-	SearchB         mcts.Config   `json:"search_b"`
+	SearchA         mcts.Config   `json:"search_a" setting:"side A's"`
+	SearchB         mcts.Config   `json:"search_b" setting:"side B's"`
 	TimeA           time.Duration `json:"time_a,omitempty"` // per move (mcts.Config.TimeLimit)
 	TimeB           time.Duration `json:"time_b,omitempty"`
 	Seed            uint64        `json:"seed"`
@@ -127,21 +127,38 @@ func (c Config) Setup(a, b Player) Setup {
 
 // SameSetup returns nil when a match recorded with setup old may be
 // resumed with setup now, else a one-line error naming the first setting
-// that differs (its JSON key).
-func SameSetup(now, old Setup) error {
-	for _, side := range []struct {
-		name     string
-		now, old mcts.Config
-	}{{"side A's", now.SearchA, old.SearchA}, {"side B's", now.SearchB, old.SearchB}} {
-		if name, x, y, ok := side.now.Diff(side.old); ok {
-			return fmt.Errorf("%s %s is %s here but %s in the match being resumed", side.name, name, x, y)
-		}
-	}
-	now.SearchA, now.SearchB, old.SearchA, old.SearchB = mcts.Config{}, mcts.Config{}, mcts.Config{}, mcts.Config{}
+// that differs (its JSON key) and both values (SameSettings).
+func SameSetup(now, old Setup) error { return SameSettings(now, old) }
+
+// SameSettings returns nil when now and old, values of one struct type
+// whose fields are comparable or mcts.Config, are equal, else a one-line
+// error naming the first setting that differs, with both values: a field
+// by its JSON key, a setting of an mcts.Config field by the field's
+// "setting" tag (else its JSON key) and the setting's JSON name; a field
+// tagged resume:"may-change" is not compared. Matches
+// check a resume with it, so that a match is never continued with other
+// settings than it was played with.
+func SameSettings(now, old any) error {
 	a, b := reflect.ValueOf(now), reflect.ValueOf(old)
+	if a.Type() != b.Type() || a.Kind() != reflect.Struct {
+		return fmt.Errorf("settings of types %T and %T", now, old)
+	}
 	for i := 0; i < a.NumField(); i++ {
+		f := a.Type().Field(i)
+		if f.Tag.Get("resume") == "may-change" {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if x, ok := a.Field(i).Interface().(mcts.Config); ok {
+			if label := f.Tag.Get("setting"); label != "" {
+				name = label
+			}
+			if setting, mine, theirs, differ := x.Diff(b.Field(i).Interface().(mcts.Config)); differ {
+				return fmt.Errorf("%s %s is %s here but %s in the match being resumed", name, setting, mine, theirs)
+			}
+			continue
+		}
 		if x, y := a.Field(i).Interface(), b.Field(i).Interface(); x != y {
-			name, _, _ := strings.Cut(a.Type().Field(i).Tag.Get("json"), ",")
 			return fmt.Errorf("%s is %v here but %v in the match being resumed", name, x, y)
 		}
 	}

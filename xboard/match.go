@@ -17,6 +17,7 @@ import (
 
 	"taifu/arena"
 	"taifu/internal/atomicfile"
+	"taifu/mcts"
 	"taifu/records/pgn"
 	"taifu/rules"
 )
@@ -36,8 +37,13 @@ type MatchConfig struct {
 	// Grace is how long past MoveTime+TimeMargin an engine may take to
 	// answer before it counts as hung: it then loses the game on time and
 	// both engines are restarted for the next game (0: 30 s).
-	Grace    time.Duration
-	Results  string               // JSON file of finished games (rewritten atomically; read to resume)
+	Grace   time.Duration
+	Results string // JSON file of finished games (rewritten atomically; read to resume)
+	// Setup holds what the caller knows of the engines (taifu's search and
+	// weights, the other engine's command); PlayMatch fills in the match's
+	// own settings and records it in Results: a resume with another setup
+	// is refused, naming the setting that differs.
+	Setup    Setup
 	PGN      string               // PGN file of every finished game (rewritten atomically)
 	SPRT     *arena.SPRT          // verdict reported (the match is not stopped)
 	Progress func(r *MatchReport) // after each game
@@ -73,6 +79,22 @@ type MatchReport struct {
 // MaxGames bounds a match's games and a results file's game indices.
 const MaxGames = 1 << 24
 
+// Setup is every setting that decides an engine match's games besides the
+// engines' own code, as the results file records it.
+type Setup struct {
+	Search  mcts.Config `json:"search" setting:"taifu's"` // taifu's search, resolved for the game (mcts.Config.Resolved)
+	Weights string      `json:"weights"`                  // taifu's weights: version and hash
+	Engine  string      `json:"engine"`                   // the other engine's command and the commands sent to it first
+	// Games is recorded, not checked on resume: a pair's games are the
+	// same whatever the match's length, which a resume may extend or cut.
+	Games        int     `json:"games" resume:"may-change"` // rounded up to even
+	MoveTime     float64 `json:"move_time_s"`
+	TimeMargin   float64 `json:"time_margin_s"`
+	OpeningPlies int     `json:"opening_plies"`
+	Seed         uint64  `json:"seed"`
+	MaxPlies     int     `json:"max_plies"`
+}
+
 // resultsFile is what Results holds.
 type resultsFile struct {
 	Variant      string  `json:"variant"`
@@ -82,10 +104,13 @@ type resultsFile struct {
 	Seed         uint64  `json:"seed"`
 	// MaxPlies is the ply cap the games were played with (0 in files
 	// written before it was recorded: the cap is then not checked).
-	MaxPlies int         `json:"max_plies,omitempty"`
-	A        string      `json:"a"`
-	B        string      `json:"b"`
-	Games    []MatchGame `json:"games"`
+	MaxPlies int    `json:"max_plies,omitempty"`
+	A        string `json:"a"`
+	B        string `json:"b"`
+	// Setup is the match's setup (nil in files written before it was
+	// recorded: their settings above are checked).
+	Setup *Setup      `json:"setup,omitempty"`
+	Games []MatchGame `json:"games"`
 }
 
 // PlayMatch plays the games from c.FirstGame to c.Games not yet in
@@ -109,13 +134,25 @@ func PlayMatch(c MatchConfig) (*MatchReport, error) {
 	}
 	d := dialectOf(c.Game)
 	rf := resultsFile{Variant: d.Variant, MoveTime: c.MoveTime.Seconds(), TimeMargin: c.TimeMargin.Seconds(), OpeningPlies: c.OpeningPlies, Seed: c.Seed, MaxPlies: c.MaxPlies}
+	setup := c.Setup
+	setup.Games, setup.MoveTime, setup.TimeMargin, setup.OpeningPlies, setup.Seed, setup.MaxPlies = c.Games, rf.MoveTime, rf.TimeMargin, rf.OpeningPlies, rf.Seed, rf.MaxPlies
+	rf.Setup = &setup
 	if c.Results != "" {
 		old, err := readResults(c.Results, c.Game)
 		switch {
+		case err == nil && old.Variant != rf.Variant:
+			return nil, fmt.Errorf("cannot resume %s: variant is %s here but %s in the match being resumed", c.Results, rf.Variant, old.Variant)
+		case err == nil && old.Setup != nil:
+			if err := arena.SameSettings(setup, *old.Setup); err != nil {
+				return nil, fmt.Errorf("cannot resume %s: %v", c.Results, err)
+			}
+			rf.Games, rf.A, rf.B = old.Games, old.A, old.B
 		case err == nil:
-			if old.Variant != rf.Variant || old.MoveTime != rf.MoveTime || old.TimeMargin != rf.TimeMargin || old.OpeningPlies != rf.OpeningPlies || old.Seed != rf.Seed || (old.MaxPlies != 0 && old.MaxPlies != rf.MaxPlies) {
+			if old.MoveTime != rf.MoveTime || old.TimeMargin != rf.TimeMargin || old.OpeningPlies != rf.OpeningPlies || old.Seed != rf.Seed || (old.MaxPlies != 0 && old.MaxPlies != rf.MaxPlies) {
 				return nil, fmt.Errorf("results file %s holds another match (%s, %gs + %gs margin, %d opening plies, seed %d, max plies %d)", c.Results, old.Variant, old.MoveTime, old.TimeMargin, old.OpeningPlies, old.Seed, old.MaxPlies)
 			}
+			// Written before the setup was recorded: the settings above are
+			// all it says; its setup is recorded from now on.
 			rf.Games, rf.A, rf.B = old.Games, old.A, old.B
 		case !errors.Is(err, os.ErrNotExist):
 			return nil, err
@@ -455,6 +492,10 @@ func checkResults(rf *resultsFile, g *rules.Game) error {
 		return fmt.Errorf("max_plies %d: want 0 or more", rf.MaxPlies)
 	case len(rf.Games) > 0 && (rf.A == "" || rf.B == ""):
 		return errors.New("games without the engines' names (a, b)")
+	case rf.Setup != nil && (rf.Setup.MoveTime != rf.MoveTime || rf.Setup.TimeMargin != rf.TimeMargin || rf.Setup.OpeningPlies != rf.OpeningPlies || rf.Setup.Seed != rf.Seed || rf.Setup.MaxPlies != rf.MaxPlies):
+		return errors.New("setup: its time control, opening plies, seed or max plies differ from the file's")
+	case rf.Setup != nil && (rf.Setup.Games < 2 || rf.Setup.Games > MaxGames):
+		return fmt.Errorf("setup: games %d: want 2 to %d", rf.Setup.Games, MaxGames)
 	}
 	c := MatchConfig{Game: g, Seed: rf.Seed, OpeningPlies: rf.OpeningPlies, MaxPlies: rf.MaxPlies}
 	seen := map[int]bool{}

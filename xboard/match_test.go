@@ -110,7 +110,7 @@ func TestMatchResumes(t *testing.T) {
 	}
 	// Another match's results file is refused.
 	cfg.Seed = 4
-	if _, err := PlayMatch(cfg); err == nil || !strings.Contains(err.Error(), "another match") {
+	if _, err := PlayMatch(cfg); err == nil || !strings.Contains(err.Error(), "seed is 4 here but 3") {
 		t.Errorf("resume with another seed: %v", err)
 	}
 }
@@ -245,5 +245,46 @@ func TestPoolResultsSeeds(t *testing.T) {
 	}
 	if _, err := PoolResults([]string{bad}, nil); err == nil || !strings.Contains(err.Error(), "bad.json") {
 		t.Errorf("a broken file: %v", err)
+	}
+}
+
+// TestMatchResumeChecksSetup: a match resumed with another setting than
+// its results file records is refused in one line naming the setting and
+// both values, whichever setting it is; --games may change (a longer
+// match plays on).
+func TestMatchResumeChecksSetup(t *testing.T) {
+	dir := t.TempDir()
+	base := smallMatch(dir, 2, 3, 8)
+	base.Setup = Setup{Search: mcts.Config{Playouts: 30}.Resolved(torishogi.Game), Weights: "w1 (hash 0123)", Engine: "sjaak; init memory 64"}
+	if _, err := PlayMatch(base); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		change func(*MatchConfig)
+		want   string
+	}{
+		{func(c *MatchConfig) { c.Setup.Search.Playouts = 31 }, "taifu's playouts is 31 here but 30 in the match being resumed"},
+		{func(c *MatchConfig) { c.Setup.Weights = "w2 (hash 4567)" }, "weights is w2 (hash 4567) here but w1 (hash 0123) in the match being resumed"},
+		{func(c *MatchConfig) { c.Setup.Engine = "sjaak" }, "engine is sjaak here but sjaak; init memory 64 in the match being resumed"},
+		{func(c *MatchConfig) { c.MoveTime = 5 * time.Second }, "move_time_s is 5 here but 10 in the match being resumed"},
+		{func(c *MatchConfig) { c.TimeMargin = time.Second }, "time_margin_s is 1 here but 60 in the match being resumed"},
+		{func(c *MatchConfig) { c.OpeningPlies = 4 }, "opening_plies is 4 here but 2 in the match being resumed"},
+		{func(c *MatchConfig) { c.Seed = 4 }, "seed is 4 here but 3 in the match being resumed"},
+		{func(c *MatchConfig) { c.MaxPlies = 9 }, "max_plies is 9 here but 8 in the match being resumed"},
+	} {
+		cfg := base
+		c.change(&cfg)
+		_, err := PlayMatch(cfg)
+		if err == nil || !strings.HasSuffix(err.Error(), c.want) || !strings.Contains(err.Error(), "cannot resume "+cfg.Results) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("resume: err = %v, want one line ending %q", err, c.want)
+		}
+	}
+	longer := base
+	longer.Games = 4
+	if r, err := PlayMatch(longer); err != nil || r.Games != 4 {
+		t.Fatalf("a longer match: %v", err)
+	}
+	if _, err := PlayMatch(base); err != nil {
+		t.Errorf("resume with the first length: %v", err)
 	}
 }

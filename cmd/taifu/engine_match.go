@@ -104,7 +104,8 @@ func runEngineMatch(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if _, _, err := weightsio.Load(g, *pathA); err != nil { // as the child will
+	wA, _, err := weightsio.Load(g, *pathA) // as the child will
+	if err != nil {
 		return fmt.Errorf("--a: %w", err)
 	}
 	argvA := []string{self, "xboard", "--game", g.Name, "--search", search.Spec()}
@@ -115,6 +116,8 @@ func runEngineMatch(args []string, stdout, stderr io.Writer) error {
 	cfg := xboard.MatchConfig{
 		Game: g, Games: *games, FirstGame: *firstGame, MoveTime: time.Duration(*tc * float64(time.Second)), TimeMargin: *margin,
 		OpeningPlies: *openingPlies, Seed: *seed, MaxPlies: *maxPlies, Results: *results, PGN: *pgn, SPRT: sp,
+		Setup: xboard.Setup{Search: search.Resolved(g), Weights: fmt.Sprintf("%s (hash %.12s)", wA.Version, wA.Hash()),
+			Engine: strings.TrimSuffix(strings.Join(argvB, " ")+"; init "+*engineInit, "; init ")},
 		A: func() (*xboard.Client, error) { return xboard.Start(argvA) },
 		B: func() (*xboard.Client, error) {
 			c, err := xboard.Start(argvB)

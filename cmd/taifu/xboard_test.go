@@ -100,6 +100,22 @@ func TestEngineMatchStart(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("match --engine --a start: %v\n%s", err, out)
 	}
+	// Its results file records the setup: a resume with another taifu
+	// search, engine or opening is refused in one line naming it.
+	for _, c := range []struct{ change, want string }{
+		{"--playouts 6", "taifu's playouts is 6 here but 5 in the match being resumed"},
+		{"--engine " + bin + " xboard --playouts 6", "engine is " + bin + " xboard --playouts 6 here but " + bin + " xboard --playouts 5 in the match being resumed"},
+		{"--opening-plies 3", "opening_plies is 3 here but"},
+	} {
+		args := []string{"match", "--game", "torishogi", "--engine", bin + " xboard --playouts 5", "--a", "start",
+			"--playouts", "5", "--games", "2", "--tc", "0.5", "--max-plies", "16", "--results", filepath.Join(dir, "r.json")}
+		flag, value, _ := strings.Cut(c.change, " ")
+		args = append(args, flag, value)
+		out, err := exec.Command(bin, args...).CombinedOutput()
+		if got := strings.TrimSpace(string(out)); err == nil || !strings.Contains(got, c.want) || strings.Count(got, "\n") > 0 {
+			t.Errorf("resume with %s: %v\n%s\nwant one line with %q", c.change, err, out, c.want)
+		}
+	}
 	dead := filepath.Join(dir, "dead.sh")
 	os.WriteFile(dead, []byte("#!/bin/sh\necho 'dead engine: cannot start' >&2\nexit 1\n"), 0o755)
 	cmd = exec.Command(bin, "match", "--game", "torishogi", "--engine", dead, "--games", "2", "--tc", "0.5", "--results", filepath.Join(dir, "d.json"))
