@@ -1,8 +1,10 @@
 package storage
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -68,13 +70,15 @@ type Lease struct {
 }
 
 // AcquireLease takes the lease at path (a local file or an object): it
-// creates it exclusively (O_EXCL locally, an If-None-Match: * upload in an
-// object store) holding this process's host, pid, start time and expiry.
-// A lease already there is refused with an error wrapping ErrLeaseHeld and
-// naming its holder, unless it is stale: expired, or held by a process of
-// this host that no longer runs (or by this very pid, a previous life of a
-// restarted container), or opt.TakeOver is set. Then it is replaced, with
-// a line to opt.Log.
+// creates it exclusively, whole (locally a complete file linked into place
+// with link(2), which fails when the lease exists; in an object store an
+// If-None-Match: * upload) holding this process's host, pid, start time
+// and expiry. A lease already there is refused with an error wrapping
+// ErrLeaseHeld and naming its holder, unless it is stale: expired, or held
+// by a process of this host that no longer runs (or by this very pid, a
+// previous life of a restarted container), or opt.TakeOver is set. Then it
+// is taken over atomically (takeOver), with a line to opt.Log: of writers
+// racing for one lease, exactly one gets it.
 func AcquireLease(path string, opt LeaseOptions) (*Lease, error) {
 	if opt.TTL <= 0 {
 		opt.TTL = DefaultLeaseTTL
@@ -85,6 +89,7 @@ func AcquireLease(path string, opt LeaseOptions) (*Lease, error) {
 	now := time.Now().UTC()
 	l := &Lease{path: path, ttl: opt.TTL, info: LeaseInfo{Host: host, PID: os.Getpid(),
 		Started: now.Format(time.RFC3339), Token: hex.EncodeToString(tok[:])}}
+	logged := false
 	for attempt := 0; ; attempt++ {
 		created, err := l.create()
 		if err != nil {
@@ -93,31 +98,116 @@ func AcquireLease(path string, opt LeaseOptions) (*Lease, error) {
 		if created {
 			break
 		}
-		old, err := readLease(path)
+		data, err := ReadFile(path)
 		if errors.Is(err, fs.ErrNotExist) {
-			continue // released meanwhile
+			continue // released or being taken over meanwhile
 		}
+		if err != nil {
+			return nil, fmt.Errorf("storage: lease: %w", err)
+		}
+		old, err := parseLease(data)
 		if err != nil && !opt.TakeOver {
 			return nil, fmt.Errorf("storage: lease %s: unreadable (%v): if no writer runs, use --take-over-lease", quote(path), err)
 		}
 		why := old.stale(host)
-		if why == "" && opt.TakeOver {
+		if why == "" && opt.TakeOver && attempt == 0 {
 			why = "taken over on request"
 		}
-		if why == "" || attempt >= 3 {
+		if why == "" || attempt >= maxLeaseAttempts {
 			return nil, fmt.Errorf("storage: %s is being written by %s (lease %s, expires %s): %w; wait for it to finish, or use --take-over-lease if it is gone",
 				quote(Dir(path)), old, quote(path), old.Expires, ErrLeaseHeld)
 		}
-		if opt.Log != nil {
+		if opt.Log != nil && !logged {
 			fmt.Fprintf(opt.Log, "taking over the lease of %s held by %s (%s)\n", quote(Dir(path)), old, why)
+			logged = true
 		}
-		if err := Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if beforeTakeOver != nil {
+			beforeTakeOver()
+		}
+		took, err := l.takeOver(data)
+		if err != nil {
 			return nil, err
 		}
+		if took {
+			break
+		}
+		time.Sleep(time.Duration(attempt+1) * 5 * time.Millisecond) // another writer is at it: look again
 	}
 	l.stop, l.done = make(chan struct{}), make(chan struct{})
 	go l.renew()
 	return l, nil
+}
+
+// beforeTakeOver, when set (by tests), is called between deciding that a
+// lease may be taken over and taking it over: the window in which another
+// writer may take it too.
+var beforeTakeOver func()
+
+// maxLeaseAttempts bounds AcquireLease's looks at a lease that others are
+// taking over at the same time.
+const maxLeaseAttempts = 20
+
+// staleClaim is the age after which a take-over claim is deemed left by a
+// writer that died while holding it (a claim is held for a few file
+// operations).
+const staleClaim = time.Minute
+
+// takeOver replaces the lease whose content was old with this holder's,
+// atomically: only the writer that creates the claim <lease>.takeover-<hash
+// of old> exclusively may replace it, and it does so only if the lease,
+// read again under the claim, still holds old. Locally the lease is then
+// renamed aside (one rename wins), checked once more (its holder, if alive,
+// may have renewed it: then it is put back), and this holder's created
+// exclusively; in an object store it is deleted and this holder's created
+// conditionally. false: another writer got there first (look again). What
+// stays open: a holder judged stale that is in fact alive (taken over on
+// request) may renew or release its lease in the instant between the check
+// and the replacement; it then notices the loss at its next Check.
+func (l *Lease) takeOver(old []byte) (bool, error) {
+	sum := sha256.Sum256(old)
+	claim := Join(Dir(l.path), Base(l.path)+".takeover-"+hex.EncodeToString(sum[:8]))
+	ok, err := createExclusive(claim, []byte(l.info.Token+"\n"))
+	if err != nil {
+		return false, fmt.Errorf("storage: lease: %w", err)
+	}
+	if !ok {
+		if t, err := modTime(claim); err == nil && time.Since(t) > staleClaim {
+			Remove(claim) // left by a writer that died while taking over
+		}
+		return false, nil
+	}
+	defer Remove(claim)
+	// Under the claim, the lease changes only if its holder still renews
+	// it: one that is not the one judged stale is left alone.
+	cur, err := ReadFile(l.path)
+	if errors.Is(err, fs.ErrNotExist) || err == nil && !bytes.Equal(cur, old) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if IsURL(l.path) {
+		if err := Remove(l.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return false, err
+		}
+		return l.create()
+	}
+	p := local(l.path)
+	aside := p + "." + l.info.Token + ".old"
+	if err := os.Rename(p, aside); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return false, nil
+		}
+		return false, fmt.Errorf("storage: lease: %w", err)
+	}
+	cur, err = os.ReadFile(aside)
+	if err != nil || !bytes.Equal(cur, old) {
+		os.Link(aside, p) // another writer's lease: put it back unless one is there
+		os.Remove(aside)
+		return false, nil
+	}
+	os.Remove(aside)
+	return l.create()
 }
 
 // stale says why a lease read by a process on host may be replaced, or "".
@@ -156,30 +246,15 @@ func (l *Lease) content() []byte {
 	return append(data, '\n')
 }
 
-// create writes the lease if none exists; false when one does.
+// create writes the lease, whole, if none exists; false when one does.
 func (l *Lease) create() (bool, error) {
 	data := l.content()
 	if !IsURL(l.path) {
-		p := local(l.path)
-		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if errors.Is(err, fs.ErrExist) {
-			return false, nil
-		}
+		ok, err := createExclusive(l.path, data)
 		if err != nil {
 			return false, fmt.Errorf("storage: lease: %w", err)
 		}
-		_, err = f.Write(data)
-		if err == nil {
-			err = f.Sync()
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			os.Remove(p)
-			return false, fmt.Errorf("storage: lease: %w", err)
-		}
-		return true, nil
+		return ok, nil
 	}
 	l2, b, err := openLoc(l.path)
 	if err != nil {
@@ -197,12 +272,105 @@ func (l *Lease) create() (bool, error) {
 	return true, nil
 }
 
+// createExclusive creates the file or object path holding data, whole,
+// unless it exists (false). Locally data is written and synced under a
+// temporary name, then linked to path (link(2) fails when path exists), so
+// that a reader never sees a partly written file; where the file system
+// has no hard links, path is created with O_EXCL and then written.
+func createExclusive(path string, data []byte) (bool, error) {
+	if IsURL(path) {
+		l, b, err := openLoc(path)
+		if err != nil {
+			return false, err
+		}
+		err = retry(path, "writing", func(ctx context.Context) error {
+			return b.WriteAll(ctx, l.key, data, &blob.WriterOptions{IfNotExist: true})
+		})
+		if gcerrors.Code(errors.Unwrap(err)) == gcerrors.FailedPrecondition || gcerrors.Code(err) == gcerrors.FailedPrecondition {
+			return false, nil
+		}
+		return err == nil, err
+	}
+	p := local(path)
+	var tok [8]byte
+	rand.Read(tok[:])
+	tmp := fmt.Sprintf("%s.%d-%s.tmp", p, os.Getpid(), hex.EncodeToString(tok[:]))
+	if err := writeSynced(tmp, data, os.O_WRONLY|os.O_CREATE|os.O_EXCL); err != nil {
+		os.Remove(tmp)
+		return false, err
+	}
+	err := os.Link(tmp, p)
+	os.Remove(tmp)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, fs.ErrExist):
+		return false, nil
+	}
+	// No hard links here: an exclusive create, then the content.
+	err = writeSynced(p, data, os.O_WRONLY|os.O_CREATE|os.O_EXCL)
+	if errors.Is(err, fs.ErrExist) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// writeSynced writes data to a file opened with flag, synced and closed;
+// on a write error the file is removed.
+func writeSynced(p string, data []byte, flag int) error {
+	f, err := os.OpenFile(p, flag, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(p)
+	}
+	return err
+}
+
+// modTime is the modification time of a file or object.
+func modTime(path string) (time.Time, error) {
+	if !IsURL(path) {
+		fi, err := os.Stat(local(path))
+		if err != nil {
+			return time.Time{}, err
+		}
+		return fi.ModTime(), nil
+	}
+	l, b, err := openLoc(path)
+	if err != nil {
+		return time.Time{}, err
+	}
+	var a *blob.Attributes
+	err = retry(path, "reading", func(ctx context.Context) error {
+		var err error
+		a, err = b.Attributes(ctx, l.key)
+		return err
+	})
+	if err != nil {
+		return time.Time{}, err
+	}
+	return a.ModTime, nil
+}
+
 func readLease(path string) (LeaseInfo, error) {
-	var i LeaseInfo
 	data, err := ReadFile(path)
 	if err != nil {
-		return i, err
+		return LeaseInfo{}, err
 	}
+	return parseLease(data)
+}
+
+// parseLease parses a lease's content.
+func parseLease(data []byte) (LeaseInfo, error) {
+	var i LeaseInfo
 	if err := json.Unmarshal(data, &i); err != nil {
 		return i, fmt.Errorf("%w: %v", errNotLease, err)
 	}
@@ -281,6 +449,22 @@ func (l *Lease) Release() error {
 	<-l.done
 	if l.Check() != nil {
 		return nil
+	}
+	if !IsURL(l.path) {
+		// Renamed aside first, so that a lease taken over since the check
+		// is put back rather than removed.
+		p := local(l.path)
+		aside := p + "." + l.info.Token + ".release"
+		if err := os.Rename(p, aside); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		if cur, err := readLease(aside); err == nil && cur.Token != l.info.Token {
+			os.Link(aside, p)
+		}
+		return os.Remove(aside)
 	}
 	if err := Remove(l.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err

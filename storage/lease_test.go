@@ -1,11 +1,14 @@
 package storage
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -120,4 +123,78 @@ func TestLeaseS3(t *testing.T) {
 	}
 	l.Release()
 	leaseCases(t, path)
+}
+
+// leaseRaceChild is a writer of TestLeaseRace: at the start time in
+// TAIFU_LEASE_START it claims the lease at path and prints "won" (then
+// holds it a while), "held" or the error.
+func leaseRaceChild(path string) {
+	start, _ := strconv.ParseInt(os.Getenv("TAIFU_LEASE_START"), 10, 64)
+	time.Sleep(time.Until(time.Unix(0, start)))
+	// Every writer decides first, then acts: the widest window between the
+	// check of a lease and its take-over.
+	beforeTakeOver = func() { time.Sleep(100 * time.Millisecond) }
+	l, err := AcquireLease(path, LeaseOptions{})
+	switch {
+	case err == nil:
+		fmt.Println("won")
+		time.Sleep(time.Second)
+		l.Release()
+	case errors.Is(err, ErrLeaseHeld):
+		fmt.Println("held")
+	default:
+		fmt.Println("error:", err)
+	}
+}
+
+// TestLeaseRace: writer processes claim one lease at the same instant
+// (issue 35: between checking a lease and replacing it, two writers could
+// both take a stale lease; each writer here waits 100 ms between the two)
+// when it is free and when a stale one (expired,
+// of another host) is there: exactly one wins, every other is told it is
+// held, and no claim or temporary file is left.
+func TestLeaseRace(t *testing.T) {
+	const writers = 8
+	for _, c := range []struct {
+		name  string
+		stale bool
+	}{{"free", false}, {"stale", true}, {"stale again", true}} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "manifest.json.lock")
+			if c.stale {
+				writeLease(t, path, LeaseInfo{Host: "elsewhere", PID: 1, Expires: time.Now().Add(-time.Minute).UTC().Format(time.RFC3339), Token: "x"})
+			}
+			start := strconv.FormatInt(time.Now().Add(500*time.Millisecond).UnixNano(), 10)
+			outs := make([]bytes.Buffer, writers)
+			cmds := make([]*exec.Cmd, writers)
+			for i := range cmds {
+				cmds[i] = exec.Command(os.Args[0])
+				cmds[i].Env = append(os.Environ(), "TAIFU_LEASE_RACE="+path, "TAIFU_LEASE_START="+start)
+				cmds[i].Stdout, cmds[i].Stderr = &outs[i], &outs[i]
+				if err := cmds[i].Start(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			won := 0
+			for i, cmd := range cmds {
+				if err := cmd.Wait(); err != nil {
+					t.Errorf("writer %d: %v\n%s", i, err, outs[i].String())
+				}
+				switch out := strings.TrimSpace(outs[i].String()); out {
+				case "won":
+					won++
+				case "held":
+				default:
+					t.Errorf("writer %d: %s", i, out)
+				}
+			}
+			if won != 1 {
+				t.Errorf("%d writers won the lease, want 1", won)
+			}
+			if left, _ := filepath.Glob(filepath.Join(dir, "*")); len(left) > 0 {
+				t.Errorf("files left: %v", left)
+			}
+		})
+	}
 }

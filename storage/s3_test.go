@@ -162,6 +162,10 @@ func TestS3Errors(t *testing.T) {
 // TestMain lets the tests run child processes of the real binary when
 // needed; here it only checks that the go tool is there for s3test.
 func TestMain(m *testing.M) {
+	if path := os.Getenv("TAIFU_LEASE_RACE"); path != "" {
+		leaseRaceChild(path)
+		return
+	}
 	if _, err := exec.LookPath("go"); err != nil {
 		os.Stderr.WriteString("storage tests need the go tool (s3test installs versitygw with it)\n")
 		os.Exit(1)
