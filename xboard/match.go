@@ -45,7 +45,7 @@ type MatchConfig struct {
 	// is refused, naming the setting that differs.
 	Setup    Setup
 	PGN      string               // PGN file of every finished game (rewritten atomically)
-	SPRT     *arena.SPRT          // verdict reported (the match is not stopped)
+	SPRT     *arena.SPRT          // stops the match once it decides (nil: no SPRT)
 	Progress func(r *MatchReport) // after each game
 }
 
@@ -114,10 +114,10 @@ type resultsFile struct {
 }
 
 // PlayMatch plays the games from c.FirstGame to c.Games not yet in
-// c.Results and returns the report of all the games the file holds. The
-// opening of a pair depends on the seed and the pair's number only, so a
-// match split into runs by FirstGame (on other machines, or in other
-// sessions) plays the games one run would.
+// c.Results, until c.SPRT decides, and returns the report of all the games
+// the file holds. The opening of a pair depends on the seed and the pair's
+// number only, so a match split into runs by FirstGame (on other machines,
+// or in other sessions) plays the games one run would.
 func PlayMatch(c MatchConfig) (*MatchReport, error) {
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("match: %w", err)
@@ -175,6 +175,12 @@ func PlayMatch(c MatchConfig) (*MatchReport, error) {
 		if done[i] {
 			continue
 		}
+		if decided, err := c.decided(&rf); err != nil || decided {
+			if err != nil {
+				return nil, err
+			}
+			break
+		}
 		for k, start := range []func() (*Client, error){c.A, c.B} {
 			if eng[k] == nil {
 				e, err := start()
@@ -213,6 +219,19 @@ func PlayMatch(c MatchConfig) (*MatchReport, error) {
 		}
 	}
 	return c.report(&rf)
+}
+
+// decided reports whether the SPRT has decided on rf's games (false
+// without an SPRT).
+func (c *MatchConfig) decided(rf *resultsFile) (bool, error) {
+	if c.SPRT == nil {
+		return false, nil
+	}
+	r, err := c.report(rf)
+	if err != nil {
+		return false, err
+	}
+	return r.Verdict == "H0" || r.Verdict == "H1", nil
 }
 
 // opening returns pair p's opening moves.

@@ -36,13 +36,20 @@ func inProcess(opt Options) func() (*Client, error) {
 // cheater is an xboard engine that answers every move request with the
 // move text it is given (protocol 2 without usermove, like Sjaak II).
 func cheater(move string) func() (*Client, error) {
+	return replying(func(int) string { return "move " + move })
+}
+
+// replying is an xboard engine that answers every move request of its
+// game n (counting "new" commands from 0) with the line reply(n) ("move
+// a1a7", "resign").
+func replying(reply func(n int) string) func() (*Client, error) {
 	return func() (*Client, error) {
 		inR, inW := io.Pipe()
 		outR, outW := io.Pipe()
 		go func() {
 			defer outW.Close()
 			sc := bufio.NewScanner(inR)
-			force := true
+			force, game := true, -1
 			for sc.Scan() {
 				l := sc.Text()
 				switch {
@@ -50,15 +57,17 @@ func cheater(move string) func() (*Client, error) {
 					io.WriteString(outW, "feature myname=\"cheater\" done=1\n")
 				case strings.HasPrefix(l, "ping "):
 					io.WriteString(outW, "pong "+l[5:]+"\n")
-				case l == "force" || l == "new":
+				case l == "new":
+					force, game = true, game+1
+				case l == "force":
 					force = true
 				case l == "go":
 					force = false
-					io.WriteString(outW, "move "+move+"\n")
+					io.WriteString(outW, reply(game)+"\n")
 				case l == "quit":
 					return
 				case len(l) == 4 && !force:
-					io.WriteString(outW, "move "+move+"\n")
+					io.WriteString(outW, reply(game)+"\n")
 				}
 			}
 		}()
@@ -112,6 +121,43 @@ func TestMatchResumes(t *testing.T) {
 	cfg.Seed = 4
 	if _, err := PlayMatch(cfg); err == nil || !strings.Contains(err.Error(), "seed is 4 here but 3") {
 		t.Errorf("resume with another seed: %v", err)
+	}
+}
+
+// TestMatchStopsWhenSPRTDecides: with an SPRT the match stops once it
+// decides (issue 32: it only reported the verdict), a resumed decided
+// match plays no more games, and without an SPRT every game is played.
+func TestMatchStopsWhenSPRTDecides(t *testing.T) {
+	// B resigns at once; A, moving first in a pair's first game, resigns
+	// in one pair of three, else plays a legal move: pairs of 1 and 2
+	// points.
+	first := dialectOf(torishogi.Game).Move(torishogi.Game.Start().Legal(nil)[0])
+	a := replying(func(n int) string {
+		if n/2%3 == 0 {
+			return "resign"
+		}
+		return "move " + first
+	})
+	dir := t.TempDir()
+	cfg := MatchConfig{
+		Game: torishogi.Game, Games: 200, MoveTime: 10 * time.Second, TimeMargin: time.Minute,
+		A: a, B: replying(func(int) string { return "resign" }),
+		Results: filepath.Join(dir, "r.json"), SPRT: &arena.SPRT{Elo0: 0, Elo1: 200},
+	}
+	r, err := PlayMatch(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict != "H1" || len(r.Played) >= cfg.Games || len(r.Played)%2 != 0 {
+		t.Fatalf("with an SPRT: %d of %d games played, verdict %q; want H1 and a stop after a pair", len(r.Played), cfg.Games, r.Verdict)
+	}
+	played := len(r.Played)
+	if r, err = PlayMatch(cfg); err != nil || len(r.Played) != played {
+		t.Errorf("resuming a decided match: %v, %d games, want %d", err, len(r.Played), played)
+	}
+	cfg.SPRT, cfg.Results, cfg.Games = nil, filepath.Join(dir, "n.json"), played+2
+	if r, err = PlayMatch(cfg); err != nil || len(r.Played) != cfg.Games || r.Verdict != "" {
+		t.Errorf("without an SPRT: %v, %d games, verdict %q; want all %d", err, len(r.Played), r.Verdict, cfg.Games)
 	}
 }
 

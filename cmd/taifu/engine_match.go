@@ -10,20 +10,43 @@ import (
 	"time"
 
 	"taifu/arena"
-	"taifu/mcts"
+	"taifu/rules"
 	"taifu/weightsio"
 	"taifu/xboard"
 )
 
-// matchUsage prints match's flags, then those of its --engine mode:
-// "taifu match -h" and "taifu help match" document both.
-func matchUsage(fs *flag.FlagSet) {
-	w := fs.Output()
-	fmt.Fprintf(w, "Usage of taifu match [flags]: two weights files (or search settings) play each other\n")
-	fs.PrintDefaults()
-	fmt.Fprintln(w)
-	runEngineMatch([]string{"-h"}, io.Discard, w) // its flags, after its usage line
-	fmt.Fprintf(w, "\nBoth modes take the time per move in milliseconds as --move-ms (--tc in seconds is --engine's older spelling) and the results file as --json (--results with --engine). Without --engine, --resume continues the match in --json; with --engine a match always continues the games its file holds. Their defaults differ on purpose: two taifu searches are compared over 400 games, long games adjudicated at 2000 plies by the searches' root values, 4 random opening plies; against another engine, at its time control, 200 games, long games drawn at 600 plies (an external engine reports no root value to adjudicate by), 2 opening plies as Sjaak II's matches were declared, the SPRT -50,0 verdict reported.\n")
+// matchUsage prints the flags of match's two modes, each flag once: those
+// both take (one definition: matchCommand), those of two taifu searches,
+// those against an --engine. "taifu match -h" and "taifu help match" show
+// it, on w.
+func matchUsage(w io.Writer, plain, engine *flag.FlagSet) {
+	fmt.Fprintf(w, "Usage of taifu match [flags]: two taifu weights files (or search settings) play each other\n")
+	fmt.Fprintf(w, "   or taifu match --engine CMD --json FILE [flags]: taifu (side A) against an external xboard engine (Sjaak II), every move checked\n")
+	in := func(fs *flag.FlagSet) func(string) bool {
+		return func(name string) bool { return fs.Lookup(name) != nil }
+	}
+	not := func(has func(string) bool) func(string) bool { return func(name string) bool { return !has(name) } }
+	fmt.Fprintf(w, "\nFlags of both modes (the same names, units and defaults):\n")
+	printFlags(w, plain, in(engine))
+	fmt.Fprintf(w, "\nTwo taifu searches only (without --engine):\n")
+	printFlags(w, plain, not(in(engine)))
+	fmt.Fprintf(w, "\nAgainst an --engine only:\n")
+	printFlags(w, engine, not(in(plain)))
+	fmt.Fprintf(w, "\nAgainst an --engine, taifu plays as its own xboard engine, one game at a time; a game reaching --max-plies is drawn (an engine reports no root value), and --move-ms 0 means %d ms (an engine needs a clock).\n", engineMoveMillis)
+}
+
+// printFlags prints the flags of fs that keep says to keep, as
+// fs.PrintDefaults does.
+func printFlags(w io.Writer, fs *flag.FlagSet, keep func(name string) bool) {
+	sub := flag.NewFlagSet("", flag.ContinueOnError)
+	sub.SetOutput(w)
+	fs.VisitAll(func(f *flag.Flag) {
+		if keep(f.Name) {
+			sub.Var(f.Value, f.Name, f.Usage)
+			sub.Lookup(f.Name).DefValue = f.DefValue
+		}
+	})
+	sub.PrintDefaults()
 }
 
 // usesEngine reports whether match args name an external engine (--engine).
@@ -39,92 +62,87 @@ func usesEngine(args []string) bool {
 	return false
 }
 
+// engineMatch is match against an --engine: the flags both modes take
+// and the engine's own.
+type engineMatch struct {
+	matchCommand
+	engine, engineInit, pgn string
+	margin                  time.Duration
+	firstGame               int
+}
+
+func (e *engineMatch) register(fs *flag.FlagSet) {
+	e.matchCommand.register(fs)
+	fs.StringVar(&e.engine, "engine", "", "command line of the xboard engine playing side B, e.g. /usr/games/sjaakii")
+	fs.StringVar(&e.engineInit, "engine-init", "", "commands sent to the engine after protover, ';'-separated (e.g. \"memory 64\")")
+	fs.DurationVar(&e.margin, "time-margin", time.Second, "a move slower than --move-ms plus this loses on time")
+	fs.IntVar(&e.firstGame, "first-game", 0, "play only the games from this number (counting from 0, rounded down to even) to --games: a match split into runs")
+	fs.StringVar(&e.pgn, "pgn", "", "PGN file of every game (default: --json with .pgn)")
+}
+
 // runEngineMatch plays taifu xboard (side A) against an external xboard
-// engine (side B), every move checked against taifu's rules.
-func runEngineMatch(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("match", stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage of taifu match --engine CMD --results FILE [flags]: taifu against an external xboard engine (Sjaak II), every move checked (taifu match -h: both modes)\n")
-		fs.PrintDefaults()
-	}
-	def := xboard.DefaultGame()
-	game := fs.String("game", "", gameUsage(def))
-	pathA := fs.String("a", "", `weights of taifu (side A): "start", a file or URL; "": configs/weights/<game>.json or its built-in copy`)
-	engine := fs.String("engine", "", "command line of the xboard engine playing side B, e.g. /usr/games/sjaakii")
-	engineInit := fs.String("engine-init", "", "commands sent to the engine after protover, ';'-separated (e.g. \"memory 64\")")
-	tc := fs.Float64("tc", 0.1, "seconds per move for both engines (xboard \"st\"); --move-ms gives it in milliseconds, as without --engine")
-	moveMS := fs.Int("move-ms", 0, "milliseconds per move for both engines, the unit of match without --engine (0: --tc)")
-	margin := fs.Duration("time-margin", time.Second, "a move slower than --tc plus this loses on time")
-	games := fs.Int("games", 200, "games (pairs with colours reversed, rounded up to even)")
-	firstGame := fs.Int("first-game", 0, "play only the games from this number (counting from 0, rounded down to even) to --games: a match split into runs")
-	// taifu's search, passed to its taifu xboard as one override spec.
-	var search mcts.Config
-	mcts.BindFlags(fs, "", &search)
-	openingPlies := fs.Int("opening-plies", 2, "random plies from the start shared by a pair's two games")
-	maxPlies := fs.Int("max-plies", 600, "games reaching this many plies are drawn")
-	seed := fs.Uint64("seed", 1, "seed of the openings")
-	sprt := fs.String("sprt", "-50,0", "elo0,elo1 of the SPRT verdict reported")
-	results := fs.String("results", "", "JSON file of finished games: written after every game, read to resume (required; --json is the same flag, as without --engine)")
-	fs.StringVar(results, "json", "", "the same as --results")
-	fs.Bool("resume", true, "accepted for the spelling of match without --engine: with --engine a match always continues the games of its --results file")
-	pgn := fs.String("pgn", "", "PGN file of every game (default: --results with .pgn)")
+// engine (side B), every move checked against taifu's rules; fs and m are
+// match's flags against an engine (matchFlagSets).
+func runEngineMatch(fs *flag.FlagSet, m *engineMatch, args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	g, err := inferGame(*game, def, *pathA)
+	g, err := inferGame(m.game, rules.DefaultGame, m.a)
 	if err != nil {
 		return err
 	}
-	if *moveMS != 0 {
-		if *moveMS < 1 || *moveMS > 3600000 {
-			return fmt.Errorf("--move-ms %d: need milliseconds per move in [1, 3600000]", *moveMS)
-		}
-		*tc = float64(*moveMS) / 1000
+	if err := m.check(); err != nil {
+		return err
 	}
 	switch {
-	case *engine == "":
+	case m.engine == "":
 		return errors.New("--engine: name the xboard engine's command")
-	case *results == "":
-		return errors.New("--results: a results file is needed (the match resumes from it)")
-	case !(*tc > 0) || *tc > 3600:
-		return fmt.Errorf("--tc %v: need seconds per move in (0, 3600]", *tc)
-	case *games < 1, *maxPlies < 1, *openingPlies < 0:
-		return errors.New("--games and --max-plies need at least 1, --opening-plies at least 0")
-	case *firstGame < 0 || *firstGame >= *games:
-		return fmt.Errorf("--first-game %d: need 0 to %d (--games minus 1)", *firstGame, *games-1)
+	case m.json == "":
+		return errors.New("--json: a results file is needed against an --engine (the match resumes from it)")
+	case m.firstGame < 0 || m.firstGame >= m.games:
+		return fmt.Errorf("--first-game %d: need 0 to %d (--games minus 1)", m.firstGame, m.games-1)
 	}
-	sp, err := arena.ParseSPRT(*sprt)
+	sp, err := m.spr()
 	if err != nil {
 		return err
 	}
-	if *pgn == "" {
-		*pgn = strings.TrimSuffix(*results, ".json") + ".pgn"
+	moveMillis := m.moveMillis
+	if moveMillis == 0 {
+		moveMillis = engineMoveMillis
+	}
+	if !m.resume {
+		if err := freshReport(m.json); err != nil {
+			return err
+		}
+	}
+	if m.pgn == "" {
+		m.pgn = strings.TrimSuffix(m.json, ".json") + ".pgn"
 	}
 	self, err := os.Executable()
 	if err != nil {
 		return err
 	}
-	wA, _, err := weightsio.Load(g, *pathA) // as the child will
+	wA, _, err := weightsio.Load(g, m.a) // as the child will
 	if err != nil {
 		return fmt.Errorf("--a: %w", err)
 	}
-	argvA := []string{self, "xboard", "--game", g.Name, "--search", search.Spec()}
-	if *pathA != "" {
-		argvA = append(argvA, "--weights", *pathA)
+	argvA := []string{self, "xboard", "--game", g.Name, "--search", m.search.Spec()}
+	if m.a != "" {
+		argvA = append(argvA, "--weights", m.a)
 	}
-	argvB := strings.Fields(*engine)
+	argvB := strings.Fields(m.engine)
 	cfg := xboard.MatchConfig{
-		Game: g, Games: *games, FirstGame: *firstGame, MoveTime: time.Duration(*tc * float64(time.Second)), TimeMargin: *margin,
-		OpeningPlies: *openingPlies, Seed: *seed, MaxPlies: *maxPlies, Results: *results, PGN: *pgn, SPRT: sp,
-		Setup: xboard.Setup{Search: search.Resolved(g), Weights: fmt.Sprintf("%s (hash %.12s)", wA.Version, wA.Hash()),
-			Engine: strings.TrimSuffix(strings.Join(argvB, " ")+"; init "+*engineInit, "; init ")},
+		Game: g, Games: m.games, FirstGame: m.firstGame, MoveTime: time.Duration(moveMillis) * time.Millisecond, TimeMargin: m.margin,
+		OpeningPlies: m.openingPlies, Seed: m.seed, MaxPlies: m.maxPlies, Results: m.json, PGN: m.pgn, SPRT: sp,
+		Setup: xboard.Setup{Search: m.search.Resolved(g), Weights: fmt.Sprintf("%s (hash %.12s)", wA.Version, wA.Hash()),
+			Engine: strings.TrimSuffix(strings.Join(argvB, " ")+"; init "+m.engineInit, "; init ")},
 		A: func() (*xboard.Client, error) { return xboard.Start(argvA) },
 		B: func() (*xboard.Client, error) {
 			c, err := xboard.Start(argvB)
 			if err != nil {
 				return nil, err
 			}
-			for _, cmd := range strings.Split(*engineInit, ";") {
+			for _, cmd := range strings.Split(m.engineInit, ";") {
 				if cmd = strings.TrimSpace(cmd); cmd != "" {
 					c.Send(cmd)
 				}
@@ -142,5 +160,9 @@ func runEngineMatch(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintln(stdout, rep.String())
+	planned := (m.games + m.games%2) - (m.firstGame - m.firstGame%2)
+	if (rep.Verdict == "H0" || rep.Verdict == "H1") && len(rep.Played) < planned {
+		fmt.Fprintf(stdout, "stopped after %d of %d games: the SPRT decided\n", len(rep.Played), planned)
+	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"io"
 	iofs "io/fs"
 	"math"
+	"strconv"
 	"time"
 
 	"taifu/arena"
@@ -23,44 +24,79 @@ func init() {
 	register(&command{"match", "play two weights files (or search settings) against each other: score, Elo, SPRT", runMatch})
 }
 
-// matchFlags are the match settings shared by match and train.
+// matchFlags are the match settings of match's two modes (two taifu
+// searches against each other, and taifu against an --engine) and of train
+// (prefixed match-): one definition each, so the modes share their names,
+// units, defaults and help.
 type matchFlags struct {
-	games, openingPlies, maxPlies, workers int
-	resignPlies                            int
-	moveMillis                             int
-	resign                                 float64
-	sprt                                   string
-	seed                                   uint64
-	startPosition                          bool
-	search                                 mcts.Config // side A's (and B's, but for --b-search)
-	bSearch                                string      // side B's overrides of side A's search
-	prefix                                 string      // of the flag names ("match-" in train)
+	games, openingPlies, maxPlies int
+	moveMillis                    int
+	sprt                          string
+	seed                          uint64
+	search                        mcts.Config // side A's (and B's, but for --b-search); taifu's with --engine
+	prefix                        string      // of the flag names ("match-" in train)
+	// Two taifu searches only (package arena); registerArena binds them.
+	workers, resignPlies int
+	resign               float64
+	startPosition        bool
+	bSearch              string // side B's overrides of side A's search
 }
 
+// engineMoveMillis is the time per move against an --engine when
+// --move-ms is 0: an xboard engine needs a clock.
+const engineMoveMillis = 100
+
+// maxMoveMillis bounds --move-ms (an hour).
+const maxMoveMillis = 3600000
+
+// register binds the settings both modes of match share.
 func (f *matchFlags) register(fs *flag.FlagSet, prefix string) {
 	f.prefix = prefix
 	fs.IntVar(&f.games, prefix+"games", 400, "games (pairs of games with colours reversed, so rounded up to even)")
-	f.search.Playouts = 200
 	mcts.BindFlags(fs, prefix, &f.search)
-	fs.StringVar(&f.bSearch, prefix+"b-search", "", "side B's search: side A's settings with these overrides, as `name=value,...` (e.g. cpuct=2,history=off; docs/search.md)")
-	fs.IntVar(&f.moveMillis, prefix+"move-ms", 0, "milliseconds per move for both sides instead of --"+prefix+"playouts (0: playouts)")
+	fs.IntVar(&f.moveMillis, prefix+"move-ms", 0, fmt.Sprintf("milliseconds per move for both sides (0: taifu's moves are bounded by --%splayouts; against an --engine, which needs a clock, %d)", prefix, engineMoveMillis))
 	fs.IntVar(&f.openingPlies, prefix+"opening-plies", 4, "random plies played from the setup to make each pair's opening")
-	fs.IntVar(&f.maxPlies, prefix+"max-plies", 2000, "adjudicate games reaching this many plies (by the root value of the side to move)")
+	fs.IntVar(&f.maxPlies, prefix+"max-plies", 2000, "a game reaching this many plies ends there: between two taifu searches adjudicated by the root value of the side to move, against an --engine (which reports no root value) drawn")
+	fs.StringVar(&f.sprt, prefix+"sprt", "", "elo0,elo1: stop the match when an SPRT (alpha = beta = 0.05) decides (\"\": no SPRT)")
+	fs.Uint64Var(&f.seed, prefix+"seed", 1, "seed of the openings")
+}
+
+// registerArena binds the settings of a match between two taifu searches
+// only: side B's search, resignation, parallel games and Typhoon's setup.
+func (f *matchFlags) registerArena(fs *flag.FlagSet, prefix string) {
+	fs.StringVar(&f.bSearch, prefix+"b-search", "", "side B's search: side A's settings with these overrides, as `name=value,...` (e.g. cpuct=2,history=off; docs/search.md)")
 	f.resign = 0.95
 	fs.Var(&resignFlag{v: &f.resign}, prefix+"resign", resignUsage+"; both players' root values must agree, for --"+prefix+"resign-plies plies in a row")
 	fs.IntVar(&f.resignPlies, prefix+"resign-plies", 8, "consecutive plies of agreement before a resignation")
 	fs.IntVar(&f.workers, prefix+"workers", 0, workersUsage)
-	fs.StringVar(&f.sprt, prefix+"sprt", "", "elo0,elo1: stop when an SPRT (alpha = beta = 0.05) decides")
-	fs.Uint64Var(&f.seed, prefix+"seed", 1, "seed of the openings")
 	fs.BoolVar(&f.startPosition, prefix+"start-position", false, "Typhoon: the canonical setup instead of random setups")
+}
+
+// check checks the shared settings' ranges.
+func (f *matchFlags) check() error {
+	return firstErr(
+		intIn(f.prefix+"games", int64(f.games), 1, math.MaxInt32),
+		intIn(f.prefix+"opening-plies", int64(f.openingPlies), 0, 10000),
+		intIn(f.prefix+"max-plies", int64(f.maxPlies), 1, math.MaxInt32),
+		intIn(f.prefix+"move-ms", int64(f.moveMillis), 0, maxMoveMillis),
+	)
+}
+
+// spr returns the SPRT --sprt asks for (nil: none).
+func (f *matchFlags) spr() (*arena.SPRT, error) {
+	if f.sprt == "" {
+		return nil, nil
+	}
+	s, err := arena.ParseSPRT(f.sprt)
+	if err != nil {
+		return nil, fmt.Errorf("--%ssprt: %v", f.prefix, err)
+	}
+	return s, nil
 }
 
 func (f *matchFlags) config(g *rules.Game) (arena.Config, error) {
 	if err := firstErr(
-		intIn(f.prefix+"games", int64(f.games), 1, math.MaxInt32),
-		intIn(f.prefix+"playouts", int64(f.search.Playouts), 1, math.MaxInt32),
-		intIn(f.prefix+"opening-plies", int64(f.openingPlies), 0, 10000),
-		intIn(f.prefix+"max-plies", int64(f.maxPlies), 1, math.MaxInt32),
+		f.check(),
 		workersIn(f.prefix+"workers", int64(f.workers), 0),
 		intIn(f.prefix+"resign-plies", int64(f.resignPlies), 1, math.MaxInt32),
 	); err != nil {
@@ -72,33 +108,25 @@ func (f *matchFlags) config(g *rules.Game) (arena.Config, error) {
 	c := arena.Config{Game: g, Pairs: (f.games + 1) / 2, Seed: f.seed, OpeningPlies: f.openingPlies,
 		StartPosition: f.startPosition, MaxPlies: f.maxPlies, Workers: workers(f.workers),
 		ResignValue: f.resign, ResignPlies: f.resignPlies}
-	if f.sprt != "" {
-		s, err := arena.ParseSPRT(f.sprt)
-		if err != nil {
-			return c, err
-		}
-		c.SPRT = s
-	}
-	return c, nil
+	s, err := f.spr()
+	c.SPRT = s
+	return c, err
 }
 
 // sides returns the two sides' searches: side A's, and side B's with
-// --b-search's overrides.
+// --b-search's overrides; playouts 0 is 200 unless --move-ms bounds the
+// moves (then no limit).
 func (f *matchFlags) sides() (mcts.Config, mcts.Config, error) {
-	if f.moveMillis < 0 {
-		return mcts.Config{}, mcts.Config{}, fmt.Errorf("--%smove-ms %d: need 0 or more", f.prefix, f.moveMillis)
-	}
 	a, b := f.search, f.search
 	if err := b.ApplySpec(f.bSearch); err != nil {
 		return a, b, fmt.Errorf("--%sb-search: %v", f.prefix, err)
 	}
-	if b.Playouts < 1 {
-		return a, b, fmt.Errorf("--%sb-search: playouts %d: need at least 1", f.prefix, b.Playouts)
-	}
-	if f.moveMillis > 0 {
-		d := time.Duration(f.moveMillis) * time.Millisecond
-		a.Playouts, a.TimeLimit = 0, d
-		b.Playouts, b.TimeLimit = 0, d
+	for _, s := range []*mcts.Config{&a, &b} {
+		if f.moveMillis > 0 {
+			s.TimeLimit = time.Duration(f.moveMillis) * time.Millisecond
+		} else if s.Playouts == 0 {
+			s.Playouts = mcts.DefaultPlayouts
+		}
 	}
 	return a, b, nil
 }
@@ -147,23 +175,67 @@ func eta(done, total int, elapsed time.Duration) string {
 // summary is the printed outcome of a match (arena.Report.String).
 func summary(r *arena.Report) string { return r.String() }
 
+// matchCommand is what both modes of match read from the command line:
+// the shared match settings, the game, side A's weights and the results
+// file, each flag defined once (register).
+type matchCommand struct {
+	matchFlags
+	game, a, json string
+	resume        bool
+}
+
+// register binds the flags both modes of match take.
+func (m *matchCommand) register(fs *flag.FlagSet) {
+	m.matchFlags.register(fs, "")
+	fs.StringVar(&m.game, "game", "", gameUsage(rules.DefaultGame))
+	fs.StringVar(&m.a, "a", "", `weights of side A (taifu, against an --engine): "start" (the starting estimate), a file or URL; "": configs/weights/<game>.json, else its built-in copy, else the starting estimate`)
+	fs.StringVar(&m.json, "json", "", "results file: the report and every game's record, rewritten after every pair (after every game against an --engine, where it is required)")
+	fs.StringVar(&m.json, "results", "", "the same as --json (its older spelling against an --engine)")
+	fs.BoolVar(&m.resume, "resume", false, "continue the interrupted match whose results are in --json (with the same flags); without it a file holding played games is never overwritten")
+	fs.Func("tc", "`seconds` per move: the older spelling of --move-ms (deprecated)", func(text string) error {
+		v, err := strconv.ParseFloat(text, 64)
+		if err != nil || !(v > 0) || v*1000 > maxMoveMillis || math.Round(v*1000) < 1 {
+			return fmt.Errorf("need seconds per move in [0.001, %d]", maxMoveMillis/1000)
+		}
+		m.moveMillis = int(math.Round(v * 1000))
+		return nil
+	})
+}
+
+// matchFlagSets returns the flag sets of match's two modes: two taifu
+// searches (plain), and taifu against an --engine.
+func matchFlagSets(stderr io.Writer) (plain *flag.FlagSet, pm *plainMatch, engine *flag.FlagSet, em *engineMatch) {
+	plain, engine = newFlags("match", stderr), newFlags("match", stderr)
+	pm, em = &plainMatch{}, &engineMatch{}
+	pm.register(plain)
+	em.register(engine)
+	plain.Usage = func() { matchUsage(plain.Output(), plain, engine) }
+	engine.Usage = func() { matchUsage(engine.Output(), plain, engine) }
+	return plain, pm, engine, em
+}
+
+// plainMatch is match without --engine: two taifu searches.
+type plainMatch struct {
+	matchCommand
+	b string
+}
+
+func (p *plainMatch) register(fs *flag.FlagSet) {
+	p.matchCommand.register(fs)
+	p.registerArena(fs, "")
+	fs.StringVar(&p.b, "b", "start", `weights of side B`)
+}
+
 func runMatch(args []string, stdout, stderr io.Writer) error {
+	fs, m, efs, em := matchFlagSets(stderr)
 	if usesEngine(args) { // against an external xboard engine: engine_match.go
-		return runEngineMatch(args, stdout, stderr)
+		return runEngineMatch(efs, em, args, stdout, stderr)
 	}
-	fs := newFlags("match", stderr)
-	fs.Usage = func() { matchUsage(fs) }
-	game := fs.String("game", "", gameUsage(rules.DefaultGame))
-	pathA := fs.String("a", "", `weights of side A ("start": the starting estimate; "": configs/weights/<game>.json or start)`)
-	pathB := fs.String("b", "start", `weights of side B`)
-	out := fs.String("json", "", "write the report with every game's record to this JSON file (rewritten after every pair)")
-	resume := fs.Bool("resume", false, "continue the interrupted match whose report is in --json (same flags)")
-	var f matchFlags
-	f.register(fs, "")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	g, err := inferGame(*game, rules.DefaultGame, *pathA, *pathB)
+	f, pathA, pathB, out := &m.matchFlags, &m.a, &m.b, &m.json
+	g, err := inferGame(m.game, rules.DefaultGame, *pathA, *pathB)
 	if err != nil {
 		return err
 	}
@@ -175,7 +247,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		if err := writableFile("json", *out); err != nil {
 			return err
 		}
-		if !*resume {
+		if !m.resume {
 			if err := freshReport(*out); err != nil {
 				return err
 			}
@@ -185,7 +257,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *resume {
+	if m.resume {
 		if cfg.Resume, err = resumeRecords(*out, a, b, cfg.Setup(a, b)); err != nil {
 			return err
 		}
@@ -252,8 +324,9 @@ func writeReport(path string, r *arena.Report) error {
 	return datasets.WriteFileAtomic(path, append(data, '\n'))
 }
 
-// freshReport refuses to start a match over the report in path when it
-// holds played games: without --resume the new match would overwrite them.
+// freshReport refuses to start a match over the results file in path (a
+// match's report, or an engine match's results) when it holds played
+// games: without --resume the new match would overwrite them.
 func freshReport(path string) error {
 	data, err := storage.ReadFile(path)
 	if errors.Is(err, iofs.ErrNotExist) || (err == nil && len(bytes.TrimSpace(data)) == 0) {
@@ -262,11 +335,17 @@ func freshReport(path string) error {
 	if err != nil {
 		return err
 	}
-	var r arena.Report
-	if json.Unmarshal(data, &r) != nil {
+	var r struct {
+		A, B    string
+		Games   json.RawMessage   // a report's count, an engine match's games
+		Records []json.RawMessage // a report's games
+	}
+	var count int
+	var games []json.RawMessage
+	if json.Unmarshal(data, &r) != nil || len(r.Games) > 0 && json.Unmarshal(r.Games, &count) != nil && json.Unmarshal(r.Games, &games) != nil {
 		return fmt.Errorf("%s exists and is not a match report: not overwriting it (remove it or choose another --json)", path)
 	}
-	if n := max(r.Games, len(r.Records)); n > 0 {
+	if n := max(count, len(games), len(r.Records)); n > 0 {
 		return fmt.Errorf("%s already holds %d games of %s vs %s: use --resume to continue that match, or remove %s", path, n, r.A, r.B, path)
 	}
 	return nil

@@ -1,42 +1,147 @@
 package main
 
 import (
+	"encoding/json"
+	"flag"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
 
-// TestMatchHelpBothModes: "taifu match -h" and "taifu help match" document
-// the --engine mode and its flags too (issue 32: they never mentioned
-// --engine; --tc, --results and --first-game showed only with "match
-// --engine X -h"), and both modes take --move-ms and --json.
+// helpFlags reads the flags a help text lists ("  -name arg\n    \tusage
+// (default x)"), in order, each as its whole entry; a flag listed twice
+// (once per mode) gives two entries.
+func helpFlags(help string) map[string][]string {
+	entries := map[string][]string{}
+	re := regexp.MustCompile(`(?m)^  -([a-z0-9-]+)(?: [^\n]*)?\n((?:    \t[^\n]*\n?)*)`)
+	for _, m := range re.FindAllStringSubmatch(help, -1) {
+		entries[m[1]] = append(entries[m[1]], strings.TrimSpace(m[0]))
+	}
+	return entries
+}
+
+// TestMatchHelpBothModes (issue 32, finding 5): "taifu match -h" and "taifu
+// help match" document both modes, two taifu searches and --engine, and a
+// flag both modes take reads the same in both, with the same default and
+// unit: the engine mode's games (200), max plies (600), opening plies (2),
+// SPRT (-50,0), playouts (0) and --game default (torishogi) differed.
 func TestMatchHelpBothModes(t *testing.T) {
-	for _, args := range [][]string{{"match", "-h"}, {"help", "match"}} {
+	for _, args := range [][]string{{"match", "-h"}, {"help", "match"}, {"match", "--engine", "x", "-h"}} {
 		code, out, errs := runCLI(args...)
 		text := out + errs
 		if code != 0 {
 			t.Fatalf("%v: exit %d", args, code)
 		}
-		plain, engine, ok := strings.Cut(text, "Usage of taifu match --engine CMD")
-		if !ok {
-			t.Fatalf("%v: no --engine usage:\n%s", args, text)
+		if !strings.Contains(text, "Usage of taifu match [flags]") || !strings.Contains(text, "taifu match --engine CMD") {
+			t.Errorf("%v: not both modes' usage:\n%s", args, text)
 		}
-		has := func(s, f string) bool { return strings.Contains(s, "  "+f+" ") || strings.Contains(s, "  "+f+"\n") }
-		for _, f := range []string{"-move-ms", "-json", "-resume", "-games", "-max-plies", "-opening-plies"} {
-			if !has(plain, f) || !has(engine, f) {
-				t.Errorf("%v: %s in plain mode %v, in --engine mode %v", args, f, has(plain, f), has(engine, f))
+		flags := helpFlags(text)
+		for name, entries := range flags {
+			for _, e := range entries[1:] {
+				if e != entries[0] {
+					t.Errorf("%v: --%s reads differently in the two modes:\n%s\n%s", args, name, entries[0], e)
+				}
 			}
 		}
-		for _, f := range []string{"-engine ", "-tc ", "-results ", "-first-game "} {
-			if !strings.Contains(engine, "  "+f) {
-				t.Errorf("%v: --engine mode's %s undocumented", args, f)
+		for _, c := range []struct{ name, want string }{
+			{"games", "(default 400)"}, {"opening-plies", "(default 4)"}, {"max-plies", "(default 2000)"},
+			{"move-ms", "milliseconds per move"}, {"playouts", "(default 0)"}, {"sprt", `"": no SPRT`},
+			{"game", "else typhoon"}, {"json", "results file"}, {"results", "the same as --json"}, {"resume", "--json"},
+			{"tc", "deprecated"}, {"engine", "xboard engine"}, {"first-game", "runs"}, {"b-search", "side B"}, {"workers", workersUsage},
+		} {
+			if len(flags[c.name]) == 0 || !strings.Contains(flags[c.name][0], c.want) {
+				t.Errorf("%v: --%s is %q, want it to say %q", args, c.name, flags[c.name], c.want)
 			}
 		}
-		if !strings.Contains(engine, "Their defaults differ on purpose") {
-			t.Errorf("%v: the modes' defaults are not explained", args)
+		if e := flags["sprt"]; len(e) > 0 && strings.Contains(e[0], "(default") {
+			t.Errorf("%v: --sprt has a default: %s", args, e[0])
 		}
 	}
 	code, _, errs := runCLI("match", "--engine", "/bin/true", "--json", "r.json", "--move-ms", "-5")
 	if code == 0 || !strings.Contains(errs, "--move-ms -5") || strings.Count(errs, "\n") != 1 {
 		t.Errorf("--engine --move-ms -5: exit %d, %q", code, errs)
+	}
+}
+
+// TestMatchModesShareFlags: every flag both modes define is one definition
+// (the same usage and default in both flag sets), and the flags the two
+// modes share are the ones matchCommand binds.
+func TestMatchModesShareFlags(t *testing.T) {
+	plain, _, engine, _ := matchFlagSets(io.Discard)
+	var shared []string
+	plain.VisitAll(func(p *flag.Flag) {
+		e := engine.Lookup(p.Name)
+		if e == nil {
+			return
+		}
+		shared = append(shared, p.Name)
+		if e.Usage != p.Usage || e.DefValue != p.DefValue {
+			t.Errorf("--%s: %q (default %q) without --engine, %q (default %q) with it", p.Name, p.Usage, p.DefValue, e.Usage, e.DefValue)
+		}
+	})
+	common := flag.NewFlagSet("", flag.ContinueOnError)
+	(&matchCommand{}).register(common)
+	for _, name := range shared {
+		if common.Lookup(name) == nil {
+			t.Errorf("--%s: both modes define it, but not through matchCommand", name)
+		}
+	}
+	for _, name := range []string{"games", "opening-plies", "max-plies", "move-ms", "sprt", "seed", "playouts", "game", "a", "json", "results", "resume", "tc"} {
+		if plain.Lookup(name) == nil || engine.Lookup(name) == nil {
+			t.Errorf("--%s: not a flag of both modes", name)
+		}
+	}
+}
+
+// TestEngineMatchDefaults: match --engine with no settings given but the
+// search and a short --max-plies (to keep the test short) plays with
+// match's defaults (issue 32, finding 5): 400 games (game 399 is one of
+// them), 4 opening plies, 100 ms a move, no SPRT; --json names its results
+// file; without --resume a file holding games is refused, with it the
+// match continues.
+func TestEngineMatchDefaults(t *testing.T) {
+	bin := taifuBinary(t)
+	res := filepath.Join(t.TempDir(), "r.json")
+	args := []string{"match", "--game", "torishogi", "--engine", bin + " xboard --playouts 5", "--a", "start", "--playouts", "5",
+		"--first-game", "398", "--max-plies", "20", "--json", res}
+	run := func(args ...string) (string, error) {
+		out, err := exec.Command(bin, args...).CombinedOutput()
+		return string(out), err
+	}
+	out, err := run(args...)
+	if err != nil {
+		t.Fatalf("match --engine: %v\n%s", err, out)
+	}
+	if strings.Contains(out, "SPRT") {
+		t.Errorf("an SPRT without --sprt:\n%s", out)
+	}
+	data, err := os.ReadFile(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rf struct {
+		MoveTime     float64 `json:"move_time_s"`
+		OpeningPlies int     `json:"opening_plies"`
+		MaxPlies     int     `json:"max_plies"`
+		Games        []struct {
+			Index        int `json:"index"`
+			OpeningPlies int `json:"opening_plies"`
+		} `json:"games"`
+	}
+	if err := json.Unmarshal(data, &rf); err != nil {
+		t.Fatal(err)
+	}
+	if rf.OpeningPlies != 4 || rf.MaxPlies != 20 || rf.MoveTime != 0.1 || len(rf.Games) != 2 || rf.Games[1].Index != 399 || rf.Games[0].OpeningPlies != 4 {
+		t.Errorf("recorded settings %+v: want 4 opening plies, max plies 20, 0.1 s a move, games 398 and 399", rf)
+	}
+	if out, err := run(args...); err == nil || !strings.Contains(out, "already holds 2 games") || !strings.Contains(out, "--resume") {
+		t.Errorf("again without --resume: %v\n%s", err, out)
+	}
+	if out, err := run(append(args, "--resume")...); err != nil || !strings.Contains(out, "2 games") {
+		t.Errorf("again with --resume: %v\n%s", err, out)
 	}
 }

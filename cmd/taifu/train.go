@@ -43,6 +43,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	tf.register(fl)
 	var mf matchFlags
 	mf.register(fl, "match-")
+	mf.registerArena(fl, "match-")
 	if err := parseFlags(fl, args); err != nil {
 		return err
 	}

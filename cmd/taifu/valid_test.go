@@ -93,7 +93,6 @@ func TestBadNumbers(t *testing.T) {
 		{[]string{"match", "--game", "nanashogi", "--max-plies", "-5"}, "--max-plies -5"},
 		{[]string{"match", "--game", "nanashogi", "--resign", "NaN"}, "--resign NaN"},
 		{[]string{"match", "--game", "nanashogi", "--b-search", "playouts=-4"}, "--b-search: playouts -4: need a whole number, at least 0"},
-		{[]string{"match", "--game", "nanashogi", "--b-search", "playouts=0"}, "--b-search: playouts 0: need at least 1"},
 		{[]string{"match", "--game", "nanashogi", "--eval-scale", "-1"}, "--eval-scale -1: need a number in [0, 100]"},
 		{[]string{"match", "--game", "nanashogi", "--b-search", "eval-scale=NaN"}, "--b-search: eval-scale NaN: need a number in [0, 100]"},
 		{[]string{"match", "--game", "nanashogi", "--cpuct", "1e9"}, "--cpuct 1e9: need a number in [0, 100]"},

@@ -108,7 +108,7 @@ func TestEngineMatchStart(t *testing.T) {
 		{"--opening-plies 3", "opening_plies is 3 here but"},
 	} {
 		args := []string{"match", "--game", "torishogi", "--engine", bin + " xboard --playouts 5", "--a", "start",
-			"--playouts", "5", "--games", "2", "--tc", "0.5", "--max-plies", "16", "--results", filepath.Join(dir, "r.json")}
+			"--playouts", "5", "--games", "2", "--tc", "0.5", "--max-plies", "16", "--results", filepath.Join(dir, "r.json"), "--resume"}
 		flag, value, _ := strings.Cut(c.change, " ")
 		args = append(args, flag, value)
 		out, err := exec.Command(bin, args...).CombinedOutput()
