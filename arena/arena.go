@@ -15,6 +15,7 @@ import (
 
 	"taifu/features"
 	"taifu/mcts"
+	"taifu/progress"
 	"taifu/rules"
 )
 
@@ -53,10 +54,14 @@ type Config struct {
 	// SPRT, when set, stops the match once the test decides (pairs are
 	// examined in order, so the result does not depend on Workers).
 	SPRT *SPRT
-	// Progress, when set, is called after each pair is counted.
-	Progress func(r *Report)
+	// Progress records the match's progress (nil: nothing): stage
+	// "match" in games with the *Report as its State, an event when play
+	// starts (after the resumed pairs are counted), after each pair is
+	// counted and when Play returns.
+	Progress progress.Recorder
 	// Resume holds the records of an interrupted run of the same match
-	// (Report.Records, saved by the caller from Progress): its complete
+	// (Report.Records, saved by the caller from the Progress events of
+	// counted pairs, neither Start nor End): its complete
 	// pairs are counted without being played again and play continues with
 	// the next pair. Pairs are independent (openings and search seeds come
 	// from Seed and the pair number), so the result equals an uninterrupted
@@ -339,6 +344,11 @@ func Play(ctx context.Context, c Config, a, b Player) (*Report, error) {
 	if r.Verdict == "H0" || r.Verdict == "H1" {
 		first = c.Pairs // the SPRT decided before the interruption
 	}
+	report := func(begins, ends bool) {
+		c.Progress.Record(progress.Event{Stage: "match", Done: int64(r.Games), Total: int64(2 * c.Pairs), Start: begins, End: ends, State: r})
+	}
+	report(true, false)
+	defer report(false, true)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type job struct{ pair, game int }
@@ -396,9 +406,7 @@ func Play(ctx context.Context, c Config, a, b Player) (*Report, error) {
 			delete(pending, next)
 			delete(have, next)
 			next++
-			if c.Progress != nil {
-				c.Progress(r)
-			}
+			report(false, false)
 			if r.Verdict == "H0" || r.Verdict == "H1" {
 				cancel()
 			}

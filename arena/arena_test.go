@@ -9,6 +9,7 @@ import (
 
 	"taifu/features"
 	"taifu/mcts"
+	"taifu/progress"
 	"taifu/rules"
 	_ "taifu/rules/all"
 )
@@ -211,10 +212,25 @@ func TestMatchResume(t *testing.T) {
 		c := cfg
 		c.Resume = append([]GameRecord(nil), whole.Records[:kept]...)
 		played := 0
-		c.Progress = func(*Report) { played++ }
+		var first, last progress.Event
+		c.Progress = func(e progress.Event) {
+			switch {
+			case e.Start:
+				first = e
+			case e.End:
+				last = e
+			default:
+				played++
+			}
+		}
 		r, err := Play(context.Background(), c, a, b)
 		if err != nil {
 			t.Fatal(err)
+		}
+		// The match's events: a start at the resumed pairs' games, one per
+		// pair played, an end at all the games.
+		if !first.Start || first.Done != int64(kept/2*2) || first.Total != 6 || !last.End || last.Done != 6 || last.State != r {
+			t.Errorf("resumed with %d records: first event %+v, last %+v", kept, first, last)
 		}
 		if !reflect.DeepEqual(r, whole) {
 			t.Errorf("resumed with %d records: report differs from the uninterrupted match", kept)

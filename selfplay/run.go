@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math"
 	"slices"
@@ -17,6 +16,7 @@ import (
 	"taifu/datasets"
 	"taifu/features"
 	"taifu/mcts"
+	"taifu/progress"
 	"taifu/rules"
 	"taifu/storage"
 	"taifu/weightsio"
@@ -30,9 +30,11 @@ type Options struct {
 	// Drop, when cancelled, abandons the games in flight (Run's ctx only
 	// stops new games from starting; games in flight are then finished).
 	Drop context.Context
-	// Progress, when set, is called from Run's goroutine after every game
-	// written.
-	Progress func(Progress)
+	// Progress records the run's progress (nil: nothing): stage
+	// "selfplay" in games with a Progress as its State, an event when the
+	// games start, after every game written (and committed when due) and
+	// when Run returns; and a log line when a stale lease is taken over.
+	Progress progress.Recorder
 	// CommitEvery commits the games finished since the last commit this
 	// long after it (checked on a timer, not only when a game is written):
 	// it completes the Parquet part being written, writes the finished
@@ -50,8 +52,6 @@ type Options struct {
 	// LeaseTTL is the lease's lifetime without renewal (0:
 	// storage.DefaultLeaseTTL).
 	LeaseTTL time.Duration
-	// Log, when set, receives a line when a stale lease is taken over.
-	Log io.Writer
 }
 
 // DefaultCommitEvery is the default Options.CommitEvery. Every commit
@@ -140,7 +140,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	if err := storage.MkdirAll(cfg.Out); err != nil {
 		return nil, err
 	}
-	lease, err := storage.AcquireLease(LeaseName(cfg.Out, cfg.Shard, cfg.Shards), storage.LeaseOptions{TTL: opt.LeaseTTL, TakeOver: opt.TakeOverLease, Log: opt.Log})
+	lease, err := storage.AcquireLease(LeaseName(cfg.Out, cfg.Shard, cfg.Shards), storage.LeaseOptions{TTL: opt.LeaseTTL, TakeOver: opt.TakeOverLease, Progress: opt.Progress})
 	if err != nil {
 		return nil, err
 	}
@@ -362,6 +362,14 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 
 	sum := &Summary{Dir: cfg.Out, RunID: cfg.RunID, Manifest: mpath, Total: total}
 	next := first
+	report := func(begins, ends bool) {
+		if opt.Progress != nil {
+			p := Progress{Done: next, Total: total, Session: sum.Session, Positions: sum.Positions, Elapsed: time.Since(start)}
+			opt.Progress(progress.Event{Stage: "selfplay", Done: next, Total: total, Start: begins, End: ends, State: p})
+		}
+	}
+	report(true, false)
+	defer report(false, true)
 	var werr error
 	var tick <-chan time.Time
 	if opt.CommitEvery > 0 {
@@ -400,9 +408,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 					return err
 				}
 			}
-			if opt.Progress != nil {
-				opt.Progress(Progress{Done: next, Total: total, Session: sum.Session, Positions: sum.Positions, Elapsed: time.Since(start)})
-			}
+			report(false, false)
 		}
 	}
 	werr = drain() // games of the ahead part that follow the main parts

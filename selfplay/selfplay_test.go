@@ -16,6 +16,7 @@ import (
 
 	"taifu/datasets"
 	"taifu/mcts"
+	"taifu/progress"
 	"taifu/rules"
 	_ "taifu/rules/all"
 )
@@ -224,8 +225,8 @@ func TestInterruptedThenResumed(t *testing.T) {
 		cfg.Games = 20
 		ctx, stop := context.WithCancel(context.Background())
 		drop, dropNow := context.WithCancel(context.Background())
-		opt := Options{Drop: drop, Progress: func(p Progress) {
-			if p.Done == 3 {
+		opt := Options{Drop: drop, Progress: func(e progress.Event) {
+			if e.Done == 3 && !e.End {
 				stop()
 				if dropInFlight {
 					dropNow()
@@ -360,9 +361,14 @@ func TestCommitInterval(t *testing.T) {
 	for _, c := range cases {
 		cfg := small(t, 3)
 		var seen []int64
+		var events []progress.Event
 		mpath := filepath.Join(cfg.Out, datasets.ManifestName(0, 1))
-		c.opt.Progress = func(p Progress) {
-			// Progress comes after the game is written and, when due, committed.
+		c.opt.Progress = func(e progress.Event) {
+			events = append(events, e)
+			if e.Start || e.End {
+				return
+			}
+			// A game's event comes after it is written and, when due, committed.
 			m, err := datasets.LoadManifest(mpath)
 			if err != nil {
 				t.Fatal(err)
@@ -370,6 +376,11 @@ func TestCommitInterval(t *testing.T) {
 			seen = append(seen, m.Done)
 		}
 		run(t, cfg, c.opt)
+		// The run's events: a start, one per game, an end after the last.
+		if n := len(events); n != 10 || !events[0].Start || events[0].Done != 0 || !events[n-1].End || events[n-1].Done != 8 || events[n-1].Total != 8 ||
+			events[n-1].State.(Progress).Session != 8 {
+			t.Errorf("%s: events %+v, want a start at 0 games, 8 games and an end at 8", c.name, events)
+		}
 		m, err := datasets.ReadManifest(cfg.Out)
 		if err != nil {
 			t.Fatal(err)

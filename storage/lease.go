@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -22,6 +21,7 @@ import (
 	"gocloud.dev/gcerrors"
 
 	"taifu/internal/atomicfile"
+	"taifu/progress"
 )
 
 // DefaultLeaseTTL is how long a lease stays valid without renewal; a
@@ -53,8 +53,9 @@ type LeaseOptions struct {
 	// TakeOver takes the lease even from a holder that looks alive (the
 	// operator knows it is gone, e.g. a pod on a lost node).
 	TakeOver bool
-	// Log, when set, receives a line when a stale lease is taken over.
-	Log io.Writer
+	// Progress receives a log line when a stale lease is taken over (nil:
+	// none).
+	Progress progress.Recorder
 }
 
 // Lease is a held lease: one writer per location. It is renewed in the
@@ -77,8 +78,8 @@ type Lease struct {
 // ErrLeaseHeld and naming its holder, unless it is stale: expired, or held
 // by a process of this host that no longer runs (or by this very pid, a
 // previous life of a restarted container), or opt.TakeOver is set. Then it
-// is taken over atomically (takeOver), with a line to opt.Log: of writers
-// racing for one lease, exactly one gets it.
+// is taken over atomically (takeOver), with a log line to opt.Progress:
+// of writers racing for one lease, exactly one gets it.
 func AcquireLease(path string, opt LeaseOptions) (*Lease, error) {
 	if opt.TTL <= 0 {
 		opt.TTL = DefaultLeaseTTL
@@ -117,8 +118,8 @@ func AcquireLease(path string, opt LeaseOptions) (*Lease, error) {
 			return nil, fmt.Errorf("storage: %s is being written by %s (lease %s, expires %s): %w; wait for it to finish, or use --take-over-lease if it is gone",
 				quote(Dir(path)), old, quote(path), old.Expires, ErrLeaseHeld)
 		}
-		if opt.Log != nil && !logged {
-			fmt.Fprintf(opt.Log, "taking over the lease of %s held by %s (%s)\n", quote(Dir(path)), old, why)
+		if !logged {
+			opt.Progress.Logf("lease", "taking over the lease of %s held by %s (%s)", quote(Dir(path)), old, why)
 			logged = true
 		}
 		if beforeTakeOver != nil {

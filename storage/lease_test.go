@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"taifu/internal/s3test"
+	"taifu/progress"
 )
 
 // writeLease puts a lease held by someone else at path.
@@ -54,7 +55,7 @@ func leaseCases(t *testing.T, path string) {
 		t.Run(c.name, func(t *testing.T) {
 			writeLease(t, path, c.holder)
 			var log strings.Builder
-			l, err := AcquireLease(path, LeaseOptions{TakeOver: c.takeOver, Log: &log})
+			l, err := AcquireLease(path, LeaseOptions{TakeOver: c.takeOver, Progress: progress.Lines(&log)})
 			if c.held {
 				if !errors.Is(err, ErrLeaseHeld) || !strings.Contains(err.Error(), c.holder.String()) || strings.Contains(err.Error(), "\n") {
 					t.Fatalf("err = %v: want one line naming %s", err, c.holder)

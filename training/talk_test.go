@@ -4,42 +4,56 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"taifu/arena"
 	"taifu/features"
 	"taifu/features/testgame"
+	"taifu/progress"
 	"taifu/selfplay"
 )
 
-// TestRunTalks: a generation reports its progress through the hooks the
-// command draws bars from, says what it fitted, its validation loss, the
-// match and the acceptance rule; a resumed run names the generation it
-// continues and refuses changed settings; a candidate equal to the current
-// weights is rejected without a match.
+// TestRunTalks: a generation reports its progress as the events the
+// command draws bars from (the loop's, the self-play's and the match's
+// stages, each started and ended, the loop's last), says what it fitted,
+// its validation loss, the match and the acceptance rule; a resumed run
+// names the generation it continues and refuses changed settings; a
+// candidate equal to the current weights is rejected without a match.
 func TestRunTalks(t *testing.T) {
 	dir := t.TempDir()
 	var log bytes.Buffer
 	c := testConfig(dir)
-	c.Log = &log
-	var spCalls, spEnds, mCalls, mEnds int
-	var spTotal int64
-	c.SelfPlayProgress = func(total, done int64) (func(selfplay.Progress), func()) {
-		spTotal = total
-		return func(selfplay.Progress) { spCalls++ }, func() { spEnds++ }
-	}
-	c.MatchProgress = func(total int) (func(*arena.Report), func()) {
-		return func(*arena.Report) { mCalls++ }, func() { mEnds++ }
+	lines := progress.Lines(&log)
+	var stages []string
+	var last progress.Event
+	c.Progress = func(e progress.Event) {
+		lines(e)
+		if e.Line == "" {
+			last = e
+		}
+		switch e.State.(type) {
+		case selfplay.Progress, *arena.Report, *State:
+		default:
+			if e.Line == "" {
+				t.Errorf("event %+v: state of type %T", e, e.State)
+			}
+		}
+		if e.Start || e.End {
+			stages = append(stages, fmt.Sprintf("%s %d/%d %v", e.Stage, e.Done, e.Total, e.End))
+		}
 	}
 	st, err := Run(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if spTotal != 8 || spCalls != 8 || spEnds != 1 || mCalls != 1 || mEnds != 1 {
-		t.Errorf("progress hooks: self-play total %d, %d calls, %d ends; match %d calls, %d ends", spTotal, spCalls, spEnds, mCalls, mEnds)
+	want := []string{"train 0/1 false", "selfplay 0/8 false", "selfplay 8/8 true", "match 0/2 false", "match 2/2 true", "train 1/1 true"}
+	if !slices.Equal(stages, want) || !last.End || last.Stage != "train" {
+		t.Errorf("stage starts and ends %q, want %q; last event %+v", stages, want, last)
 	}
 	for _, want := range []string{"train gen-001: fitted testgame-gen1 on the self-play of 1 generation(s)", "validation loss", "candidate accepted: rule always"} {
 		if !strings.Contains(log.String(), want) {
@@ -82,9 +96,11 @@ func TestRunTalks(t *testing.T) {
 	os.WriteFile(path, b, 0o644)
 	log.Reset()
 	c.Generations = 2
-	c.MatchProgress = func(int) (func(*arena.Report), func()) {
-		t.Error("a match of equal weights was played")
-		return nil, func() {}
+	c.Progress = func(e progress.Event) {
+		lines(e)
+		if _, ok := e.State.(*arena.Report); ok {
+			t.Error("a match of equal weights was played")
+		}
 	}
 	st, err = Run(context.Background(), c)
 	if err != nil {

@@ -2,8 +2,9 @@
 // weights, tune a candidate on the self-play of recent generations, match it
 // against the current weights, accept or reject it, repeat. Every step is
 // recorded in <Out>/train.json (rewritten atomically after each step), so a
-// stopped run resumes at the step it was in. Progress is reported as lines
-// to Config.Log; the package prints nothing else.
+// stopped run resumes at the step it was in. Progress is reported to
+// Config.Progress (log lines, and the stages of the loop, the self-play and
+// the match); the package prints nothing.
 package training
 
 import (
@@ -12,7 +13,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math"
 	"path/filepath"
@@ -25,6 +25,7 @@ import (
 	"taifu/datasets"
 	"taifu/features"
 	"taifu/mcts"
+	"taifu/progress"
 	"taifu/rules"
 	"taifu/selfplay"
 	"taifu/storage"
@@ -77,16 +78,12 @@ type Config struct {
 	// Candidate and Current are the players' searches (player A is the
 	// candidate, B the current weights).
 	Candidate, Current mcts.Config
-	// Log receives one line per step; nil: none.
-	Log io.Writer
-	// SelfPlayProgress, when set, is called before a generation's
-	// self-play with its total and finished games; it returns the
-	// function selfplay.Options.Progress gets and one called when the
-	// self-play ends (a progress bar with an ETA, drawn by the command).
-	SelfPlayProgress func(total, done int64) (func(selfplay.Progress), func())
-	// MatchProgress is the same for the match: its total games, and the
-	// function arena.Config.Progress gets.
-	MatchProgress func(total int) (func(*arena.Report), func())
+	// Progress records the run's progress (nil: nothing): a log line per
+	// step; stage "train" in generations with the *State as its State, an
+	// event when the loop starts, after each decided generation and when
+	// Run returns; and each generation's self-play and match events
+	// (selfplay.Options.Progress, arena.Config.Progress).
+	Progress progress.Recorder
 	// CommitEvery is the self-play's commit interval
 	// (selfplay.Options.CommitEvery: 0 its default, negative none).
 	CommitEvery time.Duration
@@ -233,6 +230,15 @@ func Run(ctx context.Context, c Config) (*State, error) {
 		r.logf("train: resuming %s at generation %d", c.Out, resumeGen(st))
 	}
 	r.st = st
+	report := func(begins, ends bool) {
+		decided := len(st.Generations)
+		if decided > 0 && !st.Generations[decided-1].Decided {
+			decided--
+		}
+		c.Progress.Record(progress.Event{Stage: "train", Done: int64(decided), Total: int64(c.Generations), Start: begins, End: ends, State: st})
+	}
+	report(true, false)
+	defer report(false, true)
 	for {
 		if n := len(st.Generations); n > 0 && !st.Generations[n-1].Decided {
 			// finish the generation in progress below
@@ -247,6 +253,7 @@ func Run(ctx context.Context, c Config) (*State, error) {
 		if err := writeReports(c.Out, r.g, st); err != nil {
 			return st, err
 		}
+		report(false, false)
 	}
 	return st, nil
 }
@@ -336,11 +343,7 @@ type run struct {
 	statePath string
 }
 
-func (r *run) logf(format string, a ...any) {
-	if r.c.Log != nil {
-		fmt.Fprintf(r.c.Log, format+"\n", a...)
-	}
-}
+func (r *run) logf(format string, a ...any) { r.c.Progress.Logf("train", format, a...) }
 
 func (r *run) save() error { return saveState(r.statePath, r.st) }
 
@@ -375,16 +378,7 @@ func (r *run) step(ctx context.Context, gi int) error {
 		_, err := datasets.LoadManifest(storage.Join(dir, datasets.ManifestName(0, 1)))
 		resume := err == nil
 		r.logf("train %s: self-play %d games at %d playouts with %s", name, cfg.Games, cfg.Playouts, gen.Weights)
-		opt := selfplay.Options{Resume: resume, CommitEvery: c.CommitEvery, Log: c.Log}
-		if c.SelfPlayProgress != nil {
-			done := int64(0)
-			if m, err := datasets.LoadManifest(storage.Join(dir, datasets.ManifestName(0, 1))); err == nil {
-				done = m.Done
-			}
-			var end func()
-			opt.Progress, end = c.SelfPlayProgress(cfg.Games, done)
-			defer end()
-		}
+		opt := selfplay.Options{Resume: resume, CommitEvery: c.CommitEvery, Progress: c.Progress}
 		sum, err := selfplay.Run(ctx, cfg, opt)
 		if err != nil {
 			return fmt.Errorf("%s self-play: %w", name, err)
@@ -505,20 +499,15 @@ func (r *run) step(ctx context.Context, gi int) error {
 		var saveErr error
 		mctx, stopMatch := context.WithCancel(ctx)
 		defer stopMatch()
-		cfg.Progress = func(rep *arena.Report) {
-			if saveErr == nil {
+		cfg.Progress = func(e progress.Event) {
+			if rep, ok := e.State.(*arena.Report); ok && !e.Start && !e.End && saveErr == nil {
 				if saveErr = writeJSON(partial, rep); saveErr != nil {
 					stopMatch()
 				}
 			}
+			c.Progress.Record(e)
 		}
 		r.logf("train %s: match %s vs %s, %d games", name, a.Name, b.Name, 2*cfg.Pairs)
-		if c.MatchProgress != nil {
-			show, end := c.MatchProgress(2 * cfg.Pairs)
-			defer end()
-			save := cfg.Progress
-			cfg.Progress = func(rep *arena.Report) { save(rep); show(rep) }
-		}
 		rep, err := arena.Play(mctx, cfg, a, b)
 		if err != nil {
 			return fmt.Errorf("%s match: %w", name, err)

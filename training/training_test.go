@@ -16,6 +16,7 @@ import (
 	"taifu/features"
 	"taifu/features/testgame"
 	"taifu/mcts"
+	"taifu/progress"
 	"taifu/rules"
 	"taifu/selfplay"
 	"taifu/tuner"
@@ -47,7 +48,7 @@ func TestRunTestGame(t *testing.T) {
 	dir := t.TempDir()
 	var log bytes.Buffer
 	c := testConfig(dir)
-	c.Log = &log
+	c.Progress = progress.Lines(&log)
 	st, err := Run(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
@@ -203,7 +204,7 @@ func TestMatchCheckpoint(t *testing.T) {
 		t.Fatalf("checkpoint: %d games, %v: want the pairs played before the stop", kept.Games, err)
 	}
 	var log bytes.Buffer
-	c.Log = &log
+	c.Progress = progress.Lines(&log)
 	if _, err := Run(context.Background(), c); err != nil {
 		t.Fatal(err)
 	}

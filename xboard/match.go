@@ -18,6 +18,7 @@ import (
 	"taifu/arena"
 	"taifu/internal/atomicfile"
 	"taifu/mcts"
+	"taifu/progress"
 	"taifu/records/pgn"
 	"taifu/rules"
 )
@@ -43,10 +44,14 @@ type MatchConfig struct {
 	// weights, the other engine's command); PlayMatch fills in the match's
 	// own settings and records it in Results: a resume with another setup
 	// is refused, naming the setting that differs.
-	Setup    Setup
-	PGN      string               // PGN file of every finished game (rewritten atomically)
-	SPRT     *arena.SPRT          // stops the match once it decides (nil: no SPRT)
-	Progress func(r *MatchReport) // after each game
+	Setup Setup
+	PGN   string      // PGN file of every finished game (rewritten atomically)
+	SPRT  *arena.SPRT // stops the match once it decides (nil: no SPRT)
+	// Progress records the match's progress (nil: nothing): stage "engine
+	// match" in games of this run (FirstGame to Games) with the
+	// *MatchReport of all the results file's games as its State, an event
+	// when play starts, after each game and when PlayMatch returns.
+	Progress progress.Recorder
 }
 
 // MatchGame is one finished game.
@@ -163,6 +168,31 @@ func PlayMatch(c MatchConfig) (*MatchReport, error) {
 	for _, g := range rf.Games {
 		done[g.Index] = true
 	}
+	played := 0 // this run's games in the results file
+	for i := range done {
+		if i >= c.FirstGame && i < c.Games {
+			played++
+		}
+	}
+	var last *MatchReport // the state of the last event
+	report := func(begins, ends bool) error {
+		if c.Progress == nil {
+			return nil
+		}
+		if !ends {
+			r, err := c.report(&rf)
+			if err != nil {
+				return err
+			}
+			last = r
+		}
+		c.Progress(progress.Event{Stage: "engine match", Done: int64(played), Total: int64(c.Games - c.FirstGame), Start: begins, End: ends, State: last})
+		return nil
+	}
+	if err := report(true, false); err != nil {
+		return nil, fmt.Errorf("results file %s: %v", c.Results, err)
+	}
+	defer report(false, true)
 	var eng [2]*Client // A, B
 	defer func() {
 		for _, e := range eng {
@@ -210,12 +240,9 @@ func PlayMatch(c MatchConfig) (*MatchReport, error) {
 		if err := c.save(&rf); err != nil {
 			return nil, err
 		}
-		if c.Progress != nil {
-			r, err := c.report(&rf)
-			if err != nil {
-				return nil, fmt.Errorf("game %d: %v", i+1, err)
-			}
-			c.Progress(r)
+		played++
+		if err := report(false, false); err != nil {
+			return nil, fmt.Errorf("game %d: %v", i+1, err)
 		}
 	}
 	return c.report(&rf)

@@ -12,6 +12,7 @@ import (
 
 	"taifu/arena"
 	"taifu/mcts"
+	"taifu/progress"
 	"taifu/rules/torishogi"
 )
 
@@ -99,10 +100,19 @@ func TestMatchResumes(t *testing.T) {
 	}
 	first := r.Played[0]
 	cfg.Games = 4
+	var events []progress.Event
+	cfg.Progress = func(e progress.Event) { events = append(events, e) }
 	r, err = PlayMatch(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The resumed run's events: a start at the 2 games the file holds, one
+	// per game played, an end at the 4.
+	if n := len(events); n != 4 || !events[0].Start || events[0].Done != 2 || events[0].Total != 4 || events[1].Done != 3 ||
+		!events[n-1].End || events[n-1].Done != 4 || events[n-1].State.(*MatchReport).Games != 4 {
+		t.Errorf("resumed run's events: %+v", events)
+	}
+	cfg.Progress = nil
 	if r.Games != 4 || r.Penta.Pairs() != 2 || r.Verdict == "" {
 		t.Fatalf("resumed run: %s", r)
 	}

@@ -7,16 +7,18 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 
-	"taifu/rules/nanashogi/solve"
 	"taifu/tuner"
 )
 
-// The library packages report progress through callbacks and draw nothing;
-// the bars that show it live here. Each writes to w, which progressTo makes
-// a terminal or a line log.
+// The library packages report progress as events (package progress) and
+// draw nothing; progressOutput (progress.go) turns the events into output
+// with the bars that live here. Each writes to w, which progressTo makes a
+// terminal or a line log.
 
-// solveBars returns a solve.Progress drawing one bar per stage of the solver.
-func solveBars(w io.Writer) solve.Progress {
+// solveBars returns a function drawing one bar per stage of a job that
+// counts (the solver's stages in positions): called with the stage, its
+// count done and total, and end on the stage's last call.
+func solveBars(w io.Writer) func(stage string, done, total int64, end bool) {
 	var bar *progressbar.ProgressBar
 	var stage string
 	return func(s string, done, total int64, end bool) {

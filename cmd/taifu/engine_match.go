@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"taifu/arena"
 	"taifu/rules"
 	"taifu/weightsio"
 	"taifu/xboard"
@@ -149,12 +148,10 @@ func runEngineMatch(fs *flag.FlagSet, m *engineMatch, args []string, stdout, std
 			}
 			return c, nil
 		},
-		Progress: func(r *xboard.MatchReport) {
-			last := r.Played[len(r.Played)-1]
-			fmt.Fprintf(stderr, "game %d: %s (%s), %d plies; %d scored, score %.3f, Elo %s\n",
-				last.Index+1, last.Result, last.Reason, len(last.Moves), r.Games, r.Score, arena.FormatElo(r.Elo, r.EloLow, r.EloHigh))
-		},
 	}
+	show := newProgressOutput(stderr, true, 30*time.Second)
+	defer show.Close()
+	cfg.Progress = show.Record
 	rep, err := xboard.PlayMatch(cfg)
 	if err != nil {
 		return err

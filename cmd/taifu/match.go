@@ -16,6 +16,7 @@ import (
 	"taifu/arena"
 	"taifu/datasets"
 	"taifu/mcts"
+	"taifu/progress"
 	"taifu/rules"
 	"taifu/storage"
 )
@@ -267,16 +268,15 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	}
 	total := 2 * cfg.Pairs
 	fmt.Fprintf(stderr, "match: %s, %d games, %d/%d playouts per move, %d workers\n", g.Name, total, a.Search.Playouts, b.Search.Playouts, cfg.Workers)
-	progress, done := progressTo(stderr, 30*time.Second)
-	t0 := time.Now()
+	show := newProgressOutput(stderr, true, 30*time.Second)
 	var saveErr error
 	ctx, got, stop := stopContext()
 	defer stop()
 	ctx, stopNow := context.WithCancel(ctx)
 	defer stopNow()
-	cfg.Progress = func(r *arena.Report) {
-		fmt.Fprintf(progress, "\r%s; %s", summary(r), eta(r.Games, total, time.Since(t0)))
-		if *out != "" && saveErr == nil {
+	cfg.Progress = func(e progress.Event) {
+		show.Record(e)
+		if r, ok := e.State.(*arena.Report); ok && !e.Start && !e.End && *out != "" && saveErr == nil {
 			// An interrupted match keeps its finished pairs; a report
 			// that cannot be saved stops the match at once.
 			if saveErr = writeReport(*out, r); saveErr != nil {
@@ -285,8 +285,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	r, err := arena.Play(ctx, cfg, a, b)
-	fmt.Fprintln(progress)
-	done()
+	show.Close()
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}

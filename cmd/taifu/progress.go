@@ -2,10 +2,125 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"sync"
 	"time"
+
+	"taifu/arena"
+	"taifu/progress"
+	"taifu/selfplay"
+	"taifu/training"
+	"taifu/xboard"
 )
+
+// progressOutput is the command's one adapter from the library jobs'
+// progress events (package progress) to stderr: it prints their log lines
+// as they come, and draws each stage by the type of its state: self-play as
+// a bar of games with an ETA (plain lines on a non-terminal), a match as
+// its summary redrawn after each pair, an engine match as a line per game,
+// the training loop's own stage not at all, any other stage (the solver's)
+// as a bar of its count. Give a job its Record method, and call Close when
+// the job returns.
+type progressOutput struct {
+	stderr io.Writer
+	bars   bool          // draw the stages (false, as --quiet: log lines only)
+	every  time.Duration // on a non-terminal, the interval of progress lines
+	stages map[string]func(progress.Event)
+	log    io.Writer // the stage bars' line log (progressTo), made when first needed
+	flush  func()
+}
+
+// newProgressOutput returns the adapter writing to stderr; bars false
+// draws no stage, every is the interval of the progress lines written
+// when stderr is not a terminal.
+func newProgressOutput(stderr io.Writer, bars bool, every time.Duration) *progressOutput {
+	return &progressOutput{stderr: stderr, bars: bars, every: every, stages: map[string]func(progress.Event){}}
+}
+
+// Record prints or draws e; it is a progress.Recorder.
+func (o *progressOutput) Record(e progress.Event) {
+	if e.Line != "" {
+		fmt.Fprintln(o.stderr, e.Line)
+		return
+	}
+	if !o.bars {
+		return
+	}
+	draw := o.stages[e.Stage]
+	if draw == nil {
+		draw = o.stage(e)
+		o.stages[e.Stage] = draw
+	}
+	draw(e)
+	if e.End {
+		delete(o.stages, e.Stage)
+	}
+}
+
+// Close writes the last progress held back on a non-terminal.
+func (o *progressOutput) Close() {
+	if o.flush != nil {
+		o.flush()
+	}
+}
+
+// lineLog is the writer the stage bars share: a progressTo line log made
+// at the first bar and flushed by Close.
+func (o *progressOutput) lineLog() io.Writer {
+	if o.log == nil {
+		o.log, o.flush = progressTo(o.stderr, o.every)
+	}
+	return o.log
+}
+
+// stage returns the drawing of the stage that e (its first event) starts.
+func (o *progressOutput) stage(e progress.Event) func(progress.Event) {
+	switch e.State.(type) {
+	case selfplay.Progress:
+		var rep *selfplayReporter
+		return func(e progress.Event) {
+			switch {
+			case rep == nil:
+				rep = newSelfplayReporter(o.stderr, e.Total, e.Done, isTerminal(o.stderr), o.every)
+			case e.End:
+				rep.Finish()
+			default:
+				rep.Update(e.State.(selfplay.Progress))
+			}
+		}
+	case *arena.Report:
+		// A match's own line log: its first progress line is written at once.
+		var w io.Writer
+		var done func()
+		var t0 time.Time
+		return func(e progress.Event) {
+			switch {
+			case w == nil:
+				w, done = progressTo(o.stderr, o.every)
+				t0 = time.Now()
+			case e.End:
+				fmt.Fprintln(w)
+				done()
+			default:
+				fmt.Fprintf(w, "\r%s; %s", summary(e.State.(*arena.Report)), eta(int(e.Done), int(e.Total), time.Since(t0)))
+			}
+		}
+	case *xboard.MatchReport:
+		return func(e progress.Event) {
+			if !e.Start && !e.End {
+				r := e.State.(*xboard.MatchReport)
+				last := r.Played[len(r.Played)-1]
+				fmt.Fprintf(o.stderr, "game %d: %s (%s), %d plies; %d scored, score %.3f, Elo %s\n",
+					last.Index+1, last.Result, last.Reason, len(last.Moves), r.Games, r.Score, arena.FormatElo(r.Elo, r.EloLow, r.EloHigh))
+			}
+		}
+	case *training.State:
+		return func(progress.Event) {} // its steps are log lines, its self-play and match stages of their own
+	}
+	bar := solveBars(o.lineLog())
+	return func(e progress.Event) { bar(e.Stage, e.Done, e.Total, e.End) }
+}
 
 // progressTo returns where a long command writes its progress. On a
 // terminal that is stderr itself: bars redrawn with carriage returns. Else

@@ -163,11 +163,13 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	}()
 
 	opt := selfplay.Options{Resume: f.resume, Drop: drop, CommitEvery: f.commitEvery, CommitGames: f.commitGames,
-		TakeOverLease: f.takeOver, Log: stderr}
+		TakeOverLease: f.takeOver}
 	if f.commitEvery == 0 {
 		opt.CommitEvery = -1 // no time-based commits
 	}
-	var rep *selfplayReporter
+	show := newProgressOutput(stderr, !f.quiet, f.logEvery)
+	defer show.Close()
+	opt.Progress = show.Record
 	if !f.quiet {
 		done := int64(0)
 		if f.resume {
@@ -182,15 +184,10 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "selfplay: %s, %d games (%d left), %s, %d workers, seed %d, into %s\n",
 			cfg.Game, total, total-done, search, cfg.Workers, cfg.Seed, cfg.Out)
 		sayWeights(stderr, "selfplay:", w, wsrc)
-		rep = newSelfplayReporter(stderr, total, done, isTerminal(stderr), f.logEvery)
-		opt.Progress = rep.Update
 	}
 	sum, err := selfplay.Run(ctx, cfg, opt)
 	if err != nil {
 		return err
-	}
-	if rep != nil {
-		rep.Finish()
 	}
 	printSummary(stdout, cfg, sum, wsrc)
 	if s, ok := firstSig.Load().(os.Signal); ok && sum.Stopped {

@@ -53,14 +53,10 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 		if err := writableFile("out", *out); err != nil {
 			return err
 		}
-		var progress solve.Progress
-		if !*quiet {
-			w, done := progressTo(stderr, 30*time.Second)
-			defer done()
-			progress = solveBars(w)
-		}
+		show := newProgressOutput(stderr, !*quiet, 30*time.Second)
+		defer show.Close()
 		t0 := time.Now()
-		t, st, err := solve.Solve(solve.Options{Workers: *workers, Progress: progress})
+		t, st, err := solve.Solve(solve.Options{Workers: *workers, Progress: show.Record})
 		if err != nil {
 			return err
 		}
@@ -110,14 +106,10 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "positions in check whose only escapes are forbidden mates: %d\n", rep.Escapes)
 	}
 	if *reach {
-		var progress solve.Progress
-		if !*quiet {
-			w, done := progressTo(stderr, 30*time.Second)
-			defer done()
-			progress = solveBars(w)
-		}
+		show := newProgressOutput(stderr, !*quiet, 30*time.Second)
+		defer show.Close()
 		t0 := time.Now()
-		r := solve.Reachable(progress)
+		r := solve.Reachable(show.Record)
 		fmt.Fprintf(stdout, "positions reachable from the start (both kings down): %d, in %v\n",
 			r.Count, time.Since(t0).Round(time.Millisecond))
 		if tb != nil {

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"taifu/arena"
 	"taifu/mcts"
 	"taifu/rules"
 	"taifu/selfplay"
@@ -85,8 +84,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	}
 	cfg := training.Config{Game: g, Out: *out, Generations: *gens, Seed: tf.seed, SelfPlay: sp, Window: *window,
 		Accept: *accept, Tune: tcfg, Match: mcfg, Policy: tf.policy != "off", PolicyL2: tf.policyL2,
-		Candidate: cand, Current: cur, Log: stderr,
-		CommitEvery: *commitEvery}
+		Candidate: cand, Current: cur, CommitEvery: *commitEvery}
 	switch {
 	case *commitEvery < 0:
 		return fmt.Errorf("--commit-every %v: need 0 or more", *commitEvery)
@@ -96,7 +94,11 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
-	trainProgress(&cfg, stderr)
+	// Bars with an ETA during each generation's self-play and match, and
+	// the loop's log lines.
+	show := newProgressOutput(stderr, true, 30*time.Second)
+	defer show.Close()
+	cfg.Progress = show.Record
 	if st, err := training.LoadState(storage.Join(*out, training.StateFile)); err != nil {
 		return err
 	} else if st == nil {
@@ -117,25 +119,6 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "see %s (losses, matches and the Elo ladder) and %s (piece values by generation)\n",
 		storage.Join(*out, "ladder.md"), storage.Join(*out, "piece-values.csv"))
 	return nil
-}
-
-// trainProgress makes the loop draw a progress bar with an ETA on stderr
-// during each generation's self-play and match.
-func trainProgress(cfg *training.Config, stderr io.Writer) {
-	cfg.SelfPlayProgress = func(total, done int64) (func(selfplay.Progress), func()) {
-		rep := newSelfplayReporter(stderr, total, done, isTerminal(stderr), 30*time.Second)
-		return rep.Update, rep.Finish
-	}
-	cfg.MatchProgress = func(total int) (func(*arena.Report), func()) {
-		w, done := progressTo(stderr, 30*time.Second)
-		t0 := time.Now()
-		return func(r *arena.Report) {
-				fmt.Fprintf(w, "\r%s; %s", summary(r), eta(r.Games, total, time.Since(t0)))
-			}, func() {
-				fmt.Fprintln(w)
-				done()
-			}
-	}
 }
 
 // finiteFlags rejects a NaN or infinite value of any floating-point flag.

@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"taifu/progress"
 	"taifu/rules"
 	"taifu/rules/nanashogi"
 )
@@ -16,8 +17,10 @@ func (r *Reach) Has(i int64) bool { return r.seen[i/64]&(1<<(i%64)) != 0 }
 
 // Reachable finds the table positions reachable from the start by legal
 // moves (history ignored: repetition never removes a position from reach),
-// by breadth-first search from the positions after the two king drops.
-func Reachable(progress Progress) *Reach {
+// by breadth-first search from the positions after the two king drops,
+// recording its progress on rec (nil: nothing) as stage "reachable" in
+// positions.
+func Reachable(rec progress.Recorder) *Reach {
 	seen := make([]uint64, (N+63)/64)
 	var queue []int32
 	visit := func(p *nanashogi.Pos) {
@@ -35,7 +38,7 @@ func Reachable(progress Progress) *Reach {
 			visit(&q)
 		}
 	}
-	bar := newBar(progress, N, "reachable")
+	bar := newBar(rec, N, "reachable")
 	var buf [nanashogi.MaxMoves]rules.Move
 	for k := 0; k < len(queue); k++ {
 		p, _ := Decode(int64(queue[k]))

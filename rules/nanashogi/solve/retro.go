@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"taifu/progress"
 	"taifu/rules"
 	"taifu/rules/nanashogi"
 )
@@ -32,8 +33,10 @@ type Stats struct {
 
 // Options tune Solve.
 type Options struct {
-	Workers  int      // goroutines for the first pass (0: GOMAXPROCS)
-	Progress Progress // receives each stage's progress (nil: none)
+	Workers int // goroutines for the first pass (0: GOMAXPROCS)
+	// Progress records each stage's progress (nil: nothing): stages
+	// "legal moves" and "retrograde", in positions, State nil.
+	Progress progress.Recorder
 }
 
 // Solve computes the table of every position with both kings on the board.
@@ -181,6 +184,9 @@ func retrograde(g graph, opt Options) ([]uint8, Stats, error) {
 		}
 		stats.MaxDist = d
 		if added > 0 && d+1 > MaxDist {
+			if bar != nil {
+				bar.Finish()
+			}
 			return nil, stats, fmt.Errorf("distance %d exceeds the table's limit %d", d+1, MaxDist)
 		}
 		if bar != nil {
@@ -205,27 +211,21 @@ func retrograde(g graph, opt Options) ([]uint8, Stats, error) {
 	return vals, stats, nil
 }
 
-// Progress receives the progress of a long stage of the solver: the
-// stage's name ("legal moves", "retrograde", "reachable"), the amount done
-// and the stage's total, in positions; end is true on the stage's last call.
-// Calls come from one goroutine at a time. Command-line programs draw bars
-// from it; the package itself draws nothing.
-type Progress func(stage string, done, total int64, end bool)
-
-// meter accumulates one stage's progress for a Progress; a nil *meter (no
-// Progress given) does nothing.
+// meter reports one stage's progress to a Recorder; a nil *meter (no
+// Recorder given) does nothing. Calls come from one goroutine at a time.
 type meter struct {
-	fn          Progress
+	rec         progress.Recorder
 	stage       string
 	done, total int64
 }
 
-func newBar(fn Progress, total int64, what string) *meter {
-	if fn == nil {
+// newBar starts stage what of total positions on rec.
+func newBar(rec progress.Recorder, total int64, what string) *meter {
+	if rec == nil {
 		return nil
 	}
-	fn(what, 0, total, false)
-	return &meter{fn: fn, stage: what, total: total}
+	rec(progress.Event{Stage: what, Total: total, Start: true})
+	return &meter{rec: rec, stage: what, total: total}
 }
 
 // Add64 counts n more positions done.
@@ -234,8 +234,10 @@ func (m *meter) Add64(n int64) { m.Set64(m.done + n) }
 // Set64 sets the positions done.
 func (m *meter) Set64(n int64) {
 	m.done = n
-	m.fn(m.stage, m.done, m.total, false)
+	m.rec(progress.Event{Stage: m.stage, Done: m.done, Total: m.total})
 }
 
 // Finish ends the stage.
-func (m *meter) Finish() { m.fn(m.stage, m.done, m.total, true) }
+func (m *meter) Finish() {
+	m.rec(progress.Event{Stage: m.stage, Done: m.done, Total: m.total, End: true})
+}

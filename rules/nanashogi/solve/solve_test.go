@@ -1,9 +1,12 @@
 package solve
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"taifu/progress"
 	"taifu/rules"
 	"taifu/rules/nanashogi"
 )
@@ -162,12 +165,33 @@ func (g *toyGraph) valueIteration() []uint8 {
 
 // TestRetrogradeToy: the counting retrograde core agrees with value
 // iteration on random graphs.
+// Seed 1 records its progress: each stage starts, and ends at its total.
 func TestRetrogradeToy(t *testing.T) {
 	for seed := uint64(1); seed <= 20; seed++ {
 		g := newToy(300, seed)
-		got, _, err := retrograde(g, Options{Workers: 2})
+		var events []progress.Event
+		opt := Options{Workers: 2}
+		if seed == 1 {
+			opt.Progress = func(e progress.Event) { events = append(events, e) }
+		}
+		got, st, err := retrograde(g, opt)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if seed == 1 {
+			var ends []string
+			for i, e := range events {
+				if e.Start != (i == 0 || events[i-1].End) {
+					t.Errorf("event %d %+v: Start %v after %+v", i, e, e.Start, events[max(i-1, 0)])
+				}
+				if e.End {
+					ends = append(ends, fmt.Sprintf("%s %d/%d", e.Stage, e.Done, e.Total))
+				}
+			}
+			want := []string{"legal moves 300/300", fmt.Sprintf("retrograde %d/%d", st.Positions-st.Draws, st.Positions)}
+			if !slices.Equal(ends, want) || !events[len(events)-1].End {
+				t.Errorf("stage ends %q, want %q", ends, want)
+			}
 		}
 		want := g.valueIteration()
 		for i := range want {
