@@ -597,7 +597,7 @@ func TestCommitAheadOfUnfinishedGame(t *testing.T) {
 		if n != 0 {
 			return
 		}
-		for t0 := time.Now(); time.Since(t0) < 10*time.Second; time.Sleep(5 * time.Millisecond) {
+		for t0 := time.Now(); time.Since(t0) < time.Minute; time.Sleep(5 * time.Millisecond) {
 			m, err := datasets.LoadManifest(mpath)
 			if err != nil || m.Done < 2 {
 				continue
@@ -619,7 +619,7 @@ func TestCommitAheadOfUnfinishedGame(t *testing.T) {
 			seen <- nil
 			return
 		}
-		seen <- fmt.Errorf("games 1 and 2 were not committed while game 0 waited 10 s")
+		seen <- fmt.Errorf("games 1 and 2 were not committed while game 0 waited a minute")
 	}
 	defer func() { beforeGame = nil }()
 	run(t, cfg, Options{CommitEvery: 50 * time.Millisecond})
