@@ -37,7 +37,7 @@ func newState(su *rules.Setup) (rules.State, error) {
 		return nil, fmt.Errorf("setup is for game %q, not typhoon", su.Game.Name)
 	}
 	ensureTables()
-	s := &state{undo: make([]undoRec, 0, 256), scratch: make([]rules.Move, 0, 256)}
+	s := &state{} // undo and scratch grow on first use: the many short-lived states features.Starting sets up never need them
 	for sq := 0; sq < squares; sq++ {
 		p := su.Board[sq]
 		if p == rules.NoPiece {
@@ -123,7 +123,7 @@ func (s *state) Clone() rules.State {
 	c := *s
 	c.hist = s.hist.Clone()
 	c.undo = append(make([]undoRec, 0, cap(s.undo)), s.undo...)
-	c.scratch = make([]rules.Move, 0, 256)
+	c.scratch = nil // grows on first use
 	return &c
 }
 
