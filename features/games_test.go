@@ -285,7 +285,8 @@ func TestThreatsMatchAttacker(t *testing.T) {
 // positions in the order a tree search meets them (a random walk that goes
 // down and back up, from several random setups, and the same positions
 // again in a shuffled order) gives exactly what a fresh Evaluator gives on
-// each position, with weights on every attack term; so do Extract calls
+// each position, with weights on every attack term, and the same threats
+// (attackers and cheapest attacker of every square); so do Extract calls
 // (which draw scratch from a shared list) in that order.
 func TestAttackCountKeptAcrossPositions(t *testing.T) {
 	for _, name := range rules.Names() {
@@ -329,9 +330,19 @@ func TestAttackCountKeptAcrossPositions(t *testing.T) {
 		kept := a.Evaluator()
 		var fs []features.Feature
 		for i, st := range positions {
-			got, want := kept.Eval(st), a.Evaluator().Eval(st)
+			fresh := a.Evaluator()
+			got, want := kept.Eval(st), fresh.Eval(st)
 			if got != want {
 				t.Fatalf("%s position %d %s: %v with kept attacks, %v counted afresh", name, i, st, got, want)
+			}
+			kth, fth := kept.Threats(st, true), fresh.Threats(st, true)
+			for side := rules.First; side <= rules.Second; side++ {
+				for sq := 0; sq < g.Squares(); sq++ {
+					if kth.Attackers(side, sq) != fth.Attackers(side, sq) || kth.Cheapest(side, sq) != fth.Cheapest(side, sq) {
+						t.Fatalf("%s position %d %s: side %d square %s: kept threats %d attackers, cheapest %v; afresh %d, %v", name, i, st, side, g.SquareName(sq),
+							kth.Attackers(side, sq), kth.Cheapest(side, sq), fth.Attackers(side, sq), fth.Cheapest(side, sq))
+					}
+				}
 			}
 			fs = s.Extract(st, fs[:0])
 			if e := features.Dot(a.Vec, fs); math.Abs(e-got) > 1e-6 {

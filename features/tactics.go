@@ -1,6 +1,7 @@
 package features
 
 import (
+	mathbits "math/bits"
 	"sync"
 
 	"taifu/rules"
@@ -155,6 +156,13 @@ func (s *Schema) addAttackFamilies(add func(string) int32, newIdx func() []int32
 // tally is the attack families' integer counts for one position, and the
 // scratch space that computes them. Evaluator and Extract share it, so the
 // search and the tuner see the same numbers.
+//
+// The counts are kept from one count to the next: each piece's attack
+// list, its contribution to att and by, and its mobility stay as they were
+// while the piece and what its list depends on stay. For a
+// rules.AttackReader that is while neither the piece's square nor a square
+// its list read has changed since the board last counted; other States
+// have every list made anew at each count.
 type tally struct {
 	mob, hangMine, hangThey [256]int32
 	tot                     [3]int32 // mobility, hanging mine, hanging theirs over all kinds
@@ -162,47 +170,90 @@ type tally struct {
 	royalOpen               int32
 	handLate                float64 // share of the non-royal pieces in hand
 	dropZone                int32
-	att                     [2][256]uint8 // attackers per side and square (saturating)
-	// cheap is, per side and square, the value (by val) of the cheapest
-	// attacker; filled only when val is not nil (the Evaluator's scratch).
-	cheap [2][256]float32
-	val   []float32 // per kind: value for cheap; nil: cheap is not kept
+	// att[side][sq] counts side's pieces attacking sq; by[side][sq] holds
+	// their squares.
+	att [2][256]uint16
+	by  [2][256]rules.SquareSet
+	val []float32 // per kind: value for Threats.Cheapest (the Evaluator's scratch)
+	// board is the position counted last (kept for schema kept): occ its
+	// occupied squares, kinds the kinds on it.
 	board [256]rules.Piece
-	occ   []uint8 // occupied squares
-	sqs   []uint8 // rules.Attacker output
-	// For a rules.AttackReader, each piece's attacks are kept from one
-	// count to the next: lists[sq] and reads[sq] are what AttacksReading
-	// gave for the piece on sq, valid for the board last counted (prev) in
-	// the game of schema kept; a piece's list is read again only when its
-	// square or a square it read has changed since.
+	occ   []uint8
+	kinds rules.SquareSet
 	kept  *Schema
-	prev  [256]rules.Piece
-	lists [256][]uint8
-	reads [256]rules.SquareSet
+	// For the piece on sq: lists[sq] the squares it attacks (valid when
+	// listed has sq), hits[sq] the same as a set, reads[sq] what its list
+	// read (AttackReader), mobOf[sq] its attacked squares not held by its
+	// own side.
+	listed rules.SquareSet
+	lists  [256][]uint8
+	hits   [256]rules.SquareSet
+	reads  [256]rules.SquareSet
+	mobOf  [256]int32
 
-	// cheapFix is cheap by the gain family's fixed table fix; filled, and
-	// gain counted, only when fix is not nil.
-	cheapFix [2][256]float32
-	fix      []float32
-	gain     [3]float32 // gain_theirs, gain_mine, gain_mine_second
+	fix  []float32  // the gain family's fixed table; gain counted only when not nil
+	gain [3]float32 // gain_theirs, gain_mine, gain_mine_second
 	// open: count royal_open (Extract always; the Evaluator when it
 	// weighs something).
 	open bool
 }
 
-// attacksOf returns the squares the piece on sq attacks: from the lists
-// kept since the last count when neither sq nor a square the list read is
-// in changed, else from the State (and kept anew when reader is not nil).
-func (t *tally) attacksOf(at rules.Attacker, reader rules.AttackReader, sq uint8, changed *rules.SquareSet) []uint8 {
-	if reader == nil {
-		t.sqs = at.Attacks(int(sq), t.sqs[:0])
-		return t.sqs
+// attackers returns how many of side's pieces attack sq, at most 255.
+func (t *tally) attackers(side rules.Side, sq uint8) int32 {
+	return int32(min(t.att[side][sq], 255))
+}
+
+// cheapest returns the least value by val (per kind) of side's pieces
+// attacking sq, noAttacker when none does.
+func (t *tally) cheapest(side rules.Side, sq int, val []float32) float32 {
+	c := noAttacker
+	for w, bits := range t.by[side][sq] {
+		for ; bits != 0; bits &= bits - 1 {
+			c = min(c, val[t.board[w<<6|mathbits.TrailingZeros64(bits)].Kind()])
+		}
 	}
-	if changed.Has(int(sq)) || t.reads[sq].Meets(changed) {
+	return c
+}
+
+// drop takes the list of side's piece on sq out of the counts.
+func (t *tally) drop(side rules.Side, sq uint8) {
+	att, by := &t.att[side], &t.by[side]
+	for _, to := range t.lists[sq] {
+		att[to]--
+		by[to][sq>>6] &^= 1 << (sq & 63)
+	}
+	t.listed[sq>>6] &^= 1 << (sq & 63)
+}
+
+// list makes the list of the piece p on sq anew and adds it to the counts.
+func (t *tally) list(at rules.Attacker, reader rules.AttackReader, sq uint8, p rules.Piece) {
+	if reader != nil {
 		t.reads[sq] = rules.SquareSet{}
 		t.lists[sq] = reader.AttacksReading(int(sq), t.lists[sq][:0], &t.reads[sq])
+	} else {
+		t.lists[sq] = at.Attacks(int(sq), t.lists[sq][:0])
 	}
-	return t.lists[sq]
+	side := p.Side()
+	att, by, hits := &t.att[side], &t.by[side], &t.hits[sq]
+	*hits = rules.SquareSet{}
+	for _, to := range t.lists[sq] {
+		att[to]++
+		by[to][sq>>6] |= 1 << (sq & 63)
+		hits.Add(int(to))
+	}
+	t.listed.Add(int(sq))
+}
+
+// mobility returns the squares of the piece on sq's list that its side
+// does not hold.
+func (t *tally) mobility(sq uint8, side rules.Side) int32 {
+	var c int32
+	for _, to := range t.lists[sq] {
+		if q := t.board[to]; q == rules.NoPiece || q.Side() != side {
+			c++
+		}
+	}
+	return c
 }
 
 // gainValues returns the gain family's fixed value table, per kind: the
@@ -250,7 +301,7 @@ func (l *tallyList) get() *tally {
 
 // newTally returns scratch with room for the largest board.
 func newTally() *tally {
-	return &tally{occ: make([]uint8, 0, 256), sqs: make([]uint8, 0, 512)}
+	return &tally{occ: make([]uint8, 0, 256)}
 }
 
 func (l *tallyList) put(t *tally) {
@@ -268,41 +319,45 @@ func (s *Schema) count(st rules.State, t *tally) {
 	clear(t.mob[:nk])
 	clear(t.hangMine[:nk])
 	clear(t.hangThey[:nk])
-	clear(t.att[0][:n])
-	clear(t.att[1][:n])
-	if t.val != nil {
-		copy(t.cheap[0][:n], noAttackers[:n])
-		copy(t.cheap[1][:n], noAttackers[:n])
-	}
-	if t.fix != nil {
-		copy(t.cheapFix[0][:n], noAttackers[:n])
-		copy(t.cheapFix[1][:n], noAttackers[:n])
-	}
 	t.gain = [3]float32{}
 	t.royalAtt, t.royalDef, t.handLate, t.dropZone, t.royalOpen = 0, 0, 0, 0, 0
 	t.tot = [3]int32{}
 	t.occ = t.occ[:0]
+	t.kinds = rules.SquareSet{}
 	board := 0
 	me := st.SideToMove()
-	// One pass over the board: the occupied squares and, when the lists
-	// are kept, the squares changed since the last count.
+	// Nothing is kept from the last count for another schema, nor for a
+	// State that does not say what its lists read.
 	reader, _ := at.(rules.AttackReader)
-	var changed rules.SquareSet
-	if reader != nil && t.kept != s {
+	if reader == nil || t.kept != s {
 		t.kept = s
-		clear(t.prev[:]) // every piece is new
+		if reader == nil {
+			t.kept = nil
+		}
+		clear(t.board[:n])
+		clear(t.att[0][:n])
+		clear(t.att[1][:n])
+		clear(t.by[0][:n])
+		clear(t.by[1][:n])
+		t.listed = rules.SquareSet{}
 	}
+	// One pass over the board: the occupied squares, and the squares
+	// changed since the last count, whose old pieces' lists leave the counts.
+	var changed rules.SquareSet
 	for sq := 0; sq < n; sq++ {
 		p := st.At(sq)
-		t.board[sq] = p
-		if reader != nil && p != t.prev[sq] {
+		if old := t.board[sq]; p != old {
 			changed.Add(sq)
-			t.prev[sq] = p
+			if t.listed.Has(sq) {
+				t.drop(old.Side(), uint8(sq))
+			}
+			t.board[sq] = p
 		}
 		if p == rules.NoPiece {
 			continue
 		}
 		t.occ = append(t.occ, uint8(sq))
+		t.kinds.Add(int(p.Kind()))
 		if !s.royal[p.Kind()] {
 			board++
 		}
@@ -310,33 +365,18 @@ func (s *Schema) count(st rules.State, t *tally) {
 	for _, sq := range t.occ {
 		p := t.board[sq]
 		side := p.Side()
-		list := t.attacksOf(at, reader, sq, &changed)
-		var c int32
-		att := &t.att[side]
-		// One pass over the squares, keeping the cheapest attacker too once
-		// Threats asked for it (t.val set).
-		keep, v, cheap := t.val != nil, float32(0), &t.cheap[side]
-		if keep {
-			v = t.val[p.Kind()]
+		switch {
+		case !t.listed.Has(int(sq)):
+			t.list(at, reader, sq, p)
+			t.mobOf[sq] = t.mobility(sq, side)
+		case t.reads[sq].Meets(&changed):
+			t.drop(side, sq)
+			t.list(at, reader, sq, p)
+			t.mobOf[sq] = t.mobility(sq, side)
+		case t.hits[sq].Meets(&changed):
+			t.mobOf[sq] = t.mobility(sq, side)
 		}
-		fixed, fv, cheapFix := t.fix != nil, float32(0), &t.cheapFix[side]
-		if fixed {
-			fv = t.fix[p.Kind()]
-		}
-		for _, to := range list {
-			if att[to] < 255 {
-				att[to]++
-			}
-			if keep {
-				cheap[to] = min(cheap[to], v)
-			}
-			if fixed {
-				cheapFix[to] = min(cheapFix[to], fv)
-			}
-			if q := t.board[to]; q == rules.NoPiece || q.Side() != side {
-				c++
-			}
-		}
+		c := t.mobOf[sq]
 		if side == me {
 			t.mob[p.Kind()] += c
 			t.tot[0] += c
@@ -349,7 +389,8 @@ func (s *Schema) count(st rules.State, t *tally) {
 		p := t.board[sq]
 		k, side := p.Kind(), p.Side()
 		other := side.Other()
-		if t.att[other][sq] > 0 && t.att[side][sq] == 0 {
+		attacked, defended := t.att[other][sq] > 0, t.att[side][sq] > 0
+		if attacked && !defended {
 			if side == me {
 				t.hangMine[k]++
 				t.tot[1]++
@@ -358,10 +399,10 @@ func (s *Schema) count(st rules.State, t *tally) {
 				t.tot[2]++
 			}
 		}
-		if t.fix != nil && t.att[other][sq] > 0 && !s.royal[k] {
+		if t.fix != nil && attacked && !s.royal[k] {
 			g := t.fix[k]
-			if t.att[side][sq] > 0 {
-				g -= t.cheapFix[other][sq]
+			if defended {
+				g -= t.cheapest(other, int(sq), t.fix)
 			}
 			if g > 0 {
 				if side != me {
@@ -376,8 +417,8 @@ func (s *Schema) count(st rules.State, t *tally) {
 		if s.royal[k] {
 			var att, def int32
 			for _, z := range a.zone[a.zoneAt[sq]:a.zoneAt[sq+1]] {
-				att += int32(t.att[other][z])
-				def += int32(t.att[side][z])
+				att += t.attackers(other, z)
+				def += t.attackers(side, z)
 			}
 			var open int32
 			for d := 0; d < 8 && t.open; d++ {
@@ -545,10 +586,22 @@ func (s *Schema) attackWeights(at func(int32) float64) attackWeights {
 // eval returns the attack families' contribution for the counts t.
 func (w *attackWeights) eval(st rules.State, t *tally, nk int) float64 {
 	var sum float64
-	for k := 1; k < nk; k++ {
-		sum += w.mob[k]*float64(t.mob[k]) + w.hangMine[k]*float64(t.hangMine[k]) + w.hangThey[k]*float64(t.hangThey[k])
-		if t.handLate != 0 && w.handLate[k] != 0 {
-			sum += w.handLate[k] * float64(handDiff(st, k)) * t.handLate
+	if t.handLate == 0 {
+		// Only the kinds on the board have counts; the other kinds' terms
+		// are zeros, which leave a sum that starts at +0 as it is, so the
+		// sum is the one over every kind.
+		for wd, bits := range t.kinds {
+			for ; bits != 0; bits &= bits - 1 {
+				k := wd<<6 | mathbits.TrailingZeros64(bits)
+				sum += w.mob[k]*float64(t.mob[k]) + w.hangMine[k]*float64(t.hangMine[k]) + w.hangThey[k]*float64(t.hangThey[k])
+			}
+		}
+	} else {
+		for k := 1; k < nk; k++ {
+			sum += w.mob[k]*float64(t.mob[k]) + w.hangMine[k]*float64(t.hangMine[k]) + w.hangThey[k]*float64(t.hangThey[k])
+			if w.handLate[k] != 0 {
+				sum += w.handLate[k] * float64(handDiff(st, k)) * t.handLate
+			}
 		}
 	}
 	for i := range t.tot {

@@ -14,14 +14,6 @@ const RoyalThreatValue = 1000.0
 // noAttacker is Threats.Cheapest's value on a square nobody attacks.
 var noAttacker = float32(math.Inf(1))
 
-// noAttackers is noAttacker on every square, copied to clear a count.
-var noAttackers = func() (a [256]float32) {
-	for i := range a {
-		a[i] = noAttacker
-	}
-	return a
-}()
-
 // Threats is who attacks what in one position, as the attack families count
 // it (rules.Attacker's pseudo-legal attacks): per side and square, the number
 // of the side's pieces attacking the square and the material value of the
@@ -42,7 +34,7 @@ func (th Threats) Attackers(side rules.Side, sq int) int {
 	if th.t == nil {
 		return 0
 	}
-	return int(th.t.att[side][sq])
+	return int(th.t.attackers(side, uint8(sq)))
 }
 
 // Cheapest returns the material value of side's cheapest piece attacking sq
@@ -51,7 +43,7 @@ func (th Threats) Cheapest(side rules.Side, sq int) float64 {
 	if th.t == nil {
 		return math.Inf(1)
 	}
-	return float64(th.t.cheap[side][sq])
+	return float64(th.t.cheapest(side, sq, th.t.val))
 }
 
 // Threats counts the attacks of st and returns them. It reuses the
@@ -66,11 +58,8 @@ func (e *Evaluator) Threats(st rules.State, sameAsEval bool) Threats {
 	if e.scratch == nil {
 		e.scratch = newTally()
 	}
-	fresh := sameAsEval && e.att.any && e.scratch.val != nil
-	// From the first call on, every count keeps the cheapest attacker; an
-	// Evaluator whose Threats are never asked for never pays for it.
 	e.scratch.val = e.threatVal
-	if !fresh {
+	if !sameAsEval || !e.att.any {
 		e.s.count(st, e.scratch)
 	}
 	return Threats{e.scratch}

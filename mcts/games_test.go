@@ -99,7 +99,7 @@ func BenchmarkSearch(b *testing.B) {
 		for _, t := range []Tactics{TacticsNone, TacticsQuiesce, TacticsMate, TacticsQuiesce | TacticsMate} {
 			b.Run(name+"/"+t.String(), func(b *testing.B) { benchSearch(b, g, w, t) })
 		}
-		b.Run(name+"/eval/captures", func(b *testing.B) {
+		b.Run(name+"/captures", func(b *testing.B) {
 			benchSearchFrom(b, g.Start(), w, Config{Tactics: TacticsNone, Priors: PriorsCaptures})
 		})
 	}
