@@ -56,7 +56,9 @@ func (s *State) Attacks(sq int, buf []uint8) []uint8 {
 		}
 	}
 	if other {
-		s.buf, s.target = s.atk[:0], -1
+		// A check test leaves hit set when it found one; generation must
+		// start clear of it, or it stops after the man's first power.
+		s.buf, s.target, s.hit = s.atk[:0], -1, false
 		s.genPiece(sq, p)
 		s.atk, s.buf = s.buf, nil
 		for i := range s.atk {
