@@ -61,6 +61,11 @@ func squareAt(f, r int) int {
 // steps[sq][d] is the square one step from sq in direction d, or -1.
 var steps [squares][8]int16
 
+// lines[sq] holds sq and every square on its eight rays; near2[sq] the
+// squares one and two steps from sq in the eight directions (a bit per
+// square, bit sq%64 of word sq/64).
+var lines, near2 [squares][3]uint64
+
 // step returns the square one step from sq in direction d, or -1.
 func step(sq, d int) int { return int(steps[sq][d]) }
 
@@ -78,6 +83,17 @@ func init() {
 				backing = append(backing, uint8(s))
 			}
 			rays[sq][d] = backing[start:len(backing):len(backing)]
+		}
+	}
+	for sq := 0; sq < squares; sq++ {
+		lines[sq][sq>>6] |= 1 << (sq & 63)
+		for d := 0; d < 8; d++ {
+			for i, t := range rays[sq][d] {
+				lines[sq][t>>6] |= 1 << (t & 63)
+				if i < 2 {
+					near2[sq][t>>6] |= 1 << (t & 63)
+				}
+			}
 		}
 	}
 	for a := 0; a < squares; a++ {

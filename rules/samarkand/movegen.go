@@ -91,18 +91,93 @@ func (s *State) attacked(target int, by rules.Side) bool {
 // royal), or because m pushed the man; leaps and pushes depend on no other
 // square. So only the men on the royal's lines through the changed squares,
 // the pushed man, and the Monkeys and Coordinators (whose captures reach
-// anywhere) are examined.
-func (s *State) attackedAfter(target int, by rules.Side, m *rules.Move) bool {
+// anywhere) are examined; the last not when w says m left what their
+// attack reads alone (w nil: always).
+func (s *State) attackedAfter(target int, by rules.Side, m *rules.Move, w *watch) bool {
 	s.target, s.hit = target, false
-	hit := s.examineChanged(by, m)
+	hit := s.examineChanged(by, m, w == nil || changes(m, &w.global))
 	s.target = -1
 	return hit
 }
 
-// examineChanged runs the men attackedAfter names in attack mode.
-func (s *State) examineChanged(by rules.Side, m *rules.Move) bool {
+// watch is what Legal keeps of a position whose side to move is not in
+// check: lines, the royal's square and lines (attackedAfter's reasoning:
+// a man's power to remove the royal can only appear through a square on
+// them, or by a push), and global, every square the attack of the
+// opposing Monkeys and Coordinators on the royal reads (their captures
+// reach off the royal's lines; while none of those squares changes, they
+// find what they found, nothing).
+type watch struct {
+	lines, global [3]uint64
+}
+
+// watching returns the watch of the royal on target, not attacked by
+// side by.
+func (s *State) watching(target int, by rules.Side) watch {
+	s.target, s.hit, s.track, s.read = target, false, true, [3]uint64{}
+	for w, bb := range s.global[by] {
+		for ; bb != 0; bb &= bb - 1 {
+			sq := w<<6 | bits.TrailingZeros64(bb)
+			s.read[w] |= 1 << (sq & 63)
+			s.genPiece(sq, s.board[sq])
+		}
+	}
+	w := watch{lines: lines[target], global: s.read}
+	if s.hit { // attacked after all: watch everything
+		w.global = [3]uint64{^uint64(0), ^uint64(0), ^uint64(0)}
+	}
+	s.target, s.hit, s.track = -1, false, false
+	return w
+}
+
+// legalUnmade reports whether m is known legal without being made: it
+// pushes no man and changes no square w watches.
+func (w *watch) legalUnmade(m *rules.Move) bool {
+	return m.Push == rules.NoSquare && !changes(m, &w.lines) && !changes(m, &w.global)
+}
+
+// changes reports whether m changes a square of set: its from, to or push
+// square, or a square it captures or converts on.
+func changes(m *rules.Move, set *[3]uint64) bool {
+	if has(set, int(m.From)) || has(set, int(m.To)) || (m.Push != rules.NoSquare && has(set, int(m.Push))) {
+		return true
+	}
+	for _, c := range m.Marks[:m.NCap+m.NConv] {
+		if has(set, int(c)) {
+			return true
+		}
+	}
+	return false
+}
+
+// has reports whether set holds sq.
+func has(set *[3]uint64, sq int) bool { return set[sq>>6]&(1<<(sq&63)) != 0 }
+
+// reads records, while watching tracks, that the attack read the squares
+// of mask.
+func (s *State) reads(mask *[3]uint64) {
+	if s.track {
+		s.read[0] |= mask[0]
+		s.read[1] |= mask[1]
+		s.read[2] |= mask[2]
+	}
+}
+
+// readsSquare records, while watching tracks, that the attack read sq.
+func (s *State) readsSquare(sq int) {
+	if s.track {
+		s.read[sq>>6] |= 1 << (sq & 63)
+	}
+}
+
+// examineChanged runs the men attackedAfter names in attack mode, the
+// Monkeys and Coordinators when globals is set.
+func (s *State) examineChanged(by rules.Side, m *rules.Move, globals bool) bool {
 	target := s.target
 	for w, bb := range s.global[by] {
+		if !globals {
+			break
+		}
 		for ; bb != 0; bb &= bb - 1 {
 			sq := w<<6 | bits.TrailingZeros64(bb)
 			if s.genPiece(sq, s.board[sq]); s.hit {
@@ -333,6 +408,12 @@ func (s *State) genConvertHop(sq int, p rules.Piece, a *catom) {
 func (s *State) genCoordinate(sq int, p rules.Piece, dirs dirSet) {
 	side := p.Side()
 	r := int(s.royal[side])
+	if r >= 0 {
+		// The co-squares depend on where the royal stands; in attack mode
+		// only the co-square that is the target matters, and a watch's
+		// lines hold the target.
+		s.readsSquare(r)
+	}
 	if s.target >= 0 && (r < 0 || (rankOf(r) != rankOf(s.target) && fileOf(r) != fileOf(s.target))) {
 		return
 	}
@@ -341,6 +422,7 @@ func (s *State) genCoordinate(sq int, p rules.Piece, dirs dirSet) {
 			continue
 		}
 		for _, t := range rays[sq][d] {
+			s.readsSquare(int(t))
 			if s.board[t] != rules.NoPiece {
 				break
 			}

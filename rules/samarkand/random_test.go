@@ -33,10 +33,13 @@ func randomPosition(rng *rand.Rand, n int) (*State, bool) {
 // TestFastCheckAgrees: the check test used by Legal after a move that did
 // not move the royal from a position not in check (attackedAfter) agrees
 // with the full test (attacked) on every pseudo-legal move of random
-// positions full of every kind of man.
+// positions full of every kind of man; and a move Legal keeps without
+// making it (watch.legalUnmade) leaves the royal unattacked, and
+// attackedAfter agrees when the watch lets it skip the Monkeys and
+// Coordinators.
 func TestFastCheckAgrees(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	positions, compared := 0, 0
+	positions, compared, unwatched := 0, 0, 0
 	want := 400
 	if race.Enabled {
 		want = 100
@@ -52,14 +55,24 @@ func TestFastCheckAgrees(t *testing.T) {
 			r0 := st.royal[side]
 			if !st.attacked(int(r0), side.Other()) {
 				var u undo
+				w := st.watching(int(r0), side.Other())
 				for _, m := range st.pseudo(nil) {
+					unmade := w.legalUnmade(&m)
 					st.do(&m, &u)
+					if unmade && st.attacked(int(st.royal[side]), side.Other()) {
+						st.undo(&u)
+						t.Fatalf("%s in %s is legal unmade by its watch, yet the royal is attacked after it", Game.MoveString(m), st)
+					}
+					if unmade {
+						unwatched++
+					}
 					if r := st.royal[side]; r == r0 {
 						full := st.attacked(int(r), side.Other())
-						fast := st.attackedAfter(int(r), side.Other(), &m)
-						if full != fast {
+						fast := st.attackedAfter(int(r), side.Other(), &m, nil)
+						watched := st.attackedAfter(int(r), side.Other(), &m, &w)
+						if full != fast || full != watched {
 							st.undo(&u)
-							t.Fatalf("after %s in %s: attacked %v, attackedAfter %v", Game.MoveString(m), st, full, fast)
+							t.Fatalf("after %s in %s: attacked %v, attackedAfter %v, with the watch %v", Game.MoveString(m), st, full, fast, watched)
 						}
 						compared++
 					}
@@ -73,7 +86,7 @@ func TestFastCheckAgrees(t *testing.T) {
 			st.Make(ms[rng.IntN(len(ms))])
 		}
 	}
-	t.Logf("%d positions, %d moves compared", positions, compared)
+	t.Logf("%d positions, %d moves compared, %d known legal unmade", positions, compared, unwatched)
 }
 
 // TestRandomPositionPlayouts: from random positions holding every kind of

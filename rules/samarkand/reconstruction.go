@@ -168,6 +168,7 @@ func (s *State) friendlyChain(from, cur int, p rules.Piece) {
 
 func (s *State) captureChain(from, cur int, p rules.Piece, m rules.Move) {
 	side := p.Side()
+	s.reads(&near2[cur])
 	for d := 0; d < 8; d++ {
 		over := step(cur, d)
 		if over < 0 {
@@ -368,16 +369,16 @@ func (s *State) genShortLeap(sq int, p rules.Piece, dirs dirSet) {
 
 // royalSafe is the check rule (samarkand.md, reconstruction: "Check as in
 // OrthoChess"): after move m of side, made from a position where side's
-// royal stood on r0 and was (inCheck) or was not attacked, no opposing move
-// may remove side's royal or change its owner: capture of any kind,
-// conversion, or a push off the board.
-func (s *State) royalSafe(side rules.Side, r0 int16, inCheck bool, m *rules.Move) bool {
+// royal stood on r0 and was attacked (w nil) or was not (w its watch), no
+// opposing move may remove side's royal or change its owner: capture of
+// any kind, conversion, or a push off the board.
+func (s *State) royalSafe(side rules.Side, r0 int16, w *watch, m *rules.Move) bool {
 	r := s.royal[side]
 	switch {
 	case r < 0:
 		return false
-	case inCheck || r != r0:
+	case w == nil || r != r0:
 		return !s.attacked(int(r), side.Other())
 	}
-	return !s.attackedAfter(int(r), side.Other(), m)
+	return !s.attackedAfter(int(r), side.Other(), m, w)
 }

@@ -58,6 +58,9 @@ type State struct {
 	visited [3]uint64
 	start   int
 	budget  int
+	track   bool         // watching: record in read what the attack reads
+	read    [3]uint64    // watching's squares read
+	watch   watch        // Legal's watch
 	atk     []rules.Move // Attacks' scratch
 }
 
@@ -160,12 +163,22 @@ func (s *State) Legal(buf []rules.Move) []rules.Move {
 	side := s.stm
 	r0 := s.royal[side]
 	inCheck := r0 < 0 || s.attacked(int(r0), side.Other())
+	var w *watch // not in check: what a move must leave alone to be legal unmade
+	if !inCheck {
+		s.watch = s.watching(int(r0), side.Other())
+		w = &s.watch
+	}
 	var u undo
 	j := start
 	for i := start; i < len(buf); i++ {
 		m := buf[i]
+		if w != nil && w.legalUnmade(&m) {
+			buf[j] = m
+			j++
+			continue
+		}
 		s.do(&m, &u)
-		ok := s.royalSafe(side, r0, inCheck, &m)
+		ok := s.royalSafe(side, r0, w, &m)
 		s.undo(&u)
 		if ok {
 			buf[j] = m
