@@ -26,8 +26,13 @@ if (!dir || names.length === 0) {
 const started = Date.now();
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  // No network: the host resolver answers every name "not found" without a
+  // DNS query (Chromium otherwise looks up its update, account and
+  // optimization-guide services), and the background services are off.
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    '--host-resolver-rules=MAP * ~NOTFOUND', '--disable-domain-reliability', '--no-pings',
+    '--disable-features=OptimizationHints,OptimizationGuideModelDownloading,MediaRouter,DialMediaRouteProvider'],
 });
 let failures = 0;
 const fail = (msg) => { failures++; console.error('FAIL ' + msg); };
@@ -69,6 +74,11 @@ async function shown(page) {
   });
 }
 
+// drawn is the part of a NOTATION.md position the page draws: as many of
+// its fields as the page's own (board, side to move, hands); chess's
+// castling and en passant fields are not drawn.
+const drawn = (pos, shownPos) => pos.split(' ').slice(0, shownPos.split(' ').length).join(' ');
+
 for (const name of names) {
   const records = JSON.parse(readFileSync(resolve(dir, name + '.json'), 'utf8'));
   const url = pathToFileURL(resolve(dir, name + '.html')).href;
@@ -92,7 +102,7 @@ for (const name of names) {
       const s = await shown(page);
       checked++;
       if (s.ply !== ply) fail(`${name} game ${rec.game_number}: after ${how} the page shows ply ${s.ply}, want ${ply}`);
-      else if (s.pos !== want[ply] || s.attr !== want[ply]) fail(`${name} game ${rec.game_number} ply ${ply} (${how}): drawn ${s.pos} / attribute ${s.attr}, record ${want[ply]}`);
+      else if (s.pos !== drawn(want[ply], s.pos) || s.attr !== want[ply]) fail(`${name} game ${rec.game_number} ply ${ply} (${how}): drawn ${s.pos} / attribute ${s.attr}, record ${want[ply]}`);
     };
     await check(0, 'opening');
     for (let p = 1; p < want.length; p++) { await page.keyboard.press('ArrowRight'); await check(p, 'Right'); }
@@ -120,7 +130,7 @@ for (const name of names) {
       xticks: graph.querySelectorAll('.xtick').length, fills, title: document.getElementById('title').textContent, option: document.querySelector('#pick option').textContent };
   });
   if (look.rows === 0 || look.bare.length) fail(`${name}: legend rows without a movement diagram: ${look.bare.join(' ')} (of ${look.rows})`);
-  if (look.noMove.length && !(name === 'typhoon' && look.noMove.join() === 'CI')) fail(`${name}: pieces with no move alone: ${look.noMove.join(' ')}`);
+  if (look.noMove.length && !(records[0].game === 'typhoon' && look.noMove.join() === 'CI')) fail(`${name}: pieces with no move alone: ${look.noMove.join(' ')}`);
   if (!look.yaxis || look.yticks < 3 || look.xticks < 2) fail(`${name}: value graph axis: y axis ${look.yaxis}, ${look.yticks} y and ${look.xticks} x tick labels`);
   const colour = { blue: 'rgb(0, 0, 255)', tan: 'rgb(210, 180, 140)' };
   for (const side in look.fills) if (colour[side] && look.fills[side] !== colour[side]) fail(`${name}: ${side} pieces drawn ${look.fills[side]}, want ${colour[side]}`);
