@@ -55,27 +55,11 @@ func computeStarting(g *rules.Game) *Weights {
 	for k := 1; k < nk; k++ {
 		reach[k] = MeasureReach(g, rules.Kind(k))
 	}
-	unit := 0.0
-	unitTok := ""
-	if tok := g.UnitToken; tok != "" {
-		if k, ok := g.KindByToken(tok); ok && reach[k].Mean > 0 {
-			unit, unitTok = reach[k].Mean, tok
-		}
-	}
-	if unit == 0 {
-		if k, ok := g.KindByToken("P"); ok && reach[k].Mean > 0 {
-			unit, unitTok = reach[k].Mean, "P"
-		}
-	}
-	if unit == 0 { // the least mobile measured non-royal kind
-		for k := 1; k < nk; k++ {
-			if r := reach[k].Mean; r > 0 && !g.Kinds[k].Royal && (unit == 0 || r < unit) {
-				unit, unitTok = r, g.Kinds[k].Token
-			}
-		}
-	}
-	if unit == 0 {
-		unit = 1
+	// Values are in reach of the unit piece (rules.Game.Unit); a unit piece
+	// without measured reach leaves them in raw reach.
+	unit, unitTok := 1.0, ""
+	if k, ok := g.Unit(); ok && reach[k].Mean > 0 {
+		unit, unitTok = reach[k].Mean, g.Kinds[k].Token
 	}
 	w := &Weights{Format: WeightsFormat, Game: g.Name, Version: StartingVersion(g), Terms: map[string]float64{}}
 	for _, n := range s.Names {
@@ -304,7 +288,7 @@ func allZero(xs []float64) bool {
 // promotion.
 func fillerKinds(g *rules.Game) []rules.Kind {
 	var ks []rules.Kind
-	if k, ok := g.KindByToken(g.UnitToken); ok {
+	if k, ok := g.Unit(); ok {
 		ks = append(ks, k)
 	}
 	for k := 1; k < len(g.Kinds); k++ {

@@ -18,7 +18,7 @@ import (
 //   - New, building a State (the State interface: legal moves, make/unmake,
 //     Zobrist hash, end by rule, no-move outcome, clone, text);
 //   - UnitToken, the piece worth 1.00 in value tables, starting weights and
-//     claims (empty: "P" if the game has it, else the least mobile kind);
+//     claims (empty: "P"; Unit is the one place that reads it);
 //   - BareRoyalLoses when a side reduced to its royal alone loses (the
 //     evaluation then carries the bare_danger and last_royal terms);
 //   - RandomSetup when games start from random setups (self-play and
@@ -45,7 +45,7 @@ type Game struct {
 	New func(s *Setup) (State, error)
 	// UnitToken is the token of the unit piece: values in value tables,
 	// starting weights and claims are in its units ("P", "SW", ...). Empty:
-	// the kind "P" when the game has one, else the least mobile kind.
+	// the kind "P". Read it through Unit, the one place that decides it.
 	UnitToken string
 	// BareRoyalLoses reports that a side reduced to a single piece (its
 	// royal) loses, so the evaluation carries bare-royal terms.
@@ -97,6 +97,19 @@ func (g *Game) KindByToken(tok string) (Kind, bool) {
 		}
 	}
 	return 0, false
+}
+
+// Unit returns the game's unit piece, the piece worth 1.00 in value
+// tables, starting weights and claims: the kind UnitToken names, or the
+// kind "P" when UnitToken is empty. ok is false when the game has no such
+// kind: its values have no unit (the starting weights stay in raw reach,
+// and piece values cannot be exported).
+func (g *Game) Unit() (k Kind, ok bool) {
+	tok := g.UnitToken
+	if tok == "" {
+		tok = "P"
+	}
+	return g.KindByToken(tok)
 }
 
 // PieceToken returns the token of p: uppercase for the first player.

@@ -31,6 +31,7 @@ import (
 	"taifu/storage"
 	"taifu/tuner"
 	"taifu/tuner/policy"
+	"taifu/tuner/values"
 	"taifu/weightsio"
 )
 
@@ -426,7 +427,7 @@ func (r *run) step(ctx context.Context, gi int) error {
 			gen.PolicyCE = [3]float64{nanToZero(rep.Uniform.CE), nanToZero(rep.Hand.CE), nanToZero(rep.Learned.CE)}
 			r.logf("%s: policy held-out cross-entropy uniform %.4f, hand %.4f, learned %.4f (%d training rows)", name, rep.Uniform.CE, rep.Hand.CE, rep.Learned.CE, rep.Stats.Train)
 		}
-		tab, err := tuner.PieceValues(g, w.Version, w.Terms, w.Provenance)
+		tab, err := values.PieceValues(g, w.Version, w.Terms, w.Provenance)
 		if err != nil {
 			return fmt.Errorf("%s piece values: %w", name, err)
 		}

@@ -21,6 +21,7 @@ import (
 	"taifu/selfplay"
 	"taifu/tuner"
 	"taifu/tuner/data"
+	"taifu/tuner/values"
 	"taifu/weightsio"
 )
 
@@ -81,7 +82,7 @@ func TestRunTestGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, err := tuner.PieceValues(testgame.Game, w.Version, w.Terms, w.Provenance)
+	tab, err := values.PieceValues(testgame.Game, w.Version, w.Terms, w.Provenance)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,7 @@ func BenchmarkEpoch(b *testing.B) {
 	rows, _ := d.Split(0)
 	for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
-			o := &Objective{Data: d, Rows: rows, K: 0.8, L2: 1e-3, Workers: workers}
+			o := &objective{Data: d, Rows: rows, K: 0.8, L2: 1e-3, Workers: workers}
 			g := make([]float64, len(w))
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {

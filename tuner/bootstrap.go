@@ -10,13 +10,13 @@ import (
 	"taifu/tuner/data"
 )
 
-// Bootstrap estimates the sampling spread of the fitted weights: it draws n
+// bootstrapRefits estimates the sampling spread of the fitted weights: it draws n
 // samples of the training games with replacement (whole games, never single
 // positions, since positions of one game are correlated), refits each sample
 // with L-BFGS starting from the fitted weights w at the fixed scale k, and
 // returns the n refitted weight vectors. anchor is the regularisation centre
 // used for the main fit. seed makes the resampling reproducible.
-func Bootstrap(d *data.Dataset, train []int32, w, anchor []float64, k float64, s Settings, n int, seed uint64) ([][]float64, error) {
+func bootstrapRefits(d *data.Dataset, train []int32, w, anchor []float64, k float64, s Settings, n int, seed uint64) ([][]float64, error) {
 	s.K = k
 	s.Method = "lbfgs"
 	s.Progress = nil
@@ -24,7 +24,7 @@ func Bootstrap(d *data.Dataset, train []int32, w, anchor []float64, k float64, s
 		s.MaxEpochs = 100
 	}
 	refit := func(rows []int32) ([]float64, error) {
-		o := &Objective{Data: d, Rows: rows, K: k, L2: s.L2, Anchor: anchor, Workers: s.Workers, Frozen: s.Frozen}
+		o := &objective{Data: d, Rows: rows, K: k, L2: s.L2, Anchor: anchor, Workers: s.Workers, Frozen: s.Frozen}
 		x, _, err := fitLBFGS(o, w, s, func(int, []float64, float64) {})
 		return x, err
 	}
@@ -52,7 +52,7 @@ type Sample struct {
 // settings s at the fixed scale k, early stopping on the valid rows included
 // when s.EarlyStop), and measures on each resample's rows the activations of
 // the per-kind terms of g (names is the schema), so that whole-worth
-// intervals (worthIntervals) carry the spread of the estimator itself: an
+// intervals (WorthIntervals) carry the spread of the estimator itself: an
 // early-stopped fit is not compared with converged refits.
 func BootstrapWorth(g *rules.Game, names []string, d *data.Dataset, train, valid []int32, w0 []float64, k float64, s Settings, n int, seed uint64) ([]Sample, error) {
 	s.K = k
@@ -95,13 +95,13 @@ func bootstrap(d *data.Dataset, train []int32, n int, seed uint64, refit func([]
 	return out, nil
 }
 
-// Interval returns the central conf interval (for instance 0.95) of feature j
+// interval returns the central conf interval (for instance 0.95) of feature j
 // over bootstrap samples, as the percentiles (1−conf)/2 and (1+conf)/2. When
 // unit >= 0 each sample's value is divided by that sample's weight of feature
 // unit first, giving the interval of the ratio (a piece value in pawns);
 // samples whose unit weight is not positive are skipped. ok is false when no
 // sample is usable.
-func Interval(samples [][]float64, j, unit int, conf float64) (low, high float64, ok bool) {
+func interval(samples [][]float64, j, unit int, conf float64) (low, high float64, ok bool) {
 	vals := make([]float64, 0, len(samples))
 	for _, x := range samples {
 		v := x[j]

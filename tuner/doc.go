@@ -1,5 +1,9 @@
 // Package tuner fits taifu's evaluation weights to self-play data (Texel
-// tuning) and publishes the learned piece values.
+// tuning) and records with them what the piece values need.
+//
+// The work is split in three packages, imports pointing one way:
+// tuner/data (the dataset side), tuner (the fit) and tuner/values (piece
+// values, tables and charts, on tuner and tuner/data).
 //
 // # Data
 //
@@ -13,29 +17,29 @@
 //
 // The loss is the mean logistic (cross-entropy) loss between sigmoid(K·eval)
 // and the label, plus L2·Σ(K·(w − w_start))², a pull towards the starting
-// weights in logit units (Objective). K is fitted first with the starting
-// weights (FitK, golden section on log K; the loss is convex in K), then held
-// fixed while the weights are fitted, so that the weights stay in the
-// starting weights' pawn scale. Optimisers: gonum's L-BFGS on the full batch
-// (default), mini-batch Adam in memory, or FitStream's mini-batch Adam
+// weights in logit units. K is fitted first with the starting weights (FitK,
+// golden section on log K; the loss is convex in K), then held fixed while
+// the weights are fitted, so that the weights stay in the starting weights'
+// pawn scale. Optimisers: gonum's L-BFGS on the full batch (default),
+// mini-batch Adam in memory, or (TuneConfig.Stream) mini-batch Adam
 // re-reading the files every epoch for data that does not fit in memory.
 // With Settings.EarlyStop the weights of the epoch with the lowest
 // validation loss are kept.
 //
-// # Uncertainty and export
+// # Whole worth and uncertainty
 //
-// Exported piece values are whole worths (worth.go): for each kind, the sum
-// over its per-kind terms (material/T and every other FAMILY/T the schema
-// has) of weight × β, β the least-squares slope of the term on the kind's
-// count difference over the training positions, divided by the unit piece's
-// whole worth (rules.Game.UnitToken: Pawn, Swallow, Dog); in hand the same
-// over the hand* families. Tune stores the βs in the provenance
-// (ProvActivations), so export needs no data; for weights without them,
-// Reassess (taifu export --data) measures them on a run. Bootstrap resamples
-// the training games with replacement and refits; the percentile interval of
-// each whole-worth value (βs measured on the same resample) is stored under
-// ProvIntervals. PieceValues turns a weights file into the exported table,
-// written as JSON, CSV, Markdown or a ranked chart, each with the definition.
+// Piece values are whole worths (worth.go): for each kind, the sum over its
+// per-kind terms (material/T and every other FAMILY/T the schema has) of
+// weight × β, β the least-squares slope of the term on the kind's count
+// difference over the training positions (MeasureActivations, WholeWorth),
+// divided by the unit piece's whole worth (rules.Game.Unit: Pawn, Swallow,
+// Dog); in hand the same over the hand* families. Tune stores the βs in the
+// provenance (ProvActivations), so that export needs no data. With
+// TuneConfig.Bootstrap, BootstrapWorth resamples the training games with
+// replacement and refits; the percentile interval of each whole-worth value
+// (βs measured on the same resample, WorthIntervals) is stored under
+// ProvIntervals. Package tuner/values turns a weights file into the
+// exported table.
 //
 // # Provenance
 //

@@ -16,7 +16,7 @@ import (
 // regularisation, at most 200 epochs.
 type Settings struct {
 	Method       string  // "lbfgs" (full batch, default) or "adam" (mini-batch)
-	L2           float64 // strength of the pull towards the starting weights (on K·w, see Objective)
+	L2           float64 // strength of the pull towards the starting weights (on K·w, see objective)
 	MaxEpochs    int     // passes over the training set (L-BFGS major iterations); 0 = 200
 	Tolerance    float64 // stop when the training loss improves by less than this, relatively, for 3 epochs; 0 = 1e-7 (L-BFGS) or 1e-5 (Adam)
 	K            float64 // logistic scale; 0 = fit it first with FitK
@@ -66,8 +66,9 @@ type Result struct {
 	BestEpoch   int    // with EarlyStop: the epoch whose weights were kept (0: the starting weights)
 	Elapsed     time.Duration
 	History     []EpochLoss
-	// Warnings, set by Tune, say why the fit is not to be trusted (see
-	// Warnings); empty when nothing is wrong.
+	// Warnings, set by Tune, say why the fit is not to be trusted (no
+	// validation loss, early stopping that kept the start, K at the edge of
+	// its range, too few games); empty when nothing is wrong.
 	Warnings []string
 }
 
@@ -76,12 +77,12 @@ type Result struct {
 // loss is convex in K (a logistic regression on the single input w·x), so the
 // search finds the global minimum to about 1e-5 relative (29 evaluations).
 func FitK(d *data.Dataset, rows []int32, w []float64, workers int) float64 {
-	o := &Objective{Data: d, Rows: rows, Workers: workers}
+	o := &objective{Data: d, Rows: rows, Workers: workers}
 	f := func(logK float64) float64 {
 		o.K = math.Exp(logK)
 		return o.eval(w, nil)
 	}
-	a, b := math.Log(KRange[0]), math.Log(KRange[1])
+	a, b := math.Log(kRange[0]), math.Log(kRange[1])
 	const invPhi = 0.6180339887498949
 	c, e := b-invPhi*(b-a), a+invPhi*(b-a)
 	fc, fe := f(c), f(e)
@@ -117,8 +118,8 @@ func Fit(d *data.Dataset, train, valid []int32, w0 []float64, s Settings) (*Resu
 		k = FitK(d, train, w0, s.Workers)
 	}
 	anchor := append([]float64(nil), w0...)
-	tr := &Objective{Data: d, Rows: train, K: k, L2: s.L2, Anchor: anchor, Workers: s.Workers, Frozen: s.Frozen}
-	va := &Objective{Data: d, Rows: valid, K: k, Workers: s.Workers}
+	tr := &objective{Data: d, Rows: train, K: k, L2: s.L2, Anchor: anchor, Workers: s.Workers, Frozen: s.Frozen}
+	va := &objective{Data: d, Rows: valid, K: k, Workers: s.Workers}
 	vloss := func(w []float64) float64 {
 		if len(valid) == 0 {
 			return math.NaN()
@@ -205,7 +206,7 @@ func (s Settings) method() string {
 // recorder reports L-BFGS major iterations as epochs.
 type recorder struct {
 	epoch int
-	o     *Objective
+	o     *objective
 	fn    func(int, []float64, float64)
 }
 
@@ -219,7 +220,7 @@ func (r *recorder) Record(loc *optimize.Location, op optimize.Operation, _ *opti
 	return nil
 }
 
-func fitLBFGS(o *Objective, w0 []float64, s Settings, epochDone func(int, []float64, float64)) ([]float64, string, error) {
+func fitLBFGS(o *objective, w0 []float64, s Settings, epochDone func(int, []float64, float64)) ([]float64, string, error) {
 	tol := s.Tolerance
 	if tol <= 0 {
 		tol = 1e-7
@@ -282,7 +283,7 @@ func newAdam(w0 []float64, s Settings) *adam {
 // pass shuffles rows and takes one Adam step per batch of them on the
 // objective o (whose Rows it sets). It returns the sum over rows of the
 // data loss at the weights of each row's step.
-func (a *adam) pass(o *Objective, rows []int32) float64 {
+func (a *adam) pass(o *objective, rows []int32) float64 {
 	const b1, b2, eps = 0.9, 0.999, 1e-8
 	a.rows = append(a.rows[:0], rows...)
 	rows = a.rows
@@ -320,9 +321,9 @@ func (a *adam) endEpoch(epoch int, loss float64) (stop bool, err error) {
 }
 
 // fitAdam runs mini-batch Adam over shuffled batches of o.Rows.
-func fitAdam(o *Objective, w0 []float64, s Settings, epochDone func(int, []float64, float64)) ([]float64, string, error) {
+func fitAdam(o *objective, w0 []float64, s Settings, epochDone func(int, []float64, float64)) ([]float64, string, error) {
 	a := newAdam(w0, s)
-	batch := &Objective{Data: o.Data, K: o.K, L2: o.L2, Anchor: o.Anchor, Workers: o.Workers, Frozen: o.Frozen}
+	batch := &objective{Data: o.Data, K: o.K, L2: o.L2, Anchor: o.Anchor, Workers: o.Workers, Frozen: o.Frozen}
 	for epoch := 1; epoch <= s.MaxEpochs; epoch++ {
 		loss := a.pass(batch, o.Rows) / float64(len(o.Rows))
 		if stop, err := a.endEpoch(epoch, loss); err != nil {
@@ -338,7 +339,7 @@ func fitAdam(o *Objective, w0 []float64, s Settings, epochDone func(int, []float
 }
 
 // l2Term returns the regularisation part of the objective.
-func (o *Objective) l2Term(w []float64) float64 {
+func (o *objective) l2Term(w []float64) float64 {
 	if o.L2 == 0 {
 		return 0
 	}

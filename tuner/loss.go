@@ -8,7 +8,7 @@ import (
 	"taifu/tuner/data"
 )
 
-// Objective is the tuner's loss over a set of rows of a Dataset:
+// objective is the tuner's loss over a set of rows of a Dataset:
 //
 //	L(w) = (1/n) Σ_i c_i · [softplus(z_i) − y_i z_i]  +  L2 · Σ_j (K·(w_j − Anchor_j))²
 //
@@ -19,7 +19,7 @@ import (
 // that features the data barely sees keep their prior value instead of
 // drifting. The penalty is on K·w, the weights in logit units, so that its
 // strength does not depend on the scale of the evaluation.
-type Objective struct {
+type objective struct {
 	Data    *data.Dataset
 	Rows    []int32   // the rows, repeated rows counted once per repeat
 	K       float64   // logistic scale
@@ -46,7 +46,7 @@ type cacheKey struct {
 	n     int
 }
 
-func (o *Objective) key() cacheKey {
+func (o *objective) key() cacheKey {
 	c := cacheKey{k: o.K, l2: o.L2, n: len(o.Rows)}
 	if len(o.Rows) > 0 {
 		c.rows = &o.Rows[0]
@@ -62,8 +62,8 @@ func softplus(z float64) float64 {
 	return math.Log1p(math.Exp(z))
 }
 
-// Sigmoid is 1/(1+e^-z).
-func Sigmoid(z float64) float64 {
+// sigmoid is 1/(1+e^-z).
+func sigmoid(z float64) float64 {
 	if z >= 0 {
 		return 1 / (1 + math.Exp(-z))
 	}
@@ -71,7 +71,7 @@ func Sigmoid(z float64) float64 {
 	return e / (1 + e)
 }
 
-func (o *Objective) workers() int {
+func (o *objective) workers() int {
 	n := o.Workers
 	if n <= 0 {
 		n = runtime.GOMAXPROCS(0)
@@ -87,15 +87,15 @@ func (o *Objective) workers() int {
 
 // Func returns L(w). It computes the gradient too and keeps both, so that
 // a following Grad at the same w is free (gonum's optimisers ask for both).
-func (o *Objective) Func(w []float64) float64 { return o.cached(w) }
+func (o *objective) Func(w []float64) float64 { return o.cached(w) }
 
 // Grad stores ∇L(w) in grad.
-func (o *Objective) Grad(grad, w []float64) {
+func (o *objective) Grad(grad, w []float64) {
 	o.cached(w)
 	copy(grad, o.cacheG)
 }
 
-func (o *Objective) cached(w []float64) float64 {
+func (o *objective) cached(w []float64) float64 {
 	if o.cacheOK && len(o.cacheX) == len(w) && o.cacheKey == o.key() {
 		same := true
 		for j := range w {
@@ -118,11 +118,11 @@ func (o *Objective) cached(w []float64) float64 {
 }
 
 // FuncGrad returns L(w) and stores ∇L(w) in grad.
-func (o *Objective) FuncGrad(grad, w []float64) float64 { return o.eval(w, grad) }
+func (o *objective) FuncGrad(grad, w []float64) float64 { return o.eval(w, grad) }
 
 // DataLoss returns the logistic loss alone (no L2 term): the figure reported
 // as training or validation loss.
-func (o *Objective) DataLoss(w []float64) float64 {
+func (o *objective) DataLoss(w []float64) float64 {
 	if o.cacheOK && o.cacheKey == o.key() {
 		return o.cached(w) - o.l2Term(w)
 	}
@@ -133,7 +133,7 @@ func (o *Objective) DataLoss(w []float64) float64 {
 	return v
 }
 
-func (o *Objective) eval(w, grad []float64) float64 {
+func (o *objective) eval(w, grad []float64) float64 {
 	n := len(o.Rows)
 	nw := o.workers()
 	if grad != nil && len(o.partG) < nw {
@@ -204,7 +204,7 @@ func (o *Objective) eval(w, grad []float64) float64 {
 
 // chunk sums the per-row losses of rows and, when g is not nil, adds the
 // per-row gradients to g (unscaled by 1/n).
-func (o *Objective) chunk(rows []int32, w, g []float64) float64 {
+func (o *objective) chunk(rows []int32, w, g []float64) float64 {
 	d := o.Data
 	k := o.K
 	var s float64
@@ -219,7 +219,7 @@ func (o *Objective) chunk(rows []int32, w, g []float64) float64 {
 		y := float64(d.Label[r])
 		s += softplus(z) - y*z
 		if g != nil {
-			c := (Sigmoid(z) - y) * k
+			c := (sigmoid(z) - y) * k
 			for q, j := range idx {
 				g[j] += c * float64(val[q])
 			}

@@ -10,8 +10,8 @@ import (
 	"taifu/tuner/data"
 )
 
-// StreamConfig sets up FitStream.
-type StreamConfig struct {
+// streamConfig sets up fitStream.
+type streamConfig struct {
 	Load       data.LoadConfig
 	Validation float64 // share of games held out (kept in memory)
 	ChunkRows  int     // training rows held in memory at once; 0 = 262144
@@ -22,12 +22,12 @@ type StreamConfig struct {
 	MaxValidRows int
 }
 
-// FitStream fits by mini-batch Adam without holding the training set in
+// fitStream fits by mini-batch Adam without holding the training set in
 // memory: every epoch re-reads the Parquet files, converts ChunkRows rows at
 // a time and takes Adam steps over shuffled batches of each chunk. The
 // validation games (and, for K, a sample of the first training rows) are
 // kept in memory. s.Method is ignored; s.K, when set, skips the K fit.
-func FitStream(paths []string, c StreamConfig, w0 []float64, s Settings) (*Result, *data.LoadStats, error) {
+func fitStream(paths []string, c streamConfig, w0 []float64, s Settings) (*Result, *data.LoadStats, error) {
 	if c.ChunkRows <= 0 {
 		c.ChunkRows = 262144
 	}
@@ -84,14 +84,14 @@ func FitStream(paths []string, c StreamConfig, w0 []float64, s Settings) (*Resul
 		k = FitK(sample, sampleRows, w0, s.Workers)
 	}
 	anchor := append([]float64(nil), w0...)
-	va := &Objective{Data: valid, Rows: validRows, K: k, Workers: s.Workers}
+	va := &objective{Data: valid, Rows: validRows, K: k, Workers: s.Workers}
 	vloss := func(w []float64) float64 {
 		if len(validRows) == 0 {
 			return math.NaN()
 		}
 		return va.DataLoss(w)
 	}
-	res := &Result{K: k, TrainBefore: (&Objective{Data: sample, Rows: sampleRows, K: k}).DataLoss(w0), ValidBefore: vloss(w0)}
+	res := &Result{K: k, TrainBefore: (&objective{Data: sample, Rows: sampleRows, K: k}).DataLoss(w0), ValidBefore: vloss(w0)}
 	rep := newReporter(s, res, w0, vloss)
 	a := newAdam(w0, s)
 	chunk := data.NewDataset(nf)
@@ -101,7 +101,7 @@ func FitStream(paths []string, c StreamConfig, w0 []float64, s Settings) (*Resul
 			return
 		}
 		rows, _ := chunk.Split(0)
-		sum += a.pass(&Objective{Data: chunk, K: k, L2: s.L2, Anchor: anchor, Workers: s.Workers, Frozen: s.Frozen}, rows)
+		sum += a.pass(&objective{Data: chunk, K: k, L2: s.L2, Anchor: anchor, Workers: s.Workers, Frozen: s.Frozen}, rows)
 		chunk.Reset()
 	}
 	status := "epoch limit"
@@ -138,7 +138,7 @@ func FitStream(paths []string, c StreamConfig, w0 []float64, s Settings) (*Resul
 	}
 	res.W, res.Status = a.w, status
 	rep.finish(len(validRows) > 0, nil)
-	res.TrainAfter = (&Objective{Data: sample, Rows: sampleRows, K: k}).DataLoss(res.W)
+	res.TrainAfter = (&objective{Data: sample, Rows: sampleRows, K: k}).DataLoss(res.W)
 	res.ValidAfter = vloss(res.W)
 	res.Elapsed = time.Since(start)
 	return res, st, nil

@@ -32,7 +32,7 @@ func TestFitStreamMatchesAdam(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	str, st, err := FitStream([]string{dir}, StreamConfig{Load: lc, Validation: 0.2, ChunkRows: 1 << 20}, w.Vec, s)
+	str, st, err := fitStream([]string{dir}, streamConfig{Load: lc, Validation: 0.2, ChunkRows: 1 << 20}, w.Vec, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestFitStreamMatchesAdam(t *testing.T) {
 	if math.Abs(mem.ValidAfter-str.ValidAfter) > 1e-12 {
 		t.Errorf("validation loss: in memory %v, streamed %v", mem.ValidAfter, str.ValidAfter)
 	}
-	small, _, err := FitStream([]string{dir}, StreamConfig{Load: lc, Validation: 0.2, ChunkRows: 100}, w.Vec, s)
+	small, _, err := fitStream([]string{dir}, streamConfig{Load: lc, Validation: 0.2, ChunkRows: 100}, w.Vec, s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -64,7 +64,7 @@ func Synthetic(c SyntheticConfig) (*data.Dataset, []float64) {
 			fs = append(fs, features.Feature{Index: int32(j), Value: v})
 			e += w[j] * float64(v)
 		}
-		p := Sigmoid(c.K * e)
+		p := sigmoid(c.K * e)
 		label := p
 		if c.Outcomes {
 			draw := 0.2 * 4 * p * (1 - p)

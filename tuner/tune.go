@@ -41,7 +41,7 @@ type TuneConfig struct {
 	Version    string            // version of the written weights
 	Log        io.Writer         // one-line reports; nil: none
 	// Stream fits by mini-batch Adam re-reading the files every epoch
-	// (FitStream) instead of loading them: for data that does not fit in
+	// (fitStream) instead of loading them: for data that does not fit in
 	// memory. No bootstrap then.
 	Stream bool
 	// Only, when not empty, lists the term name prefixes the fit may change
@@ -99,7 +99,7 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 	t0 := time.Now()
 	w0 := append([]float64(nil), c.Start.Vec...)
 	if len(c.Only) > 0 {
-		c.Fit.Frozen = frozenFor(features.For(g).Names, c.Only)
+		c.Fit.Frozen = Frozen(features.For(g).Names, c.Only)
 		free := 0
 		for _, f := range c.Fit.Frozen {
 			if !f {
@@ -122,7 +122,7 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 		if c.Bootstrap > 0 {
 			return nil, nil, fmt.Errorf("bootstrap needs the data in memory: drop --stream or --bootstrap")
 		}
-		res, ls, err = FitStream(c.Data, StreamConfig{Load: lc, Validation: c.Validation}, w0, c.Fit)
+		res, ls, err = fitStream(c.Data, streamConfig{Load: lc, Validation: c.Validation}, w0, c.Fit)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -156,7 +156,7 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 	if d != nil {
 		trainGames, validGames = countGames(d.Game, train), countGames(d.Game, valid)
 	}
-	res.Warnings = Warnings(res, ls.Games, c.Fit.EarlyStop)
+	res.Warnings = fitWarnings(res, ls.Games, c.Fit.EarlyStop)
 	if w := tooFewGames(trainGames, validGames); w != "" {
 		res.Warnings = append([]string{w}, res.Warnings...)
 	}
@@ -215,8 +215,9 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		unitTok, _ := UnitToken(g)
-		prov[ProvIntervals] = worthIntervals(g, names, samples, c.Confidence)
+		unit, _ := g.Unit() // 0 (token "") for none
+		unitTok := g.Kinds[unit].Token
+		prov[ProvIntervals] = WorthIntervals(g, names, samples, c.Confidence)
 		prov[ProvWorth] = WorthDefinition
 		prov[ProvBootstrap] = map[string]any{
 			"samples": c.Bootstrap, "confidence": c.Confidence, "seed": c.Seed, "unit": unitTok,
@@ -244,15 +245,15 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 	return &out, res, nil
 }
 
-// KRange is the interval FitK searches; a K at either end means the labels
+// kRange is the interval FitK searches; a K at either end means the labels
 // did not constrain it (too little data, or labels unrelated to the eval).
-var KRange = [2]float64{1e-4, 1e3}
+var kRange = [2]float64{1e-4, 1e3}
 
-// Warnings returns why a fit on games games is not to be trusted: no
+// fitWarnings returns why a fit on games games is not to be trusted: no
 // validation loss (too few games to hold any out), early stopping that kept
 // the starting weights, a K at the edge of its range. "taifu tune" refuses
 // to write such weights unless forced.
-func Warnings(res *Result, games int, earlyStop bool) []string {
+func fitWarnings(res *Result, games int, earlyStop bool) []string {
 	var out []string
 	if math.IsNaN(res.ValidAfter) || math.IsNaN(res.ValidBefore) {
 		out = append(out, fmt.Sprintf("no validation loss: %d games are too few to hold any out (play more games or raise --validation)", games))
@@ -260,8 +261,8 @@ func Warnings(res *Result, games int, earlyStop bool) []string {
 	if earlyStop && res.BestEpoch == 0 && !math.IsNaN(res.ValidAfter) {
 		out = append(out, "early stopping kept epoch 0: no epoch lowered the validation loss, the weights equal the start")
 	}
-	if res.K <= KRange[0]*1.01 || res.K >= KRange[1]*0.99 {
-		out = append(out, fmt.Sprintf("K %.5g is at the edge of its search range [%g, %g]: too little data to fit it", res.K, KRange[0], KRange[1]))
+	if res.K <= kRange[0]*1.01 || res.K >= kRange[1]*0.99 {
+		out = append(out, fmt.Sprintf("K %.5g is at the edge of its search range [%g, %g]: too little data to fit it", res.K, kRange[0], kRange[1]))
 	}
 	return out
 }
@@ -359,4 +360,23 @@ func gitCommit() string {
 		return ""
 	}
 	return strings.TrimSpace(string(b))
+}
+
+// Frozen marks the terms a fit restricted to the name prefixes only may
+// not change (Settings.Frozen; nil when only is empty).
+func Frozen(names []string, only []string) []bool {
+	if len(only) == 0 {
+		return nil
+	}
+	fr := make([]bool, len(names))
+	for j, name := range names {
+		fr[j] = true
+		for _, p := range only {
+			if strings.HasPrefix(name, p) {
+				fr[j] = false
+				break
+			}
+		}
+	}
+	return fr
 }

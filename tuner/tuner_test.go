@@ -24,7 +24,7 @@ func TestGradientCheck(t *testing.T) {
 		{"steep", 3, 0.001},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			o := &Objective{Data: d, Rows: rows, K: tc.k, L2: tc.l2, Anchor: anchor, Workers: 2}
+			o := &objective{Data: d, Rows: rows, K: tc.k, L2: tc.l2, Anchor: anchor, Workers: 2}
 			x := make([]float64, len(w))
 			for j := range x {
 				x[j] = w[j] * (0.5 + 0.1*float64(j%5))
@@ -54,8 +54,8 @@ func TestWorkersAgree(t *testing.T) {
 	d, w := Synthetic(SyntheticConfig{Features: 8, Rows: 20000, Seed: 2})
 	rows, _ := d.Split(0)
 	g1, g4 := make([]float64, len(w)), make([]float64, len(w))
-	l1 := (&Objective{Data: d, Rows: rows, K: 1, Workers: 1}).FuncGrad(g1, w)
-	l4 := (&Objective{Data: d, Rows: rows, K: 1, Workers: 4}).FuncGrad(g4, w)
+	l1 := (&objective{Data: d, Rows: rows, K: 1, Workers: 1}).FuncGrad(g1, w)
+	l4 := (&objective{Data: d, Rows: rows, K: 1, Workers: 4}).FuncGrad(g4, w)
 	if math.Abs(l1-l4) > 1e-12 {
 		t.Errorf("loss: 1 worker %v, 4 workers %v", l1, l4)
 	}
@@ -141,12 +141,12 @@ func TestBootstrapInterval(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		samples, err := Bootstrap(d, train, res.W, truth, k, Settings{}, 30, seed)
+		samples, err := bootstrapRefits(d, train, res.W, truth, k, Settings{}, 30, seed)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for j := 1; j < len(truth); j++ {
-			lo, hi, ok := Interval(samples, j, 0, 0.90)
+			lo, hi, ok := interval(samples, j, 0, 0.90)
 			if !ok {
 				t.Fatalf("seed %d w%d: no interval", seed, j)
 			}

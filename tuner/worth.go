@@ -1,7 +1,6 @@
 package tuner
 
 import (
-	"fmt"
 	"math"
 	"sort"
 	"strings"
@@ -40,9 +39,10 @@ import (
 // collinear families. Families whose name begins with "hand" belong to the
 // piece in hand instead: the in-hand worth is the same sum over them, with
 // slopes on hand/k. A piece value is W(k) / W(unit piece), the unit piece
-// (UnitToken) on the board valued the same way.
+// (rules.Game.Unit) on the board valued the same way.
 
-// Provenance keys of the whole-worth unit.
+// Provenance keys under which Tune records the whole-worth unit and the
+// bootstrap intervals (package tuner/values reads them).
 const (
 	// ProvActivations maps every per-kind term to its β (see above),
 	// measured on the training positions of the fit.
@@ -54,6 +54,13 @@ const (
 	ProvWorth = "value_definition"
 	// WorthDefinition is ProvWorth's value for whole-worth intervals.
 	WorthDefinition = "whole worth v1"
+	// ProvIntervals maps a term name to [low, high] in unit-piece values.
+	ProvIntervals = "intervals"
+	// ProvBootstrap describes the bootstrap (samples, confidence, seed).
+	ProvBootstrap = "bootstrap"
+	// ProvStartWeights is the provenance key of the weights a fit started
+	// from: {"version": ..., "hash": ...}.
+	ProvStartWeights = "start_weights"
 )
 
 // Activations maps a per-kind term name to its β.
@@ -87,8 +94,9 @@ func kindTerms(g *rules.Game, names []string) []kindTerm {
 	return out
 }
 
-// locationTerm returns the count term a per-kind term is regressed on.
-func locationTerm(g *rules.Game, k rules.Kind, hand bool) string {
+// CountTerm returns the count term of kind k, the one its per-kind terms are
+// regressed on: material/TOKEN on the board, hand/TOKEN in hand.
+func CountTerm(g *rules.Game, k rules.Kind, hand bool) string {
 	if hand {
 		return features.HandTerm(g, k)
 	}
@@ -107,7 +115,7 @@ func MeasureActivations(g *rules.Game, names []string, d *data.Dataset, rows []i
 	loc := make([]int, len(kts))
 	for j, kt := range kts {
 		loc[j] = -1
-		ln := locationTerm(g, kt.kind, kt.hand)
+		ln := CountTerm(g, kt.kind, kt.hand)
 		for i, n := range names {
 			if n == ln {
 				loc[j] = i
@@ -166,7 +174,7 @@ func MeasureActivations(g *rules.Game, names []string, d *data.Dataset, rows []i
 // when terms has no count term for the kind there.
 func WholeWorth(g *rules.Game, k rules.Kind, hand bool, terms map[string]float64, act Activations) (w float64, ok bool) {
 	tok := g.Kinds[k].Token
-	if _, ok := terms[locationTerm(g, k, hand)]; !ok {
+	if _, ok := terms[CountTerm(g, k, hand)]; !ok {
 		return 0, false
 	}
 	// Sum in sorted order so that a value does not depend on map order.
@@ -181,7 +189,7 @@ func WholeWorth(g *rules.Game, k rules.Kind, hand bool, terms map[string]float64
 	sort.Strings(names)
 	for _, name := range names {
 		beta, have := act[name]
-		if name == locationTerm(g, k, hand) {
+		if name == CountTerm(g, k, hand) {
 			beta, have = 1, true
 		}
 		if have {
@@ -189,58 +197,6 @@ func WholeWorth(g *rules.Game, k rules.Kind, hand bool, terms map[string]float64
 		}
 	}
 	return w, true
-}
-
-// DefinitionText is the unit's definition printed with every table and chart.
-func DefinitionText(unit string, act Activations, rows int64) string {
-	if len(act) == 0 {
-		return fmt.Sprintf("value = material/TOKEN weight / material/%s weight: the weights file records no activations, so the other per-kind terms are left out (give taifu export --data RUN to measure them)", unit)
-	}
-	s := fmt.Sprintf("value = whole worth / whole worth of %s on the board; whole worth = sum over the kind's per-kind terms FAMILY/TOKEN of weight × β, β = least-squares slope of the term on the kind's count difference (material/TOKEN; hand/TOKEN for hand* families) over the positions", unit)
-	if rows > 0 {
-		s += fmt.Sprintf(" (%d positions)", rows)
-	}
-	return s
-}
-
-// activations reads prov[ProvActivations] (a JSON object of numbers) and
-// prov[ProvActivationRows].
-func activations(prov map[string]any) (Activations, int64, error) {
-	raw, ok := prov[ProvActivations]
-	if !ok || raw == nil {
-		return nil, 0, nil
-	}
-	out := Activations{}
-	switch m := raw.(type) {
-	case Activations:
-		for k, v := range m {
-			out[k] = v
-		}
-	case map[string]float64:
-		for k, v := range m {
-			out[k] = v
-		}
-	case map[string]any:
-		for k, v := range m {
-			f, ok := v.(float64)
-			if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
-				return nil, 0, fmt.Errorf("provenance %s[%q] is not a number", ProvActivations, k)
-			}
-			out[k] = f
-		}
-	default:
-		return nil, 0, fmt.Errorf("provenance %s is a %T, not an object", ProvActivations, raw)
-	}
-	var rows int64
-	switch n := prov[ProvActivationRows].(type) {
-	case float64:
-		rows = int64(n)
-	case int:
-		rows = int64(n)
-	case int64:
-		rows = n
-	}
-	return out, rows, nil
 }
 
 // worthCells lists the kinds' count terms of names (the rows of a table).
@@ -262,8 +218,7 @@ func worthCells(g *rules.Game, names []string) []worthCell {
 // sampleValues returns, per cell, the sorted values (whole worth over the
 // unit's) of the samples whose unit worth is positive.
 func sampleValues(g *rules.Game, names []string, cells []worthCell, samples []Sample) [][]float64 {
-	unitTok, _ := UnitToken(g)
-	unit, ok := g.KindByToken(unitTok)
+	unit, ok := g.Unit()
 	vals := make([][]float64, len(cells))
 	if !ok {
 		return vals
@@ -291,10 +246,13 @@ func sampleValues(g *rules.Game, names []string, cells []worthCell, samples []Sa
 	return vals
 }
 
-// worthIntervals returns the conf bootstrap interval of every kind's value
-// (whole worth over the unit's whole worth, each sample with its own weights
-// and βs), keyed by the kind's count term (material/TOKEN, hand/TOKEN).
-func worthIntervals(g *rules.Game, names []string, samples []Sample, conf float64) map[string][2]float64 {
+// WorthIntervals returns the central conf bootstrap interval of every
+// kind's value over samples (whole worth over the unit piece's whole worth,
+// each sample with its own weights and βs): the percentiles (1−conf)/2 and
+// (1+conf)/2, so that conf 0 gives the median twice. Keys are the kinds'
+// count terms (material/TOKEN, hand/TOKEN); a kind with no usable sample
+// has none.
+func WorthIntervals(g *rules.Game, names []string, samples []Sample, conf float64) map[string][2]float64 {
 	cells := worthCells(g, names)
 	vals := sampleValues(g, names, cells, samples)
 	out := map[string][2]float64{}
@@ -302,34 +260,7 @@ func worthIntervals(g *rules.Game, names []string, samples []Sample, conf float6
 		if len(vals[c]) == 0 {
 			continue
 		}
-		out[locationTerm(g, ce.k, ce.hand)] = [2]float64{quantile(vals[c], (1-conf)/2), quantile(vals[c], (1+conf)/2)}
+		out[CountTerm(g, ce.k, ce.hand)] = [2]float64{quantile(vals[c], (1-conf)/2), quantile(vals[c], (1+conf)/2)}
 	}
 	return out
-}
-
-// worthIntervalsCentred is worthIntervals for weights that were not fitted
-// on the resampled data (Reassess): the spread of the refits around their
-// median, placed around the value v of terms (with βs act):
-// [v − (median − q_low), v + (q_high − median)]. It also returns the medians.
-func worthIntervalsCentred(g *rules.Game, names []string, samples []Sample, conf float64, terms map[string]float64, act Activations) (map[string][2]float64, map[string]float64) {
-	cells := worthCells(g, names)
-	vals := sampleValues(g, names, cells, samples)
-	unitTok, _ := UnitToken(g)
-	unit, _ := g.KindByToken(unitTok)
-	uw, _ := WholeWorth(g, unit, false, terms, act)
-	out, med := map[string][2]float64{}, map[string]float64{}
-	if !(uw > 0) {
-		return out, med
-	}
-	for c, ce := range cells {
-		w, ok := WholeWorth(g, ce.k, ce.hand, terms, act)
-		if len(vals[c]) == 0 || !ok {
-			continue
-		}
-		v, m := w/uw, quantile(vals[c], 0.5)
-		term := locationTerm(g, ce.k, ce.hand)
-		out[term] = [2]float64{v - (m - quantile(vals[c], (1-conf)/2)), v + (quantile(vals[c], (1+conf)/2) - m)}
-		med[term] = m
-	}
-	return out, med
 }

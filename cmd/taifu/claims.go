@@ -5,7 +5,7 @@ import (
 	"io"
 
 	"taifu/rules"
-	"taifu/tuner/claims"
+	"taifu/tuner/values/claims"
 	"taifu/weightsio"
 )
 

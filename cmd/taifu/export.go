@@ -11,6 +11,7 @@ import (
 	"taifu/features"
 	"taifu/tuner"
 	"taifu/tuner/policy"
+	"taifu/tuner/values"
 	"taifu/weightsio"
 )
 
@@ -78,7 +79,7 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 		if anchor, _, err = loadWeights(g, *startPath); err != nil {
 			return fmt.Errorf("--start: %v", err)
 		}
-		if v, h, ok := tuner.FitStart(w); ok && h != anchor.Hash() {
+		if v, h, ok := values.FitStart(w); ok && h != anchor.Hash() {
 			fmt.Fprintf(stderr, "warning: --start %s (%s) is not the fit's start (provenance start_weights %s %s)\n", *startPath, anchor.Version, v, h)
 		}
 	}
@@ -94,7 +95,7 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 		if *quiet {
 			log = nil
 		}
-		prov, err := tuner.Reassess(tuner.ReassessConfig{Weights: w, Data: data, Samples: *boot, Confidence: *conf, Seed: *seed, Anchor: anchor, Log: log})
+		prov, err := values.Reassess(values.ReassessConfig{Weights: w, Data: data, Samples: *boot, Confidence: *conf, Seed: *seed, Anchor: anchor, Log: log})
 		if err != nil {
 			return fmt.Errorf("weights file %s on %s: %v", *path, data.String(), err)
 		}
@@ -105,7 +106,7 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 	}
-	tab, err := tuner.PieceValues(g, w.Version, w.Terms, w.Provenance)
+	tab, err := values.PieceValues(g, w.Version, w.Terms, w.Provenance)
 	if err != nil {
 		return fmt.Errorf("weights file %s: %v", *path, err)
 	}

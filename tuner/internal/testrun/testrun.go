@@ -1,6 +1,7 @@
-// Package testrun writes small runs of random-move games for the tests and
-// benchmarks of the tuner packages: real positions of a game, written as a
-// self-play run's Parquet files, without the cost of a search.
+// Package testrun holds what the tests and benchmarks of the tuner packages
+// share: small runs of random-move games (real positions of a game, written
+// as a self-play run's Parquet files, without the cost of a search) and a
+// small piece table.
 package testrun
 
 import (
@@ -67,4 +68,17 @@ func WriteRun(t testing.TB, g *rules.Game, games [][]datasets.Row) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// ToriLike is a piece table shaped like Tori shogi's (tokens from
+// NOTATION.md), built here so that tests of values do not depend on the rules
+// engine.
+func ToriLike() *rules.Game {
+	return &rules.Game{Name: "torishogi", HasHand: true, UnitToken: "SW", Kinds: []rules.KindInfo{
+		{},
+		{Token: "PH", Name: "Phoenix", Royal: true},
+		{Token: "FA", Name: "Falcon", Droppable: true},
+		{Token: "SW", Name: "Swallow", Droppable: true},
+		{Token: "+SW", Name: "Goose", Promoted: true, Demotes: 3},
+	}}
 }

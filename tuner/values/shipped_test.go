@@ -1,4 +1,4 @@
-package tuner
+package values
 
 import (
 	"os"
@@ -8,6 +8,8 @@ import (
 
 	"taifu/features"
 	"taifu/rules"
+	_ "taifu/rules/all"
+	"taifu/tuner"
 )
 
 // TestShippedWeightsExportSaneValues: every shipped weights file carries
@@ -16,7 +18,7 @@ import (
 // none below -1 (issue 32: samarkand.json had no activations and exported
 // the Amazon at 165.41 pawns, the Queen at 136.79).
 func TestShippedWeightsExportSaneValues(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "configs", "weights", "*.json"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "configs", "weights", "*.json"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no shipped weights: %v", err)
 	}
@@ -36,7 +38,7 @@ func TestShippedWeightsExportSaneValues(t *testing.T) {
 			t.Errorf("%s: %v", f, err)
 			continue
 		}
-		if _, ok := w.Provenance[ProvActivations]; !ok {
+		if _, ok := w.Provenance[tuner.ProvActivations]; !ok {
 			t.Errorf("%s: no activations (measure them: taifu export --weights %s --data RUN --save-weights %s)", f, f, f)
 		}
 		tab, err := PieceValues(g, w.Version, w.Terms, w.Provenance)

@@ -1,9 +1,12 @@
-package tuner
+package values
 
 import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"taifu/tuner"
+	"taifu/tuner/internal/testrun"
 )
 
 // TestChartMarks: issue 10's chart complaints. The chart and the Markdown
@@ -11,14 +14,14 @@ import (
 // units (Samarkand) is clipped at the axis end with its true end written
 // there, and such a piece is flagged unidentified.
 func TestChartMarks(t *testing.T) {
-	g := toriLike()
+	g := testrun.ToriLike()
 	terms := map[string]float64{
 		"material/PH": 0.5, "material/FA": 6, "material/SW": 2, "material/+SW": 3,
 		"hand/FA": 5, "hand/SW": 2.5,
 	}
 	prov := roundTrip(t, map[string]any{
-		ProvIntervals: map[string][2]float64{"material/FA": {2.5, 3.5}, "material/+SW": {1.2, 829.43}},
-		ProvBootstrap: map[string]any{"samples": 20, "confidence": 0.9},
+		tuner.ProvIntervals: map[string][2]float64{"material/FA": {2.5, 3.5}, "material/+SW": {1.2, 829.43}},
+		tuner.ProvBootstrap: map[string]any{"samples": 20, "confidence": 0.9},
 	})
 	tab, err := PieceValues(g, "v", terms, prov)
 	if err != nil {

@@ -1,4 +1,4 @@
-package tuner
+package values
 
 import (
 	"bytes"
@@ -8,20 +8,9 @@ import (
 	"testing"
 
 	"taifu/rules"
+	"taifu/tuner"
+	"taifu/tuner/internal/testrun"
 )
-
-// toriLike is a piece table shaped like Tori shogi's (tokens from
-// NOTATION.md), built here so that the export test does not depend on the
-// rules engine.
-func toriLike() *rules.Game {
-	return &rules.Game{Name: "torishogi", HasHand: true, UnitToken: "SW", Kinds: []rules.KindInfo{
-		{},
-		{Token: "PH", Name: "Phoenix", Royal: true},
-		{Token: "FA", Name: "Falcon", Droppable: true},
-		{Token: "SW", Name: "Swallow", Droppable: true},
-		{Token: "+SW", Name: "Goose", Promoted: true, Demotes: 3},
-	}}
-}
 
 // roundTrip passes provenance through JSON, as a weights file does.
 func roundTrip(t *testing.T, prov map[string]any) map[string]any {
@@ -37,12 +26,12 @@ func roundTrip(t *testing.T, prov map[string]any) map[string]any {
 }
 
 func TestPieceValues(t *testing.T) {
-	g := toriLike()
+	g := testrun.ToriLike()
 	terms := map[string]float64{
 		"material/PH": 0.5, "material/FA": 6, "material/SW": 2, "material/+SW": 3,
 		"hand/FA": 5, "hand/SW": 2.5, "advance/SW": 0.1,
 	}
-	prov := roundTrip(t, map[string]any{ProvIntervals: map[string][2]float64{"material/FA": {2.5, 3.5}, "hand/SW": {1, 1.5}}})
+	prov := roundTrip(t, map[string]any{tuner.ProvIntervals: map[string][2]float64{"material/FA": {2.5, 3.5}, "hand/SW": {1, 1.5}}})
 	tab, err := PieceValues(g, "torishogi-gen1", terms, prov)
 	if err != nil {
 		t.Fatal(err)
@@ -113,7 +102,7 @@ func TestPieceValues(t *testing.T) {
 }
 
 func TestPieceValuesErrors(t *testing.T) {
-	g := toriLike()
+	g := testrun.ToriLike()
 	for _, tc := range []struct {
 		name  string
 		terms map[string]float64
@@ -122,8 +111,8 @@ func TestPieceValuesErrors(t *testing.T) {
 	}{
 		{"no unit", map[string]float64{"material/FA": 1}, nil, "material/SW"},
 		{"zero unit", map[string]float64{"material/SW": 0}, nil, "not positive"},
-		{"bad interval", map[string]float64{"material/SW": 1}, map[string]any{ProvIntervals: map[string]any{"material/SW": []any{1.0}}}, "pair"},
-		{"bad intervals", map[string]float64{"material/SW": 1}, map[string]any{ProvIntervals: "x"}, "not an object"},
+		{"bad interval", map[string]float64{"material/SW": 1}, map[string]any{tuner.ProvIntervals: map[string]any{"material/SW": []any{1.0}}}, "pair"},
+		{"bad intervals", map[string]float64{"material/SW": 1}, map[string]any{tuner.ProvIntervals: "x"}, "not an object"},
 	} {
 		_, err := PieceValues(g, "", tc.terms, tc.prov)
 		if err == nil || !strings.Contains(err.Error(), tc.msg) {
@@ -143,7 +132,7 @@ func FuzzPieceValuesProvenance(f *testing.F) {
 		`{"intervals":"x"}`, `{"intervals":{"hand/SW":["a",2]}}`, `{"intervals":null}`} {
 		f.Add(s)
 	}
-	g := toriLike()
+	g := testrun.ToriLike()
 	terms := map[string]float64{"material/SW": 2, "material/FA": 6, "hand/FA": 5}
 	f.Fuzz(func(t *testing.T, s string) {
 		var prov map[string]any

@@ -10,7 +10,7 @@ import (
 
 	"taifu/features"
 	"taifu/rules"
-	"taifu/tuner"
+	"taifu/tuner/values"
 )
 
 // Verdicts.
@@ -134,7 +134,7 @@ func (v *valueSet) phase(p string) map[string]float64 {
 
 // Evaluate reads every claim of f against weights w of game g (loaded with
 // weightsio.Load). Bootstrap intervals in w's provenance (as written by
-// taifu tune, read with tuner.PieceValues) add a certainty to each verdict
+// taifu tune, read with values.PieceValues) add a certainty to each verdict
 // that has a single-valued middlegame reading.
 func Evaluate(f *File, g *rules.Game, w *features.Weights) (*Report, error) {
 	if f.Game != g.Name || (w.Game != "" && w.Game != g.Name) {
@@ -144,12 +144,12 @@ func Evaluate(f *File, g *rules.Game, w *features.Weights) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	table, err := tuner.PieceValues(g, w.Version, w.Terms, w.Provenance)
+	table, err := values.PieceValues(g, w.Version, w.Terms, w.Provenance)
 	if err != nil {
 		return nil, err
 	}
 	// General (middlegame) and in-hand values are the exported table's:
-	// whole worths in the unit piece's (tuner.PieceValues), so that a claim
+	// whole worths in the unit piece's (values.PieceValues), so that a claim
 	// reads the same numbers as the published table. Endgame values stay
 	// the count terms at phase 0 (material/T + material_eg/T over the unit's).
 	for _, p := range table.Pieces {

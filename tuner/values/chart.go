@@ -1,4 +1,4 @@
-package tuner
+package values
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package tuner
+package values
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"taifu/features"
+	"taifu/rules"
+	"taifu/tuner"
 	"taifu/tuner/data"
 )
 
@@ -20,7 +22,7 @@ type ReassessConfig struct {
 	// intervals). Each refits Weights on a resample of the training games
 	// at the K, L2, λ, capture handling and --only of its provenance.
 	Samples    int
-	Confidence float64 // 0 = DefaultConfidence
+	Confidence float64 // 0 = tuner.DefaultConfidence
 	Seed       uint64
 	// Anchor is the start and L2 centre of the refits; nil: the starting
 	// estimate when the provenance's start_weights hash or version is
@@ -43,7 +45,7 @@ func Reassess(c ReassessConfig) (map[string]any, error) {
 		return nil, fmt.Errorf("reassess: weights not compiled")
 	}
 	if c.Confidence <= 0 {
-		c.Confidence = DefaultConfidence
+		c.Confidence = tuner.DefaultConfidence
 	}
 	if c.Confidence >= 1 {
 		return nil, fmt.Errorf("confidence %v not below 1", c.Confidence)
@@ -57,9 +59,9 @@ func Reassess(c ReassessConfig) (map[string]any, error) {
 		}
 		return def
 	}
-	lambda := num("lambda", DefaultLambda)
-	l2 := num("l2", DefaultL2)
-	valid := num("validation", DefaultValidation)
+	lambda := num("lambda", tuner.DefaultLambda)
+	l2 := num("l2", tuner.DefaultL2)
+	valid := num("validation", tuner.DefaultValidation)
 	quiet, _ := settings["quiet"].(string)
 	if quiet == "" {
 		quiet = data.QuietResolve
@@ -117,17 +119,17 @@ func Reassess(c ReassessConfig) (map[string]any, error) {
 	for k, v := range w.Provenance {
 		prov[k] = v
 	}
-	prov[ProvActivations] = MeasureActivations(g, names, d, train)
-	prov[ProvActivationRows] = len(train)
+	prov[tuner.ProvActivations] = tuner.MeasureActivations(g, names, d, train)
+	prov[tuner.ProvActivationRows] = len(train)
 	re := map[string]any{
 		"tool": "taifu export --data", "date": time.Now().UTC().Format(time.RFC3339), "datasets": c.Data,
 		"rows": ls.Used, "train_rows": len(train), "games": ls.Games, "lambda": lambda, "quiet": quiet, "validation": valid,
 	}
 	prov["reassessed"] = re
 	if c.Samples <= 0 {
-		delete(prov, ProvIntervals)
-		delete(prov, ProvWorth)
-		delete(prov, ProvBootstrap)
+		delete(prov, tuner.ProvIntervals)
+		delete(prov, tuner.ProvWorth)
+		delete(prov, tuner.ProvBootstrap)
 		return prov, nil
 	}
 	// K as the fit found it: fitted on the data from the refits' start,
@@ -135,25 +137,26 @@ func Reassess(c ReassessConfig) (map[string]any, error) {
 	k, _ := w.Provenance["k"].(float64)
 	kFrom := "the weights' provenance"
 	if anchor != w || !(k > 0) {
-		k = FitK(d, train, anchor.Vec, c.Workers)
+		k = tuner.FitK(d, train, anchor.Vec, c.Workers)
 		kFrom = "the data, fitted from that start as the fit did"
 	}
 	early, _ := settings["early_stop"].(bool)
-	s := Settings{L2: l2, Workers: c.Workers, Frozen: frozenFor(names, only), EarlyStop: early, MaxEpochs: int(num("max_epochs", 0))}
+	s := tuner.Settings{L2: l2, Workers: c.Workers, Frozen: tuner.Frozen(names, only), EarlyStop: early, MaxEpochs: int(num("max_epochs", 0))}
 	if !early {
 		valid = 0
 	}
 	_, validRows := d.Split(valid)
 	t1 := time.Now()
-	samples, err := BootstrapWorth(g, names, d, train, validRows, anchor.Vec, k, s, c.Samples, c.Seed)
+	samples, err := tuner.BootstrapWorth(g, names, d, train, validRows, anchor.Vec, k, s, c.Samples, c.Seed)
 	if err != nil {
 		return nil, err
 	}
-	unitTok, _ := UnitToken(g)
-	ivs, medians := worthIntervalsCentred(g, names, samples, c.Confidence, w.Terms, prov[ProvActivations].(Activations))
-	prov[ProvIntervals] = ivs
-	prov[ProvWorth] = WorthDefinition
-	prov[ProvBootstrap] = map[string]any{
+	unit, _ := g.Unit() // 0 (token "") for none
+	unitTok := g.Kinds[unit].Token
+	ivs, medians := centredIntervals(g, names, samples, c.Confidence, w.Terms, prov[tuner.ProvActivations].(tuner.Activations))
+	prov[tuner.ProvIntervals] = ivs
+	prov[tuner.ProvWorth] = tuner.WorthDefinition
+	prov[tuner.ProvBootstrap] = map[string]any{
 		"samples": c.Samples, "confidence": c.Confidence, "seed": c.Seed, "unit": unitTok,
 		"method":        fmt.Sprintf("games of the training set of %s resampled with replacement, each refitted as the weights' fit was made (from %s, L2 %g, early stopping %v, at K %.5g from %s); the interval is the spread of the refits' values around their median, centred on these weights' value: [v - (median - q_low), v + (q_high - median)]", strings.Join(c.Data, ","), anchorFrom, l2, early, k, kFrom),
 		"refit_medians": medians,
@@ -163,38 +166,46 @@ func Reassess(c ReassessConfig) (map[string]any, error) {
 	return prov, nil
 }
 
-// frozenFor marks the terms a fit restricted to the name prefixes only may
-// not change (nil when only is empty).
-func frozenFor(names []string, only []string) []bool {
-	if len(only) == 0 {
-		return nil
-	}
-	fr := make([]bool, len(names))
-	for j, name := range names {
-		fr[j] = true
-		for _, p := range only {
-			if strings.HasPrefix(name, p) {
-				fr[j] = false
-				break
-			}
-		}
-	}
-	return fr
-}
-
-// ProvStartWeights is the provenance key of the weights a fit started from:
-// {"version": ..., "hash": ...}.
-const ProvStartWeights = "start_weights"
-
 // FitStart returns the version and hash of the weights a fit started from,
 // as taifu tune records them in the provenance (ProvStartWeights); ok is
 // false for weights without that record.
 func FitStart(w *features.Weights) (version, hash string, ok bool) {
-	sw, ok := w.Provenance[ProvStartWeights].(map[string]any)
+	sw, ok := w.Provenance[tuner.ProvStartWeights].(map[string]any)
 	if !ok {
 		return "", "", false
 	}
 	version, _ = sw["version"].(string)
 	hash, _ = sw["hash"].(string)
 	return version, hash, true
+}
+
+// centredIntervals is tuner.WorthIntervals for weights that were not fitted
+// on the resampled data: the spread of the refits around their median,
+// placed around the value v of terms (with βs act):
+// [v − (median − q_low), v + (q_high − median)]. It also returns the medians.
+func centredIntervals(g *rules.Game, names []string, samples []tuner.Sample, conf float64, terms map[string]float64, act tuner.Activations) (map[string][2]float64, map[string]float64) {
+	ivs, mid := tuner.WorthIntervals(g, names, samples, conf), tuner.WorthIntervals(g, names, samples, 0)
+	out, med := map[string][2]float64{}, map[string]float64{}
+	unit, _ := g.Unit()
+	uw, _ := tuner.WholeWorth(g, unit, false, terms, act)
+	if !(uw > 0) {
+		return out, med
+	}
+	for _, hand := range []bool{false, true} {
+		for k := 1; k < len(g.Kinds); k++ {
+			term := tuner.CountTerm(g, rules.Kind(k), hand)
+			iv, ok := ivs[term]
+			if !ok {
+				continue
+			}
+			w, ok := tuner.WholeWorth(g, rules.Kind(k), hand, terms, act)
+			if !ok {
+				continue
+			}
+			v, m := w/uw, mid[term][0]
+			out[term] = [2]float64{v - (m - iv[0]), v + (iv[1] - m)}
+			med[term] = m
+		}
+	}
+	return out, med
 }

@@ -300,14 +300,14 @@ var space = regexp.MustCompile(`\s+`)
 // and every quote is a verbatim passage of the rules texts they cite (read
 // from the shared material next to the repository, /work/shared).
 func TestShippedFiles(t *testing.T) {
-	shared := filepath.Join("..", "..", "..", "shared")
+	shared := filepath.Join("..", "..", "..", "..", "shared")
 	if s := os.Getenv("TAIFU_SHARED"); s != "" {
 		shared = s
 	}
 	for _, name := range []string{"typhoon", "samarkand", "torishogi"} {
 		t.Run(name, func(t *testing.T) {
 			g := game(t, name)
-			f, err := Load(filepath.Join("..", "..", DefaultPath(name)), g)
+			f, err := Load(filepath.Join("..", "..", "..", DefaultPath(name)), g)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -460,7 +460,7 @@ func TestReportFormats(t *testing.T) {
 }
 
 // TestWholeWorthValues checks that claims read the exported whole worths
-// (tuner.PieceValues): a Pawn with material weight 0.2 and advance weight
+// (values.PieceValues): a Pawn with material weight 0.2 and advance weight
 // 1.6 at a recorded slope of 0.5 is worth 1.0 in whole worth, so a Knight of
 // material weight 3 is 3 Pawns (the claim "N within [2.5, 3.5] Pawns"
 // holds), while the count terms alone would make it 15.

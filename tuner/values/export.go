@@ -1,4 +1,4 @@
-package tuner
+package values
 
 import (
 	"encoding/csv"
@@ -12,28 +12,7 @@ import (
 
 	"taifu/features"
 	"taifu/rules"
-)
-
-// UnitToken returns the token of the piece that is worth 1.00 in exported
-// values (rules.Game.UnitToken: a Pawn in Typhoon and Samarkand, a Swallow in
-// Tori shogi, a Dog in Nana shogi), and false when the game names none and
-// has no kind "P".
-func UnitToken(g *rules.Game) (string, bool) {
-	if g.UnitToken != "" {
-		return g.UnitToken, true
-	}
-	if _, ok := g.KindByToken("P"); ok {
-		return "P", true
-	}
-	return "", false
-}
-
-// Provenance keys under which the tuner stores bootstrap intervals.
-const (
-	// ProvIntervals maps a term name to [low, high] in unit-piece values.
-	ProvIntervals = "intervals"
-	// ProvBootstrap describes the bootstrap (samples, confidence, seed).
-	ProvBootstrap = "bootstrap"
+	"taifu/tuner"
 )
 
 // PieceValue is one row of an exported piece-value table. Low and High are
@@ -58,14 +37,14 @@ type PieceTable struct {
 	// Bars says what the intervals are ("90% bootstrap intervals over
 	// games, 200 samples"); "" without intervals.
 	Bars string `json:"intervals,omitempty"`
-	// Definition says what a value is (DefinitionText): whole worths over
+	// Definition says what a value is (definitionText): whole worths over
 	// the unit's, and on how many positions the βs were measured.
 	Definition string `json:"definition"`
 }
 
 // PieceValues turns a weights file's terms into piece values in whole worths
-// of the game's unit piece (UnitToken; see the whole-worth comment in
-// worth.go): for every kind its whole worth on the board and, for games with
+// of the game's unit piece (rules.Game.Unit; see the whole-worth comment
+// in tuner/worth.go): for every kind its whole worth on the board and, for games with
 // drops, in hand, each divided by the unit piece's whole worth on the board.
 // The βs come from prov[ProvActivations]; without them the values are the
 // count terms alone (material/TOKEN over material/<unit>), and the table's
@@ -74,14 +53,11 @@ type PieceTable struct {
 // activations are present). Pieces are listed on-board first, each group in
 // piece-table order.
 func PieceValues(g *rules.Game, version string, terms map[string]float64, prov map[string]any) (*PieceTable, error) {
-	unit, ok := UnitToken(g)
+	uk, ok := g.Unit()
 	if !ok {
-		return nil, fmt.Errorf("game %q has no unit piece", g.Name)
+		return nil, fmt.Errorf("game %q has no unit piece (UnitToken %q)", g.Name, g.UnitToken)
 	}
-	uk, ok := g.KindByToken(unit)
-	if !ok {
-		return nil, fmt.Errorf("game %q has no kind %s (its unit piece)", g.Name, unit)
-	}
+	unit := g.Kinds[uk].Token
 	if _, ok := terms[features.MaterialTerm(g, uk)]; !ok {
 		return nil, fmt.Errorf("weights have no term %s (the unit piece)", features.MaterialTerm(g, uk))
 	}
@@ -89,7 +65,7 @@ func PieceValues(g *rules.Game, version string, terms map[string]float64, prov m
 	if err != nil {
 		return nil, err
 	}
-	uw, _ := WholeWorth(g, uk, false, terms, act)
+	uw, _ := tuner.WholeWorth(g, uk, false, terms, act)
 	if !(uw > 0) {
 		what := "whole worth"
 		if len(act) == 0 {
@@ -101,13 +77,13 @@ func PieceValues(g *rules.Game, version string, terms map[string]float64, prov m
 	if err != nil {
 		return nil, err
 	}
-	worthIvs := prov[ProvWorth] == WorthDefinition
+	worthIvs := prov[tuner.ProvWorth] == tuner.WorthDefinition
 	if worthIvs != (len(act) > 0) {
 		ivs = nil // intervals of another definition than the values'
 	}
-	t := &PieceTable{Game: g.Name, Unit: unit, Version: version, Definition: DefinitionText(unit, act, actRows)}
+	t := &PieceTable{Game: g.Name, Unit: unit, Version: version, Definition: definitionText(unit, act, actRows)}
 	if len(ivs) > 0 {
-		t.Bars = barsText(prov[ProvBootstrap])
+		t.Bars = barsText(prov[tuner.ProvBootstrap])
 	}
 	if re, ok := prov["reassessed"].(map[string]any); ok {
 		var names []string
@@ -126,8 +102,8 @@ func PieceValues(g *rules.Game, version string, terms map[string]float64, prov m
 	for _, hand := range []bool{false, true} {
 		for k := 1; k < len(g.Kinds); k++ {
 			info := g.Kinds[k]
-			term := locationTerm(g, rules.Kind(k), hand)
-			v, ok := WholeWorth(g, rules.Kind(k), hand, terms, act)
+			term := tuner.CountTerm(g, rules.Kind(k), hand)
+			v, ok := tuner.WholeWorth(g, rules.Kind(k), hand, terms, act)
 			if !ok {
 				continue
 			}
@@ -163,7 +139,7 @@ func barsText(raw any) string {
 // map of term to a two-element array.
 func intervals(prov map[string]any) (map[string][2]float64, error) {
 	out := map[string][2]float64{}
-	raw, ok := prov[ProvIntervals]
+	raw, ok := prov[tuner.ProvIntervals]
 	if !ok || raw == nil {
 		return out, nil
 	}
@@ -174,18 +150,18 @@ func intervals(prov map[string]any) (map[string][2]float64, error) {
 		for term, v := range m {
 			a, ok := v.([]any)
 			if !ok || len(a) != 2 {
-				return nil, fmt.Errorf("provenance %s[%q] is not a [low, high] pair", ProvIntervals, term)
+				return nil, fmt.Errorf("provenance %s[%q] is not a [low, high] pair", tuner.ProvIntervals, term)
 			}
 			lo, ok1 := a[0].(float64)
 			hi, ok2 := a[1].(float64)
 			if !ok1 || !ok2 {
-				return nil, fmt.Errorf("provenance %s[%q] is not a pair of numbers", ProvIntervals, term)
+				return nil, fmt.Errorf("provenance %s[%q] is not a pair of numbers", tuner.ProvIntervals, term)
 			}
 			out[term] = [2]float64{lo, hi}
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("provenance %s is a %T, not an object", ProvIntervals, raw)
+	return nil, fmt.Errorf("provenance %s is a %T, not an object", tuner.ProvIntervals, raw)
 }
 
 // Ranked returns the pieces sorted by value, highest first (ties by kind).
@@ -294,4 +270,56 @@ func (t *PieceTable) WriteMarkdown(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// definitionText is the unit's definition printed with every table and chart.
+func definitionText(unit string, act tuner.Activations, rows int64) string {
+	if len(act) == 0 {
+		return fmt.Sprintf("value = material/TOKEN weight / material/%s weight: the weights file records no activations, so the other per-kind terms are left out (give taifu export --data RUN to measure them)", unit)
+	}
+	s := fmt.Sprintf("value = whole worth / whole worth of %s on the board; whole worth = sum over the kind's per-kind terms FAMILY/TOKEN of weight × β, β = least-squares slope of the term on the kind's count difference (material/TOKEN; hand/TOKEN for hand* families) over the positions", unit)
+	if rows > 0 {
+		s += fmt.Sprintf(" (%d positions)", rows)
+	}
+	return s
+}
+
+// activations reads prov[ProvActivations] (a JSON object of numbers) and
+// prov[ProvActivationRows].
+func activations(prov map[string]any) (tuner.Activations, int64, error) {
+	raw, ok := prov[tuner.ProvActivations]
+	if !ok || raw == nil {
+		return nil, 0, nil
+	}
+	out := tuner.Activations{}
+	switch m := raw.(type) {
+	case tuner.Activations:
+		for k, v := range m {
+			out[k] = v
+		}
+	case map[string]float64:
+		for k, v := range m {
+			out[k] = v
+		}
+	case map[string]any:
+		for k, v := range m {
+			f, ok := v.(float64)
+			if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
+				return nil, 0, fmt.Errorf("provenance %s[%q] is not a number", tuner.ProvActivations, k)
+			}
+			out[k] = f
+		}
+	default:
+		return nil, 0, fmt.Errorf("provenance %s is a %T, not an object", tuner.ProvActivations, raw)
+	}
+	var rows int64
+	switch n := prov[tuner.ProvActivationRows].(type) {
+	case float64:
+		rows = int64(n)
+	case int:
+		rows = int64(n)
+	case int64:
+		rows = n
+	}
+	return out, rows, nil
 }

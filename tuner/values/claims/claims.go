@@ -20,7 +20,7 @@
 // the subject also "each" (every member must satisfy the claim) and "most"
 // (more than half must).
 //
-// Values are in units of the game's unit piece (rules.Game.UnitToken): the weight
+// Values are in units of the game's unit piece (rules.Game.Unit): the weight
 // material/T divided by material/<unit>. With "phase": "eg" a claim is read
 // on endgame values, (material/T + material_eg/T) / (material/<unit> +
 // material_eg/<unit>), the value of a piece on a board emptied of material.
@@ -39,7 +39,6 @@ import (
 
 	"taifu/configs"
 	"taifu/rules"
-	"taifu/tuner"
 )
 
 // Format is the version of the claims file layout this package reads.
@@ -256,10 +255,11 @@ func (f *File) validate(g *rules.Game) error {
 	} else if f.Game != g.Name {
 		return fail("is for game %q, not %q", f.Game, g.Name)
 	}
-	unit, ok := tuner.UnitToken(g)
+	uk, ok := g.Unit()
 	if !ok {
 		return fail("game %s has no unit piece", g.Name)
 	}
+	unit := g.Kinds[uk].Token
 	if f.Unit != unit {
 		return fail("unit %q, but %s values are in %s", f.Unit, g.Name, unit)
 	}
