@@ -59,15 +59,29 @@ type TuneConfig struct {
 // ParseLeafScale checks a TuneConfig.LeafScale setting and returns the
 // fixed scale it names (0 for "", "keep", "k" and "none").
 func ParseLeafScale(v string) (float64, error) {
+	x, ok := parseLeafScale(v)
+	if !ok {
+		return 0, fmt.Errorf("--leaf-scale %.12q: %s", v, leafScaleWant())
+	}
+	return x, nil
+}
+
+// parseLeafScale is ParseLeafScale without the error text.
+func parseLeafScale(v string) (float64, bool) {
 	switch v {
 	case "", "keep", "k", "none":
-		return 0, nil
+		return 0, true
 	}
 	x, err := strconv.ParseFloat(v, 64)
 	if err != nil || math.IsNaN(x) || x <= 0 || x > features.MaxLeafScale {
-		return 0, fmt.Errorf("--leaf-scale %.12q: want keep, k, none or a number in (0, %g]", v, features.MaxLeafScale)
+		return 0, false
 	}
-	return x, nil
+	return x, true
+}
+
+// leafScaleWant says what a leaf scale setting may be.
+func leafScaleWant() string {
+	return fmt.Sprintf("want keep, k, none or a number in (0, %g]", features.MaxLeafScale)
 }
 
 // Tune loads the data, fits the weights and returns them with a provenance
@@ -79,36 +93,18 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 			fmt.Fprintf(c.Log, format+"\n", a...)
 		}
 	}
-	if c.Confidence <= 0 {
+	if err := c.Validate(); err != nil {
+		return nil, nil, err
+	}
+	if c.Confidence == 0 {
 		c.Confidence = DefaultConfidence
 	}
-	fixedScale, scaleErr := ParseLeafScale(c.LeafScale)
-	if scaleErr != nil {
-		return nil, nil, scaleErr
-	}
-	if c.Confidence >= 1 {
-		return nil, nil, fmt.Errorf("confidence %v not below 1", c.Confidence)
-	}
-	if c.Validation < 0 || c.Validation >= 1 {
-		return nil, nil, fmt.Errorf("validation share %v outside [0, 1)", c.Validation)
-	}
-	if c.Start == nil {
-		return nil, nil, fmt.Errorf("no starting weights")
-	}
+	fixedScale, _ := parseLeafScale(c.LeafScale)
 	g := c.Game
 	t0 := time.Now()
 	w0 := append([]float64(nil), c.Start.Vec...)
 	if len(c.Only) > 0 {
 		c.Fit.Frozen = Frozen(features.For(g).Names, c.Only)
-		free := 0
-		for _, f := range c.Fit.Frozen {
-			if !f {
-				free++
-			}
-		}
-		if free == 0 {
-			return nil, nil, fmt.Errorf("no %s term starts with %s", g.Name, strings.Join(c.Only, " or "))
-		}
 	}
 	lc := data.LoadConfig{Game: g, Lambda: c.Lambda, Quiet: c.Quiet, Weights: c.Start, MaxRows: c.MaxRows, Window: c.Window, Workers: c.Fit.Workers, Progress: c.Log}
 	var (
@@ -119,9 +115,6 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 		err          error
 	)
 	if c.Stream {
-		if c.Bootstrap > 0 {
-			return nil, nil, fmt.Errorf("bootstrap needs the data in memory: drop --stream or --bootstrap")
-		}
 		res, ls, err = fitStream(c.Data, streamConfig{Load: lc, Validation: c.Validation}, w0, c.Fit)
 		if err != nil {
 			return nil, nil, err
