@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -187,13 +188,18 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if *window < 0 {
 		return fmt.Errorf("--window %d is negative", *window)
 	}
+	// A stop signal ends the command at once with nothing written: the fit
+	// runs on while the command waits for it or for the signal, and what
+	// it would still print is dropped (see quietAfter).
+	ctx, got, stop := stopContext()
+	defer stop()
 	var bar func(tuner.FitProgress)
 	if !*noBar && !f.noProgress {
 		w, done := progressTo(stderr, 10*time.Second)
 		defer done()
-		bar = fitBar(w)
+		bar = fitBar(quietAfter{ctx, w})
 	}
-	var log io.Writer = stderr
+	var log io.Writer = quietAfter{ctx, stderr}
 	if f.noProgress {
 		log = nil
 	}
@@ -202,19 +208,37 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	cfg.Window = *window
-	var w *features.Weights
-	res := &tuner.Result{}
-	if f.policy == "only" {
-		c := *start
-		c.Version = cmp.Or(cfg.Version, start.Version+"-policy")
-		w = &c
-	} else if w, res, err = tuner.Tune(cfg); err != nil {
-		return err
+	type fitted struct {
+		w   *features.Weights
+		res *tuner.Result
+		err error
 	}
-	if f.policy != "off" {
-		if err := f.fitPolicy(g, w, data, log, stdout); err != nil {
-			return err
+	fits := make(chan fitted, 1)
+	go func() {
+		r := fitted{res: &tuner.Result{}}
+		if f.policy == "only" {
+			c := *start
+			c.Version = cmp.Or(cfg.Version, start.Version+"-policy")
+			r.w = &c
+		} else {
+			r.w, r.res, r.err = tuner.Tune(cfg)
 		}
+		if r.err == nil && f.policy != "off" {
+			r.err = f.fitPolicy(g, r.w, data, log, quietAfter{ctx, stdout})
+		}
+		fits <- r
+	}()
+	var r fitted
+	select {
+	case r = <-fits:
+	case <-ctx.Done():
+	}
+	if s := got(); s != nil {
+		return &interrupted{s, fmt.Sprintf("nothing written (no %s); run the same command again", *out)}
+	}
+	w, res := r.w, r.res
+	if r.err != nil {
+		return r.err
 	}
 	if len(res.Warnings) > 0 {
 		if !*force {
@@ -232,6 +256,21 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "wrote %s (version %s, sha256 %s)\n", *out, w.Version, w.Hash())
 	fmt.Fprintf(stdout, "next: taifu export --weights %s --format md; %s\n", shellQuote(*out), matchHint(g.Name, *out, baselineArg(*startPath, source)))
 	return nil
+}
+
+// quietAfter writes to w until ctx is done, then drops what it is given:
+// a fit abandoned by a stop signal prints nothing after the command's last
+// line.
+type quietAfter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (q quietAfter) Write(p []byte) (int, error) {
+	if q.ctx.Err() != nil {
+		return len(p), nil
+	}
+	return q.w.Write(p)
 }
 
 // fitPolicy fits w's policy section on the runs data (--policy), printing
