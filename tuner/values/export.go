@@ -43,15 +43,16 @@ type PieceTable struct {
 }
 
 // PieceValues turns a weights file's terms into piece values in whole worths
-// of the game's unit piece (rules.Game.Unit; see the whole-worth comment
-// in tuner/worth.go): for every kind its whole worth on the board and, for games with
-// drops, in hand, each divided by the unit piece's whole worth on the board.
-// The βs come from prov[ProvActivations]; without them the values are the
-// count terms alone (material/TOKEN over material/<unit>), and the table's
-// Definition says so. Intervals come from prov[ProvIntervals] when they are
-// of the same definition (prov[ProvWorth] says whole worth exactly when
-// activations are present). Pieces are listed on-board first, each group in
-// piece-table order.
+// of the game's unit piece (rules.Game.Unit; see the whole-worth comment in
+// tuner/worth.go): for every kind its whole worth on the board and, for
+// games with drops, in hand, each divided by the unit piece's whole worth on
+// the board. The βs come from prov[tuner.ProvActivations]; without them the
+// values are the count terms alone (material/TOKEN over material/<unit>),
+// and the table's Definition says so. Intervals come from
+// prov[tuner.ProvIntervals] when they are of the same definition
+// (prov[tuner.ProvWorth] says whole worth exactly when activations are
+// present). Pieces are listed on-board first, each group in piece-table
+// order.
 func PieceValues(g *rules.Game, version string, terms map[string]float64, prov map[string]any) (*PieceTable, error) {
 	uk, ok := g.Unit()
 	if !ok {
