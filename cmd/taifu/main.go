@@ -14,6 +14,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"taifu/internal/atomicfile"
 	"taifu/rules"
 	_ "taifu/rules/all"
 	"taifu/storage"
@@ -90,6 +91,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		var stopped *interrupted
 		if errors.As(err, &stopped) {
+			// What a goroutine was still writing (an abandoned fit's feature
+			// cache) is removed, and nothing more is written.
+			atomicfile.Abandon()
 			fmt.Fprintf(stderr, "taifu %s: %s\n", c.name, oneLine(err.Error()))
 			return stopped.exitCode()
 		}

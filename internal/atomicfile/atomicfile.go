@@ -25,6 +25,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // TempSuffix ends every temporary file's name: "<path>.<unique>.tmp".
@@ -38,9 +39,24 @@ type File struct {
 	done bool
 }
 
+// live is the process's writes not yet committed or aborted, for Abandon.
+var live struct {
+	sync.Mutex
+	files     map[*File]struct{}
+	abandoned bool
+}
+
+// ErrAbandoned is Create's error after Abandon.
+var ErrAbandoned = errors.New("atomicfile: the process is stopping: nothing more is written")
+
 // Create starts writing path: it creates a new temporary file
 // "<path>.<pid>-<random>.tmp" with mode 0644 (before umask), exclusively.
 func Create(path string) (*File, error) {
+	live.Lock()
+	defer live.Unlock()
+	if live.abandoned {
+		return nil, fmt.Errorf("%s: %w", path, ErrAbandoned)
+	}
 	var b [4]byte
 	for {
 		rand.Read(b[:])
@@ -52,7 +68,41 @@ func Create(path string) (*File, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &File{f: f, path: path, tmp: tmp}, nil
+		w := &File{f: f, path: path, tmp: tmp}
+		if live.files == nil {
+			live.files = map[*File]struct{}{}
+		}
+		live.files[w] = struct{}{}
+		return w, nil
+	}
+}
+
+// finish takes f off the live writes; it reports false when Abandon
+// already did (f's temporary file is then gone, and f must not be
+// committed).
+func (f *File) finish() bool {
+	live.Lock()
+	defer live.Unlock()
+	if _, ok := live.files[f]; !ok {
+		return false
+	}
+	delete(live.files, f)
+	return true
+}
+
+// Abandon removes the temporary file of every write of this process not
+// yet committed or aborted, and makes later Creates and Commits fail, so
+// that a process stopped by a signal leaves neither a part of a file nor a
+// temporary one behind (whatever goroutine was writing). A command calls
+// it last, before it exits on a stop signal. Targets already committed are
+// untouched.
+func Abandon() {
+	live.Lock()
+	defer live.Unlock()
+	live.abandoned = true
+	for f := range live.files {
+		os.Remove(f.tmp)
+		delete(live.files, f)
 	}
 }
 
@@ -84,6 +134,10 @@ func (f *File) Commit() error {
 		return errors.New("atomicfile: " + f.path + " already committed or aborted")
 	}
 	f.done = true
+	if !f.finish() {
+		f.f.Close()
+		return fmt.Errorf("%s: %w", f.path, ErrAbandoned)
+	}
 	err := f.f.Sync()
 	if cerr := f.f.Close(); err == nil {
 		err = cerr
@@ -108,6 +162,7 @@ func (f *File) Abort() {
 		return
 	}
 	f.done = true
+	f.finish()
 	f.f.Close()
 	os.Remove(f.TempName())
 }

@@ -1,6 +1,7 @@
 package atomicfile
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -94,5 +95,55 @@ func TestTwoWriters(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(path); string(got) != "first writer, whole" {
 		t.Fatalf("target holds %q", got)
+	}
+}
+
+// TestAbandon: a stop signal's Abandon removes the temporary files of the
+// writes still open (a goroutine's half-written cache), leaves committed
+// targets as they are, and fails the open writes' Commits and any later
+// Create, so nothing appears after the command has said it wrote nothing.
+func TestAbandon(t *testing.T) {
+	t.Cleanup(func() { live.Lock(); live.abandoned = false; live.Unlock() })
+	dir := t.TempDir()
+	done := filepath.Join(dir, "done")
+	if err := WriteFile(done, []byte("complete")); err != nil {
+		t.Fatal(err)
+	}
+	var open []*File
+	for _, name := range []string{"a.feat", "b.feat"} {
+		f, err := Create(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.Write([]byte("half")); err != nil {
+			t.Fatal(err)
+		}
+		open = append(open, f)
+	}
+	Abandon()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ents) != 1 || ents[0].Name() != "done" {
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
+		t.Fatalf("after Abandon the directory holds %v; want only the committed file", names)
+	}
+	if b, err := os.ReadFile(done); err != nil || string(b) != "complete" {
+		t.Fatalf("committed file after Abandon: %q, %v", b, err)
+	}
+	for _, f := range open {
+		if err := f.Commit(); !errors.Is(err, ErrAbandoned) {
+			t.Errorf("Commit of an abandoned write: %v; want ErrAbandoned", err)
+		}
+		if _, err := os.Stat(f.path); !os.IsNotExist(err) {
+			t.Errorf("%s exists after its abandoned Commit", f.path)
+		}
+	}
+	if _, err := Create(filepath.Join(dir, "late")); !errors.Is(err, ErrAbandoned) {
+		t.Errorf("Create after Abandon: %v; want ErrAbandoned", err)
 	}
 }
