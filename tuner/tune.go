@@ -31,7 +31,7 @@ type TuneConfig struct {
 	Start      *features.Weights // starting point and L2 anchor
 	Lambda     float64           // label blend (data.LoadConfig.Lambda)
 	Validation float64           // share of games held out
-	Quiet      string            // data.QuietOff, data.QuietFilter or data.QuietResolve
+	Quiet      string            // data.QuietOff, data.QuietFilter or data.QuietResolve; "": data.QuietResolve (taifu tune's default)
 	MaxRows    int               // 0: no limit
 	Window     int64             // most recent games of the runs in Data to use; 0: all (see data.LoadConfig.Window)
 	Fit        Settings          // optimiser settings (Fit.L2 is the L2 strength)
@@ -95,6 +95,9 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 	}
 	if err := c.Validate(); err != nil {
 		return nil, nil, err
+	}
+	if c.Quiet == "" {
+		c.Quiet = data.QuietResolve
 	}
 	if c.Confidence == 0 {
 		c.Confidence = DefaultConfidence

@@ -31,8 +31,8 @@ func (c TuneConfig) Validate() error {
 		return fmt.Errorf("lambda %v: need a value in [0, 1]", c.Lambda)
 	case !(c.Validation >= 0 && c.Validation < 1):
 		return fmt.Errorf("validation %v: need a share of games in [0, 1)", c.Validation)
-	case data.CheckQuiet(c.Quiet) != nil:
-		return fmt.Errorf("quiet %q: need %s, %s or %s", c.Quiet, data.QuietOff, data.QuietFilter, data.QuietResolve)
+	case c.Quiet != "" && data.CheckQuiet(c.Quiet) != nil:
+		return fmt.Errorf("quiet %q: need %s, %s or %s (or \"\": %s)", c.Quiet, data.QuietOff, data.QuietFilter, data.QuietResolve, data.QuietResolve)
 	case c.MaxRows < 0:
 		return fmt.Errorf("max rows %d: need 0 (no limit) or more", c.MaxRows)
 	case c.Window < 0:

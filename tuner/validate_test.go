@@ -35,7 +35,7 @@ func TestTuneConfigValidate(t *testing.T) {
 	}{
 		{"good", func(c *TuneConfig) {}, ""},
 		{"defaults", func(c *TuneConfig) {
-			c.Confidence, c.MaxRows, c.Window, c.Bootstrap, c.LeafScale, c.Fit = 0, 0, 0, 0, "", Settings{}
+			c.Confidence, c.MaxRows, c.Window, c.Bootstrap, c.LeafScale, c.Fit, c.Quiet = 0, 0, 0, 0, "", Settings{}, ""
 		}, ""},
 		{"every setting", func(c *TuneConfig) {
 			c.Confidence, c.MaxRows, c.Window, c.Bootstrap, c.LeafScale, c.Only = 0.95, 10, 5, 3, "k", []string{"material/"}
@@ -51,7 +51,6 @@ func TestTuneConfigValidate(t *testing.T) {
 		{"validation 1", func(c *TuneConfig) { c.Validation = 1 }, "validation 1: need a share"},
 		{"validation negative", func(c *TuneConfig) { c.Validation = -0.1 }, "validation -0.1"},
 		{"quiet", func(c *TuneConfig) { c.Quiet = "loud" }, `quiet "loud": need off, filter or resolve`},
-		{"quiet empty", func(c *TuneConfig) { c.Quiet = "" }, `quiet ""`},
 		{"max rows", func(c *TuneConfig) { c.MaxRows = -1 }, "max rows -1"},
 		{"window", func(c *TuneConfig) { c.Window = -5 }, "window -5"},
 		{"bootstrap", func(c *TuneConfig) { c.Bootstrap = -2 }, "bootstrap -2"},
