@@ -36,8 +36,9 @@ func (a *attackList) reads(sq int) {
 // its pseudo-legal moves would take or convert now (these powers count no
 // defended squares).
 //
-// The other powers but the Monkey's chains are scanned directly rather than
-// by generating the man's moves; TestAttacksMatchMoves holds the two equal.
+// The other powers but the Monkey's capturing chains are scanned directly
+// rather than by generating the man's moves; TestAttacksMatchMoves holds the
+// two equal.
 func (s *State) Attacks(sq int, buf []uint8) []uint8 {
 	return s.attacks(sq, buf, nil)
 }
@@ -293,14 +294,14 @@ func (s *State) coordinateAttacks(a *attackList, sq int, side rules.Side, dirs d
 }
 
 // monkeyAttacks: the men the Monkey's capture chains take, found by
-// generating its moves (genMonkey); a chain from a square reads the
-// squares within two steps of it.
+// generating its capturing chains (genCaptureChains); a chain from a
+// square reads the squares within two steps of it.
 func (s *State) monkeyAttacks(a *attackList, sq int, p rules.Piece) {
 	// A check test leaves hit set when it found one; generation must
 	// start clear of it.
 	s.buf, s.target, s.hit = s.atk[:0], -1, false
 	s.track, s.read = a.read != nil, [3]uint64{}
-	s.genMonkey(sq, p)
+	s.genCaptureChains(sq, p)
 	s.atk, s.buf, s.track = s.buf, nil, false
 	if a.read != nil {
 		a.read[0] |= s.read[0]

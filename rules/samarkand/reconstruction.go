@@ -123,12 +123,19 @@ func (s *State) noMovesOutcome() rules.Outcome {
 // and never ends where it began; the starting square counts as empty once
 // the Monkey leaves. Friendly and opposing leaps are not mixed.
 func (s *State) genMonkey(sq int, p rules.Piece) {
+	if s.target < 0 {
+		s.board[sq] = rules.NoPiece
+		s.visited = [3]uint64{}
+		s.friendlyChain(sq, sq, p)
+		s.board[sq] = p
+	}
+	s.genCaptureChains(sq, p)
+}
+
+// genCaptureChains generates the Monkey's capturing chains from sq.
+func (s *State) genCaptureChains(sq int, p rules.Piece) {
 	s.board[sq] = rules.NoPiece
 	s.visited = [3]uint64{}
-	if s.target < 0 {
-		s.friendlyChain(sq, sq, p)
-		s.visited = [3]uint64{}
-	}
 	m := rules.NewMove(sq, sq)
 	s.start = len(s.buf)
 	s.budget = monkeyChainBudget
