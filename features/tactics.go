@@ -344,8 +344,17 @@ func (s *Schema) count(st rules.State, t *tally) {
 	// One pass over the board: the occupied squares, and the squares
 	// changed since the last count, whose old pieces' lists leave the counts.
 	var changed rules.SquareSet
+	var view []rules.Piece
+	if v, ok := st.(rules.BoardViewer); ok {
+		view = v.Board()[:n]
+	}
 	for sq := 0; sq < n; sq++ {
-		p := st.At(sq)
+		var p rules.Piece
+		if view != nil {
+			p = view[sq]
+		} else {
+			p = st.At(sq)
+		}
 		if old := t.board[sq]; p != old {
 			changed.Add(sq)
 			if t.listed.Has(sq) {

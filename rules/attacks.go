@@ -43,3 +43,13 @@ type AttackReader interface {
 	// (empty, or which piece) the answer depends on, sq excepted.
 	AttacksReading(sq int, buf []uint8, read *SquareSet) []uint8
 }
+
+// BoardViewer is implemented by States that can show their whole board at
+// once, for callers that read every square (features' attack count) and
+// would otherwise call At once a square.
+type BoardViewer interface {
+	// Board returns the board: element sq is At(sq), for every square of
+	// the game. The caller must not change it; it stays valid, and follows
+	// the position, while the State lives.
+	Board() []Piece
+}

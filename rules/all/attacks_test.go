@@ -117,3 +117,60 @@ func abs(x int) int {
 	}
 	return x
 }
+
+// rules.BoardViewer on random games of every game that implements it: the
+// board has one element a square, each is At of its square, and a board
+// taken at the start follows the position through Make and Unmake (and a
+// clone's board is its own).
+func TestBoardViewerFollowsAt(t *testing.T) {
+	viewers := 0
+	for _, name := range rules.Names() {
+		g, _ := rules.Lookup(name)
+		if _, ok := g.Start().(rules.BoardViewer); !ok {
+			continue
+		}
+		viewers++
+		rng := rand.New(rand.NewPCG(7, 11))
+		for game := 0; game < 4; game++ {
+			st := g.Start()
+			if g.RandomSetup != nil {
+				st = g.RandomSetup(uint64(game + 1))
+			}
+			board := st.(rules.BoardViewer).Board()
+			if len(board) != g.Squares() {
+				t.Fatalf("%s: board of %d squares, want %d", name, len(board), g.Squares())
+			}
+			var clone rules.State
+			for ply := 0; ply < 150; ply++ {
+				for sq := range board {
+					if board[sq] != st.At(sq) {
+						t.Fatalf("%s %s: board has %v on %s, At %v", name, st, board[sq], g.SquareName(sq), st.At(sq))
+					}
+				}
+				if ply == 20 {
+					clone = st.Clone()
+				}
+				ms := st.Legal(nil)
+				if len(ms) == 0 || (st.Ply() > 0 && rng.IntN(4) == 0) {
+					if st.Ply() == 0 {
+						break
+					}
+					st.Unmake()
+					continue
+				}
+				st.Make(ms[rng.IntN(len(ms))])
+			}
+			if clone != nil {
+				cb := clone.(rules.BoardViewer).Board()
+				for sq := range cb {
+					if cb[sq] != clone.At(sq) {
+						t.Fatalf("%s %s: the clone's board has %v on %s, At %v", name, clone, cb[sq], g.SquareName(sq), clone.At(sq))
+					}
+				}
+			}
+		}
+	}
+	if viewers == 0 {
+		t.Fatal("no game's State is a rules.BoardViewer")
+	}
+}

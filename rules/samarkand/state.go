@@ -118,6 +118,9 @@ func (s *State) SideToMove() rules.Side { return s.stm }
 // At returns the man on sq.
 func (s *State) At(sq int) rules.Piece { return s.board[sq] }
 
+// Board returns the board (rules.BoardViewer).
+func (s *State) Board() []rules.Piece { return s.board[:] }
+
 // InHand is always 0: Samarkand has no hands.
 func (s *State) InHand(rules.Side, rules.Kind) int { return 0 }
 

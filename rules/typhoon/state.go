@@ -106,6 +106,9 @@ func (s *state) At(sq int) rules.Piece {
 	return s.board[sq]
 }
 
+// Board returns the board (rules.BoardViewer).
+func (s *state) Board() []rules.Piece { return s.board[:squares] }
+
 // InHand is always 0: Typhoon has no hands.
 func (s *state) InHand(rules.Side, rules.Kind) int { return 0 }
 
