@@ -65,7 +65,9 @@ type Config struct {
 	// Accept is AcceptScore, AcceptSPRT (needs Match.SPRT) or AcceptAlways.
 	Accept string
 	// Tune is the tuner configuration; Game, Data, Start, Version and Seed
-	// are set per generation.
+	// are set per generation. Its Progress records the tuner's log lines
+	// and fits (not Progress: a caller may want the one without the
+	// other).
 	Tune tuner.TuneConfig
 	// Policy fits each candidate's policy section (package tuner/policy)
 	// on the same self-play as its value terms, with L2 strength PolicyL2

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"taifu/progress"
 	"taifu/tuner/data"
 
 	"gonum.org/v1/gonum/optimize"
@@ -24,10 +25,12 @@ type Settings struct {
 	LearningRate float64 // Adam: step size in weight units; 0 = 0.01
 	Seed         uint64  // Adam: shuffling seed
 	Workers      int     // goroutines for loss evaluation; 0 = GOMAXPROCS
-	// Progress, when set, is called before the first epoch, after every
-	// epoch and once at the end (FitProgress.End); the package draws
-	// nothing itself (command-line programs draw bars from it).
-	Progress func(FitProgress)
+	// Progress records the fit's progress (nil: nothing): stage "fit" in
+	// epochs with a FitProgress as its State, an event before the first
+	// epoch, after every epoch and once at the end (FitProgress.End); the
+	// package draws nothing itself (command-line programs draw bars from
+	// it).
+	Progress progress.Recorder
 	// EarlyStop returns the weights of the epoch with the lowest
 	// validation loss (the starting weights when no epoch beat them)
 	// instead of the last epoch's. It needs validation rows.
@@ -37,7 +40,8 @@ type Settings struct {
 	Frozen []bool
 }
 
-// FitProgress is a fit's state as reported to Settings.Progress.
+// FitProgress is a fit's state as reported to Settings.Progress, the
+// State of its events.
 type FitProgress struct {
 	Method            string  // "lbfgs" or "adam"
 	K                 float64 // logistic scale of the fit
@@ -161,10 +165,16 @@ type reporter struct {
 func newReporter(s Settings, res *Result, w0 []float64, vloss func([]float64) float64) *reporter {
 	r := &reporter{s: s, res: res, vloss: vloss, bestW: append([]float64(nil), w0...), bestV: res.ValidBefore}
 	r.last = FitProgress{Method: s.method(), K: res.K, MaxEpochs: s.MaxEpochs, Train: math.NaN(), Validation: math.NaN()}
-	if s.Progress != nil {
-		s.Progress(r.last)
-	}
+	r.report(true)
 	return r
+}
+
+// report records the fit's state: the first event when begins is set.
+func (r *reporter) report(begins bool) {
+	if r.s.Progress != nil {
+		p := r.last
+		r.s.Progress(progress.Event{Stage: "fit", Done: int64(p.Epoch), Total: int64(p.MaxEpochs), Start: begins, End: p.End, State: p})
+	}
 }
 
 func (r *reporter) epochDone(epoch int, w []float64, trainLoss float64) {
@@ -174,18 +184,14 @@ func (r *reporter) epochDone(epoch int, w []float64, trainLoss float64) {
 		r.bestV, r.res.BestEpoch = e.Validation, epoch
 		copy(r.bestW, w)
 	}
-	if r.s.Progress != nil {
-		r.last.Epoch, r.last.Train, r.last.Validation = epoch, e.Train, e.Validation
-		r.s.Progress(r.last)
-	}
+	r.last.Epoch, r.last.Train, r.last.Validation = epoch, e.Train, e.Validation
+	r.report(false)
 }
 
 // finish closes the bar and applies early stopping to res.W.
 func (r *reporter) finish(haveValid bool, err error) {
-	if r.s.Progress != nil {
-		r.last.End = true
-		r.s.Progress(r.last)
-	}
+	r.last.End = true
+	r.report(false)
 	if err != nil {
 		return
 	}

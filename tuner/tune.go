@@ -3,7 +3,6 @@ package tuner
 import (
 	"cmp"
 	"fmt"
-	"io"
 	"math"
 	"os/exec"
 	"runtime/debug"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"taifu/features"
+	"taifu/progress"
 	"taifu/rules"
 	"taifu/tuner/data"
 )
@@ -34,12 +34,14 @@ type TuneConfig struct {
 	Quiet      string            // data.QuietOff, data.QuietFilter or data.QuietResolve; "": data.QuietResolve (taifu tune's default)
 	MaxRows    int               // 0: no limit
 	Window     int64             // most recent games of the runs in Data to use; 0: all (see data.LoadConfig.Window)
-	Fit        Settings          // optimiser settings (Fit.L2 is the L2 strength)
+	Fit        Settings          // optimiser settings (Fit.L2 is the L2 strength; Fit.Progress is replaced by Progress)
 	Bootstrap  int               // bootstrap samples; 0: no intervals
 	Confidence float64           // bootstrap interval level; 0 = DefaultConfidence
 	Seed       uint64            // bootstrap seed
 	Version    string            // version of the written weights
-	Log        io.Writer         // one-line reports; nil: none
+	// Progress records the job's log lines, the data loading's and the
+	// fit's progress (Settings.Progress); nil: nothing.
+	Progress progress.Recorder
 	// Stream fits by mini-batch Adam re-reading the files every epoch
 	// (fitStream) instead of loading them: for data that does not fit in
 	// memory. No bootstrap then.
@@ -88,11 +90,8 @@ func leafScaleWant() string {
 // object recording the data, rows, losses, K and settings, and (with
 // Bootstrap > 0) an interval for every piece value in unit-piece values.
 func Tune(c TuneConfig) (*features.Weights, *Result, error) {
-	logf := func(format string, a ...any) {
-		if c.Log != nil {
-			fmt.Fprintf(c.Log, format+"\n", a...)
-		}
-	}
+	logf := func(format string, a ...any) { c.Progress.Logf("tune", format, a...) }
+	c.Fit.Progress = c.Progress
 	if err := c.Validate(); err != nil {
 		return nil, nil, err
 	}
@@ -109,7 +108,7 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 	if len(c.Only) > 0 {
 		c.Fit.Frozen = Frozen(features.For(g).Names, c.Only)
 	}
-	lc := data.LoadConfig{Game: g, Lambda: c.Lambda, Quiet: c.Quiet, Weights: c.Start, MaxRows: c.MaxRows, Window: c.Window, Workers: c.Fit.Workers, Progress: c.Log}
+	lc := data.LoadConfig{Game: g, Lambda: c.Lambda, Quiet: c.Quiet, Weights: c.Start, MaxRows: c.MaxRows, Window: c.Window, Workers: c.Fit.Workers, Progress: c.Progress}
 	var (
 		d            *data.Dataset
 		ls           *data.LoadStats

@@ -3,6 +3,8 @@ package tuner
 import (
 	"math"
 	"testing"
+
+	"taifu/progress"
 )
 
 // TestGradientCheck compares the analytic gradient of the objective with
@@ -206,13 +208,17 @@ func TestFrozen(t *testing.T) {
 	}
 }
 
-// TestFitProgress: the progress callback sees the start (epoch 0), every
-// epoch in order with the losses the Result records, and one end call.
+// TestFitProgress: the progress recorder sees the start (epoch 0), every
+// epoch in order with the losses the Result records, and one end event.
 func TestFitProgress(t *testing.T) {
 	d, truth := Synthetic(SyntheticConfig{Features: 20, Rows: 800, PerGame: 10, Outcomes: true, Seed: 3})
 	train, valid := d.Split(0.5)
 	var got []FitProgress
-	res, err := Fit(d, train, valid, truth, Settings{K: 0.8, MaxEpochs: 5, Progress: func(p FitProgress) { got = append(got, p) }})
+	var events []progress.Event
+	res, err := Fit(d, train, valid, truth, Settings{K: 0.8, MaxEpochs: 5, Progress: func(e progress.Event) {
+		events = append(events, e)
+		got = append(got, e.State.(FitProgress))
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,6 +227,12 @@ func TestFitProgress(t *testing.T) {
 	}
 	if got[0].Epoch != 0 || got[0].End || got[0].Method != "lbfgs" || got[0].K != 0.8 || got[0].MaxEpochs != 5 {
 		t.Errorf("first call %+v", got[0])
+	}
+	for i, e := range events {
+		first, last := i == 0, i == len(events)-1
+		if e.Stage != "fit" || e.Start != first || e.End != last || e.Done != int64(got[i].Epoch) || e.Total != 5 {
+			t.Errorf("event %d: %+v", i, e)
+		}
 	}
 	for i, e := range res.History {
 		p := got[i+1]

@@ -9,6 +9,7 @@ import (
 
 	"taifu/datasets"
 	"taifu/features"
+	"taifu/progress"
 	"taifu/tuner"
 	"taifu/tuner/policy"
 	"taifu/tuner/values"
@@ -91,11 +92,11 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if len(data) > 0 {
-		var log io.Writer = stderr
-		if *quiet {
-			log = nil
+		var rec progress.Recorder // --quiet: nothing
+		if !*quiet {
+			rec = newProgressOutput(stderr, false, 0).Record // log lines only
 		}
-		prov, err := values.Reassess(values.ReassessConfig{Weights: w, Data: data, Samples: *boot, Confidence: *conf, Seed: *seed, Anchor: anchor, Log: log})
+		prov, err := values.Reassess(values.ReassessConfig{Weights: w, Data: data, Samples: *boot, Confidence: *conf, Seed: *seed, Anchor: anchor, Progress: rec})
 		if err != nil {
 			return fmt.Errorf("weights file %s on %s: %v", *path, data.String(), err)
 		}

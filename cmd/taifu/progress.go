@@ -11,6 +11,7 @@ import (
 	"taifu/progress"
 	"taifu/selfplay"
 	"taifu/training"
+	"taifu/tuner"
 	"taifu/xboard"
 )
 
@@ -19,8 +20,8 @@ import (
 // as they come, and draws each stage by the type of its state: self-play as
 // a bar of games with an ETA (plain lines on a non-terminal), a match as
 // its summary redrawn after each pair, an engine match as a line per game,
-// the training loop's own stage not at all, any other stage (the solver's)
-// as a bar of its count. Give a job its Record method, and call Close when
+// a fit as a bar of epochs with its losses, the training loop's own stage
+// not at all, any other stage (the solver's) as a bar of its count. Give a job its Record method, and call Close when
 // the job returns.
 type progressOutput struct {
 	stderr io.Writer
@@ -115,6 +116,9 @@ func (o *progressOutput) stage(e progress.Event) func(progress.Event) {
 					last.Index+1, last.Result, last.Reason, len(last.Moves), r.Games, r.Score, arena.FormatElo(r.Elo, r.EloLow, r.EloHigh))
 			}
 		}
+	case tuner.FitProgress:
+		bar := fitBar(o.lineLog())
+		return func(e progress.Event) { bar(e.State.(tuner.FitProgress)) }
 	case *training.State:
 		return func(progress.Event) {} // its steps are log lines, its self-play and match stages of their own
 	}

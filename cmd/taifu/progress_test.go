@@ -12,6 +12,7 @@ import (
 	"taifu/progress"
 	"taifu/selfplay"
 	"taifu/training"
+	"taifu/tuner"
 	"taifu/xboard"
 )
 
@@ -35,6 +36,9 @@ func TestProgressOutput(t *testing.T) {
 	engine := &xboard.MatchReport{Report: arena.Report{Games: 1, Score: 1}, Played: played}
 	stage := func(done int64) progress.Event { return progress.Event{Stage: "legal moves", Done: done, Total: 100} }
 	line := progress.Event{Stage: "train", Line: "train gen-001: self-play 100 games"}
+	fit := func(epoch int, end bool) tuner.FitProgress {
+		return tuner.FitProgress{Method: "lbfgs", K: 0.5, MaxEpochs: 3, Epoch: epoch, Train: 0.61, Validation: 0.62, End: end}
+	}
 
 	for _, c := range []struct {
 		name   string
@@ -81,6 +85,19 @@ func TestProgressOutput(t *testing.T) {
 				b("legal moves", 100, 100, true)
 				b("retrograde", 0, 10, false)
 				b("retrograde", 10, 10, true)
+				done()
+			}},
+		{"fit: a bar of epochs", true, time.Hour,
+			[]progress.Event{
+				{Stage: "fit", Total: 3, Start: true, State: fit(0, false)},
+				{Stage: "fit", Done: 1, Total: 3, State: fit(1, false)},
+				{Stage: "fit", Done: 1, Total: 3, End: true, State: fit(1, true)}},
+			func(w io.Writer) {
+				pw, done := progressTo(w, time.Hour)
+				b := fitBar(pw)
+				b(fit(0, false))
+				b(fit(1, false))
+				b(fit(1, true))
 				done()
 			}},
 		{"training: log lines between its self-play's events", true, time.Nanosecond,

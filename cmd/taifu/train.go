@@ -63,7 +63,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("match: %w", err)
 	}
-	tcfg, err := tf.config(g, nil, nil, "", nil, stderr)
+	tcfg, err := tf.config(g, nil, nil, "", newProgressOutput(stderr, false, 0).Record) // the tuner's log lines, no fit bar
 	if err != nil {
 		return err
 	}

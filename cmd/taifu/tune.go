@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"taifu/features"
+	"taifu/progress"
 	"taifu/rules"
 	"taifu/tuner"
 	"taifu/tuner/data"
@@ -109,7 +110,7 @@ func (f *tuneFlags) register(fs interface {
 	fs.Uint64Var(&f.seed, "seed", 1, "seed for Adam's shuffling and the bootstrap")
 }
 
-func (f *tuneFlags) config(g *rules.Game, paths []string, start *features.Weights, version string, progress func(tuner.FitProgress), log io.Writer) (tuner.TuneConfig, error) {
+func (f *tuneFlags) config(g *rules.Game, paths []string, start *features.Weights, version string, rec progress.Recorder) (tuner.TuneConfig, error) {
 	if err := data.CheckQuiet(f.quiet); err != nil {
 		return tuner.TuneConfig{}, err
 	}
@@ -142,9 +143,9 @@ func (f *tuneFlags) config(g *rules.Game, paths []string, start *features.Weight
 	}
 	return tuner.TuneConfig{
 		Game: g, Data: paths, Start: start, Lambda: f.lambda, Validation: f.validation, Quiet: f.quiet,
-		LeafScale: f.leafScale, MaxRows: f.maxRows, Bootstrap: f.boot, Stream: f.stream, Only: f.only, Confidence: f.conf, Seed: f.seed, Version: version, Log: log,
+		LeafScale: f.leafScale, MaxRows: f.maxRows, Bootstrap: f.boot, Stream: f.stream, Only: f.only, Confidence: f.conf, Seed: f.seed, Version: version, Progress: rec,
 		Fit: tuner.Settings{Method: f.method, L2: f.l2, MaxEpochs: f.epochs, Tolerance: f.tol, BatchSize: f.batch,
-			LearningRate: f.lr, Seed: f.seed, Workers: f.workers, Progress: progress, EarlyStop: f.early},
+			LearningRate: f.lr, Seed: f.seed, Workers: f.workers, EarlyStop: f.early},
 	}, nil
 }
 
@@ -175,7 +176,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	// Check the flags before loading anything.
-	if _, err := f.config(g, data, nil, *version, nil, nil); err != nil {
+	if _, err := f.config(g, data, nil, *version, nil); err != nil {
 		return err
 	}
 	start, source, err := loadWeights(g, *startPath)
@@ -190,20 +191,20 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	}
 	// A stop signal ends the command at once with nothing written: the fit
 	// runs on while the command waits for it or for the signal, and what
-	// it would still print is dropped (see quietAfter).
+	// it would still print or record is dropped (see quietAfter).
 	ctx, got, stop := stopContext()
 	defer stop()
-	var bar func(tuner.FitProgress)
-	if !*noBar && !f.noProgress {
-		w, done := progressTo(stderr, 10*time.Second)
-		defer done()
-		bar = fitBar(quietAfter{ctx, w})
+	var rec progress.Recorder // --quiet: nothing
+	if !f.noProgress {
+		show := newProgressOutput(stderr, !*noBar, 10*time.Second)
+		defer show.Close()
+		rec = func(e progress.Event) {
+			if ctx.Err() == nil {
+				show.Record(e)
+			}
+		}
 	}
-	var log io.Writer = quietAfter{ctx, stderr}
-	if f.noProgress {
-		log = nil
-	}
-	cfg, err := f.config(g, data, start, *version, bar, log)
+	cfg, err := f.config(g, data, start, *version, rec)
 	if err != nil {
 		return err
 	}
@@ -224,7 +225,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 			r.w, r.res, r.err = tuner.Tune(cfg)
 		}
 		if r.err == nil && f.policy != "off" {
-			r.err = f.fitPolicy(g, r.w, data, log, quietAfter{ctx, stdout})
+			r.err = f.fitPolicy(g, r.w, data, rec, quietAfter{ctx, stdout})
 		}
 		fits <- r
 	}()
@@ -244,7 +245,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		if !*force {
 			return fmt.Errorf("not writing %s: %s (--force writes it anyway)", *out, strings.Join(res.Warnings, "; "))
 		}
-		if log == nil { // else Tune logged them
+		if rec == nil { // else Tune logged them
 			for _, w := range res.Warnings {
 				fmt.Fprintf(stderr, "tune: warning: %s\n", w)
 			}
@@ -275,8 +276,8 @@ func (q quietAfter) Write(p []byte) (int, error) {
 
 // fitPolicy fits w's policy section on the runs data (--policy), printing
 // the held-out report to out.
-func (f *tuneFlags) fitPolicy(g *rules.Game, w *features.Weights, data []string, log, out io.Writer) error {
-	pol, rep, err := policy.Fit(policy.Config{Game: g, Weights: w, Data: data, Validation: f.validation, L2: f.policyL2, MaxRows: f.maxRows, Progress: log})
+func (f *tuneFlags) fitPolicy(g *rules.Game, w *features.Weights, data []string, rec progress.Recorder, out io.Writer) error {
+	pol, rep, err := policy.Fit(policy.Config{Game: g, Weights: w, Data: data, Validation: f.validation, L2: f.policyL2, MaxRows: f.maxRows, Progress: rec})
 	if err != nil {
 		return err
 	}

@@ -709,16 +709,14 @@ func readyCache(src sourceFile, cfg LoadConfig, key featKey, workers int) (*cach
 		if stale.why != "" {
 			why = "cache " + stale.Error()
 		}
-		fmt.Fprintf(cfg.Progress, "converting %s (%s)\n", name, why)
+		cfg.Progress.Logf("load", "converting %s (%s)", name, why)
 	}
 	path := paths[0]
 	err = buildCache(name, path, srcBytes, srcSHA, cfg, key, workers)
 	if err != nil && len(paths) > 1 && errors.Is(err, errCacheWrite) {
 		// A read-only run or a full disk: the cache directory instead.
 		path = paths[1]
-		if cfg.Progress != nil {
-			fmt.Fprintf(cfg.Progress, "%v; writing it to %s instead\n", err, path)
-		}
+		cfg.Progress.Logf("load", "%v; writing it to %s instead", err, path)
 		if err = os.MkdirAll(filepath.Dir(path), 0o755); err == nil {
 			err = buildCache(name, path, srcBytes, srcSHA, cfg, key, workers)
 		}

@@ -17,6 +17,7 @@ import (
 	"taifu/datasets"
 	"taifu/features"
 	"taifu/mcts"
+	"taifu/progress"
 	"taifu/rules"
 	_ "taifu/rules/all"
 	"taifu/selfplay"
@@ -105,7 +106,7 @@ func sameData(t *testing.T, what string, got, want *Dataset) {
 func load(t *testing.T, g *rules.Game, file, quiet string, w *features.Weights, workers int) (*Dataset, string) {
 	t.Helper()
 	var log bytes.Buffer
-	d, _, err := Load([]string{file}, LoadConfig{Game: g, Lambda: 0.5, Quiet: quiet, Weights: w, Workers: workers, Progress: &log})
+	d, _, err := Load([]string{file}, LoadConfig{Game: g, Lambda: 0.5, Quiet: quiet, Weights: w, Workers: workers, Progress: progress.Lines(&log)})
 	if err != nil {
 		t.Fatal(err)
 	}

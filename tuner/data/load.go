@@ -2,11 +2,11 @@ package data
 
 import (
 	"fmt"
-	"io"
 	"math"
 
 	"taifu/datasets"
 	"taifu/features"
+	"taifu/progress"
 	"taifu/rules"
 )
 
@@ -43,8 +43,9 @@ type LoadConfig struct {
 	Window int64
 	// MaxRows stops loading after this many training rows; 0: no limit.
 	MaxRows int
-	// Progress, when set, receives a line every 100,000 rows read.
-	Progress io.Writer
+	// Progress records a log line every 100,000 rows read and when a
+	// feature cache is built (nil: nothing).
+	Progress progress.Recorder
 }
 
 // LoadStats counts what Load did with the rows it read.
@@ -106,7 +107,7 @@ func (c *converter) convert(r *datasets.Row) (fs []features.Feature, label float
 	g, st := c.cfg.Game, c.st
 	st.Read++
 	if c.cfg.Progress != nil && st.Read%100000 == 0 {
-		fmt.Fprintf(c.cfg.Progress, "read %d rows (%d used, %d resolved)\n", st.Read, st.Used, st.Resolved)
+		c.cfg.Progress.Logf("load", "read %d rows (%d used, %d resolved)", st.Read, st.Used, st.Resolved)
 	}
 	if r.Game != g.Name {
 		st.OtherGame++

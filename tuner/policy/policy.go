@@ -26,6 +26,7 @@ import (
 
 	"taifu/datasets"
 	"taifu/features"
+	"taifu/progress"
 	"taifu/rules"
 	"taifu/tuner/data"
 )
@@ -62,8 +63,8 @@ type Config struct {
 	MaxRows int
 	// Iterations bounds the L-BFGS iterations (0: 200).
 	Iterations int
-	// Progress, when set, receives a line per stage.
-	Progress io.Writer
+	// Progress records a log line per stage (nil: nothing).
+	Progress progress.Recorder
 }
 
 // sample is one row: its moves' features (flat, Start per move), the hand
@@ -359,10 +360,8 @@ func Fit(cfg Config) (*features.Policy, *Report, error) {
 	if len(train) == 0 {
 		return nil, nil, fmt.Errorf("policy fit: no training rows with a full search's policy in %d files (%d rows read, %d fast, %d mismatched)", len(cfg.Files), rep.Stats.Rows, rep.Stats.Fast, rep.Stats.Mismatch)
 	}
-	if cfg.Progress != nil {
-		fmt.Fprintf(cfg.Progress, "policy: %d training and %d validation rows (%d read, %d fast searches skipped, %d mismatched), %.0f rows/s\n",
-			len(train), len(val), rep.Stats.Rows, rep.Stats.Fast, rep.Stats.Mismatch, rep.Stats.RowsPerSecond)
-	}
+	cfg.Progress.Logf("policy", "policy: %d training and %d validation rows (%d read, %d fast searches skipped, %d mismatched), %.0f rows/s",
+		len(train), len(val), rep.Stats.Rows, rep.Stats.Fast, rep.Stats.Mismatch, rep.Stats.RowsPerSecond)
 	l2 := cfg.L2
 	if l2 == 0 {
 		l2 = DefaultL2

@@ -2,11 +2,11 @@ package values
 
 import (
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
 	"taifu/features"
+	"taifu/progress"
 	"taifu/rules"
 	"taifu/tuner"
 	"taifu/tuner/data"
@@ -29,7 +29,9 @@ type ReassessConfig struct {
 	// features.Starting's, else Weights itself.
 	Anchor  *features.Weights
 	Workers int
-	Log     io.Writer
+	// Progress records the job's log lines and the data loading's (nil:
+	// nothing).
+	Progress progress.Recorder
 }
 
 // Reassess loads the data as the weights' own fit did (λ, capture handling
@@ -74,11 +76,7 @@ func Reassess(c ReassessConfig) (map[string]any, error) {
 			}
 		}
 	}
-	logf := func(format string, a ...any) {
-		if c.Log != nil {
-			fmt.Fprintf(c.Log, format+"\n", a...)
-		}
-	}
+	logf := func(format string, a ...any) { c.Progress.Logf("reassess", format, a...) }
 	startVersion, startHash, hasStart := FitStart(w)
 	anchor, anchorFrom := c.Anchor, "given"
 	if anchor != nil {
@@ -103,7 +101,7 @@ func Reassess(c ReassessConfig) (map[string]any, error) {
 	t0 := time.Now()
 	// The capture search resolves positions with the fit's starting weights,
 	// as the fit did.
-	d, ls, err := data.Load(c.Data, data.LoadConfig{Game: g, Lambda: lambda, Quiet: quiet, Weights: anchor, Workers: c.Workers, Progress: c.Log})
+	d, ls, err := data.Load(c.Data, data.LoadConfig{Game: g, Lambda: lambda, Quiet: quiet, Weights: anchor, Workers: c.Workers, Progress: c.Progress})
 	if err != nil {
 		return nil, err
 	}
