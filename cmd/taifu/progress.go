@@ -21,9 +21,11 @@ import (
 // a bar of games with an ETA (plain lines on a non-terminal), a match as
 // its summary redrawn after each pair, an engine match as a line per game,
 // a fit as a bar of epochs with its losses, the training loop's own stage
-// not at all, any other stage (the solver's) as a bar of its count. Give a job its Record method, and call Close when
-// the job returns.
+// not at all, any other stage (the solver's) as a bar of its count. Give a
+// job its Record method, and call Close when the job returns (or is
+// abandoned: Record and Close may be called from different goroutines).
 type progressOutput struct {
+	mu     sync.Mutex
 	stderr io.Writer
 	bars   bool          // draw the stages (false, as --quiet: log lines only)
 	every  time.Duration // on a non-terminal, the interval of progress lines
@@ -41,6 +43,8 @@ func newProgressOutput(stderr io.Writer, bars bool, every time.Duration) *progre
 
 // Record prints or draws e; it is a progress.Recorder.
 func (o *progressOutput) Record(e progress.Event) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
 	if e.Line != "" {
 		fmt.Fprintln(o.stderr, e.Line)
 		return
@@ -61,6 +65,8 @@ func (o *progressOutput) Record(e progress.Event) {
 
 // Close writes the last progress held back on a non-terminal.
 func (o *progressOutput) Close() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
 	if o.flush != nil {
 		o.flush()
 	}
