@@ -20,8 +20,9 @@ import (
 // done before, as when a run is resumed), one event as work is done, and a
 // last event with End set when the stage ends, whether it finished, was
 // stopped or failed (a job that fails before its first event sends
-// nothing). A job's last event ends its last stage. An event with a Line is
-// a log line only: its Start, End, Done, Total and State are unset.
+// nothing). An event with a Line is a log line only: its Start, End, Done,
+// Total and State are unset; log lines may come before, between and after
+// stages.
 type Event struct {
 	Stage       string // what the job is doing ("selfplay", "match", "retrograde", ...)
 	Done, Total int64  // work of the stage done, of its total (0: unknown), in the stage's unit
