@@ -176,11 +176,14 @@ type tally struct {
 	by  [2][256]rules.SquareSet
 	val []float32 // per kind: value for Threats.Cheapest (the Evaluator's scratch)
 	// board is the position counted last (kept for schema kept): occ its
-	// occupied squares, kinds the kinds on it.
-	board [256]rules.Piece
-	occ   []uint8
-	kinds rules.SquareSet
-	kept  *Schema
+	// occupied squares in square order, occupied the same as a set, kinds
+	// the kinds on it, ofKind[k] how many pieces of kind k it holds.
+	board    [256]rules.Piece
+	occ      []uint8
+	occupied rules.SquareSet
+	kinds    rules.SquareSet
+	ofKind   [256]int32
+	kept     *Schema
 	// For the piece on sq: lists[sq] the squares it attacks (valid when
 	// listed has sq), hits[sq] the same as a set, reads[sq] what its list
 	// read (AttackReader), mobOf[sq] its attacked squares not held by its
@@ -223,6 +226,31 @@ func (t *tally) drop(side rules.Side, sq uint8) {
 		by[to][sq>>6] &^= 1 << (sq & 63)
 	}
 	t.listed[sq>>6] &^= 1 << (sq & 63)
+}
+
+// change records that the piece on sq is now p: sq joins changed, the old
+// piece's list leaves the counts, and the board, its occupied squares and
+// its kinds follow.
+func (t *tally) change(sq int, p rules.Piece, changed *rules.SquareSet) {
+	changed.Add(sq)
+	if old := t.board[sq]; old != rules.NoPiece {
+		if t.listed.Has(sq) {
+			t.drop(old.Side(), uint8(sq))
+		}
+		k := old.Kind()
+		if t.ofKind[k]--; t.ofKind[k] == 0 {
+			t.kinds[k>>6] &^= 1 << (k & 63)
+		}
+		t.occupied[sq>>6] &^= 1 << (sq & 63)
+	}
+	t.board[sq] = p
+	if p != rules.NoPiece {
+		k := p.Kind()
+		if t.ofKind[k]++; t.ofKind[k] == 1 {
+			t.kinds.Add(int(k))
+		}
+		t.occupied.Add(sq)
+	}
 }
 
 // list makes the list of the piece p on sq anew and adds it to the counts.
@@ -322,9 +350,6 @@ func (s *Schema) count(st rules.State, t *tally) {
 	t.gain = [3]float32{}
 	t.royalAtt, t.royalDef, t.handLate, t.dropZone, t.royalOpen = 0, 0, 0, 0, 0
 	t.tot = [3]int32{}
-	t.occ = t.occ[:0]
-	t.kinds = rules.SquareSet{}
-	board := 0
 	me := st.SideToMove()
 	// Nothing is kept from the last count for another schema, nor for a
 	// State that does not say what its lists read.
@@ -340,35 +365,31 @@ func (s *Schema) count(st rules.State, t *tally) {
 		clear(t.by[0][:n])
 		clear(t.by[1][:n])
 		t.listed = rules.SquareSet{}
+		t.occupied, t.kinds = rules.SquareSet{}, rules.SquareSet{}
+		clear(t.ofKind[:])
 	}
-	// One pass over the board: the occupied squares, and the squares
-	// changed since the last count, whose old pieces' lists leave the counts.
+	// One pass over the board for the squares changed since the last
+	// count, whose old pieces' lists leave the counts.
 	var changed rules.SquareSet
-	var view []rules.Piece
+	board := t.board[:n]
 	if v, ok := st.(rules.BoardViewer); ok {
-		view = v.Board()[:n]
-	}
-	for sq := 0; sq < n; sq++ {
-		var p rules.Piece
-		if view != nil {
-			p = view[sq]
-		} else {
-			p = st.At(sq)
-		}
-		if old := t.board[sq]; p != old {
-			changed.Add(sq)
-			if t.listed.Has(sq) {
-				t.drop(old.Side(), uint8(sq))
+		view := v.Board()[:n]
+		for sq := range board {
+			if p := view[sq]; p != board[sq] {
+				t.change(sq, p, &changed)
 			}
-			t.board[sq] = p
 		}
-		if p == rules.NoPiece {
-			continue
+	} else {
+		for sq := range board {
+			if p := st.At(sq); p != board[sq] {
+				t.change(sq, p, &changed)
+			}
 		}
-		t.occ = append(t.occ, uint8(sq))
-		t.kinds.Add(int(p.Kind()))
-		if !s.royal[p.Kind()] {
-			board++
+	}
+	t.occ = t.occ[:0]
+	for w, bits := range t.occupied {
+		for ; bits != 0; bits &= bits - 1 {
+			t.occ = append(t.occ, uint8(w<<6|mathbits.TrailingZeros64(bits)))
 		}
 	}
 	for _, sq := range t.occ {
@@ -461,6 +482,12 @@ func (s *Schema) count(st rules.State, t *tally) {
 		}
 	}
 	if h := held[0] + held[1]; h > 0 {
+		board := 0 // the non-royal pieces on the board
+		for _, sq := range t.occ {
+			if !s.royal[t.board[sq].Kind()] {
+				board++
+			}
+		}
 		t.handLate = float64(h) / float64(h+board)
 	}
 	for _, sq := range t.occ {
