@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"taifu/arena"
 	"taifu/datasets"
@@ -185,14 +184,15 @@ func TestMatchCheckpoint(t *testing.T) {
 	c.Match.Pairs = 4
 	partial := filepath.Join(c.Out, "gen-001", MatchCheckpoint)
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() { // stop once the first pair is checkpointed
-		for ctx.Err() == nil {
-			if _, err := os.Stat(partial); err == nil {
-				cancel()
-			}
-			time.Sleep(time.Millisecond)
+	defer cancel()
+	// Stop once the first pair is checkpointed: the match's progress event
+	// of a counted pair comes after its checkpoint is saved (a poll of the
+	// file instead could miss the whole match on a loaded machine).
+	c.Progress = func(e progress.Event) {
+		if _, ok := e.State.(*arena.Report); ok && !e.Start && !e.End {
+			cancel()
 		}
-	}()
+	}
 	if _, err := Run(ctx, c); !errors.Is(err, ErrStopped) {
 		t.Fatalf("stopped run: %v, want ErrStopped", err)
 	}
