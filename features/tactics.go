@@ -386,12 +386,13 @@ func (s *Schema) count(st rules.State, t *tally) {
 			}
 		}
 	}
-	t.occ = t.occ[:0]
+	occ := t.occ[:0]
 	for w, bits := range t.occupied {
 		for ; bits != 0; bits &= bits - 1 {
-			t.occ = append(t.occ, uint8(w<<6|mathbits.TrailingZeros64(bits)))
+			occ = append(occ, uint8(w<<6|mathbits.TrailingZeros64(bits)))
 		}
 	}
+	t.occ = occ
 	for _, sq := range t.occ {
 		p := t.board[sq]
 		side := p.Side()

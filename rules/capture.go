@@ -25,21 +25,24 @@ func CaptureGain(st State, m *Move, val, promote []float64) (gain float64, royal
 	if m.Flags&(FlagDrop|FlagPass) != 0 {
 		return 0, false
 	}
-	kinds := st.Game().Kinds
 	me := st.SideToMove()
 	if p := st.At(int(m.To)); p != NoPiece && p.Side() != me && m.Flags&FlagExchange == 0 && m.Push == NoSquare {
 		gain += val[p.Kind()]
-		royal = royal || kinds[p.Kind()].Royal
+		royal = royal || st.Game().Kinds[p.Kind()].Royal
 	}
-	for _, sq := range m.Marks[:m.NCap] {
-		if p := st.At(int(sq)); p != NoPiece && p.Side() != me {
-			gain += val[p.Kind()]
-			royal = royal || kinds[p.Kind()].Royal
+	if m.NCap > 0 {
+		for _, sq := range m.Marks[:m.NCap] {
+			if p := st.At(int(sq)); p != NoPiece && p.Side() != me {
+				gain += val[p.Kind()]
+				royal = royal || st.Game().Kinds[p.Kind()].Royal
+			}
 		}
 	}
-	for _, sq := range m.Marks[m.NCap : m.NCap+m.NConv] {
-		if p := st.At(int(sq)); p != NoPiece {
-			gain += 2 * val[p.Kind()]
+	if m.NConv > 0 {
+		for _, sq := range m.Marks[m.NCap : m.NCap+m.NConv] {
+			if p := st.At(int(sq)); p != NoPiece {
+				gain += 2 * val[p.Kind()]
+			}
 		}
 	}
 	if promote != nil && m.Flags&FlagPromote != 0 {
