@@ -103,13 +103,15 @@ func (v *MoveValues) EnPrise(st rules.State, m *rules.Move, me rules.Side, th Th
 }
 
 // lostTo returns what a piece of value v on sq loses to opp's attacks, by
-// th: nothing when opp does not attack sq; v when fewer than need of me's
-// pieces attack it; else what v exceeds opp's cheapest attacker by.
+// th (which must be Ok): nothing when opp does not attack sq; v when fewer
+// than need of me's pieces attack it; else what v exceeds opp's cheapest
+// attacker by.
 func lostTo(th Threats, v float64, opp, me rules.Side, sq, need int) float64 {
-	if v <= 0 || th.Attackers(opp, sq) == 0 {
+	t := th.t
+	if v <= 0 || t.att[opp][sq] == 0 {
 		return 0
 	}
-	if th.Attackers(me, sq) < need {
+	if int(t.att[me][sq]) < need {
 		return v
 	}
 	return max(0, v-th.Cheapest(opp, sq))
