@@ -66,7 +66,7 @@ func TestPieceValues(t *testing.T) {
 	if err := json.Unmarshal(js.Bytes(), &shape); err != nil {
 		t.Fatal(err)
 	}
-	if shape.Game != "torishogi" || shape.Unit != "SW" {
+	if shape.Game != g.Name || shape.Unit != "SW" {
 		t.Errorf("JSON game/unit = %q/%q", shape.Game, shape.Unit)
 	}
 	for _, key := range []string{"kind", "name", "value", "low", "high", "in_hand"} {

@@ -74,7 +74,7 @@ func WriteRun(t testing.TB, g *rules.Game, games [][]datasets.Row) string {
 // NOTATION.md), built here so that tests of values do not depend on the rules
 // engine.
 func ToriLike() *rules.Game {
-	return &rules.Game{Name: "torishogi", HasHand: true, UnitToken: "SW", Kinds: []rules.KindInfo{
+	return &rules.Game{Name: "tori-like", HasHand: true, UnitToken: "SW", Kinds: []rules.KindInfo{
 		{},
 		{Token: "PH", Name: "Phoenix", Royal: true},
 		{Token: "FA", Name: "Falcon", Droppable: true},
