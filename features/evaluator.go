@@ -1,6 +1,10 @@
 package features
 
-import "taifu/rules"
+import (
+	mathbits "math/bits"
+
+	"taifu/rules"
+)
 
 // Evaluator computes the same evaluation as Weights.Eval without building
 // the feature vector: the linear terms are folded into one table per piece
@@ -82,7 +86,7 @@ func (e *Evaluator) Eval(st rules.State) float64 {
 	)
 	n := e.n
 	// With the attack families the count reads the board first, and the
-	// terms below walk its list of occupied squares (in square order, as
+	// terms below walk its set of occupied squares (in square order, as
 	// the loop over every square would: the same sum) instead of asking
 	// the State for every square again.
 	var t *tally
@@ -107,9 +111,22 @@ func (e *Evaluator) Eval(st rules.State) float64 {
 		}
 	}
 	if t != nil {
-		for _, sq := range t.occ {
-			add(int(sq), t.board[sq])
+		// The count keeps how many pieces and royals each side has.
+		for w, bits := range t.occupied[:t.words] {
+			for ; bits != 0; bits &= bits - 1 {
+				sq := w<<6 | mathbits.TrailingZeros64(bits)
+				p := t.board[sq]
+				if p.Side() == me {
+					sum += e.pst[int(p)*n+sq]
+					eg += e.eg[p.Kind()]
+				} else {
+					sum -= e.pst[int(p)*n+sq]
+					eg -= e.eg[p.Kind()]
+				}
+			}
 		}
+		pieces, royals = t.pieces, t.royalsOf
+		nonRoyal = pieces[0] + pieces[1] - royals[0] - royals[1]
 	} else {
 		for sq := 0; sq < n; sq++ {
 			if p := st.At(sq); p != rules.NoPiece {

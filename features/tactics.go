@@ -162,7 +162,11 @@ func (s *Schema) addAttackFamilies(add func(string) int32, newIdx func() []int32
 // while the piece and what its list depends on stay. For a
 // rules.AttackReader that is while neither the piece's square nor a square
 // its list read has changed since the board last counted; other States
-// have every list made anew at each count.
+// have every list made anew at each count. Indexes from squares to the
+// pieces whose lists read them (readBy) or reach them (by) find the pieces
+// a change concerns without visiting the others, and the per-side sums of
+// mobility, the attacked squares and the pieces' squares per side are kept
+// with them.
 type tally struct {
 	mob, hangMine, hangThey [256]int32
 	tot                     [3]int32 // mobility, hanging mine, hanging theirs over all kinds
@@ -171,28 +175,40 @@ type tally struct {
 	handLate                float64 // share of the non-royal pieces in hand
 	dropZone                int32
 	// att[side][sq] counts side's pieces attacking sq; by[side][sq] holds
-	// their squares.
-	att [2][256]uint16
-	by  [2][256]rules.SquareSet
-	val []float32 // per kind: value for Threats.Cheapest (the Evaluator's scratch)
-	// board is the position counted last (kept for schema kept): occ its
-	// occupied squares in square order, occupied the same as a set, kinds
-	// the kinds on it, ofKind[k] how many pieces of kind k it holds.
+	// their squares; attacked[side] the squares with att[side][sq] > 0.
+	att      [2][256]uint16
+	by       [2][256]rules.SquareSet
+	attacked [2]rules.SquareSet
+	val      []float32 // per kind: value for Threats.Cheapest (the Evaluator's scratch)
+	// board is the position counted last (kept for schema kept): occupied
+	// its occupied squares, sides[side] those of side's pieces, royals
+	// those of royal pieces (by kept's table), pieces[side] and
+	// royalsOf[side] how many of each side's pieces and royals it holds,
+	// kinds the kinds on it, ofKind[k] how many pieces of kind k it holds;
+	// words is how many words of a SquareSet the board uses.
 	board    [256]rules.Piece
-	occ      []uint8
 	occupied rules.SquareSet
+	sides    [2]rules.SquareSet
+	royals   rules.SquareSet
+	pieces   [2]int
+	royalsOf [2]int
+	words    int
 	kinds    rules.SquareSet
 	ofKind   [256]int32
 	kept     *Schema
 	// For the piece on sq: lists[sq] the squares it attacks (valid when
-	// listed has sq), hits[sq] the same as a set, reads[sq] what its list
-	// read (AttackReader), mobOf[sq] its attacked squares not held by its
-	// own side.
+	// listed has sq), reads[sq] what its list read (AttackReader),
+	// mobOf[sq] its attacked squares not held by its own side. readBy[x]
+	// holds the squares of the pieces whose reads hold x (AttackReader).
+	// mobSum[side][k] sums mobOf over side's listed pieces of kind k,
+	// mobTot[side] over all its listed pieces.
 	listed rules.SquareSet
 	lists  [256][]uint8
-	hits   [256]rules.SquareSet
 	reads  [256]rules.SquareSet
+	readBy [256]rules.SquareSet
 	mobOf  [256]int32
+	mobSum [2][256]int32
+	mobTot [2]int32
 
 	fix  []float32  // the gain family's fixed table; gain counted only when not nil
 	gain [3]float32 // gain_theirs, gain_mine, gain_mine_second
@@ -218,30 +234,49 @@ func (t *tally) cheapest(side rules.Side, sq int, val []float32) float32 {
 	return c
 }
 
-// drop takes the list of side's piece on sq out of the counts.
-func (t *tally) drop(side rules.Side, sq uint8) {
+// drop takes the list of the piece p on sq out of the counts: its
+// attacks, what it read and its mobility.
+func (t *tally) drop(p rules.Piece, sq uint8) {
+	side := p.Side()
 	att, by := &t.att[side], &t.by[side]
+	w, bit := sq>>6, uint64(1)<<(sq&63)
 	for _, to := range t.lists[sq] {
-		att[to]--
-		by[to][sq>>6] &^= 1 << (sq & 63)
+		if att[to]--; att[to] == 0 {
+			t.attacked[side][to>>6] &^= 1 << (to & 63)
+		}
+		by[to][w] &^= bit
 	}
-	t.listed[sq>>6] &^= 1 << (sq & 63)
+	for rw, bits := range t.reads[sq] {
+		for ; bits != 0; bits &= bits - 1 {
+			t.readBy[rw<<6|mathbits.TrailingZeros64(bits)][w] &^= bit
+		}
+	}
+	t.mobSum[side][p.Kind()] -= t.mobOf[sq]
+	t.mobTot[side] -= t.mobOf[sq]
+	t.listed[w] &^= bit
 }
 
 // change records that the piece on sq is now p: sq joins changed, the old
-// piece's list leaves the counts, and the board, its occupied squares and
-// its kinds follow.
-func (t *tally) change(sq int, p rules.Piece, changed *rules.SquareSet) {
+// piece's list leaves the counts, and the board, its squares and its kinds
+// follow.
+func (t *tally) change(sq int, p rules.Piece, changed *rules.SquareSet, royal []bool) {
 	changed.Add(sq)
+	w, bit := sq>>6, uint64(1)<<(sq&63)
 	if old := t.board[sq]; old != rules.NoPiece {
-		if t.listed.Has(sq) {
-			t.drop(old.Side(), uint8(sq))
+		if t.listed[w]&bit != 0 {
+			t.drop(old, uint8(sq))
 		}
 		k := old.Kind()
 		if t.ofKind[k]--; t.ofKind[k] == 0 {
 			t.kinds[k>>6] &^= 1 << (k & 63)
 		}
-		t.occupied[sq>>6] &^= 1 << (sq & 63)
+		t.occupied[w] &^= bit
+		t.sides[old.Side()][w] &^= bit
+		t.pieces[old.Side()]--
+		if royal[k] {
+			t.royals[w] &^= bit
+			t.royalsOf[old.Side()]--
+		}
 	}
 	t.board[sq] = p
 	if p != rules.NoPiece {
@@ -249,39 +284,62 @@ func (t *tally) change(sq int, p rules.Piece, changed *rules.SquareSet) {
 		if t.ofKind[k]++; t.ofKind[k] == 1 {
 			t.kinds.Add(int(k))
 		}
-		t.occupied.Add(sq)
+		t.occupied[w] |= bit
+		t.sides[p.Side()][w] |= bit
+		t.pieces[p.Side()]++
+		if royal[k] {
+			t.royals[w] |= bit
+			t.royalsOf[p.Side()]++
+		}
 	}
 }
 
-// list makes the list of the piece p on sq anew and adds it to the counts.
+// list makes the list of the piece p on sq anew, adds it to the counts and
+// sets its mobility.
 func (t *tally) list(at rules.Attacker, reader rules.AttackReader, sq uint8, p rules.Piece) {
+	w, bit := sq>>6, uint64(1)<<(sq&63)
 	if reader != nil {
 		t.reads[sq] = rules.SquareSet{}
 		t.lists[sq] = reader.AttacksReading(int(sq), t.lists[sq][:0], &t.reads[sq])
+		for rw, bits := range t.reads[sq] {
+			for ; bits != 0; bits &= bits - 1 {
+				t.readBy[rw<<6|mathbits.TrailingZeros64(bits)][w] |= bit
+			}
+		}
 	} else {
 		t.lists[sq] = at.Attacks(int(sq), t.lists[sq][:0])
 	}
 	side := p.Side()
-	att, by, hits := &t.att[side], &t.by[side], &t.hits[sq]
-	*hits = rules.SquareSet{}
+	att, by, attacked := &t.att[side], &t.by[side], &t.attacked[side]
+	var c int32 // mobility
 	for _, to := range t.lists[sq] {
 		att[to]++
-		by[to][sq>>6] |= 1 << (sq & 63)
-		hits.Add(int(to))
+		by[to][w] |= bit
+		attacked[to>>6] |= 1 << (to & 63)
+		if q := t.board[to]; q == rules.NoPiece || q.Side() != side {
+			c++
+		}
 	}
-	t.listed.Add(int(sq))
+	t.listed[w] |= bit
+	t.mobOf[sq] = c
+	t.mobSum[side][p.Kind()] += c
+	t.mobTot[side] += c
 }
 
-// mobility returns the squares of the piece on sq's list that its side
-// does not hold.
-func (t *tally) mobility(sq uint8, side rules.Side) int32 {
+// remob counts the mobility of the piece p on sq again from its list and
+// the board, and updates the sums.
+func (t *tally) remob(sq uint8, p rules.Piece) {
+	side := p.Side()
 	var c int32
 	for _, to := range t.lists[sq] {
 		if q := t.board[to]; q == rules.NoPiece || q.Side() != side {
 			c++
 		}
 	}
-	return c
+	d := c - t.mobOf[sq]
+	t.mobOf[sq] = c
+	t.mobSum[side][p.Kind()] += d
+	t.mobTot[side] += d
 }
 
 // gainValues returns the gain family's fixed value table, per kind: the
@@ -329,7 +387,7 @@ func (l *tallyList) get() *tally {
 
 // newTally returns scratch with room for the largest board.
 func newTally() *tally {
-	return &tally{occ: make([]uint8, 0, 256)}
+	return &tally{}
 }
 
 func (l *tallyList) put(t *tally) {
@@ -364,78 +422,120 @@ func (s *Schema) count(st rules.State, t *tally) {
 		clear(t.att[1][:n])
 		clear(t.by[0][:n])
 		clear(t.by[1][:n])
+		if reader != nil {
+			clear(t.readBy[:n])
+		}
+		clear(t.mobSum[0][:nk])
+		clear(t.mobSum[1][:nk])
+		t.mobTot = [2]int32{}
+		t.attacked = [2]rules.SquareSet{}
 		t.listed = rules.SquareSet{}
-		t.occupied, t.kinds = rules.SquareSet{}, rules.SquareSet{}
-		clear(t.ofKind[:])
+		t.occupied, t.kinds, t.royals = rules.SquareSet{}, rules.SquareSet{}, rules.SquareSet{}
+		t.sides = [2]rules.SquareSet{}
+		t.pieces, t.royalsOf = [2]int{}, [2]int{}
+		clear(t.ofKind[:nk])
 	}
 	// One pass over the board for the squares changed since the last
-	// count, whose old pieces' lists leave the counts.
+	// count, whose old pieces' lists leave the counts; eight squares at a
+	// time where the board shows itself whole.
+	t.words = (n + 63) >> 6
+	nw := t.words
 	var changed rules.SquareSet
 	board := t.board[:n]
 	if v, ok := st.(rules.BoardViewer); ok {
 		view := v.Board()[:n]
-		for sq := range board {
+		sq := 0
+		for ; sq+8 <= n; sq += 8 {
+			if [8]rules.Piece(view[sq:sq+8]) == [8]rules.Piece(board[sq:sq+8]) {
+				continue
+			}
+			for i := sq; i < sq+8; i++ {
+				if p := view[i]; p != board[i] {
+					t.change(i, p, &changed, s.royal)
+				}
+			}
+		}
+		for ; sq < n; sq++ {
 			if p := view[sq]; p != board[sq] {
-				t.change(sq, p, &changed)
+				t.change(sq, p, &changed, s.royal)
 			}
 		}
 	} else {
 		for sq := range board {
 			if p := st.At(sq); p != board[sq] {
-				t.change(sq, p, &changed)
+				t.change(sq, p, &changed, s.royal)
 			}
 		}
 	}
-	occ := t.occ[:0]
-	for w, bits := range t.occupied {
+	// The pieces whose lists read a changed square are listed again, with
+	// the pieces not listed (those on the changed squares); the others
+	// whose lists reach a changed square count their mobility again.
+	// (Without a reader every piece is listed again: nothing to look up.)
+	var relist, remob rules.SquareSet
+	for w, bits := range changed[:nw] {
+		for ; bits != 0 && reader != nil; bits &= bits - 1 {
+			c := w<<6 | mathbits.TrailingZeros64(bits)
+			for i := range relist {
+				relist[i] |= t.readBy[c][i]
+				remob[i] |= t.by[0][c][i] | t.by[1][c][i]
+			}
+		}
+	}
+	for i := range relist {
+		remob[i] &^= relist[i]
+		relist[i] |= t.occupied[i] &^ t.listed[i]
+	}
+	for w, bits := range relist[:nw] {
 		for ; bits != 0; bits &= bits - 1 {
-			occ = append(occ, uint8(w<<6|mathbits.TrailingZeros64(bits)))
+			sq := uint8(w<<6 | mathbits.TrailingZeros64(bits))
+			p := t.board[sq]
+			if t.listed.Has(int(sq)) {
+				t.drop(p, sq)
+			}
+			t.list(at, reader, sq, p)
 		}
 	}
-	t.occ = occ
-	for _, sq := range t.occ {
-		p := t.board[sq]
-		side := p.Side()
-		switch {
-		case !t.listed.Has(int(sq)):
-			t.list(at, reader, sq, p)
-			t.mobOf[sq] = t.mobility(sq, side)
-		case t.reads[sq].Meets(&changed):
-			t.drop(side, sq)
-			t.list(at, reader, sq, p)
-			t.mobOf[sq] = t.mobility(sq, side)
-		case t.hits[sq].Meets(&changed):
-			t.mobOf[sq] = t.mobility(sq, side)
+	for w, bits := range remob[:nw] {
+		for ; bits != 0; bits &= bits - 1 {
+			sq := uint8(w<<6 | mathbits.TrailingZeros64(bits))
+			t.remob(sq, t.board[sq])
 		}
-		c := t.mobOf[sq]
+	}
+	other := me.Other()
+	for w, bits := range t.kinds {
+		for ; bits != 0; bits &= bits - 1 {
+			k := w<<6 | mathbits.TrailingZeros64(bits)
+			t.mob[k] = t.mobSum[me][k] - t.mobSum[other][k]
+		}
+	}
+	t.tot[0] = t.mobTot[me] - t.mobTot[other]
+	// Hanging: a side's pieces the other side attacks and it does not
+	// defend.
+	for side := rules.First; side <= rules.Second; side++ {
+		hang, tot := &t.hangThey, &t.tot[2]
 		if side == me {
-			t.mob[p.Kind()] += c
-			t.tot[0] += c
-		} else {
-			t.mob[p.Kind()] -= c
-			t.tot[0] -= c
+			hang, tot = &t.hangMine, &t.tot[1]
+		}
+		for w := range t.sides[side][:nw] {
+			for bits := t.sides[side][w] & t.attacked[side.Other()][w] &^ t.attacked[side][w]; bits != 0; bits &= bits - 1 {
+				hang[t.board[w<<6|mathbits.TrailingZeros64(bits)].Kind()]++
+				*tot++
+			}
 		}
 	}
-	for _, sq := range t.occ {
-		p := t.board[sq]
-		k, side := p.Kind(), p.Side()
-		other := side.Other()
-		attacked, defended := t.att[other][sq] > 0, t.att[side][sq] > 0
-		if attacked && !defended {
-			if side == me {
-				t.hangMine[k]++
-				t.tot[1]++
-			} else {
-				t.hangThey[k]++
-				t.tot[2]++
-			}
-		}
-		if t.fix != nil && attacked && !s.royal[k] {
-			g := t.fix[k]
-			if defended {
-				g -= t.cheapest(other, int(sq), t.fix)
-			}
-			if g > 0 {
+	// Gain: the other side's best captures of side's non-royal pieces.
+	for side := rules.First; t.fix != nil && side <= rules.Second; side++ {
+		opp := side.Other()
+		for w := range t.sides[side][:nw] {
+			for bits := (t.sides[side][w] & t.attacked[opp][w]) &^ t.royals[w]; bits != 0; bits &= bits - 1 {
+				sq := w<<6 | mathbits.TrailingZeros64(bits)
+				g := t.fix[t.board[sq].Kind()]
+				if t.attacked[side].Has(sq) {
+					g -= t.cheapest(opp, sq, t.fix)
+				}
+				if g <= 0 {
+					continue
+				}
 				if side != me {
 					t.gain[0] = max(t.gain[0], g)
 				} else if g > t.gain[1] {
@@ -445,7 +545,12 @@ func (s *Schema) count(st rules.State, t *tally) {
 				}
 			}
 		}
-		if s.royal[k] {
+	}
+	for w, bits := range t.royals[:nw] {
+		for ; bits != 0; bits &= bits - 1 {
+			sq := w<<6 | mathbits.TrailingZeros64(bits)
+			side := t.board[sq].Side()
+			other := side.Other()
 			var att, def int32
 			for _, z := range a.zone[a.zoneAt[sq]:a.zoneAt[sq+1]] {
 				att += t.attackers(other, z)
@@ -453,7 +558,7 @@ func (s *Schema) count(st rules.State, t *tally) {
 			}
 			var open int32
 			for d := 0; d < 8 && t.open; d++ {
-				i := int(sq)*8 + d
+				i := sq*8 + d
 				for _, z := range a.ray[a.rayAt[i]:a.rayAt[i+1]] {
 					if t.board[z] != rules.NoPiece {
 						break
@@ -483,33 +588,28 @@ func (s *Schema) count(st rules.State, t *tally) {
 		}
 	}
 	if h := held[0] + held[1]; h > 0 {
-		board := 0 // the non-royal pieces on the board
-		for _, sq := range t.occ {
-			if !s.royal[t.board[sq].Kind()] {
-				board++
-			}
-		}
+		// the non-royal pieces on the board
+		board := t.pieces[0] + t.pieces[1] - t.royalsOf[0] - t.royalsOf[1]
 		t.handLate = float64(h) / float64(h+board)
 	}
-	for _, sq := range t.occ {
-		p := t.board[sq]
-		if !s.royal[p.Kind()] {
-			continue
-		}
-		side := p.Side() // the royal's side; the dropper is the other
-		if held[side.Other()] == 0 {
-			continue
-		}
-		var c int32
-		for _, z := range a.zone[a.zoneAt[sq]:a.zoneAt[sq+1]] {
-			if t.board[z] == rules.NoPiece && t.att[side.Other()][z] > 0 {
-				c++
+	for w, bits := range t.royals[:nw] {
+		for ; bits != 0; bits &= bits - 1 {
+			sq := w<<6 | mathbits.TrailingZeros64(bits)
+			side := t.board[sq].Side() // the royal's side; the dropper is the other
+			if held[side.Other()] == 0 {
+				continue
 			}
-		}
-		if side == me {
-			t.dropZone -= c
-		} else {
-			t.dropZone += c
+			var c int32
+			for _, z := range a.zone[a.zoneAt[sq]:a.zoneAt[sq+1]] {
+				if t.board[z] == rules.NoPiece && t.att[side.Other()][z] > 0 {
+					c++
+				}
+			}
+			if side == me {
+				t.dropZone -= c
+			} else {
+				t.dropZone += c
+			}
 		}
 	}
 }
