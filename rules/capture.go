@@ -25,8 +25,12 @@ func CaptureGain(st State, m *Move, val, promote []float64) (gain float64, royal
 	if m.Flags&(FlagDrop|FlagPass) != 0 {
 		return 0, false
 	}
+	p := st.At(int(m.To))
+	if p == NoPiece && m.NCap == 0 && m.NConv == 0 && (promote == nil || m.Flags&FlagPromote == 0) {
+		return 0, false // most moves: nothing taken, converted or promoted
+	}
 	me := st.SideToMove()
-	if p := st.At(int(m.To)); p != NoPiece && p.Side() != me && m.Flags&FlagExchange == 0 && m.Push == NoSquare {
+	if p != NoPiece && p.Side() != me && m.Flags&FlagExchange == 0 && m.Push == NoSquare {
 		gain += val[p.Kind()]
 		royal = royal || st.Game().Kinds[p.Kind()].Royal
 	}

@@ -174,3 +174,78 @@ func TestBoardViewerFollowsAt(t *testing.T) {
 		t.Fatal("no game's State is a rules.BoardViewer")
 	}
 }
+
+// rules.CaptureGain of every legal move in random games of every game, with
+// and without a promotion table, equals the gain its doc comment states,
+// worked out here square by square: the opposing piece on To (not by an
+// exchange, push or drop), each opposing piece on a capture square, twice
+// each piece on a conversion square, the promotion's value.
+func TestCaptureGainOnRealGames(t *testing.T) {
+	for _, name := range rules.Names() {
+		g, _ := rules.Lookup(name)
+		nk := len(g.Kinds)
+		val, promote := make([]float64, nk), make([]float64, nk)
+		for k := range val {
+			val[k], promote[k] = float64(1+k), float64(1000*(k+1))
+		}
+		rng := rand.New(rand.NewPCG(7, 11))
+		var moves, gains int
+		starts := []rules.State{g.Start(), g.Start(), g.Start()}
+		if g.RandomSetup != nil {
+			starts = append(starts[:1], g.RandomSetup(1), g.RandomSetup(2))
+		}
+		for _, st := range starts {
+			for ply := 0; ply < 80; ply++ {
+				ms := st.Legal(nil)
+				if len(ms) == 0 {
+					break
+				}
+				me := st.SideToMove()
+				for i := range ms {
+					m := &ms[i]
+					var want float64
+					var wantRoyal bool
+					if m.Flags&(rules.FlagDrop|rules.FlagPass) == 0 {
+						take := func(sq int) {
+							if p := st.At(sq); p != rules.NoPiece && p.Side() != me {
+								want += val[p.Kind()]
+								wantRoyal = wantRoyal || g.Kinds[p.Kind()].Royal
+							}
+						}
+						if m.Flags&rules.FlagExchange == 0 && m.Push == rules.NoSquare {
+							take(int(m.To))
+						}
+						for _, sq := range m.Marks[:m.NCap] {
+							take(int(sq))
+						}
+						for _, sq := range m.Marks[m.NCap : m.NCap+m.NConv] {
+							if p := st.At(int(sq)); p != rules.NoPiece {
+								want += 2 * val[p.Kind()]
+							}
+						}
+					}
+					gain, royal := rules.CaptureGain(st, m, val, nil)
+					if gain != want || royal != wantRoyal {
+						t.Fatalf("%s %s: %s gains %v (royal %v), want %v (%v)", name, st, g.MoveString(*m), gain, royal, want, wantRoyal)
+					}
+					if m.Flags&(rules.FlagDrop|rules.FlagPass) == 0 && m.Flags&rules.FlagPromote != 0 {
+						if p := st.At(int(m.From)); p != rules.NoPiece {
+							want += promote[p.Kind()]
+						}
+					}
+					if gain, _ := rules.CaptureGain(st, m, val, promote); gain != want {
+						t.Fatalf("%s %s: %s with promotion values gains %v, want %v", name, st, g.MoveString(*m), gain, want)
+					}
+					moves++
+					if want != 0 {
+						gains++
+					}
+				}
+				st.Make(ms[rng.IntN(len(ms))])
+			}
+		}
+		if gains == 0 {
+			t.Errorf("%s: no move of %d gained anything: the test saw no capture", name, moves)
+		}
+	}
+}
