@@ -1,7 +1,6 @@
 package features
 
 import (
-	"math"
 	"strconv"
 
 	"taifu/rules"
@@ -26,7 +25,13 @@ const (
 // left en prise, at unit logits a pawn, plus HandRoyalLogit when it
 // captures a royal piece and checkLog when it gives check.
 func HandLogit(gain, saved, left float64, royal, check bool, unit, checkLog float64) float64 {
-	l := max(min((gain+saved-left)*unit, HandPriorCap), -HandPriorCap)
+	l := (gain + saved - left) * unit
+	// max(min(l, cap), -cap), as cheap as the threat priors want it.
+	if l > HandPriorCap {
+		l = HandPriorCap
+	} else if l < -HandPriorCap {
+		l = -HandPriorCap
+	}
 	if royal {
 		l += HandRoyalLogit
 	}
@@ -174,6 +179,12 @@ type MoveSchema struct {
 	royalCloser, dropNear, pass     int32
 	centre                          []float32 // per square, Schema.Centrality
 	hasDrops                        bool
+	// Per square: the rank band from each side's side of the board, and
+	// the Chebyshev distance to every square.
+	bands [2][]uint8
+	dist  [][256]uint8
+	// royalPiece[side][p]: p is a royal piece of side.
+	royalPiece [2][256]bool
 }
 
 var moveSchemas perGame[*MoveSchema]
@@ -256,9 +267,25 @@ func buildMoveSchema(g *rules.Game) *MoveSchema {
 	}
 	s.pass = add("pass")
 	vs := For(g)
-	s.centre = make([]float32, g.Squares())
+	n := g.Squares()
+	s.centre = make([]float32, n)
+	s.bands = [2][]uint8{make([]uint8, n), make([]uint8, n)}
+	s.dist = make([][256]uint8, n)
 	for sq := range s.centre {
 		s.centre[sq] = float32(vs.Centrality(sq))
+		r := g.Rank(sq)
+		s.bands[rules.First][sq] = uint8(r * RankBands / g.Height)
+		s.bands[rules.Second][sq] = uint8((g.Height - 1 - r) * RankBands / g.Height)
+		for q := range n {
+			s.dist[sq][q] = uint8(max(abs(g.File(q)-g.File(sq)), abs(g.Rank(q)-r)))
+		}
+	}
+	for k := 1; k < nk; k++ {
+		if g.Kinds[k].Royal {
+			for _, side := range []rules.Side{rules.First, rules.Second} {
+				s.royalPiece[side][rules.MakePiece(rules.Kind(k), side)] = true
+			}
+		}
 	}
 	return s
 }
@@ -267,16 +294,6 @@ func buildMoveSchema(g *rules.Game) *MoveSchema {
 func (s *MoveSchema) Index(name string) (int, bool) {
 	i, ok := s.index[name]
 	return i, ok
-}
-
-// band returns the rank band of sq counted from side's side of the board.
-func (s *MoveSchema) band(sq int, side rules.Side) int {
-	g := s.Game
-	r := g.Rank(sq)
-	if side == rules.Second {
-		r = g.Height - 1 - r
-	}
-	return r * RankBands / g.Height
 }
 
 // MoveInput is what the move features of one position read besides the
@@ -304,7 +321,13 @@ type MoveFeatures struct {
 	// BestCapture is the largest gain less left over the moves that gain
 	// material (the static exchange of the best capture; 0 when none).
 	BestCapture float64
-	royals      []int32 // scratch: squares of the enemy royals
+	// near[sq] is the Chebyshev distance from sq to the nearest enemy
+	// royal (nil when there is none): a row of MoveSchema.dist, or nearBuf.
+	near    *[256]uint8
+	nearBuf [256]uint8
+	royals  []uint8       // scratch: squares of the enemy royals
+	judged  []judgement   // scratch: per move
+	board   []rules.Piece // scratch: the board of a State that is no rules.BoardViewer
 }
 
 // add appends feature i with value x unless i is absent (-1) or x is 0.
@@ -317,43 +340,112 @@ func (f *MoveFeatures) add(i int32, x float32) {
 // Of returns the features of move i.
 func (f *MoveFeatures) Of(i int) []Feature { return f.Feats[f.Start[i]:f.Start[i+1]] }
 
+// position readies f for the moves of st: it returns st's board (its own
+// when st is a rules.BoardViewer, else a copy in f's scratch) and, with
+// royals, sets f.near to the distances to the enemy royals (else nil).
+func (s *MoveSchema) position(f *MoveFeatures, st rules.State, royals bool) []rules.Piece {
+	n := len(s.centre)
+	f.BestCapture = 0
+	f.royals = f.royals[:0]
+	f.near = nil
+	enemy := &s.royalPiece[st.SideToMove().Other()]
+	var board []rules.Piece
+	if bv, ok := st.(rules.BoardViewer); ok {
+		board = bv.Board()[:n]
+		if royals {
+			for sq, p := range board {
+				if enemy[p] {
+					f.royals = append(f.royals, uint8(sq))
+				}
+			}
+		}
+	} else {
+		if cap(f.board) < n {
+			f.board = make([]rules.Piece, n)
+		}
+		board = f.board[:n]
+		for sq := range board {
+			p := st.At(sq)
+			board[sq] = p
+			if enemy[p] && royals {
+				f.royals = append(f.royals, uint8(sq))
+			}
+		}
+	}
+	switch len(f.royals) {
+	case 0:
+	case 1:
+		f.near = &s.dist[f.royals[0]]
+	default:
+		f.near = &f.nearBuf
+		f.nearBuf = s.dist[f.royals[0]]
+		for _, q := range f.royals[1:] {
+			for sq, d := range s.dist[q][:n] {
+				f.nearBuf[sq] = min(f.nearBuf[sq], d)
+			}
+		}
+	}
+	return board
+}
+
+// judgement is what the hand prior reads of a move (MoveFeatures.judge).
+type judgement struct {
+	gain, saved, left, hand float64
+	royal, check            bool
+}
+
+// judge sets f.judged[i] to the judgement of ms[i] in st: whether it gives
+// check (in.Checks lists it), its gain and royal capture (Gain), what it
+// saves and leaves en prise (EnPrise by in.Threats) and its hand prior
+// logit (HandLogit); and it sets f.BestCapture.
+func (f *MoveFeatures) judge(st rules.State, ms []rules.Move, v *MoveValues, in *MoveInput) []judgement {
+	me := st.SideToMove()
+	unit := in.HandUnit
+	if unit <= 0 {
+		unit = 1
+	}
+	handCheck := max(in.HandCheck, 0)
+	th := in.Threats
+	checks := in.Checks
+	if cap(f.judged) < len(ms) {
+		f.judged = make([]judgement, len(ms), 2*len(ms))
+	}
+	js := f.judged[:len(ms)]
+	for i := range ms {
+		m, j := &ms[i], &js[i]
+		j.check = false
+		if len(checks) > 0 && m.Equal(checks[0]) {
+			j.check = true
+			checks = checks[1:]
+		}
+		j.gain, j.royal = v.Gain(st, m, me)
+		j.saved, j.left = v.EnPrise(st, m, me, th)
+		if th.Ok() && j.gain > 0 {
+			f.BestCapture = max(f.BestCapture, j.gain-j.left)
+		}
+		j.hand = HandLogit(j.gain, j.saved, j.left, j.royal, j.check, unit, handCheck)
+	}
+	return js
+}
+
 // Compute fills f with the move features of every move of ms in st (ms
 // are st's legal moves, in any order), by the values v and in. It is the
-// one computation of move features: the search's expansions and the
-// policy fit both call it.
+// one definition of the move features: the policy fit calls it, and the
+// search's MoveScorer sums a policy's weights over exactly these features
+// (TestMoveScorerEqualsDot holds the two together).
 func (s *MoveSchema) Compute(f *MoveFeatures, st rules.State, ms []rules.Move, v *MoveValues, in *MoveInput) {
-	g := s.Game
 	me := st.SideToMove()
 	opp := me.Other()
 	f.Feats = f.Feats[:0]
 	f.Start = append(f.Start[:0], 0)
 	f.Hand = f.Hand[:0]
-	f.BestCapture = 0
-	f.royals = f.royals[:0]
-	for sq := 0; sq < g.Squares(); sq++ {
-		if p := st.At(sq); p != rules.NoPiece && p.Side() == opp && v.royal[p.Kind()] {
-			f.royals = append(f.royals, int32(sq))
-		}
-	}
-	unit := in.HandUnit
-	if unit <= 0 {
-		unit = 1
-	}
+	board := s.position(f, st, true)
+	js := f.judge(st, ms, v, in)
 	th := in.Threats
-	checks := in.Checks
 	for i := range ms {
 		m := &ms[i]
-		check := false
-		if len(checks) > 0 && m.Equal(checks[0]) {
-			check = true
-			checks = checks[1:]
-		}
-		gain, royal := v.Gain(st, m, me)
-		saved, left := v.EnPrise(st, m, me, th)
-		if th.Ok() && gain > 0 {
-			f.BestCapture = max(f.BestCapture, gain-left)
-		}
-		hand := HandLogit(gain, saved, left, royal, check, unit, max(in.HandCheck, 0))
+		j := &js[i]
+		check, gain, royal, saved, left, hand := j.check, j.gain, j.royal, j.saved, j.left, j.hand
 		f.Hand = append(f.Hand, hand)
 		f.add(s.hand, float32(hand))
 		switch {
@@ -362,18 +454,18 @@ func (s *MoveSchema) Compute(f *MoveFeatures, st rules.State, ms []rules.Move, v
 		case m.Flags&rules.FlagDrop != 0:
 			to := int(m.To)
 			f.add(s.drop[m.Drop], 1)
-			f.add(s.dropRank[s.band(to, me)], 1)
-			f.add(s.toBand[s.band(to, me)], 1)
+			f.add(s.dropRank[s.bands[me][to]], 1)
+			f.add(s.toBand[s.bands[me][to]], 1)
 			f.add(s.toCentre, s.centre[to])
 			if th.Ok() {
 				f.add(s.toAtt, b2f32(th.Attackers(opp, to) > 0))
 				f.add(s.toDef, b2f32(th.Attackers(me, to) > 0))
 			}
-			if d := s.royalDist(f.royals, to); d <= 2 {
+			if f.near != nil && f.near[uint8(to)] <= 2 {
 				f.add(s.dropNear, 1)
 			}
 		default:
-			s.boardMove(f, st, m, me, th, in.LastTo)
+			s.boardMove(f, board, m, me, th, in.LastTo)
 		}
 		f.add(s.check, b2f32(check))
 		f.add(s.saved, float32(saved))
@@ -386,33 +478,37 @@ func (s *MoveSchema) Compute(f *MoveFeatures, st rules.State, ms []rules.Move, v
 	}
 }
 
-// boardMove adds the features of a board move m (not a drop or a pass).
-func (s *MoveSchema) boardMove(f *MoveFeatures, st rules.State, m *rules.Move, me rules.Side, th Threats, lastTo int) {
-	g := s.Game
+// boardMove adds the features of a board move m (not a drop or a pass) in
+// the position whose board is board.
+func (s *MoveSchema) boardMove(f *MoveFeatures, board []rules.Piece, m *rules.Move, me rules.Side, th Threats, lastTo int) {
 	opp := me.Other()
 	from, to := int(m.From), int(m.To)
-	mover := st.At(from)
+	mover := board[from]
 	f.add(s.mover[mover.Kind()], 1)
 	removed := 0
 	recapture := false
-	if p := st.At(to); p != rules.NoPiece && p.Side() != me && m.Flags&rules.FlagExchange == 0 && m.Push == rules.NoSquare {
+	if p := board[to]; p != rules.NoPiece && p.Side() != me && m.Flags&rules.FlagExchange == 0 && m.Push == rules.NoSquare {
 		f.add(s.capt[p.Kind()], 1)
 		removed++
 		recapture = to == lastTo
 	}
-	for _, sq := range m.Marks[:m.NCap] {
-		if p := st.At(int(sq)); p != rules.NoPiece && p.Side() != me {
-			f.add(s.capt[p.Kind()], 1)
-			removed++
-			recapture = recapture || int(sq) == lastTo
+	if m.NCap > 0 {
+		for _, sq := range m.Marks[:m.NCap] {
+			if p := board[sq]; p != rules.NoPiece && p.Side() != me {
+				f.add(s.capt[p.Kind()], 1)
+				removed++
+				recapture = recapture || int(sq) == lastTo
+			}
 		}
 	}
 	f.add(s.offTo, float32(m.NCap))
 	f.add(s.igui, b2f32(from == to && m.NCap+m.NConv > 0))
 	f.add(s.multi, b2f32(removed >= 2))
-	for _, sq := range m.Marks[m.NCap : m.NCap+m.NConv] {
-		if p := st.At(int(sq)); p != rules.NoPiece {
-			f.add(s.conv[p.Kind()], 1)
+	if m.NConv > 0 {
+		for _, sq := range m.Marks[m.NCap : m.NCap+m.NConv] {
+			if p := board[sq]; p != rules.NoPiece {
+				f.add(s.conv[p.Kind()], 1)
+			}
 		}
 	}
 	f.add(s.recapture, b2f32(recapture))
@@ -422,14 +518,14 @@ func (s *MoveSchema) boardMove(f *MoveFeatures, st rules.State, m *rules.Move, m
 		f.add(s.promote, 1)
 		k := m.Drop
 		if k == 0 {
-			k = g.Kinds[mover.Kind()].PromotesTo
+			k = s.Game.Kinds[mover.Kind()].PromotesTo
 		}
 		if int(k) < len(s.promTo) {
 			f.add(s.promTo[k], 1)
 		}
 	}
-	f.add(s.fromBand[s.band(from, me)], 1)
-	f.add(s.toBand[s.band(to, me)], 1)
+	f.add(s.fromBand[s.bands[me][from]], 1)
+	f.add(s.toBand[s.bands[me][to]], 1)
 	f.add(s.toCentre, s.centre[to])
 	f.add(s.centreGain, s.centre[to]-s.centre[from])
 	if th.Ok() {
@@ -438,23 +534,10 @@ func (s *MoveSchema) boardMove(f *MoveFeatures, st rules.State, m *rules.Move, m
 		f.add(s.toAtt, b2f32(th.Attackers(opp, to) > 0))
 		f.add(s.toDef, b2f32(th.Attackers(me, to) >= 2))
 	}
-	if len(f.royals) > 0 && from != to {
-		d := s.royalDist(f.royals, from) - s.royalDist(f.royals, to)
+	if f.near != nil && from != to {
+		d := int(f.near[uint8(from)]) - int(f.near[uint8(to)])
 		f.add(s.royalCloser, float32(max(min(d, royalDistCap), -royalDistCap)))
 	}
-}
-
-// royalDist returns the Chebyshev distance from sq to the nearest square of
-// royals (a large number when there is none).
-func (s *MoveSchema) royalDist(royals []int32, sq int) int {
-	g := s.Game
-	best := math.MaxInt32
-	f, r := g.File(sq), g.Rank(sq)
-	for _, q := range royals {
-		d := max(abs(g.File(int(q))-f), abs(g.Rank(int(q))-r))
-		best = min(best, d)
-	}
-	return best
 }
 
 func abs(x int) int {

@@ -271,8 +271,8 @@ func TestMoveFeaturesAgainstMoves(t *testing.T) {
 	t.Logf("moves seen: %v", seen)
 }
 
-// Compute allocates nothing once its buffers have grown: the search calls it
-// at every expansion.
+// Compute and MoveScorer.Logits allocate nothing once their buffers have
+// grown: the search calls Logits at every expansion.
 func TestMoveFeaturesNoAlloc(t *testing.T) {
 	g, w := shipped(t, "typhoon")
 	st := g.Start()
@@ -284,6 +284,14 @@ func TestMoveFeaturesNoAlloc(t *testing.T) {
 	s.Compute(&f, st, ms, vals, &in)
 	if n := testing.AllocsPerRun(20, func() { s.Compute(&f, st, ms, vals, &in) }); n != 0 {
 		t.Errorf("Compute allocates %v times a call", n)
+	}
+	vec := make([]float64, len(s.Names))
+	for i := range vec {
+		vec[i] = 0.01
+	}
+	sc, logits := s.Scorer(vec), make([]float64, len(ms))
+	if n := testing.AllocsPerRun(20, func() { sc.Logits(logits, &f, st, ms, vals, &in) }); n != 0 {
+		t.Errorf("MoveScorer.Logits allocates %v times a call", n)
 	}
 }
 
@@ -304,6 +312,107 @@ func TestMoveSchemaNames(t *testing.T) {
 		_, hasDrop := s.Index("drop/R")
 		if hasDrop != g.HasHand {
 			t.Errorf("%s: drop/R present %v, hand %v", g.Name, hasDrop, g.HasHand)
+		}
+	}
+}
+
+// The search's learned logits (MoveScorer.Logits) are Dot(weights,
+// Compute's features) bit for bit, and BestCapture is Compute's, for every
+// move of the positions of random play in every game, under policies that
+// weigh every feature, few features (so the scorer leaves features out, and
+// with them the attack and royal look-ups), and the shipped policy.
+func TestMoveScorerEqualsDot(t *testing.T) {
+	type policy struct {
+		name string
+		vec  func(s *MoveSchema, w *Weights, rng *rand.Rand) []float64
+	}
+	policies := []policy{
+		{"dense", func(s *MoveSchema, _ *Weights, rng *rand.Rand) []float64 {
+			v := make([]float64, len(s.Names))
+			for i := range v {
+				v[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(5)-2))
+			}
+			return v
+		}},
+		{"sparse", func(s *MoveSchema, _ *Weights, rng *rand.Rand) []float64 {
+			v := make([]float64, len(s.Names))
+			for i := range v {
+				if rng.IntN(4) == 0 {
+					v[i] = rng.NormFloat64()
+				}
+			}
+			return v
+		}},
+		{"no attacks or royals", func(s *MoveSchema, _ *Weights, rng *rand.Rand) []float64 {
+			v := make([]float64, len(s.Names))
+			for i := range v {
+				v[i] = rng.NormFloat64()
+			}
+			for _, n := range []string{"from_attacked", "from_defended", "to_attacked", "to_defended", "royal_closer", "drop_near_royal"} {
+				if i, ok := s.Index(n); ok {
+					v[i] = 0
+				}
+			}
+			return v
+		}},
+	}
+	shippedPolicy := policy{"shipped", func(_ *MoveSchema, w *Weights, _ *rand.Rand) []float64 { return w.Policy.Vec }}
+	for _, name := range []string{"chess", "nanashogi", "samarkand", "torishogi", "typhoon"} {
+		g, w := shipped(t, name)
+		s := MovesFor(g)
+		ev := w.Evaluator()
+		vals := NewMoveValues(w)
+		pols := policies
+		if w.Policy != nil {
+			pols = append(pols[:len(pols):len(pols)], shippedPolicy)
+		}
+		for _, pol := range pols {
+			t.Run(name+"/"+pol.name, func(t *testing.T) {
+				rng := rand.New(rand.NewPCG(5, uint64(len(pol.name))))
+				vec := pol.vec(s, w, rng)
+				sc := s.Scorer(vec)
+				var f, fs MoveFeatures
+				var logits []float64
+				moves, nonzero := 0, 0
+				for game := 0; game < 3; game++ {
+					st := g.Start()
+					last := -1
+					for ply := 0; ply < 60; ply++ {
+						ms := st.Legal(nil)
+						if len(ms) == 0 || st.Ended().Ended {
+							break
+						}
+						in := MoveInput{LastTo: last, Threats: ev.Threats(st, false), HandUnit: 0.5 + rng.Float64(), HandCheck: rng.Float64()}
+						if tc, ok := st.(rules.Tactical); ok {
+							in.Checks = tc.Checks(nil)
+						}
+						s.Compute(&f, st, ms, vals, &in)
+						logits = append(logits[:0], make([]float64, len(ms))...)
+						sc.Logits(logits, &fs, st, ms, vals, &in)
+						if fs.BestCapture != f.BestCapture {
+							t.Fatalf("%s: BestCapture %v, Compute's %v", rules.FormatPosition(st), fs.BestCapture, f.BestCapture)
+						}
+						for i := range ms {
+							want := Dot(vec, f.Of(i))
+							if math.Float64bits(logits[i]) != math.Float64bits(want) {
+								t.Fatalf("%s, %s: logit %v (%x), Dot %v (%x)", rules.FormatPosition(st), g.MoveString(ms[i]),
+									logits[i], math.Float64bits(logits[i]), want, math.Float64bits(want))
+							}
+							if want != 0 {
+								nonzero++
+							}
+							moves++
+						}
+						m := ms[rng.IntN(len(ms))]
+						last = int(m.To)
+						st.Make(m)
+					}
+				}
+				if nonzero == 0 {
+					t.Fatalf("%d moves, every logit 0", moves)
+				}
+				t.Logf("%d moves, %d logits not 0", moves, nonzero)
+			})
 		}
 	}
 }

@@ -183,11 +183,13 @@ func (w *Weights) Eval(st rules.State, scratch []Feature) float64 {
 	return Dot(w.Vec, s.Extract(st, scratch[:0]))
 }
 
-// Dot returns the dot product of a dense weight vector and sparse features.
+// Dot returns the dot product of a dense weight vector and sparse features,
+// in the features' order, each product rounded before it is added (no fused
+// multiply-add on any architecture: MoveScorer relies on it).
 func Dot(vec []float64, fs []Feature) float64 {
 	var sum float64
 	for _, f := range fs {
-		sum += vec[f.Index] * float64(f.Value)
+		sum += float64(vec[f.Index] * float64(f.Value))
 	}
 	return sum
 }

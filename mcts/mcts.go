@@ -166,10 +166,10 @@ type Searcher struct {
 	noise     []float64
 	rootMoved bool                 // the root was reached by Advance: its move is known
 	vals      *features.MoveValues // material per kind and promotion gains, for priors
-	// PriorsLearned: the weights' policy, the move features' schema, their
-	// scratch and input (nil policy with the other priors).
+	// PriorsLearned: the weights' policy, its scorer over the move
+	// features, their scratch and input (nil policy with the other priors).
 	policy     *features.Policy
-	moveSchema *features.MoveSchema
+	moveScorer *features.MoveScorer
 	moveFeats  features.MoveFeatures
 	moveIn     features.MoveInput
 	rng        *rand.Rand
@@ -232,6 +232,15 @@ func New(g *rules.Game, cfg Config, w *features.Weights) (*Searcher, error) {
 		}
 		return nil, fmt.Errorf("mcts: --priors learned needs weights with a policy section; %s has none (fit one with taifu tune)", version)
 	}
+	if cfg.Priors == PriorsLearned && len(w.Policy.Vec) != len(features.MovesFor(g).Names) {
+		p := *w.Policy
+		if err := p.Compile(g); err != nil {
+			return nil, fmt.Errorf("mcts: weights %s: %w", w.Version, err)
+		}
+		c := *w
+		c.Policy = &p
+		w = &c
+	}
 	if cfg.CPuct == 0 {
 		cfg.CPuct = DefaultCPuct
 	}
@@ -289,7 +298,7 @@ func (s *Searcher) setGame(g *rules.Game) {
 	s.policy = nil
 	if s.priorKind == PriorsLearned {
 		s.policy = s.weights.Policy
-		s.moveSchema = features.MovesFor(g)
+		s.moveScorer = features.MovesFor(g).Scorer(s.policy.Vec)
 		s.moveIn = features.MoveInput{HandUnit: s.priorUnit, HandCheck: s.checkLog}
 	}
 	s.eval = s.weights.Evaluator()

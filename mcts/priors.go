@@ -86,7 +86,8 @@ func (p *Priors) UnmarshalText(text []byte) error {
 // priors fills s.logits with the softmax of each move's logit. With
 // PriorsLearned, the logit is the weights' policy (features.Policy) of the
 // move's features (features.MoveSchema.Compute, with th and checks and the
-// destination of the move into the node, lastTo). Else it is the hand
+// destination of the move into the node, lastTo), summed as they are
+// computed (features.MoveScorer). Else it is the hand
 // prior (features.HandLogit): the material the move captures (by the
 // weights' material/TOKEN values), twice the material it converts, and the
 // material gained by promoting, with th (when it holds counts) the
@@ -103,12 +104,10 @@ func (s *Searcher) priors(st rules.State, ms, checks []rules.Move, th features.T
 	if s.policy != nil {
 		in := &s.moveIn
 		in.Threats, in.Checks, in.LastTo = th, checks, lastTo
-		s.moveSchema.Compute(&s.moveFeats, st, ms, s.vals, in)
+		s.moveScorer.Logits(s.logits, &s.moveFeats, st, ms, s.vals, in)
 		in.Checks = nil
 		s.bestCapture = s.moveFeats.BestCapture
-		for i := range ms {
-			l := s.policy.Logit(s.moveFeats.Of(i))
-			s.logits[i] = l
+		for _, l := range s.logits {
 			maxL = max(maxL, l)
 		}
 		softmax(s.logits, maxL)
