@@ -5,17 +5,25 @@
 // of the process) of the load; the first load of a run builds its feature
 // caches, later ones read them.
 //
+// With -rebuild N it loads N times, deleting the runs' feature caches
+// before each load, and prints each: the first pays the process's one-time
+// costs (the game's tables, the starting weights the attack features need),
+// the later ones the conversion alone.
+//
 //	go run ./cmd/loadbench -game typhoon -workers 2 RUN...
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"runtime/pprof"
 	"syscall"
 	"time"
 
+	"taifu/datasets"
 	"taifu/rules"
 	_ "taifu/rules/all"
 	"taifu/tuner/data"
@@ -28,14 +36,15 @@ func main() {
 	captures := flag.String("captures", data.QuietResolve, "capture handling: off, filter or resolve")
 	prof := flag.String("cpuprofile", "", "write a CPU profile of the load to this file")
 	weights := flag.String("weights", "start", `weights of the capture search: "start" (the starting weights) or a weights file`)
+	rebuild := flag.Int("rebuild", 0, "load this many times, deleting the feature caches before each load (0: load once, caches as found)")
 	flag.Parse()
-	if err := run(*game, *workers, *captures, *prof, *weights, flag.Args()); err != nil {
+	if err := run(*game, *workers, *captures, *prof, *weights, *rebuild, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "loadbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(game string, workers int, captures, prof, weights string, paths []string) error {
+func run(game string, workers int, captures, prof, weights string, rebuild int, paths []string) error {
 	if len(paths) == 0 {
 		return fmt.Errorf("no run given")
 	}
@@ -59,15 +68,28 @@ func run(game string, workers int, captures, prof, weights string, paths []strin
 		}
 		defer pprof.StopCPUProfile()
 	}
-	cpu0 := cpuTime()
-	start := time.Now()
-	d, st, err := data.Load(paths, cfg)
+	files, err := datasets.Files(paths)
 	if err != nil {
 		return err
 	}
-	el, cpu := time.Since(start), cpuTime()-cpu0
-	fmt.Printf("%d positions (%d read, %d resolved) in %v wall, %.2f CPU s: %.0f positions/s, %.0f positions per CPU second\n",
-		d.Rows(), st.Read, st.Resolved, el.Round(time.Millisecond), cpu.Seconds(), float64(d.Rows())/el.Seconds(), float64(d.Rows())/cpu.Seconds())
+	for i := 0; i < max(rebuild, 1); i++ {
+		if rebuild > 0 {
+			for _, f := range files {
+				if err := os.Remove(f + ".feat"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return err
+				}
+			}
+		}
+		cpu0 := cpuTime()
+		start := time.Now()
+		d, st, err := data.Load(paths, cfg)
+		if err != nil {
+			return err
+		}
+		el, cpu := time.Since(start), cpuTime()-cpu0
+		fmt.Printf("%d positions (%d read, %d resolved) in %v wall, %.2f CPU s: %.0f positions/s, %.0f positions per CPU second\n",
+			d.Rows(), st.Read, st.Resolved, el.Round(time.Millisecond), cpu.Seconds(), float64(d.Rows())/el.Seconds(), float64(d.Rows())/cpu.Seconds())
+	}
 	return nil
 }
 

@@ -35,7 +35,7 @@ const (
 // resolveVersion names the capture search in the feature cache's key (after
 // the weights' hash): a cache built by another capture search is rebuilt.
 // Change it whenever Quiescer's defaults or search change what it returns.
-const resolveVersion = "+resolve2"
+const resolveVersion = "+resolve3"
 
 // Quiescer resolves tactical positions with a capture-only negamax
 // alpha-beta search: at each node the side to move may stand pat on the
@@ -48,10 +48,12 @@ const resolveVersion = "+resolve2"
 // position; captures are tried most valuable victim first (then least
 // valuable attacker), so the budget goes to the exchanges that decide the
 // value; a capture whose material gain (rules.CaptureGain by the weights'
-// material) cannot lift the standing evaluation to within Margin of alpha
-// is cut off; and the answers are kept in a table of positions already
-// resolved (by Zobrist key), which the positions of one game and of games
-// sharing an opening meet again. The answer for a position does not depend
+// material, less the capturing piece when the opponent attacks the square
+// it goes to) cannot lift the standing evaluation to within Margin of alpha
+// is cut off; a State that generates its captures alone (rules.Tactical's
+// Captures) is not asked for its other moves; and the answers are kept in a
+// table of positions already resolved (by Zobrist key), which the positions
+// of one game and of games sharing an opening meet again. The answer for a position does not depend
 // on what was resolved before (the table only saves the work), so it is the
 // same whatever the split of the rows among workers. Buffers are reused
 // across calls; a Quiescer is not safe for concurrent use.
@@ -66,15 +68,18 @@ type Quiescer struct {
 	// use over the Quiescer's life.
 	Nodes, Lookups, Hits int64
 
-	ev      *features.Evaluator
-	val     []float64 // material weight per kind
-	nodes   int
-	bufs    [][]rules.Move
-	order   [][]float64    // per depth: each move's ordering key, -1 when not searched
-	pv      [][]rules.Move // pv[d] is the best line from depth d
-	table   []resolved
-	tablePV []rules.Move // entry i's line is tablePV[i*depth:][:n]
-	depth   int
+	ev    *features.Evaluator
+	val   []float64 // material weight per kind
+	nodes int
+	bufs  [][]rules.Move
+	order [][]float64    // per depth: each move's ordering key, -1 when not searched
+	pv    [][]rules.Move // pv[d] is the best line from depth d
+	// legalOnly: find captures among st.Legal's moves even when st
+	// generates them alone (for the test that the two agree).
+	legalOnly bool
+	table     []resolved
+	tablePV   []rules.Move // entry i's line is tablePV[i*depth:][:n]
+	depth     int
 }
 
 // resolved is one entry of the table: the line found for the position of
@@ -172,21 +177,13 @@ func (q *Quiescer) resolve(st rules.State, value bool) ([]rules.Move, float64) {
 		q.nodes++
 		v = features.OutcomeEval(st, o)
 	} else {
-		ms := st.Legal(q.bufs[0][:0])
-		q.bufs[0] = ms
-		capture := false
-		for i := range ms {
-			if rules.IsCapture(st, &ms[i]) {
-				capture = true
-				break
-			}
-		}
+		ms, capture, legal := q.captures(st, 0, !value)
 		switch {
-		case len(ms) == 0:
-			q.nodes++
-			v = features.OutcomeEval(st, st.NoMoves())
 		case !capture && !value:
 			// Standing pat is the only choice: the line is empty.
+		case !legal:
+			q.nodes++
+			v = features.OutcomeEval(st, st.NoMoves())
 		default:
 			v = q.search(st, math.Inf(-1), math.Inf(1), 0, depth, ms)
 		}
@@ -224,22 +221,41 @@ func (q *Quiescer) search(st rules.State, alpha, beta float64, d, maxDepth int, 
 		alpha = stand
 	}
 	if d > 0 {
-		ms = st.Legal(q.bufs[d][:0])
-		q.bufs[d] = ms
-		if len(ms) == 0 {
+		var legal bool
+		ms, _, legal = q.captures(st, d, false)
+		if !legal {
 			return features.OutcomeEval(st, st.NoMoves())
 		}
 	}
 	// Order the captures: most valuable victim first, then least valuable
-	// attacker; cut off those that cannot reach alpha.
+	// attacker; cut off those that cannot reach alpha. A capture on a
+	// square the opponent attacks counts the capturing piece as lost for
+	// the cut-off (by the attack counts of the evaluation just made, when
+	// the game has them).
 	order := q.order[d][:0]
 	n := 0
+	var th features.Threats
+	if margin >= 0 {
+		th = q.ev.Threats(st, true)
+	}
+	me := st.SideToMove()
+	opp := me.Other()
 	for i := range ms {
 		m := &ms[i]
 		key := -1.0
 		if rules.IsCapture(st, m) {
 			gain, royal := rules.CaptureGain(st, m, q.val, nil)
-			if royal || margin < 0 || stand+gain+margin > alpha {
+			cut := gain
+			if th.Ok() && !royal && plainCapture(st, m) && th.Attackers(opp, int(m.To)) > 0 {
+				if p := st.At(int(m.From)); p != rules.NoPiece {
+					lost := q.val[p.Kind()]
+					if th.Attackers(me, int(m.To)) > 1 {
+						lost -= th.Cheapest(opp, int(m.To))
+					}
+					cut -= max(lost, 0)
+				}
+			}
+			if royal || margin < 0 || stand+cut+margin > alpha {
 				key = max(gain, 0) + 1
 				if royal {
 					key += features.MateValue
@@ -279,6 +295,45 @@ func (q *Quiescer) search(st rules.State, alpha, beta float64, d, maxDepth int, 
 	return best
 }
 
+// captureMaker is what the search asks of a State that generates its
+// captures without its other moves (rules.Tactical has it).
+type captureMaker interface {
+	Captures(buf []rules.Move) []rules.Move
+	HasLegal() bool
+}
+
+// captures returns the moves of st the search tries at depth d: every
+// legal move, or, when st generates its captures alone (captureMaker,
+// unless q.legalOnly), a list holding every legal capture in the order
+// Legal lists them (equal keys go to the first listed; TestQuiescerCaptures
+// checks that the two give the same lines). capture reports a capture among
+// them, legal that st has a legal move. With captureOnly the caller needs
+// legal only when capture is true (st has no capture: legal may be wrong).
+// The list lives in q.bufs[d].
+func (q *Quiescer) captures(st rules.State, d int, captureOnly bool) (ms []rules.Move, capture, legal bool) {
+	cm, ok := st.(captureMaker)
+	if ok && !q.legalOnly {
+		ms = cm.Captures(q.bufs[d][:0])
+	} else {
+		cm = nil
+		ms = st.Legal(q.bufs[d][:0])
+	}
+	q.bufs[d] = ms
+	for i := range ms {
+		if rules.IsCapture(st, &ms[i]) {
+			capture = true
+			break
+		}
+	}
+	switch {
+	case len(ms) > 0 || cm == nil:
+		legal = len(ms) > 0
+	case !captureOnly:
+		legal = cm.HasLegal()
+	}
+	return ms, capture, legal
+}
+
 // hasCapture reports whether the side to move in st has a legal capture.
 // buf is scratch space.
 func hasCapture(st rules.State, buf []rules.Move) (bool, []rules.Move) {
@@ -298,4 +353,15 @@ func CheckQuiet(mode string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown quiet mode %q (off, filter or resolve)", mode)
+}
+
+// plainCapture reports whether m takes the opposing piece on the square it
+// moves to and nothing else (no listed captures or conversions, no push, no
+// exchange, no capture in place).
+func plainCapture(st rules.State, m *rules.Move) bool {
+	if m.NCap+m.NConv > 0 || m.Push != rules.NoSquare || m.Flags&(rules.FlagExchange|rules.FlagDrop|rules.FlagPass|rules.FlagPromote) != 0 || m.From == m.To {
+		return false
+	}
+	p := st.At(int(m.To))
+	return p != rules.NoPiece && p.Side() != st.SideToMove()
 }
