@@ -46,6 +46,31 @@ func TestTunePolicy(t *testing.T) {
 			t.Fatalf("--policy only changed value term %s: %v -> %v", shipped.Schema().Names[i], v, w.Vec[i])
 		}
 	}
+	if !strings.Contains(stdout, "parts converted, 0 cached") {
+		t.Errorf("first fit: no part converted in %q", stdout)
+	}
+	// A second fit of the same run reads the parts' policy caches and
+	// writes the same policy.
+	out2 := filepath.Join(dir, "w2.json")
+	code, stdout, errs = runCLI("tune", "--game", "nanashogi", "--data", data, "--out", out2, "--policy", "only", "--no-progress", "--validation", "0.3")
+	if code != 0 {
+		t.Fatalf("second fit: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(stdout, " 0 parts converted") {
+		t.Errorf("second fit converted parts again: %q", stdout)
+	}
+	w2, _, err := weightsio.Load(g, out2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w.Policy.Vec) == 0 || len(w2.Policy.Vec) != len(w.Policy.Vec) {
+		t.Fatalf("policies of %d and %d weights", len(w.Policy.Vec), len(w2.Policy.Vec))
+	}
+	for i, v := range w.Policy.Vec {
+		if w2.Policy.Vec[i] != v {
+			t.Fatalf("policy weight %d: %v from the caches, %v converted", i, w2.Policy.Vec[i], v)
+		}
+	}
 	code, stdout, errs = runCLI("export", "--weights", out, "--policy")
 	if code != 0 || !strings.Contains(stdout, "## Largest weights") || !strings.Contains(stdout, "| move | learned | hand |") {
 		t.Errorf("export --policy: exit %d, %s\n%s", code, errs, stdout)

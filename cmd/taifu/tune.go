@@ -88,7 +88,7 @@ func (f *tuneFlags) register(fs interface {
 }) {
 	fs.Var(&f.only, "only", "fit only terms whose names start with these prefixes (comma-separated, e.g. material/,hand/); others keep their starting value")
 	fs.BoolVar(&f.early, "early-stop", true, "keep the weights of the epoch with the lowest validation loss")
-	fs.BoolVar(&f.stream, "stream", false, "data too large for memory: mini-batch Adam re-reading the files every epoch (no bootstrap)")
+	fs.BoolVar(&f.stream, "stream", false, "data too large for memory: mini-batch Adam re-reading the files every epoch (no bootstrap); the policy fit reads its rows from its caches on every pass")
 	fs.Float64Var(&f.lambda, "lambda", tuner.DefaultLambda, "label = lambda*game result + (1-lambda)*search root value (both side to move, mapped to [0,1])")
 	fs.Float64Var(&f.l2, "l2", tuner.DefaultL2, "L2 strength pulling weights towards the starting weights")
 	fs.Float64Var(&f.validation, "validation", tuner.DefaultValidation, "share of games held out for validation")
@@ -104,7 +104,7 @@ func (f *tuneFlags) register(fs interface {
 	fs.IntVar(&f.maxRows, "max-rows", 0, "load at most this many positions (0: all)")
 	fs.IntVar(&f.boot, "bootstrap", 0, "bootstrap samples over games for piece-value intervals (0: none)")
 	fs.Float64Var(&f.conf, "confidence", tuner.DefaultConfidence, "bootstrap interval level")
-	fs.IntVar(&f.workers, "workers", 0, "goroutines for the loss (0: all cores)")
+	fs.IntVar(&f.workers, "workers", 0, "goroutines for the loss and the policy fit's conversion (0: all cores)")
 	fs.StringVar(&f.policy, "policy", "on", "fit the weights' policy section (learned move priors, --priors learned) to the runs' root visit counts: on (beside the value terms), off, or only (keep the starting weights' value terms)")
 	fs.Float64Var(&f.policyL2, "policy-l2", policy.DefaultL2, "L2 strength of the policy fit, towards the hand prior")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed for Adam's shuffling and the bootstrap")
@@ -277,7 +277,8 @@ func (q quietAfter) Write(p []byte) (int, error) {
 // fitPolicy fits w's policy section on the runs data (--policy), printing
 // the held-out report to out.
 func (f *tuneFlags) fitPolicy(g *rules.Game, w *features.Weights, data []string, rec progress.Recorder, out io.Writer) error {
-	pol, rep, err := policy.Fit(policy.Config{Game: g, Weights: w, Data: data, Validation: f.validation, L2: f.policyL2, MaxRows: f.maxRows, Progress: rec})
+	pol, rep, err := policy.Fit(policy.Config{Game: g, Weights: w, Data: data, Validation: f.validation, L2: f.policyL2, MaxRows: f.maxRows,
+		Workers: f.workers, Stream: f.stream, Progress: rec})
 	if err != nil {
 		return err
 	}

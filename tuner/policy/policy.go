@@ -13,6 +13,18 @@
 // is used only when its search was a full one (the full column; playout cap
 // randomization's fast searches record a policy the fit must not learn
 // from) and when its legal moves are those the policy indices refer to.
+//
+// The converted rows of each part are kept in a cache beside it
+// ("<part>.pfeat", cache.go), rebuilt when the part, the move-feature
+// schema or the material values the move features read change; a part is
+// converted by workers (convert.go) and later fits read its cache. The
+// rows are held in memory (about 3.4 KB a Typhoon row) unless they would
+// take more than Config.MaxMemory or Config.Stream is set: then every pass
+// of the fit reads them from the caches, a few blocks at a time. The
+// passes (pass.go) run over blocks of rows on workers and add the blocks'
+// sums in block order, so the fitted policy is the same bit for bit
+// whether the rows were converted or cached, held or streamed, and
+// whatever the number of workers.
 package policy
 
 import (
@@ -22,13 +34,13 @@ import (
 	"math"
 	"time"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/optimize"
 
 	"taifu/datasets"
 	"taifu/features"
 	"taifu/progress"
 	"taifu/rules"
-	"taifu/tuner/data"
 )
 
 // DefaultL2 is the L2 strength on the weights other than hand_prior's
@@ -59,22 +71,22 @@ type Config struct {
 	Validation float64
 	// L2 is the penalty strength (0: DefaultL2; negative: none).
 	L2 float64
-	// MaxRows stops loading after this many rows (0: no limit).
+	// MaxRows uses only the first this many rows (in part and row order;
+	// 0: no limit); the parts after them are not converted.
 	MaxRows int
+	// Workers is the number of goroutines that convert parts, read the
+	// caches and compute the loss (0: GOMAXPROCS). The fit is the same
+	// whatever their number.
+	Workers int
+	// Stream reads the rows from the caches on every pass instead of
+	// holding them; rows that would take more than MaxMemory bytes held
+	// (0: DefaultMaxMemory) are streamed anyway. The fit is the same.
+	Stream    bool
+	MaxMemory int64
 	// Iterations bounds the L-BFGS iterations (0: 200).
 	Iterations int
 	// Progress records a log line per stage (nil: nothing).
 	Progress progress.Recorder
-}
-
-// sample is one row: its moves' features (flat, Start per move), the hand
-// prior logits, and the visit share of each move.
-type sample struct {
-	start  []int32 // len(moves)+1 offsets into feats
-	feats  []features.Feature
-	hand   []float32
-	target []float32 // visit share per move, summing to 1
-	best   int32     // most visited move (first in move order on ties)
 }
 
 // Stats counts what the loader did.
@@ -86,11 +98,24 @@ type Stats struct {
 	Fast       int64 `json:"rows_fast"`     // fast searches (full = false): not fitted
 	Mismatch   int64 `json:"rows_mismatch"` // legal moves not those the row counted: skipped
 	NoPolicy   int64 `json:"rows_no_policy"`
-	// LoadSeconds is the time to replay the rows and compute their
-	// features; RowsPerSecond is Used/LoadSeconds.
+	// Converted and Cached count the parts converted (their caches
+	// missing or stale) and read from their caches.
+	Converted int `json:"parts_converted"`
+	Cached    int `json:"parts_cached"`
+	// Streamed says that the rows were read from the caches on every pass;
+	// MemoryBytes is what the rows held take (streamed: the blocks in
+	// flight).
+	Streamed    bool  `json:"streamed"`
+	MemoryBytes int64 `json:"memory_bytes"`
+	// LoadSeconds is the time to make the caches ready (replaying the rows
+	// and computing their features where they were missing) and read them;
+	// RowsPerSecond is Used/LoadSeconds.
 	LoadSeconds   float64 `json:"load_seconds"`
 	RowsPerSecond float64 `json:"rows_per_second"`
 	FitSeconds    float64 `json:"fit_seconds"`
+	// Passes counts the fit's passes over the rows (each the loss and its
+	// gradient; FitSeconds is their time).
+	Passes int `json:"passes"`
 }
 
 // Scores are the cross-entropy (nats a row) of the priors to the visit
@@ -112,217 +137,6 @@ type Report struct {
 	TrainFit   Scores  `json:"train_learned"`
 	Iterations int     `json:"iterations"`
 	L2         float64 `json:"l2"`
-}
-
-// Load reads the rows of cfg.Files into training and validation samples.
-func load(cfg *Config, st *Stats) (train, val []sample, err error) {
-	g := cfg.Game
-	s := features.MovesFor(g)
-	ev := cfg.Weights.Evaluator()
-	vals := features.NewMoveValues(cfg.Weights)
-	var (
-		mf      features.MoveFeatures
-		in      features.MoveInput
-		cur     rules.State
-		curRun  string
-		curGame int64 = -1
-		curPly  int32
-		prev    string // the move played at cur
-		legal   []rules.Move
-		checks  []rules.Move
-	)
-	t0 := time.Now()
-	errStop := errors.New("stop")
-	for _, file := range cfg.Files {
-		err := datasets.Scan([]string{file}, Columns, func(r *datasets.Row) error {
-			st.Rows++
-			// Replay: the position after the previous row's move when the
-			// row follows it in the same game, else from the board.
-			lastTo := -1
-			if cur != nil && r.RunID == curRun && r.GameNumber == curGame && r.Ply == curPly+1 {
-				m, err := rules.ParseMove(cur, prev)
-				if err != nil {
-					return fmt.Errorf("game %d ply %d: move %q: %v", curGame, curPly, prev, err)
-				}
-				cur.Make(m)
-				if m.Flags&rules.FlagPass == 0 {
-					lastTo = int(m.To)
-				}
-			} else {
-				x, err := r.State(g)
-				if err != nil {
-					return err
-				}
-				cur = x
-			}
-			curRun, curGame, curPly, prev = r.RunID, r.GameNumber, r.Ply, r.Move
-			if !r.Full {
-				st.Fast++
-				return nil
-			}
-			if len(r.Policy) == 0 {
-				st.NoPolicy++
-				return nil
-			}
-			legal = cur.Legal(legal[:0])
-			if len(legal) != int(r.LegalMoves) {
-				st.Mismatch++
-				return nil
-			}
-			var total float64
-			ok := true
-			for _, e := range r.Policy {
-				if e.Index < 0 || int(e.Index) >= len(legal) {
-					ok = false
-					break
-				}
-				total += float64(e.Visits)
-			}
-			if !ok || total <= 0 {
-				st.Mismatch++
-				return nil
-			}
-			in = features.MoveInput{Threats: ev.Threats(cur, false), LastTo: lastTo}
-			if t, ok := cur.(rules.Tactical); ok {
-				checks = t.Checks(checks[:0])
-				in.Checks = checks
-			}
-			s.Compute(&mf, cur, legal, vals, &in)
-			x := sample{
-				start:  append([]int32(nil), mf.Start...),
-				feats:  append([]features.Feature(nil), mf.Feats...),
-				hand:   make([]float32, len(legal)),
-				target: make([]float32, len(legal)),
-			}
-			for i, h := range mf.Hand {
-				x.hand[i] = float32(h)
-			}
-			for _, e := range r.Policy {
-				x.target[e.Index] = float32(float64(e.Visits) / total)
-			}
-			x.best = 0
-			for i, p := range x.target {
-				if p > x.target[x.best] {
-					x.best = int32(i)
-				}
-			}
-			st.Used++
-			if data.InValidation(data.GameKey(r.RunID, r.GameNumber), cfg.Validation) {
-				val = append(val, x)
-			} else {
-				train = append(train, x)
-			}
-			if cfg.MaxRows > 0 && st.Used >= int64(cfg.MaxRows) {
-				return errStop
-			}
-			return nil
-		})
-		if errors.Is(err, errStop) {
-			break
-		}
-		if err != nil {
-			return nil, nil, fmt.Errorf("policy fit: %s: %v", file, err)
-		}
-	}
-	st.LoadSeconds = time.Since(t0).Seconds()
-	if st.LoadSeconds > 0 {
-		st.RowsPerSecond = float64(st.Used) / st.LoadSeconds
-	}
-	st.Train, st.Validation = len(train), len(val)
-	return train, val, nil
-}
-
-// rowLoss adds to grad (when not nil) the gradient of x's cross-entropy at
-// weights w, and returns the cross-entropy and whether the top logit is
-// the most visited move. buf is scratch for the logits.
-func rowLoss(w []float64, x *sample, grad []float64, buf []float64) (float64, bool) {
-	n := len(x.target)
-	maxL := math.Inf(-1)
-	top := 0
-	for i := 0; i < n; i++ {
-		l := features.Dot(w, x.feats[x.start[i]:x.start[i+1]])
-		buf[i] = l
-		if l > maxL {
-			maxL, top = l, i
-		}
-	}
-	return softmaxLoss(buf[:n], maxL, x, top, func(i int, d float64) {
-		if grad != nil {
-			for _, f := range x.feats[x.start[i]:x.start[i+1]] {
-				grad[f.Index] += d * float64(f.Value)
-			}
-		}
-	})
-}
-
-// softmaxLoss turns logits into the cross-entropy to x.target; it calls
-// back(i, q_i - p_i) for each move (the gradient of the loss in logit i).
-func softmaxLoss(logits []float64, maxL float64, x *sample, top int, back func(int, float64)) (float64, bool) {
-	var z float64
-	for _, l := range logits {
-		z += math.Exp(l - maxL)
-	}
-	logZ := maxL + math.Log(z)
-	var ce float64
-	for i, l := range logits {
-		p := float64(x.target[i])
-		if p > 0 {
-			ce -= p * (l - logZ)
-		}
-		back(i, math.Exp(l-logZ)-p)
-	}
-	return ce, int32(top) == x.best
-}
-
-// score returns the mean scores of the rows xs under logits from fn.
-func score(xs []sample, logit func(x *sample, buf []float64) []float64) Scores {
-	if len(xs) == 0 {
-		return Scores{CE: math.NaN(), Top1: math.NaN()}
-	}
-	var ce float64
-	var hits int
-	buf := make([]float64, 0, 1024)
-	for i := range xs {
-		x := &xs[i]
-		ls := logit(x, buf[:0])
-		maxL, top := math.Inf(-1), 0
-		for j, l := range ls {
-			if l > maxL {
-				maxL, top = l, j
-			}
-		}
-		c, hit := softmaxLoss(ls, maxL, x, top, func(int, float64) {})
-		ce += c
-		if hit {
-			hits++
-		}
-		buf = ls
-	}
-	return Scores{CE: ce / float64(len(xs)), Top1: float64(hits) / float64(len(xs))}
-}
-
-// uniform, hand and learned are the three priors compared.
-func uniform(x *sample, buf []float64) []float64 {
-	for range x.target {
-		buf = append(buf, 0)
-	}
-	return buf
-}
-
-func hand(x *sample, buf []float64) []float64 {
-	for _, h := range x.hand {
-		buf = append(buf, float64(h))
-	}
-	return buf
-}
-
-func learned(w []float64) func(x *sample, buf []float64) []float64 {
-	return func(x *sample, buf []float64) []float64 {
-		for i := range x.target {
-			buf = append(buf, features.Dot(w, x.feats[x.start[i]:x.start[i+1]]))
-		}
-		return buf
-	}
 }
 
 // Start returns the starting weights of the fit for g: the hand prior's
@@ -353,15 +167,27 @@ func Fit(cfg Config) (*features.Policy, *Report, error) {
 		cfg.Files = files
 	}
 	rep := &Report{Game: g.Name}
-	train, val, err := load(&cfg, &rep.Stats)
+	st := &rep.Stats
+	t0 := time.Now()
+	rs, err := openRows(&cfg, st)
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(train) == 0 {
-		return nil, nil, fmt.Errorf("policy fit: no training rows with a full search's policy in %d files (%d rows read, %d fast, %d mismatched)", len(cfg.Files), rep.Stats.Rows, rep.Stats.Fast, rep.Stats.Mismatch)
+	defer rs.close()
+	st.LoadSeconds = time.Since(t0).Seconds()
+	if st.LoadSeconds > 0 {
+		st.RowsPerSecond = float64(st.Used) / st.LoadSeconds
 	}
-	cfg.Progress.Logf("policy", "policy: %d training and %d validation rows (%d read, %d fast searches skipped, %d mismatched), %.0f rows/s",
-		len(train), len(val), rep.Stats.Rows, rep.Stats.Fast, rep.Stats.Mismatch, rep.Stats.RowsPerSecond)
+	st.Train, st.Validation = rs.train, rs.val
+	if rs.train == 0 {
+		return nil, nil, fmt.Errorf("policy fit: no training rows with a full search's policy in %d files (%d rows read, %d fast, %d mismatched)", len(cfg.Files), st.Rows, st.Fast, st.Mismatch)
+	}
+	how := "held in memory"
+	if st.Streamed {
+		how = "streamed from the caches"
+	}
+	cfg.Progress.Logf("policy", "policy: %d training and %d validation rows (%d read, %d fast searches skipped, %d mismatched; %d parts converted, %d cached), %.0f rows/s, %s (%.0f MB)",
+		rs.train, rs.val, st.Rows, st.Fast, st.Mismatch, st.Converted, st.Cached, st.RowsPerSecond, how, float64(st.MemoryBytes)/1e6)
 	l2 := cfg.L2
 	if l2 == 0 {
 		l2 = DefaultL2
@@ -369,50 +195,54 @@ func Fit(cfg Config) (*features.Policy, *Report, error) {
 	l2 = max(l2, 0)
 	rep.L2 = l2
 	w0 := Start(g)
-	buf := make([]float64, 4096)
-	nt := float64(len(train))
-	obj := func(w, grad []float64) float64 {
-		if grad != nil {
-			clear(grad)
+	nt := float64(rs.train)
+	// The loss and its gradient come from one pass over the rows; gonum
+	// asks for both at the same point one after the other.
+	var (
+		memoX, memoG []float64
+		memoF        float64
+		passErr      error
+	)
+	eval := func(x []float64) {
+		if memoX != nil && floats.Equal(x, memoX) {
+			return
 		}
-		var loss float64
-		for i := range train {
-			x := &train[i]
-			if len(buf) < len(x.target) {
-				buf = make([]float64, len(x.target))
-			}
-			c, _ := rowLoss(w, x, grad, buf)
-			loss += c
+		memoX = append(memoX[:0], x...)
+		memoG = resize(memoG, len(x))
+		ce, err := rs.lossGrad(x, memoG)
+		if err != nil && passErr == nil {
+			passErr = err
 		}
-		loss /= nt
-		if grad != nil {
-			for j := range grad {
-				grad[j] /= nt
-			}
-		}
-		for j, v := range w {
+		loss := ce / nt
+		for j, v := range x {
+			memoG[j] /= nt
 			d := v - w0[j]
 			loss += 0.5 * l2 * d * d
-			if grad != nil {
-				grad[j] += l2 * d
-			}
+			memoG[j] += l2 * d
 		}
-		return loss
+		memoF = loss
+		if passErr != nil {
+			memoF = math.NaN()
+		}
 	}
 	iters := cfg.Iterations
 	if iters <= 0 {
 		iters = 200
 	}
 	p := optimize.Problem{
-		Func: func(w []float64) float64 { return obj(w, nil) },
-		Grad: func(grad, w []float64) { obj(w, grad) },
+		Func: func(w []float64) float64 { eval(w); return memoF },
+		Grad: func(grad, w []float64) { eval(w); copy(grad, memoG) },
 	}
-	t0 := time.Now()
+	t1, p0 := time.Now(), rs.passes
 	res, err := optimize.Minimize(p, w0, &optimize.Settings{MajorIterations: iters, GradientThreshold: 1e-6}, &optimize.LBFGS{})
+	if passErr != nil {
+		return nil, nil, passErr
+	}
 	if err != nil && res == nil {
 		return nil, nil, fmt.Errorf("policy fit: %v", err)
 	}
-	rep.Stats.FitSeconds = time.Since(t0).Seconds()
+	st.FitSeconds = time.Since(t1).Seconds()
+	st.Passes = rs.passes - p0
 	rep.Iterations = res.Stats.MajorIterations
 	w := res.X
 	for _, v := range w {
@@ -420,20 +250,24 @@ func Fit(cfg Config) (*features.Policy, *Report, error) {
 			return nil, nil, fmt.Errorf("policy fit: diverged (a weight %v)", v)
 		}
 	}
-	rep.Uniform = score(val, uniform)
-	rep.Hand = score(val, hand)
-	rep.Learned = score(val, learned(w))
-	rep.TrainHand = score(train, hand)
-	rep.TrainFit = score(train, learned(w))
+	if _, rep.Uniform, err = rs.scores(make([]float64, len(w))); err != nil {
+		return nil, nil, err
+	}
+	if rep.TrainHand, rep.Hand, err = rs.scores(w0); err != nil {
+		return nil, nil, err
+	}
+	if rep.TrainFit, rep.Learned, err = rs.scores(w); err != nil {
+		return nil, nil, err
+	}
 	prov := map[string]any{
 		"fit":             "softmax cross-entropy to the root visit distribution, L2 towards the hand prior, L-BFGS (taifu tuner/policy)",
 		"files":           len(cfg.Files),
 		"weights":         cfg.Weights.Version,
 		"l2":              l2,
-		"train_rows":      len(train),
-		"validation_rows": len(val),
+		"train_rows":      rs.train,
+		"validation_rows": rs.val,
 	}
-	if len(val) > 0 {
+	if rs.val > 0 {
 		prov["validation_ce"] = map[string]float64{"uniform": rep.Uniform.CE, "hand": rep.Hand.CE, "learned": rep.Learned.CE}
 		prov["validation_top1"] = map[string]float64{"uniform": rep.Uniform.Top1, "hand": rep.Hand.Top1, "learned": rep.Learned.Top1}
 	}
@@ -443,8 +277,17 @@ func Fit(cfg Config) (*features.Policy, *Report, error) {
 
 // Print writes rep as a short table.
 func (rep *Report) Print(out io.Writer) {
-	fmt.Fprintf(out, "policy %s: %d training, %d held-out rows (%d read, %d fast skipped, %d mismatched); %.0f rows/s loading, fit %.1f s, %d iterations, L2 %g\n",
-		rep.Game, rep.Stats.Train, rep.Stats.Validation, rep.Stats.Rows, rep.Stats.Fast, rep.Stats.Mismatch, rep.Stats.RowsPerSecond, rep.Stats.FitSeconds, rep.Iterations, rep.L2)
+	st := &rep.Stats
+	how := "held"
+	if st.Streamed {
+		how = "streamed"
+	}
+	var pass float64
+	if st.FitSeconds > 0 {
+		pass = float64(st.Train) * float64(st.Passes) / st.FitSeconds
+	}
+	fmt.Fprintf(out, "policy %s: %d training, %d held-out rows (%d read, %d fast skipped, %d mismatched); %d parts converted, %d cached; %.0f rows/s loading, %s (%.0f MB); fit %.1f s, %d passes (%.0f rows/s), %d iterations, L2 %g\n",
+		rep.Game, st.Train, st.Validation, st.Rows, st.Fast, st.Mismatch, st.Converted, st.Cached, st.RowsPerSecond, how, float64(st.MemoryBytes)/1e6, st.FitSeconds, st.Passes, pass, rep.Iterations, rep.L2)
 	fmt.Fprintf(out, "  held-out     cross-entropy  top-1\n")
 	for _, r := range []struct {
 		name string

@@ -3,6 +3,7 @@ package policy
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,12 +14,14 @@ import (
 	"taifu/rules"
 	_ "taifu/rules/all"
 	"taifu/selfplay"
+	"taifu/tuner/data"
+	"taifu/tuner/internal/testrun"
 	"taifu/weightsio"
 )
 
 // run plays games real self-play games of game (32 playouts, shipped
 // weights) and returns its files.
-func run(t *testing.T, game string, games int64) []string {
+func run(t testing.TB, game string, games int64) []string {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "run")
 	cfg := selfplay.Config{Game: game, Games: games, Config: mcts.Config{Playouts: 32}, Workers: 1, Seed: 34, Out: out, MaxPlies: 60}
@@ -32,7 +35,68 @@ func run(t *testing.T, game string, games int64) []string {
 	return files
 }
 
-func shipped(t *testing.T, game string) (*rules.Game, *features.Weights) {
+// fakeRun writes games random-move games of game (at most plies plies)
+// as a run (parts of about partBytes bytes; 0: one part), with made-up visit
+// counts: a cheap run whose rows are real positions. Every seventh row is a
+// fast search's, every eleventh has no policy, and one row of each third
+// game is left out, so that the game's replay starts again from the next
+// row's board.
+func fakeRun(t testing.TB, game string, games, plies int, seed uint64, partBytes int64) []string {
+	t.Helper()
+	g, _ := shipped(t, game)
+	rng := rand.New(rand.NewPCG(seed, 2))
+	dir := t.TempDir()
+	w, err := datasets.NewWriter(datasets.WriterConfig{Dir: dir, Game: g.Name, MaxFileBytes: partBytes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for gi, rows := range testrun.RandomGames(t, g, games, plies, seed) {
+		st := g.Start()
+		var keep []datasets.Row
+		for i := range rows {
+			r := rows[i]
+			legal := st.Legal(nil)
+			r.LegalMoves = int32(len(legal))
+			n++
+			r.Full = n%7 != 0
+			if r.Full && n%11 != 0 {
+				for _, k := range rng.Perm(len(legal))[:min(len(legal), 1+rng.IntN(4))] { // distinct moves, as a search's
+					r.Policy = append(r.Policy, datasets.PolicyEntry{Index: int32(k), Visits: int32(1 + rng.IntN(50))})
+				}
+			}
+			if gi%3 != 0 || i != len(rows)/2 {
+				keep = append(keep, r)
+			}
+			m, err := rules.ParseMove(st, r.Move)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st.Make(m)
+		}
+		if err := w.Write(keep); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	files, err := datasets.Files([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// smallBlocks makes the blocks of the caches written by the test small,
+// so that small runs have several.
+func smallBlocks(t *testing.T) {
+	old := blockRows
+	blockRows = 32
+	t.Cleanup(func() { blockRows = old })
+}
+
+func shipped(t testing.TB, game string) (*rules.Game, *features.Weights) {
 	t.Helper()
 	g, err := rules.Lookup(game)
 	if err != nil {
@@ -45,16 +109,119 @@ func shipped(t *testing.T, game string) (*rules.Game, *features.Weights) {
 	return g, w
 }
 
+// ref is a row as an independent, plain reading of a run gives it: each
+// game replayed from its first row with rules.ParseMove, the move
+// features of every legal move computed by MoveSchema.Compute.
+type ref struct {
+	key    uint64
+	feats  [][]features.Feature
+	target []float64
+}
+
+// refRows reads the full searches' rows of files the plain way.
+func refRows(t *testing.T, g *rules.Game, w *features.Weights, files []string) []ref {
+	t.Helper()
+	s := features.MovesFor(g)
+	ev := w.Evaluator()
+	vals := features.NewMoveValues(w)
+	var out []ref
+	var cur rules.State
+	var prev *datasets.Row
+	for _, f := range files {
+		prev = nil
+		err := datasets.Scan([]string{f}, Columns, func(r *datasets.Row) error {
+			lastTo := -1
+			if prev != nil && r.GameNumber == prev.GameNumber && r.Ply == prev.Ply+1 {
+				m, err := rules.ParseMove(cur, prev.Move)
+				if err != nil {
+					return err
+				}
+				cur.Make(m)
+				if m.Flags&rules.FlagPass == 0 {
+					lastTo = int(m.To)
+				}
+			} else {
+				x, err := r.State(g)
+				if err != nil {
+					return err
+				}
+				cur = x
+			}
+			prev = &datasets.Row{GameNumber: r.GameNumber, Ply: r.Ply, Move: r.Move}
+			if !r.Full || len(r.Policy) == 0 {
+				return nil
+			}
+			legal := cur.Legal(nil)
+			if len(legal) != int(r.LegalMoves) {
+				return nil
+			}
+			in := features.MoveInput{Threats: ev.Threats(cur, false), LastTo: lastTo}
+			if tc, ok := cur.(rules.Tactical); ok {
+				in.Checks = tc.Checks(nil)
+			}
+			var mf features.MoveFeatures
+			s.Compute(&mf, cur, legal, vals, &in)
+			x := ref{key: data.GameKey(r.RunID, r.GameNumber), target: make([]float64, len(legal))}
+			var total float64
+			for _, e := range r.Policy {
+				total += float64(e.Visits)
+			}
+			for _, e := range r.Policy {
+				x.target[e.Index] = float64(float32(float64(e.Visits) / total))
+			}
+			for i := range legal {
+				x.feats = append(x.feats, append([]features.Feature(nil), mf.Of(i)...))
+			}
+			out = append(out, x)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// refLoss is the plain cross-entropy of x under the logits of w, and its
+// gradient added to grad (when not nil).
+func refLoss(w []float64, x *ref, grad []float64) float64 {
+	logits := make([]float64, len(x.feats))
+	for i, fs := range x.feats {
+		logits[i] = features.Dot(w, fs)
+	}
+	m := math.Inf(-1)
+	for _, l := range logits {
+		m = max(m, l)
+	}
+	var z float64
+	for _, l := range logits {
+		z += math.Exp(l - m)
+	}
+	logZ := m + math.Log(z)
+	var ce float64
+	for i, l := range logits {
+		ce -= x.target[i] * (l - logZ)
+		if grad != nil {
+			d := math.Exp(l-logZ) - x.target[i]
+			for _, f := range x.feats[i] {
+				grad[f.Index] += d * float64(f.Value)
+			}
+		}
+	}
+	return ce
+}
+
 // The fit replays every row (the policy indices match the replayed legal
 // moves: no mismatch), scores the uniform priors at exactly the mean log of
 // the number of legal moves (the cross-entropy of a uniform guess to any
-// distribution), and lowers the training cross-entropy below the hand
-// priors' it starts from.
+// distribution), lowers the training cross-entropy below the hand priors'
+// it starts from, and scores the held-out rows as the search's
+// Policy.Logit of the same features does.
 func TestFit(t *testing.T) {
 	for _, game := range []string{"torishogi", "nanashogi"} {
 		g, w := shipped(t, game)
 		files := run(t, game, 6)
-		pol, rep, err := Fit(Config{Game: g, Weights: w, Files: files, Validation: 0.3, Iterations: 50})
+		pol, rep, err := Fit(Config{Game: g, Weights: w, Files: files, Validation: 0.5, Iterations: 50})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,56 +231,120 @@ func TestFit(t *testing.T) {
 		if !(rep.TrainFit.CE < rep.TrainHand.CE) {
 			t.Errorf("%s: training cross-entropy learned %v, hand %v", game, rep.TrainFit.CE, rep.TrainHand.CE)
 		}
-		train, val, err := load(&Config{Game: g, Weights: w, Files: files, Validation: 0.3}, &Stats{})
-		if err != nil {
-			t.Fatal(err)
+		if len(pol.Vec) != len(features.MovesFor(g).Names) {
+			t.Errorf("%s: policy of %d weights", game, len(pol.Vec))
 		}
-		var logn float64
-		for _, x := range val {
-			logn += math.Log(float64(len(x.target)))
+		rows := refRows(t, g, w, files)
+		if int64(len(rows)) != rep.Stats.Used {
+			t.Fatalf("%s: %d rows read plainly, the fit used %d", game, len(rows), rep.Stats.Used)
 		}
-		if u := score(val, uniform).CE; math.Abs(u-logn/float64(len(val))) > 1e-6 /* visit shares are float32 */ {
-			t.Errorf("%s: uniform cross-entropy %v, mean log n %v", game, u, logn/float64(len(val)))
+		var logn, ce float64
+		var held int
+		for i := range rows {
+			x := &rows[i]
+			if !data.InValidation(x.key, 0.5) {
+				continue
+			}
+			held++
+			logn += math.Log(float64(len(x.feats)))
+			logits := make([]float64, len(x.feats))
+			for j, fs := range x.feats {
+				logits[j] = pol.Logit(fs)
+			}
+			p := probs(logits)
+			for j, q := range x.target {
+				if q > 0 {
+					ce -= q * math.Log(p[j])
+				}
+			}
 		}
-		if len(train) == 0 || len(pol.Vec) != len(features.MovesFor(g).Names) {
-			t.Errorf("%s: %d training rows, policy of %d weights", game, len(train), len(pol.Vec))
+		if held != rep.Stats.Validation || held == 0 {
+			t.Fatalf("%s: %d held-out rows, the fit %d", game, held, rep.Stats.Validation)
 		}
-		// Learned priors computed as the search computes them equal the
-		// fit's learned score: Policy.Logit of the same features.
-		if got := score(val, learned(pol.Vec)); math.Abs(got.CE-rep.Learned.CE) > 1e-9 {
-			t.Errorf("%s: held-out learned %v, report %v", game, got.CE, rep.Learned.CE)
+		if u := rep.Uniform.CE; math.Abs(u-logn/float64(held)) > 1e-6 /* visit shares are float32 */ {
+			t.Errorf("%s: uniform cross-entropy %v, mean log n %v", game, u, logn/float64(held))
+		}
+		if got := ce / float64(held); math.Abs(got-rep.Learned.CE) > 1e-9 {
+			t.Errorf("%s: held-out learned %v by Policy.Logit, report %v", game, got, rep.Learned.CE)
 		}
 	}
 }
 
-// rowLoss's gradient matches central differences of its loss.
-func TestGradient(t *testing.T) {
+// The loss and gradient of a pass over the cached rows equal the plain
+// computation over the plainly read rows (float tolerance: the sums run in
+// another order), held or streamed, with all rows or the first MaxRows;
+// and the gradient matches central differences of the loss.
+func TestLossGradient(t *testing.T) {
 	g, w := shipped(t, "torishogi")
-	files := run(t, "torishogi", 1)
-	train, _, err := load(&Config{Game: g, Weights: w, Files: files}, &Stats{})
-	if err != nil || len(train) < 5 {
-		t.Fatalf("%d rows, %v", len(train), err)
+	smallBlocks(t)
+	files := fakeRun(t, "torishogi", 12, 50, 1, 96<<10)
+	if len(files) < 2 {
+		t.Fatalf("%d parts, want several", len(files))
 	}
+	rows := refRows(t, g, w, files)
 	n := len(features.MovesFor(g).Names)
 	wv := Start(g)
 	for i := range wv {
 		wv[i] += 0.1 * math.Sin(float64(i))
 	}
-	buf := make([]float64, 1024)
-	for _, x := range train[:5] {
-		grad := make([]float64, n)
-		rowLoss(wv, &x, grad, buf)
-		for j := 0; j < n; j++ {
-			const h = 1e-5
-			a, b := append([]float64(nil), wv...), append([]float64(nil), wv...)
-			a[j] += h
-			b[j] -= h
-			la, _ := rowLoss(a, &x, nil, buf)
-			lb, _ := rowLoss(b, &x, nil, buf)
-			if num := (la - lb) / (2 * h); math.Abs(num-grad[j]) > 1e-5*(1+math.Abs(num)) {
-				t.Fatalf("weight %d: gradient %v, numeric %v", j, grad[j], num)
+	for _, tc := range []struct {
+		stream  bool
+		maxRows int
+	}{{false, 0}, {true, 0}, {false, len(rows) / 3}, {true, len(rows)/2 + 1}} {
+		use := rows
+		if tc.maxRows > 0 {
+			use = rows[:tc.maxRows]
+		}
+		want := make([]float64, n)
+		var wantCE float64
+		for i := range use {
+			if !data.InValidation(use[i].key, 0.5) {
+				wantCE += refLoss(wv, &use[i], want)
 			}
 		}
+		var st Stats
+		rs, err := openRows(&Config{Game: g, Weights: w, Files: files, Validation: 0.5, Stream: tc.stream, MaxRows: tc.maxRows, Workers: 2}, &st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Streamed != tc.stream || st.Used != int64(len(use)) || rs.train == 0 || rs.val == 0 || rs.train+rs.val != len(use) {
+			t.Fatalf("%+v: %+v, %d training rows, %d held out, want %d rows", tc, st, rs.train, rs.val, len(use))
+		}
+		grad := make([]float64, n)
+		ce, err := rs.lossGrad(wv, grad)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(ce-wantCE) > 1e-9*math.Abs(wantCE) {
+			t.Errorf("%+v: loss %v, plain %v", tc, ce, wantCE)
+		}
+		for j := range grad {
+			if math.Abs(grad[j]-want[j]) > 1e-9*(1+math.Abs(want[j])) {
+				t.Fatalf("%+v: gradient %d: %v, plain %v", tc, j, grad[j], want[j])
+			}
+		}
+		if tc == struct {
+			stream  bool
+			maxRows int
+		}{} {
+			checked := 0
+			for j := 0; j < n && checked < 6; j++ {
+				if grad[j] == 0 {
+					continue
+				}
+				checked++
+				const h = 1e-5
+				a, b := append([]float64(nil), wv...), append([]float64(nil), wv...)
+				a[j] += h
+				b[j] -= h
+				la, _ := rs.lossGrad(a, make([]float64, n))
+				lb, _ := rs.lossGrad(b, make([]float64, n))
+				if num := (la - lb) / (2 * h); math.Abs(num-grad[j]) > 1e-5*(1+math.Abs(num)) {
+					t.Errorf("weight %d: gradient %v, numeric %v", j, grad[j], num)
+				}
+			}
+		}
+		rs.close()
 	}
 }
 

@@ -1,0 +1,255 @@
+package policy
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"taifu/features"
+	"taifu/storage"
+)
+
+// fitOf fits cfg, failing the test on an error.
+func fitOf(t *testing.T, cfg Config) (*features.Policy, *Report) {
+	t.Helper()
+	pol, rep, err := Fit(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pol, rep
+}
+
+// sameFit fails unless a and b are the same policy bit for bit and the
+// reports' scores are equal.
+func sameFit(t *testing.T, what string, a, b *features.Policy, ra, rb *Report) {
+	t.Helper()
+	for i := range a.Vec {
+		if math.Float64bits(a.Vec[i]) != math.Float64bits(b.Vec[i]) {
+			t.Fatalf("%s: weight %d: %v, want %v", what, i, b.Vec[i], a.Vec[i])
+		}
+	}
+	if ra.Learned != rb.Learned || ra.TrainFit != rb.TrainFit || ra.Iterations != rb.Iterations || ra.Stats.Used != rb.Stats.Used {
+		t.Fatalf("%s: report %+v, want %+v", what, rb, ra)
+	}
+}
+
+// readCaches returns the bytes of the caches of files.
+func readCaches(t *testing.T, files []string) [][]byte {
+	t.Helper()
+	var out [][]byte
+	for _, f := range files {
+		b, err := os.ReadFile(f + cacheSuffix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// The first fit converts every part and writes its cache; a second fit of
+// the same run converts nothing and reads the caches. The fitted policy is
+// the same bit for bit whether the rows were converted or read from the
+// caches, held or streamed, and whatever the number of workers, and the
+// caches are the same bytes whatever the number of workers.
+func TestCacheReuse(t *testing.T) {
+	g, w := shipped(t, "torishogi")
+	smallBlocks(t)
+	files := fakeRun(t, "torishogi", 10, 50, 2, 0)
+	cfg := Config{Game: g, Weights: w, Files: files, Validation: 0.5, Iterations: 15, Workers: 1}
+	p1, r1 := fitOf(t, cfg)
+	if r1.Stats.Converted != len(files) || r1.Stats.Cached != 0 || r1.Stats.Streamed || r1.Stats.Fast == 0 || r1.Stats.NoPolicy == 0 || r1.Stats.Used < 4*int64(blockRows) {
+		t.Fatalf("first fit: %+v, want %d parts converted, held", r1.Stats, len(files))
+	}
+	caches := readCaches(t, files)
+	for _, workers := range []int{1, 3} {
+		c := cfg
+		c.Workers = workers
+		p, r := fitOf(t, c)
+		if r.Stats.Converted != 0 || r.Stats.Cached != len(files) {
+			t.Fatalf("second fit (%d workers): %+v, want every part cached", workers, r.Stats)
+		}
+		sameFit(t, "cached", p1, p, r1, r)
+		c.Stream = true
+		p, r = fitOf(t, c)
+		if !r.Stats.Streamed {
+			t.Fatalf("Stream: %+v", r.Stats)
+		}
+		sameFit(t, "streamed", p1, p, r1, r)
+	}
+	c := cfg
+	c.MaxMemory = 1 // too little to hold any row: streamed
+	p, r := fitOf(t, c)
+	if !r.Stats.Streamed {
+		t.Fatalf("MaxMemory 1: %+v", r.Stats)
+	}
+	sameFit(t, "streamed by MaxMemory", p1, p, r1, r)
+	for _, f := range files {
+		if err := os.Remove(f + cacheSuffix); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.Workers, c.MaxMemory = 3, 0
+	p, r = fitOf(t, c)
+	if r.Stats.Converted != len(files) {
+		t.Fatalf("after removing the caches: %+v", r.Stats)
+	}
+	sameFit(t, "converted by 3 workers", p1, p, r1, r)
+	for i, b := range readCaches(t, files) {
+		if !bytes.Equal(b, caches[i]) {
+			t.Errorf("%s: cache of 3 workers differs from that of 1", files[i])
+		}
+	}
+}
+
+// A cache is rebuilt when its part changed, when the material values the
+// move features read changed, or when it is of another format; it is
+// stale under another move-feature schema or game.
+func TestCacheInvalidation(t *testing.T) {
+	g, w := shipped(t, "torishogi")
+	files := fakeRun(t, "torishogi", 3, 40, 3, 0)
+	other := fakeRun(t, "torishogi", 3, 40, 4, 0)
+	cfg := Config{Game: g, Weights: w, Files: files[:1], Validation: 0.5, Iterations: 5}
+	fitOf(t, cfg)
+	converted := func(what string, c Config, want int) {
+		t.Helper()
+		_, r := fitOf(t, c)
+		if r.Stats.Converted != want {
+			t.Errorf("%s: %d parts converted, want %d", what, r.Stats.Converted, want)
+		}
+	}
+	converted("unchanged", cfg, 0)
+	// Another material value.
+	w2 := *w
+	w2.Vec = append([]float64(nil), w.Vec...)
+	i, ok := w.Schema().Index("material/" + g.Kinds[2].Token)
+	if !ok {
+		t.Fatal("no material term")
+	}
+	w2.Vec[i] += 0.5
+	c := cfg
+	c.Weights = &w2
+	converted("other values", c, 1)
+	converted("back to the first values", cfg, 1)
+	// Another part under the same name.
+	b, err := os.ReadFile(other[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(files[0], b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	converted("changed part", cfg, 1)
+	converted("changed part, again", cfg, 0)
+	// Another format.
+	src := files[0]
+	key := keyOf(g, w)
+	c0, err := openCache(src+cacheSuffix, int64(len(b)), sha(t, b), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := c0.h
+	c0.close()
+	h.Format = cacheFormat + 1
+	if err := writeCache(src+cacheSuffix, &h, func(func(*block) error) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	converted("other format", cfg, 1)
+	// Another schema or game: stale, not damaged.
+	for _, k := range []cacheKey{{game: key.game, values: key.values, schema: "x"}, {game: "other", values: key.values, schema: key.schema}} {
+		_, err := openCache(src+cacheSuffix, int64(len(b)), sha(t, b), k)
+		var st errStale
+		if !errors.As(err, &st) {
+			t.Errorf("key %+v: %v, want stale", k, err)
+		}
+	}
+}
+
+// A damaged cache is a one-line error naming it, from the fit; deleting it
+// rebuilds it.
+func TestCacheDamaged(t *testing.T) {
+	smallBlocks(t)
+	g, w := shipped(t, "nanashogi")
+	files := fakeRun(t, "nanashogi", 12, 40, 5, 0)
+	cfg := Config{Game: g, Weights: w, Files: files[:1], Validation: 0.5, Iterations: 5}
+	fitOf(t, cfg)
+	path := files[0] + cacheSuffix
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flip := func(at int) func([]byte) []byte {
+		return func(b []byte) []byte { b[at] ^= 0x10; return b }
+	}
+	for _, tc := range []struct {
+		name   string
+		damage func([]byte) []byte
+	}{
+		{"body", flip(len(cacheMagic) + 3)},
+		{"last block byte", flip(len(good) - 200)},
+		{"magic", flip(0)},
+		{"end magic", flip(len(good) - 1)},
+		{"footer", flip(len(good) - len(cacheMagic) - 4 - 32 - 5)},
+		{"truncated", func(b []byte) []byte { return b[:len(b)-7] }},
+		{"empty", func([]byte) []byte { return nil }},
+	} {
+		if err := os.WriteFile(path, tc.damage(append([]byte(nil), good...)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err := Fit(cfg)
+		if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "delete it to rebuild") {
+			t.Errorf("%s: %v, want a one-line error naming %s", tc.name, err, path)
+		}
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if _, r := fitOf(t, cfg); r.Stats.Converted != 1 {
+		t.Errorf("after deleting the damaged cache: %+v", r.Stats)
+	}
+}
+
+// A part the cache cannot be written beside has its cache in the policy
+// directory under TAIFU_CACHE_DIR, where the next fit finds it. The write
+// beside fails here because the part's name leaves no room for the
+// temporary name's suffix (root ignores a read-only directory's mode).
+func TestCacheFallback(t *testing.T) {
+	g, w := shipped(t, "nanashogi")
+	files := fakeRun(t, "nanashogi", 6, 40, 5, 0)
+	raw, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	part := filepath.Join(t.TempDir(), strings.Repeat("p", 240)+".parquet") // 248 bytes; NAME_MAX is 255
+	if err := os.WriteFile(part, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	t.Setenv(storage.CacheEnv, dir)
+	cfg := Config{Game: g, Weights: w, Files: []string{part}, Validation: 0.5, Iterations: 5}
+	p1, r1 := fitOf(t, cfg)
+	if r1.Stats.Converted != 1 {
+		t.Fatalf("%+v", r1.Stats)
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, "policy", "*"+cacheSuffix)); len(m) != 1 {
+		t.Fatalf("caches in %s: %v", dir, m)
+	}
+	p2, r2 := fitOf(t, cfg)
+	if r2.Stats.Cached != 1 {
+		t.Fatalf("second fit: %+v, want the cache of the cache directory", r2.Stats)
+	}
+	sameFit(t, "fallback cache", p1, p2, r1, r2)
+}
+
+// sha returns the hex sha256 of b.
+func sha(t *testing.T, b []byte) string {
+	t.Helper()
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
