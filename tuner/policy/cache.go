@@ -26,7 +26,7 @@ import (
 // later fits read that file. The file is
 //
 //	"taifu-policy-cache\n"   magic
-//	body                     the blocks (block.encode), blockRows rows each but the last
+//	body                     the blocks (block.encode), in row order
 //	JSON footer              cacheHeader: what it was built from, counts, its blocks
 //	32 bytes                 sha256 of the JSON footer
 //	uint32 little-endian     length of the JSON footer
@@ -45,8 +45,10 @@ import (
 // beside the part it goes to the policy directory under storage.CacheDir,
 // named by the part's sha256, where later fits look too.
 
-// cacheFormat is the version of the policy cache layout.
-const cacheFormat = 1
+// cacheFormat is the version of the policy cache layout: 2 since a move's
+// features of value 1 come first and the count of the others is stored
+// per move (format 1 flagged each index; its caches are rebuilt).
+const cacheFormat = 2
 
 // cacheSuffix is appended to a part's name to name its policy cache.
 const cacheSuffix = ".pfeat"
@@ -246,20 +248,24 @@ func (c *cacheFile) read(i int, b *block, raw *[]byte, nfeat int, held func(uint
 	return nil
 }
 
+// encodeBlock returns the stored form of b (appended to dst) and its
+// description.
+func encodeBlock(b *block, dst []byte) ([]byte, cacheBlock) {
+	raw, values := b.encode(dst)
+	return raw, cacheBlock{Rows: int64(b.rows()), Moves: int64(len(b.target)), Feats: int64(len(b.idx)),
+		Values: values, Bytes: int64(len(raw)), CRC32C: crc32.Checksum(raw, castagnoli)}
+}
+
 // writeCache writes a cache to path atomically: the header h (its blocks
-// and counts filled in by write's blocks) around the body that body writes
-// through put, block by block.
-func writeCache(path string, h *cacheHeader, body func(put func(b *block) error) error) error {
+// and counts filled in from the blocks) around the body that body writes
+// through put, block by block (raw, described by d).
+func writeCache(path string, h *cacheHeader, body func(put func(raw []byte, d cacheBlock) error) error) error {
 	return datasets.WriteAtomic(path, func(w io.Writer) error {
 		if _, err := io.WriteString(w, cacheMagic); err != nil {
 			return err
 		}
-		var raw []byte
 		h.Blocks = []cacheBlock{}
-		err := body(func(b *block) error {
-			raw = b.encode(raw[:0])
-			d := cacheBlock{Rows: int64(b.rows()), Moves: int64(len(b.target)), Feats: int64(len(b.idx)),
-				Values: b.storedValues(), Bytes: int64(len(raw)), CRC32C: crc32.Checksum(raw, castagnoli)}
+		err := body(func(raw []byte, d cacheBlock) error {
 			h.Blocks = append(h.Blocks, d)
 			h.Moves += d.Moves
 			h.Feats += d.Feats

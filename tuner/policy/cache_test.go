@@ -157,7 +157,7 @@ func TestCacheInvalidation(t *testing.T) {
 	h := c0.h
 	c0.close()
 	h.Format = cacheFormat + 1
-	if err := writeCache(src+cacheSuffix, &h, func(func(*block) error) error { return nil }); err != nil {
+	if err := writeCache(src+cacheSuffix, &h, func(func([]byte, cacheBlock) error) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 	converted("other format", cfg, 1)

@@ -10,10 +10,6 @@ import (
 	"taifu/tuner/data"
 )
 
-// jobRows is about how many rows of a part one conversion job holds: jobs
-// are cut between chains (below), so a job holds whole chains.
-const jobRows = 256
-
 // converter turns the rows of a part into policy rows and writes the
 // part's cache.
 //
@@ -21,9 +17,11 @@ const jobRows = 256
 // part in the same game (the next ply) is the previous position after the
 // previous row's move, which keeps the game's history (repetitions); any
 // other row starts a chain from its board column. The scan of the part
-// (Parquet decoding) cuts it into jobs of whole chains, workers replay and
-// convert the jobs, and the converted rows are written in the part's row
-// order: the cache is the same whatever the number of workers.
+// (Parquet decoding) cuts it into blocks of whole chains (at the first
+// chain start after blockRows rows; a chain of maxBlockRows rows is cut,
+// its next row starting again from its board), workers replay, convert and encode
+// the blocks, and the blocks are written in the part's row order: the
+// cache is the same whatever the number of workers.
 type converter struct {
 	cfg     *Config
 	s       *features.MoveSchema
@@ -48,12 +46,15 @@ type rawRow struct {
 	pol1        int
 }
 
-// convJob is a run of whole chains of a part and what converting it gave.
+// convJob is a run of whole chains of a part and what converting it gave:
+// its block, stored (raw, described by desc).
 type convJob struct {
 	rows   []rawRow
 	boards []byte
 	pols   []datasets.PolicyEntry
 	out    block
+	raw    []byte
+	desc   cacheBlock
 	counts [4]int64 // fast, no policy, mismatch, used
 	err    error
 }
@@ -72,15 +73,8 @@ var errStopScan = errors.New("stop")
 // cache could not be written; other errors are the part's.
 func (cv *converter) build(name, path string, h cacheHeader) error {
 	var convErr error // the part's error, as opposed to the cache file's
-	err := writeCache(path, &h, func(put func(b *block) error) error {
-		var cur block
-		cur.reset()
+	err := writeCache(path, &h, func(put func(raw []byte, d cacheBlock) error) error {
 		var werr error
-		flush := func() error {
-			werr = put(&cur)
-			cur.reset()
-			return werr
-		}
 		slots := make([]*convJob, 2*cv.workers)
 		for i := range slots {
 			slots[i] = &convJob{}
@@ -103,7 +97,7 @@ func (cv *converter) build(name, path string, h cacheHeader) error {
 				h.Read++
 				cont := started && r.RunID == prevRun && r.GameNumber == prevGame && r.Ply == prevPly+1
 				started, prevRun, prevGame, prevPly = true, r.RunID, r.GameNumber, r.Ply
-				if !cont && len(stage.rows) >= jobRows && !send() {
+				if (!cont && len(stage.rows) >= blockRows || len(stage.rows) == maxBlockRows) && !send() {
 					return errStopScan
 				}
 				x := rawRow{game: r.GameNumber, ply: r.Ply, key: data.GameKey(r.RunID, r.GameNumber),
@@ -135,20 +129,12 @@ func (cv *converter) build(name, path string, h cacheHeader) error {
 			h.NoPolicy += j.counts[1]
 			h.Mismatch += j.counts[2]
 			h.Used += j.counts[3]
-			for r := 0; r < j.out.rows(); r++ {
-				cur.copyRow(&j.out, r)
-				if cur.rows() == blockRows {
-					if err := flush(); err != nil {
-						return err
-					}
-				}
+			if j.out.rows() > 0 {
+				werr = put(j.raw, j.desc)
 			}
-			return nil
+			return werr
 		}
 		err := ordered(cv.workers, slots, produce, cv.newWork, consume)
-		if err == nil && cur.rows() > 0 {
-			err = flush()
-		}
 		if err != nil && werr == nil {
 			convErr = fmt.Errorf("policy fit: %s: %w", name, err)
 			return convErr
@@ -266,6 +252,9 @@ func (cv *converter) newWork() func(*convJob) {
 			}
 			j.out.addRow(r.key, &mf, target)
 			j.counts[3]++
+		}
+		if j.out.rows() > 0 {
+			j.raw, j.desc = encodeBlock(&j.out, j.raw[:0])
 		}
 	}
 }

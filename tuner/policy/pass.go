@@ -70,8 +70,8 @@ func workersOf(n int) int {
 // cfg.MaxMemory and cfg.Stream is not set. st gets the counts.
 func openRows(cfg *Config, st *Stats) (rs *rowSet, err error) {
 	nfeat := len(features.MovesFor(cfg.Game).Names)
-	if nfeat >= unitFlag {
-		return nil, fmt.Errorf("policy fit: %d move features, the policy cache holds at most %d", nfeat, unitFlag-1)
+	if nfeat > math.MaxUint16 {
+		return nil, fmt.Errorf("policy fit: %d move features, the policy cache holds at most %d", nfeat, math.MaxUint16)
 	}
 	rs = &rowSet{nfeat: nfeat, workers: workersOf(cfg.Workers)}
 	val := cfg.Validation

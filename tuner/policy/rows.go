@@ -4,28 +4,29 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 
 	"taifu/features"
 )
 
-// blockRows is the number of converted rows a block holds (the last block
-// of a part holds the rest). Blocks are the unit of the cache file, of
-// reading it in parallel and of the loss passes, whose per-block sums are
-// added in block order: a fixed size makes the fit the same whatever the
-// number of workers and whether the rows are held or streamed. (A variable
-// only so that tests can make small blocks.)
+// blockRows is how many rows of a part make a block, at least: a block is
+// the rows of whole chains (see converter), cut once it has read this
+// many. Blocks are the unit of conversion, of the cache file, of reading
+// it in parallel and of the loss passes, whose per-block sums are added in
+// block order: the blocks depend on the part alone, so the fit is the same
+// whatever the number of workers and whether the rows are held or
+// streamed. (A variable only so that tests can make small blocks.)
 var blockRows = 512
 
 // maxBlockRows bounds the rows of a block a cache may declare.
 const maxBlockRows = 1 << 16
 
-// unitFlag marks, in a stored feature index, a feature of value 1, whose
-// value is not stored (most move features are indicators).
-const unitFlag = 1 << 15
-
 // block is a run of converted rows, in row order, held column-wise: row r's
 // moves are mstart[r]:mstart[r+1], move m's features idx[k], val[k] for k in
-// fstart[m]:fstart[m+1] and its visit share target[m].
+// fstart[m]:fstart[m+1] and its visit share target[m]. A move's features
+// of value 1 come first (most move features are indicators, whose value
+// the cache does not store), then the others, each in the order of
+// features.MoveSchema.Compute.
 type block struct {
 	key    []uint64 // game key (data.GameKey) per row
 	mstart []int32  // rows+1 offsets into fstart and target
@@ -33,6 +34,9 @@ type block struct {
 	target []float32
 	idx    []uint16
 	val    []float32
+	// nval counts the features of each move whose value is not 1 (its last
+	// ones); kept by addRow for encode, not by decode.
+	nval []uint16
 	// Derived when decoded: the most visited move of each row (first in
 	// move order on ties), and whether the row is held out.
 	best []int32
@@ -44,7 +48,7 @@ func (b *block) rows() int { return len(b.key) }
 
 // reset empties b, keeping its storage.
 func (b *block) reset() {
-	b.key, b.target, b.idx, b.val = b.key[:0], b.target[:0], b.idx[:0], b.val[:0]
+	b.key, b.target, b.idx, b.val, b.nval = b.key[:0], b.target[:0], b.idx[:0], b.val[:0], b.nval[:0]
 	b.mstart = append(b.mstart[:0], 0)
 	b.fstart = append(b.fstart[:0], 0)
 	b.best, b.held = b.best[:0], b.held[:0]
@@ -54,30 +58,29 @@ func (b *block) reset() {
 // visit shares target.
 func (b *block) addRow(key uint64, mf *features.MoveFeatures, target []float32) {
 	b.key = append(b.key, key)
-	base := int32(len(b.idx))
+	k := len(b.idx)
+	b.idx = slices.Grow(b.idx, len(mf.Feats))[:k+len(mf.Feats)]
+	b.val = slices.Grow(b.val, len(mf.Feats))[:k+len(mf.Feats)]
+	idx, val := b.idx, b.val
 	for m := range target {
-		for _, f := range mf.Of(m) {
-			b.idx = append(b.idx, uint16(f.Index))
-			b.val = append(b.val, f.Value)
+		fs := mf.Feats[mf.Start[m]:mf.Start[m+1]]
+		for _, f := range fs {
+			if f.Value == 1 {
+				idx[k], val[k] = uint16(f.Index), 1
+				k++
+			}
 		}
-		b.fstart = append(b.fstart, base+mf.Start[m+1])
+		u := k
+		for _, f := range fs {
+			if f.Value != 1 {
+				idx[k], val[k] = uint16(f.Index), f.Value
+				k++
+			}
+		}
+		b.fstart = append(b.fstart, int32(k))
+		b.nval = append(b.nval, uint16(k-u))
 	}
 	b.target = append(b.target, target...)
-	b.mstart = append(b.mstart, int32(len(b.target)))
-}
-
-// copyRow appends row r of src to b.
-func (b *block) copyRow(src *block, r int) {
-	b.key = append(b.key, src.key[r])
-	m0, m1 := src.mstart[r], src.mstart[r+1]
-	f0, f1 := src.fstart[m0], src.fstart[m1]
-	shift := int32(len(b.idx)) - f0
-	for m := m0; m < m1; m++ {
-		b.fstart = append(b.fstart, src.fstart[m+1]+shift)
-	}
-	b.idx = append(b.idx, src.idx[f0:f1]...)
-	b.val = append(b.val, src.val[f0:f1]...)
-	b.target = append(b.target, src.target[m0:m1]...)
 	b.mstart = append(b.mstart, int32(len(b.target)))
 }
 
@@ -98,7 +101,7 @@ func (b *block) truncate(n int) {
 // memBytes is the memory b's rows take.
 func (b *block) memBytes() int64 {
 	return int64(cap(b.key))*8 + int64(cap(b.mstart)+cap(b.fstart)+cap(b.best))*4 +
-		int64(cap(b.target)+cap(b.val))*4 + int64(cap(b.idx))*2 + int64(cap(b.held))
+		int64(cap(b.target)+cap(b.val))*4 + int64(cap(b.idx)+cap(b.nval))*2 + int64(cap(b.held))
 }
 
 // rowBytes estimates the memory of rows rows of moves moves and feats
@@ -107,56 +110,61 @@ func rowBytes(rows, moves, feats int64) int64 {
 	return rows*(8+4+4+1) + moves*(4+4) + feats*(2+4)
 }
 
-// storedValues is the number of features of b whose value is not 1 (whose
-// value is stored).
-func (b *block) storedValues() (n int64) {
-	for _, v := range b.val {
-		if v != 1 {
-			n++
-		}
-	}
-	return n
-}
-
 // encodedBytes is the size of a stored block (see encode).
 func encodedBytes(rows, moves, feats, values int64) int64 {
-	return 10*rows + 6*moves + 2*feats + 4*values
+	return 10*rows + 8*moves + 2*feats + 4*values
 }
 
-// encode appends b's stored form to dst, column by column (little-endian):
+// encode appends b's stored form to dst, column by column (little-endian),
+// and returns it and the number of stored values:
 //
 //	rows  × uint64   game key
 //	rows  × uint16   moves of the row
 //	moves × uint16   features of the move
+//	moves × uint16   features of the move whose value is not 1 (its last ones)
 //	moves × float32  visit share of the move
-//	feats × uint16   feature index, | unitFlag when its value is 1
-//	values × float32 the values of the features without unitFlag, in order
-func (b *block) encode(dst []byte) []byte {
+//	feats × uint16   feature index
+//	values × float32 the values of the features whose value is not 1, in order
+func (b *block) encode(dst []byte) ([]byte, int64) {
 	le := binary.LittleEndian
+	rows, moves, feats := len(b.key), len(b.target), len(b.idx)
+	var values int
+	for _, n := range b.nval {
+		values += int(n)
+	}
+	size := int(encodedBytes(int64(rows), int64(moves), int64(feats), int64(values)))
+	n0 := len(dst)
+	dst = slices.Grow(dst, size)[:n0+size]
+	out := dst[n0:]
 	for _, k := range b.key {
-		dst = le.AppendUint64(dst, k)
+		le.PutUint64(out, k)
+		out = out[8:]
 	}
 	for r := range b.key {
-		dst = le.AppendUint16(dst, uint16(b.mstart[r+1]-b.mstart[r]))
+		le.PutUint16(out, uint16(b.mstart[r+1]-b.mstart[r]))
+		out = out[2:]
 	}
 	for m := range b.target {
-		dst = le.AppendUint16(dst, uint16(b.fstart[m+1]-b.fstart[m]))
+		le.PutUint16(out[2*m:], uint16(b.fstart[m+1]-b.fstart[m]))
+		le.PutUint16(out[2*(moves+m):], b.nval[m])
 	}
-	for _, t := range b.target {
-		dst = le.AppendUint32(dst, math.Float32bits(t))
+	out = out[4*moves:]
+	for m, t := range b.target {
+		le.PutUint32(out[4*m:], math.Float32bits(t))
 	}
+	out = out[4*moves:]
 	for k, i := range b.idx {
-		if b.val[k] == 1 {
-			i |= unitFlag
-		}
-		dst = le.AppendUint16(dst, i)
+		le.PutUint16(out[2*k:], i)
 	}
-	for _, v := range b.val {
-		if v != 1 {
-			dst = le.AppendUint32(dst, math.Float32bits(v))
+	out = out[2*feats:]
+	for m, n := range b.nval {
+		f1 := b.fstart[m+1]
+		for _, v := range b.val[f1-int32(n) : f1] {
+			le.PutUint32(out, math.Float32bits(v))
+			out = out[4:]
 		}
 	}
-	return dst
+	return dst, int64(values)
 }
 
 // decode reads a stored block raw of the counts of d into b (reusing its
@@ -208,6 +216,8 @@ func (b *block) decode(raw []byte, d *cacheBlock, nfeat int, held func(key uint6
 	if int(b.fstart[moves]) != feats {
 		return fmt.Errorf("moves have %d features, the block %d", b.fstart[moves], feats)
 	}
+	nvals := raw[p : p+2*moves]
+	p += 2 * moves
 	for m := range b.target {
 		t := math.Float32frombits(le.Uint32(raw[p:]))
 		p += 4
@@ -216,28 +226,34 @@ func (b *block) decode(raw []byte, d *cacheBlock, nfeat int, held func(key uint6
 		}
 		b.target[m] = t
 	}
-	vp := p + 2*feats
-	nv := 0
-	for k := range b.idx {
-		i := le.Uint16(raw[p:])
-		p += 2
-		v := float32(1)
-		if i&unitFlag == 0 {
-			if nv == values {
-				return fmt.Errorf("more stored values than the block's %d", values)
-			}
-			v = math.Float32frombits(le.Uint32(raw[vp:]))
-			vp += 4
-			nv++
-			if v-v != 0 { // NaN or ±Inf
-				return fmt.Errorf("feature value %v", v)
-			}
-		}
-		i &^= unitFlag
+	ib, vb := raw[p:p+2*feats], raw[p+2*feats:]
+	idx, val := b.idx[:feats], b.val[:feats]
+	for k := range idx {
+		i := uint16(ib[2*k]) | uint16(ib[2*k+1])<<8
 		if int(i) >= nfeat {
 			return fmt.Errorf("feature index %d outside [0, %d)", i, nfeat)
 		}
-		b.idx[k], b.val[k] = i, v
+		idx[k] = i
+	}
+	nv := 0
+	for m := 0; m < moves; m++ {
+		f0, f1 := int(b.fstart[m]), int(b.fstart[m+1])
+		n := int(le.Uint16(nvals[2*m:]))
+		if n > f1-f0 || nv+n > values {
+			return fmt.Errorf("move %d: %d stored values of %d features (%d of the block's %d used)", m, n, f1-f0, nv, values)
+		}
+		u := f1 - n
+		for k := f0; k < u; k++ {
+			val[k] = 1
+		}
+		for k := u; k < f1; k++ {
+			v := math.Float32frombits(le.Uint32(vb[4*nv:]))
+			nv++
+			if v-v != 0 || v == 1 { // NaN, ±Inf, or a unit value stored
+				return fmt.Errorf("stored feature value %v", v)
+			}
+			val[k] = v
+		}
 	}
 	if nv != values {
 		return fmt.Errorf("%d stored values, the block %d", nv, values)
