@@ -38,6 +38,7 @@ type rowSet struct {
 	// the passes over the rows.
 	train, val int
 	passes     int
+	wide       *wideVec // the weights of the pass
 }
 
 // slot is one block in flight in a pass and its results.
@@ -48,7 +49,7 @@ type slot struct {
 	raw    []byte
 	logits []float64
 	exps   []float64
-	grad   []float64
+	grad   *wideVec // the block's gradient (its first nfeat entries)
 	acc    [2]struct {
 		ce      float64
 		hits, n int
@@ -123,7 +124,7 @@ func openRows(cfg *Config, st *Stats) (rs *rowSet, err error) {
 	}
 	rs.slots = make([]*slot, 2*rs.workers)
 	for i := range rs.slots {
-		rs.slots[i] = &slot{grad: make([]float64, nfeat)}
+		rs.slots[i] = &slot{grad: new(wideVec)}
 	}
 	if cfg.Stream || est > maxMem {
 		st.Streamed = true
@@ -244,19 +245,34 @@ func (rs *rowSet) each(newWork func() func(*slot), reduce func(*slot)) error {
 	})
 }
 
+// wideVec is a vector indexed by any uint16: indexing it with a feature
+// index needs no bounds check.
+type wideVec [1 << 16]float64
+
+// widen returns w as a wideVec (zero beyond len(w)), reusing dst.
+func widen(dst *wideVec, w []float64) *wideVec {
+	if dst == nil {
+		dst = new(wideVec)
+	}
+	copy(dst[:], w)
+	return dst
+}
+
 // lossGrad returns the summed cross-entropy of the training rows at
 // weights w and puts its gradient in grad.
 func (rs *rowSet) lossGrad(w, grad []float64) (float64, error) {
 	clear(grad)
+	rs.wide = widen(rs.wide, w)
+	ww, n := rs.wide, len(w)
 	var ce float64
 	err := rs.each(func() func(*slot) {
 		return func(s *slot) {
-			clear(s.grad)
-			s.loss(w, s.grad)
+			clear(s.grad[:n])
+			s.loss(ww, s.grad)
 		}
 	}, func(s *slot) {
 		ce += s.acc[0].ce
-		for j, g := range s.grad {
+		for j, g := range s.grad[:n] {
 			grad[j] += g
 		}
 	})
@@ -270,8 +286,10 @@ func (rs *rowSet) scores(w []float64) (train, held Scores, err error) {
 		ce      float64
 		hits, n int
 	}
+	rs.wide = widen(rs.wide, w)
+	ww := rs.wide
 	err = rs.each(func() func(*slot) {
-		return func(s *slot) { s.loss(w, nil) }
+		return func(s *slot) { s.loss(ww, nil) }
 	}, func(s *slot) {
 		for i := range acc {
 			acc[i].ce += s.acc[i].ce
@@ -293,7 +311,7 @@ func (rs *rowSet) scores(w []float64) (train, held Scores, err error) {
 // visit shares of the rows of s.b, and their top-1 hits, to s.acc (the
 // training rows in acc[0], the held-out ones in acc[1]). With grad not
 // nil it takes the training rows only and adds their gradient to grad.
-func (s *slot) loss(w, grad []float64) {
+func (s *slot) loss(w, grad *wideVec) {
 	b := s.b
 	for r := 0; r < b.rows(); r++ {
 		h := 0
