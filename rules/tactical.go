@@ -1,21 +1,82 @@
 package rules
 
+import "fmt"
+
+// Capturer is implemented by States that generate their captures without
+// every legal move, as a capture-only search asks for them. Searches use it
+// when a State has it and fall back to Legal when not.
+type Capturer interface {
+	// Captures appends to buf the legal moves that capture or convert an
+	// opposing piece (IsCapture) or promote (FlagPromote), never a drop,
+	// in the order Legal lists them (a search that keeps the first of equal
+	// moves finds the same line either way). None when the game has ended
+	// (Ended).
+	Captures(buf []Move) []Move
+	// HasLegal reports whether the side to move has a legal move (false when
+	// the game has ended by Ended).
+	HasLegal() bool
+}
+
 // Tactical is implemented by States that generate the moves a tactical search
 // needs (captures, promotions, checks) without generating every legal move,
 // and answer the questions a mate search asks cheaply. Searches use it when a
-// State has it and fall back to Legal when not.
+// State has it and fall back to Legal when not (mcts.DefaultTactics turns
+// the mate search on in the games whose States have it).
 type Tactical interface {
-	// Captures appends to buf the legal moves that capture or convert an
-	// opposing piece (IsCapture) or promote (FlagPromote); never a drop.
-	// None when the game has ended (Ended).
-	Captures(buf []Move) []Move
+	Capturer
 	// Checks appends to buf the legal moves after which the opponent's
 	// royal is attacked, in the order Legal lists them. None when the game
 	// has ended (Ended).
 	Checks(buf []Move) []Move
-	// HasLegal reports whether the side to move has a legal move (false when
-	// the game has ended by Ended).
-	HasLegal() bool
 	// InCheck reports whether the side to move's royal is attacked.
 	InCheck() bool
+}
+
+// CheckCapturer returns an error naming the first disagreement of a
+// Capturer st with Legal (for the games' tests): Captures must append, after
+// what buf held, Legal's moves that capture, convert (IsCapture) or promote,
+// in Legal's order; HasLegal must report whether Legal has a move; neither
+// may change st (text and Zobrist key).
+func CheckCapturer(st State) error {
+	c, ok := st.(Capturer)
+	if !ok {
+		return fmt.Errorf("%s: the State is not a rules.Capturer", st.Game().Name)
+	}
+	text, key := st.String(), st.Hash()
+	g := st.Game()
+	legal := st.Legal(nil)
+	var want []Move
+	for i := range legal {
+		if legal[i].Flags&FlagPromote != 0 || IsCapture(st, &legal[i]) {
+			want = append(want, legal[i])
+		}
+	}
+	got := c.Captures([]Move{PassMove})
+	if len(got) == 0 || got[0] != PassMove {
+		return fmt.Errorf("%s: Captures overwrote what the buffer held", text)
+	}
+	got = got[1:]
+	for i := 0; i < max(len(got), len(want)); i++ {
+		switch {
+		case i >= len(got):
+			return fmt.Errorf("%s: Captures misses %s (capture %d of %d)", text, g.MoveString(want[i]), i+1, len(want))
+		case i >= len(want) || got[i] != want[i]:
+			return fmt.Errorf("%s: Captures lists %s as capture %d, Legal %s", text, g.MoveString(got[i]), i+1, movesText(g, want[i:]))
+		}
+	}
+	if has := c.HasLegal(); has != (len(legal) > 0) {
+		return fmt.Errorf("%s: HasLegal %v with %d legal moves", text, has, len(legal))
+	}
+	if st.String() != text || st.Hash() != key {
+		return fmt.Errorf("%s: changed to %s by Captures or HasLegal", text, st)
+	}
+	return nil
+}
+
+// movesText returns the first move of ms, or "nothing".
+func movesText(g *Game, ms []Move) string {
+	if len(ms) == 0 {
+		return "nothing"
+	}
+	return g.MoveString(ms[0])
 }

@@ -8,7 +8,9 @@ import (
 
 // Move generation. Generators append to s.buf, or, when s.target is a
 // square (attack mode, used for check), only record in s.hit whether some
-// move would remove or convert the man on s.target.
+// move would remove or convert the man on s.target. When s.capOnly is set
+// (capture mode, for Captures) they skip the moves that cannot capture,
+// convert or promote (a few others still come: Captures filters them).
 
 // add records m.
 func (s *State) add(m *rules.Move) {
@@ -19,6 +21,13 @@ func (s *State) add(m *rules.Move) {
 		return
 	}
 	s.buf = append(s.buf, *m)
+}
+
+// quiet reports whether p's move from from to to is wanted should it
+// neither capture nor convert: when generating every move, and in capture
+// mode when it may promote; never in attack mode.
+func (s *State) quiet(p rules.Piece, from, to int) bool {
+	return s.target < 0 && (!s.capOnly || promotes(p.Kind(), p.Side(), from, to))
 }
 
 // addPromo records m made by p under its own power, and its promoting form
@@ -52,8 +61,10 @@ func removes(m *rules.Move, target int) bool {
 // enemy reports whether q is a man of the side other than side.
 func enemy(q rules.Piece, side rules.Side) bool { return q != rules.NoPiece && q.Side() != side }
 
-// pseudo appends the moves of the side to move, before the check rule.
+// pseudo appends the moves of the side to move, before the check rule; in
+// capture mode only those that capture, convert or promote.
 func (s *State) pseudo(buf []rules.Move) []rules.Move {
+	start := len(buf)
 	s.buf, s.target, s.hit = buf, -1, false
 	for w, bb := range s.occ[s.stm] {
 		for ; bb != 0; bb &= bb - 1 {
@@ -63,6 +74,17 @@ func (s *State) pseudo(buf []rules.Move) []rules.Move {
 	}
 	buf = s.buf
 	s.buf = nil
+	if s.capOnly {
+		// The generators skip most other moves; these are the rest.
+		j := start
+		for i := start; i < len(buf); i++ {
+			if m := &buf[i]; m.Flags&rules.FlagPromote != 0 || rules.IsCapture(s, m) {
+				buf[j] = *m
+				j++
+			}
+		}
+		buf = buf[:j]
+	}
 	return buf
 }
 
@@ -247,6 +269,10 @@ func (s *State) genPiece(sq int, p rules.Piece) {
 		if attack && a.mode == modeMove {
 			continue
 		}
+		if a.op == opLeap && s.capOnly {
+			s.leapCaptures(sq, p, a)
+			continue
+		}
 		switch a.op {
 		case opLeap:
 			for _, t := range a.dests[side][sq] {
@@ -285,6 +311,30 @@ func (s *State) genPiece(sq int, p rules.Piece) {
 	}
 }
 
+// leapCaptures is genPiece's leap in capture mode: captures, and moves to
+// empty squares only where they may promote (a move-only leap, the only
+// move-only atom, of a man that cannot promote has none). A loop apart, so
+// that Legal's loop tests nothing more.
+func (s *State) leapCaptures(sq int, p rules.Piece, a *catom) {
+	side := p.Side()
+	k := p.Kind()
+	if a.mode == modeMove && table[k].promo == 0 {
+		return
+	}
+	for _, t := range a.dests[side][sq] {
+		q := s.board[t]
+		if q == rules.NoPiece {
+			if a.mode == modeCapture || !promotes(k, side, sq, int(t)) {
+				continue
+			}
+		} else if !enemy(q, side) || a.mode == modeMove {
+			continue
+		}
+		m := rules.NewMove(sq, int(t))
+		s.addPromo(&m, p)
+	}
+}
+
 // genRide: a slide of min..max squares whose path before the last square is
 // empty; min 2 is a darter that must skip the (empty) first square.
 func (s *State) genRide(sq int, p rules.Piece, a *catom) {
@@ -299,7 +349,7 @@ func (s *State) genRide(sq int, p rules.Piece, a *catom) {
 			}
 			q := s.board[t]
 			if q == rules.NoPiece {
-				if i+1 >= a.min && a.mode != modeCapture && s.target < 0 {
+				if i+1 >= a.min && a.mode != modeCapture && s.target < 0 && (!s.capOnly || promotes(p.Kind(), side, sq, int(t))) {
 					m := rules.NewMove(sq, int(t))
 					s.addPromo(&m, p)
 				}
@@ -324,7 +374,7 @@ func (s *State) genWithdraw(sq int, p rules.Piece, dirs dirSet) {
 		}
 		behind := step(sq, opposite[d])
 		capture := behind >= 0 && enemy(s.board[behind], side)
-		if s.target >= 0 && (!capture || behind != s.target) {
+		if s.target >= 0 && (!capture || behind != s.target) || !capture && s.capOnly && table[p.Kind()].promo == 0 {
 			continue
 		}
 		for _, t := range rays[sq][d] {
@@ -356,7 +406,7 @@ func (s *State) genLongleap(sq int, p rules.Piece, dirs dirSet) {
 		ray := rays[sq][d]
 		i := 0
 		for ; i < len(ray) && s.board[ray[i]] == rules.NoPiece; i++ {
-			if s.target < 0 {
+			if s.quiet(p, sq, int(ray[i])) {
 				m := rules.NewMove(sq, int(ray[i]))
 				s.addPromo(&m, p)
 			}
@@ -386,7 +436,7 @@ func (s *State) genConvertHop(sq int, p rules.Piece, a *catom) {
 		for i := 0; i < len(ray) && i < a.max; i++ {
 			q := s.board[ray[i]]
 			if q == rules.NoPiece {
-				if s.target < 0 {
+				if s.quiet(p, sq, int(ray[i])) {
 					m := rules.NewMove(sq, int(ray[i]))
 					s.addPromo(&m, p)
 				}

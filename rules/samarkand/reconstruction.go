@@ -123,7 +123,7 @@ func (s *State) noMovesOutcome() rules.Outcome {
 // and never ends where it began; the starting square counts as empty once
 // the Monkey leaves. Friendly and opposing leaps are not mixed.
 func (s *State) genMonkey(sq int, p rules.Piece) {
-	if s.target < 0 {
+	if s.target < 0 && (!s.capOnly || table[p.Kind()].promo != 0) {
 		s.board[sq] = rules.NoPiece
 		s.visited = [3]uint64{}
 		s.friendlyChain(sq, sq, p)
@@ -234,8 +234,8 @@ func (s *State) seen(m *rules.Move) bool {
 // over at least one man of either side, to a vacant square; it captures and
 // converts nothing and does not promote.
 func (s *State) genRelay(sq int, side rules.Side, dirs dirSet) {
-	if s.target >= 0 {
-		return // a relay removes nothing
+	if s.target >= 0 || s.capOnly {
+		return // a relay removes nothing and does not promote
 	}
 	for n := 0; n < 8; n++ {
 		man := step(sq, n)

@@ -55,13 +55,14 @@ type State struct {
 	buf     []rules.Move
 	target  int
 	hit     bool
+	capOnly bool // capture mode (movegen.go)
 	visited [3]uint64
 	start   int
 	budget  int
 	track   bool         // watching: record in read what the attack reads
 	read    [3]uint64    // watching's squares read
 	watch   watch        // Legal's watch
-	atk     []rules.Move // Attacks' scratch
+	atk     []rules.Move // Attacks' and HasLegal's scratch
 }
 
 func newState(su *rules.Setup) (rules.State, error) {
@@ -157,12 +158,17 @@ func (s *State) Clone() rules.State {
 
 // Legal appends the legal moves: the moves of the men that do not leave the
 // mover's royal man where an opposing move could remove or convert it.
+// In capture mode (s.capOnly, Captures) only those that capture, convert or
+// promote.
 func (s *State) Legal(buf []rules.Move) []rules.Move {
 	if s.endOutcome().Ended {
 		return buf
 	}
 	start := len(buf)
 	buf = s.pseudo(buf)
+	if len(buf) == start {
+		return buf // none to test (Captures: no capture)
+	}
 	side := s.stm
 	r0 := s.royal[side]
 	inCheck := r0 < 0 || s.attacked(int(r0), side.Other())

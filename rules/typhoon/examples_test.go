@@ -255,11 +255,9 @@ func fuWall() []string {
 	return items
 }
 
-// TestRepetitionLoss: "When a player is to move but has no move that would
-// not cause an illegal repetition, that player loses the game." Tan's King
-// can only shuttle l12-k12 behind a wall of blocked Fus; after two cycles
-// its only move would repeat the initial position a third time.
-func TestRepetitionLoss(t *testing.T) {
+// shuttleWall walls Tan's King in on l12-k12 behind Fus that cannot move
+// (files j, k and l) and puts Blue's King on a1 beside a Wazir.
+func shuttleWall() []string {
 	items := []string{"a1=K", "a2=W", "a12=", "l1="}
 	for r := 1; r <= 12; r++ {
 		items = append(items, "j"+itoa(r)+"=fu")
@@ -267,8 +265,20 @@ func TestRepetitionLoss(t *testing.T) {
 			items = append(items, "k"+itoa(r)+"=fu", "l"+itoa(r)+"=fu")
 		}
 	}
-	st := mustParse(t, build("blue", items...))
-	if err := rules.Replay(st, "a1b1 l12k12 b1a1 k12l12 a1b1 l12k12 b1a1"); err != nil {
+	return items
+}
+
+// shuttle plays the Kings of shuttleWall back and forth until Tan's only
+// move would bring the position back a third time.
+const shuttle = "a1b1 l12k12 b1a1 k12l12 a1b1 l12k12 b1a1"
+
+// TestRepetitionLoss: "When a player is to move but has no move that would
+// not cause an illegal repetition, that player loses the game." Tan's King
+// can only shuttle l12-k12 behind a wall of blocked Fus; after two cycles
+// its only move would repeat the initial position a third time.
+func TestRepetitionLoss(t *testing.T) {
+	st := mustParse(t, build("blue", shuttleWall()...))
+	if err := rules.Replay(st, shuttle); err != nil {
 		t.Fatal(err)
 	}
 	if ms := allMoves(st); len(ms) != 0 {

@@ -28,8 +28,8 @@ type state struct {
 	hash   uint64           // Zobrist key of board and side to move
 	hist   rules.History    // positions since set-up, for the repetition rule
 	undo   []undoRec
-	// scratch is reused move storage for relay checks.
-	scratch []rules.Move
+	// scratch is reused move storage for relay checks, tbuf for HasLegal.
+	scratch, tbuf []rules.Move
 }
 
 func newState(su *rules.Setup) (rules.State, error) {
@@ -126,7 +126,7 @@ func (s *state) Clone() rules.State {
 	c := *s
 	c.hist = s.hist.Clone()
 	c.undo = append(make([]undoRec, 0, cap(s.undo)), s.undo...)
-	c.scratch = nil // grows on first use
+	c.scratch, c.tbuf = nil, nil // grow on first use
 	return &c
 }
 

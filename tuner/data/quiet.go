@@ -50,8 +50,8 @@ const resolveVersion = "+resolve3"
 // value; a capture whose material gain (rules.CaptureGain by the weights'
 // material, less the capturing piece when the opponent attacks the square
 // it goes to) cannot lift the standing evaluation to within Margin of alpha
-// is cut off; a State that generates its captures alone (rules.Tactical's
-// Captures) is not asked for its other moves; and the answers are kept in a
+// is cut off; a State that generates its captures alone (rules.Capturer)
+// is not asked for its other moves; and the answers are kept in a
 // table of positions already resolved (by Zobrist key), which the positions
 // of one game and of games sharing an opening meet again. The answer for a position does not depend
 // on what was resolved before (the table only saves the work), so it is the
@@ -295,15 +295,8 @@ func (q *Quiescer) search(st rules.State, alpha, beta float64, d, maxDepth int, 
 	return best
 }
 
-// captureMaker is what the search asks of a State that generates its
-// captures without its other moves (rules.Tactical has it).
-type captureMaker interface {
-	Captures(buf []rules.Move) []rules.Move
-	HasLegal() bool
-}
-
 // captures returns the moves of st the search tries at depth d: every
-// legal move, or, when st generates its captures alone (captureMaker,
+// legal move, or, when st generates its captures alone (rules.Capturer,
 // unless q.legalOnly), a list holding every legal capture in the order
 // Legal lists them (equal keys go to the first listed; TestQuiescerCaptures
 // checks that the two give the same lines). capture reports a capture among
@@ -311,7 +304,7 @@ type captureMaker interface {
 // legal only when capture is true (st has no capture: legal may be wrong).
 // The list lives in q.bufs[d].
 func (q *Quiescer) captures(st rules.State, d int, captureOnly bool) (ms []rules.Move, capture, legal bool) {
-	cm, ok := st.(captureMaker)
+	cm, ok := st.(rules.Capturer)
 	if ok && !q.legalOnly {
 		ms = cm.Captures(q.bufs[d][:0])
 	} else {
@@ -334,10 +327,15 @@ func (q *Quiescer) captures(st rules.State, d int, captureOnly bool) (ms []rules
 	return ms, capture, legal
 }
 
-// hasCapture reports whether the side to move in st has a legal capture.
-// buf is scratch space.
+// hasCapture reports whether the side to move in st has a legal capture,
+// asking st for its captures alone when it generates them so
+// (rules.Capturer). buf is scratch space.
 func hasCapture(st rules.State, buf []rules.Move) (bool, []rules.Move) {
-	buf = st.Legal(buf[:0])
+	if cm, ok := st.(rules.Capturer); ok {
+		buf = cm.Captures(buf[:0])
+	} else {
+		buf = st.Legal(buf[:0])
+	}
 	for i := range buf {
 		if rules.IsCapture(st, &buf[i]) {
 			return true, buf
