@@ -136,6 +136,7 @@ func TestTextRoundTrip(t *testing.T) {
 		{PriorsDefault, "default", func(s string) (any, error) { return ParsePriors(s) }},
 		{PriorsThreats, "threats", func(s string) (any, error) { return ParsePriors(s) }},
 		{PriorsCaptures, "captures", func(s string) (any, error) { return ParsePriors(s) }},
+		{PriorsAuto, "auto", func(s string) (any, error) { return ParsePriors(s) }},
 		{History(0), "default", func(s string) (any, error) { return ParseHistory(s) }},
 		{HistoryOff, "off", func(s string) (any, error) { return ParseHistory(s) }},
 		{History(0.5), "0.5", func(s string) (any, error) { return ParseHistory(s) }},

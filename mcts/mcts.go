@@ -90,8 +90,9 @@ type Config struct {
 	// rules.Tactical; 0 means DefaultMateDepth.
 	MateDepth int `json:"mate_depth,omitempty"`
 	// Priors chooses what the move priors see: PriorsThreats,
-	// PriorsCaptures or PriorsLearned; the zero value PriorsDefault is the
-	// game's default (threats).
+	// PriorsCaptures, PriorsLearned or PriorsAuto (learned when the weights
+	// carry a policy, else threats); the zero value PriorsDefault is the
+	// game's default (threats unless its descriptor names another).
 	Priors Priors `json:"priors,omitempty"`
 	// PriorScale is the prior logit per pawn of material a move gains or
 	// loses (before the cap of priorCap); 0 means 1.
@@ -225,14 +226,15 @@ func New(g *rules.Game, cfg Config, w *features.Weights) (*Searcher, error) {
 		}
 		w = &c
 	}
-	if cfg.Priors == PriorsLearned && (w == nil || w.Policy == nil) {
+	priors := cfg.Resolved(g).Priors
+	if priors == PriorsLearned && (w == nil || w.Policy == nil) {
 		version := "the starting estimate"
 		if w != nil {
 			version = "weights " + w.Version
 		}
 		return nil, fmt.Errorf("mcts: --priors learned needs weights with a policy section; %s has none (fit one with taifu tune)", version)
 	}
-	if cfg.Priors == PriorsLearned && len(w.Policy.Vec) != len(features.MovesFor(g).Names) {
+	if (priors == PriorsLearned || priors == PriorsAuto) && w != nil && w.Policy != nil && len(w.Policy.Vec) != len(features.MovesFor(g).Names) {
 		p := *w.Policy
 		if err := p.Compile(g); err != nil {
 			return nil, fmt.Errorf("mcts: weights %s: %w", w.Version, err)
@@ -295,6 +297,12 @@ func (s *Searcher) setGame(g *rules.Game) {
 		s.weights = features.Starting(g)
 	}
 	s.vals = features.NewMoveValues(s.weights)
+	if s.priorKind == PriorsAuto {
+		s.priorKind = PriorsThreats
+		if s.weights.Policy != nil {
+			s.priorKind = PriorsLearned
+		}
+	}
 	s.policy = nil
 	if s.priorKind == PriorsLearned {
 		s.policy = s.weights.Policy

@@ -32,10 +32,15 @@ const (
 	// to the search's visit counts by `taifu tune`. The weights must carry
 	// a policy (New errs otherwise).
 	PriorsLearned
+	// PriorsAuto: PriorsLearned when the weights carry a policy section,
+	// else PriorsThreats. A game whose learned priors won at equal time
+	// names it as its default (rules.Game.Search), so that weights without
+	// a policy (the starting estimate, older files) still play.
+	PriorsAuto
 )
 
-// ParsePriors reads "threats", "captures" or "learned", or "default" (or
-// "") for PriorsDefault.
+// ParsePriors reads "threats", "captures", "learned" or "auto", or
+// "default" (or "") for PriorsDefault.
 func ParsePriors(text string) (Priors, error) {
 	switch text {
 	case "default", "":
@@ -46,8 +51,10 @@ func ParsePriors(text string) (Priors, error) {
 		return PriorsCaptures, nil
 	case "learned":
 		return PriorsLearned, nil
+	case "auto":
+		return PriorsAuto, nil
 	}
-	return 0, fmt.Errorf("priors %q: want threats, captures, learned or default", rules.Clip(text))
+	return 0, fmt.Errorf("priors %q: want threats, captures, learned, auto or default", rules.Clip(text))
 }
 
 // String returns the text ParsePriors reads.
@@ -61,6 +68,8 @@ func (p Priors) String() string {
 		return "captures"
 	case PriorsLearned:
 		return "learned"
+	case PriorsAuto:
+		return "auto"
 	}
 	return fmt.Sprintf("priors(%d)", uint8(p))
 }
@@ -68,7 +77,7 @@ func (p Priors) String() string {
 // MarshalText writes the text ParsePriors reads; an unknown value is an
 // error.
 func (p Priors) MarshalText() ([]byte, error) {
-	if p > PriorsLearned {
+	if p > PriorsAuto {
 		return nil, fmt.Errorf("priors %d: not a known value", uint8(p))
 	}
 	return []byte(p.String()), nil

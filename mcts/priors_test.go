@@ -20,6 +20,7 @@ func TestParsePriors(t *testing.T) {
 		{"threats", PriorsThreats, true},
 		{"captures", PriorsCaptures, true},
 		{"learned", PriorsLearned, true},
+		{"auto", PriorsAuto, true},
 		{"Threats", 0, false},
 		{"capture", 0, false},
 		{"threats,captures", 0, false},
@@ -135,6 +136,19 @@ func TestLearnedPriorsStartFromHand(t *testing.T) {
 			t.Fatal(err)
 		}
 		other := priors(PriorsLearned, &w2)
+		// PriorsAuto: the learned priors with a policy, the threat priors
+		// without one (where New would refuse PriorsLearned).
+		noPolicy := w
+		noPolicy.Policy = nil
+		equal := func(what string, a, b []float64) {
+			for i := range a {
+				if a[i] != b[i] {
+					t.Fatalf("%s %s: %s: %v against %v", name, g.MoveString(ms[i]), what, a[i], b[i])
+				}
+			}
+		}
+		equal("auto with a policy against learned", priors(PriorsAuto, &w2), other)
+		equal("auto without a policy against threats", priors(PriorsAuto, &noPolicy), priors(PriorsThreats, &noPolicy))
 		same := true
 		for i := range ms {
 			same = same && math.Abs(hand[i]-other[i]) < 1e-9
