@@ -352,3 +352,21 @@ func TestAttackCountKeptAcrossPositions(t *testing.T) {
 		t.Logf("%s: %d positions", name, len(positions))
 	}
 }
+
+// BenchmarkMeasureReach measures what features.Starting pays once per game
+// and process: the reach of every kind.
+func BenchmarkMeasureReach(b *testing.B) {
+	for _, name := range []string{"typhoon", "samarkand", "torishogi"} {
+		g, err := rules.Lookup(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				for k := 1; k < len(g.Kinds); k++ {
+					features.MeasureReach(g, rules.Kind(k))
+				}
+			}
+		})
+	}
+}

@@ -131,7 +131,8 @@ func MeasureReach(g *rules.Game, k rules.Kind) Reach {
 		return Reach{}
 	}
 	s := For(g)
-	m := &meter{g: g, k: k, buf: make([]rules.Move, 0, 512), seen: make([]bool, g.Squares())}
+	m := &meter{g: g, k: k, buf: make([]rules.Move, 0, 512), seen: make([]bool, g.Squares()),
+		fillers: fillerKinds(g), plans: lonePlans(g, k)}
 	var xs, ys []float64
 	for sq := 0; sq < g.Squares(); sq++ {
 		if v, ok := m.reach(sq, false); ok {
@@ -175,6 +176,11 @@ type meter struct {
 	k    rules.Kind
 	buf  []rules.Move
 	seen []bool
+	// fillers is fillerKinds(g), plans lonePlans(g, k): the same for every
+	// square.
+	fillers []rules.Kind
+	plans   [][]rules.Piece
+	ps      []placement // a lone piece's placements and a helper
 }
 
 // reach returns the reach of the kind on sq (false when no position with it
@@ -184,7 +190,7 @@ type meter struct {
 // its moves reach over the positions with such a lone piece.
 func (m *meter) reach(sq int, hopper bool) (float64, bool) {
 	g := m.g
-	ps, ok := lonePiece(g, m.k, sq)
+	ps, ok := lonePiece(g, m.k, sq, m.plans)
 	if !ok {
 		return 0, false
 	}
@@ -201,8 +207,9 @@ func (m *meter) reach(sq int, hopper bool) (float64, bool) {
 		if t == sq || df < -2 || df > 2 || dr < -2 || dr > 2 || (!hopper && m.seen[t]) || occupied(ps, t) {
 			continue
 		}
-		for _, fk := range fillerKinds(g) {
-			st, ok := newPosition(g, append(ps[:len(ps):len(ps)], placement{t, rules.MakePiece(fk, rules.Second)}))
+		for _, fk := range m.fillers {
+			m.ps = append(append(m.ps[:0], ps...), placement{t, rules.MakePiece(fk, rules.Second)})
+			st, ok := newPosition(g, m.ps)
 			if !ok {
 				continue
 			}
@@ -360,25 +367,11 @@ func newPosition(g *rules.Game, ps []placement) (rules.State, bool) {
 	return st, true
 }
 
-// lonePiece sets up kind k of the first player alone on sq with the royals
-// on the corners farthest from it (no second royal of the first player when
-// k is royal), adding helper pieces until g accepts the position and it is
-// not over. It returns the placements, or false when no such position exists.
-func lonePiece(g *rules.Game, k rules.Kind, sq int) ([]placement, bool) {
-	n := g.Squares()
-	corners := []int{0, g.Width - 1, n - g.Width, n - 1}
-	f0, r0 := g.File(sq), g.Rank(sq)
-	dist := func(c int) int {
-		df, dr := g.File(c)-f0, g.Rank(c)-r0
-		return max(df, -df, dr, -dr)
-	}
-	sort.SliceStable(corners, func(i, j int) bool { return dist(corners[i]) > dist(corners[j]) })
-	var free []int
-	for _, c := range corners {
-		if c != sq && (len(free) == 0 || free[len(free)-1] != c) {
-			free = append(free, c)
-		}
-	}
+// lonePlans returns the pieces lonePiece places beside a lone piece of
+// kind k, in the order it tries them: the royals (no second royal of the
+// first player when k is royal), then with one opposing helper of each
+// filler kind, then with one helper of each side.
+func lonePlans(g *rules.Game, k rules.Kind) [][]rules.Piece {
 	rk := royalKind(g)
 	var base []rules.Piece
 	if rk != 0 {
@@ -393,6 +386,29 @@ func lonePiece(g *rules.Game, k rules.Kind, sq int) ([]placement, bool) {
 	}
 	for _, fk := range fillerKinds(g) {
 		plans = append(plans, append(append([]rules.Piece(nil), base...), rules.MakePiece(fk, rules.Second), rules.MakePiece(fk, rules.First)))
+	}
+	return plans
+}
+
+// lonePiece sets up kind k of the first player alone on sq with the royals
+// on the corners farthest from it (no second royal of the first player when
+// k is royal), adding helper pieces (plans, lonePlans(g, k), tried in
+// order) until g accepts the position and it is not over. It returns the
+// placements, or false when no such position exists.
+func lonePiece(g *rules.Game, k rules.Kind, sq int, plans [][]rules.Piece) ([]placement, bool) {
+	n := g.Squares()
+	corners := []int{0, g.Width - 1, n - g.Width, n - 1}
+	f0, r0 := g.File(sq), g.Rank(sq)
+	dist := func(c int) int {
+		df, dr := g.File(c)-f0, g.Rank(c)-r0
+		return max(df, -df, dr, -dr)
+	}
+	sort.SliceStable(corners, func(i, j int) bool { return dist(corners[i]) > dist(corners[j]) })
+	var free []int
+	for _, c := range corners {
+		if c != sq && (len(free) == 0 || free[len(free)-1] != c) {
+			free = append(free, c)
+		}
 	}
 	for _, plan := range plans {
 		if len(plan) > len(free) {
