@@ -110,7 +110,7 @@ func TestBadNumbers(t *testing.T) {
 		{[]string{"selfplay", "--game", "nanashogi", "--out", dir + "/sp", "--leaf-gain", "11"}, `--leaf-gain 11: need a number in [0, 10]`},
 		{[]string{"train", "--out", dir + "/tr", "--match-cpuct", "-1"}, `--match-cpuct -1: need a number in [0, 100]`},
 		{[]string{"train", "--out", dir + "/tr", "--selfplay-history", "x"}, `--selfplay-history x: need default`},
-		{[]string{"match", "--game", "nanashogi", "--priors", "junk"}, `--priors junk: want threats, captures, learned or default`},
+		{[]string{"match", "--game", "nanashogi", "--priors", "junk"}, `--priors junk: want threats, captures, learned, auto or default`},
 		// tune: checked before the data is read (the data does not exist).
 		{[]string{"tune", "--game", "nanashogi", "--data", dir + "/none", "--out", dir + "/w.json", "--l2", "NaN"}, "--l2 NaN: need a finite number"},
 		{[]string{"tune", "--game", "nanashogi", "--data", dir + "/none", "--out", dir + "/w.json", "--epochs", "0"}, "--epochs 0: need at least 1"},
