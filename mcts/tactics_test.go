@@ -12,7 +12,8 @@ import (
 )
 
 // Tori shogi positions (from random games) in which a drop mates at once;
-// the bare search at 200 playouts (seed 1) plays something else, the search
+// the bare search at 200 playouts (seed 1, the threat priors: the learned
+// ones find these mates unaided) plays something else, the search
 // with the mate check proves the win at its first expansion.
 // toriMateByDrop is a Tori shogi position in which White mates at once by
 // a drop (TestMateInOneByDropToriShogi's first).
@@ -33,7 +34,7 @@ func TestMateInOneByDropToriShogi(t *testing.T) {
 			o := st.NoMoves()
 			return len(st.Legal(nil)) == 0 && o.Ended && o.Winner != st.SideToMove()
 		}
-		old := mustNew(st.Game(), Config{Playouts: 200, Seed: 1, Tactics: TacticsNone}, w).Search(st)
+		old := mustNew(st.Game(), Config{Playouts: 200, Seed: 1, Tactics: TacticsNone, Priors: PriorsThreats}, w).Search(st)
 		if mates(old.Move) {
 			t.Errorf("%s: the bare search found the mate %s; the test needs a harder position", p, g.MoveString(old.Move))
 		}
