@@ -213,7 +213,7 @@ func BenchmarkSearchMidgame(b *testing.B) {
 
 // A root proven won through a longer win plays the win on the board: in
 // TestImmediateWinRealGames's Samarkand position, the search with history
-// 0.5 proves the root through l10l11 (a mate in two: the rooks then hold
+// 0.5 and the threat priors (the learned ones visit the mate in one) proves the root through l10l11 (a mate in two: the rooks then hold
 // ranks 11 and 12) after 28 playouts that never visit l10l12, the mate in
 // one (samarkand.md: "No legal move and in check: lost"). choose must
 // still play l10l12 (winningNow), or a proven win could be put off for
@@ -221,7 +221,7 @@ func BenchmarkSearchMidgame(b *testing.B) {
 func TestProvenWinPlaysTheMateNow(t *testing.T) {
 	g := game(t, "samarkand")
 	st := pos(t, g, "k,11/10,R,1/11,R/12/12/12/12/12/12/12/12/5,K,6 white")
-	s := mustNew(g, Config{Playouts: 200, Seed: 1, History: 0.5}, weights(t, g))
+	s := mustNew(g, Config{Playouts: 200, Seed: 1, History: 0.5, Priors: PriorsThreats}, weights(t, g))
 	res := s.Search(st)
 	for _, c := range s.RootChildren(nil) {
 		if g.MoveString(c.Move) == "l10l12" && (c.Visits > 0 || c.Proven != 0) {

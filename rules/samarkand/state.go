@@ -16,8 +16,10 @@ var Game = &rules.Game{
 	UnitToken:     "P",
 	// Search: progressive history at 0.5 beat none at 200 playouts a
 	// move, 200 games, the shipped weights on both sides (docs/results.md,
-	// "The search"): +212.4 Elo.
-	Search: "history=0.5",
+	// "The search"): +212.4 Elo. The learned priors where the weights
+	// carry a policy (auto) beat the threat priors at 20 ms a move, 400
+	// games, seeds 34201 and 34202 (docs/results.md, "Learned move priors").
+	Search: "history=0.5,priors=auto",
 }
 
 func init() {
