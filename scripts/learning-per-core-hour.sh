@@ -21,11 +21,16 @@
 #   WORKERS   self-play games and match games at once [all cores]
 #   GAMES     match games [400]
 #   PLAYOUTS  match playouts a move [200]
+#   MATCH_SEED seed of the match's openings [1]
 #   TUNE      extra taifu tune flags [none]
 #   TAIFU     a taifu binary to use [built from this checkout]
 # OUT receives a/ and b/ (the runs), a.json and b.json (the fits),
-# match.json (every game) and summary.txt. A run directory already in OUT
-# is resumed, not replayed (delete OUT to start again). Linux only (/proc).
+# match-MATCH_SEED.json (every game) and summary.txt. A run directory already in OUT
+# is resumed, not replayed, and a run that has used its budget (OUT/NAME.cpu
+# holds its CPU seconds) is not played again, and a fit already in OUT is
+# kept, so a second call with another MATCH_SEED (the confirmation on other
+# openings) plays the same fits (delete a fit to refit it with other TUNE
+# flags, OUT to start again). Linux only (/proc).
 set -eu
 [ $# -eq 1 ] || { sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 OUT=$1
@@ -37,6 +42,7 @@ SEED=${SEED:-1}
 WORKERS=${WORKERS:-$(nproc)}
 GAMES=${GAMES:-400}
 PLAYOUTS=${PLAYOUTS:-200}
+MATCH_SEED=${MATCH_SEED:-1}
 TUNE=${TUNE:-}
 case $BUDGET in '' | *[!0-9]*) echo "BUDGET $BUDGET: need whole CPU seconds" >&2; exit 2 ;; esac
 cd "$(dirname "$0")/.."
@@ -56,6 +62,10 @@ cpu() { awk -v t="$TICKS" '{ print int(($14 + $15) / t) }' "/proc/$1/stat" 2>/de
 # used (the count of games is left open); prints the CPU seconds used.
 selfplay() {
 	dir=$OUT/$1
+	if [ -f "$OUT/$1.cpu" ]; then
+		echo "$1: budget already used ($(cat "$OUT/$1.cpu") CPU s)" >&2
+		return
+	fi
 	resume=
 	[ -f "$dir/manifest.json" ] && resume=--resume
 	if [ -n "$resume" ] && grep -q '"complete": true' "$dir/manifest.json"; then
@@ -82,19 +92,21 @@ selfplay() {
 		sleep 1
 	done
 	wait "$pid" || { cat "$OUT/$1.selfplay.txt" >&2; exit 1; }
+	echo "$last" >"$OUT/$1.cpu.tmp" && mv "$OUT/$1.cpu.tmp" "$OUT/$1.cpu"
 	echo "$1: self-play ${2:-(defaults)}: stopped at $last CPU s (budget $BUDGET)" | tee -a "$OUT/summary.txt"
 }
 
-: >"$OUT/summary.txt"
+touch "$OUT/summary.txt"
 selfplay a "$BASE"
 selfplay b "$SETTING"
 for r in a b; do
+	[ -f "$OUT/$r.json" ] && continue
 	# shellcheck disable=SC2086
 	"$TAIFU" tune --game "$GAME" --data "$OUT/$r" --weights "$WEIGHTS" --out "$OUT/$r.json" \
 		--version "$GAME-lpch-$r" --force $TUNE >"$OUT/$r.tune.txt" 2>&1 || { cat "$OUT/$r.tune.txt" >&2; exit 1; }
 done
 "$TAIFU" match --game "$GAME" --a "$OUT/b.json" --b "$OUT/a.json" --games "$GAMES" --playouts "$PLAYOUTS" \
-	--workers "$WORKERS" --json "$OUT/match.json" | tee -a "$OUT/summary.txt"
+	--seed "$MATCH_SEED" --workers "$WORKERS" --json "$OUT/match-$MATCH_SEED.json" | tee -a "$OUT/summary.txt"
 for r in a b; do
 	grep -h "^played" "$OUT/$r.selfplay.txt" | sed "s/^/$r: /" | tee -a "$OUT/summary.txt"
 done
