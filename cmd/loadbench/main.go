@@ -1,7 +1,7 @@
 // Command loadbench times data.Load alone (read, decode, features, capture
 // handling, through the feature caches) on self-play runs, for
 // docs/benchmarks.md's "Tuner: first conversion"; with -cpuprofile it writes a pprof CPU
-// profile of the load. It prints the wall and the CPU time (user + system
+// profile of the load, with -memprofile a pprof profile of its allocations. It prints the wall and the CPU time (user + system
 // of the process) of the load; the first load of a run builds its feature
 // caches, later ones read them.
 //
@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"syscall"
 	"time"
@@ -35,16 +36,17 @@ func main() {
 	workers := flag.Int("workers", 1, "goroutines converting and reading (0: GOMAXPROCS)")
 	captures := flag.String("captures", data.QuietResolve, "capture handling: off, filter or resolve")
 	prof := flag.String("cpuprofile", "", "write a CPU profile of the load to this file")
+	memprof := flag.String("memprofile", "", "write a profile of the load's allocations to this file (every allocation sampled)")
 	weights := flag.String("weights", "start", `weights of the capture search: "start" (the starting weights) or a weights file`)
 	rebuild := flag.Int("rebuild", 0, "load this many times, deleting the feature caches before each load (0: load once, caches as found)")
 	flag.Parse()
-	if err := run(*game, *workers, *captures, *prof, *weights, *rebuild, flag.Args()); err != nil {
+	if err := run(*game, *workers, *captures, *prof, *memprof, *weights, *rebuild, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "loadbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(game string, workers int, captures, prof, weights string, rebuild int, paths []string) error {
+func run(game string, workers int, captures, prof, memprof, weights string, rebuild int, paths []string) error {
 	if len(paths) == 0 {
 		return fmt.Errorf("no run given")
 	}
@@ -67,6 +69,14 @@ func run(game string, workers int, captures, prof, weights string, rebuild int, 
 			return err
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if memprof != "" {
+		runtime.MemProfileRate = 1
+		defer func() {
+			if err := writeHeapProfile(memprof); err != nil {
+				fmt.Fprintln(os.Stderr, "loadbench:", err)
+			}
+		}()
 	}
 	files, err := datasets.Files(paths)
 	if err != nil {
@@ -91,6 +101,19 @@ func run(game string, workers int, captures, prof, weights string, rebuild int, 
 			d.Rows(), st.Read, st.Resolved, el.Round(time.Millisecond), cpu.Seconds(), float64(d.Rows())/el.Seconds(), float64(d.Rows())/cpu.Seconds())
 	}
 	return nil
+}
+
+// writeHeapProfile writes the allocations so far to path.
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // cpuTime returns the process's user plus system time so far.

@@ -211,7 +211,8 @@ func (s *State) swallowDrops(us rules.Side, t uint64) uint64 {
 		s.put(x, rules.MakePiece(Swallow, us))
 		// The reply generation cannot recurse here: the swallow's check cannot
 		// be blocked, so the replies include no drops.
-		mated := len(s.generate(them, s.scratch[:0], true, nil)) == 0
+		s.scratch = s.generate(them, s.scratch[:0], true, nil)
+		mated := len(s.scratch) == 0
 		s.remove(x)
 		if mated {
 			t &^= front

@@ -36,7 +36,7 @@ var _ rules.State = (*State)(nil)
 // newState builds a State from a parsed setup, checking what a position of
 // the game must satisfy.
 func newState(su *rules.Setup) (rules.State, error) {
-	s := &State{side: su.Side, undo: make([]undo, 0, 256), scratch: make([]rules.Move, 0, 512)}
+	s := &State{side: su.Side} // undo and scratch grow on first use: most States parsed (the tuner's rows, features.Starting's positions) never need them
 	var count [numKinds]int
 	var phoenixes [2]int
 	for x := 0; x < squares; x++ {
