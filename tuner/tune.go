@@ -30,6 +30,7 @@ type TuneConfig struct {
 	Data       []string          // Parquet files, directories or globs
 	Start      *features.Weights // starting point and L2 anchor
 	Lambda     float64           // label blend (data.LoadConfig.Lambda)
+	FastLambda *float64          // label blend of rows searched fast; nil: Lambda (data.LoadConfig.FastLambda)
 	Validation float64           // share of games held out
 	Quiet      string            // data.QuietOff, data.QuietFilter or data.QuietResolve; "": data.QuietResolve (taifu tune's default)
 	MaxRows    int               // 0: no limit
@@ -108,7 +109,7 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 	if len(c.Only) > 0 {
 		c.Fit.Frozen = Frozen(features.For(g).Names, c.Only)
 	}
-	lc := data.LoadConfig{Game: g, Lambda: c.Lambda, Quiet: c.Quiet, Weights: c.Start, MaxRows: c.MaxRows, Window: c.Window, Workers: c.Fit.Workers, Progress: c.Progress}
+	lc := data.LoadConfig{Game: g, Lambda: c.Lambda, FastLambda: c.FastLambda, Quiet: c.Quiet, Weights: c.Start, MaxRows: c.MaxRows, Window: c.Window, Workers: c.Fit.Workers, Progress: c.Progress}
 	var (
 		d            *data.Dataset
 		ls           *data.LoadStats
@@ -189,7 +190,7 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 		"status":   res.Status,
 		"seconds":  res.Elapsed.Seconds(),
 		"settings": map[string]any{
-			"lambda": c.Lambda, "l2": c.Fit.L2, "validation": c.Validation, "quiet": c.Quiet,
+			"lambda": c.Lambda, "fast_lambda": fastLambda(c), "l2": c.Fit.L2, "validation": c.Validation, "quiet": c.Quiet,
 			"method": c.Fit.method(), "max_epochs": c.Fit.MaxEpochs, "tolerance": c.Fit.Tolerance,
 			"batch": c.Fit.BatchSize, "learning_rate": c.Fit.LearningRate, "seed": c.Fit.Seed,
 			"max_rows": c.MaxRows, "window": c.Window, "leaf_scale": cmp.Or(c.LeafScale, "keep"), "only": c.Only, "early_stop": c.Fit.EarlyStop, "best_epoch": res.BestEpoch, "label": "lambda*(result+1)/2 + (1-lambda)*(root_value+1)/2, side to move",
@@ -374,4 +375,12 @@ func Frozen(names []string, only []string) []bool {
 		}
 	}
 	return fr
+}
+
+// fastLambda is the label blend of c's rows searched fast, for provenance.
+func fastLambda(c TuneConfig) float64 {
+	if c.FastLambda != nil {
+		return *c.FastLambda
+	}
+	return c.Lambda
 }

@@ -29,6 +29,8 @@ func (c TuneConfig) Validate() error {
 		return fmt.Errorf("start %s: %d weights, %s has %d features (compile the weights first)", c.Start.Version, len(c.Start.Vec), c.Game.Name, len(features.For(c.Game).Names))
 	case !(c.Lambda >= 0 && c.Lambda <= 1):
 		return fmt.Errorf("lambda %v: need a value in [0, 1]", c.Lambda)
+	case c.FastLambda != nil && !(*c.FastLambda >= 0 && *c.FastLambda <= 1):
+		return fmt.Errorf("fast lambda %v: need a value in [0, 1]", *c.FastLambda)
 	case !(c.Validation >= 0 && c.Validation < 1):
 		return fmt.Errorf("validation %v: need a share of games in [0, 1)", c.Validation)
 	case c.Quiet != "" && data.CheckQuiet(c.Quiet) != nil:

@@ -50,6 +50,7 @@ type tuneFlags struct {
 	only                                  listFlag
 	policy                                string // on, off or only (--policy)
 	policyL2                              float64
+	fastLambda                            string // --fast-lambda; "": as --lambda
 }
 
 // quietFlag is tune's --quiet: a switch, as in selfplay and solve (no
@@ -90,6 +91,7 @@ func (f *tuneFlags) register(fs interface {
 	fs.BoolVar(&f.early, "early-stop", true, "keep the weights of the epoch with the lowest validation loss")
 	fs.BoolVar(&f.stream, "stream", false, "data too large for memory: mini-batch Adam re-reading the files every epoch (no bootstrap); the policy fit reads its rows from its caches on every pass")
 	fs.Float64Var(&f.lambda, "lambda", tuner.DefaultLambda, "label = lambda*game result + (1-lambda)*search root value (both side to move, mapped to [0,1])")
+	fs.StringVar(&f.fastLambda, "fast-lambda", "", "lambda of the rows whose search was fast (self-play's --full-fraction below 1): 1 labels them by the game result alone, as KataGo does (default: --lambda)")
 	fs.Float64Var(&f.l2, "l2", tuner.DefaultL2, "L2 strength pulling weights towards the starting weights")
 	fs.Float64Var(&f.validation, "validation", tuner.DefaultValidation, "share of games held out for validation")
 	fs.StringVar(&f.method, "method", "lbfgs", "optimiser: lbfgs (full batch) or adam (mini-batch)")
@@ -141,8 +143,19 @@ func (f *tuneFlags) config(g *rules.Game, paths []string, start *features.Weight
 	if _, err := tuner.ParseLeafScale(f.leafScale); err != nil {
 		return tuner.TuneConfig{}, err
 	}
+	var fast *float64
+	if f.fastLambda != "" {
+		v, err := strconv.ParseFloat(f.fastLambda, 64)
+		if err != nil {
+			return tuner.TuneConfig{}, fmt.Errorf("--fast-lambda %q: need a number in [0, 1]", f.fastLambda)
+		}
+		if err := floatIn("fast-lambda", v, 0, 1); err != nil {
+			return tuner.TuneConfig{}, err
+		}
+		fast = &v
+	}
 	return tuner.TuneConfig{
-		Game: g, Data: paths, Start: start, Lambda: f.lambda, Validation: f.validation, Quiet: f.quiet,
+		Game: g, Data: paths, Start: start, Lambda: f.lambda, FastLambda: fast, Validation: f.validation, Quiet: f.quiet,
 		LeafScale: f.leafScale, MaxRows: f.maxRows, Bootstrap: f.boot, Stream: f.stream, Only: f.only, Confidence: f.conf, Seed: f.seed, Version: version, Progress: rec,
 		Fit: tuner.Settings{Method: f.method, L2: f.l2, MaxEpochs: f.epochs, Tolerance: f.tol, BatchSize: f.batch,
 			LearningRate: f.lr, Seed: f.seed, Workers: f.workers, EarlyStop: f.early},

@@ -119,6 +119,8 @@ func TestBadNumbers(t *testing.T) {
 		{[]string{"tune", "--game", "nanashogi", "--data", dir + "/none", "--out", dir + "/w.json", "--batch", "-5"}, "--batch -5"},
 		{[]string{"tune", "--game", "nanashogi", "--data", dir + "/none", "--out", dir + "/w.json", "--lambda", "NaN"}, "--lambda NaN"},
 		{[]string{"tune", "--game", "nanashogi", "--data", dir + "/none", "--out", dir + "/w.json", "--max-rows", "-1"}, "--max-rows -1"},
+		{[]string{"tune", "--game", "nanashogi", "--data", dir + "/none", "--out", dir + "/w.json", "--fast-lambda", "2"}, "--fast-lambda 2: need a value in [0, 1]"},
+		{[]string{"tune", "--game", "nanashogi", "--data", dir + "/none", "--out", dir + "/w.json", "--fast-lambda", "half"}, `--fast-lambda "half": need a number in [0, 1]`},
 		{[]string{"tune", "--game", "nanashogi", "--data", dir + "/none", "--out", dir + "/w.json", "--validation", "Inf"}, "--validation +Inf"},
 		{[]string{"tune", "--game", "nanashogi", "--data", dir + "/none", "--out", dir + "/w.json", "--leaf-scale", "-1"}, `--leaf-scale "-1": want keep, k, none or a number in (0, 100]`},
 		// export --data: checked before the data is read.

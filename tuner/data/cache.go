@@ -37,8 +37,9 @@ import (
 //	32 bytes                             sha256 of the JSON header (since format 3)
 //	body                                 the blocks, one per row group of the Parquet file, in order;
 //	                                     a block is one record per used row, in row order:
-//	    uint64 game key, int64 game number, int8 result, float32 root value, uint16 n,
+//	    uint64 game key, int64 game number, int8 result, uint8 flags, float32 root value, uint16 n,
 //	    n × (int32 feature index, float32 value)   (all little-endian)
+//	                                     flags: bit 0 set when the row's search was a fast one (since format 4)
 //
 // The header records the source file's size and sha256, the feature schema
 // hash (schemaHash), the quiet mode and, for QuietResolve, the hash of
@@ -57,8 +58,12 @@ import (
 
 // cacheFormat is the version of the cache file layout: 2 since the body is
 // split into blocks listed in the header (format 1 caches are rebuilt), 3
-// since the header's sha256 follows it.
-const cacheFormat = 3
+// since the header's sha256 follows it, 4 since a record says whether its
+// row's search was fast (LoadConfig.FastLambda).
+const cacheFormat = 4
+
+// flagFast marks a record whose row's search was a fast one.
+const flagFast = 1
 
 // cacheSuffix is appended to a Parquet file's name to name its cache.
 const cacheSuffix = ".feat"
@@ -70,7 +75,7 @@ const cacheMagic = "taifu-feature-cache\n"
 const maxCacheHeader = 16 << 20
 
 // recordHead is the size of a record before its features.
-const recordHead = 23
+const recordHead = 24
 
 type cacheHeader struct {
 	Format       int          `json:"format"`
@@ -291,7 +296,7 @@ func (fb *featBlock) decode(b *cacheBlock, nfeat int, bad func(string) error) er
 	fb.off = resize(fb.off, n+1)
 	fb.off[0] = 0
 	fb.blockDst = blockDst{ends: fb.off[1:], idx: resize(fb.idx, nf), val: resize(fb.val, nf),
-		result: resize(fb.result, n), rv: resize(fb.rv, n), key: resize(fb.key, n), game: resize(fb.game, n)}
+		result: resize(fb.result, n), fast: resize(fb.fast, n), rv: resize(fb.rv, n), key: resize(fb.key, n), game: resize(fb.game, n)}
 	return decodeRecords(fb.raw, b, nfeat, fb.blockDst, bad)
 }
 
@@ -312,6 +317,7 @@ type blockDst struct {
 	idx    []int32
 	val    []float32
 	result []int8
+	fast   []bool
 	rv     []float32
 	key    []uint64
 	game   []int64
@@ -332,8 +338,12 @@ func decodeRecords(raw []byte, b *cacheBlock, nfeat int, dst blockDst, bad func(
 		dst.key[i] = binary.LittleEndian.Uint64(raw[0:])
 		dst.game[i] = int64(binary.LittleEndian.Uint64(raw[8:]))
 		dst.result[i] = int8(raw[16])
-		dst.rv[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[17:]))
-		k := int(binary.LittleEndian.Uint16(raw[21:]))
+		if raw[17]&^flagFast != 0 {
+			return bad(fmt.Sprintf("record flags %#x", raw[17]))
+		}
+		dst.fast[i] = raw[17]&flagFast != 0
+		dst.rv[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[18:]))
+		k := int(binary.LittleEndian.Uint16(raw[22:]))
 		raw = raw[recordHead:]
 		if k > nfeat {
 			return bad(fmt.Sprintf("record with %d features, the schema %d", k, nfeat))
@@ -366,7 +376,7 @@ func decodeRecords(raw []byte, b *cacheBlock, nfeat int, dst blockDst, bad func(
 // d, the first at row r0 and feature f0 (d's slices are already long
 // enough), on workers goroutines, with labels of weight lambda. It returns
 // the rows and features filled.
-func (c *cacheFile) fill(nfeat, workers int, skip func(b *cacheBlock) bool, d *Dataset, r0, f0 int64, lambda float64) (rows, feats int64, err error) {
+func (c *cacheFile) fill(nfeat, workers int, skip func(b *cacheBlock) bool, d *Dataset, r0, f0 int64, mix labelMix) (rows, feats int64, err error) {
 	defer c.f.Close()
 	type job struct{ b, row, feat, at int64 }
 	var jobs []job
@@ -408,6 +418,7 @@ func (c *cacheFile) fill(nfeat, workers int, skip func(b *cacheBlock) bool, d *D
 			defer wg.Done()
 			var raw []byte
 			var result []int8
+			var fast []bool
 			var rv []float32
 			var game []int64
 			for {
@@ -425,16 +436,16 @@ func (c *cacheFile) fill(nfeat, workers int, skip func(b *cacheBlock) bool, d *D
 					return
 				}
 				n := int(b.Rows)
-				result, rv, game = resize(result, n), resize(rv, n), resize(game, n)
+				result, fast, rv, game = resize(result, n), resize(fast, n), resize(rv, n), resize(game, n)
 				dst := blockDst{base: j.feat, ends: d.Off[j.row+1 : j.row+1+b.Rows],
 					idx: d.Idx[j.feat : j.feat+b.Feats], val: d.Val[j.feat : j.feat+b.Feats],
-					result: result, rv: rv, key: d.Game[j.row : j.row+b.Rows], game: game}
+					result: result, fast: fast, rv: rv, key: d.Game[j.row : j.row+b.Rows], game: game}
 				if err := decodeRecords(raw, b, nfeat, dst, bad); err != nil {
 					fail(err)
 					return
 				}
 				for i := 0; i < n; i++ {
-					label := labelOf(result[i], rv[i], lambda)
+					label := mix.label(result[i], rv[i], fast[i])
 					if math.IsNaN(label) || label < 0 || label > 1 {
 						fail(bad(fmt.Sprintf("label %v outside [0, 1]", label)))
 						return
@@ -545,10 +556,14 @@ func (c *cacheFile) blocks(nfeat, workers int, skip func(b *cacheBlock) bool, fn
 }
 
 // appendRecord appends one body record.
-func appendRecord(dst []byte, fs []features.Feature, result int8, rv float32, key uint64, game int64) []byte {
+func appendRecord(dst []byte, fs []features.Feature, result int8, fast bool, rv float32, key uint64, game int64) []byte {
 	dst = binary.LittleEndian.AppendUint64(dst, key)
 	dst = binary.LittleEndian.AppendUint64(dst, uint64(game))
-	dst = append(dst, byte(result))
+	var flags byte
+	if fast {
+		flags = flagFast
+	}
+	dst = append(dst, byte(result), flags)
 	dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(rv))
 	dst = binary.LittleEndian.AppendUint16(dst, uint16(len(fs)))
 	for _, f := range fs {
@@ -599,7 +614,7 @@ func buildCache(name, path string, srcBytes int64, srcSHA string, cfg LoadConfig
 					if !ok {
 						return nil
 					}
-					p.body = appendRecord(p.body, fs, r.Result, r.RootValue, key, r.GameNumber)
+					p.body = appendRecord(p.body, fs, r.Result, !r.Full, r.RootValue, key, r.GameNumber)
 					if b.Rows == 0 || r.GameNumber < b.MinGame {
 						b.MinGame = r.GameNumber
 					}
@@ -803,7 +818,7 @@ func scanBlocks(srcs []sourceFile, cfg LoadConfig, st *LoadStats, fn func(fb *fe
 // scanCached calls fn for every training row of files, in file and row
 // order (rows of games below a source's MinGame left out), through
 // scanBlocks. fs is reused between calls.
-func scanCached(srcs []sourceFile, cfg LoadConfig, st *LoadStats, fn func(fs []features.Feature, result int8, rv float32, key uint64) error) error {
+func scanCached(srcs []sourceFile, cfg LoadConfig, st *LoadStats, fn func(fs []features.Feature, result int8, rv float32, fast bool, key uint64) error) error {
 	fs := make([]features.Feature, 0, 64)
 	return scanBlocks(srcs, cfg, st, func(fb *featBlock, minGame int64) error {
 		for i := 0; i < fb.n; i++ {
@@ -814,7 +829,7 @@ func scanCached(srcs []sourceFile, cfg LoadConfig, st *LoadStats, fn func(fs []f
 			for k := fb.off[i]; k < fb.off[i+1]; k++ {
 				fs = append(fs, features.Feature{Index: fb.idx[k], Value: fb.val[k]})
 			}
-			if err := fn(fs, fb.result[i], fb.rv[i], fb.key[i]); err != nil {
+			if err := fn(fs, fb.result[i], fb.rv[i], fb.fast[i], fb.key[i]); err != nil {
 				return err
 			}
 		}

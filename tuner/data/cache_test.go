@@ -73,7 +73,7 @@ func fresh(t *testing.T, g *rules.Game, file, quiet string, w *features.Weights)
 		for i := range fs {
 			fs[i].Value *= sign
 		}
-		return d.Add(fs, labelOf(r.Result, r.RootValue, 0.5), GameKey(r.RunID, r.GameNumber))
+		return d.Add(fs, labelMix{0.5, 0.5}.label(r.Result, r.RootValue, !r.Full), GameKey(r.RunID, r.GameNumber))
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -69,7 +69,7 @@ func (d *Dataset) grow(rows, feats int) {
 
 // addBlock appends rows [lo, hi) of a decoded cache block (whose feature
 // indices and values the decoder checked) with their labels.
-func (d *Dataset) addBlock(fb *featBlock, lo, hi int, lambda float64) error {
+func (d *Dataset) addBlock(fb *featBlock, lo, hi int, mix labelMix) error {
 	if lo >= hi {
 		return nil
 	}
@@ -77,7 +77,7 @@ func (d *Dataset) addBlock(fb *featBlock, lo, hi int, lambda float64) error {
 	d.Idx = append(d.Idx, fb.idx[fb.off[lo]:fb.off[hi]]...)
 	d.Val = append(d.Val, fb.val[fb.off[lo]:fb.off[hi]]...)
 	for i := lo; i < hi; i++ {
-		label := labelOf(fb.result[i], fb.rv[i], lambda)
+		label := mix.label(fb.result[i], fb.rv[i], fb.fast[i])
 		if math.IsNaN(label) || label < 0 || label > 1 {
 			return fmt.Errorf("label %v outside [0, 1]", label)
 		}

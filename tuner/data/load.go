@@ -14,7 +14,7 @@ import (
 // decoded.
 var loadColumns = func() []string {
 	var out []string
-	for _, c := range []int{datasets.ColRunID, datasets.ColGame, datasets.ColGameNumber, datasets.ColBoard, datasets.ColResult, datasets.ColRootValue} {
+	for _, c := range []int{datasets.ColRunID, datasets.ColGame, datasets.ColGameNumber, datasets.ColBoard, datasets.ColResult, datasets.ColRootValue, datasets.ColFull} {
 		out = append(out, datasets.ColumnTable[c].Name)
 	}
 	return out
@@ -28,6 +28,12 @@ type LoadConfig struct {
 	// both from the side to move's point of view, so 1 fits game results
 	// only (classic Texel tuning) and 0 fits the search's root values.
 	Lambda float64
+	// FastLambda, when not nil, is Lambda for the rows whose search was a
+	// fast one (datasets.Row.Full false: playout cap randomization's moves
+	// searched with a few playouts, whose root values say little), so 1
+	// labels them by the game result alone, as KataGo does; nil: Lambda
+	// for every row. Rows of runs without fast searches are all full.
+	FastLambda *float64
 	// Quiet is QuietOff, QuietFilter or QuietResolve (see those).
 	Quiet string
 	// Weights evaluate the capture search of QuietResolve.
@@ -60,11 +66,40 @@ type LoadStats struct {
 	Truncated bool  `json:"truncated,omitempty"`
 }
 
-// labelOf returns the training label of a row (see LoadConfig.Lambda).
-func labelOf(result int8, rootValue float32, lambda float64) float64 {
+// labelMix is the weight of the game result in the label of a full row
+// and of a fast one (LoadConfig.Lambda and FastLambda).
+type labelMix struct{ full, fast float64 }
+
+// mix returns the label weights of c.
+func (c LoadConfig) mix() labelMix {
+	m := labelMix{c.Lambda, c.Lambda}
+	if c.FastLambda != nil {
+		m.fast = *c.FastLambda
+	}
+	return m
+}
+
+// label returns the training label of a row (see LoadConfig.Lambda and
+// FastLambda).
+func (m labelMix) label(result int8, rootValue float32, fast bool) float64 {
+	lambda := m.full
+	if fast {
+		lambda = m.fast
+	}
 	r := (float64(result) + 1) / 2
 	v := (math.Max(-1, math.Min(1, float64(rootValue))) + 1) / 2
 	return lambda*r + (1-lambda)*v
+}
+
+// checkLambdas reports a label weight of c outside [0, 1].
+func (c LoadConfig) checkLambdas() error {
+	if c.Lambda < 0 || c.Lambda > 1 || math.IsNaN(c.Lambda) {
+		return fmt.Errorf("lambda %v outside [0, 1]", c.Lambda)
+	}
+	if f := c.FastLambda; f != nil && (*f < 0 || *f > 1 || math.IsNaN(*f)) {
+		return fmt.Errorf("fast lambda %v outside [0, 1]", *f)
+	}
+	return nil
 }
 
 // errStop ends a scan early once MaxRows rows are loaded.
@@ -87,8 +122,8 @@ func newConverter(cfg LoadConfig, st *LoadStats) (*converter, error) {
 	if err := CheckQuiet(cfg.Quiet); err != nil {
 		return nil, err
 	}
-	if cfg.Lambda < 0 || cfg.Lambda > 1 || math.IsNaN(cfg.Lambda) {
-		return nil, fmt.Errorf("lambda %v outside [0, 1]", cfg.Lambda)
+	if err := cfg.checkLambdas(); err != nil {
+		return nil, err
 	}
 	c := &converter{cfg: cfg, schema: features.For(cfg.Game), st: st, buf: make([]rules.Move, 0, 512)}
 	c.fs = make([]features.Feature, 0, len(c.schema.Names))
@@ -144,7 +179,7 @@ func (c *converter) convert(r *datasets.Row) (fs []features.Feature, label float
 		}
 	}
 	st.Used++
-	return c.fs, labelOf(r.Result, r.RootValue, c.cfg.Lambda), GameKey(r.RunID, r.GameNumber), true, nil
+	return c.fs, c.cfg.mix().label(r.Result, r.RootValue, !r.Full), GameKey(r.RunID, r.GameNumber), true, nil
 }
 
 // Load streams the rows of the Parquet files under paths (files,
@@ -198,7 +233,7 @@ func Load(paths []string, cfg LoadConfig) (*Dataset, *LoadStats, error) {
 				return nil, nil, err
 			}
 			addCounts(st, &c.h)
-			nr, nf, err := c.fill(len(schema.Names), workers, skipBelow(src.MinGame), d, r, f, cfg.Lambda)
+			nr, nf, err := c.fill(len(schema.Names), workers, skipBelow(src.MinGame), d, r, f, cfg.mix())
 			if err != nil {
 				return nil, nil, err
 			}
@@ -233,7 +268,7 @@ func Load(paths []string, cfg LoadConfig) (*Dataset, *LoadStats, error) {
 				lastKey, any = k, true
 			}
 		}
-		if err := d.addBlock(fb, lo, hi, cfg.Lambda); err != nil {
+		if err := d.addBlock(fb, lo, hi, cfg.mix()); err != nil {
 			return err
 		}
 		st.Used += int64(hi - lo)

@@ -127,3 +127,70 @@ func TestQuiescerPV(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadFastLambda checks LoadConfig.FastLambda: rows whose search was
+// fast take their label from the game result alone (FastLambda 1), full
+// rows from the root value (Lambda 0), the same on the first load (which
+// converts and writes the feature cache), a load from the cache and a
+// stream; with FastLambda nil every row follows Lambda.
+func TestLoadFastLambda(t *testing.T) {
+	g, err := rules.Lookup("torishogi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	games := testrun.RandomGames(t, g, 6, 40, 9)
+	var want, same []float32 // labels with FastLambda 1, and nil
+	for gi := range games {
+		for i := range games[gi] {
+			r := &games[gi][i]
+			r.Full = i%3 == 0 // as playout cap randomization's full searches
+			v := (r.RootValue + 1) / 2
+			same = append(same, v)
+			if !r.Full {
+				v = float32(r.Result+1) / 2
+			}
+			want = append(want, v)
+		}
+	}
+	dir := testrun.WriteRun(t, g, games)
+	one := 1.0
+	check := func(what string, got []float32, want []float32) {
+		t.Helper()
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d labels, want %d", what, len(got), len(want))
+		}
+		for i := range want {
+			if math.Abs(float64(got[i]-want[i])) > 1e-6 {
+				t.Fatalf("%s: row %d label %v, want %v", what, i, got[i], want[i])
+			}
+		}
+	}
+	for _, load := range []string{"first load", "cached load"} {
+		d, _, err := Load([]string{dir}, LoadConfig{Game: g, Lambda: 0, FastLambda: &one, Quiet: QuietOff})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(load, d.Label, want)
+	}
+	d, _, err := Load([]string{dir}, LoadConfig{Game: g, Lambda: 0, Quiet: QuietOff})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("FastLambda nil", d.Label, same)
+	s, err := OpenStream([]string{dir}, LoadConfig{Game: g, Lambda: 0, FastLambda: &one, Quiet: QuietOff})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var streamed []float32
+	if err := s.Rows(nil, func(_ []features.Feature, label float64, _ uint64) error {
+		streamed = append(streamed, float32(label))
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	check("stream", streamed, want)
+	bad := 1.5
+	if _, _, err := Load([]string{dir}, LoadConfig{Game: g, FastLambda: &bad, Quiet: QuietOff}); err == nil {
+		t.Error("fast lambda 1.5 accepted")
+	}
+}

@@ -29,12 +29,13 @@ func (s *Stream) Files() int { return len(s.srcs) }
 
 // Rows calls fn for every training row, with its features (the side to
 // move's point of view; fs is reused between calls), its label (see
-// LoadConfig.Lambda) and its game key (GameKey). Counts of the rows read
+// LoadConfig.Lambda and FastLambda) and its game key (GameKey). Counts of the rows read
 // are added to st when it is not nil; st.Used and st.Games are left to
 // the caller. An error of fn ends the scan and is returned.
 func (s *Stream) Rows(st *LoadStats, fn func(fs []features.Feature, label float64, game uint64) error) error {
-	return scanCached(s.srcs, s.cfg, st, func(fs []features.Feature, result int8, rv float32, key uint64) error {
-		return fn(fs, labelOf(result, rv, s.cfg.Lambda), key)
+	mix := s.cfg.mix()
+	return scanCached(s.srcs, s.cfg, st, func(fs []features.Feature, result int8, rv float32, fast bool, key uint64) error {
+		return fn(fs, mix.label(result, rv, fast), key)
 	})
 }
 
