@@ -93,7 +93,8 @@ func newState(su *rules.Setup) (rules.State, error) {
 	if s.attacked(int(s.royal[s.stm.Other()]), s.stm) {
 		return nil, fmt.Errorf("%s, not to move, is in check", Game.SideNames[s.stm.Other()])
 	}
-	s.stack = make([]undo, 0, 64)
+	// The undo stack grows on first use: most States parsed (the tuner's rows,
+	// features.Starting's positions) never need it.
 	s.hist.Push(s.hash, false)
 	return s, nil
 }
