@@ -119,8 +119,12 @@ func TestBoardEncodingGames(t *testing.T) {
 		}
 		// The start and the positions of a 40-ply game of pseudo-random
 		// legal moves (pieces reach the hands in the drop games).
+		// StateReusing decodes each into one Setup and sets up one State
+		// again (a rules.Resetter) or builds a new one.
 		st := g.Start()
 		x := uint64(len(name))
+		var su rules.Setup
+		var reused rules.State
 		for ply := 0; ply <= 40; ply++ {
 			row := Row{Board: EncodeBoard(nil, st)}
 			back, err := row.State(g)
@@ -131,6 +135,18 @@ func TestBoardEncodingGames(t *testing.T) {
 			if back.String() != st.String() {
 				t.Errorf("%s ply %d: %q came back as %q", name, ply, st.String(), back.String())
 			}
+			again, err := row.StateReusing(g, &su, reused)
+			if err != nil {
+				t.Errorf("%s ply %d: StateReusing: %v", name, ply, err)
+				break
+			}
+			if _, ok := reused.(rules.Resetter); ok && again != reused {
+				t.Errorf("%s ply %d: StateReusing made a new State of a rules.Resetter", name, ply)
+			}
+			if again.String() != st.String() || again.Hash() != back.Hash() {
+				t.Errorf("%s ply %d: %q came back through StateReusing as %q", name, ply, st.String(), again.String())
+			}
+			reused = again
 			ms := st.Legal(nil)
 			if len(ms) == 0 {
 				break
@@ -145,5 +161,9 @@ func TestRowStateErrors(t *testing.T) {
 	r := Row{GameNumber: 3, Ply: 7, Board: []byte{1, 2}}
 	if _, err := r.State(g); err == nil || !strings.Contains(err.Error(), "game 3 ply 7") {
 		t.Errorf("short board: err = %v", err)
+	}
+	var su rules.Setup
+	if _, err := r.StateReusing(g, &su, g.Start()); err == nil || !strings.Contains(err.Error(), "game 3 ply 7") {
+		t.Errorf("short board, StateReusing: err = %v", err)
 	}
 }

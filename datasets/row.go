@@ -334,22 +334,38 @@ func EncodeBoard(dst []byte, st rules.State) []byte {
 // the length, piece codes and side byte, not the game's own constraints
 // (g.New does that).
 func DecodeBoard(g *rules.Game, b []byte) (*rules.Setup, error) {
-	if want := BoardLen(g); len(b) != want && (len(g.ExtraFields) == 0 || len(b) < want) {
-		return nil, fmt.Errorf("board encoding: %d bytes, %s needs %d", len(b), g.Name, want)
+	su := &rules.Setup{}
+	if err := DecodeBoardInto(g, b, su); err != nil {
+		return nil, err
 	}
-	su := &rules.Setup{Game: g}
+	return su, nil
+}
+
+// DecodeBoardInto is DecodeBoard into su, whose hands' storage it reuses.
+func DecodeBoardInto(g *rules.Game, b []byte, su *rules.Setup) error {
+	if want := BoardLen(g); len(b) != want && (len(g.ExtraFields) == 0 || len(b) < want) {
+		return fmt.Errorf("board encoding: %d bytes, %s needs %d", len(b), g.Name, want)
+	}
+	*su = rules.Setup{Game: g, Hand: su.Hand}
 	n := g.Squares()
 	for sq := 0; sq < n; sq++ {
 		p := rules.Piece(b[sq])
 		if k := int(p.Kind()); p != rules.NoPiece && (k == 0 || k >= len(g.Kinds)) {
-			return nil, fmt.Errorf("board encoding: byte %d: piece code %d is not a %s piece", sq, b[sq], g.Name)
+			return fmt.Errorf("board encoding: byte %d: piece code %d is not a %s piece", sq, b[sq], g.Name)
 		}
 		su.Board[sq] = p
 	}
 	i := n
-	if g.HasHand {
+	if !g.HasHand {
+		su.Hand = [2][]int{}
+	} else {
 		for s := range su.Hand {
-			su.Hand[s] = make([]int, len(g.Kinds))
+			if cap(su.Hand[s]) >= len(g.Kinds) {
+				su.Hand[s] = su.Hand[s][:len(g.Kinds)]
+				clear(su.Hand[s])
+			} else {
+				su.Hand[s] = make([]int, len(g.Kinds))
+			}
 			for k := 1; k < len(g.Kinds); k++ {
 				if g.Kinds[k].Droppable {
 					su.Hand[s][k] = int(b[i])
@@ -364,15 +380,15 @@ func DecodeBoard(g *rules.Game, b []byte) (*rules.Setup, error) {
 	case 1:
 		su.Side = rules.Second
 	default:
-		return nil, fmt.Errorf("board encoding: byte %d: side to move %d is neither 0 nor 1", i, b[i])
+		return fmt.Errorf("board encoding: byte %d: side to move %d is neither 0 nor 1", i, b[i])
 	}
 	if n := len(g.ExtraFields); n > 0 {
 		su.Extra = strings.Fields(string(b[i+1:]))
 		if len(su.Extra) != n {
-			return nil, fmt.Errorf("board encoding: %d extra fields after the side byte, %s needs %d (%s)", len(su.Extra), g.Name, n, strings.Join(g.ExtraFields, ", "))
+			return fmt.Errorf("board encoding: %d extra fields after the side byte, %s needs %d (%s)", len(su.Extra), g.Name, n, strings.Join(g.ExtraFields, ", "))
 		}
 	}
-	return su, nil
+	return nil
 }
 
 // State builds the row's position as a State of game g from the board
@@ -382,6 +398,27 @@ func (r *Row) State(g *rules.Game) (rules.State, error) {
 	su, err := DecodeBoard(g, r.Board)
 	if err != nil {
 		return nil, fmt.Errorf("game %d ply %d: %w", r.GameNumber, r.Ply, err)
+	}
+	st, err := g.New(su)
+	if err != nil {
+		return nil, fmt.Errorf("game %d ply %d: board: %w", r.GameNumber, r.Ply, err)
+	}
+	return st, nil
+}
+
+// StateReusing is State with scratch: the board column is decoded into su,
+// and prev, when it is a rules.Resetter of game g, is set up again in place
+// (keeping its storage) instead of allocating a new State. prev may be nil.
+// After an error prev must not be used.
+func (r *Row) StateReusing(g *rules.Game, su *rules.Setup, prev rules.State) (rules.State, error) {
+	if err := DecodeBoardInto(g, r.Board, su); err != nil {
+		return nil, fmt.Errorf("game %d ply %d: %w", r.GameNumber, r.Ply, err)
+	}
+	if rs, ok := prev.(rules.Resetter); ok && prev.Game() == g {
+		if err := rs.Reset(su); err != nil {
+			return nil, fmt.Errorf("game %d ply %d: board: %w", r.GameNumber, r.Ply, err)
+		}
+		return prev, nil
 	}
 	st, err := g.New(su)
 	if err != nil {

@@ -181,6 +181,30 @@ type State interface {
 	String() string
 }
 
+// Resetter is implemented by States that can be set up again in place:
+// Reset(su) makes the State what Game.New(su) returns (the position of su,
+// no history, Ply 0), keeping its storage, so that a reader setting up one
+// position after another (the tuner, one per row) allocates nothing per
+// position. It returns New's error for a Setup New refuses; the State is
+// then unusable until a Reset succeeds.
+type Resetter interface {
+	Reset(su *Setup) error
+}
+
+// NewByReset is a Game.New for a game whose States are Resetters: a new
+// zero State of type S, set up by its Reset.
+func NewByReset[S any, P interface {
+	*S
+	State
+	Resetter
+}](su *Setup) (State, error) {
+	st := P(new(S))
+	if err := st.Reset(su); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
 // Status returns the outcome of st: Ended, or NoMoves when no move is legal.
 // buf is scratch space for move generation.
 func Status(st State, buf []Move) Outcome {

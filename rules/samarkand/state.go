@@ -67,8 +67,18 @@ type State struct {
 	atk     []rules.Move // Attacks' and HasLegal's scratch
 }
 
-func newState(su *rules.Setup) (rules.State, error) {
-	s := &State{stm: su.Side, target: -1, royal: [2]int16{-1, -1}}
+func newState(su *rules.Setup) (rules.State, error) { return rules.NewByReset[State](su) }
+
+var _ rules.Resetter = (*State)(nil)
+
+// Reset makes s the position of su with no history, as New(su) would,
+// keeping the storage of its history, undo stack and scratch
+// (rules.Resetter). The undo stack grows on first use: most States parsed (the
+// tuner's rows, features.Starting's positions) never need it.
+func (s *State) Reset(su *rules.Setup) error {
+	hist := s.hist
+	hist.Reset()
+	*s = State{stm: su.Side, target: -1, royal: [2]int16{-1, -1}, hist: hist, stack: s.stack[:0], atk: s.atk[:0]}
 	n := [2]int{}
 	for sq := 0; sq < squares; sq++ {
 		p := su.Board[sq]
@@ -76,7 +86,7 @@ func newState(su *rules.Setup) (rules.State, error) {
 			continue
 		}
 		if int(p.Kind()) >= nKinds {
-			return nil, fmt.Errorf("unknown piece kind %d on %s", p.Kind(), Game.SquareName(sq))
+			return fmt.Errorf("unknown piece kind %d on %s", p.Kind(), Game.SquareName(sq))
 		}
 		s.place(sq, p)
 		if table[p.Kind()].royal {
@@ -86,17 +96,15 @@ func newState(su *rules.Setup) (rules.State, error) {
 	}
 	for side := rules.First; side <= rules.Second; side++ {
 		if n[side] != 1 {
-			return nil, fmt.Errorf("%s has %d royal men (King or Emperor), want exactly 1", Game.SideNames[side], n[side])
+			return fmt.Errorf("%s has %d royal men (King or Emperor), want exactly 1", Game.SideNames[side], n[side])
 		}
 	}
 	s.hash = s.computeHash()
 	if s.attacked(int(s.royal[s.stm.Other()]), s.stm) {
-		return nil, fmt.Errorf("%s, not to move, is in check", Game.SideNames[s.stm.Other()])
+		return fmt.Errorf("%s, not to move, is in check", Game.SideNames[s.stm.Other()])
 	}
-	// The undo stack grows on first use: most States parsed (the tuner's rows,
-	// features.Starting's positions) never need it.
 	s.hist.Push(s.hash, false)
-	return s, nil
+	return nil
 }
 
 // computeHash returns the Zobrist key computed from scratch.

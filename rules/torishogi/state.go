@@ -35,8 +35,18 @@ var _ rules.State = (*State)(nil)
 
 // newState builds a State from a parsed setup, checking what a position of
 // the game must satisfy.
-func newState(su *rules.Setup) (rules.State, error) {
-	s := &State{side: su.Side} // undo and scratch grow on first use: most States parsed (the tuner's rows, features.Starting's positions) never need them
+func newState(su *rules.Setup) (rules.State, error) { return rules.NewByReset[State](su) }
+
+var _ rules.Resetter = (*State)(nil)
+
+// Reset makes s the position of su with no history, as New(su) would,
+// keeping the storage of its history, undo stack and scratch
+// (rules.Resetter). The undo stack and scratch grow on first use: most States
+// parsed (the tuner's rows, features.Starting's positions) never need them.
+func (s *State) Reset(su *rules.Setup) error {
+	hist := s.hist
+	hist.Reset()
+	*s = State{side: su.Side, hist: hist, undo: s.undo[:0], scratch: s.scratch[:0], tbuf: s.tbuf[:0]}
 	var count [numKinds]int
 	var phoenixes [2]int
 	for x := 0; x < squares; x++ {
@@ -46,10 +56,10 @@ func newState(su *rules.Setup) (rules.State, error) {
 		}
 		k, c := p.Kind(), p.Side()
 		if k == 0 || k >= numKinds {
-			return nil, fmt.Errorf("square %s: no such piece", Game.SquareName(x))
+			return fmt.Errorf("square %s: no such piece", Game.SquareName(x))
 		}
 		if k == Swallow && lastRank[c]>>x&1 != 0 {
-			return nil, fmt.Errorf("square %s: an unpromoted swallow cannot stand on its last rank (it must promote on arrival)", Game.SquareName(x))
+			return fmt.Errorf("square %s: an unpromoted swallow cannot stand on its last rank (it must promote on arrival)", Game.SquareName(x))
 		}
 		if k == Phoenix {
 			phoenixes[c]++
@@ -59,7 +69,7 @@ func newState(su *rules.Setup) (rules.State, error) {
 	}
 	for c := rules.First; c <= rules.Second; c++ {
 		if phoenixes[c] != 1 {
-			return nil, fmt.Errorf("%s has %d phoenixes, want 1", Game.SideNames[c], phoenixes[c])
+			return fmt.Errorf("%s has %d phoenixes, want 1", Game.SideNames[c], phoenixes[c])
 		}
 		for k := Phoenix; k < numKinds; k++ {
 			n := 0
@@ -70,7 +80,7 @@ func newState(su *rules.Setup) (rules.State, error) {
 				continue
 			}
 			if !Game.Kinds[k].Droppable {
-				return nil, fmt.Errorf("hand: %s cannot be held in hand", Game.Kinds[k].Token)
+				return fmt.Errorf("hand: %s cannot be held in hand", Game.Kinds[k].Token)
 			}
 			count[k] += n
 			s.hand[c][k] = uint8(min(n, 255))
@@ -78,16 +88,16 @@ func newState(su *rules.Setup) (rules.State, error) {
 	}
 	for k := Phoenix; k < numKinds; k++ {
 		if setLimit[k] > 0 && count[k] > setLimit[k] {
-			return nil, fmt.Errorf("%d pieces of kind %s (promoted or not, board and hands), a set has %d",
+			return fmt.Errorf("%d pieces of kind %s (promoted or not, board and hands), a set has %d",
 				count[k], Game.Kinds[k].Token, setLimit[k])
 		}
 	}
 	if s.attacked(s.phoenix(s.side.Other()), s.side, s.occ()) {
-		return nil, fmt.Errorf("%s's phoenix is attacked with %s to move", Game.SideNames[s.side.Other()], Game.SideNames[s.side])
+		return fmt.Errorf("%s's phoenix is attacked with %s to move", Game.SideNames[s.side.Other()], Game.SideNames[s.side])
 	}
 	s.hash = s.computeHash()
 	s.hist.Push(s.hash, true)
-	return s, nil
+	return nil
 }
 
 // computeHash returns the Zobrist key of the position from scratch.

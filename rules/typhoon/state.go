@@ -32,25 +32,35 @@ type state struct {
 	scratch, tbuf []rules.Move
 }
 
-func newState(su *rules.Setup) (rules.State, error) {
+func newState(su *rules.Setup) (rules.State, error) { return rules.NewByReset[state](su) }
+
+var _ rules.Resetter = (*state)(nil)
+
+// Reset makes s the position of su with no history, as New(su) would,
+// keeping the storage of its history, undo stack and scratch
+// (rules.Resetter). The undo stack and scratch grow on first use: the many
+// short-lived States features.Starting sets up never need them.
+func (s *state) Reset(su *rules.Setup) error {
 	if su.Game != Game {
-		return nil, fmt.Errorf("setup is for game %q, not typhoon", su.Game.Name)
+		return fmt.Errorf("setup is for game %q, not typhoon", su.Game.Name)
 	}
 	ensureTables()
-	s := &state{} // undo and scratch grow on first use: the many short-lived states features.Starting sets up never need them
+	hist := s.hist
+	hist.Reset()
+	*s = state{hist: hist, undo: s.undo[:0], scratch: s.scratch[:0], tbuf: s.tbuf[:0]}
 	for sq := 0; sq < squares; sq++ {
 		p := su.Board[sq]
 		if p == rules.NoPiece {
 			continue
 		}
 		if p.Kind() == 0 || p.Kind() > numKinds {
-			return nil, fmt.Errorf("square %s: no Typhoon piece has kind %d", Game.SquareName(sq), p.Kind())
+			return fmt.Errorf("square %s: no Typhoon piece has kind %d", Game.SquareName(sq), p.Kind())
 		}
 		s.set(sq, p)
 	}
 	for sq := squares; sq < rules.MaxSquares; sq++ {
 		if su.Board[sq] != rules.NoPiece {
-			return nil, fmt.Errorf("square index %d is off the 12x12 board", sq)
+			return fmt.Errorf("square index %d is off the 12x12 board", sq)
 		}
 	}
 	s.side = su.Side
@@ -58,7 +68,7 @@ func newState(su *rules.Setup) (rules.State, error) {
 		s.hash ^= rules.ZobristSide
 	}
 	s.hist.Push(s.hash, true)
-	return s, nil
+	return nil
 }
 
 // set puts p (NoPiece to empty) on sq, updating hash, counts and occupancy.

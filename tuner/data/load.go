@@ -116,6 +116,10 @@ type converter struct {
 	fs     []features.Feature
 	buf    []rules.Move
 	st     *LoadStats
+	// pos is the last row's State, set up again for the next row when the
+	// game's States are rules.Resetters; su is the Setup rows decode into.
+	pos rules.State
+	su  rules.Setup
 }
 
 func newConverter(cfg LoadConfig, st *LoadStats) (*converter, error) {
@@ -148,10 +152,12 @@ func (c *converter) convert(r *datasets.Row) (fs []features.Feature, label float
 		st.OtherGame++
 		return nil, 0, 0, false, nil
 	}
-	pos, err := r.State(g)
+	pos, err := r.StateReusing(g, &c.su, c.pos)
 	if err != nil {
+		c.pos = nil
 		return nil, 0, 0, false, fmt.Errorf("run %s: %v", r.RunID, err)
 	}
+	c.pos = pos
 	sign := float32(1)
 	switch c.cfg.Quiet {
 	case QuietFilter:
