@@ -162,9 +162,10 @@ func (s *Schema) addAttackFamilies(add func(string) int32, newIdx func() []int32
 // while the piece and what its list depends on stay. For a
 // rules.AttackReader that is while neither the piece's square nor a square
 // its list read has changed since the board last counted; other States
-// have every list made anew at each count. Indexes from squares to the
-// pieces whose lists read them (readBy) or reach them (by) find the pieces
-// a change concerns without visiting the others, and the per-side sums of
+// have every list made anew at each count. The pieces whose lists read a
+// changed square are found by their sets of squares read (reads), those
+// whose lists reach it by an index from squares to the pieces attacking
+// them (by), and the per-side sums of
 // mobility, the attacked squares and the pieces' squares per side are kept
 // with them.
 type tally struct {
@@ -198,14 +199,12 @@ type tally struct {
 	kept     *Schema
 	// For the piece on sq: lists[sq] the squares it attacks (valid when
 	// listed has sq), reads[sq] what its list read (AttackReader),
-	// mobOf[sq] its attacked squares not held by its own side. readBy[x]
-	// holds the squares of the pieces whose reads hold x (AttackReader).
+	// mobOf[sq] its attacked squares not held by its own side.
 	// mobSum[side][k] sums mobOf over side's listed pieces of kind k,
 	// mobTot[side] over all its listed pieces.
 	listed rules.SquareSet
 	lists  [256][]uint8
 	reads  [256]rules.SquareSet
-	readBy [256]rules.SquareSet
 	mobOf  [256]int32
 	mobSum [2][256]int32
 	mobTot [2]int32
@@ -245,11 +244,6 @@ func (t *tally) drop(p rules.Piece, sq uint8) {
 			t.attacked[side][to>>6] &^= 1 << (to & 63)
 		}
 		by[to][w] &^= bit
-	}
-	for rw, bits := range t.reads[sq] {
-		for ; bits != 0; bits &= bits - 1 {
-			t.readBy[rw<<6|mathbits.TrailingZeros64(bits)][w] &^= bit
-		}
 	}
 	t.mobSum[side][p.Kind()] -= t.mobOf[sq]
 	t.mobTot[side] -= t.mobOf[sq]
@@ -301,11 +295,6 @@ func (t *tally) list(at rules.Attacker, reader rules.AttackReader, sq uint8, p r
 	if reader != nil {
 		t.reads[sq] = rules.SquareSet{}
 		t.lists[sq] = reader.AttacksReading(int(sq), t.lists[sq][:0], &t.reads[sq])
-		for rw, bits := range t.reads[sq] {
-			for ; bits != 0; bits &= bits - 1 {
-				t.readBy[rw<<6|mathbits.TrailingZeros64(bits)][w] |= bit
-			}
-		}
 	} else {
 		t.lists[sq] = at.Attacks(int(sq), t.lists[sq][:0])
 	}
@@ -422,9 +411,6 @@ func (s *Schema) count(st rules.State, t *tally) {
 		clear(t.att[1][:n])
 		clear(t.by[0][:n])
 		clear(t.by[1][:n])
-		if reader != nil {
-			clear(t.readBy[:n])
-		}
 		clear(t.mobSum[0][:nk])
 		clear(t.mobSum[1][:nk])
 		t.mobTot = [2]int32{}
@@ -472,12 +458,26 @@ func (s *Schema) count(st rules.State, t *tally) {
 	// whose lists reach a changed square count their mobility again.
 	// (Without a reader every piece is listed again: nothing to look up.)
 	var relist, remob rules.SquareSet
+	someChanged := false
 	for w, bits := range changed[:nw] {
 		for ; bits != 0 && reader != nil; bits &= bits - 1 {
 			c := w<<6 | mathbits.TrailingZeros64(bits)
-			for i := range relist {
-				relist[i] |= t.readBy[c][i]
+			someChanged = true
+			for i := range remob {
 				remob[i] |= t.by[0][c][i] | t.by[1][c][i]
+			}
+		}
+	}
+	// Looking at every listed piece's squares read costs less than keeping
+	// an index from each square to the pieces reading it: a piece reads
+	// many squares (a ride's whole line), and that index changed with every
+	// list made.
+	for w, bits := range t.listed[:nw] {
+		for ; bits != 0 && someChanged; bits &= bits - 1 {
+			sq := w<<6 | mathbits.TrailingZeros64(bits)
+			r := &t.reads[sq]
+			if r[0]&changed[0]|r[1]&changed[1]|r[2]&changed[2]|r[3]&changed[3] != 0 {
+				relist[w] |= 1 << (sq & 63)
 			}
 		}
 	}
