@@ -17,16 +17,16 @@ const (
 
 // Defaults of the capture search (Quiescer). With them the validation loss
 // of a fit from the shipped weights moves by less than 0.001 against the
-// search before them in Typhoon, Tori shogi and Nana shogi, and against the
-// unbounded search in Samarkand (docs/benchmarks.md, "Tuner: first
-// conversion").
+// search before them in every game (depth 6 and margin 2 before this
+// version, and before those against the unbounded search in Samarkand;
+// docs/benchmarks.md, "Tuner: first conversion").
 const (
-	defaultResolveDepth = 6   // plies of captures
+	defaultResolveDepth = 4   // plies of captures
 	defaultResolveNodes = 256 // nodes per Resolve
 	// defaultResolveMargin is the gain cut-off's margin in pawns: a capture
 	// whose material gain, added to the standing evaluation, stays this far
 	// below alpha is not searched.
-	defaultResolveMargin = 2.0
+	defaultResolveMargin = 1.5
 	// defaultResolveTable is the number of entries of the table of
 	// positions already resolved.
 	defaultResolveTable = 1 << 14
@@ -35,7 +35,7 @@ const (
 // resolveVersion names the capture search in the feature cache's key (after
 // the weights' hash): a cache built by another capture search is rebuilt.
 // Change it whenever Quiescer's defaults or search change what it returns.
-const resolveVersion = "+resolve3"
+const resolveVersion = "+resolve4"
 
 // Quiescer resolves tactical positions with a capture-only negamax
 // alpha-beta search: at each node the side to move may stand pat on the
@@ -59,9 +59,9 @@ const resolveVersion = "+resolve3"
 // across calls; a Quiescer is not safe for concurrent use.
 type Quiescer struct {
 	W        *features.Weights
-	MaxDepth int     // plies of captures; 0 = 6
+	MaxDepth int     // plies of captures; 0 = 4
 	MaxNodes int     // nodes per Resolve; 0 = 256
-	Margin   float64 // gain cut-off margin in pawns; 0 = 2, negative: no cut-off
+	Margin   float64 // gain cut-off margin in pawns; 0 = 1.5, negative: no cut-off
 	Table    int     // entries of the table; 0 = 16384, negative: no table
 
 	// Nodes, Lookups and Hits count the search's nodes and the table's
