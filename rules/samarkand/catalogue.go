@@ -129,6 +129,9 @@ var men = []kindDef{
 type catom struct {
 	atom
 	dests [2][squares][]uint8 // opLeap: destination squares per side and origin
+	// destSet holds the same squares as a set (bit sq%64 of word sq/64), for
+	// capture mode to pass over a leap with nothing to take or promote on.
+	destSet [2][squares][3]uint64
 }
 
 // kindTab is the compiled form of one kind.
@@ -222,6 +225,9 @@ func compile(a atom) catom {
 				}
 			}
 			c.dests[side][sq] = ds
+			for _, t := range ds {
+				c.destSet[side][sq][t>>6] |= 1 << (t & 63)
+			}
 		}
 	}
 	return c

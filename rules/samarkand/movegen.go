@@ -321,6 +321,14 @@ func (s *State) leapCaptures(sq int, p rules.Piece, a *catom) {
 	if a.mode == modeMove && table[k].promo == 0 {
 		return
 	}
+	// Most leaps reach no opposing man and cannot promote: nothing to list.
+	ds, them := &a.destSet[side][sq], &s.occ[side.Other()]
+	take := a.mode != modeMove && ds[0]&them[0]|ds[1]&them[1]|ds[2]&them[2] != 0
+	promote := a.mode != modeCapture && table[k].promo != 0 &&
+		(inZone(side, sq) || ds[0]&zoneSet[side][0]|ds[1]&zoneSet[side][1]|ds[2]&zoneSet[side][2] != 0)
+	if !take && !promote {
+		return
+	}
 	for _, t := range a.dests[side][sq] {
 		q := s.board[t]
 		if q == rules.NoPiece {

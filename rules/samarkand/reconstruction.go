@@ -74,6 +74,19 @@ func inZone(side rules.Side, sq int) bool {
 	return rankOf(sq) < zoneDepth
 }
 
+// zoneSet[side] holds the squares of side's promotion zone (inZone), bit
+// sq%64 of word sq/64.
+var zoneSet = func() (z [2][3]uint64) {
+	for side := rules.First; side <= rules.Second; side++ {
+		for sq := 0; sq < squares; sq++ {
+			if inZone(side, sq) {
+				z[side][sq>>6] |= 1 << (sq & 63)
+			}
+		}
+	}
+	return z
+}()
+
 // isProgress reports whether a move resets the no-progress count: a capture,
 // a conversion, a pawn move or a promotion. A pawn move is a move of a Pawn
 // itself (under its own power or relayed); a Pawn pushed by a Bull or Ram is
