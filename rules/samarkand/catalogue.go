@@ -138,6 +138,9 @@ type catom struct {
 type kindTab struct {
 	atoms []catom
 	reach int // farthest Chebyshev distance at which this man can remove or convert a man
+	// stride is the farthest Chebyshev distance it can move under its own
+	// power (a bound: unlimited for the powers not measured).
+	stride int
 	// global: its captures depend on squares off its lines (Monkey chains,
 	// Coordinator co-squares), so check detection always examines it.
 	global bool
@@ -182,6 +185,7 @@ func init() {
 		for _, a := range d.atoms {
 			t.atoms = append(t.atoms, compile(a))
 			t.reach = max(t.reach, reach(a))
+			t.stride = max(t.stride, stride(a))
 			t.global = t.global || a.op == opMonkey || a.op == opCoordinate
 		}
 	}
@@ -233,6 +237,30 @@ func compile(a atom) catom {
 	return c
 }
 
+// longestLeap is the Chebyshev length of a's longest leap.
+func longestLeap(a atom) int {
+	r := 0
+	for _, v := range a.leaps {
+		r = max(r, abs(v.x), abs(v.y))
+	}
+	return r
+}
+
+// stride bounds how far from its square a power can move its man: a
+// leap's longest leap, a ride's longest ride, 0 for a relay (which moves
+// another man), unlimited for the others.
+func stride(a atom) int {
+	switch a.op {
+	case opLeap:
+		return longestLeap(a)
+	case opRide:
+		return min(a.max, unlimited)
+	case opRelay:
+		return 0
+	}
+	return unlimited
+}
+
 // reach is how far from its square a power can remove or convert a man.
 func reach(a atom) int {
 	if a.mode == modeMove {
@@ -240,11 +268,7 @@ func reach(a atom) int {
 	}
 	switch a.op {
 	case opLeap:
-		r := 0
-		for _, v := range a.leaps {
-			r = max(r, abs(v.x), abs(v.y))
-		}
-		return r
+		return longestLeap(a)
 	case opRide, opSnowplow, opConvertHop:
 		return a.max
 	case opPush, opWithdraw:

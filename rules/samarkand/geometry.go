@@ -43,6 +43,9 @@ var (
 	dirTo [squares][squares]int8
 	// dist[a][b] is the Chebyshev distance between a and b.
 	dist [squares][squares]uint8
+	// near[a][r] holds the squares within Chebyshev distance r of a, bit
+	// b%64 of word b/64.
+	near [squares][width][3]uint64
 	// opposite[d] is the direction opposite d.
 	opposite = [8]int{dirS, dirW, dirN, dirE, dirSW, dirNW, dirNE, dirSE}
 )
@@ -102,6 +105,9 @@ func init() {
 			dx, dy := fileOf(b)-fileOf(a), rankOf(b)-rankOf(a)
 			adx, ady := abs(dx), abs(dy)
 			dist[a][b] = uint8(max(adx, ady))
+			for r := int(dist[a][b]); r < width; r++ {
+				near[a][r][b>>6] |= 1 << (b & 63)
+			}
 			if a == b || (dx != 0 && dy != 0 && adx != ady) {
 				continue
 			}

@@ -66,9 +66,13 @@ func enemy(q rules.Piece, side rules.Side) bool { return q != rules.NoPiece && q
 func (s *State) pseudo(buf []rules.Move) []rules.Move {
 	start := len(buf)
 	s.buf, s.target, s.hit = buf, -1, false
+	them := &s.occ[s.stm.Other()]
 	for w, bb := range s.occ[s.stm] {
 		for ; bb != 0; bb &= bb - 1 {
 			sq := w<<6 | bits.TrailingZeros64(bb)
+			if s.capOnly && !mayCapture(sq, s.board[sq], them) {
+				continue
+			}
 			s.genPiece(sq, s.board[sq])
 		}
 	}
@@ -86,6 +90,31 @@ func (s *State) pseudo(buf []rules.Move) []rules.Move {
 		buf = buf[:j]
 	}
 	return buf
+}
+
+// mayCapture reports whether the man p on sq may have a move that capture
+// mode lists: an opposing man (them) within its reach, or a promotion within
+// its stride. Monkeys and Coordinators always may (their captures depend on
+// squares off their lines).
+func mayCapture(sq int, p rules.Piece, them *[3]uint64) bool {
+	t := &table[p.Kind()]
+	if t.global {
+		return true
+	}
+	b := &near[sq][t.reach]
+	if b[0]&them[0]|b[1]&them[1]|b[2]&them[2] != 0 {
+		return true
+	}
+	if t.promo == 0 {
+		return false
+	}
+	// Ranks to cover before the promotion zone (none from inside it).
+	r := rankOf(sq)
+	ahead := height - zoneDepth - r
+	if p.Side() == rules.Second {
+		ahead = r - (zoneDepth - 1)
+	}
+	return ahead <= t.stride
 }
 
 // attacked reports whether some move of side by (ignoring the check rule)
