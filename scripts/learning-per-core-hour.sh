@@ -77,10 +77,12 @@ selfplay() {
 		--workers "$WORKERS" --out "$dir" --quiet $resume $2 >"$OUT/$1.selfplay.txt" 2>&1 &
 	pid=$!
 	used=0
+	stopped=
 	while kill -0 "$pid" 2>/dev/null; do
 		used=$(cpu "$pid")
 		if [ "$used" -ge "$BUDGET" ]; then
 			kill -INT "$pid"
+			stopped=1
 			break
 		fi
 		sleep 1
@@ -91,7 +93,9 @@ selfplay() {
 		[ "$n" -gt 0 ] && last=$n
 		sleep 1
 	done
-	wait "$pid" || { cat "$OUT/$1.selfplay.txt" >&2; exit 1; }
+	# Stopped by the budget, self-play exits non-zero once the games in
+	# flight are written; any other failure ends the script.
+	wait "$pid" || [ -n "$stopped" ] || { cat "$OUT/$1.selfplay.txt" >&2; exit 1; }
 	echo "$last" >"$OUT/$1.cpu.tmp" && mv "$OUT/$1.cpu.tmp" "$OUT/$1.cpu"
 	echo "$1: self-play ${2:-(defaults)}: stopped at $last CPU s (budget $BUDGET)" | tee -a "$OUT/summary.txt"
 }
