@@ -573,6 +573,37 @@ func appendRecord(dst []byte, fs []features.Feature, result int8, fast bool, rv 
 	return dst
 }
 
+// recordBytes is the length of appendRecord's record of n features.
+func recordBytes(n int) int { return 8 + 8 + 2 + 4 + 2 + 8*n }
+
+// chunkBytes is the size of the pieces a block's body is built in.
+const chunkBytes = 1 << 20
+
+// chunks is a block's body built in pieces of chunkBytes, so that adding
+// a record never copies the records before it (as one growing slice would,
+// again and again for a body of many megabytes).
+type chunks struct {
+	done [][]byte // the pieces, the last one being filled
+	n    int64    // bytes in all
+}
+
+// room returns the last piece, with room for n more bytes (a new piece
+// when it has not).
+func (c *chunks) room(n int) []byte {
+	if k := len(c.done); k > 0 && cap(c.done[k-1])-len(c.done[k-1]) >= n {
+		return c.done[k-1]
+	}
+	c.done = append(c.done, make([]byte, 0, max(chunkBytes, n)))
+	return c.done[len(c.done)-1]
+}
+
+// last replaces the last piece by b, room's piece with a record appended.
+func (c *chunks) last(b []byte) {
+	k := len(c.done) - 1
+	c.n += int64(len(b) - len(c.done[k]))
+	c.done[k] = b
+}
+
 // buildCache converts every row of the Parquet file name, decoding its row
 // groups on workers goroutines, and writes the cache atomically beside it.
 func buildCache(name, path string, srcBytes int64, srcSHA string, cfg LoadConfig, key featKey, workers int) error {
@@ -581,7 +612,7 @@ func buildCache(name, path string, srcBytes int64, srcSHA string, cfg LoadConfig
 		return err
 	}
 	type part struct {
-		body []byte
+		body chunks
 		blk  cacheBlock
 		st   LoadStats
 		err  error
@@ -614,7 +645,8 @@ func buildCache(name, path string, srcBytes int64, srcSHA string, cfg LoadConfig
 					if !ok {
 						return nil
 					}
-					p.body = appendRecord(p.body, fs, r.Result, !r.Full, r.RootValue, key, r.GameNumber)
+					rec := p.body.room(recordBytes(len(fs)))
+					p.body.last(appendRecord(rec, fs, r.Result, !r.Full, r.RootValue, key, r.GameNumber))
 					if b.Rows == 0 || r.GameNumber < b.MinGame {
 						b.MinGame = r.GameNumber
 					}
@@ -625,9 +657,12 @@ func buildCache(name, path string, srcBytes int64, srcSHA string, cfg LoadConfig
 					b.Feats += int64(len(fs))
 					return nil
 				})
-				b.Bytes = int64(len(p.body))
-				sum := sha256.Sum256(p.body)
-				b.SHA256 = hex.EncodeToString(sum[:])
+				b.Bytes = p.body.n
+				sum := sha256.New()
+				for _, c := range p.body.done {
+					sum.Write(c)
+				}
+				b.SHA256 = hex.EncodeToString(sum.Sum(nil))
 			}
 		}()
 	}
@@ -648,7 +683,7 @@ func buildCache(name, path string, srcBytes int64, srcSHA string, cfg LoadConfig
 		h.NotQuiet += p.st.NotQuiet
 		h.Resolved += p.st.Resolved
 		h.Used += p.st.Used
-		h.BodyBytes += int64(len(p.body))
+		h.BodyBytes += p.body.n
 		h.Blocks = append(h.Blocks, p.blk)
 	}
 	hb, err := json.Marshal(h)
@@ -664,10 +699,12 @@ func buildCache(name, path string, srcBytes int64, srcSHA string, cfg LoadConfig
 		w.Write(hb)
 		w.Write(hsum[:])
 		for i := range parts {
-			if _, err := w.Write(parts[i].body); err != nil {
-				return err
+			for _, c := range parts[i].body.done {
+				if _, err := w.Write(c); err != nil {
+					return err
+				}
 			}
-			parts[i].body = nil
+			parts[i].body = chunks{}
 		}
 		return nil
 	})
