@@ -395,15 +395,7 @@ func DecodeBoardInto(g *rules.Game, b []byte, su *rules.Setup) error {
 // column, without parsing the position text. The State has no history
 // before the position (repetition counts start afresh).
 func (r *Row) State(g *rules.Game) (rules.State, error) {
-	su, err := DecodeBoard(g, r.Board)
-	if err != nil {
-		return nil, fmt.Errorf("game %d ply %d: %w", r.GameNumber, r.Ply, err)
-	}
-	st, err := g.New(su)
-	if err != nil {
-		return nil, fmt.Errorf("game %d ply %d: board: %w", r.GameNumber, r.Ply, err)
-	}
-	return st, nil
+	return r.StateReusing(g, &rules.Setup{}, nil)
 }
 
 // StateReusing is State with scratch: the board column is decoded into su,

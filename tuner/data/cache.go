@@ -374,7 +374,7 @@ func decodeRecords(raw []byte, b *cacheBlock, nfeat int, dst blockDst, bad func(
 
 // fill decodes the blocks of c that skip does not leave out straight into
 // d, the first at row r0 and feature f0 (d's slices are already long
-// enough), on workers goroutines, with labels of weight lambda. It returns
+// enough), on workers goroutines, with labels mixed by mix. It returns
 // the rows and features filled.
 func (c *cacheFile) fill(nfeat, workers int, skip func(b *cacheBlock) bool, d *Dataset, r0, f0 int64, mix labelMix) (rows, feats int64, err error) {
 	defer c.f.Close()
@@ -574,7 +574,7 @@ func appendRecord(dst []byte, fs []features.Feature, result int8, fast bool, rv 
 }
 
 // recordBytes is the length of appendRecord's record of n features.
-func recordBytes(n int) int { return 8 + 8 + 2 + 4 + 2 + 8*n }
+func recordBytes(n int) int { return recordHead + 8*n }
 
 // chunkBytes is the size of the pieces a block's body is built in.
 const chunkBytes = 1 << 20
@@ -638,7 +638,7 @@ func buildCache(name, path string, srcBytes int64, srcSHA string, cfg LoadConfig
 				}
 				b := &p.blk
 				p.err = datasets.ScanGroup(name, g, loadColumns, func(r *datasets.Row) error {
-					fs, _, key, ok, err := c.convert(r)
+					fs, key, ok, err := c.convert(r)
 					if err != nil {
 						return fmt.Errorf("tuner: %s: %w", name, err)
 					}

@@ -140,9 +140,10 @@ func newConverter(cfg LoadConfig, st *LoadStats) (*converter, error) {
 	return c, nil
 }
 
-// convert returns row r's features (valid until the next call), label and
-// game key; ok is false when the row is skipped (another game, not quiet).
-func (c *converter) convert(r *datasets.Row) (fs []features.Feature, label float64, key uint64, ok bool, err error) {
+// convert returns row r's features (valid until the next call) and game
+// key; ok is false when the row is skipped (another game, not quiet). The
+// label is made when the cache is read (LoadConfig.Lambda and FastLambda).
+func (c *converter) convert(r *datasets.Row) (fs []features.Feature, key uint64, ok bool, err error) {
 	g, st := c.cfg.Game, c.st
 	st.Read++
 	if c.cfg.Progress != nil && st.Read%100000 == 0 {
@@ -150,12 +151,12 @@ func (c *converter) convert(r *datasets.Row) (fs []features.Feature, label float
 	}
 	if r.Game != g.Name {
 		st.OtherGame++
-		return nil, 0, 0, false, nil
+		return nil, 0, false, nil
 	}
 	pos, err := r.StateReusing(g, &c.su, c.pos)
 	if err != nil {
 		c.pos = nil
-		return nil, 0, 0, false, fmt.Errorf("run %s: %v", r.RunID, err)
+		return nil, 0, false, fmt.Errorf("run %s: %v", r.RunID, err)
 	}
 	c.pos = pos
 	sign := float32(1)
@@ -165,7 +166,7 @@ func (c *converter) convert(r *datasets.Row) (fs []features.Feature, label float
 		capt, c.buf = hasCapture(pos, c.buf)
 		if capt {
 			st.NotQuiet++
-			return nil, 0, 0, false, nil
+			return nil, 0, false, nil
 		}
 	case QuietResolve:
 		if pv := c.q.Line(pos); len(pv) > 0 {
@@ -185,7 +186,7 @@ func (c *converter) convert(r *datasets.Row) (fs []features.Feature, label float
 		}
 	}
 	st.Used++
-	return c.fs, c.cfg.mix().label(r.Result, r.RootValue, !r.Full), GameKey(r.RunID, r.GameNumber), true, nil
+	return c.fs, GameKey(r.RunID, r.GameNumber), true, nil
 }
 
 // Load streams the rows of the Parquet files under paths (files,
