@@ -90,3 +90,35 @@ func TestTunePolicy(t *testing.T) {
 		t.Errorf("learned priors without a policy: exit %d, %q", code, errs)
 	}
 }
+
+// tune --policy-max-rows bounds the rows the policy fit reads (and not the
+// value fit's), and --policy-iterations its L-BFGS iterations; both are
+// printed in the policy report.
+func TestTunePolicyBounds(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "run")
+	if _, err := selfplay.Run(context.Background(), selfplay.Config{Game: "nanashogi", Games: 8, Config: mcts.Config{Playouts: 16}, Workers: 1, Seed: 35, MaxPlies: 30, Out: data}, selfplay.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "w.json")
+	code, stdout, errs := runCLI("tune", "--game", "nanashogi", "--data", data, "--out", out, "--policy", "on", "--force", "--no-progress", "--validation", "0",
+		"--policy-max-rows", "50", "--policy-iterations", "3")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(stdout, "policy nanashogi: 50 training, 0 held-out rows") || !strings.Contains(stdout, "held-out: no rows") || strings.Contains(stdout, "NaN") {
+		t.Errorf("--policy-max-rows 50: the policy fit did not read 50 rows: %q", stdout)
+	}
+	if strings.Contains(stdout, "loaded 50 positions") {
+		t.Errorf("--policy-max-rows bounded the value fit too: %q", stdout)
+	}
+	if !strings.Contains(stdout, ", 3 iterations,") {
+		t.Errorf("--policy-iterations 3: not 3 iterations in %q", stdout)
+	}
+	for _, bad := range [][]string{{"--policy-max-rows", "-1"}, {"--policy-iterations", "-2"}} {
+		code, _, errs = runCLI(append([]string{"tune", "--game", "nanashogi", "--data", data, "--out", out}, bad...)...)
+		if code == 0 || strings.Count(strings.TrimSpace(errs), "\n") != 0 || !strings.Contains(errs, bad[0]) {
+			t.Errorf("%v: exit %d, %q", bad, code, errs)
+		}
+	}
+}

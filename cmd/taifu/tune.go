@@ -50,6 +50,7 @@ type tuneFlags struct {
 	only                                  listFlag
 	policy                                string // on, off or only (--policy)
 	policyL2                              float64
+	policyMaxRows, policyIterations       int
 	fastLambda                            string // --fast-lambda; "": as --lambda
 }
 
@@ -109,6 +110,8 @@ func (f *tuneFlags) register(fs interface {
 	fs.IntVar(&f.workers, "workers", 0, "goroutines for the loss and the policy fit's conversion (0: all cores)")
 	fs.StringVar(&f.policy, "policy", "on", "fit the weights' policy section (learned move priors, --priors learned) to the runs' root visit counts: on (beside the value terms), off, or only (keep the starting weights' value terms)")
 	fs.Float64Var(&f.policyL2, "policy-l2", policy.DefaultL2, "L2 strength of the policy fit, towards the hand prior")
+	fs.IntVar(&f.policyMaxRows, "policy-max-rows", 0, "the policy fit reads at most this many positions, the first in part order (0: as --max-rows); its features cost about 100x a value row's, so large runs want a bound")
+	fs.IntVar(&f.policyIterations, "policy-iterations", 0, "maximum L-BFGS iterations of the policy fit (0: 200)")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed for Adam's shuffling and the bootstrap")
 }
 
@@ -135,6 +138,8 @@ func (f *tuneFlags) config(g *rules.Game, paths []string, start *features.Weight
 		intIn("epochs", int64(f.epochs), 1, math.MaxInt32),
 		intIn("batch", int64(f.batch), 1, math.MaxInt32),
 		intIn("max-rows", int64(f.maxRows), 0, math.MaxInt),
+		intIn("policy-max-rows", int64(f.policyMaxRows), 0, math.MaxInt),
+		intIn("policy-iterations", int64(f.policyIterations), 0, math.MaxInt32),
 		intIn("bootstrap", int64(f.boot), 0, 100000),
 		workersIn("workers", int64(f.workers), 0),
 	); err != nil {
@@ -290,7 +295,8 @@ func (q quietAfter) Write(p []byte) (int, error) {
 // fitPolicy fits w's policy section on the runs data (--policy), printing
 // the held-out report to out.
 func (f *tuneFlags) fitPolicy(g *rules.Game, w *features.Weights, data []string, rec progress.Recorder, out io.Writer) error {
-	pol, rep, err := policy.Fit(policy.Config{Game: g, Weights: w, Data: data, Validation: f.validation, L2: f.policyL2, MaxRows: f.maxRows,
+	pol, rep, err := policy.Fit(policy.Config{Game: g, Weights: w, Data: data, Validation: f.validation, L2: f.policyL2,
+		MaxRows: cmp.Or(f.policyMaxRows, f.maxRows), Iterations: f.policyIterations,
 		Workers: f.workers, Stream: f.stream, Progress: rec})
 	if err != nil {
 		return err

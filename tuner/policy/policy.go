@@ -288,12 +288,16 @@ func (rep *Report) Print(out io.Writer) {
 	}
 	fmt.Fprintf(out, "policy %s: %d training, %d held-out rows (%d read, %d fast skipped, %d mismatched); %d parts converted, %d cached; %.0f rows/s loading, %s (%.0f MB); fit %.1f s, %d passes (%.0f rows/s), %d iterations, L2 %g\n",
 		rep.Game, st.Train, st.Validation, st.Rows, st.Fast, st.Mismatch, st.Converted, st.Cached, st.RowsPerSecond, how, float64(st.MemoryBytes)/1e6, st.FitSeconds, st.Passes, pass, rep.Iterations, rep.L2)
-	fmt.Fprintf(out, "  held-out     cross-entropy  top-1\n")
-	for _, r := range []struct {
-		name string
-		s    Scores
-	}{{"uniform", rep.Uniform}, {"hand", rep.Hand}, {"learned", rep.Learned}} {
-		fmt.Fprintf(out, "  %-12s %13.4f  %5.1f%%\n", r.name, r.s.CE, 100*r.s.Top1)
+	if st.Validation == 0 {
+		fmt.Fprintf(out, "  held-out: no rows (--validation 0)\n")
+	} else {
+		fmt.Fprintf(out, "  held-out     cross-entropy  top-1\n")
+		for _, r := range []struct {
+			name string
+			s    Scores
+		}{{"uniform", rep.Uniform}, {"hand", rep.Hand}, {"learned", rep.Learned}} {
+			fmt.Fprintf(out, "  %-12s %13.4f  %5.1f%%\n", r.name, r.s.CE, 100*r.s.Top1)
+		}
 	}
 	fmt.Fprintf(out, "  training: hand %.4f, learned %.4f\n", rep.TrainHand.CE, rep.TrainFit.CE)
 }
