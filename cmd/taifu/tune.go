@@ -110,7 +110,7 @@ func (f *tuneFlags) register(fs interface {
 	fs.IntVar(&f.workers, "workers", 0, "goroutines for the loss and the policy fit's conversion (0: all cores)")
 	fs.StringVar(&f.policy, "policy", "on", "fit the weights' policy section (learned move priors, --priors learned) to the runs' root visit counts: on (beside the value terms), off, or only (keep the starting weights' value terms)")
 	fs.Float64Var(&f.policyL2, "policy-l2", policy.DefaultL2, "L2 strength of the policy fit, towards the hand prior")
-	fs.IntVar(&f.policyMaxRows, "policy-max-rows", 0, "the policy fit reads at most this many positions, the first in part order (0: as --max-rows); its features cost about 100x a value row's, so large runs want a bound")
+	fs.IntVar(&f.policyMaxRows, "policy-max-rows", 0, "the policy fit uses at most this many positions (of those searched in full, the first in part order; 0: as --max-rows); a policy row holds the features of every legal move, so large runs want a bound")
 	fs.IntVar(&f.policyIterations, "policy-iterations", 0, "maximum L-BFGS iterations of the policy fit (0: 200)")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed for Adam's shuffling and the bootstrap")
 }
