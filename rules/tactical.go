@@ -17,6 +17,21 @@ type Capturer interface {
 	HasLegal() bool
 }
 
+// LazyCapturer is a Capturer whose check test can be made move by move, so
+// that a capture search that tries few of its captures (most are cut off)
+// tests only those.
+type LazyCapturer interface {
+	Capturer
+	// PseudoCaptures appends to buf the moves Captures lists before the
+	// legality test, in the same order: Captures' moves are those of them
+	// for which CaptureLegal is true. None when the game has ended (Ended).
+	PseudoCaptures(buf []Move) []Move
+	// CaptureLegal reports whether m, one of PseudoCaptures' moves in the
+	// current position, is legal. Moves may be made and unmade between the
+	// two calls, the position being the same again at the second.
+	CaptureLegal(m *Move) bool
+}
+
 // Tactical is implemented by States that generate the moves a tactical search
 // needs (captures, promotions, checks) without generating every legal move,
 // and answer the questions a mate search asks cheaply. Searches use it when a
@@ -67,8 +82,55 @@ func CheckCapturer(st State) error {
 	if has := c.HasLegal(); has != (len(legal) > 0) {
 		return fmt.Errorf("%s: HasLegal %v with %d legal moves", text, has, len(legal))
 	}
+	if lc, ok := st.(LazyCapturer); ok {
+		if err := checkLazy(lc, st, got, legal); err != nil {
+			return fmt.Errorf("%s: %v", text, err)
+		}
+	}
 	if st.String() != text || st.Hash() != key {
-		return fmt.Errorf("%s: changed to %s by Captures or HasLegal", text, st)
+		return fmt.Errorf("%s: changed to %s by Captures, HasLegal, PseudoCaptures or CaptureLegal", text, st)
+	}
+	return nil
+}
+
+// checkLazy checks that lc's PseudoCaptures, kept by CaptureLegal, are
+// want (its Captures), when the moves are tested last first, each after
+// the first legal move (of legal) was made and unmade with a test of the
+// position after it in between.
+func checkLazy(lc LazyCapturer, st State, want, legal []Move) error {
+	g := st.Game()
+	pseudo := lc.PseudoCaptures([]Move{PassMove})
+	if len(pseudo) == 0 || pseudo[0] != PassMove {
+		return fmt.Errorf("PseudoCaptures overwrote what the buffer held")
+	}
+	pseudo = pseudo[1:]
+	kept := make([]bool, len(pseudo))
+	for i := len(pseudo) - 1; i >= 0; i-- {
+		if len(legal) > 0 {
+			st.Make(legal[0])
+			if c, ok := st.(LazyCapturer); ok {
+				for _, m := range c.PseudoCaptures(nil) {
+					c.CaptureLegal(&m)
+					break
+				}
+			}
+			st.Unmake()
+		}
+		kept[i] = lc.CaptureLegal(&pseudo[i])
+	}
+	var got []Move
+	for i, ok := range kept {
+		if ok {
+			got = append(got, pseudo[i])
+		}
+	}
+	for i := 0; i < max(len(got), len(want)); i++ {
+		switch {
+		case i >= len(got):
+			return fmt.Errorf("PseudoCaptures kept by CaptureLegal miss %s (capture %d of %d)", g.MoveString(want[i]), i+1, len(want))
+		case i >= len(want) || got[i] != want[i]:
+			return fmt.Errorf("PseudoCaptures kept by CaptureLegal list %s as capture %d, Captures %s", g.MoveString(got[i]), i+1, movesText(g, want[i:]))
+		}
 	}
 	return nil
 }

@@ -63,8 +63,10 @@ type State struct {
 	budget  int
 	track   bool         // watching: record in read what the attack reads
 	read    [3]uint64    // watching's squares read
-	watch   watch        // Legal's watch
 	atk     []rules.Move // Attacks' and HasLegal's scratch
+	// checks[d] is the check test of the position d moves into the undo
+	// stack that CaptureLegal last used (tactical.go).
+	checks []checkTest
 }
 
 func newState(su *rules.Setup) (rules.State, error) { return rules.NewByReset[State](su) }
@@ -78,7 +80,7 @@ var _ rules.Resetter = (*State)(nil)
 func (s *State) Reset(su *rules.Setup) error {
 	hist := s.hist
 	hist.Reset()
-	*s = State{stm: su.Side, target: -1, royal: [2]int16{-1, -1}, hist: hist, stack: s.stack[:0], atk: s.atk[:0]}
+	*s = State{stm: su.Side, target: -1, royal: [2]int16{-1, -1}, hist: hist, stack: s.stack[:0], atk: s.atk[:0], checks: s.checks[:0]}
 	n := [2]int{}
 	for sq := 0; sq < squares; sq++ {
 		p := su.Board[sq]
@@ -163,7 +165,7 @@ func (s *State) Clone() rules.State {
 	c := *s
 	c.hist = s.hist.Clone()
 	c.stack = append(make([]undo, 0, cap(s.stack)), s.stack...)
-	c.buf, c.atk = nil, nil
+	c.buf, c.atk, c.checks = nil, nil, nil
 	return &c
 }
 
@@ -180,32 +182,56 @@ func (s *State) Legal(buf []rules.Move) []rules.Move {
 	if len(buf) == start {
 		return buf // none to test (Captures: no capture)
 	}
-	side := s.stm
-	r0 := s.royal[side]
-	inCheck := r0 < 0 || s.attacked(int(r0), side.Other())
-	var w *watch // not in check: what a move must leave alone to be legal unmade
-	if !inCheck {
-		s.watch = s.watching(int(r0), side.Other())
-		w = &s.watch
-	}
+	c := s.checkTestNow()
 	var u undo
 	j := start
 	for i := start; i < len(buf); i++ {
 		m := buf[i]
-		if w != nil && w.legalUnmade(&m) {
-			buf[j] = m
-			j++
-			continue
-		}
-		s.do(&m, &u)
-		ok := s.royalSafe(side, r0, w, &m)
-		s.undo(&u)
-		if ok {
+		if s.passes(&c, &m, &u) {
 			buf[j] = m
 			j++
 		}
 	}
 	return buf[:j]
+}
+
+// checkTest is what the check rule's test of a move needs of the position
+// it is made from: the mover's side and royal square, whether the royal is
+// attacked, and when not, its watch.
+type checkTest struct {
+	ready   bool   // made (a zero checkTest is not)
+	hash    uint64 // the position's Zobrist key
+	side    rules.Side
+	r0      int16
+	inCheck bool
+	w       watch // when !inCheck
+}
+
+// checkTestNow returns the check test of the position.
+func (s *State) checkTestNow() checkTest {
+	side := s.stm
+	c := checkTest{ready: true, hash: s.hash, side: side, r0: s.royal[side]}
+	c.inCheck = c.r0 < 0 || s.attacked(int(c.r0), side.Other())
+	if !c.inCheck {
+		c.w = s.watching(int(c.r0), side.Other())
+	}
+	return c
+}
+
+// passes reports whether the pseudo-legal move m leaves the mover's royal
+// safe (the check rule), c being the position's check test; u is scratch.
+func (s *State) passes(c *checkTest, m *rules.Move, u *undo) bool {
+	var w *watch // not in check: what a move must leave alone to be legal unmade
+	if !c.inCheck {
+		w = &c.w
+		if w.legalUnmade(m) {
+			return true
+		}
+	}
+	s.do(m, u)
+	ok := s.royalSafe(c.side, c.r0, w, m)
+	s.undo(u)
+	return ok
 }
 
 // Make plays m, which must be legal.

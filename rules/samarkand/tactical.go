@@ -11,7 +11,7 @@ import (
 // convert nor promote, the rest are filtered out, and only the moves left
 // go through the check test, which costs most of Legal.
 
-var _ rules.Capturer = (*State)(nil)
+var _ rules.LazyCapturer = (*State)(nil)
 
 // Captures appends to buf the legal moves that capture or convert an
 // opposing man (rules.IsCapture) or promote, in the order Legal lists them.
@@ -20,6 +20,36 @@ func (s *State) Captures(buf []rules.Move) []rules.Move {
 	buf = s.Legal(buf)
 	s.capOnly = false
 	return buf
+}
+
+// PseudoCaptures appends to buf the moves Captures lists before the check
+// rule's test, in the same order (rules.LazyCapturer).
+func (s *State) PseudoCaptures(buf []rules.Move) []rules.Move {
+	if s.endOutcome().Ended {
+		return buf
+	}
+	s.capOnly = true
+	buf = s.pseudo(buf)
+	s.capOnly = false
+	return buf
+}
+
+// CaptureLegal reports whether m, one of PseudoCaptures' moves in this
+// position, passes the check rule (rules.LazyCapturer). The position's
+// check test is made on the first call and kept per depth of the undo
+// stack, by Zobrist key, so that the moves made and unmade between the
+// calls (a search below each capture) do not make it again.
+func (s *State) CaptureLegal(m *rules.Move) bool {
+	d := len(s.stack)
+	for len(s.checks) <= d {
+		s.checks = append(s.checks, checkTest{})
+	}
+	c := &s.checks[d]
+	if !c.ready || c.hash != s.hash {
+		*c = s.checkTestNow()
+	}
+	var u undo
+	return s.passes(c, m, &u)
 }
 
 // HasLegal reports whether the side to move has a legal move: the men's

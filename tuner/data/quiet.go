@@ -51,7 +51,10 @@ const resolveVersion = "+resolve4"
 // material, less the capturing piece when the opponent attacks the square
 // it goes to) cannot lift the standing evaluation to within Margin of alpha
 // is cut off; a State that generates its captures alone (rules.Capturer)
-// is not asked for its other moves; and the answers are kept in a
+// is not asked for its other moves, and one that can test their legality
+// one by one (rules.LazyCapturer) has only the captures the search tries
+// tested (and, when it tries none, those up to the first legal one, to
+// tell a node with no legal move); and the answers are kept in a
 // table of positions already resolved (by Zobrist key), which the positions
 // of one game and of games sharing an opening meet again. The answer for a position does not depend
 // on what was resolved before (the table only saves the work), so it is the
@@ -74,12 +77,24 @@ type Quiescer struct {
 	bufs  [][]rules.Move
 	order [][]float64    // per depth: each move's ordering key, -1 when not searched
 	pv    [][]rules.Move // pv[d] is the best line from depth d
+	// checked[d][i] is what is known of the legality of bufs[d][i] when
+	// the list is st's PseudoCaptures (rules.LazyCapturer), lazy[d] set:
+	// 0 not tested yet, 1 legal, -1 not.
+	checked [][]int8
+	lazy    []bool
 	// legalOnly: find captures among st.Legal's moves even when st
-	// generates them alone (for the test that the two agree).
-	legalOnly bool
-	table     []resolved
-	tablePV   []rules.Move // entry i's line is tablePV[i*depth:][:n]
-	depth     int
+	// generates them alone; eager: ask a rules.LazyCapturer for its legal
+	// Captures (for the tests that they agree).
+	legalOnly, eager bool
+	// cm and lc are the State being resolved as a rules.Capturer and
+	// rules.LazyCapturer, nil when it is not one or the list comes from
+	// elsewhere (legalOnly, eager).
+	cm rules.Capturer
+	lc rules.LazyCapturer
+
+	table   []resolved
+	tablePV []rules.Move // entry i's line is tablePV[i*depth:][:n]
+	depth   int
 }
 
 // resolved is one entry of the table: the line found for the position of
@@ -120,11 +135,14 @@ func (q *Quiescer) setup(g *rules.Game, depth int) {
 		q.val[k] = q.W.Value(features.MaterialTerm(g, rules.Kind(k)))
 	}
 	q.bufs = make([][]rules.Move, depth+1)
+	q.checked = make([][]int8, depth+1)
+	q.lazy = make([]bool, depth+1)
 	q.order = make([][]float64, depth+1)
 	q.pv = make([][]rules.Move, depth+2)
 	for i := range q.bufs {
 		q.bufs[i] = make([]rules.Move, 0, 256)
 		q.order[i] = make([]float64, 0, 256)
+		q.checked[i] = make([]int8, 0, 256)
 	}
 	for i := range q.pv {
 		q.pv[i] = make([]rules.Move, 0, depth+1)
@@ -172,16 +190,24 @@ func (q *Quiescer) resolve(st rules.State, value bool) ([]rules.Move, float64) {
 	}
 	q.nodes = 0
 	q.pv[0] = q.pv[0][:0]
+	q.cm, q.lc = nil, nil
+	if cm, ok := st.(rules.Capturer); ok && !q.legalOnly {
+		q.cm = cm
+		if lc, ok := st.(rules.LazyCapturer); ok && !q.eager {
+			q.lc = lc
+		}
+	}
 	var v float64
 	if o := st.Ended(); o.Ended {
 		q.nodes++
 		v = features.OutcomeEval(st, o)
 	} else {
-		ms, capture, legal := q.captures(st, 0, !value)
+		ms := q.captures(st, 0)
+		capture := q.anyCapture(st, 0)
 		switch {
 		case !capture && !value:
 			// Standing pat is the only choice: the line is empty.
-		case !legal:
+		case !capture && !q.hasLegal(st, 0):
 			q.nodes++
 			v = features.OutcomeEval(st, st.NoMoves())
 		default:
@@ -221,11 +247,7 @@ func (q *Quiescer) search(st rules.State, alpha, beta float64, d, maxDepth int, 
 		alpha = stand
 	}
 	if d > 0 {
-		var legal bool
-		ms, _, legal = q.captures(st, d, false)
-		if !legal {
-			return features.OutcomeEval(st, st.NoMoves())
-		}
+		ms = q.captures(st, d)
 	}
 	// Order the captures: most valuable victim first, then least valuable
 	// attacker; cut off those that cannot reach alpha. A capture on a
@@ -270,6 +292,10 @@ func (q *Quiescer) search(st rules.State, alpha, beta float64, d, maxDepth int, 
 		order = append(order, key)
 	}
 	q.order[d] = order
+	// A legal move tried: st is neither mate nor stalemate. (A State that
+	// lists its captures before their legality test has them tested as
+	// they come to be tried, and when none is, until the first legal one.)
+	tried := false
 	for ; n > 0; n-- {
 		bi := -1
 		for i, k := range order {
@@ -278,6 +304,10 @@ func (q *Quiescer) search(st rules.State, alpha, beta float64, d, maxDepth int, 
 			}
 		}
 		order[bi] = -1
+		if !q.legal(st, d, bi) {
+			continue
+		}
+		tried = true
 		st.Make(ms[bi])
 		v := -q.search(st, -beta, -alpha, d+1, maxDepth, nil)
 		st.Unmake()
@@ -292,39 +322,73 @@ func (q *Quiescer) search(st rules.State, alpha, beta float64, d, maxDepth int, 
 			break
 		}
 	}
+	if !tried && d > 0 && !q.hasLegal(st, d) {
+		return features.OutcomeEval(st, st.NoMoves())
+	}
 	return best
 }
 
-// captures returns the moves of st the search tries at depth d: every
+// captures returns the moves of st the search considers at depth d: every
 // legal move, or, when st generates its captures alone (rules.Capturer,
 // unless q.legalOnly), a list holding every legal capture in the order
 // Legal lists them (equal keys go to the first listed; TestQuiescerCaptures
-// checks that the two give the same lines). capture reports a capture among
-// them, legal that st has a legal move. With captureOnly the caller needs
-// legal only when capture is true (st has no capture: legal may be wrong).
-// The list lives in q.bufs[d].
-func (q *Quiescer) captures(st rules.State, d int, captureOnly bool) (ms []rules.Move, capture, legal bool) {
-	cm, ok := st.(rules.Capturer)
-	if ok && !q.legalOnly {
-		ms = cm.Captures(q.bufs[d][:0])
-	} else {
-		cm = nil
+// checks that the two give the same lines). When st lists them before their
+// legality test (rules.LazyCapturer, unless q.eager), the list is those
+// moves, legal or not, and legal tests each when asked. The list lives in
+// q.bufs[d].
+func (q *Quiescer) captures(st rules.State, d int) []rules.Move {
+	var ms []rules.Move
+	lazy := q.lc != nil
+	switch {
+	case lazy:
+		ms = q.lc.PseudoCaptures(q.bufs[d][:0])
+		q.checked[d] = append(q.checked[d][:0], make([]int8, len(ms))...)
+	case q.cm != nil:
+		ms = q.cm.Captures(q.bufs[d][:0])
+	default:
 		ms = st.Legal(q.bufs[d][:0])
 	}
-	q.bufs[d] = ms
-	for i := range ms {
-		if rules.IsCapture(st, &ms[i]) {
-			capture = true
-			break
+	q.bufs[d], q.lazy[d] = ms, lazy
+	return ms
+}
+
+// legal reports whether q.bufs[d][i], a move of st, is legal.
+func (q *Quiescer) legal(st rules.State, d, i int) bool {
+	if !q.lazy[d] {
+		return true
+	}
+	c := &q.checked[d][i]
+	if *c == 0 {
+		*c = -1
+		if q.lc.CaptureLegal(&q.bufs[d][i]) {
+			*c = 1
 		}
 	}
-	switch {
-	case len(ms) > 0 || cm == nil:
-		legal = len(ms) > 0
-	case !captureOnly:
-		legal = cm.HasLegal()
+	return *c > 0
+}
+
+// anyCapture reports whether st, whose moves captures listed at depth d,
+// has a legal capture.
+func (q *Quiescer) anyCapture(st rules.State, d int) bool {
+	ms := q.bufs[d]
+	for i := range ms {
+		if rules.IsCapture(st, &ms[i]) && q.legal(st, d, i) {
+			return true
+		}
 	}
-	return ms, capture, legal
+	return false
+}
+
+// hasLegal reports whether st, whose moves captures listed at depth d, has
+// a legal move.
+func (q *Quiescer) hasLegal(st rules.State, d int) bool {
+	ms := q.bufs[d]
+	for i := range ms {
+		if q.legal(st, d, i) {
+			return true
+		}
+	}
+	return q.cm != nil && q.cm.HasLegal()
 }
 
 // hasCapture reports whether the side to move in st has a legal capture,

@@ -155,13 +155,24 @@ func BenchmarkResolve(b *testing.B) {
 	}
 }
 
+// mateBelow holds positions (from self-play) in which the side to move has
+// a capture after which the opponent has no legal move and is mated.
+var mateBelow = map[string][]string{
+	"samarkand": {
+		"5,WD,2,ra,u,2/ch,6,mi,1,v,1,wg/p,p,p,1,Q,p,p,p,p,p,p,p/6,k,p,e,n,2/5,g,6/5,p,p,p,4/12/3,LD,3,GE,4/2,P,1,P,3,BU,P,2/P,P,1,P,P,P,P,u,b,1,P,P/CH,N,AV,2,K,WG,sh,4/T,1,PX,5,RA,3 black",
+		"8,Q,3/4,ge,1,k,5/p,p,2,p,1,p,p,p,p,2/4,p,1,px,p,4/12/6,am,5/5,mo,2,ab,3/4,MO,7/2,N,P,8/P,P,P,1,K,P,1,li,1,P,2/CH,1,AV,1,GE,7/T,2,BU,8 black",
+	},
+}
+
 // A State that generates its captures alone (rules.Capturer) gives the
 // search the same lines and values as when it finds them among all its
 // legal moves, on every game's positions with and without a capture, at
-// the defaults and unbounded; and the test would see a difference: the
-// games with a capture generator have such States.
+// the defaults and unbounded, and so does one that lists them before their
+// legality test (rules.LazyCapturer) against its legal Captures; and the
+// test would see a difference: the games with such generators have such
+// States.
 func TestQuiescerCaptures(t *testing.T) {
-	fast := map[string]bool{}
+	fast, lazy := map[string]bool{}, map[string]bool{}
 	for _, name := range []string{"typhoon", "samarkand", "torishogi", "nanashogi"} {
 		g := lookupGame(t, name)
 		w := features.Starting(g)
@@ -175,25 +186,39 @@ func TestQuiescerCaptures(t *testing.T) {
 				sts = append(sts, st)
 			}
 		}
+		for _, text := range mateBelow[name] {
+			st, err := rules.ParsePosition(g, text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sts = append(sts, st)
+		}
 		if _, ok := sts[0].(rules.Capturer); ok {
 			fast[name] = true
 		}
+		if _, ok := sts[0].(rules.LazyCapturer); ok {
+			lazy[name] = true
+		}
 		for _, unbounded := range []bool{false, true} {
 			q := &Quiescer{W: w, Table: -1}
+			eager := &Quiescer{W: w, Table: -1, eager: true}
 			ref := &Quiescer{W: w, Table: -1, legalOnly: true}
 			if unbounded {
-				q.MaxNodes, q.Margin = 1<<30, -1
-				ref.MaxNodes, ref.Margin = 1<<30, -1
+				for _, x := range []*Quiescer{q, eager, ref} {
+					x.MaxNodes, x.Margin = 1<<30, -1
+				}
 			}
 			for _, st := range sts {
 				rpv, rv := ref.Resolve(st)
 				want := append([]rules.Move(nil), rpv...)
-				pv, v := q.Resolve(st)
-				if !reflect.DeepEqual(append([]rules.Move(nil), pv...), want) || v != rv {
-					t.Fatalf("%s %s (unbounded %v): line %v value %v, from the legal moves %v value %v", name, st, unbounded, pv, v, want, rv)
-				}
-				if l := q.Line(st); !reflect.DeepEqual(append([]rules.Move(nil), l...), want) {
-					t.Fatalf("%s %s: Line %v, Resolve %v", name, st, l, want)
+				for _, x := range []*Quiescer{q, eager} {
+					pv, v := x.Resolve(st)
+					if !reflect.DeepEqual(append([]rules.Move(nil), pv...), want) || v != rv {
+						t.Fatalf("%s %s (unbounded %v, eager %v): line %v value %v, from the legal moves %v value %v", name, st, unbounded, x.eager, pv, v, want, rv)
+					}
+					if l := x.Line(st); !reflect.DeepEqual(append([]rules.Move(nil), l...), want) {
+						t.Fatalf("%s %s (eager %v): Line %v, Resolve %v", name, st, x.eager, l, want)
+					}
 				}
 			}
 		}
@@ -201,6 +226,38 @@ func TestQuiescerCaptures(t *testing.T) {
 	for _, name := range []string{"typhoon", "samarkand", "torishogi"} {
 		if !fast[name] {
 			t.Errorf("%s generates no captures alone (rules.Capturer): the test compares nothing there", name)
+		}
+	}
+	if !lazy["samarkand"] {
+		t.Errorf("samarkand lists no captures before their legality test (rules.LazyCapturer): the test compares nothing there")
+	}
+}
+
+// The capture search finds the mates one ply below mateBelow's positions,
+// at the defaults and unbounded, in every way of finding the captures: as
+// it has to see a position with no legal move as such, when a lazy State
+// (rules.LazyCapturer) has its captures tested only as they come.
+func TestQuiescerMateBelow(t *testing.T) {
+	for name, texts := range mateBelow {
+		g := lookupGame(t, name)
+		w := features.Starting(g)
+		for _, text := range texts {
+			st, err := rules.ParsePosition(g, text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, unbounded := range []bool{false, true} {
+				for _, q := range []*Quiescer{{}, {eager: true}, {legalOnly: true}} {
+					q.W, q.Table = w, -1
+					if unbounded {
+						q.MaxNodes, q.Margin = 1<<30, -1
+					}
+					if pv, v := q.Resolve(st); v != features.MateValue || len(pv) != 1 {
+						t.Errorf("%s %s (unbounded %v, eager %v, legal only %v): line %v value %v, want a capture that mates (%v)",
+							name, text, unbounded, q.eager, q.legalOnly, pv, v, float64(features.MateValue))
+					}
+				}
+			}
 		}
 	}
 }
