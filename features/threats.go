@@ -2,6 +2,7 @@ package features
 
 import (
 	"math"
+	mathbits "math/bits"
 
 	"taifu/rules"
 )
@@ -44,6 +45,23 @@ func (th Threats) Cheapest(side rules.Side, sq int) float64 {
 		return math.Inf(1)
 	}
 	return float64(th.t.cheapest(side, sq, th.t.val))
+}
+
+// RoyalAttacked reports whether a piece of the side other than side
+// attacks one of side's royal pieces (false in the zero Threats).
+func (th Threats) RoyalAttacked(side rules.Side) bool {
+	if th.t == nil {
+		return false
+	}
+	t := th.t
+	for w := range t.words {
+		for bits := t.royals[w] & t.sides[side][w]; bits != 0; bits &= bits - 1 {
+			if t.att[side.Other()][w<<6|mathbits.TrailingZeros64(bits)] > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Threats counts the attacks of st and returns them. It reuses the

@@ -32,6 +32,20 @@ type LazyCapturer interface {
 	CaptureLegal(m *Move) bool
 }
 
+// CheckTeller is a LazyCapturer whose check rule asks whether an opposing
+// piece attacks the side to move's royal by Attacker's measure (its Attacks
+// list every square its pieces' moves would take or convert): a search that
+// has counted the position's attacks (package features) tells it, and the
+// check test spares its own look.
+type CheckTeller interface {
+	LazyCapturer
+	Attacker
+	// TellRoyalAttacked tells the State, before CaptureLegal is asked in
+	// the current position, whether a piece of the side not to move attacks
+	// (Attacks) the side to move's royal.
+	TellRoyalAttacked(attacked bool)
+}
+
 // Tactical is implemented by States that generate the moves a tactical search
 // needs (captures, promotions, checks) without generating every legal move,
 // and answer the questions a mate search asks cheaply. Searches use it when a
@@ -104,6 +118,10 @@ func checkLazy(lc LazyCapturer, st State, want, legal []Move) error {
 		return fmt.Errorf("PseudoCaptures overwrote what the buffer held")
 	}
 	pseudo = pseudo[1:]
+	if ct, ok := lc.(CheckTeller); ok {
+		// Told by the attacks, as a search that counted them would.
+		ct.TellRoyalAttacked(RoyalAttacked(st, ct))
+	}
 	kept := make([]bool, len(pseudo))
 	for i := len(pseudo) - 1; i >= 0; i-- {
 		if len(legal) > 0 {
@@ -133,6 +151,31 @@ func checkLazy(lc LazyCapturer, st State, want, legal []Move) error {
 		}
 	}
 	return nil
+}
+
+// RoyalAttacked reports whether a piece of the side not to move in st
+// attacks (a's Attacks) a royal piece of the side to move.
+func RoyalAttacked(st State, a Attacker) bool {
+	g := st.Game()
+	me := st.SideToMove()
+	var royal SquareSet
+	for sq := 0; sq < g.Squares(); sq++ {
+		if p := st.At(sq); p != NoPiece && p.Side() == me && g.Kinds[p.Kind()].Royal {
+			royal.Add(sq)
+		}
+	}
+	var buf []uint8
+	for sq := 0; sq < g.Squares(); sq++ {
+		if p := st.At(sq); p != NoPiece && p.Side() != me {
+			buf = a.Attacks(sq, buf[:0])
+			for _, to := range buf {
+				if royal.Has(int(to)) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // movesText returns the first move of ms, or "nothing".

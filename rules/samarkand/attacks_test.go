@@ -129,11 +129,14 @@ func setMan(s *State, sq int, p rules.Piece) { s.place(sq, p) }
 // leaps) directly, lists exactly the squares the moves genPiece generates
 // would take or convert, for every man of random positions and of 20
 // random games from them, and for every kind of either side put on 6
-// random squares of each tenth position of those games.
+// random squares of each tenth position of those games; and an opposing
+// man attacks the royal of the side to move exactly when that side is in
+// check (the check rule's look, which TellRoyalAttacked takes from the
+// attacks).
 func TestAttacksMatchMoves(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 29))
 	buf := make([]uint8, 0, 256)
-	placed := 0
+	placed, checks := 0, 0
 	for game := 0; game < 20; {
 		st, ok := randomPosition(rng, 20+rng.IntN(60))
 		if !ok {
@@ -143,6 +146,11 @@ func TestAttacksMatchMoves(t *testing.T) {
 		for ply := 0; ply < 100; ply++ {
 			for sq := 0; sq < squares; sq++ {
 				buf = sameAttacks(t, st, sq, buf)
+			}
+			if got, want := rules.RoyalAttacked(st, st), st.InCheck(); got != want {
+				t.Fatalf("%s: royal attacked %v, in check %v", st, got, want)
+			} else if want {
+				checks++
 			}
 			if ply%10 == 0 {
 				for k := rules.Kind(1); k < rules.Kind(nKinds); k++ {
@@ -168,7 +176,10 @@ func TestAttacksMatchMoves(t *testing.T) {
 			st.Make(ms[rng.IntN(len(ms))])
 		}
 	}
-	t.Logf("%d men placed", placed)
+	if checks == 0 {
+		t.Fatal("no position in check: the check rule's look was not compared")
+	}
+	t.Logf("%d men placed, %d positions in check", placed, checks)
 }
 
 // AttacksReading's contract (rules.AttackReader): a man's attacks depend

@@ -209,9 +209,15 @@ type checkTest struct {
 
 // checkTestNow returns the check test of the position.
 func (s *State) checkTestNow() checkTest {
+	r0 := s.royal[s.stm]
+	return s.checkTestGiven(r0 < 0 || s.attacked(int(r0), s.stm.Other()))
+}
+
+// checkTestGiven returns the check test of the position in which the side
+// to move's royal is attacked (or missing) when inCheck.
+func (s *State) checkTestGiven(inCheck bool) checkTest {
 	side := s.stm
-	c := checkTest{ready: true, hash: s.hash, side: side, r0: s.royal[side]}
-	c.inCheck = c.r0 < 0 || s.attacked(int(c.r0), side.Other())
+	c := checkTest{ready: true, hash: s.hash, side: side, r0: s.royal[side], inCheck: inCheck}
 	if !c.inCheck {
 		c.w = s.watching(int(c.r0), side.Other())
 	}

@@ -11,7 +11,7 @@ import (
 // convert nor promote, the rest are filtered out, and only the moves left
 // go through the check test, which costs most of Legal.
 
-var _ rules.LazyCapturer = (*State)(nil)
+var _ rules.CheckTeller = (*State)(nil)
 
 // Captures appends to buf the legal moves that capture or convert an
 // opposing man (rules.IsCapture) or promote, in the order Legal lists them.
@@ -50,6 +50,23 @@ func (s *State) CaptureLegal(m *rules.Move) bool {
 	}
 	var u undo
 	return s.passes(c, m, &u)
+}
+
+// TellRoyalAttacked makes the check test of this position from attacked,
+// which says whether an opposing man attacks (Attacks) the royal of the
+// side to move (rules.CheckTeller): a man attacks the royal's square
+// exactly when one of its moves would remove or convert the royal
+// (TestAttacksMatchMoves), which is the check rule's
+// look (attacked). Without a royal the side is in check whatever attacked
+// says.
+func (s *State) TellRoyalAttacked(attacked bool) {
+	d := len(s.stack)
+	for len(s.checks) <= d {
+		s.checks = append(s.checks, checkTest{})
+	}
+	if c := &s.checks[d]; !c.ready || c.hash != s.hash {
+		*c = s.checkTestGiven(s.royal[s.stm] < 0 || attacked)
+	}
 }
 
 // HasLegal reports whether the side to move has a legal move: the men's

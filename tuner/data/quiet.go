@@ -86,11 +86,12 @@ type Quiescer struct {
 	// generates them alone; eager: ask a rules.LazyCapturer for its legal
 	// Captures (for the tests that they agree).
 	legalOnly, eager bool
-	// cm and lc are the State being resolved as a rules.Capturer and
-	// rules.LazyCapturer, nil when it is not one or the list comes from
-	// elsewhere (legalOnly, eager).
+	// cm, lc and ct are the State being resolved as a rules.Capturer,
+	// rules.LazyCapturer and rules.CheckTeller, nil when it is not one or
+	// the list comes from elsewhere (legalOnly, eager).
 	cm rules.Capturer
 	lc rules.LazyCapturer
+	ct rules.CheckTeller
 
 	table   []resolved
 	tablePV []rules.Move // entry i's line is tablePV[i*depth:][:n]
@@ -190,11 +191,12 @@ func (q *Quiescer) resolve(st rules.State, value bool) ([]rules.Move, float64) {
 	}
 	q.nodes = 0
 	q.pv[0] = q.pv[0][:0]
-	q.cm, q.lc = nil, nil
+	q.cm, q.lc, q.ct = nil, nil, nil
 	if cm, ok := st.(rules.Capturer); ok && !q.legalOnly {
 		q.cm = cm
 		if lc, ok := st.(rules.LazyCapturer); ok && !q.eager {
 			q.lc = lc
+			q.ct, _ = st.(rules.CheckTeller)
 		}
 	}
 	var v float64
@@ -257,10 +259,15 @@ func (q *Quiescer) search(st rules.State, alpha, beta float64, d, maxDepth int, 
 	order := q.order[d][:0]
 	n := 0
 	var th features.Threats
-	if margin >= 0 {
+	if margin >= 0 || q.ct != nil {
 		th = q.ev.Threats(st, true)
 	}
 	me := st.SideToMove()
+	if q.ct != nil && th.Ok() {
+		// The evaluation's attack counts tell whether the royal is in
+		// check (rules.CheckTeller), before any capture is tested here.
+		q.ct.TellRoyalAttacked(th.RoyalAttacked(me))
+	}
 	opp := me.Other()
 	for i := range ms {
 		m := &ms[i]
