@@ -82,6 +82,11 @@ func (s *State) Reset(su *rules.Setup) error {
 	hist.Reset()
 	*s = State{stm: su.Side, target: -1, royal: [2]int16{-1, -1}, hist: hist, stack: s.stack[:0], atk: s.atk[:0], checks: s.checks[:0]}
 	n := [2]int{}
+	// The Zobrist key as computeHash makes it, built with the board.
+	var h uint64
+	if s.stm == rules.Second {
+		h = rules.ZobristSide
+	}
 	for sq := 0; sq < squares; sq++ {
 		p := su.Board[sq]
 		if p == rules.NoPiece {
@@ -91,6 +96,7 @@ func (s *State) Reset(su *rules.Setup) error {
 			return fmt.Errorf("unknown piece kind %d on %s", p.Kind(), Game.SquareName(sq))
 		}
 		s.place(sq, p)
+		h ^= rules.ZobristPiece[p][sq]
 		if table[p.Kind()].royal {
 			n[p.Side()]++
 			s.royal[p.Side()] = int16(sq)
@@ -101,7 +107,7 @@ func (s *State) Reset(su *rules.Setup) error {
 			return fmt.Errorf("%s has %d royal men (King or Emperor), want exactly 1", Game.SideNames[side], n[side])
 		}
 	}
-	s.hash = s.computeHash()
+	s.hash = h
 	if s.attacked(int(s.royal[s.stm.Other()]), s.stm) {
 		return fmt.Errorf("%s, not to move, is in check", Game.SideNames[s.stm.Other()])
 	}
