@@ -97,24 +97,42 @@ func (s *State) pseudo(buf []rules.Move) []rules.Move {
 // its stride. Monkeys and Coordinators always may (their captures depend on
 // squares off their lines).
 func mayCapture(sq int, p rules.Piece, them *[3]uint64) bool {
-	t := &table[p.Kind()]
-	if t.global {
-		return true
+	c := &capTab[p]
+	b := &near[sq][c.reach]
+	return c.global || b[0]&them[0]|b[1]&them[1]|b[2]&them[2] != 0 || c.promo[sq>>6]&(1<<(sq&63)) != 0
+}
+
+// capEntry is what mayCapture needs of a man: its kind's reach and
+// globality, and the squares from which it has a promotion within its
+// stride (the ranks to cover before the zone, none from inside it, at most
+// its stride).
+type capEntry struct {
+	global bool
+	reach  uint8
+	promo  [3]uint64
+}
+
+// capTab holds each man's capEntry, by piece.
+var capTab [256]capEntry
+
+func init() {
+	for k := 1; k < nKinds; k++ {
+		t := &table[k]
+		for side := rules.First; side <= rules.Second; side++ {
+			c := &capTab[rules.MakePiece(rules.Kind(k), side)]
+			c.global, c.reach = t.global, uint8(min(t.reach, width-1))
+			for sq := 0; sq < squares && t.promo != 0; sq++ {
+				r := rankOf(sq)
+				ahead := height - zoneDepth - r
+				if side == rules.Second {
+					ahead = r - (zoneDepth - 1)
+				}
+				if ahead <= t.stride {
+					c.promo[sq>>6] |= 1 << (sq & 63)
+				}
+			}
+		}
 	}
-	b := &near[sq][t.reach]
-	if b[0]&them[0]|b[1]&them[1]|b[2]&them[2] != 0 {
-		return true
-	}
-	if t.promo == 0 {
-		return false
-	}
-	// Ranks to cover before the promotion zone (none from inside it).
-	r := rankOf(sq)
-	ahead := height - zoneDepth - r
-	if p.Side() == rules.Second {
-		ahead = r - (zoneDepth - 1)
-	}
-	return ahead <= t.stride
 }
 
 // attacked reports whether some move of side by (ignoring the check rule)
