@@ -136,6 +136,9 @@ func checkLazy(lc LazyCapturer, st State, want, legal []Move) error {
 		}
 		kept[i] = lc.CaptureLegal(&pseudo[i])
 	}
+	if has := lc.HasLegal(); has != (len(legal) > 0) {
+		return fmt.Errorf("HasLegal %v with %d legal moves, after CaptureLegal", has, len(legal))
+	}
 	var got []Move
 	for i, ok := range kept {
 		if ok {

@@ -71,13 +71,19 @@ func (s *State) TellRoyalAttacked(attacked bool) {
 
 // HasLegal reports whether the side to move has a legal move: the men's
 // moves are generated man by man in Legal's order and tried until one
-// leaves the mover's royal man safe.
+// leaves the mover's royal man safe, by the position's check test when
+// CaptureLegal or TellRoyalAttacked made it (its watch spares most moves
+// the look at the royal).
 func (s *State) HasLegal() bool {
 	if s.endOutcome().Ended {
 		return false
 	}
 	side := s.stm
 	r0 := s.royal[side]
+	var c *checkTest
+	if d := len(s.stack); d < len(s.checks) && s.checks[d].ready && s.checks[d].hash == s.hash {
+		c = &s.checks[d]
+	}
 	var u undo
 	for w, bb := range s.occ[side] {
 		for ; bb != 0; bb &= bb - 1 {
@@ -87,9 +93,14 @@ func (s *State) HasLegal() bool {
 			s.atk, s.buf = s.buf, nil
 			for i := range s.atk {
 				m := &s.atk[i]
-				s.do(m, &u)
-				ok := s.royalSafe(side, r0, nil, m)
-				s.undo(&u)
+				var ok bool
+				if c != nil {
+					ok = s.passes(c, m, &u)
+				} else {
+					s.do(m, &u)
+					ok = s.royalSafe(side, r0, nil, m)
+					s.undo(&u)
+				}
 				if ok {
 					return true
 				}
