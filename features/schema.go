@@ -212,8 +212,17 @@ func (s *Schema) Extract(st rules.State, dst []Feature) []Feature {
 	)
 	me := st.SideToMove()
 	n := s.Game.Squares()
+	var view []rules.Piece // the board whole, when the State shows it so
+	if v, ok := st.(rules.BoardViewer); ok {
+		view = v.Board()[:n]
+	}
 	for sq := 0; sq < n; sq++ {
-		p := st.At(sq)
+		var p rules.Piece
+		if view != nil {
+			p = view[sq]
+		} else {
+			p = st.At(sq)
+		}
 		if p == rules.NoPiece {
 			continue
 		}
