@@ -472,8 +472,29 @@ func (s *Schema) count(st rules.State, t *tally) {
 	// an index from each square to the pieces reading it: a piece reads
 	// many squares (a ride's whole line), and that index changed with every
 	// list made.
+	// The changed squares mostly lie in one word of the set: then that
+	// word alone is compared.
+	one, cw, words := 0, uint64(0), 0
+	for i, c := range changed[:nw] {
+		if c != 0 {
+			one, cw = i, c
+			words++
+		}
+	}
 	for w, bits := range t.listed[:nw] {
-		for ; bits != 0 && someChanged; bits &= bits - 1 {
+		if !someChanged {
+			break
+		}
+		if words == 1 {
+			for ; bits != 0; bits &= bits - 1 {
+				sq := w<<6 | mathbits.TrailingZeros64(bits)
+				if t.reads[sq][one]&cw != 0 {
+					relist[w] |= 1 << (sq & 63)
+				}
+			}
+			continue
+		}
+		for ; bits != 0; bits &= bits - 1 {
 			sq := w<<6 | mathbits.TrailingZeros64(bits)
 			r := &t.reads[sq]
 			if r[0]&changed[0]|r[1]&changed[1]|r[2]&changed[2]|r[3]&changed[3] != 0 {
