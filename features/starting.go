@@ -181,6 +181,27 @@ type meter struct {
 	fillers []rules.Kind
 	plans   [][]rules.Piece
 	ps      []placement // a lone piece's placements and a helper
+	// st is the State position sets up again (Reset) for every position
+	// when the game's States are rules.Resetters, sparing a Game.New (and
+	// its allocations) each.
+	st rules.State
+}
+
+// position is newPosition of ps, set up in m's reused State where the
+// game's States can be reset. The State returned is good until the next
+// call.
+func (m *meter) position(ps []placement) (rules.State, bool) {
+	if r, ok := m.st.(rules.Resetter); ok {
+		if err := r.Reset(setup(m.g, ps)); err != nil || m.st.Ended().Ended {
+			return nil, false
+		}
+		return m.st, true
+	}
+	st, ok := newPosition(m.g, ps)
+	if _, isResetter := st.(rules.Resetter); ok && isResetter {
+		m.st = st
+	}
+	return st, ok
 }
 
 // reach returns the reach of the kind on sq (false when no position with it
@@ -190,13 +211,13 @@ type meter struct {
 // its moves reach over the positions with such a lone piece.
 func (m *meter) reach(sq int, hopper bool) (float64, bool) {
 	g := m.g
-	ps, ok := lonePiece(g, m.k, sq, m.plans)
+	ps, ok := m.lonePiece(sq)
 	if !ok {
 		return 0, false
 	}
 	clear(m.seen)
 	if !hopper {
-		st, _ := newPosition(g, ps)
+		st, _ := m.position(ps)
 		m.buf = st.Legal(m.buf[:0])
 		markTargets(st, sq, -1, m.buf, m.seen)
 	}
@@ -209,7 +230,7 @@ func (m *meter) reach(sq int, hopper bool) (float64, bool) {
 		}
 		for _, fk := range m.fillers {
 			m.ps = append(append(m.ps[:0], ps...), placement{t, rules.MakePiece(fk, rules.Second)})
-			st, ok := newPosition(g, m.ps)
+			st, ok := m.position(m.ps)
 			if !ok {
 				continue
 			}
@@ -390,12 +411,14 @@ func lonePlans(g *rules.Game, k rules.Kind) [][]rules.Piece {
 	return plans
 }
 
-// lonePiece sets up kind k of the first player alone on sq with the royals
-// on the corners farthest from it (no second royal of the first player when
-// k is royal), adding helper pieces (plans, lonePlans(g, k), tried in
-// order) until g accepts the position and it is not over. It returns the
-// placements, or false when no such position exists.
-func lonePiece(g *rules.Game, k rules.Kind, sq int, plans [][]rules.Piece) ([]placement, bool) {
+// lonePiece sets up m's kind of the first player alone on sq with the
+// royals on the corners farthest from it (no second royal of the first
+// player when the kind is royal), adding helper pieces (m.plans,
+// lonePlans, tried in order) until the game accepts the position and it
+// is not over. It returns the placements, or false when no such position
+// exists.
+func (m *meter) lonePiece(sq int) ([]placement, bool) {
+	g, k, plans := m.g, m.k, m.plans
 	n := g.Squares()
 	corners := []int{0, g.Width - 1, n - g.Width, n - 1}
 	f0, r0 := g.File(sq), g.Rank(sq)
@@ -418,7 +441,7 @@ func lonePiece(g *rules.Game, k rules.Kind, sq int, plans [][]rules.Piece) ([]pl
 		for i, p := range plan {
 			ps = append(ps, placement{free[i], p})
 		}
-		if _, ok := newPosition(g, ps); ok {
+		if _, ok := m.position(ps); ok {
 			return ps, true
 		}
 	}
