@@ -40,12 +40,9 @@ func (s *State) PseudoCaptures(buf []rules.Move) []rules.Move {
 // stack, by Zobrist key, so that the moves made and unmade between the
 // calls (a search below each capture) do not make it again.
 func (s *State) CaptureLegal(m *rules.Move) bool {
-	d := len(s.stack)
-	for len(s.checks) <= d {
-		s.checks = append(s.checks, checkTest{})
-	}
-	c := &s.checks[d]
-	if !c.ready || c.hash != s.hash {
+	c := s.madeCheck()
+	if c == nil {
+		c = s.checkSlot()
 		*c = s.checkTestNow()
 	}
 	var u undo
@@ -60,13 +57,28 @@ func (s *State) CaptureLegal(m *rules.Move) bool {
 // look (attacked). Without a royal the side is in check whatever attacked
 // says.
 func (s *State) TellRoyalAttacked(attacked bool) {
+	if s.madeCheck() == nil {
+		*s.checkSlot() = s.checkTestGiven(s.royal[s.stm] < 0 || attacked)
+	}
+}
+
+// madeCheck returns the check test kept for the current depth of the undo
+// stack when it is this position's (the Zobrist key the same), else nil.
+func (s *State) madeCheck() *checkTest {
+	if d := len(s.stack); d < len(s.checks) && s.checks[d].ready && s.checks[d].hash == s.hash {
+		return &s.checks[d]
+	}
+	return nil
+}
+
+// checkSlot returns where the check test of the current depth of the undo
+// stack is kept, growing checks to reach it.
+func (s *State) checkSlot() *checkTest {
 	d := len(s.stack)
 	for len(s.checks) <= d {
 		s.checks = append(s.checks, checkTest{})
 	}
-	if c := &s.checks[d]; !c.ready || c.hash != s.hash {
-		*c = s.checkTestGiven(s.royal[s.stm] < 0 || attacked)
-	}
+	return &s.checks[d]
 }
 
 // HasLegal reports whether the side to move has a legal move: the men's
@@ -79,10 +91,10 @@ func (s *State) HasLegal() bool {
 		return false
 	}
 	side := s.stm
-	r0 := s.royal[side]
-	var c *checkTest
-	if d := len(s.stack); d < len(s.checks) && s.checks[d].ready && s.checks[d].hash == s.hash {
-		c = &s.checks[d]
+	c := s.madeCheck()
+	if c == nil {
+		// No test made here: each move is made and the royal looked at.
+		c = &checkTest{side: side, r0: s.royal[side], inCheck: true}
 	}
 	var u undo
 	for w, bb := range s.occ[side] {
@@ -92,16 +104,7 @@ func (s *State) HasLegal() bool {
 			s.genPiece(sq, s.board[sq])
 			s.atk, s.buf = s.buf, nil
 			for i := range s.atk {
-				m := &s.atk[i]
-				var ok bool
-				if c != nil {
-					ok = s.passes(c, m, &u)
-				} else {
-					s.do(m, &u)
-					ok = s.royalSafe(side, r0, nil, m)
-					s.undo(&u)
-				}
-				if ok {
+				if s.passes(c, &s.atk[i], &u) {
 					return true
 				}
 			}

@@ -209,7 +209,7 @@ func (q *Quiescer) resolve(st rules.State, value bool) ([]rules.Move, float64) {
 		switch {
 		case !capture && !value:
 			// Standing pat is the only choice: the line is empty.
-		case !capture && !q.hasLegal(st, 0):
+		case !capture && !q.hasLegal(0):
 			q.nodes++
 			v = features.OutcomeEval(st, st.NoMoves())
 		default:
@@ -311,7 +311,7 @@ func (q *Quiescer) search(st rules.State, alpha, beta float64, d, maxDepth int, 
 			}
 		}
 		order[bi] = -1
-		if !q.legal(st, d, bi) {
+		if !q.legal(d, bi) {
 			continue
 		}
 		tried = true
@@ -329,7 +329,7 @@ func (q *Quiescer) search(st rules.State, alpha, beta float64, d, maxDepth int, 
 			break
 		}
 	}
-	if !tried && d > 0 && !q.hasLegal(st, d) {
+	if !tried && d > 0 && !q.hasLegal(d) {
 		return features.OutcomeEval(st, st.NoMoves())
 	}
 	return best
@@ -359,8 +359,9 @@ func (q *Quiescer) captures(st rules.State, d int) []rules.Move {
 	return ms
 }
 
-// legal reports whether q.bufs[d][i], a move of st, is legal.
-func (q *Quiescer) legal(st rules.State, d, i int) bool {
+// legal reports whether q.bufs[d][i], a move of the position at depth d,
+// is legal.
+func (q *Quiescer) legal(d, i int) bool {
 	if !q.lazy[d] {
 		return true
 	}
@@ -379,19 +380,19 @@ func (q *Quiescer) legal(st rules.State, d, i int) bool {
 func (q *Quiescer) anyCapture(st rules.State, d int) bool {
 	ms := q.bufs[d]
 	for i := range ms {
-		if rules.IsCapture(st, &ms[i]) && q.legal(st, d, i) {
+		if rules.IsCapture(st, &ms[i]) && q.legal(d, i) {
 			return true
 		}
 	}
 	return false
 }
 
-// hasLegal reports whether st, whose moves captures listed at depth d, has
-// a legal move.
-func (q *Quiescer) hasLegal(st rules.State, d int) bool {
+// hasLegal reports whether the position at depth d, whose moves captures
+// listed, has a legal move.
+func (q *Quiescer) hasLegal(d int) bool {
 	ms := q.bufs[d]
 	for i := range ms {
-		if q.legal(st, d, i) {
+		if q.legal(d, i) {
 			return true
 		}
 	}
