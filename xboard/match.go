@@ -383,6 +383,14 @@ func (c *MatchConfig) playGame(i int, eng [2]*Client) (g MatchGame, hung bool, e
 		}
 		g.Moves = append(g.Moves, r.Move)
 		st.Make(m)
+		if rules.Status(st, nil).Ended || st.Ply() >= c.MaxPlies {
+			// The game is over: the other engine takes the last move in
+			// force mode, so that no search of it is cut short by the
+			// result. Fairy-Stockfish keeps the state of a search stopped
+			// that way and applies it to the next game's first move (it
+			// then rejects a legal opening ply).
+			eng[1-k].Send("force")
+		}
 		eng[1-k].SendMove(r.Move)
 	}
 	return g, hung, c.end(eng, &g)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -342,5 +343,78 @@ func TestMatchResumeChecksSetup(t *testing.T) {
 	}
 	if _, err := PlayMatch(base); err != nil {
 		t.Errorf("resume with the first length: %v", err)
+	}
+}
+
+// recording is inProcess(opt) with every line the engine is sent appended
+// to *log (under mu).
+func recording(opt Options, mu *sync.Mutex, log *[]string) func() (*Client, error) {
+	return func() (*Client, error) {
+		inR, inW := io.Pipe()
+		engR, engW := io.Pipe()
+		outR, outW := io.Pipe()
+		e, err := NewEngine(opt, outW)
+		if err != nil {
+			return nil, err
+		}
+		go func() {
+			sc := bufio.NewScanner(inR)
+			for sc.Scan() {
+				mu.Lock()
+				*log = append(*log, sc.Text())
+				mu.Unlock()
+				io.WriteString(engW, sc.Text()+"\n")
+			}
+			engW.Close()
+		}()
+		done := make(chan struct{})
+		go func() {
+			e.Run(engR)
+			outW.Close()
+			close(done)
+		}()
+		return NewClient("recorded", inW, outR, func() error { inW.Close(); <-done; return nil }), nil
+	}
+}
+
+// A game's last move reaches the other engine in force mode, so that the
+// result never cuts a search of it short (Fairy-Stockfish carried such a
+// search's state into its next game and rejected a legal opening ply).
+func TestMatchLastMoveInForceMode(t *testing.T) {
+	var mu sync.Mutex
+	var log []string
+	cfg := MatchConfig{
+		Game: torishogi.Game, Games: 6, MoveTime: 10 * time.Second, TimeMargin: time.Minute,
+		OpeningPlies: 2, Seed: 5, MaxPlies: 30,
+		A: inProcess(Options{Config: mcts.Config{Playouts: 30, Seed: 1}, Name: "a"}),
+		B: recording(Options{Config: mcts.Config{Playouts: 10, Seed: 2}, Name: "b"}, &mu, &log),
+	}
+	rep, err := PlayMatch(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	games, byA := 0, 0
+	for i, l := range log {
+		if !strings.HasPrefix(l, "result ") {
+			continue
+		}
+		if games >= len(rep.Played) {
+			t.Fatalf("B was sent %d results for %d games", games+1, len(rep.Played))
+		}
+		g := rep.Played[games]
+		games++
+		if (len(g.Moves)%2 == 1) != g.AFirst {
+			continue // B made the last move: it is sent none
+		}
+		byA++
+		last := "usermove " + g.Moves[len(g.Moves)-1]
+		if i < 2 || log[i-2] != "force" || log[i-1] != last {
+			t.Errorf("game %d (%s): B was sent %q before the result; want \"force\", %q", g.Index, g.Reason, log[max(0, i-2):i+1], last)
+		}
+	}
+	if games != len(rep.Played) || byA == 0 {
+		t.Fatalf("%d results for %d games, %d of them ended by a move of A: the test checks nothing", games, len(rep.Played), byA)
 	}
 }
