@@ -17,23 +17,7 @@ import (
 	"taifu/rules/torishogi"
 )
 
-func inProcess(opt Options) func() (*Client, error) {
-	return func() (*Client, error) {
-		inR, inW := io.Pipe()
-		outR, outW := io.Pipe()
-		e, err := NewEngine(opt, outW)
-		if err != nil {
-			return nil, err
-		}
-		done := make(chan struct{})
-		go func() {
-			e.Run(inR)
-			outW.Close()
-			close(done)
-		}()
-		return NewClient("taifu", inW, outR, func() error { inW.Close(); <-done; return nil }), nil
-	}
-}
+func inProcess(opt Options) func() (*Client, error) { return recording(opt, nil, nil) }
 
 // cheater is an xboard engine that answers every move request with the
 // move text it is given (protocol 2 without usermove, like Sjaak II).
@@ -346,8 +330,8 @@ func TestMatchResumeChecksSetup(t *testing.T) {
 	}
 }
 
-// recording is inProcess(opt) with every line the engine is sent appended
-// to *log (under mu).
+// recording is an in-process taifu engine with opt; with a log, every
+// line the engine is sent is appended to *log (under mu).
 func recording(opt Options, mu *sync.Mutex, log *[]string) func() (*Client, error) {
 	return func() (*Client, error) {
 		inR, inW := io.Pipe()
@@ -359,10 +343,13 @@ func recording(opt Options, mu *sync.Mutex, log *[]string) func() (*Client, erro
 		}
 		go func() {
 			sc := bufio.NewScanner(inR)
+			sc.Buffer(nil, 1<<24) // the engine reads lines of any length
 			for sc.Scan() {
-				mu.Lock()
-				*log = append(*log, sc.Text())
-				mu.Unlock()
+				if log != nil {
+					mu.Lock()
+					*log = append(*log, sc.Text())
+					mu.Unlock()
+				}
 				io.WriteString(engW, sc.Text()+"\n")
 			}
 			engW.Close()
