@@ -325,15 +325,8 @@ func (c *MatchConfig) playGame(i int, eng [2]*Client) (g MatchGame, hung bool, e
 		}
 	}
 	started := [2]bool{}
-	for {
-		if o := rules.Status(st, nil); o.Ended {
-			g.Result, g.Reason = ResultText(o), o.Reason
-			break
-		}
-		if st.Ply() >= c.MaxPlies {
-			g.Result, g.Reason = "1/2-1/2", "ply cap"
-			break
-		}
+	result, reason := c.over(st)
+	for result == "" {
 		mover := st.SideToMove()
 		k := side[mover]
 		e := eng[k]
@@ -383,7 +376,7 @@ func (c *MatchConfig) playGame(i int, eng [2]*Client) (g MatchGame, hung bool, e
 		}
 		g.Moves = append(g.Moves, r.Move)
 		st.Make(m)
-		if rules.Status(st, nil).Ended || st.Ply() >= c.MaxPlies {
+		if result, reason = c.over(st); result != "" {
 			// The game is over: the other engine takes the last move in
 			// force mode, so that no search of it is cut short by the
 			// result. Fairy-Stockfish keeps the state of a search stopped
@@ -393,7 +386,22 @@ func (c *MatchConfig) playGame(i int, eng [2]*Client) (g MatchGame, hung bool, e
 		}
 		eng[1-k].SendMove(r.Move)
 	}
+	if result != "" {
+		g.Result, g.Reason = result, reason
+	}
 	return g, hung, c.end(eng, &g)
+}
+
+// over returns the result and reason of a game that has ended at st, by
+// the game's rules or at the ply cap, or "" while it goes on.
+func (c *MatchConfig) over(st rules.State) (result, reason string) {
+	if o := rules.Status(st, nil); o.Ended {
+		return ResultText(o), o.Reason
+	}
+	if st.Ply() >= c.MaxPlies {
+		return "1/2-1/2", "ply cap"
+	}
+	return "", ""
 }
 
 // loses is the result of a game that engine k (0: A, 1: B) loses; side[s]
