@@ -20,6 +20,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"strings"
 
 	"taifu/mcts"
 	"taifu/rules"
@@ -34,12 +35,13 @@ func main() {
 	seed := flag.Uint64("seed", 1, "seed of the position sampler and the searches")
 	maxPly := flag.Int("max-ply", 40, "longest random game prefix, in plies")
 	weightsPath := flag.String("weights", "", "weights file (default configs/weights/nanashogi.json if present, else the starting weights)")
+	misses := flag.Bool("misses", false, "print each position where the search's move loses the value: the position, its solved result, the move chosen and what it leads to, and the value-keeping moves")
 	// The search settings are every command's (mcts.BindFlags), at 200
 	// playouts a move unless told otherwise.
 	cfg := mcts.Config{Playouts: 200}
 	mcts.BindFlags(flag.CommandLine, "", &cfg)
 	flag.Parse()
-	if err := run(*table, *weightsPath, *positions, *maxPly, *seed, cfg); err != nil {
+	if err := run(*table, *weightsPath, *positions, *maxPly, *seed, cfg, *misses); err != nil {
 		fmt.Fprintln(os.Stderr, "nanaoptimal:", err)
 		os.Exit(1)
 	}
@@ -67,7 +69,7 @@ func flip(v solve.Value) solve.Value {
 	return v
 }
 
-func run(tablePath, weightsPath string, positions, maxPly int, seed uint64, cfg mcts.Config) error {
+func run(tablePath, weightsPath string, positions, maxPly int, seed uint64, cfg mcts.Config, misses bool) error {
 	t, err := solve.Open(tablePath)
 	if err != nil {
 		return err
@@ -147,6 +149,19 @@ func run(tablePath, weightsPath string, positions, maxPly int, seed uint64, cfg 
 			byValue[res.Value] = tv
 		}
 		ok, okExact := contains(best, m), contains(exact, m)
+		if !ok && misses {
+			q := p.Apply(m)
+			after, err := t.Probe(&q)
+			if err != nil {
+				return fmt.Errorf("%s after %s: %v", st, g.MoveString(m), err)
+			}
+			texts := make([]string, len(best))
+			for i, b := range best {
+				texts[i] = g.MoveString(b)
+			}
+			fmt.Printf("miss: %s is a %s; %s (value %+.2f, %d playouts) leaves the opponent a %s; keeping: %s\n",
+				st, res, g.MoveString(m), r.Value, r.Playouts, after, strings.Join(texts, " "))
+		}
 		for _, x := range []*tally{&all, tv} {
 			x.n++
 			if ok {
