@@ -84,6 +84,8 @@ var settings = []Setting{
 		"want threats, captures, learned, auto or default", func(c *Config) *Priors { return &c.Priors }),
 	floatSetting("prior-scale", "prior `logit` per pawn a move gains or loses (0: 1)",
 		func(c *Config) *float64 { return &c.PriorScale }, 0, 100),
+	floatSetting("policy-temp", "with learned priors: softmax `temperature` T of the policy: each logit divided by T (0: 1; above 1 spreads the priors, below 1 sharpens them)",
+		func(c *Config) *float64 { return &c.PolicyTemp }, 0, 100),
 	floatSetting("leaf-gain", "`share` of the best capture's static gain added to a leaf's evaluation (0: none; needs the threat priors and no quiesce tactics)",
 		func(c *Config) *float64 { return &c.LeafGain }, 0, 10),
 	textSetting("history", "progressive history `weight`: a move's score gains it times the mean playout value of the same move elsewhere in the tree less the parent's value, over 1 + its visits (off or 0: none; default: the game's)",
@@ -332,6 +334,9 @@ func (c Config) Resolved(g *rules.Game) Config {
 	}
 	if c.PriorScale <= 0 {
 		c.PriorScale = 1
+	}
+	if c.PolicyTemp <= 0 {
+		c.PolicyTemp = 1
 	}
 	c.CheckPrior = max(c.CheckPrior, 0)
 	return c

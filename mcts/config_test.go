@@ -99,6 +99,7 @@ func TestValidate(t *testing.T) {
 		{Config{MateDepth: 9}, "mate_depth 9: need a whole number in [0, 8]"},
 		{Config{Priors: 9}, "priors 9: not a known value"},
 		{Config{PriorScale: -1}, "prior_scale -1"},
+		{Config{PolicyTemp: -1}, "policy_temp -1"},
 		{Config{LeafGain: 11}, "leaf_gain 11"},
 		{Config{History: MaxHistory + 1}, "history 101: need default, off, or a number in [0, 100]"},
 		{Config{TimeLimit: -1}, "time limit -1ns is negative"},
@@ -331,14 +332,14 @@ func TestResolved(t *testing.T) {
 			wantPriors = PriorsAuto
 		}
 		want := Config{CPuct: DefaultCPuct, Tactics: wantTactics, QuiesceNodes: DefaultQuiesceNodes, MateDepth: DefaultMateDepth,
-			Priors: wantPriors, PriorScale: 1, History: wantHistory}
+			Priors: wantPriors, PriorScale: 1, PolicyTemp: 1, History: wantHistory}
 		if r != want {
 			t.Errorf("%s: Resolved zero Config %+v, want %+v", name, r, want)
 		}
 		if rr := r.Resolved(g); rr != r {
 			t.Errorf("%s: Resolved twice %+v, once %+v", name, rr, r)
 		}
-		given := Config{Playouts: 9, CPuct: 3, Dirichlet: 0.3, Tactics: TacticsQuiesce, MateDepth: 4, Priors: PriorsCaptures, PriorScale: 2, History: HistoryOff, QuiesceNodes: 5}
+		given := Config{Playouts: 9, CPuct: 3, Dirichlet: 0.3, Tactics: TacticsQuiesce, MateDepth: 4, Priors: PriorsCaptures, PriorScale: 2, PolicyTemp: 0.5, History: HistoryOff, QuiesceNodes: 5}
 		r = given.Resolved(g)
 		given.NoiseFrac = defaultNoiseFrac
 		if r != given {

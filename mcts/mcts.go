@@ -97,6 +97,12 @@ type Config struct {
 	// PriorScale is the prior logit per pawn of material a move gains or
 	// loses (before the cap of priorCap); 0 means 1.
 	PriorScale float64 `json:"prior_scale,omitempty"`
+	// PolicyTemp is the softmax temperature of the learned priors
+	// (PriorsLearned): the policy's logits are divided by it. 0 (or
+	// negative) means 1, the logits as fitted; above 1 spreads the
+	// playouts over more moves (Leela Chess Zero's policy softmax
+	// temperature). The hand priors ignore it (PriorScale scales them).
+	PolicyTemp float64 `json:"policy_temp,omitempty"`
 	// LeafGain adds to a leaf's evaluation this share of what the side to
 	// move's best capture, conversion or promotion wins by the threat
 	// priors' static exchange (the material it takes, converts and
@@ -194,6 +200,7 @@ type Searcher struct {
 	mdepth     int            // Config.MateDepth resolved
 	checkLog   float64        // Config.CheckPrior resolved
 	priorUnit  float64        // Config.PriorScale resolved
+	policyInv  float64        // 1 / Config.PolicyTemp resolved
 
 	// bestCapture is, after priors with attack counts, the largest static
 	// gain in pawns of a capture, conversion or promotion (0 when none
@@ -255,6 +262,7 @@ func New(g *rules.Game, cfg Config, w *features.Weights) (*Searcher, error) {
 		mdepth:    cmp.Or(max(cfg.MateDepth, 0), DefaultMateDepth),
 		checkLog:  max(cfg.CheckPrior, 0),
 		priorUnit: cmp.Or(max(cfg.PriorScale, 0), 1),
+		policyInv: 1 / cmp.Or(max(cfg.PolicyTemp, 0), 1),
 		given:     w,
 		rng:       rand.New(rand.NewPCG(cfg.Seed, 0x7461696675)),
 		moves:     make([]rules.Move, 0, 1024),

@@ -116,6 +116,11 @@ func (s *Searcher) priors(st rules.State, ms, checks []rules.Move, th features.T
 		s.moveScorer.Logits(s.logits, &s.moveFeats, st, ms, s.vals, in)
 		in.Checks = nil
 		s.bestCapture = s.moveFeats.BestCapture
+		if inv := s.policyInv; inv != 1 {
+			for i := range s.logits {
+				s.logits[i] *= inv
+			}
+		}
 		for _, l := range s.logits {
 			maxL = max(maxL, l)
 		}

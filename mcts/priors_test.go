@@ -2,6 +2,7 @@ package mcts
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -155,6 +156,50 @@ func TestLearnedPriorsStartFromHand(t *testing.T) {
 		}
 		if same {
 			t.Errorf("%s: a centre weight left the learned priors equal to the hand ones", name)
+		}
+	}
+}
+
+// Config.PolicyTemp divides the learned logits: a policy weighing the hand
+// prior's logit twice, at temperature 2, gives the threat priors exactly
+// (the test above shows weight 1 at temperature 1 does), while at
+// temperature 1 it does not; and the threat priors ignore the setting.
+func TestPolicyTemp(t *testing.T) {
+	for _, name := range []string{"typhoon", "samarkand", "torishogi", "nanashogi"} {
+		g := game(t, name)
+		w := *weights(t, g)
+		w.Policy = &features.Policy{Terms: map[string]float64{"hand_prior": 2}}
+		if err := w.Compile(g); err != nil {
+			t.Fatal(err)
+		}
+		st := g.Start()
+		ms := st.Legal(nil)
+		for i := 0; i < 6 && len(ms) > 0; i++ {
+			st.Make(ms[(7*i+3)%len(ms)])
+			ms = st.Legal(nil)
+		}
+		priors := func(p Priors, temp float64) []float64 {
+			s := mustNew(g, Config{Playouts: 1, Seed: 1, Priors: p, PolicyTemp: temp}, &w)
+			s.Search(st)
+			var out []float64
+			for _, c := range s.RootChildren(nil) {
+				out = append(out, c.Prior)
+			}
+			return out
+		}
+		hand, cool, warm := priors(PriorsThreats, 0), priors(PriorsLearned, 1), priors(PriorsLearned, 2)
+		differ := false
+		for i := range ms {
+			if math.Abs(hand[i]-warm[i]) > 1e-6 {
+				t.Fatalf("%s %s: threat prior %v, learned at temperature 2 %v", name, g.MoveString(ms[i]), hand[i], warm[i])
+			}
+			differ = differ || math.Abs(hand[i]-cool[i]) > 1e-6
+		}
+		if !differ {
+			t.Errorf("%s: doubled policy logits at temperature 1 gave the threat priors", name)
+		}
+		if hot := priors(PriorsThreats, 3); !slices.Equal(hot, hand) {
+			t.Errorf("%s: policy-temp changed the threat priors", name)
 		}
 	}
 }
