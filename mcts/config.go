@@ -293,7 +293,8 @@ func GameDefaults(g *rules.Game) (Config, error) {
 // else the search's own default: tactics DefaultTactics(g) (from the
 // rules: mate where checks are cheap), priors threats, history off,
 // cpuct DefaultCPuct, noise-frac 0.25 with noise, quiesce-nodes
-// DefaultQuiesceNodes, mate-depth DefaultMateDepth, prior-scale 1. Playouts,
+// DefaultQuiesceNodes, mate-depth DefaultMateDepth, prior-scale 1,
+// policy-temp 1. Playouts,
 // TimeLimit, Seed, the noise and temperature settings and EvalScale (which
 // depends on the weights) are kept as they are. Resolved is idempotent, and
 // a search with c plays as one with c.Resolved(g).

@@ -96,7 +96,7 @@ func (p *Priors) UnmarshalText(text []byte) error {
 // PriorsLearned, the logit is the weights' policy (features.Policy) of the
 // move's features (features.MoveSchema.Compute, with th and checks and the
 // destination of the move into the node, lastTo), summed as they are
-// computed (features.MoveScorer). Else it is the hand
+// computed (features.MoveScorer), divided by Config.PolicyTemp. Else it is the hand
 // prior (features.HandLogit): the material the move captures (by the
 // weights' material/TOKEN values), twice the material it converts, and the
 // material gained by promoting, with th (when it holds counts) the
