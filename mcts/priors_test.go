@@ -8,6 +8,7 @@ import (
 
 	"taifu/features"
 	"taifu/features/testgame"
+	"taifu/rules"
 )
 
 func TestParsePriors(t *testing.T) {
@@ -105,21 +106,9 @@ func TestLearnedPriorsStartFromHand(t *testing.T) {
 		if err := w.Compile(g); err != nil {
 			t.Fatal(err)
 		}
-		st := g.Start()
-		ms := st.Legal(nil)
-		// a few plies in, so that captures and threats exist
-		for i := 0; i < 6 && len(ms) > 0; i++ {
-			st.Make(ms[(7*i+3)%len(ms)])
-			ms = st.Legal(nil)
-		}
-		// The root's priors after one playout (the root's expansion).
+		st, ms := fewPliesIn(g)
 		priors := func(p Priors, w *features.Weights) []float64 {
-			s := mustNew(g, Config{Playouts: 1, Seed: 1, Priors: p}, w)
-			s.Search(st)
-			var out []float64
-			for _, c := range s.RootChildren(nil) {
-				out = append(out, c.Prior)
-			}
+			out := expandedPriors(g, st, Config{Priors: p}, w)
 			if len(out) != len(ms) {
 				t.Fatalf("%s: %d root children, %d legal moves", name, len(out), len(ms))
 			}
@@ -172,20 +161,9 @@ func TestPolicyTemp(t *testing.T) {
 		if err := w.Compile(g); err != nil {
 			t.Fatal(err)
 		}
-		st := g.Start()
-		ms := st.Legal(nil)
-		for i := 0; i < 6 && len(ms) > 0; i++ {
-			st.Make(ms[(7*i+3)%len(ms)])
-			ms = st.Legal(nil)
-		}
+		st, ms := fewPliesIn(g)
 		priors := func(p Priors, temp float64) []float64 {
-			s := mustNew(g, Config{Playouts: 1, Seed: 1, Priors: p, PolicyTemp: temp}, &w)
-			s.Search(st)
-			var out []float64
-			for _, c := range s.RootChildren(nil) {
-				out = append(out, c.Prior)
-			}
-			return out
+			return expandedPriors(g, st, Config{Priors: p, PolicyTemp: temp}, &w)
 		}
 		hand, cool, warm := priors(PriorsThreats, 0), priors(PriorsLearned, 1), priors(PriorsLearned, 2)
 		differ := false
@@ -202,4 +180,30 @@ func TestPolicyTemp(t *testing.T) {
 			t.Errorf("%s: policy-temp changed the threat priors", name)
 		}
 	}
+}
+
+// fewPliesIn returns g's position six plies from the start (fixed moves),
+// so that captures and threats exist, and its legal moves.
+func fewPliesIn(g *rules.Game) (rules.State, []rules.Move) {
+	st := g.Start()
+	ms := st.Legal(nil)
+	for i := 0; i < 6 && len(ms) > 0; i++ {
+		st.Make(ms[(7*i+3)%len(ms)])
+		ms = st.Legal(nil)
+	}
+	return st, ms
+}
+
+// expandedPriors returns the priors of st's root children, in move
+// generation order, after one playout (the root's expansion) of a search
+// with cfg at seed 1 (rootPriors maps them by move text instead).
+func expandedPriors(g *rules.Game, st rules.State, cfg Config, w *features.Weights) []float64 {
+	cfg.Playouts, cfg.Seed = 1, 1
+	s := mustNew(g, cfg, w)
+	s.Search(st)
+	var out []float64
+	for _, c := range s.RootChildren(nil) {
+		out = append(out, c.Prior)
+	}
+	return out
 }
