@@ -24,7 +24,8 @@ type Evaluator struct {
 	bare     float64
 	last     float64
 	att      attackWeights
-	scratch  *tally // attack counts, nil until needed (att.any, or Threats)
+	zoneW    []float64 // the weights by feature index when a royal-zone term weighs anything (else nil: the family is skipped)
+	scratch  *tally    // attack counts, nil until needed (att.any, or Threats)
 	// threatVal is the value per kind for Threats.Cheapest: the material
 	// weight, RoyalThreatValue for royals.
 	threatVal []float32
@@ -63,6 +64,9 @@ func (w *Weights) Evaluator() *Evaluator {
 	}
 	e.royals, e.bare, e.last = at(s.royals), at(s.bare), at(s.lastRoyal)
 	e.att = s.attackWeights(at)
+	if s.zone.r > 0 && s.zone.weighs(w.Vec) {
+		e.zoneW = append([]float64(nil), w.Vec...)
+	}
 	if e.att.any {
 		e.scratch = newTally()
 		if e.att.gain != [3]float64{} {
@@ -147,6 +151,13 @@ func (e *Evaluator) Eval(st rules.State) float64 {
 	}
 	if t != nil {
 		sum += e.att.eval(st, t, len(s.Game.Kinds))
+	}
+	if e.zoneW != nil {
+		var view []rules.Piece
+		if v, ok := st.(rules.BoardViewer); ok {
+			view = v.Board()[:n]
+		}
+		s.zoneEach(st, view, func(i int32, sign float32) { sum += float64(sign) * e.zoneW[i] })
 	}
 	return sum
 }

@@ -28,6 +28,10 @@
 //	                   games whose State implements rules.Attacker: the
 //	                   attack families, see tactics.go; weights files
 //	                   without these terms load them at 0
+//	near_mine/TOKEN/F,Q, near_theirs/TOKEN/F,Q
+//	                   games whose descriptor sets rules.Game.RoyalZone:
+//	                   the pieces around each royal by kind and offset,
+//	                   see zone.go; weights files without them load them at 0
 //
 // Schema.Names lists them in this order, kinds in piece-table order.
 package features
@@ -60,6 +64,7 @@ type Schema struct {
 	advDen, cenDen float64
 	startPieces    int // non-royal pieces at the start; 0: no taper
 	att            attackSchema
+	zone           zoneSchema
 	// optional[i]: feature i belongs to a family added after the first
 	// weights files were written; a file without its term loads it at 0.
 	optional []bool
@@ -125,6 +130,7 @@ func build(g *rules.Game) *Schema {
 	}
 	firstOptional := len(s.Names)
 	s.addAttackFamilies(add, newIdx)
+	s.addZoneFamily(add)
 	s.optional = make([]bool, len(s.Names))
 	for i := firstOptional; i < len(s.Names); i++ {
 		s.optional[i] = true
@@ -295,7 +301,7 @@ func (s *Schema) Extract(st rules.State, dst []Feature) []Feature {
 		dst = s.appendAttack(st, t, dst)
 		tallies.put(t)
 	}
-	return dst
+	return s.appendZone(st, view, dst)
 }
 
 // Optional reports whether feature i belongs to a family that weights files

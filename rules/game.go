@@ -65,6 +65,10 @@ type Game struct {
 	// package names a game to choose it. Every game states at least its
 	// history weight ("history=0.5", or "history=off" when not measured).
 	Search string
+	// RoyalZone is the radius, in files and ranks, of the evaluation's
+	// royal-zone terms (package features: each kind's pieces by their
+	// offset from a royal); 0: none.
+	RoyalZone int
 
 	// tokens maps Kinds' tokens to kinds. Register builds it; after that a
 	// Game is never written again, so workers may share it freely.

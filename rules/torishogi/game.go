@@ -39,7 +39,8 @@ var Game = &rules.Game{
 	// "The search"): +155.5 Elo. The learned priors where the weights
 	// carry a policy (auto) beat the threat priors at 20 ms a move, 400
 	// games, seeds 34201 and 34202 (docs/results.md, "Learned move priors").
-	Search: "history=0.5,priors=auto",
+	Search:    "history=0.5,priors=auto",
+	RoyalZone: 2,
 }
 
 func init() {
