@@ -1,6 +1,7 @@
 package features_test
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -97,4 +98,34 @@ func negate(m map[string]float32) map[string]float32 {
 		out[k] = -v
 	}
 	return out
+}
+
+// The zone terms cost no allocation, in Extract (the tuner's) or in the
+// Evaluator (the search's), with a zone term weighing something.
+func TestRoyalZoneDoesNotAllocate(t *testing.T) {
+	g, _ := rules.Lookup("torishogi")
+	st, err := rules.ParsePosition(g, "3,ph,3/7/7/3,SW,3/7/2,sw,FA,3/3,PH,CR,2 black []")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := committed(t, g)
+	i, ok := features.For(g).Index("near_mine/FA/0,1")
+	if !ok {
+		t.Fatal("no near_mine/FA/0,1 term")
+	}
+	before := w.Evaluator().Eval(st)
+	w.Vec[i] = 0.5
+	e := w.Evaluator()
+	s := features.For(g)
+	buf := make([]features.Feature, 0, len(s.Names))
+	if n := testing.AllocsPerRun(100, func() { buf = s.Extract(st, buf[:0]) }); n != 0 {
+		t.Errorf("Extract allocates %v times", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = e.Eval(st) }); n != 0 {
+		t.Errorf("Evaluator.Eval allocates %v times", n)
+	}
+	// The Falcon in front of Black's Phoenix, Black to move: +0.5.
+	if got := e.Eval(st) - before; math.Abs(got-0.5) > 1e-9 {
+		t.Errorf("the term's weight 0.5 moved the evaluation by %v", got)
+	}
 }
