@@ -113,6 +113,7 @@ func TestRoyalZoneDoesNotAllocate(t *testing.T) {
 	if !ok {
 		t.Fatal("no near_mine/FA/0,1 term")
 	}
+	w.Vec[i] = 0
 	before := w.Evaluator().Eval(st)
 	w.Vec[i] = 0.5
 	e := w.Evaluator()
