@@ -76,7 +76,9 @@ type kindTerm struct {
 
 // kindTerms returns the per-kind terms of names for g: FAMILY/TOKEN with
 // TOKEN a kind token of g. Terms of other shapes (royals, bare_danger, ...)
-// are not per kind and are left out.
+// are not per kind and are left out, as are the royal-zone terms
+// (near_mine/TOKEN/F,Q: per kind and offset), so a whole worth does not
+// count what a piece adds by standing near a royal.
 func kindTerms(g *rules.Game, names []string) []kindTerm {
 	var out []kindTerm
 	for i, name := range names {
