@@ -98,14 +98,14 @@ func (s *Schema) zoneEach(st rules.State, view []rules.Piece, fn func(i int32, s
 		f0, q0 := g.File(sq), g.Rank(sq)
 		for f := max(f0-z.r, 0); f <= min(f0+z.r, g.Width-1); f++ {
 			for q := max(q0-z.r, 0); q <= min(q0+z.r, g.Height-1); q++ {
-				p := at(g.Square(f, q))
+				sq2 := g.Square(f, q)
+				p := at(sq2)
 				if p == rules.NoPiece || s.royal[p.Kind()] {
 					continue
 				}
-				dq := q - q0
-				if owner == rules.Second {
-					dq = -dq
-				}
+				// forward from the owner: the difference of the advance
+				// feature's relative ranks
+				dq := int(s.advInt[owner][sq2] - s.advInt[owner][sq])
 				off := z.zoneOff(absInt(f-f0), dq)
 				fam := 0
 				if p.Side() != owner {

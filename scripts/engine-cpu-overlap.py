@@ -55,16 +55,15 @@ def main():
     ca = cb = 0
     while not os.path.exists(stop):
         time.sleep(0.002)
-        if a is None or cpu(a) is None:
+        na = cpu(a) if a else None
+        if na is None:
             a = find(pa)
             ca = cpu(a) if a else 0
             continue
-        if b is None or cpu(b) is None:
+        nb = cpu(b) if b else None
+        if nb is None:
             b = find(pb)
             cb = cpu(b) if b else 0
-            continue
-        na, nb = cpu(a), cpu(b)
-        if na is None or nb is None:
             continue
         da, db = na - ca, nb - cb
         ca, cb = na, nb
