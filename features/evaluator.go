@@ -2,6 +2,7 @@ package features
 
 import (
 	mathbits "math/bits"
+	"slices"
 
 	"taifu/rules"
 )
@@ -26,6 +27,7 @@ type Evaluator struct {
 	att      attackWeights
 	zoneW    []float64 // the weights by feature index when a royal-zone term weighs anything (else nil: the family is skipped)
 	scratch  *tally    // attack counts, nil until needed (att.any, or Threats)
+	net      *ValueNet // the weights' value network, nil without one
 	// threatVal is the value per kind for Threats.Cheapest: the material
 	// weight, RoyalThreatValue for royals.
 	threatVal []float32
@@ -63,6 +65,11 @@ func (w *Weights) Evaluator() *Evaluator {
 		}
 	}
 	e.royals, e.bare, e.last = at(s.royals), at(s.bare), at(s.lastRoyal)
+	if w.Net != nil {
+		c := *w.Net // a snapshot, as of the linear weights
+		c.W1, c.B1, c.W2 = slices.Clone(c.W1), slices.Clone(c.B1), slices.Clone(c.W2)
+		e.net = &c
+	}
 	e.att = s.attackWeights(at)
 	if s.zone.r > 0 && s.zone.weighs(w.Vec) {
 		e.zoneW = append([]float64(nil), w.Vec...)
@@ -158,6 +165,9 @@ func (e *Evaluator) Eval(st rules.State) float64 {
 			view = v.Board()[:n]
 		}
 		s.zoneEach(st, view, func(i int32, sign float32) { sum += float64(sign) * e.zoneW[i] })
+	}
+	if e.net != nil {
+		sum += e.net.Eval(st)
 	}
 	return sum
 }

@@ -52,14 +52,7 @@ func TestPolicySection(t *testing.T) {
 	if got := w.Policy.Logit([]features.Feature{{Index: int32(hp), Value: 2}, {Index: int32(ck), Value: 1}}); got != 3.25 {
 		t.Errorf("logit %v, want 1.5*2+0.25", got)
 	}
-	data, err := w.Encode()
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := features.ParseWeights(data, g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	back := reparse(t, w, g)
 	if back.Policy == nil || back.Policy.Vec[hp] != 1.5 || back.Policy.Provenance["runs"] == nil {
 		t.Errorf("reloaded policy %+v", back.Policy)
 	}
@@ -138,4 +131,18 @@ func FuzzParsePolicy(f *testing.F) {
 			}
 		}
 	})
+}
+
+// reparse encodes w as a weights file and parses it back for g.
+func reparse(t *testing.T, w *features.Weights, g *rules.Game) *features.Weights {
+	t.Helper()
+	data, err := w.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := features.ParseWeights(data, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return back
 }

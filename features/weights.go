@@ -42,8 +42,11 @@ type Weights struct {
 	LeafScale float64 `json:"leaf_scale,omitempty"`
 	// Policy, when present, weighs the move features for the learned move
 	// priors (features.Policy; mcts's --priors learned).
-	Policy *Policy   `json:"policy,omitempty"`
-	Vec    []float64 `json:"-"` // aligned with Schema.Names, filled by Load/Compile
+	Policy *Policy `json:"policy,omitempty"`
+	// Net, when present, adds a learned nonlinear term to the evaluation
+	// (ValueNet).
+	Net *ValueNet `json:"value_net,omitempty"`
+	Vec []float64 `json:"-"` // aligned with Schema.Names, filled by Load/Compile
 
 	schema *Schema
 }
@@ -116,6 +119,11 @@ func (w *Weights) Compile(g *rules.Game) error {
 			return err
 		}
 	}
+	if w.Net != nil {
+		if err := w.Net.Compile(g); err != nil {
+			return err
+		}
+	}
 	w.Vec, w.schema = vec, s
 	return nil
 }
@@ -172,15 +180,20 @@ func (w *Weights) Encode() ([]byte, error) {
 	return b, nil
 }
 
-// Eval is weights . features of st for the side to move, in pawn units.
-// scratch is reused for the features; pass a slice with capacity for the
-// schema's names to avoid allocating. w must be compiled.
+// Eval is weights . features of st for the side to move, in pawn units,
+// plus the value network's output when w has one (Net). scratch is reused
+// for the features; pass a slice with capacity for the schema's names to
+// avoid allocating. w must be compiled.
 func (w *Weights) Eval(st rules.State, scratch []Feature) float64 {
 	s := w.schema
 	if s == nil || s.Game != st.Game() {
 		s = For(st.Game())
 	}
-	return Dot(w.Vec, s.Extract(st, scratch[:0]))
+	v := Dot(w.Vec, s.Extract(st, scratch[:0]))
+	if w.Net != nil {
+		v += w.Net.Eval(st)
+	}
+	return v
 }
 
 // Dot returns the dot product of a dense weight vector and sparse features,

@@ -11,11 +11,27 @@ import (
 
 // FuzzParseGameWeights parses arbitrary bytes as weights of one of the four
 // games: a one-line error, or weights that are finite, within MaxWeight and
-// evaluate the start position to a finite number. Seeds:
+// evaluate the start position to a finite number (a value network
+// included). Seeds:
 // testdata/fuzz/FuzzParseGameWeights holds the shipped weights files.
 func FuzzParseGameWeights(f *testing.F) {
 	names := rules.Names()
 	f.Add(uint8(0), []byte(`{"format":1,"game":"typhoon","version":"x","terms":{}}`))
+	// A Nana shogi file with a value network of two units.
+	for i, name := range names {
+		if name != "nanashogi" {
+			continue
+		}
+		g, _ := rules.Lookup(name)
+		w := features.Starting(g)
+		w.Net = &features.ValueNet{Inputs: features.NetInputsPieceSquare, Hidden: 2,
+			W1: make([]float64, 2*features.NetInputs(g)), B1: []float64{0.5, -1}, W2: []float64{1, -2}, B2: 0.1}
+		data, err := w.Encode()
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(uint8(i), data)
+	}
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
 		g, err := rules.Lookup(names[int(which)%len(names)])
 		if err != nil {

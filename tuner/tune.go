@@ -161,6 +161,12 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 	}
 
 	out := *c.Start
+	if out.Net != nil {
+		// The network learned what the starting linear terms missed; the
+		// fit changed them (cmd/taifu's tune --value-net fits a new one).
+		out.Net = nil
+		logf("the starting weights' value network is dropped: it was fitted to their linear terms")
+	}
 	out.Version = c.Version
 	if out.Version == "" {
 		out.Version = fmt.Sprintf("%s-tuned-%s", g.Name, time.Now().UTC().Format("20060102-150405"))

@@ -17,10 +17,7 @@ import (
 // none; a bad --policy is a one-line error.
 func TestTunePolicy(t *testing.T) {
 	dir := t.TempDir()
-	data := filepath.Join(dir, "run")
-	if _, err := selfplay.Run(context.Background(), selfplay.Config{Game: "nanashogi", Games: 8, Config: mcts.Config{Playouts: 16}, Workers: 1, Seed: 34, MaxPlies: 30, Out: data}, selfplay.Options{}); err != nil {
-		t.Fatal(err)
-	}
+	data := nanaSelfplay(t, dir, 8, 34)
 	g, _ := rules.Lookup("nanashogi")
 	out := filepath.Join(dir, "w.json")
 	code, stdout, errs := runCLI("tune", "--game", "nanashogi", "--data", data, "--out", out, "--policy", "only", "--no-progress", "--validation", "0.3")
@@ -96,10 +93,7 @@ func TestTunePolicy(t *testing.T) {
 // printed in the policy report.
 func TestTunePolicyBounds(t *testing.T) {
 	dir := t.TempDir()
-	data := filepath.Join(dir, "run")
-	if _, err := selfplay.Run(context.Background(), selfplay.Config{Game: "nanashogi", Games: 8, Config: mcts.Config{Playouts: 16}, Workers: 1, Seed: 35, MaxPlies: 30, Out: data}, selfplay.Options{}); err != nil {
-		t.Fatal(err)
-	}
+	data := nanaSelfplay(t, dir, 8, 35)
 	out := filepath.Join(dir, "w.json")
 	code, stdout, errs := runCLI("tune", "--game", "nanashogi", "--data", data, "--out", out, "--policy", "on", "--force", "--no-progress", "--validation", "0",
 		"--policy-max-rows", "50", "--policy-iterations", "3")
@@ -121,4 +115,16 @@ func TestTunePolicyBounds(t *testing.T) {
 			t.Errorf("%v: exit %d, %q", bad, code, errs)
 		}
 	}
+}
+
+// nanaSelfplay plays games games of Nana shogi self-play (16 playouts a
+// move, at most 30 plies, the shipped weights) into dir/run and returns
+// the run's directory.
+func nanaSelfplay(t *testing.T, dir string, games int64, seed uint64) string {
+	t.Helper()
+	data := filepath.Join(dir, "run")
+	if _, err := selfplay.Run(context.Background(), selfplay.Config{Game: "nanashogi", Games: games, Config: mcts.Config{Playouts: 16}, Workers: 1, Seed: seed, MaxPlies: 30, Out: data}, selfplay.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	return data
 }

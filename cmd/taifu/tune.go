@@ -18,6 +18,7 @@ import (
 	"taifu/tuner"
 	"taifu/tuner/data"
 	"taifu/tuner/policy"
+	"taifu/tuner/valuenet"
 	"taifu/weightsio"
 )
 
@@ -179,6 +180,8 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	noBar := fs.Bool("no-progress", false, "no progress bar (as --quiet)")
 	force := fs.Bool("force", false, "write the weights even when the fit is not to be trusted (too little data: no validation loss, early stop at epoch 0, K at its bound)")
 	window := fs.Int64("window", 0, "use only the most recent GAMES games of the --data runs (newest run first, then highest game number); 0: all")
+	netHidden := fs.Int("value-net", 0, "also fit a value network of this many hidden units on the same runs, the fitted linear terms fixed (a value_net section: piece-square inputs, its output added to the evaluation); 0: none, and a network the starting weights carry is dropped, since it was fitted to other linear terms")
+	netEpochs := fs.Int("value-net-epochs", valuenet.DefaultEpochs, "epochs of the value network's fit (the epoch of least held-out loss is kept)")
 	f.register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -196,6 +199,12 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	// Check the flags before loading anything.
 	if _, err := f.config(g, data, nil, *version, nil); err != nil {
 		return err
+	}
+	if err := firstErr(intIn("value-net", int64(*netHidden), 0, features.MaxNetHidden), intIn("value-net-epochs", int64(*netEpochs), 1, math.MaxInt32)); err != nil {
+		return err
+	}
+	if *netHidden > 0 && f.policy == "only" {
+		return errors.New("--value-net fits the network to the fitted linear terms: it needs the value fit (not --policy only)")
 	}
 	start, source, err := loadWeights(g, *startPath)
 	if err != nil {
@@ -241,6 +250,9 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 			r.w = &c
 		} else {
 			r.w, r.res, r.err = tuner.Tune(cfg)
+			if r.err == nil {
+				r.err = fitNet(g, r.w, r.res.K, cfg, *netHidden, *netEpochs, rec, quietAfter{ctx, stdout})
+			}
 		}
 		if r.err == nil && f.policy != "off" {
 			r.err = f.fitPolicy(g, r.w, data, rec, quietAfter{ctx, stdout})
@@ -303,6 +315,28 @@ func (f *tuneFlags) fitPolicy(g *rules.Game, w *features.Weights, data []string,
 	}
 	w.Policy = pol
 	rep.Print(out)
+	return nil
+}
+
+// fitNet fits w's value network (--value-net hidden units, 0: none) on
+// the runs of cfg at the linear fit's logistic scale k, printing what it
+// measured to out.
+func fitNet(g *rules.Game, w *features.Weights, k float64, cfg tuner.TuneConfig, hidden, epochs int, rec progress.Recorder, out io.Writer) error {
+	if hidden == 0 {
+		return nil
+	}
+	net, rep, err := valuenet.Fit(valuenet.Config{Game: g, Weights: w, K: k, Data: cfg.Data,
+		Label:      data.LoadConfig{Lambda: cfg.Lambda, FastLambda: cfg.FastLambda},
+		Validation: cfg.Validation, Hidden: hidden, Epochs: epochs, Seed: cfg.Seed, MaxRows: cfg.MaxRows, Progress: rec})
+	if err != nil {
+		return err
+	}
+	if err := net.Compile(g); err != nil {
+		return fmt.Errorf("value network: %v", err)
+	}
+	w.Net = net
+	fmt.Fprintf(out, "value network: %d hidden units on %d positions of %d games (%d held out); held-out loss %.6f with the linear terms alone, %.6f with the network (epoch %d of %d), in %.1f s\n",
+		hidden, rep.Rows, rep.Games, rep.ValidRows, rep.ValidBefore, rep.ValidAfter, rep.BestEpoch, epochs, rep.Seconds)
 	return nil
 }
 

@@ -91,6 +91,16 @@ func (m labelMix) label(result int8, rootValue float32, fast bool) float64 {
 	return lambda*r + (1-lambda)*v
 }
 
+// Label returns the training label of a row with this result and root
+// value, searched fast or in full (Lambda and FastLambda).
+func (c LoadConfig) Label(result int8, rootValue float32, fast bool) float64 {
+	return c.mix().label(result, rootValue, fast)
+}
+
+// FastLambdaOr returns the label weight of the rows searched fast:
+// FastLambda, or Lambda when it is nil.
+func (c LoadConfig) FastLambdaOr() float64 { return c.mix().fast }
+
 // checkLambdas reports a label weight of c outside [0, 1].
 func (c LoadConfig) checkLambdas() error {
 	if c.Lambda < 0 || c.Lambda > 1 || math.IsNaN(c.Lambda) {

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"taifu/rules"
+	"taifu/weightsio"
+)
+
+// tune --value-net N writes weights with a value network of N units fitted
+// on the same runs, and reports its held-out loss; a later fit without the
+// flag drops the network (it was fitted to other linear terms); bad values
+// are one-line errors before anything is loaded.
+func TestTuneValueNet(t *testing.T) {
+	dir := t.TempDir()
+	data := nanaSelfplay(t, dir, 24, 35)
+	g, _ := rules.Lookup("nanashogi")
+	out := filepath.Join(dir, "w.json")
+	code, stdout, errs := runCLI("tune", "--game", "nanashogi", "--data", data, "--out", out, "--policy", "off", "--value-net", "4", "--value-net-epochs", "2", "--force", "--no-progress", "--validation", "0.3")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(stdout, "value network: 4 hidden units on") || !strings.Contains(stdout, "with the network (epoch") {
+		t.Errorf("no value network report in %q", stdout)
+	}
+	w, _, err := weightsio.Load(g, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Net == nil || w.Net.Hidden != 4 || w.Net.Provenance["train_rows"] == nil {
+		t.Fatalf("no value network with provenance in %s", out)
+	}
+	out2 := filepath.Join(dir, "w2.json")
+	code, _, errs = runCLI("tune", "--game", "nanashogi", "--data", data, "--weights", out, "--out", out2, "--policy", "off", "--force", "--no-progress", "--validation", "0.3")
+	if code != 0 {
+		t.Fatalf("refit: exit %d: %s", code, errs)
+	}
+	if w2, _, err := weightsio.Load(g, out2); err != nil || w2.Net != nil {
+		t.Fatalf("a refit without --value-net kept the network (%v)", err)
+	}
+	for _, bad := range [][]string{
+		{"--value-net", "-1"},
+		{"--value-net", "257"},
+		{"--value-net", "8", "--value-net-epochs", "0"},
+		{"--value-net", "8", "--policy", "only"},
+	} {
+		code, _, errs := runCLI(append([]string{"tune", "--game", "nanashogi", "--data", data, "--out", filepath.Join(dir, "bad.json")}, bad...)...)
+		if code == 0 || strings.Count(strings.TrimSpace(errs), "\n") != 0 || !strings.Contains(errs, "value-net") {
+			t.Errorf("%v: exit %d, stderr %q: want a one-line error naming --value-net", bad, code, errs)
+		}
+	}
+}
