@@ -196,7 +196,7 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 		"status":   res.Status,
 		"seconds":  res.Elapsed.Seconds(),
 		"settings": map[string]any{
-			"lambda": c.Lambda, "fast_lambda": fastLambda(c), "l2": c.Fit.L2, "validation": c.Validation, "quiet": c.Quiet,
+			"lambda": c.Lambda, "fast_lambda": lc.FastLambdaOr(), "l2": c.Fit.L2, "validation": c.Validation, "quiet": c.Quiet,
 			"method": c.Fit.method(), "max_epochs": c.Fit.MaxEpochs, "tolerance": c.Fit.Tolerance,
 			"batch": c.Fit.BatchSize, "learning_rate": c.Fit.LearningRate, "seed": c.Fit.Seed,
 			"max_rows": c.MaxRows, "window": c.Window, "leaf_scale": cmp.Or(c.LeafScale, "keep"), "only": c.Only, "early_stop": c.Fit.EarlyStop, "best_epoch": res.BestEpoch, "label": "lambda*(result+1)/2 + (1-lambda)*(root_value+1)/2, side to move",
@@ -381,12 +381,4 @@ func Frozen(names []string, only []string) []bool {
 		}
 	}
 	return fr
-}
-
-// fastLambda is the label blend of c's rows searched fast, for provenance.
-func fastLambda(c TuneConfig) float64 {
-	if c.FastLambda != nil {
-		return *c.FastLambda
-	}
-	return c.Lambda
 }
