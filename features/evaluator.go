@@ -2,7 +2,6 @@ package features
 
 import (
 	mathbits "math/bits"
-	"slices"
 
 	"taifu/rules"
 )
@@ -66,9 +65,7 @@ func (w *Weights) Evaluator() *Evaluator {
 	}
 	e.royals, e.bare, e.last = at(s.royals), at(s.bare), at(s.lastRoyal)
 	if w.Net != nil {
-		c := *w.Net // a snapshot, as of the linear weights
-		c.W1, c.B1, c.W2 = slices.Clone(c.W1), slices.Clone(c.B1), slices.Clone(c.W2)
-		e.net = &c
+		e.net = w.Net.Clone() // a snapshot, as of the linear weights
 	}
 	e.att = s.attackWeights(at)
 	if s.zone.r > 0 && s.zone.weighs(w.Vec) {

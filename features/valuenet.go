@@ -3,6 +3,7 @@ package features
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"taifu/rules"
 )
@@ -127,18 +128,38 @@ func (v *ValueNet) Eval(st rules.State) float64 {
 	var hid [MaxNetHidden]float64
 	h := hid[:v.Hidden]
 	copy(h, v.B1)
-	netInputsEach(st, func(i int32, x float32) {
-		row := v.W1[int(i)*v.Hidden : int(i+1)*v.Hidden]
-		if x == 1 {
-			for j, w := range row {
-				h[j] += w
-			}
-			return
-		}
+	netInputsEach(st, func(i int32, x float32) { v.addInput(h, i, x) })
+	return v.output(h)
+}
+
+// EvalInputs returns the network's output for the inputs idx and val (as
+// NetInputIndex gives them), leaving the hidden units' pre-activations in
+// hid (of length Hidden): what a fit needs to back-propagate. Eval and
+// EvalInputs compute the same output.
+func (v *ValueNet) EvalInputs(idx []int32, val []float32, hid []float64) float64 {
+	copy(hid, v.B1)
+	for j, i := range idx {
+		v.addInput(hid, i, val[j])
+	}
+	return v.output(hid)
+}
+
+// addInput adds input i with value x to the hidden pre-activations h.
+func (v *ValueNet) addInput(h []float64, i int32, x float32) {
+	row := v.W1[int(i)*v.Hidden : int(i+1)*v.Hidden]
+	if x == 1 {
 		for j, w := range row {
-			h[j] += float64(x) * w
+			h[j] += w
 		}
-	})
+		return
+	}
+	for j, w := range row {
+		h[j] += float64(x) * w
+	}
+}
+
+// output is B2 plus W2 times the rectified pre-activations h.
+func (v *ValueNet) output(h []float64) float64 {
 	out := v.B2
 	for j, a := range h {
 		if a > 0 {
@@ -146,4 +167,12 @@ func (v *ValueNet) Eval(st rules.State) float64 {
 		}
 	}
 	return out
+}
+
+// Clone returns a copy of v that shares no slice with it (the provenance
+// map is shared: it is not changed after a fit).
+func (v *ValueNet) Clone() *ValueNet {
+	c := *v
+	c.W1, c.B1, c.W2 = slices.Clone(v.W1), slices.Clone(v.B1), slices.Clone(v.W2)
+	return &c
 }

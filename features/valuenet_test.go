@@ -114,6 +114,10 @@ func TestValueNetInEvaluation(t *testing.T) {
 		st := g.Start()
 		for ply := 0; ply < 60; ply++ {
 			net := w.Net.Eval(st)
+			idx, val := features.NetInputIndex(st, nil, nil)
+			if in := w.Net.EvalInputs(idx, val, make([]float64, w.Net.Hidden)); in != net {
+				t.Fatalf("%s %s: EvalInputs %v, Eval %v", name, st, in, net)
+			}
 			want, got := w.Eval(st, scratch), e.Eval(st)
 			if math.Abs(got-want) > 1e-6*(1+math.Abs(want)) {
 				t.Fatalf("%s %s: Evaluator %v, Weights.Eval %v", name, st, got, want)

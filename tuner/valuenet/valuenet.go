@@ -186,10 +186,10 @@ func Fit(c Config) (*features.ValueNet, *Report, error) {
 	}
 	f := &fitter{c: &c, r: r, net: net, hid: make([]float64, h)}
 	f.adam = newAdam(nin*h, h)
-	rep := &Report{Rows: len(r.label), Games: games, TrainRows: len(train), ValidRows: len(valid), BestEpoch: 0}
+	rep := &Report{Rows: len(r.label), Games: games, TrainRows: len(train), ValidRows: len(valid)}
 	rep.TrainBefore, rep.ValidBefore = f.loss(train, false), f.loss(valid, false)
 	best := f.loss(valid, true)
-	bestNet := clone(net)
+	bestNet := net.Clone()
 	for ep := 1; ep <= c.Epochs; ep++ {
 		rng.Shuffle(len(train), func(i, j int) { train[i], train[j] = train[j], train[i] })
 		for lo := 0; lo < len(train); lo += c.Batch {
@@ -198,7 +198,7 @@ func Fit(c Config) (*features.ValueNet, *Report, error) {
 		v := f.loss(valid, true)
 		c.Progress.Logf("value-net", "value network: epoch %d of %d, held-out loss %.6f (linear terms alone %.6f)", ep, c.Epochs, v, rep.ValidBefore)
 		if v < best {
-			best, bestNet, rep.BestEpoch = v, clone(net), ep
+			best, bestNet, rep.BestEpoch = v, net.Clone(), ep
 		}
 	}
 	f.net = bestNet
@@ -220,14 +220,6 @@ func Fit(c Config) (*features.ValueNet, *Report, error) {
 	return bestNet, rep, nil
 }
 
-func clone(v *features.ValueNet) *features.ValueNet {
-	c := *v
-	c.W1 = append([]float64(nil), v.W1...)
-	c.B1 = append([]float64(nil), v.B1...)
-	c.W2 = append([]float64(nil), v.W2...)
-	return &c
-}
-
 // fitter holds the state of one fit.
 type fitter struct {
 	c    *Config
@@ -240,23 +232,8 @@ type fitter struct {
 // forward returns the network's output for row i, leaving the hidden
 // pre-activations in f.hid.
 func (f *fitter) forward(i int32) float64 {
-	n, h := f.net, f.net.Hidden
-	copy(f.hid, n.B1)
 	r := f.r
-	for j := r.off[i]; j < r.off[i+1]; j++ {
-		x := float64(r.val[j])
-		row := n.W1[int(r.idx[j])*h : int(r.idx[j]+1)*h]
-		for k := range f.hid {
-			f.hid[k] += x * row[k]
-		}
-	}
-	out := n.B2
-	for k, a := range f.hid {
-		if a > 0 {
-			out += n.W2[k] * a
-		}
-	}
-	return out
+	return f.net.EvalInputs(r.idx[r.off[i]:r.off[i+1]], r.val[r.off[i]:r.off[i+1]], f.hid)
 }
 
 // loss is the mean logistic loss over rows, with the network or without.
