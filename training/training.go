@@ -30,7 +30,9 @@ import (
 	"taifu/selfplay"
 	"taifu/storage"
 	"taifu/tuner"
+	"taifu/tuner/data"
 	"taifu/tuner/policy"
+	"taifu/tuner/valuenet"
 	"taifu/tuner/values"
 	"taifu/weightsio"
 )
@@ -75,6 +77,13 @@ type Config struct {
 	// use it with Priors PriorsLearned.
 	Policy   bool
 	PolicyL2 float64
+	// NetHidden, when above 0, fits each candidate a value network of that
+	// many hidden units (package tuner/valuenet) after its linear terms, on
+	// the same self-play and labels, with NetEpochs epochs and learning
+	// rate NetLR (0: valuenet's defaults). 0 fits none, and the tuner drops
+	// a network the current weights carry.
+	NetHidden, NetEpochs int
+	NetLR                float64
 	// Match is the candidate's match against the current weights; Game and
 	// Seed are set per generation.
 	Match arena.Config
@@ -169,6 +178,7 @@ type Generation struct {
 	TrainLoss   [2]float64     `json:"train_loss"`          // before, after
 	ValidLoss   [2]float64     `json:"valid_loss"`          // before, after
 	PolicyCE    [3]float64     `json:"policy_ce,omitempty"` // held-out cross-entropy: uniform, hand, learned
+	NetLoss     [2]float64     `json:"net_loss,omitempty"`  // value network's held-out loss: linear terms alone, with the network
 	K           float64        `json:"k"`
 	Match       *arena.Report  `json:"match,omitempty"`
 	Accepted    bool           `json:"accepted"`
@@ -419,6 +429,21 @@ func (r *run) step(ctx context.Context, gi int) error {
 		w, res, err := tuner.Tune(tc)
 		if err != nil {
 			return fmt.Errorf("%s tune: %w", name, err)
+		}
+		if c.NetHidden > 0 {
+			net, rep, err := valuenet.Fit(valuenet.Config{Game: g, Weights: w, K: res.K, Data: gen.Window,
+				Label:      data.LoadConfig{Lambda: tc.Lambda, FastLambda: tc.FastLambda},
+				Validation: tc.Validation, Hidden: c.NetHidden, Epochs: c.NetEpochs, LearningRate: c.NetLR,
+				Seed: tc.Seed, MaxRows: tc.MaxRows, Progress: c.Progress})
+			if err != nil {
+				return fmt.Errorf("%s value network: %w", name, err)
+			}
+			if err := net.Compile(g); err != nil {
+				return fmt.Errorf("%s value network: %w", name, err)
+			}
+			w.Net = net
+			gen.NetLoss = [2]float64{rep.ValidBefore, rep.ValidAfter}
+			r.logf("%s: value network of %d units, held-out loss %.6f with the linear terms alone, %.6f with it (epoch %d)", name, c.NetHidden, rep.ValidBefore, rep.ValidAfter, rep.BestEpoch)
 		}
 		if c.Policy {
 			pol, rep, err := policy.Fit(policy.Config{Game: g, Weights: w, Data: gen.Window, Validation: tc.Validation, L2: c.PolicyL2})

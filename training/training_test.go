@@ -254,3 +254,34 @@ func TestRunPolicy(t *testing.T) {
 		}
 	}
 }
+
+// TestRunValueNet: with NetHidden, each candidate carries a value network
+// of that many units fitted on the generation's window, with its held-out
+// losses in the generation record, and the next generation's self-play
+// plays with it (its weights file is the accepted candidate, network
+// included).
+func TestRunValueNet(t *testing.T) {
+	dir := t.TempDir()
+	c := testConfig(dir)
+	c.NetHidden, c.NetEpochs, c.Generations = 3, 2, 2
+	st, err := Run(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, gen := range st.Generations {
+		w, _, err := weightsio.Load(testgame.Game, filepath.Join(dir, gen.Candidate))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w.Net == nil || w.Net.Hidden != 3 || gen.NetLoss[0] <= 0 || gen.NetLoss[1] <= 0 || gen.NetLoss[1] > gen.NetLoss[0] {
+			t.Errorf("generation %d: network %v, held-out losses %v (want the network's at most the linear terms')", i+1, w.Net != nil, gen.NetLoss)
+		}
+	}
+	played, _, err := weightsio.Load(testgame.Game, filepath.Join(dir, st.Generations[1].Weights))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if played.Net == nil {
+		t.Errorf("generation 2 self-play played %s, which has no network: want generation 1's accepted candidate", st.Generations[1].Weights)
+	}
+}

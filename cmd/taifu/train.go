@@ -84,6 +84,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	}
 	cfg := training.Config{Game: g, Out: *out, Generations: *gens, Seed: tf.seed, SelfPlay: sp, Window: *window,
 		Accept: *accept, Tune: tcfg, Match: mcfg, Policy: tf.policy != "off", PolicyL2: tf.policyL2,
+		NetHidden: tf.net.hidden, NetEpochs: tf.net.epochs, NetLR: tf.net.lr,
 		Candidate: cand, Current: cur, CommitEvery: *commitEvery}
 	switch {
 	case *commitEvery < 0:

@@ -52,6 +52,7 @@ type tuneFlags struct {
 	policy                                string // on, off or only (--policy)
 	policyL2                              float64
 	policyMaxRows, policyIterations       int
+	net                                   netFit // --value-net, --value-net-epochs, --value-net-lr
 	fastLambda                            string // --fast-lambda; "": as --lambda
 }
 
@@ -114,6 +115,9 @@ func (f *tuneFlags) register(fs interface {
 	fs.IntVar(&f.policyMaxRows, "policy-max-rows", 0, "the policy fit uses at most this many positions (of those searched in full, the first in part order; 0: as --max-rows); a policy row holds the features of every legal move, so large runs want a bound")
 	fs.IntVar(&f.policyIterations, "policy-iterations", 0, "maximum L-BFGS iterations of the policy fit (0: 200)")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed for Adam's shuffling and the bootstrap")
+	fs.IntVar(&f.net.hidden, "value-net", 0, "also fit a value network of this many hidden units on the same runs, the fitted linear terms fixed (a value_net section: piece-square inputs, its output added to the evaluation); 0: none, and a network the starting weights carry is dropped, since it was fitted to other linear terms")
+	fs.IntVar(&f.net.epochs, "value-net-epochs", valuenet.DefaultEpochs, "epochs of the value network's fit (the epoch of least held-out loss is kept)")
+	fs.Float64Var(&f.net.lr, "value-net-lr", valuenet.DefaultLearningRate, "Adam learning rate of the value network's fit (lower it when the least held-out loss comes at the first epoch)")
 }
 
 func (f *tuneFlags) config(g *rules.Game, paths []string, start *features.Weights, version string, rec progress.Recorder) (tuner.TuneConfig, error) {
@@ -129,6 +133,12 @@ func (f *tuneFlags) config(g *rules.Game, paths []string, start *features.Weight
 	if math.IsNaN(f.policyL2) || f.policyL2 < 0 {
 		return tuner.TuneConfig{}, fmt.Errorf("--policy-l2 %v: need a value of at least 0", f.policyL2)
 	}
+	if !(f.net.lr > 0 && f.net.lr <= 1) {
+		return tuner.TuneConfig{}, fmt.Errorf("--value-net-lr %v: want a learning rate in (0, 1]", f.net.lr)
+	}
+	if f.net.hidden > 0 && f.policy == "only" {
+		return tuner.TuneConfig{}, errors.New("--value-net fits the network to the fitted linear terms: it needs the value fit (not --policy only)")
+	}
 	if err := firstErr(
 		floatIn("lambda", f.lambda, 0, 1),
 		floatIn("l2", f.l2, 0, math.Inf(1)),
@@ -143,6 +153,8 @@ func (f *tuneFlags) config(g *rules.Game, paths []string, start *features.Weight
 		intIn("policy-iterations", int64(f.policyIterations), 0, math.MaxInt32),
 		intIn("bootstrap", int64(f.boot), 0, 100000),
 		workersIn("workers", int64(f.workers), 0),
+		intIn("value-net", int64(f.net.hidden), 0, features.MaxNetHidden),
+		intIn("value-net-epochs", int64(f.net.epochs), 1, math.MaxInt32),
 	); err != nil {
 		return tuner.TuneConfig{}, err
 	}
@@ -180,8 +192,6 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	noBar := fs.Bool("no-progress", false, "no progress bar (as --quiet)")
 	force := fs.Bool("force", false, "write the weights even when the fit is not to be trusted (too little data: no validation loss, early stop at epoch 0, K at its bound)")
 	window := fs.Int64("window", 0, "use only the most recent GAMES games of the --data runs (newest run first, then highest game number); 0: all")
-	netHidden := fs.Int("value-net", 0, "also fit a value network of this many hidden units on the same runs, the fitted linear terms fixed (a value_net section: piece-square inputs, its output added to the evaluation); 0: none, and a network the starting weights carry is dropped, since it was fitted to other linear terms")
-	netEpochs := fs.Int("value-net-epochs", valuenet.DefaultEpochs, "epochs of the value network's fit (the epoch of least held-out loss is kept)")
 	f.register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -199,12 +209,6 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	// Check the flags before loading anything.
 	if _, err := f.config(g, data, nil, *version, nil); err != nil {
 		return err
-	}
-	if err := firstErr(intIn("value-net", int64(*netHidden), 0, features.MaxNetHidden), intIn("value-net-epochs", int64(*netEpochs), 1, math.MaxInt32)); err != nil {
-		return err
-	}
-	if *netHidden > 0 && f.policy == "only" {
-		return errors.New("--value-net fits the network to the fitted linear terms: it needs the value fit (not --policy only)")
 	}
 	start, source, err := loadWeights(g, *startPath)
 	if err != nil {
@@ -251,7 +255,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		} else {
 			r.w, r.res, r.err = tuner.Tune(cfg)
 			if r.err == nil {
-				r.err = fitNet(g, r.w, r.res.K, cfg, *netHidden, *netEpochs, rec, quietAfter{ctx, stdout})
+				r.err = fitNet(g, r.w, r.res.K, cfg, f.net, rec, quietAfter{ctx, stdout})
 			}
 		}
 		if r.err == nil && f.policy != "off" {
@@ -318,16 +322,24 @@ func (f *tuneFlags) fitPolicy(g *rules.Game, w *features.Weights, data []string,
 	return nil
 }
 
-// fitNet fits w's value network (--value-net hidden units, 0: none) on
-// the runs of cfg at the linear fit's logistic scale k, printing what it
-// measured to out.
-func fitNet(g *rules.Game, w *features.Weights, k float64, cfg tuner.TuneConfig, hidden, epochs int, rec progress.Recorder, out io.Writer) error {
+// netFit is the value network's fit the flags ask for: --value-net hidden
+// units (0: none), --value-net-epochs and --value-net-lr.
+type netFit struct {
+	hidden, epochs int
+	lr             float64
+}
+
+// fitNet fits w's value network (nf.hidden units, 0: none) on the runs of
+// cfg at the linear fit's logistic scale k, printing what it measured to
+// out.
+func fitNet(g *rules.Game, w *features.Weights, k float64, cfg tuner.TuneConfig, nf netFit, rec progress.Recorder, out io.Writer) error {
+	hidden, epochs := nf.hidden, nf.epochs
 	if hidden == 0 {
 		return nil
 	}
 	net, rep, err := valuenet.Fit(valuenet.Config{Game: g, Weights: w, K: k, Data: cfg.Data,
 		Label:      data.LoadConfig{Lambda: cfg.Lambda, FastLambda: cfg.FastLambda},
-		Validation: cfg.Validation, Hidden: hidden, Epochs: epochs, Seed: cfg.Seed, MaxRows: cfg.MaxRows, Progress: rec})
+		Validation: cfg.Validation, Hidden: hidden, Epochs: epochs, LearningRate: nf.lr, Seed: cfg.Seed, MaxRows: cfg.MaxRows, Progress: rec})
 	if err != nil {
 		return err
 	}

@@ -18,7 +18,7 @@ func TestTuneValueNet(t *testing.T) {
 	data := nanaSelfplay(t, dir, 24, 35)
 	g, _ := rules.Lookup("nanashogi")
 	out := filepath.Join(dir, "w.json")
-	code, stdout, errs := runCLI("tune", "--game", "nanashogi", "--data", data, "--out", out, "--policy", "off", "--value-net", "4", "--value-net-epochs", "2", "--force", "--no-progress", "--validation", "0.3")
+	code, stdout, errs := runCLI("tune", "--game", "nanashogi", "--data", data, "--out", out, "--policy", "off", "--value-net", "4", "--value-net-epochs", "2", "--value-net-lr", "0.01", "--force", "--no-progress", "--validation", "0.3")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -31,6 +31,9 @@ func TestTuneValueNet(t *testing.T) {
 	}
 	if w.Net == nil || w.Net.Hidden != 4 || w.Net.Provenance["train_rows"] == nil {
 		t.Fatalf("no value network with provenance in %s", out)
+	}
+	if set, _ := w.Net.Provenance["settings"].(map[string]any); set == nil || set["learning_rate"] != 0.01 {
+		t.Errorf("provenance settings %v: want the learning rate --value-net-lr gave, 0.01", w.Net.Provenance["settings"])
 	}
 	out2 := filepath.Join(dir, "w2.json")
 	code, _, errs = runCLI("tune", "--game", "nanashogi", "--data", data, "--weights", out, "--out", out2, "--policy", "off", "--force", "--no-progress", "--validation", "0.3")
@@ -45,6 +48,8 @@ func TestTuneValueNet(t *testing.T) {
 		{"--value-net", "257"},
 		{"--value-net", "8", "--value-net-epochs", "0"},
 		{"--value-net", "8", "--policy", "only"},
+		{"--value-net", "8", "--value-net-lr", "0"},
+		{"--value-net", "8", "--value-net-lr", "NaN"},
 	} {
 		code, _, errs := runCLI(append([]string{"tune", "--game", "nanashogi", "--data", data, "--out", filepath.Join(dir, "bad.json")}, bad...)...)
 		if code == 0 || strings.Count(strings.TrimSpace(errs), "\n") != 0 || !strings.Contains(errs, "value-net") {
