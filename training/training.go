@@ -454,9 +454,13 @@ func (r *run) step(ctx context.Context, gi int) error {
 			gen.PolicyCE = [3]float64{nanToZero(rep.Uniform.CE), nanToZero(rep.Hand.CE), nanToZero(rep.Learned.CE)}
 			r.logf("%s: policy held-out cross-entropy uniform %.4f, hand %.4f, learned %.4f (%d training rows)", name, rep.Uniform.CE, rep.Hand.CE, rep.Learned.CE, rep.Stats.Train)
 		}
+		// A candidate whose unit piece has no positive worth (a fit on too
+		// little data) has no piece values; it is still matched and
+		// decided, so the loop goes on.
 		tab, err := values.PieceValues(g, w.Version, w.Terms, w.Provenance)
 		if err != nil {
-			return fmt.Errorf("%s piece values: %w", name, err)
+			r.logf("train %s: no piece values: %v", name, err)
+			tab = nil
 		}
 		rel := filepath.Join(name, "candidate.json")
 		if err := weightsio.Save(w, storage.Join(c.Out, rel)); err != nil {
@@ -470,13 +474,16 @@ func (r *run) step(ctx context.Context, gi int) error {
 		for _, warn := range res.Warnings {
 			r.logf("train %s: fit warning: %s", name, warn)
 		}
-		gen.PieceValues = map[string]any{}
-		for _, p := range tab.Pieces {
-			key := p.Kind
-			if p.InHand {
-				key = "hand/" + key
+		gen.PieceValues = nil
+		if tab != nil {
+			gen.PieceValues = map[string]any{}
+			for _, p := range tab.Pieces {
+				key := p.Kind
+				if p.InHand {
+					key = "hand/" + key
+				}
+				gen.PieceValues[key] = math.Round(p.Value*1000) / 1000
 			}
-			gen.PieceValues[key] = math.Round(p.Value*1000) / 1000
 		}
 		if err := r.save(); err != nil {
 			return err

@@ -285,3 +285,36 @@ func TestRunValueNet(t *testing.T) {
 		t.Errorf("generation 2 self-play played %s, which has no network: want generation 1's accepted candidate", st.Generations[1].Weights)
 	}
 }
+
+// TestRunUndefinedValues: a candidate whose unit piece has no positive
+// worth (here its start weighs the unit piece far below nothing, and the
+// short fit stays near it) has no piece values, and the loop still
+// matches and decides it instead of failing (a 6-game `taifu train` from
+// shipped weights can fit such a candidate).
+func TestRunUndefinedValues(t *testing.T) {
+	dir := t.TempDir()
+	var log bytes.Buffer
+	c := testConfig(dir)
+	c.Progress = progress.Lines(&log)
+	w := features.Starting(testgame.Game)
+	for name := range w.Terms {
+		if strings.HasPrefix(name, "material/") {
+			w.Terms[name] = -50
+		}
+	}
+	if err := w.Compile(testgame.Game); err != nil {
+		t.Fatal(err)
+	}
+	c.Start = w
+	if _, err := values.PieceValues(testgame.Game, w.Version, w.Terms, w.Provenance); err == nil {
+		t.Fatal("the start's piece values are defined: the test needs a start without them")
+	}
+	st, err := Run(context.Background(), c)
+	if err != nil {
+		t.Fatalf("the loop failed on a candidate without piece values: %v", err)
+	}
+	gen := st.Generations[0]
+	if !gen.Decided || gen.PieceValues != nil || !strings.Contains(log.String(), "no piece values") {
+		t.Errorf("generation %+v, log %q: want it decided, without piece values, the reason logged", gen, log.String())
+	}
+}

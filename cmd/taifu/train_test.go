@@ -97,7 +97,7 @@ func TestTuneExportMatchTrain(t *testing.T) {
 		t.Errorf("match: %q", out)
 	}
 	tr := filepath.Join(dir, "train")
-	args := []string{"train", "--game", "torishogi", "--out", tr, "--generations", "1", "--selfplay-games", "6",
+	args := []string{"train", "--game", "torishogi", "--weights", "start", "--out", tr, "--generations", "1", "--selfplay-games", "6",
 		"--selfplay-playouts", "10", "--selfplay-workers", "1", "--match-games", "2", "--match-playouts", "10", "--match-max-plies", "40"}
 	taifu(args...)
 	for _, f := range []string{"train.json", "ladder.md", "piece-values.csv", "gen-000/weights.json", "gen-001/candidate.json"} {
