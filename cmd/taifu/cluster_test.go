@@ -52,6 +52,9 @@ func TestMain(m *testing.M) {
 	if builtBin != "" {
 		os.RemoveAll(filepath.Dir(builtBin))
 	}
+	if tinyRunDir != "" {
+		os.RemoveAll(tinyRunDir)
+	}
 	os.Exit(code)
 }
 

@@ -239,16 +239,21 @@ func TestQuietSwitch(t *testing.T) {
 }
 
 // tinyRun is a 2-game Nana shogi self-play run shared by the tests below:
-// too little data for a trustworthy fit.
+// too little data for a trustworthy fit. TestMain removes its directory,
+// tinyRunDir.
 var tinyRun = sync.OnceValues(func() (string, error) {
 	dir, err := os.MkdirTemp("", "taifu-valid-*")
 	if err != nil {
 		return "", err
 	}
+	tinyRunDir = dir
 	out := filepath.Join(dir, "sp")
 	_, err = selfplay.Run(context.Background(), selfplay.Config{Game: "nanashogi", Games: 2, Config: mcts.Config{Playouts: 8}, MaxPlies: 20, Workers: 1, Seed: 5, Out: out, Weights: "start"}, selfplay.Options{})
 	return out, err
 })
+
+// tinyRunDir is the temporary directory of tinyRun ("": not made).
+var tinyRunDir string
 
 // TestTuneTooLittleData: a fit without validation games, or on one row
 // (K 999.99), is refused with the reasons and exit 1, unless --force.
