@@ -101,6 +101,26 @@ type Config struct {
 	CommitEvery time.Duration
 }
 
+// FitNet fits w, the weights tc's fit returned (their linear terms
+// fixed), a value network of hidden units (package tuner/valuenet) on tc's
+// runs and labels at the fit's logistic scale k, with the given epochs and
+// Adam learning rate (0: valuenet's defaults), and sets w.Net to it. Both
+// `taifu tune --value-net` and each generation of Run fit through it.
+func FitNet(w *features.Weights, k float64, tc tuner.TuneConfig, hidden, epochs int, lr float64, rec progress.Recorder) (*valuenet.Report, error) {
+	net, rep, err := valuenet.Fit(valuenet.Config{Game: tc.Game, Weights: w, K: k, Data: tc.Data,
+		Label:      data.LoadConfig{Lambda: tc.Lambda, FastLambda: tc.FastLambda},
+		Validation: tc.Validation, Hidden: hidden, Epochs: epochs, LearningRate: lr,
+		Seed: tc.Seed, MaxRows: tc.MaxRows, Progress: rec})
+	if err != nil {
+		return nil, err
+	}
+	if err := net.Compile(tc.Game); err != nil {
+		return nil, fmt.Errorf("value network: %w", err)
+	}
+	w.Net = net
+	return rep, nil
+}
+
 // MatchCheckpoint is the name, in a generation's directory, of the report
 // of its match in progress, rewritten after every pair so that a stopped
 // match resumes at the next pair (the finished report is "match.json").
@@ -431,17 +451,10 @@ func (r *run) step(ctx context.Context, gi int) error {
 			return fmt.Errorf("%s tune: %w", name, err)
 		}
 		if c.NetHidden > 0 {
-			net, rep, err := valuenet.Fit(valuenet.Config{Game: g, Weights: w, K: res.K, Data: gen.Window,
-				Label:      data.LoadConfig{Lambda: tc.Lambda, FastLambda: tc.FastLambda},
-				Validation: tc.Validation, Hidden: c.NetHidden, Epochs: c.NetEpochs, LearningRate: c.NetLR,
-				Seed: tc.Seed, MaxRows: tc.MaxRows, Progress: c.Progress})
+			rep, err := FitNet(w, res.K, tc, c.NetHidden, c.NetEpochs, c.NetLR, c.Progress)
 			if err != nil {
-				return fmt.Errorf("%s value network: %w", name, err)
+				return fmt.Errorf("%s: %w", name, err)
 			}
-			if err := net.Compile(g); err != nil {
-				return fmt.Errorf("%s value network: %w", name, err)
-			}
-			w.Net = net
 			gen.NetLoss = [2]float64{rep.ValidBefore, rep.ValidAfter}
 			r.logf("%s: value network of %d units, held-out loss %.6f with the linear terms alone, %.6f with it (epoch %d)", name, c.NetHidden, rep.ValidBefore, rep.ValidAfter, rep.BestEpoch)
 		}

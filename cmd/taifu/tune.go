@@ -15,6 +15,7 @@ import (
 	"taifu/features"
 	"taifu/progress"
 	"taifu/rules"
+	"taifu/training"
 	"taifu/tuner"
 	"taifu/tuner/data"
 	"taifu/tuner/policy"
@@ -255,7 +256,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		} else {
 			r.w, r.res, r.err = tuner.Tune(cfg)
 			if r.err == nil {
-				r.err = fitNet(g, r.w, r.res.K, cfg, f.net, rec, quietAfter{ctx, stdout})
+				r.err = fitNet(r.w, r.res.K, cfg, f.net, rec, quietAfter{ctx, stdout})
 			}
 		}
 		if r.err == nil && f.policy != "off" {
@@ -332,21 +333,15 @@ type netFit struct {
 // fitNet fits w's value network (nf.hidden units, 0: none) on the runs of
 // cfg at the linear fit's logistic scale k, printing what it measured to
 // out.
-func fitNet(g *rules.Game, w *features.Weights, k float64, cfg tuner.TuneConfig, nf netFit, rec progress.Recorder, out io.Writer) error {
+func fitNet(w *features.Weights, k float64, cfg tuner.TuneConfig, nf netFit, rec progress.Recorder, out io.Writer) error {
 	hidden, epochs := nf.hidden, nf.epochs
 	if hidden == 0 {
 		return nil
 	}
-	net, rep, err := valuenet.Fit(valuenet.Config{Game: g, Weights: w, K: k, Data: cfg.Data,
-		Label:      data.LoadConfig{Lambda: cfg.Lambda, FastLambda: cfg.FastLambda},
-		Validation: cfg.Validation, Hidden: hidden, Epochs: epochs, LearningRate: nf.lr, Seed: cfg.Seed, MaxRows: cfg.MaxRows, Progress: rec})
+	rep, err := training.FitNet(w, k, cfg, hidden, epochs, nf.lr, rec)
 	if err != nil {
 		return err
 	}
-	if err := net.Compile(g); err != nil {
-		return fmt.Errorf("value network: %v", err)
-	}
-	w.Net = net
 	fmt.Fprintf(out, "value network: %d hidden units on %d positions of %d games (%d held out); held-out loss %.6f with the linear terms alone, %.6f with the network (epoch %d of %d), in %.1f s\n",
 		hidden, rep.Rows, rep.Games, rep.ValidRows, rep.ValidBefore, rep.ValidAfter, rep.BestEpoch, epochs, rep.Seconds)
 	return nil
