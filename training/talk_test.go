@@ -163,4 +163,21 @@ func TestDecide(t *testing.T) {
 	if sameTerms(a, b) {
 		t.Error("different weights equal")
 	}
+	// The same linear terms with a value network, or another network, are
+	// another evaluation: a train --value-net candidate whose linear fit
+	// kept its start is still matched.
+	b = features.Starting(testgame.Game)
+	nin := features.NetInputs(testgame.Game)
+	b.Net = &features.ValueNet{Inputs: features.NetInputsPieceSquare, Hidden: 1, W1: make([]float64, nin), B1: []float64{1}, W2: []float64{0.5}}
+	if sameTerms(a, b) {
+		t.Error("weights with and without a network equal")
+	}
+	a.Net = b.Net.Clone()
+	if !sameTerms(a, b) {
+		t.Error("equal weights with equal networks differ")
+	}
+	a.Net.W2[0] = 0.25
+	if sameTerms(a, b) {
+		t.Error("weights with different networks equal")
+	}
 }

@@ -17,6 +17,7 @@ import (
 	"math"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -615,9 +616,10 @@ func decide(rule string, m *arena.Report, same bool) (bool, string) {
 }
 
 // sameTerms reports whether a and b weigh every term alike (and share the
-// leaf scale): a match between them would measure nothing.
+// leaf scale and the value network, or have none): a match between them
+// would measure nothing.
 func sameTerms(a, b *features.Weights) bool {
-	if a.LeafScale != b.LeafScale || len(a.Vec) != len(b.Vec) {
+	if a.LeafScale != b.LeafScale || len(a.Vec) != len(b.Vec) || !sameNet(a.Net, b.Net) {
 		return false
 	}
 	for i := range a.Vec {
@@ -626,6 +628,16 @@ func sameTerms(a, b *features.Weights) bool {
 		}
 	}
 	return true
+}
+
+// sameNet reports whether a and b are the same network (both nil, or
+// equal in every parameter).
+func sameNet(a, b *features.ValueNet) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Inputs == b.Inputs && a.Hidden == b.Hidden && a.B2 == b.B2 &&
+		slices.Equal(a.W1, b.W1) && slices.Equal(a.B1, b.B1) && slices.Equal(a.W2, b.W2)
 }
 
 // Summary is the one-line outcome of a match (arena.Report.String).
