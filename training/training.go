@@ -473,8 +473,7 @@ func (r *run) step(ctx context.Context, gi int) error {
 		// decided, so the loop goes on.
 		tab, err := values.PieceValues(g, w.Version, w.Terms, w.Provenance)
 		if err != nil {
-			r.logf("train %s: no piece values: %v", name, err)
-			tab = nil
+			r.logf("train %s: no piece values: %v", name, err) // tab is nil
 		}
 		rel := filepath.Join(name, "candidate.json")
 		if err := weightsio.Save(w, storage.Join(c.Out, rel)); err != nil {

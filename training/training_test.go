@@ -224,6 +224,25 @@ func TestMatchCheckpoint(t *testing.T) {
 	}
 }
 
+// runCandidates runs c (Out a test directory) and loads each generation's
+// candidate weights, in generation order.
+func runCandidates(t *testing.T, c Config) (*State, []*features.Weights) {
+	t.Helper()
+	st, err := Run(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cands []*features.Weights
+	for _, gen := range st.Generations {
+		w, _, err := weightsio.Load(c.Game, filepath.Join(c.Out, gen.Candidate))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cands = append(cands, w)
+	}
+	return st, cands
+}
+
 // TestRunPolicy: with Policy, each candidate carries a fitted policy
 // section with its held-out cross-entropies, and the next generation's
 // self-play searches with the learned priors (its manifest says so);
@@ -232,16 +251,9 @@ func TestRunPolicy(t *testing.T) {
 	dir := t.TempDir()
 	c := testConfig(dir)
 	c.Policy, c.Generations = true, 2
-	st, err := Run(context.Background(), c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, cands := runCandidates(t, c)
 	for i, gen := range st.Generations {
-		w, _, err := weightsio.Load(testgame.Game, filepath.Join(dir, gen.Candidate))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if w.Policy == nil || gen.PolicyCE[0] <= 0 || gen.PolicyCE[2] <= 0 {
+		if w := cands[i]; w.Policy == nil || gen.PolicyCE[0] <= 0 || gen.PolicyCE[2] <= 0 {
 			t.Errorf("generation %d: policy %v, cross-entropies %v", i+1, w.Policy != nil, gen.PolicyCE)
 		}
 		m, err := datasets.ReadManifest(filepath.Join(dir, gen.SelfPlay))
@@ -264,16 +276,9 @@ func TestRunValueNet(t *testing.T) {
 	dir := t.TempDir()
 	c := testConfig(dir)
 	c.NetHidden, c.NetEpochs, c.Generations = 3, 2, 2
-	st, err := Run(context.Background(), c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, cands := runCandidates(t, c)
 	for i, gen := range st.Generations {
-		w, _, err := weightsio.Load(testgame.Game, filepath.Join(dir, gen.Candidate))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if w.Net == nil || w.Net.Hidden != 3 || gen.NetLoss[0] <= 0 || gen.NetLoss[1] <= 0 || gen.NetLoss[1] > gen.NetLoss[0] {
+		if w := cands[i]; w.Net == nil || w.Net.Hidden != 3 || gen.NetLoss[0] <= 0 || gen.NetLoss[1] <= 0 || gen.NetLoss[1] > gen.NetLoss[0] {
 			t.Errorf("generation %d: network %v, held-out losses %v (want the network's at most the linear terms')", i+1, w.Net != nil, gen.NetLoss)
 		}
 	}

@@ -334,16 +334,15 @@ type netFit struct {
 // cfg at the linear fit's logistic scale k, printing what it measured to
 // out.
 func fitNet(w *features.Weights, k float64, cfg tuner.TuneConfig, nf netFit, rec progress.Recorder, out io.Writer) error {
-	hidden, epochs := nf.hidden, nf.epochs
-	if hidden == 0 {
+	if nf.hidden == 0 {
 		return nil
 	}
-	rep, err := training.FitNet(w, k, cfg, hidden, epochs, nf.lr, rec)
+	rep, err := training.FitNet(w, k, cfg, nf.hidden, nf.epochs, nf.lr, rec)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "value network: %d hidden units on %d positions of %d games (%d held out); held-out loss %.6f with the linear terms alone, %.6f with the network (epoch %d of %d), in %.1f s\n",
-		hidden, rep.Rows, rep.Games, rep.ValidRows, rep.ValidBefore, rep.ValidAfter, rep.BestEpoch, epochs, rep.Seconds)
+		nf.hidden, rep.Rows, rep.Games, rep.ValidRows, rep.ValidBefore, rep.ValidAfter, rep.BestEpoch, nf.epochs, rep.Seconds)
 	return nil
 }
 
