@@ -31,10 +31,18 @@ type Client struct {
 	// it dies; stderrDone is closed when the engine closed it.
 	stderr     *tail
 	stderrDone chan struct{}
+	// stop, once closed, ends every wait for a reply at once with
+	// ErrStopped (nil: waits end by their time limit or the engine's end
+	// only). PlayMatch sets it to its context's Done.
+	stop <-chan struct{}
 }
 
 // ErrEOF reports that the engine closed its output (it exited).
 var ErrEOF = errors.New("engine closed its output")
+
+// ErrStopped reports that a wait for the engine's reply was cut short
+// because the match was stopped (its context cancelled).
+var ErrStopped = errors.New("match stopped")
 
 // NewClient returns a client writing commands to w and reading replies from r.
 func NewClient(name string, w io.Writer, r io.Reader, closer func() error) *Client {
@@ -206,6 +214,8 @@ func (c *Client) Next(d time.Duration) (string, error) {
 		return l, nil
 	case <-t.C:
 		return "", context.DeadlineExceeded
+	case <-c.stop:
+		return "", ErrStopped
 	}
 }
 

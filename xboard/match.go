@@ -123,7 +123,12 @@ type resultsFile struct {
 // the file holds. The opening of a pair depends on the seed and the pair's
 // number only, so a match split into runs by FirstGame (on other machines,
 // or in other sessions) plays the games one run would.
-func PlayMatch(c MatchConfig) (*MatchReport, error) {
+//
+// Cancelling ctx stops the match at once: the game in progress is
+// dropped (a resume plays it again), the engines are told to quit (and
+// killed 2 s later), and PlayMatch returns the report of the games the
+// file holds with ctx's error.
+func PlayMatch(ctx context.Context, c MatchConfig) (*MatchReport, error) {
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("match: %w", err)
 	}
@@ -201,9 +206,19 @@ func PlayMatch(c MatchConfig) (*MatchReport, error) {
 			}
 		}
 	}()
+	stopped := func() (*MatchReport, error) {
+		r, err := c.report(&rf)
+		if err != nil {
+			return nil, err
+		}
+		return r, ctx.Err()
+	}
 	for i := c.FirstGame; i < c.Games; i++ {
 		if done[i] {
 			continue
+		}
+		if ctx.Err() != nil {
+			return stopped()
 		}
 		if decided, err := c.decided(&rf); err != nil || decided {
 			if err != nil {
@@ -217,8 +232,12 @@ func PlayMatch(c MatchConfig) (*MatchReport, error) {
 				if err != nil {
 					return nil, err
 				}
+				e.stop = ctx.Done()
 				if err := e.Init(); err != nil {
 					e.Close()
+					if ctx.Err() != nil {
+						return stopped()
+					}
 					return nil, fmt.Errorf("engine %s: %v", e.Name, err)
 				}
 				eng[k] = e
@@ -226,6 +245,12 @@ func PlayMatch(c MatchConfig) (*MatchReport, error) {
 		}
 		rf.A, rf.B = eng[0].Name, eng[1].Name
 		g, hung, err := c.playGame(i, eng)
+		if ctx.Err() != nil {
+			// Stopped during the game: whatever it reached, it is not
+			// recorded (a disagreement or loss on time it may show is the
+			// stop's doing).
+			return stopped()
+		}
 		if err != nil || hung {
 			// An engine died or hung: restart both for the next game.
 			for k := range eng {

@@ -2,6 +2,7 @@ package xboard
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -76,7 +77,7 @@ func smallMatch(dir string, games int, seed uint64, maxPlies int) MatchConfig {
 func TestMatchResumes(t *testing.T) {
 	cfg := smallMatch(t.TempDir(), 2, 3, 60)
 	cfg.SPRT = &arena.SPRT{Elo0: 0, Elo1: 10}
-	r, err := PlayMatch(cfg)
+	r, err := PlayMatch(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +88,7 @@ func TestMatchResumes(t *testing.T) {
 	cfg.Games = 4
 	var events []progress.Event
 	cfg.Progress = func(e progress.Event) { events = append(events, e) }
-	r, err = PlayMatch(cfg)
+	r, err = PlayMatch(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +115,7 @@ func TestMatchResumes(t *testing.T) {
 	}
 	// Another match's results file is refused.
 	cfg.Seed = 4
-	if _, err := PlayMatch(cfg); err == nil || !strings.Contains(err.Error(), "seed is 4 here but 3") {
+	if _, err := PlayMatch(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "seed is 4 here but 3") {
 		t.Errorf("resume with another seed: %v", err)
 	}
 }
@@ -139,7 +140,7 @@ func TestMatchStopsWhenSPRTDecides(t *testing.T) {
 		A: a, B: replying(func(int) string { return "resign" }),
 		Results: filepath.Join(dir, "r.json"), SPRT: &arena.SPRT{Elo0: 0, Elo1: 200},
 	}
-	r, err := PlayMatch(cfg)
+	r, err := PlayMatch(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,11 +148,11 @@ func TestMatchStopsWhenSPRTDecides(t *testing.T) {
 		t.Fatalf("with an SPRT: %d of %d games played, verdict %q; want H1 and a stop after a pair", len(r.Played), cfg.Games, r.Verdict)
 	}
 	played := len(r.Played)
-	if r, err = PlayMatch(cfg); err != nil || len(r.Played) != played {
+	if r, err = PlayMatch(context.Background(), cfg); err != nil || len(r.Played) != played {
 		t.Errorf("resuming a decided match: %v, %d games, want %d", err, len(r.Played), played)
 	}
 	cfg.SPRT, cfg.Results, cfg.Games = nil, filepath.Join(dir, "n.json"), played+2
-	if r, err = PlayMatch(cfg); err != nil || len(r.Played) != cfg.Games || r.Verdict != "" {
+	if r, err = PlayMatch(context.Background(), cfg); err != nil || len(r.Played) != cfg.Games || r.Verdict != "" {
 		t.Errorf("without an SPRT: %v, %d games, verdict %q; want all %d", err, len(r.Played), r.Verdict, cfg.Games)
 	}
 }
@@ -163,7 +164,7 @@ func TestMatchDisagreement(t *testing.T) {
 		Game: torishogi.Game, Games: 2, MoveTime: 10 * time.Second, TimeMargin: time.Minute,
 		A: inProcess(Options{Config: mcts.Config{Playouts: 10, Seed: 1}}), B: cheater("a1a7"),
 	}
-	r, err := PlayMatch(cfg)
+	r, err := PlayMatch(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,12 +210,12 @@ func FuzzFeatureList(f *testing.F) {
 func TestMatchFirstGame(t *testing.T) {
 	dir := t.TempDir()
 	cfg := smallMatch(dir, 4, 5, 40)
-	whole, err := PlayMatch(cfg)
+	whole, err := PlayMatch(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.FirstGame, cfg.Results, cfg.PGN = 3, filepath.Join(dir, "part.json"), filepath.Join(dir, "part.pgn")
-	part, err := PlayMatch(cfg)
+	part, err := PlayMatch(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,14 +230,14 @@ func TestMatchFirstGame(t *testing.T) {
 	}
 	for _, first := range []int{4, -1} {
 		cfg.FirstGame = first
-		if _, err := PlayMatch(cfg); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("first game %d", first)) {
+		if _, err := PlayMatch(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("first game %d", first)) {
 			t.Errorf("first game %d of 4: %v", first, err)
 		}
 	}
 
 	// The runs pooled: the first two games (a run of its own) and the last two.
 	cfg.FirstGame, cfg.Games, cfg.Results, cfg.PGN = 0, 2, filepath.Join(dir, "first.json"), ""
-	if _, err := PlayMatch(cfg); err != nil {
+	if _, err := PlayMatch(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
 	pooled, err := PoolResults([]string{cfg.Results, filepath.Join(dir, "part.json")}, nil)
@@ -259,7 +260,7 @@ func TestPoolResultsSeeds(t *testing.T) {
 	for _, seed := range []uint64{7, 8} {
 		cfg := smallMatch(dir, 2, seed, 30)
 		cfg.Results, cfg.PGN = filepath.Join(dir, fmt.Sprintf("s%d.json", seed)), ""
-		if _, err := PlayMatch(cfg); err != nil {
+		if _, err := PlayMatch(context.Background(), cfg); err != nil {
 			t.Fatal(err)
 		}
 		paths = append(paths, cfg.Results)
@@ -274,7 +275,7 @@ func TestPoolResultsSeeds(t *testing.T) {
 	other := smallMatch(dir, 2, 9, 30)
 	other.B = inProcess(Options{Config: mcts.Config{Playouts: 10, Seed: 2}, Name: "c"})
 	other.Results, other.PGN = filepath.Join(dir, "other.json"), ""
-	if _, err := PlayMatch(other); err != nil {
+	if _, err := PlayMatch(context.Background(), other); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := PoolResults(append(paths, other.Results), nil); err == nil || !strings.Contains(err.Error(), "another match") {
@@ -297,7 +298,7 @@ func TestMatchResumeChecksSetup(t *testing.T) {
 	dir := t.TempDir()
 	base := smallMatch(dir, 2, 3, 8)
 	base.Setup = Setup{Search: mcts.Config{Playouts: 30}.Resolved(torishogi.Game), Weights: "w1 (hash 0123)", Engine: "sjaak; init memory 64"}
-	if _, err := PlayMatch(base); err != nil {
+	if _, err := PlayMatch(context.Background(), base); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -315,17 +316,17 @@ func TestMatchResumeChecksSetup(t *testing.T) {
 	} {
 		cfg := base
 		c.change(&cfg)
-		_, err := PlayMatch(cfg)
+		_, err := PlayMatch(context.Background(), cfg)
 		if err == nil || !strings.HasSuffix(err.Error(), c.want) || !strings.Contains(err.Error(), "cannot resume "+cfg.Results) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("resume: err = %v, want one line ending %q", err, c.want)
 		}
 	}
 	longer := base
 	longer.Games = 4
-	if r, err := PlayMatch(longer); err != nil || r.Games != 4 {
+	if r, err := PlayMatch(context.Background(), longer); err != nil || r.Games != 4 {
 		t.Fatalf("a longer match: %v", err)
 	}
-	if _, err := PlayMatch(base); err != nil {
+	if _, err := PlayMatch(context.Background(), base); err != nil {
 		t.Errorf("resume with the first length: %v", err)
 	}
 }
@@ -376,7 +377,7 @@ func TestMatchLastMoveInForceMode(t *testing.T) {
 		A: inProcess(Options{Config: mcts.Config{Playouts: 30, Seed: 1}, Name: "a"}),
 		B: recording(Options{Config: mcts.Config{Playouts: 10, Seed: 2}, Name: "b"}, &mu, &log),
 	}
-	rep, err := PlayMatch(cfg)
+	rep, err := PlayMatch(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

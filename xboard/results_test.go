@@ -2,7 +2,9 @@ package xboard
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -11,6 +13,7 @@ import (
 	"time"
 
 	"taifu/arena"
+	"taifu/progress"
 	"taifu/rules/chess"
 )
 
@@ -80,7 +83,7 @@ func foolsMate(dir string) MatchConfig {
 // TestFoolsMate: the scripted match ends both games by checkmate, the
 // second player winning, so A scores 0 then 1: one pair of 1 point.
 func TestFoolsMate(t *testing.T) {
-	r, err := PlayMatch(foolsMate(t.TempDir()))
+	r, err := PlayMatch(context.Background(), foolsMate(t.TempDir()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +100,7 @@ func TestFoolsMate(t *testing.T) {
 func TestResultsFileChecked(t *testing.T) {
 	dir := t.TempDir()
 	cfg := foolsMate(dir)
-	if _, err := PlayMatch(cfg); err != nil {
+	if _, err := PlayMatch(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
 	good, err := os.ReadFile(cfg.Results)
@@ -136,7 +139,7 @@ func TestResultsFileChecked(t *testing.T) {
 		}
 		c := cfg
 		c.Results, c.PGN = bad, ""
-		_, err1 := PlayMatch(c)
+		_, err1 := PlayMatch(context.Background(), c)
 		_, err2 := PoolResults([]string{bad}, nil)
 		for _, err := range []error{err1, err2} {
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "bad.json: game record ") || strings.Contains(err.Error(), "\n") {
@@ -154,7 +157,7 @@ func TestHungEngine(t *testing.T) {
 	cfg := foolsMate(t.TempDir())
 	cfg.MoveTime, cfg.TimeMargin, cfg.Grace = 50*time.Millisecond, 50*time.Millisecond, 100*time.Millisecond
 	cfg.B = scripted("beta", nil, nil, true)
-	r, err := PlayMatch(cfg)
+	r, err := PlayMatch(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,6 +204,56 @@ func FuzzResultsFile(f *testing.F) {
 		}
 		if r.Games+len(r.Disagreements) != len(rf.Games) || r.Score < 0 || r.Score > 1 {
 			t.Fatalf("report of %d games: %d scored, %d disagreements, score %v", len(rf.Games), r.Games, len(r.Disagreements), r.Score)
+		}
+	})
+}
+
+// TestMatchStops: cancelling PlayMatch's context stops the match at once,
+// whether it comes while an engine thinks (the game is dropped, not
+// recorded as a loss on time or a disagreement) or between games (the
+// finished games are kept); the report of the file's games comes back with
+// the context's error, and a resume plays on from there.
+func TestMatchStops(t *testing.T) {
+	t.Run("while an engine thinks", func(t *testing.T) {
+		cfg := foolsMate(t.TempDir())
+		// beta never moves: without the stop, the game would wait out
+		// MoveTime+TimeMargin+Grace (1m31s) and record a loss on time.
+		cfg.B = scripted("beta", nil, nil, true)
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(300*time.Millisecond, cancel)
+		begun := time.Now()
+		r, err := PlayMatch(ctx, cfg)
+		if !errors.Is(err, context.Canceled) || r == nil || len(r.Played) != 0 {
+			t.Fatalf("PlayMatch = %v, %v: want the empty report and context.Canceled", r, err)
+		}
+		if took := time.Since(begun); took > 30*time.Second {
+			t.Errorf("stopped after %v: the stop waited for the engine's time limit", took)
+		}
+		if rf, err := readResults(cfg.Results, cfg.Game); err == nil && len(rf.Games) != 0 {
+			t.Errorf("the game in progress was recorded: %+v", rf.Games)
+		}
+	})
+	t.Run("between games", func(t *testing.T) {
+		cfg := foolsMate(t.TempDir())
+		cfg.Games = 6
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		cfg.Progress = func(e progress.Event) {
+			if e.Done == 2 {
+				cancel()
+			}
+		}
+		r, err := PlayMatch(ctx, cfg)
+		if !errors.Is(err, context.Canceled) || r == nil || len(r.Played) != 2 {
+			t.Fatalf("PlayMatch = %v, %v: want 2 games and context.Canceled", r, err)
+		}
+		rf, err := readResults(cfg.Results, cfg.Game)
+		if err != nil || len(rf.Games) != 2 {
+			t.Fatalf("results file after the stop: %v, %v: want the 2 finished games", rf, err)
+		}
+		cfg.Progress = nil
+		if r, err = PlayMatch(context.Background(), cfg); err != nil || len(r.Played) != 6 {
+			t.Fatalf("resumed: %v, %v: want all 6 games", r, err)
 		}
 	})
 }

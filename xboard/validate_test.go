@@ -1,6 +1,7 @@
 package xboard
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -55,7 +56,7 @@ func TestMatchConfigValidate(t *testing.T) {
 			t.Errorf("%s: Validate = %v, want one line starting %q", c.name, err, c.want)
 		}
 		started = false
-		if _, err := PlayMatch(cfg); err == nil || !strings.Contains(err.Error(), c.want) || started {
+		if _, err := PlayMatch(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), c.want) || started {
 			t.Errorf("%s: PlayMatch = %v (an engine started: %v), want Validate's error %q before any engine", c.name, err, started, c.want)
 		}
 	}

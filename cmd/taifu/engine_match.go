@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -150,16 +151,28 @@ func runEngineMatch(fs *flag.FlagSet, m *engineMatch, args []string, stdout, std
 		},
 	}
 	show := newProgressOutput(stderr, true, 30*time.Second)
-	defer show.Close()
 	cfg.Progress = show.Record
-	rep, err := xboard.PlayMatch(cfg)
-	if err != nil {
+	ctx, got, stop := stopContext()
+	defer stop()
+	rep, err := xboard.PlayMatch(ctx, cfg)
+	show.Close()
+	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
 	fmt.Fprintln(stdout, rep.String())
 	planned := (m.games + m.games%2) - (m.firstGame - m.firstGame%2)
-	if (rep.Verdict == "H0" || rep.Verdict == "H1") && len(rep.Played) < planned {
+	switch {
+	case (rep.Verdict == "H0" || rep.Verdict == "H1") && len(rep.Played) < planned:
 		fmt.Fprintf(stdout, "stopped after %d of %d games: the SPRT decided\n", len(rep.Played), planned)
+	case err != nil:
+		fmt.Fprintf(stdout, "stopped early (interrupted): the figures cover the %d games in %s only\n", len(rep.Played), m.json)
+	}
+	if s := got(); err != nil && s != nil {
+		kept := fmt.Sprintf("%d finished games are in %s", len(rep.Played), m.json)
+		if len(rep.Played) == 0 {
+			kept = "no game had finished"
+		}
+		return &interrupted{s, kept + " (the game in progress is dropped); continue with --resume"}
 	}
 	return nil
 }
