@@ -60,11 +60,22 @@ func (s *State) Legal(buf []rules.Move) []rules.Move {
 	return s.generate(s.side, buf, false, nil)
 }
 
+// narrowing restricts what generate lists, for the tactical generators:
+// the drops of each kind k to the squares of drops[k] (all zero: no
+// drops) and, with moves set, the board moves of a piece of kind k to the
+// squares of to[k], unless the piece stands on a square of free. The moves
+// that remain come in Legal's order.
+type narrowing struct {
+	drops [numKinds]uint64
+	moves bool
+	to    [numKinds]uint64
+	free  uint64
+}
+
 // generate appends the legal moves of side us (whether or not it is to move)
 // to buf; with firstOnly it may stop after the first group of moves found.
-// dropTo, when not nil, narrows the drops of each kind k to the squares of
-// dropTo[k] (all zero: no drops).
-func (s *State) generate(us rules.Side, buf []rules.Move, firstOnly bool, dropTo *[numKinds]uint64) []rules.Move {
+// n, when not nil, narrows the moves listed (narrowing).
+func (s *State) generate(us rules.Side, buf []rules.Move, firstOnly bool, n *narrowing) []rules.Move {
 	them := us.Other()
 	own, enemy := s.sides[us], s.sides[them]
 	occ := own | enemy
@@ -98,10 +109,17 @@ func (s *State) generate(us rules.Side, buf []rules.Move, firstOnly bool, dropTo
 
 	// Phoenix moves: to squares not attacked once the phoenix has left ksq.
 	occNoK := occ &^ (1 << ksq)
-	for t := stepTo[us][Phoenix][ksq] &^ own; t != 0; t &= t - 1 {
+	tk := stepTo[us][Phoenix][ksq] &^ own
+	if n != nil && n.moves && n.free>>ksq&1 == 0 {
+		tk &= n.to[Phoenix]
+	}
+	for t := tk; t != 0; t &= t - 1 {
 		to := bits.TrailingZeros64(t)
 		if !s.attacked(to, them, occNoK) {
 			buf = append(buf, rules.Move{From: uint8(ksq), To: uint8(to), Push: rules.NoSquare})
+			if firstOnly {
+				return buf
+			}
 		}
 	}
 	if nChecks >= 2 || (firstOnly && len(buf) > 0) {
@@ -124,6 +142,9 @@ func (s *State) generate(us rules.Side, buf []rules.Move, firstOnly bool, dropTo
 			t |= rayAttacks(d, from, occ) & within2[from]
 		}
 		t &= target &^ own
+		if n != nil && n.moves && n.free>>from&1 == 0 {
+			t &= n.to[k]
+		}
 		if pinned>>from&1 != 0 {
 			t &= pinLine[from]
 		}
@@ -166,8 +187,8 @@ func (s *State) generate(us rules.Side, buf []rules.Move, firstOnly bool, dropTo
 			continue
 		}
 		t := empty
-		if dropTo != nil {
-			t &= dropTo[k]
+		if n != nil {
+			t &= n.drops[k]
 		}
 		if t == 0 {
 			continue

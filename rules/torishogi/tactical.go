@@ -8,7 +8,7 @@ import "taifu/rules"
 var _ rules.Tactical = (*State)(nil)
 
 // noDrops narrows generate's drops to none.
-var noDrops [numKinds]uint64
+var noDrops narrowing
 
 // Captures appends the legal captures and promotions (no drops) to buf.
 func (s *State) Captures(buf []rules.Move) []rules.Move {
@@ -52,22 +52,44 @@ func (s *State) Checks(buf []rules.Move) []rules.Move {
 		}
 		checkSq[k] = t
 	}
-	var dropTo [numKinds]uint64
+	var nw narrowing
 	for _, k := range dropKinds {
 		if s.hand[us][k] != 0 {
-			dropTo[k] = checkSq[k] &^ occ
+			nw.drops[k] = checkSq[k] &^ occ
 		}
 	}
 	// A board move can check only by arriving on a check square of the kind
 	// it becomes, or by leaving a line from ksq along which a piece of ours
-	// might range (a discovered check, or a ranging move whose own square
-	// was in the way); only those are played out.
-	var lines uint64
+	// ranges: a discovered check (the mover is the line's first piece and
+	// a piece of ours behind it ranges along the line to ksq), or a falcon
+	// promoting to an eagle on the line beyond its own square, which was in
+	// the way (a piece of ours ranging to ksq itself would already give
+	// check, impossible with us to move). The generator lists only those
+	// (free: the squares whose pieces may move anywhere), and they are
+	// played out.
+	var lines, discover uint64
+	own := s.sides[us]
 	for _, d := range sliderDirs[us] {
-		lines |= rays[opposite(d)][ksq]
+		od := opposite(d)
+		lines |= rays[od][ksq]
+		if y := nearest(od, ksq, occ); y >= 0 && own>>y&1 != 0 {
+			if z := nearest(od, y, occ); z >= 0 && own>>z&1 != 0 && slides(us, d, s.board[z].Kind(), ksq, z) {
+				discover |= 1 << y
+			}
+		}
+	}
+	free := discover | lines&own&s.kinds[Falcon]
+	// A phoenix never checks by arriving (it cannot stand next to the other
+	// phoenix): nw.to[Phoenix] stays empty.
+	nw.moves, nw.free = true, free
+	for k := Falcon; k < numKinds; k++ {
+		nw.to[k] = checkSq[k]
+		if p := Game.Kinds[k].PromotesTo; p != 0 {
+			nw.to[k] |= checkSq[p]
+		}
 	}
 	n := len(buf)
-	buf = s.generate(us, buf, false, &dropTo)
+	buf = s.generate(us, buf, false, &nw)
 	j := n
 	for i := n; i < len(buf); i++ {
 		m := &buf[i]
@@ -76,7 +98,7 @@ func (s *State) Checks(buf []rules.Move) []rules.Move {
 			if m.Flags&rules.FlagPromote != 0 {
 				k = Game.Kinds[k].PromotesTo
 			}
-			if checkSq[k]>>m.To&1 == 0 && lines>>m.From&1 == 0 {
+			if checkSq[k]>>m.To&1 == 0 && free>>m.From&1 == 0 {
 				continue
 			}
 			if !s.givesCheck(*m, ksq) {

@@ -70,11 +70,18 @@ func checkTactical(t testing.TB, st *State) {
 
 // The tactical generators agree with Legal over seeded random games (the
 // walk of TestAgainstReference: captures preferred so that hands fill) and
-// in hand-made positions: a quail drop checking down a file, a swallow drop
+// in hand-made positions: a quail drop checking down a file, a discovered
+// check (a crane leaving a quail's file), a falcon checking by promoting
+// on its file, a swallow drop
 // that would mate (illegal, so not a check), mate and stalemate.
 func TestTacticalAgreesWithLegal(t *testing.T) {
 	for _, text := range []string{
 		place(t, "black", "[LQ,SW]", "PH@a1", "ph@d7"),
+		// Discovered checks: the crane steps off the quail's file.
+		place(t, "black", "[]", "PH@a1", "ph@d7", "LQ@d1", "CR@d3"),
+		// A falcon promoting beyond its own square, which was in the way:
+		// the eagle on e1 ranges through e2 to the phoenix on e3.
+		place(t, "white", "[]", "PH@e3", "ph@a7", "fa@e2"),
 		place(t, "black", "[SW]", "PH@d1", "ph@a7", "FA@b5", "CR@c6"),
 		place(t, "white", "[]", "PH@a1", "ph@d7", "CR@d6", "FA@d5"),
 		place(t, "black", "[FA,CR,PT,LQ,RQ,SW]", "PH@d1", "ph@d7", "LQ@a2", "+FA@g3", "sw@d6"),
