@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"taifu/internal/proctest"
 )
 
 // TestCloseEndsProcessGroup (issue 35, finding 9): closing an engine ends
@@ -32,16 +34,9 @@ func TestCloseEndsProcessGroup(t *testing.T) {
 	}
 	c.Close()
 	// The child is gone, or a zombie waiting for init to reap it.
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-		if err != nil {
-			return
-		}
-		if f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:])); len(f) > 0 && f[0] == "Z" {
-			return
-		}
+	for deadline := time.Now().Add(10 * time.Second); proctest.Running(pid); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("the engine's child %d still runs after Close: %s", pid, stat)
+			t.Fatalf("the engine's child %d still runs after Close", pid)
 		}
 	}
 }

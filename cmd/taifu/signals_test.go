@@ -1,11 +1,9 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -110,91 +108,4 @@ func (p *running) wait(t *testing.T, limit time.Duration, what string) (error, s
 		t.Fatalf("still running %v %s", limit, what)
 		return nil, ""
 	}
-}
-
-// TestEngineMatchStopSignals: match --engine stops on SIGINT and SIGTERM
-// as the other commands do (exit 130 and 143, a last line saying so and
-// how to resume) instead of dying at once (SIGTERM) or playing on unseen
-// (SIGINT ignored in a background job); the signal comes while the engines
-// think, with 2 s a move, and both engines (taifu's own and the other)
-// are gone soon after the referee ends.
-func TestEngineMatchStopSignals(t *testing.T) {
-	bin := taifuBinary(t)
-	for _, c := range []struct {
-		sig  syscall.Signal
-		code int
-	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
-		t.Run(signalName(c.sig), func(t *testing.T) {
-			dir := t.TempDir()
-			started := filepath.Join(dir, "engine.pid")
-			engine := filepath.Join(dir, "engine.sh")
-			os.WriteFile(engine, []byte("#!/bin/sh\necho $$ > "+started+"\nexec "+bin+" xboard --game torishogi\n"), 0o755)
-			p := startUntilFile(t, bin, []string{"match", "--game", "torishogi", "--a", "start", "--engine", engine,
-				"--games", "4", "--move-ms", "2000", "--max-plies", "40", "--json", filepath.Join(dir, "r.json")}, started)
-			time.Sleep(500 * time.Millisecond) // the engines at work on the first moves
-			children := childPIDs(p.cmd.Process.Pid)
-			if len(children) != 2 {
-				t.Fatalf("referee's children %v: want the two engines", children)
-			}
-			p.cmd.Process.Signal(c.sig)
-			err, last := p.wait(t, 15*time.Second, "after the signal")
-			ee, ok := err.(*exec.ExitError)
-			if !ok || ee.ExitCode() != c.code || !strings.Contains(last, "interrupted by "+signalName(c.sig)) || !strings.Contains(last, "--resume") {
-				t.Fatalf("exit %v, last line %q: want exit %d and a line saying it was interrupted and how to resume", err, last, c.code)
-			}
-			deadline := time.Now().Add(10 * time.Second)
-			for _, pid := range children {
-				for alive(pid) {
-					if time.Now().After(deadline) {
-						t.Fatalf("engine %d still runs after the referee stopped", pid)
-					}
-					time.Sleep(20 * time.Millisecond)
-				}
-			}
-		})
-	}
-}
-
-// childPIDs returns the processes whose parent is pid (from /proc).
-func childPIDs(pid int) []int {
-	var out []int
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		child, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if st, ok := procStat(child); ok && st.ppid == pid {
-			out = append(out, child)
-		}
-	}
-	return out
-}
-
-// alive reports whether pid runs (a zombie, exited and not yet reaped,
-// does not).
-func alive(pid int) bool {
-	st, ok := procStat(pid)
-	return ok && st.state != "Z"
-}
-
-type procState struct {
-	state string
-	ppid  int
-}
-
-// procStat reads a process's state and parent from /proc/PID/stat.
-func procStat(pid int) (procState, bool) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return procState{}, false
-	}
-	// pid (comm) state ppid ...: comm may hold spaces, so read after its ')'.
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	if len(f) < 2 {
-		return procState{}, false
-	}
-	ppid, _ := strconv.Atoi(f[1])
-	return procState{state: f[0], ppid: ppid}, true
 }
