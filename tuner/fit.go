@@ -74,6 +74,9 @@ type Result struct {
 	// validation loss, early stopping that kept the start, K at the edge of
 	// its range, too few games); empty when nothing is wrong.
 	Warnings []string
+	// KeptStart, set by Tune, is true when early stopping kept epoch 0:
+	// the fitted terms equal the starting ones (a warning of its own).
+	KeptStart bool
 }
 
 // FitK returns the logistic scale K > 0 that minimises the logistic loss of

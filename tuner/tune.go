@@ -152,7 +152,8 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 	if d != nil {
 		trainGames, validGames = countGames(d.Game, train), countGames(d.Game, valid)
 	}
-	res.Warnings = fitWarnings(res, ls.Games, c.Fit.EarlyStop)
+	res.KeptStart = c.Fit.EarlyStop && res.BestEpoch == 0 && !math.IsNaN(res.ValidAfter)
+	res.Warnings = fitWarnings(res, ls.Games)
 	if w := tooFewGames(trainGames, validGames); w != "" {
 		res.Warnings = append([]string{w}, res.Warnings...)
 	}
@@ -247,6 +248,10 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 	return &out, res, nil
 }
 
+// WarnKeptStart is the warning of a fit whose early stopping kept the
+// starting weights (Result.KeptStart).
+const WarnKeptStart = "early stopping kept epoch 0: no epoch lowered the validation loss, the weights equal the start"
+
 // kRange is the interval FitK searches; a K at either end means the labels
 // did not constrain it (too little data, or labels unrelated to the eval).
 var kRange = [2]float64{1e-4, 1e3}
@@ -255,13 +260,13 @@ var kRange = [2]float64{1e-4, 1e3}
 // validation loss (too few games to hold any out), early stopping that kept
 // the starting weights, a K at the edge of its range. "taifu tune" refuses
 // to write such weights unless forced.
-func fitWarnings(res *Result, games int, earlyStop bool) []string {
+func fitWarnings(res *Result, games int) []string {
 	var out []string
 	if math.IsNaN(res.ValidAfter) || math.IsNaN(res.ValidBefore) {
 		out = append(out, fmt.Sprintf("no validation loss: %d games are too few to hold any out (play more games or raise --validation)", games))
 	}
-	if earlyStop && res.BestEpoch == 0 && !math.IsNaN(res.ValidAfter) {
-		out = append(out, "early stopping kept epoch 0: no epoch lowered the validation loss, the weights equal the start")
+	if res.KeptStart {
+		out = append(out, WarnKeptStart)
 	}
 	if res.K <= kRange[0]*1.01 || res.K >= kRange[1]*0.99 {
 		out = append(out, fmt.Sprintf("K %.5g is at the edge of its search range [%g, %g]: too little data to fit it", res.K, kRange[0], kRange[1]))

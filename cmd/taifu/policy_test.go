@@ -2,13 +2,16 @@ package main
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"taifu/features"
 	"taifu/mcts"
 	"taifu/rules"
 	"taifu/selfplay"
+	"taifu/tuner"
 	"taifu/weightsio"
 )
 
@@ -27,21 +30,9 @@ func TestTunePolicy(t *testing.T) {
 	if !strings.Contains(stdout, "held-out     cross-entropy  top-1") || !strings.Contains(stdout, "learned") {
 		t.Errorf("no held-out table in %q", stdout)
 	}
-	w, _, err := weightsio.Load(g, out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	shipped, _, err := weightsio.Load(g, weightsio.Builtin)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := shippedValueTerms(t, g, out)
 	if w.Policy == nil || w.Policy.Provenance["train_rows"] == nil {
 		t.Fatalf("no policy with provenance: %+v", w.Policy)
-	}
-	for i, v := range shipped.Vec {
-		if w.Vec[i] != v {
-			t.Fatalf("--policy only changed value term %s: %v -> %v", shipped.Schema().Names[i], v, w.Vec[i])
-		}
 	}
 	if !strings.Contains(stdout, "parts converted, 0 cached") {
 		t.Errorf("first fit: no part converted in %q", stdout)
@@ -117,6 +108,26 @@ func TestTunePolicyBounds(t *testing.T) {
 	}
 }
 
+// shippedValueTerms loads the weights file path of g and fails unless its
+// value terms are the shipped weights' (a fit that kept them).
+func shippedValueTerms(t *testing.T, g *rules.Game, path string) *features.Weights {
+	t.Helper()
+	w, _, err := weightsio.Load(g, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shipped, _, err := weightsio.Load(g, weightsio.Builtin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range shipped.Vec {
+		if w.Vec[i] != v {
+			t.Fatalf("%s: value term %s moved from the shipped %v to %v", path, shipped.Schema().Names[i], v, w.Vec[i])
+		}
+	}
+	return w
+}
+
 // nanaSelfplay plays games games of Nana shogi self-play (16 playouts a
 // move, at most 30 plies, the shipped weights) into dir/run and returns
 // the run's directory.
@@ -127,4 +138,57 @@ func nanaSelfplay(t *testing.T, dir string, games int64, seed uint64) string {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// A value fit that keeps its starting terms (early stopping at epoch 0,
+// here forced by a learning rate far too large) is still
+// written when the policy fit beside it lowered the held-out
+// cross-entropy of the starting weights' policy: the quick start's tune on
+// the shipped weights (README) must not refuse a file whose policy
+// learned. With no policy fit, or one that learned nothing, it refuses.
+func TestTuneKeptStartWritesForPolicy(t *testing.T) {
+	dir := t.TempDir()
+	g, _ := rules.Lookup("nanashogi")
+	need := tuner.GamesForFit("nanashogi-36", tuner.DefaultValidation) // the run id selfplay.Run gives seed 36
+	data := filepath.Join(dir, "run")
+	if _, err := selfplay.Run(context.Background(), selfplay.Config{Game: "nanashogi", Games: need, Config: mcts.Config{Playouts: 16}, Workers: 2, Seed: 36, MaxPlies: 40, Out: data}, selfplay.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	tune := func(out string, extra ...string) (int, string, string) {
+		return runCLI(append([]string{"tune", "--game", "nanashogi", "--data", data, "--out", out, "--method", "adam", "--lr", "100", "--epochs", "3", "--no-progress"}, extra...)...)
+	}
+	out := filepath.Join(dir, "w.json")
+	code, stdout, errs := tune(out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(errs, "the value terms equal the start's") || !strings.Contains(errs, "held-out cross-entropy fell from the starting policy's") {
+		t.Errorf("no note of why the file is written: %q", errs)
+	}
+	if !strings.Contains(stdout, "start ") || !strings.Contains(stdout, "the weights the fit started from") {
+		t.Errorf("the held-out table has no row for the starting policy: %q", stdout)
+	}
+	w := shippedValueTerms(t, g, out)
+	ce, _ := w.Policy.Provenance["validation_ce"].(map[string]any)
+	if ce == nil || !(ce["learned"].(float64) < ce["start"].(float64)) {
+		t.Errorf("provenance held-out cross-entropy: %v, want learned below start", w.Policy.Provenance["validation_ce"])
+	}
+	for _, c := range []struct {
+		name  string
+		extra []string
+		want  string
+	}{
+		{"no policy fit", []string{"--policy", "off"}, tuner.WarnKeptStart},
+		{"a policy held at its start", []string{"--policy-l2", "1e12"}, "the policy fit did not lower the held-out cross-entropy"},
+	} {
+		out := filepath.Join(dir, "refused.json")
+		code, _, errs := tune(out, c.extra...)
+		lines := strings.Split(strings.TrimSpace(errs), "\n")
+		if last := lines[len(lines)-1]; code == 0 || !strings.Contains(last, c.want) || !strings.Contains(last, "--force") {
+			t.Errorf("%s: exit %d, last line %q", c.name, code, last)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s: %s written", c.name, out)
+		}
+	}
 }

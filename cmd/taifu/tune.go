@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -51,6 +52,7 @@ type tuneFlags struct {
 	early, stream, noProgress             bool
 	only                                  listFlag
 	policy                                string // on, off or only (--policy)
+	policyFrom                            string // start or hand (--policy-from)
 	policyL2                              float64
 	policyMaxRows, policyIterations       int
 	net                                   netFit // --value-net, --value-net-epochs, --value-net-lr
@@ -112,7 +114,8 @@ func (f *tuneFlags) register(fs interface {
 	fs.Float64Var(&f.conf, "confidence", tuner.DefaultConfidence, "bootstrap interval level")
 	fs.IntVar(&f.workers, "workers", 0, "goroutines for the loss and the policy fit's conversion (0: all cores)")
 	fs.StringVar(&f.policy, "policy", "on", "fit the weights' policy section (learned move priors, --priors learned) to the runs' root visit counts: on (beside the value terms), off, or only (keep the starting weights' value terms)")
-	fs.Float64Var(&f.policyL2, "policy-l2", policy.DefaultL2, "L2 strength of the policy fit, towards the hand prior")
+	fs.StringVar(&f.policyFrom, "policy-from", "start", "where the policy fit starts and what its L2 holds it towards: start (the starting weights' policy, refined on the runs; the hand prior when they have none) or hand (the hand prior's logit alone, a fresh fit)")
+	fs.Float64Var(&f.policyL2, "policy-l2", policy.DefaultL2, "L2 strength of the policy fit, towards where it starts (--policy-from)")
 	fs.IntVar(&f.policyMaxRows, "policy-max-rows", 0, "the policy fit uses at most this many positions (of those searched in full, the first in part order; 0: as --max-rows); a policy row holds the features of every legal move, so large runs want a bound")
 	fs.IntVar(&f.policyIterations, "policy-iterations", 0, "maximum L-BFGS iterations of the policy fit (0: 200)")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed for Adam's shuffling and the bootstrap")
@@ -130,6 +133,9 @@ func (f *tuneFlags) config(g *rules.Game, paths []string, start *features.Weight
 	}
 	if f.policy != "on" && f.policy != "off" && f.policy != "only" {
 		return tuner.TuneConfig{}, fmt.Errorf("unknown --policy %q (on, off or only)", f.policy)
+	}
+	if f.policyFrom != "start" && f.policyFrom != "hand" {
+		return tuner.TuneConfig{}, fmt.Errorf("unknown --policy-from %q (start or hand)", f.policyFrom)
 	}
 	if math.IsNaN(f.policyL2) || f.policyL2 < 0 {
 		return tuner.TuneConfig{}, fmt.Errorf("--policy-l2 %v: need a value of at least 0", f.policyL2)
@@ -244,6 +250,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	type fitted struct {
 		w   *features.Weights
 		res *tuner.Result
+		pol *policy.Report // nil: --policy off
 		err error
 	}
 	fits := make(chan fitted, 1)
@@ -260,7 +267,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 		if r.err == nil && f.policy != "off" {
-			r.err = f.fitPolicy(g, r.w, data, rec, quietAfter{ctx, stdout})
+			r.pol, r.err = f.fitPolicy(g, r.w, start.Version, data, rec, quietAfter{ctx, stdout})
 		}
 		fits <- r
 	}()
@@ -276,12 +283,29 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if r.err != nil {
 		return r.err
 	}
-	if len(res.Warnings) > 0 {
+	warnings := res.Warnings
+	if res.KeptStart {
+		// The value terms equal the start's; the file is still worth
+		// writing when the policy learned something on held-out rows.
+		if gain := policyGain(r.pol); gain != "" {
+			warnings = slices.DeleteFunc(slices.Clone(warnings), func(w string) bool { return w == tuner.WarnKeptStart })
+			if !f.noProgress {
+				fmt.Fprintf(stderr, "tune: the value terms equal the start's (no epoch lowered their validation loss); writing %s for its policy, %s\n", *out, gain)
+			}
+		} else if r.pol != nil {
+			for i, w := range warnings {
+				if w == tuner.WarnKeptStart {
+					warnings[i] = w + ", and the policy fit did not lower the held-out cross-entropy either (play more games: taifu selfplay --resume --out RUN --games N)"
+				}
+			}
+		}
+	}
+	if len(warnings) > 0 {
 		if !*force {
-			return fmt.Errorf("not writing %s: %s (--force writes it anyway)", *out, strings.Join(res.Warnings, "; "))
+			return fmt.Errorf("not writing %s: %s (--force writes it anyway)", *out, strings.Join(warnings, "; "))
 		}
 		if rec == nil { // else Tune logged them
-			for _, w := range res.Warnings {
+			for _, w := range warnings {
 				fmt.Fprintf(stderr, "tune: warning: %s\n", w)
 			}
 		}
@@ -292,6 +316,29 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "wrote %s (version %s, sha256 %s)\n", *out, w.Version, w.Hash())
 	fmt.Fprintf(stdout, "next: taifu export --weights %s --format md; %s\n", shellQuote(*out), matchHint(g.Name, *out, baselineArg(*startPath, source)))
 	return nil
+}
+
+// minPolicyGain is the least fall of the held-out cross-entropy (nats a
+// position) that counts as the policy fit having learned something: the
+// last digit the report prints.
+const minPolicyGain = 1e-4
+
+// policyGain says how the fitted policy of rep improved on the held-out
+// rows over the policy it is measured against (the starting weights', or
+// the hand prior when they have none), or "" when it did not (or rep is
+// nil, or nothing was held out).
+func policyGain(rep *policy.Report) string {
+	if rep == nil || rep.Stats.Validation == 0 {
+		return ""
+	}
+	base, name := rep.Hand, "the hand prior's"
+	if rep.Start != nil {
+		base, name = *rep.Start, "the starting policy's"
+	}
+	if !(rep.Learned.CE <= base.CE-minPolicyGain) {
+		return ""
+	}
+	return fmt.Sprintf("whose held-out cross-entropy fell from %s %.4f to %.4f", name, base.CE, rep.Learned.CE)
 }
 
 // quietAfter writes to w until ctx is done, then drops what it is given:
@@ -309,18 +356,26 @@ func (q quietAfter) Write(p []byte) (int, error) {
 	return q.w.Write(p)
 }
 
-// fitPolicy fits w's policy section on the runs data (--policy), printing
-// the held-out report to out.
-func (f *tuneFlags) fitPolicy(g *rules.Game, w *features.Weights, data []string, rec progress.Recorder, out io.Writer) error {
-	pol, rep, err := policy.Fit(policy.Config{Game: g, Weights: w, Data: data, Validation: f.validation, L2: f.policyL2,
+// fitPolicy fits w's policy section on the runs data (--policy), from
+// the policy w carries (the starting weights', named start) or the hand
+// prior (--policy-from), printing the held-out report to out.
+func (f *tuneFlags) fitPolicy(g *rules.Game, w *features.Weights, start string, data []string, rec progress.Recorder, out io.Writer) (*policy.Report, error) {
+	var from []float64
+	if f.policyFrom == "start" && w.Policy != nil {
+		from = w.Policy.Vec
+	}
+	pol, rep, err := policy.Fit(policy.Config{Game: g, Weights: w, Data: data, Validation: f.validation, L2: f.policyL2, From: from,
 		MaxRows: cmp.Or(f.policyMaxRows, f.maxRows), Iterations: f.policyIterations,
 		Workers: f.workers, Stream: f.stream, Progress: rec})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	w.Policy = pol
+	if rep.Start != nil {
+		rep.StartName = start
+	}
 	rep.Print(out)
-	return nil
+	return rep, nil
 }
 
 // netFit is the value network's fit the flags ask for: --value-net hidden

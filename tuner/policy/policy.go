@@ -71,6 +71,10 @@ type Config struct {
 	Validation float64
 	// L2 is the penalty strength (0: DefaultL2; negative: none).
 	L2 float64
+	// From is where the fit starts and what L2 holds it towards: nil for
+	// the hand prior's logit alone (Start), or a policy's weights (a
+	// previous fit's, to refine it on new runs).
+	From []float64
 	// MaxRows uses only the first this many rows (in part and row order;
 	// 0: no limit); the parts after them are not converted.
 	MaxRows int
@@ -126,13 +130,16 @@ type Scores struct {
 }
 
 // Report is what Fit measured, on the held-out rows, for uniform, hand and
-// learned priors (and the learned on the training rows).
+// learned priors, and for the starting weights' own policy when they carry
+// one (and the learned on the training rows).
 type Report struct {
 	Game       string  `json:"game"`
 	Stats      Stats   `json:"stats"`
 	Uniform    Scores  `json:"uniform"`
 	Hand       Scores  `json:"hand"`
 	Learned    Scores  `json:"learned"`
+	Start      *Scores `json:"start,omitempty"` // the starting weights' policy; nil when they have none
+	StartName  string  `json:"start_version,omitempty"`
 	TrainHand  Scores  `json:"train_hand"`
 	TrainFit   Scores  `json:"train_learned"`
 	Iterations int     `json:"iterations"`
@@ -195,6 +202,17 @@ func Fit(cfg Config) (*features.Policy, *Report, error) {
 	l2 = max(l2, 0)
 	rep.L2 = l2
 	w0 := Start(g)
+	if cfg.From != nil {
+		if len(cfg.From) != len(w0) {
+			return nil, nil, fmt.Errorf("policy fit: the starting policy has %d weights, %s's move features %d", len(cfg.From), g.Name, len(w0))
+		}
+		w0 = cfg.From
+	}
+	hand := Start(g)
+	from := "hand prior"
+	if cfg.From != nil {
+		from = "starting policy"
+	}
 	nt := float64(rs.train)
 	// The loss and its gradient come from one pass over the rows; gonum
 	// asks for both at the same point one after the other.
@@ -253,14 +271,21 @@ func Fit(cfg Config) (*features.Policy, *Report, error) {
 	if _, rep.Uniform, err = rs.scores(make([]float64, len(w))); err != nil {
 		return nil, nil, err
 	}
-	if rep.TrainHand, rep.Hand, err = rs.scores(w0); err != nil {
+	if rep.TrainHand, rep.Hand, err = rs.scores(hand); err != nil {
 		return nil, nil, err
 	}
 	if rep.TrainFit, rep.Learned, err = rs.scores(w); err != nil {
 		return nil, nil, err
 	}
+	if sp := cfg.Weights.Policy; sp != nil && len(sp.Vec) == len(w) {
+		_, held, err := rs.scores(sp.Vec)
+		if err != nil {
+			return nil, nil, err
+		}
+		rep.Start, rep.StartName = &held, cfg.Weights.Version
+	}
 	prov := map[string]any{
-		"fit":             "softmax cross-entropy to the root visit distribution, L2 towards the hand prior, L-BFGS (taifu tuner/policy)",
+		"fit":             "softmax cross-entropy to the root visit distribution, L2 towards the " + from + ", L-BFGS (taifu tuner/policy)",
 		"files":           len(cfg.Files),
 		"weights":         cfg.Weights.Version,
 		"l2":              l2,
@@ -268,8 +293,12 @@ func Fit(cfg Config) (*features.Policy, *Report, error) {
 		"validation_rows": rs.val,
 	}
 	if rs.val > 0 {
-		prov["validation_ce"] = map[string]float64{"uniform": rep.Uniform.CE, "hand": rep.Hand.CE, "learned": rep.Learned.CE}
-		prov["validation_top1"] = map[string]float64{"uniform": rep.Uniform.Top1, "hand": rep.Hand.Top1, "learned": rep.Learned.Top1}
+		ce := map[string]float64{"uniform": rep.Uniform.CE, "hand": rep.Hand.CE, "learned": rep.Learned.CE}
+		top1 := map[string]float64{"uniform": rep.Uniform.Top1, "hand": rep.Hand.Top1, "learned": rep.Learned.Top1}
+		if rep.Start != nil {
+			ce["start"], top1["start"] = rep.Start.CE, rep.Start.Top1
+		}
+		prov["validation_ce"], prov["validation_top1"] = ce, top1
 	}
 	pol := features.PolicyFromVec(g, w, prov)
 	return pol, rep, nil
@@ -297,6 +326,9 @@ func (rep *Report) Print(out io.Writer) {
 			s    Scores
 		}{{"uniform", rep.Uniform}, {"hand", rep.Hand}, {"learned", rep.Learned}} {
 			fmt.Fprintf(out, "  %-12s %13.4f  %5.1f%%\n", r.name, r.s.CE, 100*r.s.Top1)
+		}
+		if rep.Start != nil {
+			fmt.Fprintf(out, "  %-12s %13.4f  %5.1f%%  (the policy of %s, the weights the fit started from)\n", "start", rep.Start.CE, 100*rep.Start.Top1, rep.StartName)
 		}
 	}
 	fmt.Fprintf(out, "  training: hand %.4f, learned %.4f\n", rep.TrainHand.CE, rep.TrainFit.CE)

@@ -348,6 +348,40 @@ func TestLossGradient(t *testing.T) {
 	}
 }
 
+// Config.From starts the fit from a given policy and holds it there: the
+// shipped policy under an L2 too strong to move scores as the report's
+// "start" row (the starting weights' policy, scored on the same held-out
+// rows), unlike the hand prior. Weights without a policy have no "start"
+// row, and a From of the wrong length is an error.
+func TestFitFrom(t *testing.T) {
+	g, w := shipped(t, "nanashogi")
+	if w.Policy == nil {
+		t.Fatal("the shipped Nana shogi weights carry no policy")
+	}
+	files := run(t, "nanashogi", 6)
+	_, rep, err := Fit(Config{Game: g, Weights: w, Files: files, Validation: 0.5, Iterations: 20, L2: 1e9, From: w.Policy.Vec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Start == nil {
+		t.Fatal("no start row for weights with a policy")
+	}
+	if math.Abs(rep.Learned.CE-rep.Start.CE) > 1e-6 || rep.Learned.Top1 != rep.Start.Top1 {
+		t.Errorf("held at the start: learned %+v, start %+v", rep.Learned, *rep.Start)
+	}
+	if math.Abs(rep.Hand.CE-rep.Start.CE) < 1e-3 {
+		t.Errorf("start row %v equals the hand prior's %v: not the shipped policy", rep.Start.CE, rep.Hand.CE)
+	}
+	bare := *w
+	bare.Policy = nil
+	if _, rep, err := Fit(Config{Game: g, Weights: &bare, Files: files, Validation: 0.5, Iterations: 5}); err != nil || rep.Start != nil {
+		t.Errorf("weights without a policy: err %v, start row %v", err, rep.Start)
+	}
+	if _, _, err := Fit(Config{Game: g, Weights: w, Files: files, From: []float64{1, 2}}); err == nil || !strings.Contains(err.Error(), "starting policy has 2 weights") {
+		t.Errorf("From of 2 weights: %v", err)
+	}
+}
+
 // A fit without rows fails in one line.
 func TestFitNoRows(t *testing.T) {
 	g, w := shipped(t, "nanashogi")
