@@ -78,6 +78,14 @@ type Config struct {
 	// use it with Priors PriorsLearned.
 	Policy   bool
 	PolicyL2 float64
+	// PolicyRefine starts each generation's policy fit from the policy of
+	// the weights the generation played (held towards it by PolicyL2)
+	// instead of from the hand prior's logit alone; the hand prior when
+	// they carry none.
+	PolicyRefine bool
+	// PolicyMaxRows and PolicyIterations bound each policy fit: its
+	// positions (0: as Tune.MaxRows) and L-BFGS iterations (0: 200).
+	PolicyMaxRows, PolicyIterations int
 	// NetHidden, when above 0, fits each candidate a value network of that
 	// many hidden units (package tuner/valuenet) after its linear terms, on
 	// the same self-play and labels, with NetEpochs epochs and learning
@@ -319,6 +327,17 @@ func (c *Config) Settings() map[string]any {
 			"method": f.Method, "l2": f.L2, "max_epochs": f.MaxEpochs, "tolerance": f.Tolerance, "batch": f.BatchSize,
 			"learning_rate": f.LearningRate, "early_stop": f.EarlyStop},
 	}
+	// Recorded only when set, so that runs begun before these settings
+	// existed resume with their defaults.
+	if c.PolicyRefine {
+		v["policy_from"] = "start"
+	}
+	if c.PolicyMaxRows > 0 {
+		v["policy_max_rows"] = c.PolicyMaxRows
+	}
+	if c.PolicyIterations > 0 {
+		v["policy_iterations"] = c.PolicyIterations
+	}
 	// Round-trip through JSON so that a fresh run's settings compare equal
 	// to the same settings read back from train.json.
 	b, err := json.Marshal(v)
@@ -460,7 +479,12 @@ func (r *run) step(ctx context.Context, gi int) error {
 			r.logf("%s: value network of %d units, held-out loss %.6f with the linear terms alone, %.6f with it (epoch %d)", name, c.NetHidden, rep.ValidBefore, rep.ValidAfter, rep.BestEpoch)
 		}
 		if c.Policy {
-			pol, rep, err := policy.Fit(policy.Config{Game: g, Weights: w, Data: gen.Window, Validation: tc.Validation, L2: c.PolicyL2})
+			var from []float64
+			if c.PolicyRefine && w.Policy != nil { // the generation's weights' policy (Tune copied it)
+				from = w.Policy.Vec
+			}
+			pol, rep, err := policy.Fit(policy.Config{Game: g, Weights: w, Data: gen.Window, Validation: tc.Validation, L2: c.PolicyL2, From: from,
+				MaxRows: cmp.Or(c.PolicyMaxRows, tc.MaxRows), Iterations: c.PolicyIterations})
 			if err != nil {
 				return fmt.Errorf("%s policy: %w", name, err)
 			}

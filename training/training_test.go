@@ -267,6 +267,37 @@ func TestRunPolicy(t *testing.T) {
 	}
 }
 
+// TestRunPolicyRefine: with PolicyRefine each generation's policy fit
+// starts from the policy of the weights it played (generation 1's start
+// has none: the hand prior), PolicyMaxRows bounds its rows, and both are
+// settings a resumed run must keep (recorded only when set).
+func TestRunPolicyRefine(t *testing.T) {
+	dir := t.TempDir()
+	c := testConfig(dir)
+	c.Policy, c.PolicyRefine, c.PolicyMaxRows, c.Generations = true, true, 100, 2
+	_, cands := runCandidates(t, c)
+	for i, want := range []string{"towards the hand prior", "towards the starting policy"} {
+		prov := cands[i].Policy.Provenance
+		if fit, _ := prov["fit"].(string); !strings.Contains(fit, want) {
+			t.Errorf("generation %d: policy fit %q, want %q", i+1, fit, want)
+		}
+		if rows := prov["train_rows"].(float64) + prov["validation_rows"].(float64); rows > 100 || rows == 0 {
+			t.Errorf("generation %d: the policy fit used %v rows, want 1 to 100 (PolicyMaxRows)", i+1, rows)
+		}
+	}
+	if s := c.Settings(); s["policy_from"] != "start" || s["policy_max_rows"] != 100.0 {
+		t.Errorf("settings %v: no policy_from start or policy_max_rows 100", s)
+	}
+	def := testConfig(dir)
+	if s := def.Settings(); s["policy_from"] != nil || s["policy_max_rows"] != nil || s["policy_iterations"] != nil {
+		t.Errorf("default settings record the policy fit's: %v (runs begun before them would not resume)", s)
+	}
+	c.PolicyRefine = false
+	if _, err := Run(context.Background(), c); err == nil || !strings.Contains(err.Error(), "policy_from") {
+		t.Errorf("resumed without the refinement: %v, want a refusal naming policy_from", err)
+	}
+}
+
 // TestRunValueNet: with NetHidden, each candidate carries a value network
 // of that many units fitted on the generation's window, with its held-out
 // losses in the generation record, and the next generation's self-play

@@ -40,6 +40,17 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	accept := fl.String("accept", training.AcceptScore, `accept a candidate when: "score" (match score above 50%), "sprt" (SPRT accepts H1), "always"`)
 	var tf tuneFlags
 	tf.register(fl)
+	// The loop fits each generation's policy from the hand prior unless
+	// told to refine the generation's own (--policy-from start): the recipe
+	// its measured generations used.
+	if pf := fl.Lookup("policy-from"); pf != nil {
+		pf.DefValue = "hand"
+		_ = pf.Value.Set("hand")
+		pf.Usage = "where each generation's policy fit starts and what its L2 holds it towards: hand (the hand prior's logit alone) or start (the policy of the weights the generation played, refined; the hand prior when they have none)"
+	}
+	if p := fl.Lookup("policy"); p != nil {
+		p.Usage = "fit each candidate's policy section (learned move priors) to the self-play's root visit counts beside its value terms, and search the next generation with it: on or off"
+	}
 	var mf matchFlags
 	mf.register(fl, "match-")
 	mf.registerArena(fl, "match-")
@@ -67,6 +78,9 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if tf.policy == "only" {
+		return errors.New("--policy only: train fits the value terms every generation; want --policy on or off")
+	}
 	if err := fullFractionIn("selfplay-full-fraction", *spFull); err != nil {
 		return err
 	}
@@ -84,6 +98,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	}
 	cfg := training.Config{Game: g, Out: *out, Generations: *gens, Seed: tf.seed, SelfPlay: sp, Window: *window,
 		Accept: *accept, Tune: tcfg, Match: mcfg, Policy: tf.policy != "off", PolicyL2: tf.policyL2,
+		PolicyRefine: tf.policyFrom == "start", PolicyMaxRows: tf.policyMaxRows, PolicyIterations: tf.policyIterations,
 		NetHidden: tf.net.hidden, NetEpochs: tf.net.epochs, NetLR: tf.net.lr,
 		Candidate: cand, Current: cur, CommitEvery: *commitEvery}
 	switch {

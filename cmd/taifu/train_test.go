@@ -144,6 +144,8 @@ func TestTrainFlagErrors(t *testing.T) {
 		{[]string{"--selfplay-playouts", "0"}, "--selfplay-playouts 0: need at least 1"},
 		{[]string{"--match-b-search", "cpuct=x"}, "--match-b-search: cpuct x: need a number in [0, 100]"},
 		{[]string{"--window", "0"}, "window 0"},
+		{[]string{"--policy", "only"}, "--policy only: train fits the value terms every generation"},
+		{[]string{"--policy-from", "somewhere"}, `unknown --policy-from "somewhere"`},
 		{[]string{"--generations", "-2"}, "generations -2"},
 		{[]string{"--accept", "maybe"}, `unknown accept rule "maybe"`},
 		{[]string{"--accept", "sprt"}, "needs a match SPRT"},
