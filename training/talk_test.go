@@ -147,7 +147,7 @@ func TestDecide(t *testing.T) {
 		{AcceptScore, &arena.Report{Score: 0.5}, false, false, "rule score: 50.0% is not above 50%"},
 		{AcceptSPRT, &arena.Report{Verdict: "H1", LLR: 3}, false, true, "rule sprt: the SPRT accepted H1 (LLR 3.00)"},
 		{AcceptSPRT, &arena.Report{Verdict: "continue"}, false, false, "rule sprt: the SPRT did not accept H1 (continue, LLR 0.00)"},
-		{AcceptAlways, nil, true, false, "its terms equal the current weights' (the fit kept the start), no match played"},
+		{AcceptAlways, nil, true, false, "it equals the current weights (the fit kept the start: the same terms, network and policy), no match played"},
 	} {
 		ok, why := decide(c.rule, c.m, c.same)
 		if ok != c.accept || why != c.reason {
@@ -179,5 +179,23 @@ func TestDecide(t *testing.T) {
 	a.Net.W2[0] = 0.25
 	if sameTerms(a, b) {
 		t.Error("weights with different networks equal")
+	}
+	// Likewise a policy section: a train --policy candidate whose value
+	// terms kept their start but whose policy was fitted searches
+	// otherwise, so it is matched.
+	a, b = features.Starting(testgame.Game), features.Starting(testgame.Game)
+	vec := make([]float64, len(features.MovesFor(testgame.Game).Names))
+	vec[0] = 1
+	b.Policy = features.PolicyFromVec(testgame.Game, vec, nil)
+	if sameTerms(a, b) {
+		t.Error("weights with and without a policy equal")
+	}
+	a.Policy = features.PolicyFromVec(testgame.Game, vec, nil)
+	if !sameTerms(a, b) {
+		t.Error("equal weights with equal policies differ")
+	}
+	a.Policy.Vec[0] = 0.5
+	if sameTerms(a, b) {
+		t.Error("weights with different policies equal")
 	}
 }

@@ -617,11 +617,11 @@ func (r *run) step(ctx context.Context, gi int) error {
 }
 
 // decide applies the acceptance rule to a candidate's match (nil when the
-// candidate's terms equal the current weights': no match was played) and
+// candidate equals the current weights: no match was played) and
 // says why.
 func decide(rule string, m *arena.Report, same bool) (bool, string) {
 	if same || m == nil {
-		return false, "its terms equal the current weights' (the fit kept the start), no match played"
+		return false, "it equals the current weights (the fit kept the start: the same terms, network and policy), no match played"
 	}
 	switch rule {
 	case AcceptAlways:
@@ -639,10 +639,10 @@ func decide(rule string, m *arena.Report, same bool) (bool, string) {
 }
 
 // sameTerms reports whether a and b weigh every term alike (and share the
-// leaf scale and the value network, or have none): a match between them
-// would measure nothing.
+// leaf scale, the value network and the policy section, or have none): a
+// match between them would measure nothing.
 func sameTerms(a, b *features.Weights) bool {
-	if a.LeafScale != b.LeafScale || len(a.Vec) != len(b.Vec) || !sameNet(a.Net, b.Net) {
+	if a.LeafScale != b.LeafScale || len(a.Vec) != len(b.Vec) || !sameNet(a.Net, b.Net) || !samePolicy(a.Policy, b.Policy) {
 		return false
 	}
 	for i := range a.Vec {
@@ -651,6 +651,17 @@ func sameTerms(a, b *features.Weights) bool {
 		}
 	}
 	return true
+}
+
+// samePolicy reports whether a and b are the same policy section (both
+// nil, or equal in every weight): a candidate whose value terms kept the
+// start but whose policy was refitted searches differently, so it is
+// matched.
+func samePolicy(a, b *features.Policy) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return slices.Equal(a.Vec, b.Vec)
 }
 
 // sameNet reports whether a and b are the same network (both nil, or
