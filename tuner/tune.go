@@ -162,7 +162,13 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 	}
 
 	out := *c.Start
-	if out.Net != nil {
+	switch {
+	case out.Net == nil:
+	case res.KeptStart:
+		// The linear terms are the start's, so the network fitted to
+		// them still applies.
+		logf("the starting weights' value network is kept: the fit kept the linear terms it was fitted to")
+	default:
 		// The network learned what the starting linear terms missed; the
 		// fit changed them (cmd/taifu's tune --value-net fits a new one).
 		out.Net = nil

@@ -119,7 +119,7 @@ func (f *tuneFlags) register(fs interface {
 	fs.IntVar(&f.policyMaxRows, "policy-max-rows", 0, "the policy fit uses at most this many positions (of those searched in full, the first in part order; 0: as --max-rows); a policy row holds the features of every legal move, so large runs want a bound")
 	fs.IntVar(&f.policyIterations, "policy-iterations", 0, "maximum L-BFGS iterations of the policy fit (0: 200)")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed for Adam's shuffling and the bootstrap")
-	fs.IntVar(&f.net.hidden, "value-net", 0, "also fit a value network of this many hidden units on the same runs, the fitted linear terms fixed (a value_net section: piece-square inputs, its output added to the evaluation); 0: none, and a network the starting weights carry is dropped, since it was fitted to other linear terms")
+	fs.IntVar(&f.net.hidden, "value-net", 0, "also fit a value network of this many hidden units on the same runs, the fitted linear terms fixed (a value_net section: piece-square inputs, its output added to the evaluation); 0: none, and a network the starting weights carry is dropped, since it was fitted to other linear terms (kept when the fit keeps the starting terms)")
 	fs.IntVar(&f.net.epochs, "value-net-epochs", valuenet.DefaultEpochs, "epochs of the value network's fit (the epoch of least held-out loss is kept)")
 	fs.Float64Var(&f.net.lr, "value-net-lr", valuenet.DefaultLearningRate, "Adam learning rate of the value network's fit (lower it when the least held-out loss comes at the first epoch)")
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,7 +12,8 @@ import (
 
 // tune --value-net N writes weights with a value network of N units fitted
 // on the same runs, and reports its held-out loss; a later fit without the
-// flag drops the network (it was fitted to other linear terms); bad values
+// flag drops the network when it moves the linear terms (the network was
+// fitted to others) and keeps it when it keeps them; bad values
 // are one-line errors before anything is loaded.
 func TestTuneValueNet(t *testing.T) {
 	dir := t.TempDir()
@@ -36,12 +38,25 @@ func TestTuneValueNet(t *testing.T) {
 		t.Errorf("provenance settings %v: want the learning rate --value-net-lr gave, 0.01", w.Net.Provenance["settings"])
 	}
 	out2 := filepath.Join(dir, "w2.json")
-	code, _, errs = runCLI("tune", "--game", "nanashogi", "--data", data, "--weights", out, "--out", out2, "--policy", "off", "--force", "--no-progress", "--validation", "0.3")
+	// (no early stopping, so that the fit moves the terms)
+	code, _, errs = runCLI("tune", "--game", "nanashogi", "--data", data, "--weights", out, "--out", out2, "--policy", "off", "--force", "--no-progress", "--validation", "0.3", "--early-stop=false")
 	if code != 0 {
 		t.Fatalf("refit: exit %d: %s", code, errs)
 	}
 	if w2, _, err := weightsio.Load(g, out2); err != nil || w2.Net != nil {
 		t.Fatalf("a refit without --value-net kept the network (%v)", err)
+	}
+	// A fit that keeps the linear terms it started from (early stopping at
+	// epoch 0, forced by an oversized Adam step) keeps the network fitted
+	// to them.
+	out3 := filepath.Join(dir, "w3.json")
+	code, _, errs = runCLI("tune", "--game", "nanashogi", "--data", data, "--weights", out, "--out", out3, "--policy", "off", "--force", "--no-progress", "--validation", "0.3",
+		"--method", "adam", "--lr", "100", "--epochs", "3")
+	if code != 0 || !strings.Contains(errs, "value network is kept") {
+		t.Fatalf("fit that kept its start: exit %d: %s", code, errs)
+	}
+	if w3, _, err := weightsio.Load(g, out3); err != nil || w3.Net == nil || !slices.Equal(w3.Net.W1, w.Net.W1) || !slices.Equal(w3.Vec, w.Vec) {
+		t.Fatalf("a fit that kept its linear terms dropped or changed the network, or moved a term (%v)", err)
 	}
 	for _, bad := range [][]string{
 		{"--value-net", "-1"},
