@@ -171,8 +171,9 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 	default:
 		// The network learned what the starting linear terms missed; the
 		// fit changed them (cmd/taifu's tune --value-net fits a new one).
+		hidden := out.Net.Hidden
 		out.Net = nil
-		logf("the starting weights' value network is dropped: it was fitted to their linear terms")
+		logf("the starting weights' value network is dropped: it was fitted to their linear terms (--value-net %d refits one; on a short run the weights without it are likely weaker than the start, which the match says)", hidden)
 	}
 	out.Version = c.Version
 	if out.Version == "" {
