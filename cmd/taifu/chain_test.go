@@ -75,6 +75,11 @@ func TestQuickStartChain(t *testing.T) {
 	}
 	tune = suggested(out, "next: ")[0]
 	out = taifu(true, tune...)
+	// The built-in weights were fitted on 40,000 games (their provenance):
+	// a fit on this run's hundred says it is usually weaker than them.
+	if !strings.Contains(out, "note: the starting weights were fitted on 40000 games") {
+		t.Errorf("tune on a small run from the built-in weights: no note that it is usually weaker:\n%s", out)
+	}
 	next := suggested(out, "next: ")
 	if len(next) != 2 || next[0][0] != "export" || next[1][0] != "match" {
 		t.Fatalf("after tune: %q", next)
