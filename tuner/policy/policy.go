@@ -138,8 +138,8 @@ type Report struct {
 	Uniform    Scores  `json:"uniform"`
 	Hand       Scores  `json:"hand"`
 	Learned    Scores  `json:"learned"`
-	Start      *Scores `json:"start,omitempty"` // the starting weights' policy; nil when they have none
-	StartName  string  `json:"start_version,omitempty"`
+	Start      *Scores `json:"start,omitempty"`         // the starting weights' policy; nil when they have none
+	StartName  string  `json:"start_version,omitempty"` // whose policy Start scores: Config.Weights' version (a caller may name the file it came from)
 	TrainHand  Scores  `json:"train_hand"`
 	TrainFit   Scores  `json:"train_learned"`
 	Iterations int     `json:"iterations"`
