@@ -38,19 +38,8 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	window := fl.Int("window", 3, "tune on the self-play of this many most recent generations")
 	commitEvery := fl.Duration("commit-every", selfplay.DefaultCommitEvery, "complete a self-play Parquet part and update its manifest this often (a kill loses at most this much self-play; 0: only at the end)")
 	accept := fl.String("accept", training.AcceptScore, `accept a candidate when: "score" (match score above 50%), "sprt" (SPRT accepts H1), "always"`)
-	var tf tuneFlags
+	tf := tuneFlags{loop: true}
 	tf.register(fl)
-	// The loop fits each generation's policy from the hand prior unless
-	// told to refine the generation's own (--policy-from start): the recipe
-	// its measured generations used.
-	if pf := fl.Lookup("policy-from"); pf != nil {
-		pf.DefValue = "hand"
-		_ = pf.Value.Set("hand")
-		pf.Usage = "where each generation's policy fit starts and what its L2 holds it towards: hand (the hand prior's logit alone) or start (the policy of the weights the generation played, refined; the hand prior when they have none)"
-	}
-	if p := fl.Lookup("policy"); p != nil {
-		p.Usage = "fit each candidate's policy section (learned move priors) to the self-play's root visit counts beside its value terms, and search the next generation with it: on or off"
-	}
 	var mf matchFlags
 	mf.register(fl, "match-")
 	mf.registerArena(fl, "match-")

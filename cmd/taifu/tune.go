@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -57,6 +56,10 @@ type tuneFlags struct {
 	policyMaxRows, policyIterations       int
 	net                                   netFit // --value-net, --value-net-epochs, --value-net-lr
 	fastLambda                            string // --fast-lambda; "": as --lambda
+	// loop, set before register, registers the flags as train reads
+	// them: the policy fit of each generation, from the hand prior by
+	// default (the recipe its measured generations used).
+	loop bool
 }
 
 // quietFlag is tune's --quiet: a switch, as in selfplay and solve (no
@@ -113,8 +116,13 @@ func (f *tuneFlags) register(fs interface {
 	fs.IntVar(&f.boot, "bootstrap", 0, "bootstrap samples over games for piece-value intervals (0: none)")
 	fs.Float64Var(&f.conf, "confidence", tuner.DefaultConfidence, "bootstrap interval level")
 	fs.IntVar(&f.workers, "workers", 0, "goroutines for the loss and the policy fit's conversion (0: all cores)")
-	fs.StringVar(&f.policy, "policy", "on", "fit the weights' policy section (learned move priors, --priors learned) to the runs' root visit counts: on (beside the value terms), off, or only (keep the starting weights' value terms)")
-	fs.StringVar(&f.policyFrom, "policy-from", "start", "where the policy fit starts and what its L2 holds it towards: start (the starting weights' policy, refined on the runs; the hand prior when they have none) or hand (the hand prior's logit alone, a fresh fit)")
+	if f.loop {
+		fs.StringVar(&f.policy, "policy", "on", "fit each candidate's policy section (learned move priors) to the self-play's root visit counts beside its value terms, and search the next generation with it: on or off")
+		fs.StringVar(&f.policyFrom, "policy-from", "hand", "where each generation's policy fit starts and what its L2 holds it towards: hand (the hand prior's logit alone) or start (the policy of the weights the generation played, refined; the hand prior when they have none)")
+	} else {
+		fs.StringVar(&f.policy, "policy", "on", "fit the weights' policy section (learned move priors, --priors learned) to the runs' root visit counts: on (beside the value terms), off, or only (keep the starting weights' value terms)")
+		fs.StringVar(&f.policyFrom, "policy-from", "start", "where the policy fit starts and what its L2 holds it towards: start (the starting weights' policy, refined on the runs; the hand prior when they have none) or hand (the hand prior's logit alone, a fresh fit)")
+	}
 	fs.Float64Var(&f.policyL2, "policy-l2", policy.DefaultL2, "L2 strength of the policy fit, towards where it starts (--policy-from)")
 	fs.IntVar(&f.policyMaxRows, "policy-max-rows", 0, "the policy fit uses at most this many positions (of those searched in full, the first in part order; 0: as --max-rows); a policy row holds the features of every legal move, so large runs want a bound")
 	fs.IntVar(&f.policyIterations, "policy-iterations", 0, "maximum L-BFGS iterations of the policy fit (0: 200)")
@@ -283,22 +291,9 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if r.err != nil {
 		return r.err
 	}
-	warnings := res.Warnings
-	if res.KeptStart {
-		// The value terms equal the start's; the file is still worth
-		// writing when the policy learned something on held-out rows.
-		if gain := policyGain(r.pol); gain != "" {
-			warnings = slices.DeleteFunc(slices.Clone(warnings), func(w string) bool { return w == tuner.WarnKeptStart })
-			if !f.noProgress {
-				fmt.Fprintf(stderr, "tune: the value terms equal the start's (no epoch lowered their validation loss); writing %s for its policy, %s\n", *out, gain)
-			}
-		} else if r.pol != nil {
-			for i, w := range warnings {
-				if w == tuner.WarnKeptStart {
-					warnings[i] = w + ", and the policy fit did not lower the held-out cross-entropy either (play more games: taifu selfplay --resume --out RUN --games N)"
-				}
-			}
-		}
+	warnings, gain := writeWarnings(res, r.pol)
+	if gain != "" && !f.noProgress {
+		fmt.Fprintf(stderr, "tune: the value terms equal the start's (no epoch lowered their validation loss); writing %s for its policy, %s\n", *out, gain)
 	}
 	if len(warnings) > 0 {
 		if !*force {
@@ -316,6 +311,29 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "wrote %s (version %s, sha256 %s)\n", *out, w.Version, w.Hash())
 	fmt.Fprintf(stdout, "next: taifu export --weights %s --format md; %s\n", shellQuote(*out), matchHint(g.Name, *out, baselineArg(*startPath, source)))
 	return nil
+}
+
+// writeWarnings returns the warnings that keep tune from writing the fit
+// res (with the policy report pol; nil: no policy fit): res's own, except
+// that a value fit which kept its starting terms is written when the
+// policy learned, gain then saying how ("" otherwise), and its warning says
+// so when the policy fit learned nothing either.
+func writeWarnings(res *tuner.Result, pol *policy.Report) (warnings []string, gain string) {
+	if !res.KeptStart {
+		return res.Warnings, ""
+	}
+	gain = policyGain(pol)
+	for _, w := range res.Warnings {
+		switch {
+		case w != tuner.WarnKeptStart:
+		case gain != "":
+			continue
+		case pol != nil:
+			w += ", and the policy fit did not lower the held-out cross-entropy either (play more games: taifu selfplay --resume --out RUN --games N)"
+		}
+		warnings = append(warnings, w)
+	}
+	return warnings, gain
 }
 
 // minPolicyGain is the least fall of the held-out cross-entropy (nats a
