@@ -1,0 +1,303 @@
+// Command lossreview asks where taifu lost the games of an engine match
+// (`taifu match --engine ... --json F`): a reference engine that speaks UCI
+// (Fairy-Stockfish) evaluates every position of taifu's lost games to a
+// fixed depth, and each move of taifu's that its evaluation says lost at
+// least -drop centipawns is searched again by taifu at each of -times, to
+// tell a move the search would mend with more time from one its evaluation
+// chooses at any time:
+//
+//	go run ./cmd/lossreview -results fsf.json -engine /path/to/fairy-stockfish \
+//	    -weights configs/weights/torishogi.json -games 15 -depth 11
+//
+// The report prints one line a reviewed move (the engine's evaluation
+// before and after it, the engine's choice, and taifu's choice and root
+// value at each time) and a summary: how often taifu plays the same move,
+// and how often the engine's choice, at each time. The engine's evaluation
+// is its opinion, not the game-theoretic value; it is the one that beat
+// taifu. Only positions where taifu was not yet lost by more than -floor
+// centipawns are reviewed.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+
+	"taifu/mcts"
+	"taifu/rules"
+	_ "taifu/rules/all"
+	"taifu/weightsio"
+	"taifu/xboard"
+)
+
+func main() {
+	results := flag.String("results", "", "results file of `taifu match --engine` (--json)")
+	engine := flag.String("engine", "", "reference engine binary speaking UCI, with UCI_Variant (Fairy-Stockfish)")
+	weightsPath := flag.String("weights", "", "taifu's weights (default configs/weights/<game>.json if present)")
+	games := flag.Int("games", 15, "lost games to review, in the file's order")
+	depth := flag.Int("depth", 11, "the reference engine's search depth a position")
+	drop := flag.Int("drop", 150, "review taifu's moves that lose at least this many centipawns by the engine's evaluation")
+	floor := flag.Int("floor", -600, "skip positions the engine already rates below this for taifu")
+	times := flag.String("times", "130ms,1.3s,6.5s", "taifu's thinking times a reviewed position, comma-separated")
+	seed := flag.Uint64("seed", 1, "seed of taifu's searches")
+	flag.Parse()
+	if err := run(*results, *engine, *weightsPath, *games, *depth, *drop, *floor, *times, *seed, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "lossreview:", err)
+		os.Exit(1)
+	}
+}
+
+// matchFile is the part of an engine match's results file the review reads.
+type matchFile struct {
+	Variant string             `json:"variant"`
+	Games   []xboard.MatchGame `json:"games"`
+}
+
+// ply is one position of a game as the reference engine saw it.
+type ply struct {
+	cp   int    // its evaluation for the side to move, mates as +-10000
+	best string // its choice
+}
+
+// candidate is a move of taifu's the review searches again.
+type candidate struct {
+	game, ply     int
+	before, after int // the engine's evaluation for taifu before and after the move
+	played, best  string
+}
+
+// losing returns taifu's moves in a game that the engine's evaluations
+// (evals[i] of the position before ply i, for its side to move; one more
+// than the moves) say lost at least drop centipawns from a position rated
+// at least floor, where the engine would have played another move. taifu
+// moves on the plies of its colour from the first one after the opening.
+func losing(game int, moves []string, evals []ply, aFirst bool, opening, drop, floor int) []candidate {
+	var out []candidate
+	for i := opening; i < len(moves) && i+1 < len(evals); i++ {
+		if (i%2 == 0) != aFirst {
+			continue
+		}
+		before, after := evals[i].cp, -evals[i+1].cp
+		if before < floor || before-after < drop || moves[i] == evals[i].best {
+			continue
+		}
+		out = append(out, candidate{game, i, before, after, moves[i], evals[i].best})
+	}
+	return out
+}
+
+func run(resultsPath, enginePath, weightsPath string, games, depth, drop, floor int, timesText string, seed uint64, out io.Writer) error {
+	if resultsPath == "" || enginePath == "" {
+		return errors.New("-results and -engine are required")
+	}
+	var times []time.Duration
+	for _, f := range strings.Split(timesText, ",") {
+		d, err := time.ParseDuration(strings.TrimSpace(f))
+		if err != nil || d <= 0 {
+			return fmt.Errorf("-times: %q is not a positive duration", f)
+		}
+		times = append(times, d)
+	}
+	data, err := os.ReadFile(resultsPath)
+	if err != nil {
+		return err
+	}
+	var mf matchFile
+	if err := json.Unmarshal(data, &mf); err != nil {
+		return fmt.Errorf("%s: %v", resultsPath, err)
+	}
+	g, d, err := gameOf(mf.Variant)
+	if err != nil {
+		return fmt.Errorf("%s: %v", resultsPath, err)
+	}
+	w, _, err := weightsio.Load(g, weightsPath)
+	if err != nil {
+		return err
+	}
+	ref, err := startUCI(enginePath, mf.Variant)
+	if err != nil {
+		return err
+	}
+	defer ref.close()
+
+	type tally struct{ same, best int }
+	tallies := make([]tally, len(times))
+	n, reviewed, valueSum, cpSum := 0, 0, 0.0, 0
+	for _, mg := range mf.Games {
+		if mg.ScoreA != 0 || n == games {
+			continue
+		}
+		n++
+		evals := make([]ply, 0, len(mg.Moves)+1)
+		for i := 0; i <= len(mg.Moves); i++ {
+			p, err := ref.eval(mg.Moves[:i], depth)
+			if err != nil {
+				return fmt.Errorf("game %d ply %d: %v", mg.Index+1, i, err)
+			}
+			evals = append(evals, p)
+		}
+		for _, c := range losing(mg.Index+1, mg.Moves, evals, mg.AFirst, mg.OpeningPlies, drop, floor) {
+			st := g.Start()
+			for _, t := range mg.Moves[:c.ply] {
+				m, err := d.ParseMove(st, t)
+				if err != nil {
+					return fmt.Errorf("game %d: move %q: %v", c.game, t, err)
+				}
+				st.Make(m)
+			}
+			fmt.Fprintf(out, "game %d ply %d: engine %+d -> %+d, played %s, engine %s;", c.game, c.ply+1, c.before, c.after, c.played, c.best)
+			for i, tl := range times {
+				cfg := mcts.Config{TimeLimit: tl, Seed: seed}
+				s, err := mcts.New(g, cfg.Resolved(g), w)
+				if err != nil {
+					return err
+				}
+				res := s.Search(st.Clone())
+				mv := d.Move(res.Move)
+				fmt.Fprintf(out, " %v %s %+.2f", tl, mv, res.Value)
+				if mv == c.played {
+					tallies[i].same++
+				}
+				if mv == c.best {
+					tallies[i].best++
+				}
+				if i == 0 {
+					valueSum += res.Value
+				}
+			}
+			fmt.Fprintln(out)
+			cpSum += c.before
+			reviewed++
+		}
+	}
+	fmt.Fprintf(out, "%d lost games, %d moves losing at least %d cp by the engine's depth-%d evaluation (from positions above %+d)\n", n, reviewed, drop, depth, floor)
+	if reviewed == 0 {
+		return nil
+	}
+	fmt.Fprintf(out, "before those moves: the engine's evaluation for taifu %+.0f cp on average, taifu's root value %+.2f at %v\n", float64(cpSum)/float64(reviewed), valueSum/float64(reviewed), times[0])
+	for i, tl := range times {
+		fmt.Fprintf(out, "taifu at %v: the move played %d (%.0f%%), the engine's choice %d (%.0f%%)\n", tl,
+			tallies[i].same, 100*float64(tallies[i].same)/float64(reviewed), tallies[i].best, 100*float64(tallies[i].best)/float64(reviewed))
+	}
+	return nil
+}
+
+// gameOf returns the game XBoard calls variant and its dialect.
+func gameOf(variant string) (*rules.Game, *rules.XBoardDialect, error) {
+	for _, name := range rules.Names() {
+		g, err := rules.Lookup(name)
+		if err != nil {
+			continue
+		}
+		if d := rules.XBoard(g); d != nil && d.Variant == variant {
+			return g, d, nil
+		}
+	}
+	return nil, nil, fmt.Errorf("variant %q: no game with an XBoard dialect of that name", variant)
+}
+
+// uci drives a UCI engine.
+type uci struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Scanner
+}
+
+func startUCI(path, variant string) (*uci, error) {
+	cmd := exec.Command(path)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("engine %s: %v", path, err)
+	}
+	u := &uci{cmd: cmd, in: in, out: bufio.NewScanner(stdout)}
+	u.out.Buffer(make([]byte, 1<<16), 1<<20)
+	u.send("uci")
+	if err := u.await("uciok"); err != nil {
+		u.close()
+		return nil, err
+	}
+	u.send("setoption name UCI_Variant value " + variant)
+	u.send("isready")
+	if err := u.await("readyok"); err != nil {
+		u.close()
+		return nil, err
+	}
+	return u, nil
+}
+
+func (u *uci) send(line string) { fmt.Fprintln(u.in, line) }
+
+func (u *uci) await(word string) error {
+	for u.out.Scan() {
+		if strings.TrimSpace(u.out.Text()) == word {
+			return nil
+		}
+	}
+	return fmt.Errorf("engine ended before %q", word)
+}
+
+// eval returns the engine's evaluation and choice after moves from the
+// start, searched to depth.
+func (u *uci) eval(moves []string, depth int) (ply, error) {
+	if len(moves) == 0 {
+		u.send("position startpos")
+	} else {
+		u.send("position startpos moves " + strings.Join(moves, " "))
+	}
+	u.send("go depth " + strconv.Itoa(depth))
+	var p ply
+	for u.out.Scan() {
+		f := strings.Fields(u.out.Text())
+		if len(f) == 0 {
+			continue
+		}
+		switch f[0] {
+		case "info":
+			for i := 0; i+2 < len(f); i++ {
+				if f[i] != "score" {
+					continue
+				}
+				v, err := strconv.Atoi(f[i+2])
+				if err != nil {
+					return p, fmt.Errorf("engine score %q", f[i+2])
+				}
+				switch f[i+1] {
+				case "cp":
+					p.cp = v
+				case "mate":
+					p.cp = 10000
+					if v < 0 {
+						p.cp = -10000
+					}
+				}
+			}
+		case "bestmove":
+			if len(f) > 1 {
+				p.best = f[1]
+			}
+			return p, nil
+		}
+	}
+	return p, errors.New("engine ended before its bestmove")
+}
+
+func (u *uci) close() {
+	u.send("quit")
+	u.in.Close()
+	u.cmd.Wait()
+}
