@@ -31,6 +31,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/schollz/progressbar/v3"
+
 	"taifu/mcts"
 	"taifu/rules"
 	_ "taifu/rules/all"
@@ -48,8 +50,13 @@ func main() {
 	floor := flag.Int("floor", -600, "skip positions the engine already rates below this for taifu")
 	times := flag.String("times", "130ms,1.3s,6.5s", "taifu's thinking times a reviewed position, comma-separated")
 	seed := flag.Uint64("seed", 1, "seed of taifu's searches")
+	quiet := flag.Bool("quiet", false, "no progress bar on stderr")
 	flag.Parse()
-	if err := run(*results, *engine, *weightsPath, *games, *depth, *drop, *floor, *times, *seed, os.Stdout); err != nil {
+	var progress io.Writer = os.Stderr
+	if *quiet {
+		progress = io.Discard
+	}
+	if err := run(*results, *engine, *weightsPath, *games, *depth, *drop, *floor, *times, *seed, os.Stdout, progress); err != nil {
 		fmt.Fprintln(os.Stderr, "lossreview:", err)
 		os.Exit(1)
 	}
@@ -94,7 +101,7 @@ func losing(game int, moves []string, evals []ply, aFirst bool, opening, drop, f
 	return out
 }
 
-func run(resultsPath, enginePath, weightsPath string, games, depth, drop, floor int, timesText string, seed uint64, out io.Writer) error {
+func run(resultsPath, enginePath, weightsPath string, games, depth, drop, floor int, timesText string, seed uint64, out, progress io.Writer) error {
 	if resultsPath == "" || enginePath == "" {
 		return errors.New("-results and -engine are required")
 	}
@@ -128,6 +135,19 @@ func run(resultsPath, enginePath, weightsPath string, games, depth, drop, floor 
 	}
 	defer ref.close()
 
+	lost := 0
+	for _, mg := range mf.Games {
+		if mg.ScoreA == 0 {
+			lost++
+		}
+	}
+	bar := progressbar.NewOptions(min(lost, games),
+		progressbar.OptionSetWriter(progress),
+		progressbar.OptionSetDescription("lost games reviewed"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionThrottle(200*time.Millisecond),
+		progressbar.OptionOnCompletion(func() { fmt.Fprintln(progress) }),
+	)
 	type tally struct{ same, best int }
 	tallies := make([]tally, len(times))
 	n, reviewed, valueSum, cpSum := 0, 0, 0.0, 0
@@ -177,7 +197,9 @@ func run(resultsPath, enginePath, weightsPath string, games, depth, drop, floor 
 			cpSum += c.before
 			reviewed++
 		}
+		bar.Add(1)
 	}
+	bar.Finish()
 	fmt.Fprintf(out, "%d lost games, %d moves losing at least %d cp by the engine's depth-%d evaluation (from positions above %+d)\n", n, reviewed, drop, depth, floor)
 	if reviewed == 0 {
 		return nil

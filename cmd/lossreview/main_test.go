@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -96,9 +97,61 @@ func TestRunErrors(t *testing.T) {
 		{filepath.Join(dir, "missing.json"), "x", "1s", "missing.json"},
 		{bad, "x", "1s", `variant "nosuch"`},
 	} {
-		err := run(c.results, c.engine, "", 1, 1, 150, -600, c.times, 1, nil)
+		err := run(c.results, c.engine, "", 1, 1, 150, -600, c.times, 1, io.Discard, io.Discard)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("run(%q, %q, times %q): %v, want one line with %q", c.results, c.engine, c.times, err, c.want)
 		}
+	}
+}
+
+// TestRunReviews reviews lost games end to end. A scripted engine rates
+// the position after c1c2 e7e6 +100 and the one after c3c4 +300, each for
+// its side to move, and every other 0. In game 1 taifu moves first: its
+// c3c4 goes from +100 to -300 for it and is reviewed. In game 2 taifu moves
+// second: its c5c4 goes from +300 to 0 and is reviewed; the engine's
+// c3c4 is not taifu's.
+func TestRunReviews(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "engine.sh")
+	body := `#!/bin/sh
+while read -r line; do
+	case "$line" in
+	uci) echo uciok ;;
+	isready) echo readyok ;;
+	"position startpos moves c1c2 e7e6") cp=100 ;;
+	"position startpos moves c1c2 e7e6 c3c4") cp=300 ;;
+	position*) cp=0 ;;
+	go*) echo "info depth 1 score cp $cp pv a1a1"; echo "bestmove a1a1" ;;
+	quit) exit 0 ;;
+	esac
+done
+`
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	results := filepath.Join(dir, "fsf.json")
+	game := `{"variant": "torishogi", "games": [
+		{"index": 0, "a_first": true, "opening_plies": 2, "moves": ["c1c2", "e7e6", "c3c4", "c5c4"], "result": "0-1", "score_a": 0},
+		{"index": 1, "a_first": false, "opening_plies": 2, "moves": ["c1c2", "e7e6", "c3c4", "c5c4"], "result": "1-0", "score_a": 0},
+		{"index": 2, "a_first": true, "opening_plies": 2, "moves": ["c1c2", "e7e6", "c3c4", "c5c4"], "result": "1-0", "score_a": 1}]}`
+	if err := os.WriteFile(results, []byte(game), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := run(results, script, "start", 5, 3, 150, -600, "10ms", 1, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"game 1 ply 3: engine +100 -> -300, played c3c4, engine a1a1; 10ms ",
+		"game 2 ply 4: engine +300 -> +0, played c5c4, engine a1a1; 10ms ",
+		"2 lost games, 2 moves losing at least 150 cp",
+		"before those moves: the engine's evaluation for taifu +200 cp on average",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "game 3") {
+		t.Errorf("game 3, a win, reviewed:\n%s", out.String())
 	}
 }
