@@ -14,8 +14,10 @@
 // value at each time) and a summary: how often taifu plays the same move,
 // and how often the engine's choice, at each time. The engine's evaluation
 // is its opinion, not the game-theoretic value; it is the one that beat
-// taifu. Only positions where taifu was not yet lost by more than -floor
-// centipawns are reviewed.
+// taifu. Only positions the engine rates at -floor centipawns or above for
+// taifu are reviewed, and only moves other than the engine's choice. taifu
+// searches with the game's default settings (mcts.Config.Resolved), as
+// `taifu match` and `taifu xboard` do.
 package main
 
 import (
