@@ -21,14 +21,12 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"time"
@@ -228,28 +226,21 @@ func gameOf(variant string) (*rules.Game, *rules.XBoardDialect, error) {
 	return nil, nil, fmt.Errorf("variant %q: no game with an XBoard dialect of that name", variant)
 }
 
-// uci drives a UCI engine.
-type uci struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Scanner
-}
+// uci drives a UCI engine through xboard's process client (xboard.Start:
+// its own process group, its standard error in errors), which speaks no
+// protocol of its own until Init, which a UCI engine never gets.
+type uci struct{ c *xboard.Client }
+
+// replyWait bounds the wait for one line of the engine's (a depth search
+// prints a line a depth).
+const replyWait = 10 * time.Minute
 
 func startUCI(path, variant string) (*uci, error) {
-	cmd := exec.Command(path)
-	in, err := cmd.StdinPipe()
+	c, err := xboard.Start([]string{path})
 	if err != nil {
 		return nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("engine %s: %v", path, err)
-	}
-	u := &uci{cmd: cmd, in: in, out: bufio.NewScanner(stdout)}
-	u.out.Buffer(make([]byte, 1<<16), 1<<20)
+	u := &uci{c}
 	u.send("uci")
 	if err := u.await("uciok"); err != nil {
 		u.close()
@@ -264,15 +255,18 @@ func startUCI(path, variant string) (*uci, error) {
 	return u, nil
 }
 
-func (u *uci) send(line string) { fmt.Fprintln(u.in, line) }
+func (u *uci) send(line string) { u.c.Send(line) }
 
 func (u *uci) await(word string) error {
-	for u.out.Scan() {
-		if strings.TrimSpace(u.out.Text()) == word {
+	for {
+		l, err := u.c.Next(replyWait)
+		if err != nil {
+			return fmt.Errorf("engine before %q: %v", word, err)
+		}
+		if strings.TrimSpace(l) == word {
 			return nil
 		}
 	}
-	return fmt.Errorf("engine ended before %q", word)
 }
 
 // eval returns the engine's evaluation and choice after moves from the
@@ -285,8 +279,12 @@ func (u *uci) eval(moves []string, depth int) (ply, error) {
 	}
 	u.send("go depth " + strconv.Itoa(depth))
 	var p ply
-	for u.out.Scan() {
-		f := strings.Fields(u.out.Text())
+	for {
+		l, err := u.c.Next(replyWait)
+		if err != nil {
+			return p, fmt.Errorf("engine before its bestmove: %v", err)
+		}
+		f := strings.Fields(l)
 		if len(f) == 0 {
 			continue
 		}
@@ -317,11 +315,6 @@ func (u *uci) eval(moves []string, depth int) (ply, error) {
 			return p, nil
 		}
 	}
-	return p, errors.New("engine ended before its bestmove")
 }
 
-func (u *uci) close() {
-	u.send("quit")
-	u.in.Close()
-	u.cmd.Wait()
-}
+func (u *uci) close() { u.c.Close() }

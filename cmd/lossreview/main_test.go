@@ -45,8 +45,7 @@ func TestLosing(t *testing.T) {
 // +-10000, from a scripted engine.
 func TestUCIEval(t *testing.T) {
 	dir := t.TempDir()
-	script := filepath.Join(dir, "engine.sh")
-	body := `#!/bin/sh
+	script := writeEngine(t, dir, `#!/bin/sh
 while read -r line; do
 	case "$line" in
 	uci) echo "id name fake"; echo uciok ;;
@@ -65,10 +64,7 @@ while read -r line; do
 	quit) exit 0 ;;
 	esac
 done
-`
-	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
-		t.Fatal(err)
-	}
+`)
 	u, err := startUCI(script, "torishogi")
 	if err != nil {
 		t.Fatal(err)
@@ -112,8 +108,7 @@ func TestRunErrors(t *testing.T) {
 // c3c4 is not taifu's.
 func TestRunReviews(t *testing.T) {
 	dir := t.TempDir()
-	script := filepath.Join(dir, "engine.sh")
-	body := `#!/bin/sh
+	script := writeEngine(t, dir, `#!/bin/sh
 while read -r line; do
 	case "$line" in
 	uci) echo uciok ;;
@@ -125,10 +120,7 @@ while read -r line; do
 	quit) exit 0 ;;
 	esac
 done
-`
-	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
-		t.Fatal(err)
-	}
+`)
 	results := filepath.Join(dir, "fsf.json")
 	game := `{"variant": "torishogi", "games": [
 		{"index": 0, "a_first": true, "opening_plies": 2, "moves": ["c1c2", "e7e6", "c3c4", "c5c4"], "result": "0-1", "score_a": 0},
@@ -154,4 +146,14 @@ done
 	if strings.Contains(out.String(), "game 3") {
 		t.Errorf("game 3, a win, reviewed:\n%s", out.String())
 	}
+}
+
+// writeEngine writes a scripted engine into dir and returns its path.
+func writeEngine(t *testing.T, dir, body string) string {
+	t.Helper()
+	script := filepath.Join(dir, "engine.sh")
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return script
 }
