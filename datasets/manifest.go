@@ -66,6 +66,10 @@ type Manifest struct {
 	// resignation checks); see package selfplay.
 	Stats map[string]int64 `json:"stats,omitempty"`
 	Files []FileInfo       `json:"files"`
+	// Rescored says what relabelled the rows' value targets (taifu
+	// rescore: a solved table or an engine); "" for a run as self-play
+	// wrote it.
+	Rescored string `json:"rescored,omitempty"`
 	// Checksum is the sha256 of the manifest written with an empty
 	// Checksum (WriteManifest sets it, LoadManifest checks it and clears
 	// it): an edited or damaged manifest is refused. Manifests written

@@ -536,3 +536,15 @@ func (r *valueReader) next() parquet.Value {
 }
 
 func (r *valueReader) close() { r.r.Close() }
+
+// ReadAll returns every row of the files Files(paths) names, in Scan's
+// order, each a copy (Row.Clone): for small runs and tests, since it
+// holds them all in memory.
+func ReadAll(paths []string) ([]Row, error) {
+	var out []Row
+	err := Scan(paths, nil, func(r *Row) error {
+		out = append(out, r.Clone())
+		return nil
+	})
+	return out, err
+}

@@ -124,6 +124,15 @@ type Row struct {
 	Full bool
 }
 
+// Clone returns a copy of r that shares no memory with it (Scan reuses
+// its Row's Board and Policy between calls).
+func (r *Row) Clone() Row {
+	c := *r
+	c.Board = append([]byte(nil), r.Board...)
+	c.Policy = append([]PolicyEntry(nil), r.Policy...)
+	return c
+}
+
 // layoutRow is a row as format 4 files hold it, P the policy entry's
 // layout: the columns of formats 1 to 3 (baseRow) and full.
 type layoutRow[P any] struct {

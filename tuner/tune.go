@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"taifu/datasets"
 	"time"
 
 	"taifu/features"
@@ -214,6 +215,9 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 			"loss": "mean logistic loss of sigmoid(K*eval) against the label + l2*sum((K*(w-start))^2)",
 		},
 	}
+	if r := rescoredRuns(c.Data); r != nil {
+		prov["rescored"] = r
+	}
 	if commit := gitCommit(); commit != "" {
 		prov["git_commit"] = commit
 	}
@@ -417,4 +421,19 @@ func Frozen(names []string, only []string) []bool {
 		}
 	}
 	return fr
+}
+
+// rescoredRuns maps each run of data whose value targets taifu rescore
+// relabelled to what relabelled them (nil when none was).
+func rescoredRuns(data []string) map[string]string {
+	var out map[string]string
+	for _, d := range data {
+		if m, err := datasets.ReadManifest(d); err == nil && m.Rescored != "" {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[d] = m.Rescored
+		}
+	}
+	return out
 }

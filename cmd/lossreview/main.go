@@ -27,7 +27,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -68,11 +67,9 @@ type matchFile struct {
 	Games   []xboard.MatchGame `json:"games"`
 }
 
-// ply is one position of a game as the reference engine saw it.
-type ply struct {
-	cp   int    // its evaluation for the side to move, mates as +-10000
-	best string // its choice
-}
+// ply is one position of a game as the reference engine saw it: its
+// evaluation for the side to move and its choice.
+type ply = xboard.UCIEval
 
 // candidate is a move of taifu's the review searches again.
 type candidate struct {
@@ -92,11 +89,11 @@ func losing(game int, moves []string, evals []ply, aFirst bool, opening, drop, f
 		if (i%2 == 0) != aFirst {
 			continue
 		}
-		before, after := evals[i].cp, -evals[i+1].cp
-		if before < floor || before-after < drop || moves[i] == evals[i].best {
+		before, after := evals[i].CP, -evals[i+1].CP
+		if before < floor || before-after < drop || moves[i] == evals[i].Best {
 			continue
 		}
-		out = append(out, candidate{game, i, before, after, moves[i], evals[i].best})
+		out = append(out, candidate{game, i, before, after, moves[i], evals[i].Best})
 	}
 	return out
 }
@@ -129,11 +126,11 @@ func run(resultsPath, enginePath, weightsPath string, games, depth, drop, floor 
 	if err != nil {
 		return err
 	}
-	ref, err := startUCI(enginePath, mf.Variant)
+	ref, err := xboard.StartUCI([]string{enginePath}, mf.Variant)
 	if err != nil {
 		return err
 	}
-	defer ref.close()
+	defer ref.Close()
 
 	lost := 0
 	for _, mg := range mf.Games {
@@ -158,7 +155,7 @@ func run(resultsPath, enginePath, weightsPath string, games, depth, drop, floor 
 		n++
 		evals := make([]ply, 0, len(mg.Moves)+1)
 		for i := 0; i <= len(mg.Moves); i++ {
-			p, err := ref.eval(mg.Moves[:i], depth)
+			p, err := ref.Eval(mg.Moves[:i], depth)
 			if err != nil {
 				return fmt.Errorf("game %d ply %d: %v", mg.Index+1, i, err)
 			}
@@ -225,96 +222,3 @@ func gameOf(variant string) (*rules.Game, *rules.XBoardDialect, error) {
 	}
 	return nil, nil, fmt.Errorf("variant %q: no game with an XBoard dialect of that name", variant)
 }
-
-// uci drives a UCI engine through xboard's process client (xboard.Start:
-// its own process group, its standard error in errors), which speaks no
-// protocol of its own until Init, which a UCI engine never gets.
-type uci struct{ c *xboard.Client }
-
-// replyWait bounds the wait for one line of the engine's (a depth search
-// prints a line a depth).
-const replyWait = 10 * time.Minute
-
-func startUCI(path, variant string) (*uci, error) {
-	c, err := xboard.Start([]string{path})
-	if err != nil {
-		return nil, err
-	}
-	u := &uci{c}
-	u.send("uci")
-	if err := u.await("uciok"); err != nil {
-		u.close()
-		return nil, err
-	}
-	u.send("setoption name UCI_Variant value " + variant)
-	u.send("isready")
-	if err := u.await("readyok"); err != nil {
-		u.close()
-		return nil, err
-	}
-	return u, nil
-}
-
-func (u *uci) send(line string) { u.c.Send(line) }
-
-func (u *uci) await(word string) error {
-	for {
-		l, err := u.c.Next(replyWait)
-		if err != nil {
-			return fmt.Errorf("engine before %q: %v", word, err)
-		}
-		if strings.TrimSpace(l) == word {
-			return nil
-		}
-	}
-}
-
-// eval returns the engine's evaluation and choice after moves from the
-// start, searched to depth.
-func (u *uci) eval(moves []string, depth int) (ply, error) {
-	if len(moves) == 0 {
-		u.send("position startpos")
-	} else {
-		u.send("position startpos moves " + strings.Join(moves, " "))
-	}
-	u.send("go depth " + strconv.Itoa(depth))
-	var p ply
-	for {
-		l, err := u.c.Next(replyWait)
-		if err != nil {
-			return p, fmt.Errorf("engine before its bestmove: %v", err)
-		}
-		f := strings.Fields(l)
-		if len(f) == 0 {
-			continue
-		}
-		switch f[0] {
-		case "info":
-			for i := 0; i+2 < len(f); i++ {
-				if f[i] != "score" {
-					continue
-				}
-				v, err := strconv.Atoi(f[i+2])
-				if err != nil {
-					return p, fmt.Errorf("engine score %q", f[i+2])
-				}
-				switch f[i+1] {
-				case "cp":
-					p.cp = v
-				case "mate":
-					p.cp = 10000
-					if v < 0 {
-						p.cp = -10000
-					}
-				}
-			}
-		case "bestmove":
-			if len(f) > 1 {
-				p.best = f[1]
-			}
-			return p, nil
-		}
-	}
-}
-
-func (u *uci) close() { u.c.Close() }

@@ -16,13 +16,13 @@ func TestLosing(t *testing.T) {
 	moves := []string{"o1", "o2", "a", "b", "c", "d", "e"}
 	// evals[i]: the engine's evaluation before ply i for its side to move.
 	evals := []ply{
-		{0, "o1"}, {0, "o2"},
-		{100, "x"},  // ply 2, taifu (first): 100 -> -(+200) = -200, drop 300
-		{200, "b"},  // ply 3, the engine's move
-		{-700, "c"}, // ply 4, taifu: below the floor
-		{600, "d"},  // ply 5
-		{-50, "e"},  // ply 6, taifu plays the engine's choice
-		{50, ""},    // after the last move
+		{CP: 0, Best: "o1"}, {CP: 0, Best: "o2"},
+		{CP: 100, Best: "x"},  // ply 2, taifu (first): 100 -> -(+200) = -200, drop 300
+		{CP: 200, Best: "b"},  // ply 3, the engine's move
+		{CP: -700, Best: "c"}, // ply 4, taifu: below the floor
+		{CP: 600, Best: "d"},  // ply 5
+		{CP: -50, Best: "e"},  // ply 6, taifu plays the engine's choice
+		{CP: 50, Best: ""},    // after the last move
 	}
 	got := losing(7, moves, evals, true, 2, 150, -600)
 	want := []candidate{{game: 7, ply: 2, before: 100, after: -200, played: "a", best: "x"}}
@@ -34,49 +34,10 @@ func TestLosing(t *testing.T) {
 	if got := losing(7, moves, evals, false, 2, 150, -600); len(got) != 0 {
 		t.Errorf("taifu second: got %+v, want none", got)
 	}
-	evals[5].best = "z"
+	evals[5].Best = "z"
 	want = []candidate{{game: 7, ply: 5, before: 600, after: 50, played: "d", best: "z"}}
 	if got := losing(7, moves, evals, false, 2, 150, -600); !reflect.DeepEqual(got, want) {
 		t.Errorf("taifu second, engine choosing z: got %+v, want %+v", got, want)
-	}
-}
-
-// TestUCIEval reads a UCI engine's last score and its bestmove, mates as
-// +-10000, from a scripted engine.
-func TestUCIEval(t *testing.T) {
-	dir := t.TempDir()
-	script := writeEngine(t, dir, `#!/bin/sh
-while read -r line; do
-	case "$line" in
-	uci) echo "id name fake"; echo uciok ;;
-	isready) echo readyok ;;
-	"position startpos") pos=start ;;
-	position*) pos=moves ;;
-	go*)
-		if [ "$pos" = start ]; then
-			echo "info depth 1 score cp 12 pv a"
-			echo "info depth 2 seldepth 3 score cp -34 nodes 5 pv b"
-			echo "bestmove b"
-		else
-			echo "info depth 1 score mate -2 pv c"
-			echo "bestmove c"
-		fi ;;
-	quit) exit 0 ;;
-	esac
-done
-`)
-	u, err := startUCI(script, "torishogi")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer u.close()
-	p, err := u.eval(nil, 2)
-	if err != nil || p != (ply{-34, "b"}) {
-		t.Errorf("start: got %+v, %v; want {-34 b}", p, err)
-	}
-	p, err = u.eval([]string{"c1c2"}, 2)
-	if err != nil || p != (ply{-10000, "c"}) {
-		t.Errorf("after a move: got %+v, %v; want {-10000 c}", p, err)
 	}
 }
 

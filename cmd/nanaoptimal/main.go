@@ -58,17 +58,6 @@ func contains(ms []rules.Move, m rules.Move) bool {
 	return false
 }
 
-// flip turns a value for one side into the value for the other.
-func flip(v solve.Value) solve.Value {
-	switch v {
-	case solve.Win:
-		return solve.Loss
-	case solve.Loss:
-		return solve.Win
-	}
-	return v
-}
-
 func run(tablePath, weightsPath string, positions, maxPly int, seed uint64, cfg mcts.Config, misses bool) error {
 	t, err := solve.Open(tablePath)
 	if err != nil {
@@ -112,14 +101,13 @@ func run(tablePath, weightsPath string, positions, maxPly int, seed uint64, cfg 
 			return fmt.Errorf("%s: %v", st, err)
 		}
 		ms := st.Legal(buf[:0])
+		keep := make([]bool, len(ms))
+		if err := t.Keeping(&p, ms, keep); err != nil {
+			return fmt.Errorf("%s: %v", st, err)
+		}
 		var best []rules.Move // moves keeping the value, whatever the distance
-		for _, m := range ms {
-			q := p.Apply(m)
-			r, err := t.Probe(&q)
-			if err != nil {
-				return fmt.Errorf("%s after %s: %v", st, g.MoveString(m), err)
-			}
-			if flip(r.Value) == res.Value {
+		for i, m := range ms {
+			if keep[i] {
 				best = append(best, m)
 			}
 		}

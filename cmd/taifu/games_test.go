@@ -98,18 +98,11 @@ func TestGamesCommand(t *testing.T) {
 // scanRows reads every row under path (copies).
 func scanRows(t *testing.T, path string) []datasets.Row {
 	t.Helper()
-	var out []datasets.Row
-	err := datasets.Scan([]string{path}, nil, func(r *datasets.Row) error {
-		c := *r
-		c.Board = append([]byte(nil), r.Board...)
-		c.Policy = append([]datasets.PolicyEntry(nil), r.Policy...)
-		out = append(out, c)
-		return nil
-	})
+	rows, err := datasets.ReadAll([]string{path})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return out
+	return rows
 }
 
 // TestTuneBadFiles: a truncated, corrupt or foreign Parquet file or feature

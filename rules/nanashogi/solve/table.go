@@ -249,8 +249,27 @@ func (t *Table) Probe(p *nanashogi.Pos) (Result, error) {
 	return negate(best), nil
 }
 
-// BestMoves returns the moves of p that keep its solved value, in move-text
-// order.
+// Keeping sets keep[i] when the move legal[i] of p keeps p's solved value
+// (win, draw or loss, whatever the distance): the moves a player who knows
+// the solution may play. legal are p's legal moves, keep as long.
+func (t *Table) Keeping(p *nanashogi.Pos, legal []rules.Move, keep []bool) error {
+	want, err := t.Probe(p)
+	if err != nil {
+		return err
+	}
+	for i, m := range legal {
+		q := p.Apply(m)
+		r, err := t.Probe(&q)
+		if err != nil {
+			return err
+		}
+		keep[i] = negate(r).Value == want.Value
+	}
+	return nil
+}
+
+// BestMoves returns the moves of p that keep its solved value and its
+// distance, in move-text order.
 func (t *Table) BestMoves(p *nanashogi.Pos) ([]rules.Move, error) {
 	want, err := t.Probe(p)
 	if err != nil {

@@ -53,6 +53,32 @@ func TestProbeKingDrops(t *testing.T) {
 	if err != nil || len(best) != 1 || nanashogi.Game.MoveString(best[0]) != "K@c3" {
 		t.Errorf("best moves %v (%v), want [K@c3]", best, err)
 	}
+	// The moves keeping the value: White's win only by k@c3; at the
+	// start (a draw) every king drop but K@a1, which loses.
+	for _, c := range []struct{ pos, want string }{
+		{"3/3/K,2 white [R,B,k,r,b]", "K@c3"},
+		{nanashogi.Game.StartPosition, "K@b1 K@c1 K@a2 K@c2 K@a3 K@b3 K@c3"}, // no drop on b2 (RULINGS.md)
+	} {
+		p := mustPos(t, c.pos)
+		st := nanashogi.NewState(p)
+		legal := st.Legal(nil)
+		keep := make([]bool, len(legal))
+		if err := tb.Keeping(&p, legal, keep); err != nil {
+			t.Fatalf("%s: %v", c.pos, err)
+		}
+		var got []string
+		for i, m := range legal {
+			if keep[i] {
+				got = append(got, nanashogi.Game.MoveString(m))
+			}
+		}
+		slices.Sort(got)
+		want := strings.Fields(c.want)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: keeping %v, want %v", c.pos, got, want)
+		}
+	}
 }
 
 // TestProbeLosingSide: with every reply losing, the slowest loss is chosen.

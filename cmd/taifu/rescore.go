@@ -1,0 +1,185 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strings"
+	"time"
+
+	"taifu/datasets"
+	"taifu/rescore"
+	"taifu/rules"
+	"taifu/rules/nanashogi"
+	"taifu/rules/nanashogi/solve"
+	"taifu/xboard"
+)
+
+func init() {
+	register(&command{"rescore", "relabel a run's value targets with a solved table or an engine's evaluation", runRescore})
+}
+
+func runRescore(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("rescore", stderr)
+	data := fs.String("data", "", "the run directory to rescore (required)")
+	out := fs.String("out", "", "the new run's directory (required; must not hold a run)")
+	table := fs.String("table", "", "exact judge: a solved table (taifu solve --out; Nana shogi): each row's result and root value become the position's solved result")
+	engine := fs.String("engine", "", "inexact judge: command line of a UCI engine with UCI_Variant (Fairy-Stockfish): each row's root value becomes its evaluation; fit it with taifu tune --lambda below 1")
+	policy := fs.Bool("policy", false, "with --table: also replace each row's policy target (root visits) with the moves that keep the solved value, one visit each, and make every row a policy target")
+	depth := fs.Int("depth", 8, "with --engine: search depth of each evaluation")
+	cpScale := fs.Float64("cp-scale", 400, "with --engine: centipawns that make 10:1 odds: root value = 2/(1+10^(-cp/scale)) - 1")
+	workers := fs.Int("workers", 1, "games judged at once (with --engine, one engine process each)")
+	quiet := fs.Bool("quiet", false, "no progress bar")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *data == "" || *out == "" {
+		return errors.New("--data and --out are required")
+	}
+	if (*table == "") == (*engine == "") {
+		return errors.New("give one judge: --table FILE or --engine CMD")
+	}
+	if err := firstErr(intIn("depth", int64(*depth), 1, 64), floatIn("cp-scale", *cpScale, 1, 1e6), workersIn("workers", int64(*workers), 1)); err != nil {
+		return err
+	}
+	m, err := datasets.ReadManifest(*data)
+	if err != nil {
+		return err
+	}
+	g, err := rules.Lookup(m.Game)
+	if err != nil {
+		return fmt.Errorf("%s: %v", *data, err)
+	}
+	if *policy && *table == "" {
+		return errors.New("--policy needs --table: only a solved table knows the moves that keep a value")
+	}
+	cfg := rescore.Config{Data: *data, Out: *out, Game: g, Workers: *workers, Policy: *policy}
+	if *table != "" {
+		if g != nanashogi.Game {
+			return fmt.Errorf("--table: solved tables exist for nanashogi only; %s holds %s games", *data, g.Name)
+		}
+		t, sum, err := loadTable(*table)
+		if err != nil {
+			return err
+		}
+		cfg.NewJudge = func() (rescore.Judge, error) { return tableJudge{t}, nil }
+		cfg.Describe = fmt.Sprintf("table %s (sha256 %s)", *table, sum)
+		if *policy {
+			cfg.Describe += ", policy: value-keeping moves"
+		}
+	} else {
+		argv := strings.Fields(*engine)
+		d := rules.XBoard(g)
+		if d == nil {
+			return fmt.Errorf("--engine: %s has no XBoard dialect (move text an engine reads)", g.Name)
+		}
+		cfg.NewJudge = func() (rescore.Judge, error) {
+			u, err := xboard.StartUCI(argv, d.Variant)
+			if err != nil {
+				return nil, fmt.Errorf("--engine %s: %v", *engine, err)
+			}
+			return &engineJudge{u: u, game: g, dialect: d, depth: *depth, scale: *cpScale}, nil
+		}
+		cfg.Describe = fmt.Sprintf("engine %s, depth %d, cp scale %g", *engine, *depth, *cpScale)
+	}
+	show := newProgressOutput(stderr, !*quiet, 30*time.Second)
+	defer show.Close()
+	cfg.Progress = show.Record
+	t0 := time.Now()
+	st, err := rescore.Run(cfg)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "rescored %d games, %d rows in %v: %d results changed, root values moved %.3f on average\n",
+		st.Games, st.Rows, time.Since(t0).Round(time.Millisecond), st.ResultChanged, st.MeanAbsShift)
+	fmt.Fprintf(stdout, "next: taifu tune --game %s --data %s --out %s-rescored.json\n", g.Name, shellQuote(*out), g.Name)
+	return nil
+}
+
+// loadTable reads a solved table into memory and returns its sha256.
+func loadTable(path string) (*solve.Table, string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, "", fmt.Errorf("--table: %v", err)
+	}
+	h := sha256.New()
+	_, err = io.Copy(h, f)
+	f.Close()
+	if err != nil {
+		return nil, "", fmt.Errorf("--table: %v", err)
+	}
+	t, err := solve.Load(path)
+	if err != nil {
+		return nil, "", fmt.Errorf("--table: %v", err)
+	}
+	return t, hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+// tableJudge values Nana shogi positions by the solved table: exact.
+type tableJudge struct{ t *solve.Table }
+
+func (j tableJudge) NewGame(rules.State) error { return nil }
+func (j tableJudge) Close() error              { return nil }
+
+func (j tableJudge) Value(st rules.State, _ []rules.Move) (float64, bool, error) {
+	p := st.(*nanashogi.State).Pos()
+	r, err := j.t.Probe(&p)
+	if err != nil {
+		return 0, false, err
+	}
+	switch r.Value {
+	case solve.Win:
+		return 1, true, nil
+	case solve.Loss:
+		return -1, true, nil
+	}
+	return 0, true, nil
+}
+
+// Keeping marks the moves of st that keep its solved value.
+func (j tableJudge) Keeping(st rules.State, legal []rules.Move, keep []bool) error {
+	p := st.(*nanashogi.State).Pos()
+	return j.t.Keeping(&p, legal, keep)
+}
+
+// engineJudge values positions by a UCI engine's search to a fixed depth,
+// its centipawns mapped to [-1, 1] by a logistic curve. The engine's hash
+// is cleared before each game, so a game's values do not depend on the
+// games the same engine judged before.
+type engineJudge struct {
+	u       *xboard.UCI
+	game    *rules.Game
+	dialect *rules.XBoardDialect
+	depth   int
+	scale   float64
+	start   string
+	moves   []string
+}
+
+func (j *engineJudge) NewGame(start rules.State) error {
+	if j.start == "" {
+		j.start = j.game.Start().String()
+	}
+	if start.String() != j.start {
+		return fmt.Errorf("the game starts from %s, not the game's start position: an engine judge needs games from the start", start)
+	}
+	return j.u.NewGame()
+}
+
+func (j *engineJudge) Close() error { return j.u.Close() }
+
+func (j *engineJudge) Value(_ rules.State, moves []rules.Move) (float64, bool, error) {
+	j.moves = j.moves[:0]
+	for _, m := range moves {
+		j.moves = append(j.moves, j.dialect.Move(m))
+	}
+	e, err := j.u.Eval(j.moves, j.depth)
+	if err != nil {
+		return 0, false, err
+	}
+	return 2/(1+math.Pow(10, -float64(e.CP)/j.scale)) - 1, false, nil
+}

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"taifu/datasets"
+	"taifu/rules/nanashogi"
+	"taifu/rules/nanashogi/solve"
+)
+
+// smallRun plays a short self-play run of game into a new directory.
+func smallRun(t *testing.T, game string) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "run")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"selfplay", "--game", game, "--weights", "start", "--games", "3", "--playouts", "4",
+		"--max-plies", "8", "--seed", "5", "--out", out, "--quiet"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("selfplay: exit %d: %s", code, stderr.String())
+	}
+	return out
+}
+
+// TestRescoreEngine: with --engine, each row's root value becomes the
+// engine's score through the logistic curve of --cp-scale, and nothing
+// else changes; the engine is asked for a fresh game before each game.
+func TestRescoreEngine(t *testing.T) {
+	src := smallRun(t, "torishogi")
+	dir := t.TempDir()
+	log := filepath.Join(dir, "engine.log")
+	engine := filepath.Join(dir, "engine.sh")
+	// A UCI engine that scores every position +400 cp, and logs what it is sent.
+	os.WriteFile(engine, []byte(`#!/bin/sh
+while read -r line; do
+	echo "$line" >> `+log+`
+	case "$line" in
+	uci) echo "id name fixed"; echo uciok ;;
+	isready) echo readyok ;;
+	go*) echo "info depth 3 score cp 400 pv x"; echo "bestmove x" ;;
+	quit) exit 0 ;;
+	esac
+done
+`), 0o755)
+	out := filepath.Join(dir, "out")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"rescore", "--data", src, "--out", out, "--engine", engine, "--depth", "3", "--workers", "2", "--quiet"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("rescore: exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "rescored 3 games") {
+		t.Errorf("stdout: %s", stdout.String())
+	}
+	before, after := scanRows(t, src), scanRows(t, out)
+	if len(after) != len(before) || len(after) == 0 {
+		t.Fatalf("%d rows written of %d", len(after), len(before))
+	}
+	want := float32(2/(1+math.Pow(10, -400.0/400)) - 1) // 10:1 odds: 0.818
+	for i, r := range after {
+		if r.RootValue != want {
+			t.Errorf("row %d: root value %v, want %v", i, r.RootValue, want)
+		}
+		r.RootValue = before[i].RootValue
+		if r.Result != before[i].Result || r.Move != before[i].Move || r.Position != before[i].Position || len(r.Policy) != len(before[i].Policy) {
+			t.Errorf("row %d changed beyond its root value", i)
+		}
+	}
+	sent, _ := os.ReadFile(log)
+	if n := strings.Count(string(sent), "ucinewgame"); n != 3 {
+		t.Errorf("the engines were sent %d ucinewgame, want one a game (3)", n)
+	}
+	if !strings.Contains(string(sent), "setoption name UCI_Variant value torishogi") || !strings.Contains(string(sent), "go depth 3") {
+		t.Errorf("engine input lacks the variant or the depth:\n%s", sent)
+	}
+	m, err := datasets.ReadManifest(out)
+	if err != nil || !strings.Contains(m.Rescored, "depth 3") {
+		t.Errorf("manifest rescored %q (%v)", m.Rescored, err)
+	}
+}
+
+// drawTable writes a Nana shogi table file in which every position is a
+// draw (code 0), the size of the real one (sparse on disk).
+func drawTable(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "draws.tb")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h [32]byte
+	copy(h[:], "TAIFUNS1")
+	copy(h[8:], nanashogi.Game.RulesVersion)
+	binary.LittleEndian.PutUint64(h[24:], uint64(solve.N))
+	f.Write(h[:])
+	if err := f.Truncate(32 + solve.N); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	return path
+}
+
+// TestRescoreTable: with --table every row's result and root value become
+// the solved value (here a draw everywhere), and with --policy the policy
+// target holds every move that keeps it (here all), one visit each.
+func TestRescoreTable(t *testing.T) {
+	src := smallRun(t, "nanashogi")
+	out := filepath.Join(t.TempDir(), "out")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"rescore", "--data", src, "--out", out, "--table", drawTable(t), "--policy", "--quiet"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("rescore: exit %d: %s", code, stderr.String())
+	}
+	before := scanRows(t, src)
+	changed := 0
+	for i, r := range scanRows(t, out) {
+		if r.Result != 0 || r.RootValue != 0 || !r.Full || len(r.Policy) != int(r.LegalMoves) {
+			t.Errorf("row %d: result %d, root value %v, full %v, %d policy moves of %d", i, r.Result, r.RootValue, r.Full, len(r.Policy), r.LegalMoves)
+		}
+		for _, e := range r.Policy {
+			if e.Visits != 1 {
+				t.Errorf("row %d: %d visits, want 1", i, e.Visits)
+			}
+		}
+		if before[i].Result != 0 {
+			changed++
+		}
+	}
+	if !strings.Contains(stdout.String(), "results changed") || changed == 0 {
+		t.Errorf("no decided game to relabel (%d), or stdout %q", changed, stdout.String())
+	}
+	// A fit on the rescored run says so in its provenance.
+	w := filepath.Join(t.TempDir(), "w.json")
+	if code := run([]string{"tune", "--game", "nanashogi", "--data", out, "--policy", "off", "--force", "--quiet", "--out", w}, &stdout, &stderr); code != 0 {
+		t.Fatalf("tune: exit %d: %s", code, stderr.String())
+	}
+	data, _ := os.ReadFile(w)
+	if !strings.Contains(string(data), `"rescored"`) || !strings.Contains(string(data), "draws.tb") {
+		t.Errorf("the fit's provenance does not name the table its run was rescored with")
+	}
+}
+
+// TestRescoreErrors: bad flags are one-line errors.
+func TestRescoreErrors(t *testing.T) {
+	nana := smallRun(t, "nanashogi")
+	tori := smallRun(t, "torishogi")
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--data", nana}, "--data and --out are required"},
+		{[]string{"--data", nana, "--out", filepath.Join(dir, "a")}, "give one judge"},
+		{[]string{"--data", nana, "--out", filepath.Join(dir, "a"), "--table", "x", "--engine", "y"}, "give one judge"},
+		{[]string{"--data", tori, "--out", filepath.Join(dir, "a"), "--engine", "y", "--policy"}, "--policy needs --table"},
+		{[]string{"--data", tori, "--out", filepath.Join(dir, "a"), "--table", "x"}, "nanashogi only"},
+		{[]string{"--data", nana, "--out", filepath.Join(dir, "a"), "--table", filepath.Join(dir, "none.tb")}, "none.tb"},
+		{[]string{"--data", nana, "--out", filepath.Join(dir, "a"), "--engine", "y", "--depth", "0"}, "depth"},
+		{[]string{"--data", filepath.Join(dir, "norun"), "--out", filepath.Join(dir, "a"), "--engine", "y"}, "norun"},
+		{[]string{"--data", nana, "--out", nana, "--table", drawTable(t)}, "already holds a run"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(append([]string{"rescore"}, c.args...), &stdout, &stderr)
+		if code == 0 || !strings.Contains(stderr.String(), c.want) || strings.Count(stderr.String(), "\n") != 1 {
+			t.Errorf("rescore %v: exit %d, stderr %q; want one line with %q", c.args, code, stderr.String(), c.want)
+		}
+	}
+}

@@ -1,0 +1,304 @@
+// Package rescore relabels the value targets of a self-play run with a
+// better judge of its positions than the game's result, and writes the
+// relabelled run as a new run that taifu tune reads like any other.
+//
+// A Judge values a position for its side to move. An exact judge (a
+// solved game's table) gives the game-theoretic result: it replaces both
+// value targets of the row, result and root_value, so the fit learns the
+// solution instead of the outcome of one self-play game. An inexact judge
+// (a stronger engine's evaluation) replaces root_value alone, which the
+// fit reads with --lambda below 1. Every other column, the policy targets
+// among them, is kept as it was. Leela Chess Zero rescores its training
+// data with endgame tables in the same way (its "rescorer").
+//
+// Games are judged in parallel, one Judge a worker, and written in the
+// order they were read, so the output does not depend on the number of
+// workers when the judge is deterministic.
+package rescore
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"taifu/datasets"
+	"taifu/progress"
+	"taifu/rules"
+)
+
+// A Judge values the positions of one game. One Judge serves one worker:
+// its methods are never called concurrently.
+type Judge interface {
+	// Value returns the value of st for its side to move, in [-1, 1], and
+	// whether it is the exact game-theoretic result (then -1, 0 or +1).
+	// moves are the moves played from the game's start to st.
+	Value(st rules.State, moves []rules.Move) (v float64, exact bool, err error)
+	// NewGame is called before the first position of each game, with the
+	// position the game started from (a run's games may start from random
+	// setups).
+	NewGame(start rules.State) error
+	// Close releases what the judge holds.
+	Close() error
+}
+
+// A MoveJudge is a judge that also knows which moves keep a position's
+// value (an exact judge). With Config.Policy its verdict replaces the
+// row's policy target: one visit for each move that keeps the value.
+type MoveJudge interface {
+	Judge
+	// Keeping sets keep[i] for each move legal[i] of st that keeps st's
+	// value for its side to move.
+	Keeping(st rules.State, legal []rules.Move, keep []bool) error
+}
+
+// Config says what to rescore, where to write it and with what judge.
+type Config struct {
+	Data    string // the run directory to read
+	Out     string // the new run's directory; it must not hold a run
+	Game    *rules.Game
+	Workers int // games judged at once (0: 1)
+	// NewJudge makes the judge of one worker.
+	NewJudge func() (Judge, error)
+	// Policy replaces each row's policy target with the judge's
+	// value-keeping moves (the judge must be a MoveJudge), and marks every
+	// row a full search, so that every row is a policy target.
+	Policy bool
+	// Describe says what judged the rows, for the manifest's rescored field.
+	Describe string
+	Progress progress.Recorder
+}
+
+// Stats counts what a rescoring did.
+type Stats struct {
+	Games, Rows int64
+	// ResultChanged counts the rows whose result an exact judge changed.
+	ResultChanged int64
+	// MeanAbsShift is the mean of |new root_value - old root_value|.
+	MeanAbsShift float64
+}
+
+// game is one game's rows, in ply order, and its sequence number in the
+// input.
+type game struct {
+	seq     int
+	rows    []datasets.Row
+	changed int     // rows whose result changed
+	shift   float64 // sum of |root_value change|
+	err     error
+}
+
+// Run rescores cfg.Data into cfg.Out.
+func Run(cfg Config) (*Stats, error) {
+	if cfg.Game == nil || cfg.NewJudge == nil {
+		return nil, errors.New("rescore: no game or no judge")
+	}
+	if cfg.Out == "" {
+		return nil, errors.New("rescore: no output directory")
+	}
+	if _, err := os.Stat(filepath.Join(cfg.Out, datasets.ManifestName(0, 1))); err == nil {
+		return nil, fmt.Errorf("rescore: %s already holds a run: choose another output", cfg.Out)
+	}
+	src, err := datasets.ReadManifest(cfg.Data)
+	if err != nil {
+		return nil, err
+	}
+	files, err := datasets.RunFiles(cfg.Data)
+	if err != nil {
+		return nil, err
+	}
+	if src.Game != cfg.Game.Name {
+		return nil, fmt.Errorf("rescore: the run holds %s games, the judge judges %s", src.Game, cfg.Game.Name)
+	}
+	moveText := src.Format <= 2
+	workers := max(cfg.Workers, 1)
+	judges := make([]Judge, workers)
+	defer func() {
+		for _, j := range judges {
+			if j != nil {
+				j.Close()
+			}
+		}
+	}()
+	for i := range judges {
+		if judges[i], err = cfg.NewJudge(); err != nil {
+			return nil, err
+		}
+		if _, ok := judges[i].(MoveJudge); cfg.Policy && !ok {
+			return nil, errors.New("rescore: the judge does not know the value-keeping moves a policy target needs")
+		}
+	}
+	w, err := datasets.NewWriter(datasets.WriterConfig{Dir: cfg.Out, Game: src.Game, MoveText: moveText, NoFull: src.Format <= 3})
+	if err != nil {
+		return nil, err
+	}
+	st := &Stats{}
+	var shift float64
+	cfg.Progress.Record(progress.Event{Stage: "rescore", Total: src.Rows, Start: true})
+
+	todo := make(chan *game, workers)
+	done := make(chan *game, workers)
+	var wg sync.WaitGroup
+	for _, j := range judges {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for g := range todo {
+				var mj MoveJudge
+				if cfg.Policy {
+					mj = j.(MoveJudge)
+				}
+				g.changed, g.shift, g.err = judgeGame(cfg.Game, j, mj, moveText, g.rows)
+				done <- g
+			}
+		}()
+	}
+	// The writer: games in input order, held back until their turn.
+	writeErr := make(chan error, 1)
+	go func() {
+		var failed error
+		held := map[int]*game{}
+		next := 0
+		for g := range done {
+			held[g.seq] = g
+			for h := held[next]; h != nil; h = held[next] {
+				delete(held, next)
+				next++
+				if failed != nil {
+					continue
+				}
+				if h.err != nil {
+					failed = fmt.Errorf("game %d of %s: %v", h.rows[0].GameNumber, h.rows[0].RunID, h.err)
+					continue
+				}
+				if err := w.Write(h.rows); err != nil {
+					failed = err
+					continue
+				}
+				st.Games++
+				st.Rows += int64(len(h.rows))
+				st.ResultChanged += int64(h.changed)
+				shift += h.shift
+				cfg.Progress.Record(progress.Event{Stage: "rescore", Done: st.Rows, Total: src.Rows})
+			}
+		}
+		writeErr <- failed
+	}()
+
+	var cur *game
+	seq := 0
+	var lastRun string
+	lastGame := int64(-1)
+	scanErr := datasets.Scan(files, nil, func(r *datasets.Row) error {
+		if cur == nil || r.GameNumber != lastGame || r.RunID != lastRun {
+			if cur != nil {
+				todo <- cur
+			}
+			cur = &game{seq: seq}
+			seq++
+			lastGame, lastRun = r.GameNumber, r.RunID
+		}
+		if int(r.Ply) != len(cur.rows) {
+			return fmt.Errorf("game %d of %s: ply %d follows %d rows (a run's games must be whole)", r.GameNumber, r.RunID, r.Ply, len(cur.rows))
+		}
+		cur.rows = append(cur.rows, r.Clone())
+		return nil
+	})
+	if scanErr == nil && cur != nil {
+		todo <- cur
+	}
+	close(todo)
+	wg.Wait()
+	close(done)
+	failed := <-writeErr
+	cfg.Progress.Record(progress.Event{Stage: "rescore", Done: st.Rows, Total: src.Rows, End: true})
+	if err := errors.Join(scanErr, failed); err != nil {
+		w.Abort()
+		return nil, fmt.Errorf("rescore: %w", err)
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	if st.Rows > 0 {
+		st.MeanAbsShift = shift / float64(st.Rows)
+	}
+	now := time.Now().UTC().Format(time.RFC3339)
+	m := &datasets.Manifest{
+		Format: min(src.Format, 4), RunID: src.RunID, Game: src.Game, RulesVersion: src.RulesVersion,
+		Seed: src.Seed, WeightsVersion: src.WeightsVersion, WeightsHash: src.WeightsHash, Config: src.Config,
+		Shards: 1, Games: st.Games, Done: st.Games, Complete: true, Rows: st.Rows,
+		Started: now, Updated: now, Files: w.Files(), Rescored: cfg.Describe,
+	}
+	if err := datasets.WriteManifest(cfg.Out, m); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// judgeGame replaces the value targets of one game's rows (and their
+// policy targets when mj is not nil; moves as text when moveText) and
+// returns how many results changed and the sum of the root values'
+// changes.
+func judgeGame(g *rules.Game, j Judge, mj MoveJudge, moveText bool, rows []datasets.Row) (changed int, shift float64, err error) {
+	start, err := rules.ParsePosition(g, rows[0].Position)
+	if err != nil {
+		return 0, 0, fmt.Errorf("ply 0: %v", err)
+	}
+	if err := j.NewGame(start.Clone()); err != nil {
+		return 0, 0, err
+	}
+	st := start
+	moves := make([]rules.Move, 0, len(rows))
+	var legal []rules.Move
+	var keep []bool
+	for i := range rows {
+		r := &rows[i]
+		v, exact, err := j.Value(st, moves)
+		if err != nil {
+			return 0, 0, fmt.Errorf("ply %d: %v", r.Ply, err)
+		}
+		if math.IsNaN(v) || v < -1 || v > 1 {
+			return 0, 0, fmt.Errorf("ply %d: the judge's value %v is outside [-1, 1]", r.Ply, v)
+		}
+		if exact {
+			res := int8(math.Round(v))
+			if res != r.Result {
+				changed++
+			}
+			r.Result = res
+		}
+		shift += math.Abs(v - float64(r.RootValue))
+		r.RootValue = float32(v)
+		if mj != nil {
+			legal = st.Legal(legal[:0])
+			keep = append(keep[:0], make([]bool, len(legal))...)
+			if err := mj.Keeping(st, legal, keep); err != nil {
+				return 0, 0, fmt.Errorf("ply %d: %v", r.Ply, err)
+			}
+			r.Policy = r.Policy[:0]
+			for k, m := range legal {
+				if keep[k] {
+					e := datasets.PolicyEntry{Index: int32(k), Visits: 1}
+					if moveText {
+						e.Move = g.MoveString(m)
+					}
+					r.Policy = append(r.Policy, e)
+				}
+			}
+			r.Full = true
+		}
+		if i == len(rows)-1 {
+			break
+		}
+		m, err := rules.ParseMove(st, r.Move)
+		if err != nil {
+			return 0, 0, fmt.Errorf("ply %d: move %q: %v", r.Ply, r.Move, err)
+		}
+		moves = append(moves, m)
+		st.Make(m)
+	}
+	return changed, shift, nil
+}
