@@ -55,18 +55,11 @@ func rowsOf(t *testing.T, dir string) []datasets.Row {
 // them (datasets.Scan).
 func rowsInOrder(t *testing.T, dir string) []datasets.Row {
 	t.Helper()
-	var out []datasets.Row
-	err := datasets.Scan([]string{dir}, nil, func(r *datasets.Row) error {
-		c := *r
-		c.Board = append([]byte(nil), r.Board...)
-		c.Policy = append([]datasets.PolicyEntry(nil), r.Policy...)
-		out = append(out, c)
-		return nil
-	})
+	rows, err := datasets.ReadAll([]string{dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return out
+	return rows
 }
 
 func parquetBytes(t *testing.T, dir string) map[string][]byte {
