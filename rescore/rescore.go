@@ -17,6 +17,8 @@
 package rescore
 
 import (
+	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -70,6 +72,10 @@ type Config struct {
 	// Describe says what judged the rows, for the manifest's rescored field.
 	Describe string
 	Progress progress.Recorder
+	// Ctx, when set, stops the rescoring when it is done: Run then
+	// returns its error and writes nothing that reads as a run (no
+	// manifest, no temporary file).
+	Ctx context.Context
 }
 
 // Stats counts what a rescoring did.
@@ -139,6 +145,7 @@ func Run(cfg Config) (*Stats, error) {
 	var shift float64
 	cfg.Progress.Record(progress.Event{Stage: "rescore", Total: src.Rows, Start: true})
 
+	ctx := cmp.Or[context.Context](cfg.Ctx, context.Background())
 	todo := make(chan *game, workers)
 	done := make(chan *game, workers)
 	var wg sync.WaitGroup
@@ -147,6 +154,10 @@ func Run(cfg Config) (*Stats, error) {
 		go func() {
 			defer wg.Done()
 			for g := range todo {
+				if g.err = ctx.Err(); g.err != nil {
+					done <- g
+					continue
+				}
 				var mj MoveJudge
 				if cfg.Policy {
 					mj = j.(MoveJudge)
@@ -194,6 +205,9 @@ func Run(cfg Config) (*Stats, error) {
 	lastGame := int64(-1)
 	scanErr := datasets.Scan(files, nil, func(r *datasets.Row) error {
 		if cur == nil || r.GameNumber != lastGame || r.RunID != lastRun {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			if cur != nil {
 				todo <- cur
 			}
@@ -214,6 +228,9 @@ func Run(cfg Config) (*Stats, error) {
 	wg.Wait()
 	close(done)
 	failed := <-writeErr
+	if failed == nil {
+		failed = ctx.Err() // stopped while the last games were judged
+	}
 	cfg.Progress.Record(progress.Event{Stage: "rescore", Done: st.Rows, Total: src.Rows, End: true})
 	if err := errors.Join(scanErr, failed); err != nil {
 		w.Abort()

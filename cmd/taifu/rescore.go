@@ -89,8 +89,14 @@ func runRescore(args []string, stdout, stderr io.Writer) error {
 	show := newProgressOutput(stderr, !*quiet, 30*time.Second)
 	defer show.Close()
 	cfg.Progress = show.Record
+	ctx, got, stop := stopContext()
+	defer stop()
+	cfg.Ctx = ctx
 	t0 := time.Now()
 	st, err := rescore.Run(cfg)
+	if sig := got(); sig != nil {
+		return &interrupted{sig, fmt.Sprintf("nothing written (%s holds no run); rescore again", *out)}
+	}
 	if err != nil {
 		return err
 	}

@@ -3,11 +3,15 @@ package main
 import (
 	"bytes"
 	"encoding/binary"
+	"io/fs"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"taifu/datasets"
 	"taifu/rules/nanashogi"
@@ -165,5 +169,50 @@ func TestRescoreErrors(t *testing.T) {
 		if code == 0 || !strings.Contains(stderr.String(), c.want) || strings.Count(stderr.String(), "\n") != 1 {
 			t.Errorf("rescore %v: exit %d, stderr %q; want one line with %q", c.args, code, stderr.String(), c.want)
 		}
+	}
+}
+
+// TestRescoreStopSignals: SIGINT and SIGTERM stop taifu rescore as they
+// stop the other commands (exit 130 and 143, a last line saying so), and
+// leave nothing in --out that reads as a run: no manifest, no temporary
+// file. The signal comes while a scripted engine judges the second game,
+// after the first was written.
+func TestRescoreStopSignals(t *testing.T) {
+	bin := taifuBinary(t)
+	src := smallRun(t, "torishogi")
+	for _, c := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+		t.Run(signalName(c.sig), func(t *testing.T) {
+			dir := t.TempDir()
+			ready := filepath.Join(dir, "ready")
+			engine := filepath.Join(dir, "engine.sh")
+			os.WriteFile(engine, []byte(`#!/bin/sh
+n=0
+while read -r line; do
+	case "$line" in
+	uci) echo uciok ;;
+	isready) echo readyok ;;
+	go*) n=$((n+1)); [ $n -eq 12 ] && touch `+ready+`; sleep 0.05; echo "info depth 1 score cp 10"; echo "bestmove x" ;;
+	quit) exit 0 ;;
+	esac
+done
+`), 0o755)
+			out := filepath.Join(dir, "out")
+			p := startUntilFile(t, bin, []string{"rescore", "--data", src, "--out", out, "--engine", engine, "--quiet"}, ready)
+			p.cmd.Process.Signal(c.sig)
+			err, last := p.wait(t, 30*time.Second, "after the signal")
+			ee, ok := err.(*exec.ExitError)
+			if !ok || ee.ExitCode() != c.code || !strings.Contains(last, "interrupted by "+signalName(c.sig)) || !strings.Contains(last, "nothing written") {
+				t.Fatalf("exit %v, last line %q: want exit %d and a line saying it was interrupted and wrote nothing", err, last, c.code)
+			}
+			filepath.WalkDir(out, func(path string, d fs.DirEntry, err error) error {
+				if err == nil && !d.IsDir() {
+					t.Errorf("interrupted rescore left %s", path)
+				}
+				return nil
+			})
+		})
 	}
 }
