@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -22,10 +21,7 @@ import (
 // are gone soon after the referee ends.
 func TestEngineMatchStopSignals(t *testing.T) {
 	bin := taifuBinary(t)
-	for _, c := range []struct {
-		sig  syscall.Signal
-		code int
-	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+	for _, c := range stopCases {
 		t.Run(signalName(c.sig), func(t *testing.T) {
 			dir := t.TempDir()
 			started := filepath.Join(dir, "engine.pid")

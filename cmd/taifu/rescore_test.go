@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -180,10 +179,7 @@ func TestRescoreErrors(t *testing.T) {
 func TestRescoreStopSignals(t *testing.T) {
 	bin := taifuBinary(t)
 	src := smallRun(t, "torishogi")
-	for _, c := range []struct {
-		sig  syscall.Signal
-		code int
-	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+	for _, c := range stopCases {
 		t.Run(signalName(c.sig), func(t *testing.T) {
 			dir := t.TempDir()
 			ready := filepath.Join(dir, "ready")

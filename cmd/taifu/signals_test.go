@@ -66,6 +66,13 @@ func TestMatchReportWriteFails(t *testing.T) {
 }
 
 // running is a taifu process started by startUntilFile.
+// stopCases are the stop signals and the exit codes they end a command
+// with (128 + the signal's number).
+var stopCases = []struct {
+	sig  syscall.Signal
+	code int
+}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}}
+
 type running struct {
 	cmd    *exec.Cmd
 	stderr *strings.Builder

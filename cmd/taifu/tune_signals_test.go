@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -31,10 +30,7 @@ func TestTuneStopSignals(t *testing.T) {
 		t.Fatalf("run files %v: %v", parts, err)
 	}
 	cache := parts[0] + ".feat"
-	for _, c := range []struct {
-		sig  syscall.Signal
-		code int
-	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+	for _, c := range stopCases {
 		t.Run(signalName(c.sig), func(t *testing.T) {
 			os.Remove(cache) // built again by this tune: its file says the tune is at work
 			outDir := t.TempDir()
