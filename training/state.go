@@ -42,7 +42,7 @@ func (g *Generation) check(i int) error {
 	if g.Gen != i+1 {
 		return fmt.Errorf("numbered %d", g.Gen)
 	}
-	for _, p := range []struct{ name, path string }{{"weights", g.Weights}, {"selfplay", g.SelfPlay}, {"candidate", g.Candidate}} {
+	for _, p := range []struct{ name, path string }{{"weights", g.Weights}, {"selfplay", g.SelfPlay}, {"rescored", g.Rescored}, {"candidate", g.Candidate}} {
 		if err := runPath(p.name, p.path); err != nil {
 			return err
 		}

@@ -108,6 +108,12 @@ type Config struct {
 	// CommitEvery is the self-play's commit interval
 	// (selfplay.Options.CommitEvery: 0 its default, negative none).
 	CommitEvery time.Duration
+	// Rescore, when set, relabels each generation's self-play before the
+	// fit (package rescore: the run in src written to dst, a new
+	// directory), and the fits read the relabelled runs instead.
+	// RescoreWith says what judges (a resumed run must be given the same).
+	Rescore     func(ctx context.Context, src, dst string) error
+	RescoreWith string
 }
 
 // FitNet fits w, the weights tc's fit returned (their linear terms
@@ -202,6 +208,7 @@ type Generation struct {
 	SelfPlay    string         `json:"selfplay"`            // self-play run directory
 	Positions   int64          `json:"positions"`           // written by this generation's self-play
 	Games       int64          `json:"games"`               // self-play games
+	Rescored    string         `json:"rescored,omitempty"`  // the self-play relabelled (Config.Rescore), when it is
 	Window      []string       `json:"window"`              // self-play directories tuned on
 	Candidate   string         `json:"candidate"`           // tuned weights
 	TrainLoss   [2]float64     `json:"train_loss"`          // before, after
@@ -338,6 +345,9 @@ func (c *Config) Settings() map[string]any {
 	if c.PolicyIterations > 0 {
 		v["policy_iterations"] = c.PolicyIterations
 	}
+	if c.Rescore != nil {
+		v["rescore"] = c.RescoreWith
+	}
 	// Round-trip through JSON so that a fresh run's settings compare equal
 	// to the same settings read back from train.json.
 	b, err := json.Marshal(v)
@@ -452,11 +462,29 @@ func (r *run) step(ctx context.Context, gi int) error {
 			return err
 		}
 	}
-	// 2. tune a candidate on the recent generations' self-play.
+	// 1b. relabel it (Config.Rescore); a stopped rescore leaves no run,
+	// and runs again.
+	if c.Rescore != nil && gen.Rescored == "" {
+		rel := filepath.Join(name, "rescored")
+		r.logf("train %s: rescoring the self-play with %s", name, c.RescoreWith)
+		if err := c.Rescore(ctx, storage.Join(c.Out, gen.SelfPlay), storage.Join(c.Out, rel)); err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("during %s rescoring: %w", name, ErrStopped)
+			}
+			return fmt.Errorf("%s rescore: %w", name, err)
+		}
+		gen.Rescored = rel
+		if err := r.save(); err != nil {
+			return err
+		}
+	}
+	// 2. tune a candidate on the recent generations' self-play (relabelled
+	// where it was).
 	if gen.Candidate == "" {
 		gen.Window = nil
 		for j := max(0, gi-c.Window+1); j <= gi; j++ {
-			gen.Window = append(gen.Window, storage.Join(c.Out, st.Generations[j].SelfPlay))
+			gj := st.Generations[j]
+			gen.Window = append(gen.Window, storage.Join(c.Out, cmp.Or(gj.Rescored, gj.SelfPlay)))
 		}
 		cur, err := load(g, storage.Join(c.Out, st.Current))
 		if err != nil {

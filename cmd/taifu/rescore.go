@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -67,7 +68,7 @@ func runRescore(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		cfg.NewJudge = func() (rescore.Judge, error) { return tableJudge{t}, nil }
-		cfg.Describe = fmt.Sprintf("table %s (sha256 %s)", *table, sum)
+		cfg.Describe = tableDescribe(*table, sum)
 		if *policy {
 			cfg.Describe += ", policy: value-keeping moves"
 		}
@@ -104,6 +105,28 @@ func runRescore(args []string, stdout, stderr io.Writer) error {
 		st.Games, st.Rows, time.Since(t0).Round(time.Millisecond), st.ResultChanged, st.MeanAbsShift)
 	fmt.Fprintf(stdout, "next: taifu tune --game %s --data %s --out %s-rescored.json\n", g.Name, shellQuote(*out), g.Name)
 	return nil
+}
+
+// tableDescribe says what a table judge judged with.
+func tableDescribe(path, sum string) string { return fmt.Sprintf("table %s (sha256 %s)", path, sum) }
+
+// tableRescorer returns what taifu train --table relabels each
+// generation's self-play with: rescore.Run with the table's judge, and
+// what that judge is.
+func tableRescorer(g *rules.Game, path string) (func(ctx context.Context, src, dst string) error, string, error) {
+	if g != nanashogi.Game {
+		return nil, "", fmt.Errorf("--table: solved tables exist for nanashogi only, not %s", g.Name)
+	}
+	t, sum, err := loadTable(path)
+	if err != nil {
+		return nil, "", err
+	}
+	with := tableDescribe(path, sum)
+	return func(ctx context.Context, src, dst string) error {
+		_, err := rescore.Run(rescore.Config{Data: src, Out: dst, Game: g, Ctx: ctx, Describe: with,
+			NewJudge: func() (rescore.Judge, error) { return tableJudge{t}, nil }})
+		return err
+	}, with, nil
 }
 
 // loadTable reads a solved table into memory and returns its sha256.

@@ -212,3 +212,30 @@ done
 		})
 	}
 }
+
+// TestTrainTable: taifu train --table relabels each generation's
+// self-play with the table before the fit; --table for a game without
+// one is a one-line error.
+func TestTrainTable(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "train")
+	table := drawTable(t)
+	var stdout, stderr bytes.Buffer
+	args := []string{"train", "--game", "nanashogi", "--weights", "start", "--out", out, "--generations", "1", "--selfplay-games", "4",
+		"--selfplay-playouts", "8", "--selfplay-workers", "1", "--match-games", "2", "--match-playouts", "8", "--match-max-plies", "30", "--table", table}
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("train: exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "rescoring the self-play with table "+table) {
+		t.Errorf("train does not say it rescores:\n%s", stderr.String())
+	}
+	for _, r := range scanRows(t, filepath.Join(out, "gen-001", "rescored")) {
+		if r.Result != 0 || r.RootValue != 0 {
+			t.Fatalf("a rescored row holds result %d, root value %v: want the table's draw", r.Result, r.RootValue)
+		}
+	}
+	stderr.Reset()
+	if code := run([]string{"train", "--game", "torishogi", "--out", filepath.Join(t.TempDir(), "t"), "--table", table}, &stdout, &stderr); code != 1 ||
+		!strings.Contains(stderr.String(), "nanashogi only") || strings.Count(stderr.String(), "\n") != 1 {
+		t.Errorf("train --table for torishogi: exit %d, %q", code, stderr.String())
+	}
+}

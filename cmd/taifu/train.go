@@ -38,6 +38,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	window := fl.Int("window", 3, "tune on the self-play of this many most recent generations")
 	commitEvery := fl.Duration("commit-every", selfplay.DefaultCommitEvery, "complete a self-play Parquet part and update its manifest this often (a kill loses at most this much self-play; 0: only at the end)")
 	accept := fl.String("accept", training.AcceptScore, `accept a candidate when: "score" (match score above 50%), "sprt" (SPRT accepts H1), "always"`)
+	table := fl.String("table", "", "relabel each generation's self-play with this solved table before the fit (Nana shogi; as taifu rescore --table: every row's result and root value its solved value)")
 	tf := tuneFlags{loop: true}
 	tf.register(fl)
 	var mf matchFlags
@@ -90,6 +91,11 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		PolicyRefine: tf.policyFrom == "start", PolicyMaxRows: tf.policyMaxRows, PolicyIterations: tf.policyIterations,
 		NetHidden: tf.net.hidden, NetEpochs: tf.net.epochs, NetLR: tf.net.lr,
 		Candidate: cand, Current: cur, CommitEvery: *commitEvery}
+	if *table != "" {
+		if cfg.Rescore, cfg.RescoreWith, err = tableRescorer(g, *table); err != nil {
+			return err
+		}
+	}
 	switch {
 	case *commitEvery < 0:
 		return fmt.Errorf("--commit-every %v: need 0 or more", *commitEvery)
