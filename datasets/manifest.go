@@ -421,3 +421,19 @@ func FileSHA256(path string) (string, int64, error) {
 // ErrNoManifest is wrapped by ReadManifest's error when dir holds no
 // manifest (a fresh run directory); test with errors.Is.
 var ErrNoManifest = errors.New("no manifest")
+
+// RescoredRuns maps each of paths that is a run whose value targets taifu
+// rescore relabelled (Manifest.Rescored) to what relabelled them; nil when
+// none is. Paths that are not runs (files, globs) are skipped.
+func RescoredRuns(paths []string) map[string]string {
+	var out map[string]string
+	for _, p := range paths {
+		if m, err := ReadManifest(p); err == nil && m.Rescored != "" {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[p] = m.Rescored
+		}
+	}
+	return out
+}

@@ -215,7 +215,7 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 			"loss": "mean logistic loss of sigmoid(K*eval) against the label + l2*sum((K*(w-start))^2)",
 		},
 	}
-	if r := rescoredRuns(c.Data); r != nil {
+	if r := datasets.RescoredRuns(c.Data); r != nil {
 		prov["rescored"] = r
 	}
 	if commit := gitCommit(); commit != "" {
@@ -421,19 +421,4 @@ func Frozen(names []string, only []string) []bool {
 		}
 	}
 	return fr
-}
-
-// rescoredRuns maps each run of data whose value targets taifu rescore
-// relabelled to what relabelled them (nil when none was).
-func rescoredRuns(data []string) map[string]string {
-	var out map[string]string
-	for _, d := range data {
-		if m, err := datasets.ReadManifest(d); err == nil && m.Rescored != "" {
-			if out == nil {
-				out = map[string]string{}
-			}
-			out[d] = m.Rescored
-		}
-	}
-	return out
 }

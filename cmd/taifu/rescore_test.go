@@ -133,14 +133,15 @@ func TestRescoreTable(t *testing.T) {
 	if !strings.Contains(stdout.String(), "results changed") || changed == 0 {
 		t.Errorf("no decided game to relabel (%d), or stdout %q", changed, stdout.String())
 	}
-	// A fit on the rescored run says so in its provenance.
+	// A fit on the rescored run says so in the provenance of its value
+	// terms and of its policy.
 	w := filepath.Join(t.TempDir(), "w.json")
-	if code := run([]string{"tune", "--game", "nanashogi", "--data", out, "--policy", "off", "--force", "--quiet", "--out", w}, &stdout, &stderr); code != 0 {
+	if code := run([]string{"tune", "--game", "nanashogi", "--data", out, "--policy", "on", "--force", "--quiet", "--out", w}, &stdout, &stderr); code != 0 {
 		t.Fatalf("tune: exit %d: %s", code, stderr.String())
 	}
 	data, _ := os.ReadFile(w)
-	if !strings.Contains(string(data), `"rescored"`) || !strings.Contains(string(data), "draws.tb") {
-		t.Errorf("the fit's provenance does not name the table its run was rescored with")
+	if n := strings.Count(string(data), `"rescored"`); n != 2 || !strings.Contains(string(data), "draws.tb") {
+		t.Errorf("the fit's provenance names the table its run was rescored with %d times, want 2 (value terms and policy)", n)
 	}
 }
 

@@ -292,6 +292,9 @@ func Fit(cfg Config) (*features.Policy, *Report, error) {
 		"train_rows":      rs.train,
 		"validation_rows": rs.val,
 	}
+	if r := datasets.RescoredRuns(cfg.Data); r != nil {
+		prov["rescored"] = r // the targets may be a table's value-keeping moves (taifu rescore --policy)
+	}
 	if rs.val > 0 {
 		ce := map[string]float64{"uniform": rep.Uniform.CE, "hand": rep.Hand.CE, "learned": rep.Learned.CE}
 		top1 := map[string]float64{"uniform": rep.Uniform.Top1, "hand": rep.Hand.Top1, "learned": rep.Learned.Top1}
