@@ -22,14 +22,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
 	"taifu/datasets"
 	"taifu/progress"
 	"taifu/rules"
+	"taifu/storage"
 )
 
 // A Judge values the positions of one game. One Judge serves one worker:
@@ -105,7 +104,7 @@ func Run(cfg Config) (*Stats, error) {
 	if cfg.Out == "" {
 		return nil, errors.New("rescore: no output directory")
 	}
-	if _, err := os.Stat(filepath.Join(cfg.Out, datasets.ManifestName(0, 1))); err == nil {
+	if _, err := datasets.LoadManifest(storage.Join(cfg.Out, datasets.ManifestName(0, 1))); err == nil {
 		return nil, fmt.Errorf("rescore: %s already holds a run: choose another output", cfg.Out)
 	}
 	src, err := datasets.ReadManifest(cfg.Data)
