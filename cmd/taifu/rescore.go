@@ -60,15 +60,9 @@ func runRescore(args []string, stdout, stderr io.Writer) error {
 	}
 	cfg := rescore.Config{Data: *data, Out: *out, Game: g, Workers: *workers, Policy: *policy}
 	if *table != "" {
-		if g != nanashogi.Game {
-			return fmt.Errorf("--table: solved tables exist for nanashogi only; %s holds %s games", *data, g.Name)
+		if cfg.NewJudge, cfg.Describe, err = tableJudgeOf(g, *table); err != nil {
+			return fmt.Errorf("%s: %v", *data, err)
 		}
-		t, sum, err := loadTable(*table)
-		if err != nil {
-			return err
-		}
-		cfg.NewJudge = func() (rescore.Judge, error) { return tableJudge{t}, nil }
-		cfg.Describe = tableDescribe(*table, sum)
 		if *policy {
 			cfg.Describe += ", policy: value-keeping moves"
 		}
@@ -107,13 +101,9 @@ func runRescore(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// tableDescribe says what a table judge judged with.
-func tableDescribe(path, sum string) string { return fmt.Sprintf("table %s (sha256 %s)", path, sum) }
-
-// tableRescorer returns what taifu train --table relabels each
-// generation's self-play with: rescore.Run with the table's judge, and
-// what that judge is.
-func tableRescorer(g *rules.Game, path string) (func(ctx context.Context, src, dst string) error, string, error) {
+// tableJudgeOf loads the solved table at path for game g and returns
+// what makes its judges (one table shared, read only) and what they are.
+func tableJudgeOf(g *rules.Game, path string) (func() (rescore.Judge, error), string, error) {
 	if g != nanashogi.Game {
 		return nil, "", fmt.Errorf("--table: solved tables exist for nanashogi only, not %s", g.Name)
 	}
@@ -121,10 +111,19 @@ func tableRescorer(g *rules.Game, path string) (func(ctx context.Context, src, d
 	if err != nil {
 		return nil, "", err
 	}
-	with := tableDescribe(path, sum)
+	return func() (rescore.Judge, error) { return tableJudge{t}, nil }, fmt.Sprintf("table %s (sha256 %s)", path, sum), nil
+}
+
+// tableRescorer returns what taifu train --table relabels each
+// generation's self-play with: rescore.Run with the table's judge, and
+// what that judge is.
+func tableRescorer(g *rules.Game, path string) (func(ctx context.Context, src, dst string) error, string, error) {
+	judge, with, err := tableJudgeOf(g, path)
+	if err != nil {
+		return nil, "", err
+	}
 	return func(ctx context.Context, src, dst string) error {
-		_, err := rescore.Run(rescore.Config{Data: src, Out: dst, Game: g, Ctx: ctx, Describe: with,
-			NewJudge: func() (rescore.Judge, error) { return tableJudge{t}, nil }})
+		_, err := rescore.Run(rescore.Config{Data: src, Out: dst, Game: g, Ctx: ctx, Describe: with, NewJudge: judge})
 		return err
 	}, with, nil
 }
