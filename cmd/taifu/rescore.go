@@ -60,7 +60,7 @@ func runRescore(args []string, stdout, stderr io.Writer) error {
 	}
 	cfg := rescore.Config{Data: *data, Out: *out, Game: g, Workers: *workers, Policy: *policy}
 	if *table != "" {
-		if cfg.NewJudge, cfg.Describe, err = tableJudgeOf(g, *table); err != nil {
+		if cfg.NewJudge, cfg.Describe, _, err = tableJudgeOf(g, *table); err != nil {
 			return fmt.Errorf("%s: %v", *data, err)
 		}
 		if *policy {
@@ -103,29 +103,31 @@ func runRescore(args []string, stdout, stderr io.Writer) error {
 
 // tableJudgeOf loads the solved table at path for game g and returns
 // what makes its judges (one table shared, read only) and what they are.
-func tableJudgeOf(g *rules.Game, path string) (func() (rescore.Judge, error), string, error) {
+func tableJudgeOf(g *rules.Game, path string) (judge func() (rescore.Judge, error), describe, sum string, err error) {
 	if g != nanashogi.Game {
-		return nil, "", fmt.Errorf("--table: solved tables exist for nanashogi only, not %s", g.Name)
+		return nil, "", "", fmt.Errorf("--table: solved tables exist for nanashogi only, not %s", g.Name)
 	}
 	t, sum, err := loadTable(path)
 	if err != nil {
-		return nil, "", err
+		return nil, "", "", err
 	}
-	return func() (rescore.Judge, error) { return tableJudge{t}, nil }, fmt.Sprintf("table %s (sha256 %s)", path, sum), nil
+	return func() (rescore.Judge, error) { return tableJudge{t}, nil }, fmt.Sprintf("table %s (sha256 %s)", path, sum), sum, nil
 }
 
 // tableRescorer returns what taifu train --table relabels each
 // generation's self-play with: rescore.Run with the table's judge, and
-// what that judge is.
+// the table's name in the run's settings (its hash).
 func tableRescorer(g *rules.Game, path string) (func(ctx context.Context, src, dst string) error, string, error) {
-	judge, with, err := tableJudgeOf(g, path)
+	judge, with, sum, err := tableJudgeOf(g, path)
 	if err != nil {
 		return nil, "", err
 	}
+	// The run's settings name the table by its content, so that a resumed
+	// run may find it elsewhere.
 	return func(ctx context.Context, src, dst string) error {
 		_, err := rescore.Run(rescore.Config{Data: src, Out: dst, Game: g, Ctx: ctx, Describe: with, NewJudge: judge})
 		return err
-	}, with, nil
+	}, "table sha256 " + sum, nil
 }
 
 // loadTable reads a solved table into memory and returns its sha256.
