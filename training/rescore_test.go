@@ -69,6 +69,27 @@ func TestRunRescore(t *testing.T) {
 	if _, err := Run(context.Background(), c); err == nil || !strings.Contains(err.Error(), "rescore") {
 		t.Errorf("resumed with another judge: %v, want an error naming the setting", err)
 	}
+	// A rescore that wrote its run but failed before the state was saved
+	// (a stop between the two) is not done again: the run is read.
+	c3 := testConfig(t.TempDir())
+	c3.RescoreWith = "draws"
+	attempts := 0
+	c3.Rescore = func(ctx context.Context, src, dst string) error {
+		attempts++
+		if err := c.Rescore(ctx, src, dst); err != nil {
+			return err
+		}
+		if attempts == 1 {
+			return errors.New("lost after writing")
+		}
+		return nil
+	}
+	if _, err := Run(context.Background(), c3); err == nil || !strings.Contains(err.Error(), "lost after writing") {
+		t.Fatalf("first attempt: %v", err)
+	}
+	if st, err := Run(context.Background(), c3); err != nil || attempts != 1 || st.Generations[0].Rescored != "gen-001/rescored" {
+		t.Errorf("second attempt: %v, %d rescores in all, want 1", err, attempts)
+	}
 	// A failing rescore stops the generation with its error.
 	c2 := testConfig(t.TempDir())
 	c2.RescoreWith = "broken"

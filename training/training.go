@@ -466,12 +466,18 @@ func (r *run) step(ctx context.Context, gi int) error {
 	// and runs again.
 	if c.Rescore != nil && gen.Rescored == "" {
 		rel := filepath.Join(name, "rescored")
-		r.logf("train %s: rescoring the self-play with %s", name, c.RescoreWith)
-		if err := c.Rescore(ctx, storage.Join(c.Out, gen.SelfPlay), storage.Join(c.Out, rel)); err != nil {
-			if ctx.Err() != nil {
-				return fmt.Errorf("during %s rescoring: %w", name, ErrStopped)
+		dst := storage.Join(c.Out, rel)
+		if m, err := datasets.ReadManifest(dst); err == nil && m.Complete {
+			// Written before a stop that came ahead of the state's save.
+			r.logf("train %s: the self-play was rescored before (%s)", name, m.Rescored)
+		} else {
+			r.logf("train %s: rescoring the self-play with %s", name, c.RescoreWith)
+			if err := c.Rescore(ctx, storage.Join(c.Out, gen.SelfPlay), dst); err != nil {
+				if ctx.Err() != nil {
+					return fmt.Errorf("during %s rescoring: %w", name, ErrStopped)
+				}
+				return fmt.Errorf("%s rescore: %w", name, err)
 			}
-			return fmt.Errorf("%s rescore: %w", name, err)
 		}
 		gen.Rescored = rel
 		if err := r.save(); err != nil {
