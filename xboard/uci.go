@@ -94,23 +94,12 @@ func (u *UCI) Eval(moves []string, depth int) (UCIEval, error) {
 		}
 		switch f[0] {
 		case "info":
-			for i := 0; i+2 < len(f); i++ {
-				if f[i] != "score" {
-					continue
-				}
-				v, err := strconv.Atoi(f[i+2])
-				if err != nil {
-					return p, fmt.Errorf("engine score %q", f[i+2])
-				}
-				switch f[i+1] {
-				case "cp":
-					p.CP = v
-				case "mate":
-					p.CP = MateCP
-					if v < 0 {
-						p.CP = -MateCP
-					}
-				}
+			cp, ok, err := uciScore(f)
+			if err != nil {
+				return p, err
+			}
+			if ok {
+				p.CP = cp
 			}
 		case "bestmove":
 			if len(f) > 1 {
@@ -123,3 +112,29 @@ func (u *UCI) Eval(moves []string, depth int) (UCIEval, error) {
 
 // Close stops the engine.
 func (u *UCI) Close() error { return u.c.Close() }
+
+// uciScore reads the score of a UCI info line split into fields: "score cp
+// N" as N centipawns, "score mate N" as +-MateCP (negative when the side
+// to move is mated); ok is false when the line has none. A score that is
+// not an integer is an error.
+func uciScore(f []string) (cp int, ok bool, err error) {
+	for i := 0; i+2 < len(f); i++ {
+		if f[i] != "score" {
+			continue
+		}
+		v, err := strconv.Atoi(f[i+2])
+		if err != nil {
+			return 0, false, fmt.Errorf("engine score %q", f[i+2])
+		}
+		switch f[i+1] {
+		case "cp":
+			cp, ok = v, true
+		case "mate":
+			cp, ok = MateCP, true
+			if v < 0 {
+				cp = -MateCP
+			}
+		}
+	}
+	return cp, ok, nil
+}

@@ -3,6 +3,7 @@ package xboard
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -49,4 +50,43 @@ done
 	if err != nil || p != (UCIEval{-MateCP, "c"}) {
 		t.Errorf("after a move: got %+v, %v; want {-10000 c}", p, err)
 	}
+}
+
+// TestUCIScore reads the score of info lines (table-driven).
+func TestUCIScore(t *testing.T) {
+	for _, c := range []struct {
+		line    string
+		cp      int
+		ok, bad bool
+	}{
+		{"info depth 8 seldepth 11 multipv 1 score cp 61 nodes 4347 pv c3c4", 61, true, false},
+		{"info depth 3 score cp -250 lowerbound pv a", -250, true, false},
+		{"info depth 9 score mate 3 pv a b c", MateCP, true, false},
+		{"info depth 9 score mate -2 pv a", -MateCP, true, false},
+		{"info string NNUE evaluation disabled", 0, false, false},
+		{"info depth 2 score cp x pv a", 0, false, true},
+		{"info score", 0, false, false},
+	} {
+		cp, ok, err := uciScore(strings.Fields(c.line))
+		if cp != c.cp || ok != c.ok || (err != nil) != c.bad {
+			t.Errorf("%q: %d %v %v, want %d %v, error %v", c.line, cp, ok, err, c.cp, c.ok, c.bad)
+		}
+	}
+}
+
+// FuzzUCIScore: any line is read without a panic; an error never comes
+// with a score, and a line without one reads as 0.
+func FuzzUCIScore(f *testing.F) {
+	f.Add("info depth 8 score cp 61 pv c3c4")
+	f.Add("info depth 9 score mate -2 pv a")
+	f.Add("info score cp")
+	f.Fuzz(func(t *testing.T, line string) {
+		cp, ok, err := uciScore(strings.Fields(line))
+		if err != nil && ok {
+			t.Errorf("%q: an error and a score", line)
+		}
+		if !ok && cp != 0 {
+			t.Errorf("%q: no score but cp %d", line, cp)
+		}
+	})
 }
