@@ -13,7 +13,10 @@
 //
 // Games are judged in parallel, one Judge a worker, and written in the
 // order they were read, so the output does not depend on the number of
-// workers when the judge is deterministic.
+// workers when the judge is deterministic. Complete parts are listed in
+// the new run's manifest as they are written (an unfinished run until the
+// end), so a stopped rescoring keeps its work and Config.Resume goes on
+// from there.
 package rescore
 
 import (
@@ -72,18 +75,29 @@ type Config struct {
 	Describe string
 	Progress progress.Recorder
 	// Ctx, when set, stops the rescoring when it is done: Run then
-	// returns its error and writes nothing that reads as a run (no
-	// manifest, no temporary file).
+	// returns its error; the games written by then stay, as an unfinished
+	// run that Resume continues, and no temporary file is left.
 	Ctx context.Context
+	// CommitEvery completes a Parquet part and rewrites the manifest (an
+	// unfinished run's) this often, so that a stop loses at most this
+	// much work (0: DefaultCommitEvery).
+	CommitEvery time.Duration
+	// Resume continues the unfinished rescoring in Out (the same Data and
+	// judge) after its last complete part.
+	Resume bool
 }
+
+// DefaultCommitEvery is Config.CommitEvery's default.
+const DefaultCommitEvery = time.Minute
 
 // Stats counts what a rescoring did.
 type Stats struct {
 	Games, Rows int64
-	// ResultChanged counts the rows whose result an exact judge changed.
+	// ResultChanged counts the rows whose result an exact judge changed,
+	// and MeanAbsShift is the mean of |new root_value - old root_value|,
+	// both over the rows this call judged (a resumed call: after the stop).
 	ResultChanged int64
-	// MeanAbsShift is the mean of |new root_value - old root_value|.
-	MeanAbsShift float64
+	MeanAbsShift  float64
 }
 
 // game is one game's rows, in ply order, and its sequence number in the
@@ -104,12 +118,22 @@ func Run(cfg Config) (*Stats, error) {
 	if cfg.Out == "" {
 		return nil, errors.New("rescore: no output directory")
 	}
-	if _, err := datasets.LoadManifest(storage.Join(cfg.Out, datasets.ManifestName(0, 1))); err == nil {
-		return nil, fmt.Errorf("rescore: %s already holds a run: choose another output", cfg.Out)
-	}
 	src, err := datasets.ReadManifest(cfg.Data)
 	if err != nil {
 		return nil, err
+	}
+	prev, err := datasets.LoadManifest(storage.Join(cfg.Out, datasets.ManifestName(0, 1)))
+	switch {
+	case err == nil && prev.Complete:
+		return nil, fmt.Errorf("rescore: %s already holds a run: choose another output", cfg.Out)
+	case err == nil && !cfg.Resume:
+		return nil, fmt.Errorf("rescore: %s holds an unfinished rescoring (%d games): continue it with --resume, or choose another output", cfg.Out, prev.Done)
+	case err == nil && (prev.Rescored != cfg.Describe || prev.RunID != src.RunID):
+		return nil, fmt.Errorf("rescore: %s holds the rescoring of run %s by %s; this is of %s by %s", cfg.Out, prev.RunID, prev.Rescored, src.RunID, cfg.Describe)
+	case err != nil && cfg.Resume:
+		return nil, fmt.Errorf("rescore: nothing to resume in %s: %v", cfg.Out, err)
+	case err != nil:
+		prev = nil
 	}
 	files, err := datasets.RunFiles(cfg.Data)
 	if err != nil {
@@ -136,13 +160,44 @@ func Run(cfg Config) (*Stats, error) {
 			return nil, errors.New("rescore: the judge does not know the value-keeping moves a policy target needs")
 		}
 	}
-	w, err := datasets.NewWriter(datasets.WriterConfig{Dir: cfg.Out, Game: src.Game, MoveText: moveText, NoFull: src.Format <= 3})
+	st := &Stats{}
+	var kept []datasets.FileInfo // an unfinished rescoring's complete parts
+	if prev != nil {
+		kept = prev.Files
+		st.Games, st.Rows = prev.Done, prev.Rows
+	}
+	skip := int(st.Games) // games already written, in input order
+	started := time.Now().UTC().Format(time.RFC3339)
+	if prev != nil && prev.Started != "" {
+		started = prev.Started
+	}
+	// manifest is the output run's manifest as it stands.
+	manifest := func(w *datasets.Writer, complete bool) *datasets.Manifest {
+		games := src.Done
+		if complete {
+			games = st.Games
+		}
+		return &datasets.Manifest{
+			Format: min(src.Format, 4), RunID: src.RunID, Game: src.Game, RulesVersion: src.RulesVersion,
+			Seed: src.Seed, WeightsVersion: src.WeightsVersion, WeightsHash: src.WeightsHash, Config: src.Config,
+			Shards: 1, Games: games, Done: st.Games, Complete: complete, Rows: st.Rows,
+			Started: started, Updated: time.Now().UTC().Format(time.RFC3339),
+			Files: append(append([]datasets.FileInfo(nil), kept...), w.Files()...), Rescored: cfg.Describe,
+		}
+	}
+	var w *datasets.Writer
+	w, err = datasets.NewWriter(datasets.WriterConfig{Dir: cfg.Out, Game: src.Game, MoveText: moveText, NoFull: src.Format <= 3,
+		FirstSeq: len(kept),
+		// Each complete part is listed at once: a stop keeps the games written.
+		OnFile: func(datasets.FileInfo) error { return datasets.WriteManifest(cfg.Out, manifest(w, false)) }})
 	if err != nil {
 		return nil, err
 	}
-	st := &Stats{}
 	var shift float64
-	cfg.Progress.Record(progress.Event{Stage: "rescore", Total: src.Rows, Start: true})
+	var judged int64 // rows judged by this call (not before a resume)
+	cfg.Progress.Record(progress.Event{Stage: "rescore", Done: st.Rows, Total: src.Rows, Start: true})
+	every := cmp.Or(cfg.CommitEvery, DefaultCommitEvery)
+	lastCommit := time.Now()
 
 	ctx := cmp.Or[context.Context](cfg.Ctx, context.Background())
 	todo := make(chan *game, workers)
@@ -171,7 +226,7 @@ func Run(cfg Config) (*Stats, error) {
 	go func() {
 		var failed error
 		held := map[int]*game{}
-		next := 0
+		next := skip
 		for g := range done {
 			held[g.seq] = g
 			for h := held[next]; h != nil; h = held[next] {
@@ -181,7 +236,7 @@ func Run(cfg Config) (*Stats, error) {
 					continue
 				}
 				if h.err != nil {
-					failed = fmt.Errorf("game %d of %s: %v", h.rows[0].GameNumber, h.rows[0].RunID, h.err)
+					failed = fmt.Errorf("game %d of %s: %w", h.rows[0].GameNumber, h.rows[0].RunID, h.err)
 					continue
 				}
 				if err := w.Write(h.rows); err != nil {
@@ -192,7 +247,15 @@ func Run(cfg Config) (*Stats, error) {
 				st.Rows += int64(len(h.rows))
 				st.ResultChanged += int64(h.changed)
 				shift += h.shift
+				judged += int64(len(h.rows))
 				cfg.Progress.Record(progress.Event{Stage: "rescore", Done: st.Rows, Total: src.Rows})
+				if time.Since(lastCommit) >= every {
+					if err := w.Rotate(); err != nil {
+						failed = err
+						continue
+					}
+					lastCommit = time.Now()
+				}
 			}
 		}
 		writeErr <- failed
@@ -207,12 +270,15 @@ func Run(cfg Config) (*Stats, error) {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			if cur != nil {
+			if cur != nil && cur.seq >= skip {
 				todo <- cur
 			}
 			cur = &game{seq: seq}
 			seq++
 			lastGame, lastRun = r.GameNumber, r.RunID
+		}
+		if cur.seq < skip {
+			return nil // written before the stop this run resumes from
 		}
 		if int(r.Ply) != len(cur.rows) {
 			return fmt.Errorf("game %d of %s: ply %d follows %d rows (a run's games must be whole)", r.GameNumber, r.RunID, r.Ply, len(cur.rows))
@@ -220,7 +286,7 @@ func Run(cfg Config) (*Stats, error) {
 		cur.rows = append(cur.rows, r.Clone())
 		return nil
 	})
-	if scanErr == nil && cur != nil {
+	if scanErr == nil && cur != nil && cur.seq >= skip {
 		todo <- cur
 	}
 	close(todo)
@@ -232,24 +298,18 @@ func Run(cfg Config) (*Stats, error) {
 	}
 	cfg.Progress.Record(progress.Event{Stage: "rescore", Done: st.Rows, Total: src.Rows, End: true})
 	if err := errors.Join(scanErr, failed); err != nil {
-		w.Abort()
-		return nil, fmt.Errorf("rescore: %w", err)
+		w.Abort() // the part being written; the complete ones stay listed
+		return st, fmt.Errorf("rescore: %w", err)
 	}
+	// The last part, listed by OnFile as unfinished, then the whole run.
 	if err := w.Close(); err != nil {
 		return nil, err
 	}
-	if st.Rows > 0 {
-		st.MeanAbsShift = shift / float64(st.Rows)
-	}
-	now := time.Now().UTC().Format(time.RFC3339)
-	m := &datasets.Manifest{
-		Format: min(src.Format, 4), RunID: src.RunID, Game: src.Game, RulesVersion: src.RulesVersion,
-		Seed: src.Seed, WeightsVersion: src.WeightsVersion, WeightsHash: src.WeightsHash, Config: src.Config,
-		Shards: 1, Games: st.Games, Done: st.Games, Complete: true, Rows: st.Rows,
-		Started: now, Updated: now, Files: w.Files(), Rescored: cfg.Describe,
-	}
-	if err := datasets.WriteManifest(cfg.Out, m); err != nil {
+	if err := datasets.WriteManifest(cfg.Out, manifest(w, true)); err != nil {
 		return nil, err
+	}
+	if judged > 0 {
+		st.MeanAbsShift = shift / float64(judged)
 	}
 	return st, nil
 }

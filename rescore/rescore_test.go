@@ -1,6 +1,7 @@
 package rescore_test
 
 import (
+	"context"
 	"errors"
 	"math/rand/v2"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"taifu/datasets"
 	"taifu/rescore"
@@ -214,5 +216,75 @@ func TestRunErrors(t *testing.T) {
 				t.Errorf("%s: a manifest was written", c.name)
 			}
 		}
+	}
+}
+
+// cancelJudge is parityJudge that cancels the rescoring as it starts game
+// number at (counting from 1 over all workers).
+type cancelJudge struct {
+	parityJudge
+	games  *atomic.Int64
+	at     int64
+	cancel context.CancelFunc
+}
+
+func (j cancelJudge) NewGame(start rules.State) error {
+	if j.games.Add(1) == j.at {
+		j.cancel()
+	}
+	return j.parityJudge.NewGame(start)
+}
+
+// TestRunResume: a rescoring stopped part way keeps the games it wrote as
+// an unfinished run (a part a game here), and Resume finishes it with the
+// rows an unstopped rescoring writes; an unfinished run is not resumed by
+// accident, nor by another judge, and there is nothing to resume in an
+// empty directory.
+func TestRunResume(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src")
+	writeRun(t, src, 9)
+	judge := func() (rescore.Judge, error) { return parityJudge{failAt: -1}, nil }
+	whole := filepath.Join(dir, "whole")
+	if _, err := rescore.Run(rescore.Config{Data: src, Out: whole, Game: nanashogi.Game, Workers: 2, NewJudge: judge, Describe: "parity"}); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	ctx, cancel := context.WithCancel(context.Background())
+	var started atomic.Int64
+	stopping := func() (rescore.Judge, error) {
+		return cancelJudge{parityJudge{failAt: -1}, &started, 5, cancel}, nil
+	}
+	cfg := rescore.Config{Data: src, Out: out, Game: nanashogi.Game, Workers: 2, NewJudge: stopping, Describe: "parity", Ctx: ctx, CommitEvery: time.Nanosecond}
+	if _, err := rescore.Run(cfg); !errors.Is(err, context.Canceled) {
+		t.Fatalf("stopped rescoring: %v, want context.Canceled", err)
+	}
+	m, err := datasets.ReadManifest(out)
+	if err != nil || m.Complete || m.Done < 1 || m.Done > 5 {
+		t.Fatalf("after the stop: manifest %+v (%v), want an unfinished run of 1 to 5 games", m, err)
+	}
+	for _, c := range []struct {
+		name string
+		cfg  rescore.Config
+		want string
+	}{
+		{"not resumed", rescore.Config{Data: src, Out: out, Game: nanashogi.Game, NewJudge: judge, Describe: "parity"}, "continue it with --resume"},
+		{"another judge", rescore.Config{Data: src, Out: out, Game: nanashogi.Game, NewJudge: judge, Describe: "other", Resume: true}, "by parity; this is of nanashogi-7 by other"},
+		{"nothing there", rescore.Config{Data: src, Out: filepath.Join(dir, "none"), Game: nanashogi.Game, NewJudge: judge, Describe: "parity", Resume: true}, "nothing to resume"},
+	} {
+		if _, err := rescore.Run(c.cfg); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+	cfg.Ctx, cfg.Resume, cfg.NewJudge = nil, true, judge
+	st, err := rescore.Run(cfg)
+	if err != nil || st.Games != 9 {
+		t.Fatalf("resume: %+v, %v", st, err)
+	}
+	if got, want := readRows(t, out), readRows(t, whole); !reflect.DeepEqual(got, want) {
+		t.Errorf("the resumed run's rows differ from an unstopped run's (%d rows, %d)", len(got), len(want))
+	}
+	if m, err := datasets.ReadManifest(out); err != nil || !m.Complete || m.Done != 9 || m.Games != 9 {
+		t.Errorf("after the resume: manifest %+v (%v)", m, err)
 	}
 }

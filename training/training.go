@@ -110,7 +110,8 @@ type Config struct {
 	CommitEvery time.Duration
 	// Rescore, when set, relabels each generation's self-play before the
 	// fit (package rescore: the run in src written to dst, a new
-	// directory), and the fits read the relabelled runs instead.
+	// directory, or one holding the unfinished rescoring a stop left,
+	// which it continues), and the fits read the relabelled runs instead.
 	// RescoreWith says what judges (a resumed run must be given the same).
 	Rescore     func(ctx context.Context, src, dst string) error
 	RescoreWith string

@@ -35,6 +35,8 @@ func runRescore(args []string, stdout, stderr io.Writer) error {
 	cpScale := fs.Float64("cp-scale", 400, "with --engine: centipawns that make 10:1 odds: root value = 2/(1+10^(-cp/scale)) - 1")
 	workers := fs.Int("workers", 1, "games judged at once (with --engine, one engine process each)")
 	quiet := fs.Bool("quiet", false, "no progress bar")
+	resume := fs.Bool("resume", false, "continue the stopped rescoring in --out (the same --data and judge)")
+	commitEvery := fs.Duration("commit-every", rescore.DefaultCommitEvery, "complete a Parquet part and update the manifest this often (a stop loses at most this much judging)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -58,7 +60,10 @@ func runRescore(args []string, stdout, stderr io.Writer) error {
 	if *policy && *table == "" {
 		return errors.New("--policy needs --table: only a solved table knows the moves that keep a value")
 	}
-	cfg := rescore.Config{Data: *data, Out: *out, Game: g, Workers: *workers, Policy: *policy}
+	if *commitEvery <= 0 {
+		return fmt.Errorf("--commit-every %v: want a positive duration", *commitEvery)
+	}
+	cfg := rescore.Config{Data: *data, Out: *out, Game: g, Workers: *workers, Policy: *policy, Resume: *resume, CommitEvery: *commitEvery}
 	if *table != "" {
 		if cfg.NewJudge, cfg.Describe, _, err = tableJudgeOf(g, *table); err != nil {
 			return fmt.Errorf("%s: %v", *data, err)
@@ -90,13 +95,20 @@ func runRescore(args []string, stdout, stderr io.Writer) error {
 	t0 := time.Now()
 	st, err := rescore.Run(cfg)
 	if sig := got(); sig != nil {
+		if m, err := datasets.ReadManifest(*out); err == nil && m.Done > 0 {
+			return &interrupted{sig, fmt.Sprintf("%d games rescored are kept in %s; continue with --resume", m.Done, *out)}
+		}
 		return &interrupted{sig, fmt.Sprintf("nothing written (%s holds no run); rescore again", *out)}
 	}
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "rescored %d games, %d rows in %v: %d results changed, root values moved %.3f on average\n",
-		st.Games, st.Rows, time.Since(t0).Round(time.Millisecond), st.ResultChanged, st.MeanAbsShift)
+	since := ""
+	if *resume {
+		since = " (of the rows judged since the resume)"
+	}
+	fmt.Fprintf(stdout, "rescored %d games, %d rows in %v: %d results changed, root values moved %.3f on average%s\n",
+		st.Games, st.Rows, time.Since(t0).Round(time.Millisecond), st.ResultChanged, st.MeanAbsShift, since)
 	fmt.Fprintf(stdout, "next: taifu tune --game %s --data %s --out %s-rescored.json\n", g.Name, shellQuote(*out), g.Name)
 	return nil
 }
@@ -125,7 +137,10 @@ func tableRescorer(g *rules.Game, path string) (func(ctx context.Context, src, d
 	// The run's settings name the table by its content, so that a resumed
 	// run may find it elsewhere.
 	return func(ctx context.Context, src, dst string) error {
-		_, err := rescore.Run(rescore.Config{Data: src, Out: dst, Game: g, Ctx: ctx, Describe: with, NewJudge: judge})
+		// A rescoring a stop left unfinished is continued.
+		m, err := datasets.ReadManifest(dst)
+		resume := err == nil && !m.Complete
+		_, err = rescore.Run(rescore.Config{Data: src, Out: dst, Game: g, Ctx: ctx, Describe: with, NewJudge: judge, Resume: resume})
 		return err
 	}, "table sha256 " + sum, nil
 }

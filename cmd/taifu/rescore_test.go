@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"io/fs"
 	"math"
@@ -13,6 +14,9 @@ import (
 	"time"
 
 	"taifu/datasets"
+	"taifu/internal/atomicfile"
+	"taifu/rescore"
+	"taifu/rules"
 	"taifu/rules/nanashogi"
 	"taifu/rules/nanashogi/solve"
 )
@@ -173,13 +177,15 @@ func TestRescoreErrors(t *testing.T) {
 }
 
 // TestRescoreStopSignals: SIGINT and SIGTERM stop taifu rescore as they
-// stop the other commands (exit 130 and 143, a last line saying so), and
-// leave nothing in --out that reads as a run: no manifest, no temporary
-// file. The signal comes while a scripted engine judges the second game,
-// after the first was written.
+// stop the other commands (exit 130 and 143, a last line saying so); the
+// games written by then stay listed in an unfinished run (a part a game
+// here, --commit-every 1ms), no temporary file is left, and --resume
+// finishes the run with every game. The signal comes while a scripted
+// engine judges the second game.
 func TestRescoreStopSignals(t *testing.T) {
 	bin := taifuBinary(t)
 	src := smallRun(t, "torishogi")
+	want := scanRows(t, src)
 	for _, c := range stopCases {
 		t.Run(signalName(c.sig), func(t *testing.T) {
 			dir := t.TempDir()
@@ -197,19 +203,40 @@ while read -r line; do
 done
 `), 0o755)
 			out := filepath.Join(dir, "out")
-			p := startUntilFile(t, bin, []string{"rescore", "--data", src, "--out", out, "--engine", engine, "--quiet"}, ready)
+			args := []string{"rescore", "--data", src, "--out", out, "--engine", engine, "--quiet", "--commit-every", "1ms"}
+			p := startUntilFile(t, bin, args, ready)
 			p.cmd.Process.Signal(c.sig)
 			err, last := p.wait(t, 30*time.Second, "after the signal")
 			ee, ok := err.(*exec.ExitError)
-			if !ok || ee.ExitCode() != c.code || !strings.Contains(last, "interrupted by "+signalName(c.sig)) || !strings.Contains(last, "nothing written") {
-				t.Fatalf("exit %v, last line %q: want exit %d and a line saying it was interrupted and wrote nothing", err, last, c.code)
+			if !ok || ee.ExitCode() != c.code || !strings.Contains(last, "interrupted by "+signalName(c.sig)) || !strings.Contains(last, "continue with --resume") {
+				t.Fatalf("exit %v, last line %q: want exit %d and a line saying it was interrupted and how to go on", err, last, c.code)
+			}
+			m, err := datasets.ReadManifest(out)
+			if err != nil || m.Complete || m.Done < 1 || m.Done >= 3 {
+				t.Fatalf("after the stop: manifest %+v (%v), want an unfinished run of 1 or 2 games", m, err)
 			}
 			filepath.WalkDir(out, func(path string, d fs.DirEntry, err error) error {
-				if err == nil && !d.IsDir() {
+				if err == nil && strings.HasSuffix(path, atomicfile.TempSuffix) {
 					t.Errorf("interrupted rescore left %s", path)
 				}
 				return nil
 			})
+			if code, stderr := runTaifu(t, bin, nil, append(args, "--resume")...); code != 0 {
+				t.Fatalf("--resume: exit %d: %s", code, stderr)
+			}
+			got := scanRows(t, out)
+			if len(got) != len(want) {
+				t.Fatalf("resumed run: %d rows, want %d", len(got), len(want))
+			}
+			judged := float32(2/(1+math.Pow(10, -10.0/400)) - 1) // the engine's 10 cp
+			for i := range got {
+				if got[i].GameNumber != want[i].GameNumber || got[i].Ply != want[i].Ply || got[i].RootValue != judged {
+					t.Errorf("row %d: game %d ply %d, root value %v; want game %d ply %d, %v", i, got[i].GameNumber, got[i].Ply, got[i].RootValue, want[i].GameNumber, want[i].Ply, judged)
+				}
+			}
+			if m, err := datasets.ReadManifest(out); err != nil || !m.Complete || m.Done != 3 {
+				t.Errorf("after --resume: manifest %+v (%v), want a complete run of 3 games", m, err)
+			}
 		})
 	}
 }
@@ -249,5 +276,57 @@ func TestTrainTable(t *testing.T) {
 	if code := run([]string{"train", "--game", "torishogi", "--out", filepath.Join(t.TempDir(), "t"), "--table", table}, &stdout, &stderr); code != 1 ||
 		!strings.Contains(stderr.String(), "nanashogi only") || strings.Count(stderr.String(), "\n") != 1 {
 		t.Errorf("train --table for torishogi: exit %d, %q", code, stderr.String())
+	}
+}
+
+// stoppingJudge is a table judge that cancels the rescoring as it starts
+// its second game (which is still judged and written: the stop is seen at
+// the next).
+type stoppingJudge struct {
+	rescore.Judge
+	games  *int
+	cancel context.CancelFunc
+}
+
+func (j stoppingJudge) NewGame(st rules.State) error {
+	if *j.games++; *j.games == 2 {
+		j.cancel()
+	}
+	return j.Judge.NewGame(st)
+}
+
+// TestTableRescorerResumes: what train --table calls continues a rescoring
+// that a stop left unfinished (the run written up to the stop) instead of
+// refusing its directory, and finishes it whole.
+func TestTableRescorerResumes(t *testing.T) {
+	src := smallRun(t, "nanashogi")
+	table := drawTable(t)
+	dst := filepath.Join(t.TempDir(), "rescored")
+	judge, with, _, err := tableJudgeOf(nanashogi.Game, table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	games := 0
+	stopping := func() (rescore.Judge, error) {
+		j, err := judge()
+		return stoppingJudge{j, &games, cancel}, err
+	}
+	if _, err := rescore.Run(rescore.Config{Data: src, Out: dst, Game: nanashogi.Game, Ctx: ctx, Describe: with, NewJudge: stopping,
+		CommitEvery: time.Nanosecond}); err == nil {
+		t.Fatal("the stopping judge did not stop the rescoring")
+	}
+	if m, err := datasets.ReadManifest(dst); err != nil || m.Complete || m.Done < 1 || m.Done > 2 {
+		t.Fatalf("after the stop: %v, want an unfinished run of 1 or 2 games", err)
+	}
+	rescorer, _, err := tableRescorer(nanashogi.Game, table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rescorer(context.Background(), src, dst); err != nil {
+		t.Fatalf("continuing: %v", err)
+	}
+	if m, err := datasets.ReadManifest(dst); err != nil || !m.Complete || m.Done != 3 {
+		t.Errorf("continued: %+v (%v), want a complete run of 3 games", m, err)
 	}
 }
