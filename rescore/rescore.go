@@ -194,7 +194,7 @@ func Run(cfg Config) (*Stats, error) {
 		return nil, err
 	}
 	var shift float64
-	var judged int64 // rows judged by this call (not before a resume)
+	rowsBefore := st.Rows // written before the stop a resume continues from
 	cfg.Progress.Record(progress.Event{Stage: "rescore", Done: st.Rows, Total: src.Rows, Start: true})
 	every := cmp.Or(cfg.CommitEvery, DefaultCommitEvery)
 	lastCommit := time.Now()
@@ -247,7 +247,6 @@ func Run(cfg Config) (*Stats, error) {
 				st.Rows += int64(len(h.rows))
 				st.ResultChanged += int64(h.changed)
 				shift += h.shift
-				judged += int64(len(h.rows))
 				cfg.Progress.Record(progress.Event{Stage: "rescore", Done: st.Rows, Total: src.Rows})
 				if time.Since(lastCommit) >= every {
 					if err := w.Rotate(); err != nil {
@@ -308,7 +307,7 @@ func Run(cfg Config) (*Stats, error) {
 	if err := datasets.WriteManifest(cfg.Out, manifest(w, true)); err != nil {
 		return nil, err
 	}
-	if judged > 0 {
+	if judged := st.Rows - rowsBefore; judged > 0 {
 		st.MeanAbsShift = shift / float64(judged)
 	}
 	return st, nil
