@@ -88,6 +88,8 @@ var settings = []Setting{
 		func(c *Config) *float64 { return &c.PolicyTemp }, 0, 100),
 	floatSetting("leaf-gain", "`share` of the best capture's static gain added to a leaf's evaluation (0: none; needs the threat priors and no quiesce tactics)",
 		func(c *Config) *float64 { return &c.LeafGain }, 0, 10),
+	floatSetting("value-prior", "prior `logit` per unit of a move's one-ply value: when a node's priors are first read, each move is played, the position it leaves evaluated, and the mover's leaf value in [-1, 1] times this added to its prior logit (off or -1: none; 0: the game's default, else none)",
+		func(c *Config) *float64 { return &c.ValuePrior }, 0, MaxValuePrior, ValuePriorOff),
 	textSetting("history", "progressive history `weight`: a move's score gains it times the mean playout value of the same move elsewhere in the tree less the parent's value, over 1 + its visits (off or 0: none; default: the game's)",
 		fmt.Sprintf("need default, off, or a number in [0, %d]", MaxHistory), func(c *Config) *History { return &c.History }),
 }
@@ -294,7 +296,7 @@ func GameDefaults(g *rules.Game) (Config, error) {
 // rules: mate where checks are cheap), priors threats, history off,
 // cpuct DefaultCPuct, noise-frac 0.25 with noise, quiesce-nodes
 // DefaultQuiesceNodes, mate-depth DefaultMateDepth, prior-scale 1,
-// policy-temp 1. Playouts,
+// policy-temp 1, value-prior off. Playouts,
 // TimeLimit, Seed, the noise and temperature settings and EvalScale (which
 // depends on the weights) are kept as they are. Resolved is idempotent, and
 // a search with c plays as one with c.Resolved(g).
@@ -340,6 +342,9 @@ func (c Config) Resolved(g *rules.Game) Config {
 		c.PolicyTemp = 1
 	}
 	c.CheckPrior = max(c.CheckPrior, 0)
+	if c.ValuePrior <= 0 {
+		c.ValuePrior = ValuePriorOff
+	}
 	return c
 }
 

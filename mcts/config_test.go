@@ -332,7 +332,7 @@ func TestResolved(t *testing.T) {
 			wantPriors = PriorsAuto
 		}
 		want := Config{CPuct: DefaultCPuct, Tactics: wantTactics, QuiesceNodes: DefaultQuiesceNodes, MateDepth: DefaultMateDepth,
-			Priors: wantPriors, PriorScale: 1, PolicyTemp: 1, History: wantHistory}
+			Priors: wantPriors, PriorScale: 1, PolicyTemp: 1, ValuePrior: ValuePriorOff, History: wantHistory}
 		if r != want {
 			t.Errorf("%s: Resolved zero Config %+v, want %+v", name, r, want)
 		}
@@ -342,6 +342,7 @@ func TestResolved(t *testing.T) {
 		given := Config{Playouts: 9, CPuct: 3, Dirichlet: 0.3, Tactics: TacticsQuiesce, MateDepth: 4, Priors: PriorsCaptures, PriorScale: 2, PolicyTemp: 0.5, History: HistoryOff, QuiesceNodes: 5}
 		r = given.Resolved(g)
 		given.NoiseFrac = defaultNoiseFrac
+		given.ValuePrior = ValuePriorOff
 		if r != given {
 			t.Errorf("%s: Resolved %+v, want %+v", name, r, given)
 		}

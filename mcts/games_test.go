@@ -242,8 +242,8 @@ func readWeights(path string, g *rules.Game) (*features.Weights, error) {
 	return features.ParseWeights(data, g)
 }
 
-// BenchmarkPriors prices the learned priors against the threat priors they
-// replace, per game from the start position (a playout expands one node, so
+// BenchmarkPriors prices the learned priors and the value priors against
+// the threat priors, per game from the start position (a playout expands one node, so
 // the difference of the time per playout is the price per expansion): a
 // policy weighing every move feature, the most work (features.MoveScorer
 // skips what only features weighed 0 read).
@@ -263,5 +263,9 @@ func BenchmarkPriors(b *testing.B) {
 		for _, p := range []Priors{PriorsThreats, PriorsLearned} {
 			b.Run(name+"/"+p.String(), func(b *testing.B) { benchSearchFrom(b, g.Start(), &w, Config{Priors: p}) })
 		}
+		// Value priors add one evaluation per move to every expansion.
+		b.Run(name+"/threats+value", func(b *testing.B) {
+			benchSearchFrom(b, g.Start(), &w, Config{Priors: PriorsThreats, ValuePrior: 2})
+		})
 	}
 }

@@ -112,6 +112,14 @@ type Config struct {
 	// compute it anyway. 0 (the zero value) means none; it needs the
 	// threat priors and the bare leaf (TacticsQuiesce off).
 	LeafGain float64 `json:"leaf_gain,omitempty"`
+	// ValuePrior is the prior logit per unit of a move's one-ply value
+	// (valueprior.go): when a node's priors are first read (its second
+	// visit; the root's before the search), each of its moves is played
+	// and the position it leaves evaluated, and the mover's leaf value,
+	// in [-1, 1], times ValuePrior is added to the move's prior logit. 0
+	// (the zero value) means the game's default (rules.Game.Search), else
+	// none; a negative value (ValuePriorOff) means none.
+	ValuePrior float64 `json:"value_prior,omitempty"`
 	// History is the weight of progressive history (history.go): a
 	// child's PUCT score gains History times the mean value, for the side
 	// that moves, of every playout through the same move anywhere in the
@@ -142,6 +150,7 @@ const (
 	expanded uint8 = 1 << iota
 	terminal
 	mateChecked // TacticsMate has looked for a mate in one among the children
+	valued      // Config.ValuePrior has weighed the children's priors (valueprior.go)
 	historied   // Config.History: hist holds the move's history mean
 )
 
@@ -393,6 +402,9 @@ func (s *Searcher) Search(st rules.State) Result {
 		res.Value = float64(res.Proven)
 		return res
 	}
+	if s.cfg.ValuePrior > 0 && s.nodes[0].flags&valued == 0 {
+		s.valuePriors(0, st) // before the noise
+	}
 	if s.cfg.Dirichlet > 0 && !s.noised && !s.fast {
 		s.addNoise()
 	}
@@ -474,6 +486,9 @@ func (s *Searcher) playout(st rules.State) {
 				v = 1
 				break
 			}
+		}
+		if s.cfg.ValuePrior > 0 && n.flags&valued == 0 {
+			s.valuePriors(idx, st) // the priors' first reading
 		}
 		if s.histW > 0 && n.visits&(n.visits-1) == 0 {
 			s.refreshHistory(idx, st.SideToMove())
