@@ -11,7 +11,10 @@
 // moves that also keep the distance (solve.Table.BestMoves) is printed too.
 // Positions in which every legal move is optimal are counted apart and
 // excluded from the share. The random-move baseline is the mean share of optimal moves among
-// the legal moves of the same positions.
+// the legal moves of the same positions. Short random prefixes meet the
+// same positions many times (the start position, the kings' first drops),
+// so the share is also given over distinct positions, each counted at its
+// first search.
 package main
 
 import (
@@ -71,7 +74,8 @@ func run(tablePath, weightsPath string, positions, maxPly int, seed uint64, cfg 
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x6e616e61))
 	byValue := map[solve.Value]*tally{}
-	var all tally
+	var all, distinct tally
+	seen := map[string]bool{}
 	trivial, proven, falseProofs := 0, 0, 0
 	scale := 0.0
 	baseline := 0.0
@@ -150,7 +154,12 @@ func run(tablePath, weightsPath string, positions, maxPly int, seed uint64, cfg 
 			fmt.Printf("miss: %s is a %s; %s (value %+.2f, %d playouts) leaves the opponent a %s; keeping: %s\n",
 				st, res, g.MoveString(m), r.Value, r.Playouts, after, strings.Join(texts, " "))
 		}
-		for _, x := range []*tally{&all, tv} {
+		counted := []*tally{&all, tv}
+		if key := st.String(); !seen[key] {
+			seen[key] = true
+			counted = append(counted, &distinct)
+		}
+		for _, x := range counted {
 			x.n++
 			if ok {
 				x.opt++
@@ -166,6 +175,9 @@ func run(tablePath, weightsPath string, positions, maxPly int, seed uint64, cfg 
 	lo, hi := wilson(all.opt, all.n)
 	fmt.Printf("value-keeping moves: %d of %d non-trivial positions = %.1f%% (95%% CI %.1f-%.1f%%); random-move baseline %.1f%%; %d trivial positions skipped\n",
 		all.opt, all.n, 100*float64(all.opt)/float64(all.n), 100*lo, 100*hi, 100*baseline/float64(all.n), trivial)
+	lo, hi = wilson(distinct.opt, distinct.n)
+	fmt.Printf("  over the %d distinct positions among them: %d = %.1f%% (95%% CI %.1f-%.1f%%)\n",
+		distinct.n, distinct.opt, 100*float64(distinct.opt)/float64(distinct.n), 100*lo, 100*hi)
 	fmt.Printf("value- and distance-optimal moves: %d of %d = %.1f%%\n", all.exact, all.n, 100*float64(all.exact)/float64(all.n))
 	fmt.Printf("solver: %d positions proven by the search, all agreeing with the table except %d\n", proven, falseProofs)
 	for _, v := range []solve.Value{solve.Win, solve.Draw, solve.Loss} {
