@@ -90,6 +90,8 @@ var settings = []Setting{
 		func(c *Config) *float64 { return &c.LeafGain }, 0, 10),
 	floatSetting("value-prior", "prior `logit` per unit of a move's one-ply value: when a node's priors are first read, each move is played, the position it leaves evaluated, and the mover's leaf value in [-1, 1] times this added to its prior logit (off or -1: none; 0: the game's default, else none)",
 		func(c *Config) *float64 { return &c.ValuePrior }, 0, MaxValuePrior, ValuePriorOff),
+	intSetting("value-prior-plies", "with value priors: weigh only the nodes fewer than this many `plies` below the root (1: the root alone; 0: every node)",
+		func(c *Config) *int { return &c.ValuePriorPlies }, 0, math.MaxInt32),
 	textSetting("history", "progressive history `weight`: a move's score gains it times the mean playout value of the same move elsewhere in the tree less the parent's value, over 1 + its visits (off or 0: none; default: the game's)",
 		fmt.Sprintf("need default, off, or a number in [0, %d]", MaxHistory), func(c *Config) *History { return &c.History }),
 }

@@ -120,6 +120,10 @@ type Config struct {
 	// (the zero value) means the game's default (rules.Game.Search), else
 	// none; a negative value (ValuePriorOff) means none.
 	ValuePrior float64 `json:"value_prior,omitempty"`
+	// ValuePriorPlies limits the value priors to the nodes fewer than
+	// this many plies below the root (1: the root alone), where their
+	// price buys the most; 0 (the zero value) means every node.
+	ValuePriorPlies int `json:"value_prior_plies,omitempty"`
 	// History is the weight of progressive history (history.go): a
 	// child's PUCT score gains History times the mean value, for the side
 	// that moves, of every playout through the same move anywhere in the
@@ -487,7 +491,7 @@ func (s *Searcher) playout(st rules.State) {
 				break
 			}
 		}
-		if s.cfg.ValuePrior > 0 && n.flags&valued == 0 {
+		if s.cfg.ValuePrior > 0 && n.flags&valued == 0 && (s.cfg.ValuePriorPlies == 0 || len(path) <= s.cfg.ValuePriorPlies) {
 			s.valuePriors(idx, st) // the priors' first reading
 		}
 		if s.histW > 0 && n.visits&(n.visits-1) == 0 {

@@ -85,3 +85,39 @@ func TestValuePriorOnSecondVisit(t *testing.T) {
 		t.Errorf("%d nodes visited once, %d more: the test cannot tell", once, more)
 	}
 }
+
+// Config.ValuePriorPlies limits the weighing to the nodes fewer than that
+// many plies below the root: with 1 the root alone, with 2 the root and
+// its children, each weighed once visited twice; deeper nodes never.
+func TestValuePriorPlies(t *testing.T) {
+	g := game(t, "nanashogi")
+	st, _ := fewPliesIn(g)
+	for _, plies := range []int{1, 2} {
+		s := mustNew(g, Config{Playouts: 300, Seed: 3, ValuePrior: 2, ValuePriorPlies: plies}, weights(t, g))
+		s.Search(st)
+		depth := make([]int, len(s.nodes))
+		var inside, deeper int // nodes visited twice within the plies, and below
+		for i, n := range s.nodes {
+			for c := n.first; c < n.first+n.nChild; c++ {
+				depth[c] = depth[i] + 1
+			}
+			if n.flags&expanded == 0 || n.flags&terminal != 0 || n.proven != 0 || n.visits < 2 {
+				continue
+			}
+			w := n.flags&valued != 0
+			switch {
+			case depth[i] < plies && !w:
+				t.Fatalf("plies %d: node %d at depth %d, %d visits, not weighed", plies, i, depth[i], n.visits)
+			case depth[i] >= plies && w:
+				t.Fatalf("plies %d: node %d at depth %d weighed", plies, i, depth[i])
+			case depth[i] < plies:
+				inside++
+			default:
+				deeper++
+			}
+		}
+		if inside < plies || deeper == 0 {
+			t.Errorf("plies %d: %d nodes weighed, %d deeper: the test cannot tell", plies, inside, deeper)
+		}
+	}
+}
