@@ -393,6 +393,10 @@ func (s *Searcher) prepare(st rules.State) {
 // Result with a zero Move, no Policy and Proven set from the outcome
 // (0 for a draw).
 func (s *Searcher) Search(st rules.State) Result {
+	var start time.Time // the clock of a timed search counts from here: the root's expansion and value priors are in it
+	if s.cfg.TimeLimit > 0 {
+		start = time.Now()
+	}
 	s.prepare(st)
 	res := Result{StaticEval: s.eval.Eval(st)}
 	if s.nodes[0].flags&(expanded|terminal) == 0 {
@@ -424,7 +428,7 @@ func (s *Searcher) Search(st rules.State) Result {
 	// last, the playouts what is between.
 	var deadline, mateDeadline, end time.Time
 	if tl := s.cfg.TimeLimit; tl > 0 {
-		now := time.Now()
+		now := start
 		end = now.Add(tl)
 		mateDeadline, deadline = now.Add(tl/10), end.Add(-tl/10)
 		if s.tactics&TacticsMate == 0 {
