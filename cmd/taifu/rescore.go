@@ -2,13 +2,11 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
 	"time"
 
@@ -145,23 +143,18 @@ func tableRescorer(g *rules.Game, path string) (func(ctx context.Context, src, d
 	}, "table sha256 " + sum, nil
 }
 
-// loadTable reads a solved table into memory and returns its sha256.
+// loadTable reads a solved table into memory and returns its file's
+// sha256 (the first 16 hex digits), the file read once.
 func loadTable(path string) (*solve.Table, string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, "", fmt.Errorf("--table: %v", err)
-	}
-	h := sha256.New()
-	_, err = io.Copy(h, f)
-	f.Close()
-	if err != nil {
-		return nil, "", fmt.Errorf("--table: %v", err)
-	}
 	t, err := solve.Load(path)
 	if err != nil {
 		return nil, "", fmt.Errorf("--table: %v", err)
 	}
-	return t, hex.EncodeToString(h.Sum(nil))[:16], nil
+	sum, err := t.Sum256()
+	if err != nil {
+		return nil, "", fmt.Errorf("--table: %v", err)
+	}
+	return t, hex.EncodeToString(sum[:])[:16], nil
 }
 
 // tableJudge values Nana shogi positions by the solved table: exact.

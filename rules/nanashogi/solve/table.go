@@ -2,6 +2,7 @@ package solve
 
 import (
 	"bufio"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -76,10 +77,7 @@ func (t *Table) Write(path string) error {
 		return err
 	}
 	w := bufio.NewWriterSize(tmp, 1<<20)
-	var h [headerSize]byte
-	copy(h[:8], magic)
-	copy(h[8:24], nanashogi.Game.RulesVersion)
-	binary.LittleEndian.PutUint64(h[24:], uint64(N))
+	h := header()
 	w.Write(h[:])
 	w.Write(m)
 	if err := w.Flush(); err != nil {
@@ -87,6 +85,32 @@ func (t *Table) Write(path string) error {
 		return fmt.Errorf("writing %s: %w", tmp.TempName(), err)
 	}
 	return tmp.Commit()
+}
+
+// header returns the header Write puts before the codes.
+func header() [headerSize]byte {
+	var h [headerSize]byte
+	copy(h[:8], magic)
+	copy(h[8:24], nanashogi.Game.RulesVersion)
+	binary.LittleEndian.PutUint64(h[24:], uint64(N))
+	return h
+}
+
+// Sum256 returns the SHA-256 of the file Write makes of an in-memory
+// table (Load's, or one solved in memory): the file's hash, without
+// reading the file again.
+func (t *Table) Sum256() ([sha256.Size]byte, error) {
+	m, ok := t.src.(memSource)
+	if !ok {
+		return [sha256.Size]byte{}, errors.New("only a table in memory can be summed")
+	}
+	d := sha256.New()
+	h := header()
+	d.Write(h[:])
+	d.Write(m)
+	var sum [sha256.Size]byte
+	d.Sum(sum[:0])
+	return sum, nil
 }
 
 // Load reads a whole table file written by Write into memory.

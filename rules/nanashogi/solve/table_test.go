@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"crypto/sha256"
 	"os"
 	"path/filepath"
 	"slices"
@@ -135,6 +136,22 @@ func TestTableFile(t *testing.T) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Sum256 of the table in memory, and of the file loaded, is the file's hash.
+	loaded, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, x := range map[string]*Table{"written": tb, "loaded": loaded} {
+		if sum, err := x.Sum256(); err != nil || sum != sha256.Sum256(data) {
+			t.Errorf("%s table: Sum256 %x (%v), want the file's %x", name, sum, err, sha256.Sum256(data))
+		}
+	}
+	if opened, err := Open(path); err == nil {
+		if _, err := opened.Sum256(); err == nil {
+			t.Errorf("Sum256 of an opened (on-disk) table: no error")
+		}
+		opened.Close()
 	}
 	for name, bad := range map[string][]byte{
 		"magic":   append([]byte("XAIFUNS1"), data[8:]...),
