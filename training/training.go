@@ -463,8 +463,8 @@ func (r *run) step(ctx context.Context, gi int) error {
 			return err
 		}
 	}
-	// 1b. relabel it (Config.Rescore); a stopped rescore leaves no run,
-	// and runs again.
+	// 1b. relabel it (Config.Rescore); a stopped rescore leaves an
+	// unfinished run, which Config.Rescore continues on resume.
 	if c.Rescore != nil && gen.Rescored == "" {
 		rel := filepath.Join(name, "rescored")
 		dst := storage.Join(c.Out, rel)
