@@ -92,6 +92,8 @@ var settings = []Setting{
 		func(c *Config) *float64 { return &c.ValuePrior }, 0, MaxValuePrior, ValuePriorOff),
 	intSetting("value-prior-plies", "with value priors: weigh only the nodes fewer than this many `plies` below the root (1: the root alone; 0: every node)",
 		func(c *Config) *int { return &c.ValuePriorPlies }, 0, math.MaxInt32),
+	floatSetting("minimax", "`share` of a visited move's value in selection taken from the minimax of the leaf values below it instead of its playouts' mean (implicit minimax backups; off or -1: none; 0: the game's default, else none)",
+		func(c *Config) *float64 { return &c.Minimax }, 0, 1, MinimaxOff),
 	textSetting("history", "progressive history `weight`: a move's score gains it times the mean playout value of the same move elsewhere in the tree less the parent's value, over 1 + its visits (off or 0: none; default: the game's)",
 		fmt.Sprintf("need default, off, or a number in [0, %d]", MaxHistory), func(c *Config) *History { return &c.History }),
 }
@@ -298,7 +300,7 @@ func GameDefaults(g *rules.Game) (Config, error) {
 // rules: mate where checks are cheap), priors threats, history off,
 // cpuct DefaultCPuct, noise-frac 0.25 with noise, quiesce-nodes
 // DefaultQuiesceNodes, mate-depth DefaultMateDepth, prior-scale 1,
-// policy-temp 1, value-prior off. Playouts,
+// policy-temp 1, value-prior off, minimax off. Playouts,
 // TimeLimit, Seed, the noise and temperature settings and EvalScale (which
 // depends on the weights) are kept as they are. Resolved is idempotent, and
 // a search with c plays as one with c.Resolved(g).
@@ -346,6 +348,9 @@ func (c Config) Resolved(g *rules.Game) Config {
 	c.CheckPrior = max(c.CheckPrior, 0)
 	if c.ValuePrior <= 0 {
 		c.ValuePrior = ValuePriorOff
+	}
+	if c.Minimax <= 0 {
+		c.Minimax = MinimaxOff
 	}
 	return c
 }

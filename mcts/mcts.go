@@ -124,6 +124,12 @@ type Config struct {
 	// this many plies below the root (1: the root alone), where their
 	// price buys the most; 0 (the zero value) means every node.
 	ValuePriorPlies int `json:"value_prior_plies,omitempty"`
+	// Minimax is the share of a child's value in selection that is the
+	// minimax of the leaf values below it rather than the mean of its
+	// playouts (implicit minimax backups, minimax.go), in (0, 1]. 0 (the
+	// zero value) means the game's default (rules.Game.Search), else
+	// none; a negative value (MinimaxOff) means none.
+	Minimax float64 `json:"minimax,omitempty"`
 	// History is the weight of progressive history (history.go): a
 	// child's PUCT score gains History times the mean value, for the side
 	// that moves, of every playout through the same move anywhere in the
@@ -167,6 +173,7 @@ type node struct {
 	visits int32   // playouts through this node
 	prior  float32 // prior probability from the parent
 	hist   float32 // Config.History: the move's history mean when last read (history.go)
+	mm     float32 // Config.Minimax: the minimax of the leaf values below, for the side that moved into this node (minimax.go)
 	w      float64 // sum of playout values for the side that moved into this node
 }
 
@@ -518,10 +525,11 @@ func (s *Searcher) selectChild(idx int32) int32 {
 	n := &s.nodes[idx]
 	sqrtN := math.Sqrt(float64(max(n.visits, 1)))
 	pv := 0.0 // the node's value for the side choosing
+	fpu := -fpuReduction
 	if n.visits > 0 {
 		pv = -n.w / float64(n.visits)
+		fpu = -s.blend(n.w/float64(n.visits), n.mm) - fpuReduction
 	}
-	fpu := pv - fpuReduction
 	best, bestScore := n.first, math.Inf(-1)
 	for c := n.first; c < n.first+n.nChild; c++ {
 		ch := &s.nodes[c]
@@ -530,7 +538,7 @@ func (s *Searcher) selectChild(idx int32) int32 {
 		}
 		q := fpu
 		if ch.visits > 0 {
-			q = ch.w / float64(ch.visits)
+			q = s.blend(ch.w/float64(ch.visits), ch.mm)
 		}
 		u := s.cfg.CPuct * float64(ch.prior) * sqrtN
 		if ch.flags&historied != 0 {
@@ -556,6 +564,10 @@ func (s *Searcher) backup(path []int32, v float64) {
 			s.recordHistory(&n.move, i, x)
 		}
 		x = -x
+	}
+	if s.cfg.Minimax > 0 {
+		defer s.minimaxUp(path) // after the proofs below
+		s.minimaxLeaf(path[len(path)-1], v)
 	}
 	for i := len(path) - 2; i >= 0; i-- {
 		child := &s.nodes[path[i+1]]
