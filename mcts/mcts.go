@@ -227,6 +227,12 @@ type Searcher struct {
 	// wins anything): Config.LeafGain's term.
 	bestCapture float64
 
+	// expansions is the table of shared expansions (transpose.go), of
+	// the tree numbered treeGen (Reset and Advance number a new one).
+	expansions []expansionEntry
+	treeGen    uint32
+	shared     int // expansions copied, for the tests
+
 	history  []historyEntry // Config.History's table (history.go); nil until a game searched with it
 	histW    float64        // Config.History resolved for the game (HistoryWeight); 0: none
 	rootSide rules.Side     // side to move at the root, for the history's keys
@@ -310,6 +316,7 @@ func (s *Searcher) SetFast(on bool) { s.fast = on }
 // Reset discards the tree (keeping its storage).
 func (s *Searcher) Reset() {
 	s.nodes = s.nodes[:0]
+	s.treeGen++
 	clear(s.history)
 	s.noised = false
 	s.full = false
@@ -342,6 +349,7 @@ func (s *Searcher) setGame(g *rules.Game) {
 	if s.histW > 0 && s.history == nil {
 		s.history = make([]historyEntry, 2*historyKeys)
 	}
+
 	s.scale = s.cfg.EvalScale
 	if s.scale == 0 {
 		s.scale = s.weights.LeafScale
@@ -393,6 +401,9 @@ func (s *Searcher) prepare(st rules.State) {
 		s.rootHash, s.rootPly = st.Hash(), st.Ply()
 	}
 	s.rootSide = st.SideToMove()
+	if s.expansions == nil && !noSharedExpansions {
+		s.expansions = make([]expansionEntry, expansionSlots) // at the first search: New stays light
+	}
 }
 
 // Search runs playouts from st and returns the chosen move and statistics.
@@ -592,6 +603,13 @@ func (s *Searcher) backup(path []int32, v float64) {
 // children with their priors and returns the node's value for its side to
 // move: exact when the game has ended there, else the evaluation's.
 func (s *Searcher) expand(idx int32, st rules.State) float64 {
+	var key uint64
+	if s.expansions != nil {
+		key = s.expansionKey(idx, st)
+		if v, ok := s.sharedExpansion(idx, st, key); ok {
+			return v
+		}
+	}
 	ms := st.Legal(s.moves[:0])
 	s.moves = ms
 	if len(ms) == 0 {
@@ -649,13 +667,17 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 			return 1
 		}
 	}
+	var v float64
 	if haveEval {
 		if s.cfg.LeafGain > 0 {
 			e += s.cfg.LeafGain * s.bestCapture
 		}
-		return s.squash(e)
+		v = s.squash(e)
+	} else {
+		v = s.leafValue(st, s.moves)
 	}
-	return s.leafValue(st, s.moves)
+	s.rememberExpansion(idx, key, v)
+	return v
 }
 
 // addNoise mixes Dirichlet(alpha) noise into the root's priors.
@@ -828,6 +850,7 @@ func (s *Searcher) Advance(st rules.State, m rules.Move) {
 		out[i].first = first
 	}
 	s.spare, s.nodes = s.nodes[:0], out
+	s.treeGen++ // the nodes moved: the table of expansions names none of them
 	s.noised, s.full = false, false
 	s.rootMoved = true
 }

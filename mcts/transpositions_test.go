@@ -106,3 +106,36 @@ func BenchmarkTranspositions(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSearchDeep times searches of a few thousand playouts (about
+// what a move gets at 20 ms a move in each game) from two positions of
+// midgame's play per game, and reports the share of the expansions that
+// copied an earlier expansion of the same position (shared expansions,
+// transpose.go): the work the table saves, whatever the machine.
+func BenchmarkSearchDeep(b *testing.B) {
+	playouts := map[string]int{"typhoon": 3000, "samarkand": 2000, "torishogi": 5000, "nanashogi": 8000}
+	for _, name := range []string{"typhoon", "samarkand", "torishogi", "nanashogi"} {
+		g := game(b, name)
+		w := weights(b, g)
+		for _, plies := range []int{10, 30} {
+			st := playedTo(g, w, plies)
+			b.Run(fmt.Sprintf("%s/ply%d", name, plies), func(b *testing.B) {
+				s := mustNew(g, Config{Playouts: playouts[name], Seed: 1}, w)
+				shared, grown := 0, 0
+				for b.Loop() {
+					s.Reset()
+					before := s.shared
+					s.Search(st)
+					shared += s.shared - before
+					for i := range s.nodes {
+						if s.nodes[i].flags&expanded != 0 {
+							grown++
+						}
+					}
+				}
+				b.ReportMetric(float64(playouts[name])*float64(b.N)/b.Elapsed().Seconds(), "playouts/s")
+				b.ReportMetric(100*float64(shared)/float64(max(grown, 1)), "shared-expansions-%")
+			})
+		}
+	}
+}

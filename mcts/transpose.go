@@ -1,0 +1,82 @@
+package mcts
+
+import "taifu/rules"
+
+// Shared expansions: a position the tree meets again by another order of
+// moves (a transposition) is expanded by copying the children, priors and
+// leaf value of its first expansion instead of generating its moves,
+// evaluating it and computing its priors again. In searches of a few
+// thousand playouts from midgame positions 3-5% of the expansions are
+// such copies in Tori shogi, 8-12% in Samarkand, 13-15% in Typhoon and
+// 26-27% in Nana shogi (BenchmarkSearchDeep, docs/benchmarks.md).
+//
+// What an expansion computes depends on the position alone (its hash),
+// and, with the learned priors, on the destination of the move into it
+// (the recapture feature), which the key then holds. The end of the game
+// is checked again (a repetition depends on the moves before), the root
+// (whose priors take the noise) is never a source and a node whose priors
+// the value priors changed is not either, so a search with shared
+// expansions builds the tree one without them builds (TestSharedExpansions).
+// One exception is left: the mate in one an expansion looks for with the
+// mate tactics is not looked for again, and a repetition could in principle
+// make a check mate in one line of moves and not in another.
+
+// expansionSlots is the number of entries of a searcher's table of
+// expansions: 32,768 entries of 24 bytes.
+const expansionSlots = 1 << 15
+
+// expansionEntry records the node of one expansion.
+type expansionEntry struct {
+	key   uint64  // the expansion's key (expansionKey)
+	value float64 // its leaf value for the side to move
+	node  int32   // the node expanded
+	gen   uint32  // the tree it belongs to (Searcher.treeGen)
+}
+
+// expansionKey is the key of node idx's expansion, st its position.
+func (s *Searcher) expansionKey(idx int32, st rules.State) uint64 {
+	k := st.Hash()
+	if s.policy != nil {
+		k ^= uint64(s.lastTo(idx)+2) * 0x9e3779b97f4a7c15
+	}
+	return k
+}
+
+// sharedExpansion expands node idx (position st, key key) as a copy of an
+// earlier expansion of the same key in this tree, if there is one it may
+// copy, and returns the leaf value of that expansion.
+func (s *Searcher) sharedExpansion(idx int32, st rules.State, key uint64) (float64, bool) {
+	if idx == 0 {
+		return 0, false // the root is expanded first: nothing to copy
+	}
+	e := &s.expansions[key&(expansionSlots-1)]
+	if e.gen != s.treeGen || e.key != key {
+		return 0, false
+	}
+	src := s.nodes[e.node]
+	if src.flags&(expanded|valued) != expanded || len(s.nodes)+int(src.nChild) > MaxNodes || st.Ended().Ended {
+		return 0, false
+	}
+	first := int32(len(s.nodes))
+	for c := src.first; c < src.first+src.nChild; c++ {
+		s.nodes = append(s.nodes, node{move: s.nodes[c].move, prior: s.nodes[c].prior})
+	}
+	n := &s.nodes[idx]
+	n.first, n.nChild = first, src.nChild
+	n.flags |= expanded
+	s.shared++
+	return e.value, true
+}
+
+// rememberExpansion records node idx's expansion (key key, leaf value v)
+// for sharedExpansion. The root is not recorded: its priors take the noise.
+func (s *Searcher) rememberExpansion(idx int32, key uint64, v float64) {
+	if idx == 0 || s.expansions == nil {
+		return
+	}
+	s.expansions[key&(expansionSlots-1)] = expansionEntry{key: key, value: v, node: idx, gen: s.treeGen}
+}
+
+// noSharedExpansions turns shared expansions off in the searchers made
+// after it is set: for the tests, which compare the trees with and without.
+var noSharedExpansions bool

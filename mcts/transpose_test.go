@@ -1,0 +1,116 @@
+package mcts
+
+import (
+	"testing"
+
+	"taifu/rules"
+)
+
+// Shared expansions (transpose.go) change the price of a search, not the
+// search: in every game, from a midgame position (captures and recaptures
+// about), with the
+// game's default settings, with the threat priors and with the quiescence
+// tactics, a searcher that copies repeated expansions builds the same
+// tree, node for node (moves, priors, visits, values, proofs), as one that
+// expands every node afresh, over four moves of a game played on with
+// tree reuse (Advance). The rules a copy follows where these searches do
+// not tell (the key with the learned priors, the root never a source) are
+// TestExpansionKey's and TestRootNeverShared's.
+func TestSharedExpansions(t *testing.T) {
+	configs := []Config{
+		{Dirichlet: 0.3},
+		{Priors: PriorsThreats, Tactics: TacticsQuiesce},
+	}
+	for _, name := range []string{"typhoon", "samarkand", "torishogi", "nanashogi", "chess"} {
+		g := game(t, name)
+		w := weights(t, g)
+		for ci, cfg := range configs {
+			cfg.Playouts, cfg.Seed = 1500, 11
+			noSharedExpansions = true
+			plain := mustNew(g, cfg, w)
+			plain.Search(g.Start()) // allocates (or not) the table
+			noSharedExpansions = false
+			if plain.expansions != nil {
+				t.Fatal("noSharedExpansions did not turn the table off")
+			}
+			shared := mustNew(g, cfg, w)
+			shared.Search(g.Start()) // the same draws of the searchers' generators
+			plain.Reset()
+			shared.Reset()
+			st := midgame(t, g, w)
+			for move := 0; move < 4 && !rules.Status(st, nil).Ended; move++ {
+				a, b := plain.Search(st), shared.Search(st)
+				if len(plain.nodes) != len(shared.nodes) {
+					t.Fatalf("%s config %d move %d: %d nodes shared, %d without", name, ci, move, len(shared.nodes), len(plain.nodes))
+				}
+				for i := range plain.nodes {
+					p, q := plain.nodes[i], shared.nodes[i]
+					if p != q {
+						t.Fatalf("%s config %d move %d: node %d differs: shared %+v, without %+v", name, ci, move, i, q, p)
+					}
+				}
+				if !a.Move.Equal(b.Move) {
+					t.Fatalf("%s config %d move %d: moves differ", name, ci, move)
+				}
+				plain.Advance(st, a.Move)
+				shared.Advance(st, a.Move)
+				st.Make(a.Move)
+			}
+			if shared.shared == 0 {
+				t.Errorf("%s config %d: no expansion shared: the test cannot tell", name, ci)
+			}
+		}
+	}
+}
+
+// With the learned priors (whose recapture feature reads the last move's
+// destination) the key of an expansion holds that destination: the same
+// position reached by moves to different squares has two keys. With the
+// threat priors it has one.
+func TestExpansionKey(t *testing.T) {
+	g := game(t, "typhoon")
+	w := weights(t, g)
+	st := midgame(t, g, w)
+	for _, c := range []struct {
+		p    Priors
+		same bool
+	}{{PriorsLearned, false}, {PriorsThreats, true}} {
+		s := mustNew(g, Config{Playouts: 50, Seed: 1, Priors: c.p}, w)
+		s.Search(st)
+		root := &s.nodes[0]
+		a, b := root.first, root.first+1
+		for b < root.first+root.nChild-1 && s.lastTo(a) == s.lastTo(b) {
+			b++
+		}
+		if s.lastTo(a) == s.lastTo(b) {
+			t.Fatal("every root move goes to one square")
+		}
+		// the same position (st), keyed as reached by each of the two moves
+		if same := s.expansionKey(a, st) == s.expansionKey(b, st); same != c.same {
+			t.Errorf("priors %v: keys equal %v for two last destinations, want %v", c.p, same, c.same)
+		}
+	}
+}
+
+// The root's priors take the noise after its expansion, so the root is
+// never a source of a copy: after searches with noise, no entry of the
+// table of the current tree names node 0.
+func TestRootNeverShared(t *testing.T) {
+	g := game(t, "nanashogi")
+	w := weights(t, g)
+	s := mustNew(g, Config{Playouts: 300, Seed: 1, Dirichlet: 0.3}, w)
+	st, _ := fewPliesIn(g)
+	s.Search(st)
+	named := 0
+	for _, e := range s.expansions {
+		if e.gen == s.treeGen {
+			named++
+			if e.node == 0 {
+				t.Fatal("the root is recorded as an expansion to copy")
+			}
+		}
+	}
+	if named == 0 {
+		t.Fatal("no expansion recorded: the test cannot tell")
+	}
+}
