@@ -20,11 +20,13 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
 	"strings"
 
+	"taifu/features"
 	"taifu/mcts"
 	"taifu/rules"
 	"taifu/rules/nanashogi"
@@ -61,26 +63,64 @@ func contains(ms []rules.Move, m rules.Move) bool {
 	return false
 }
 
+// oracle is what the measure asks of the solved table (solve.Table): a
+// position's value, the moves that keep its value and distance, and which
+// of the legal moves keep its value.
+type oracle interface {
+	Probe(p *nanashogi.Pos) (solve.Result, error)
+	BestMoves(p *nanashogi.Pos) ([]rules.Move, error)
+	Keeping(p *nanashogi.Pos, legal []rules.Move, keep []bool) error
+}
+
+// sample is one position searched: its text, the move the search chose and
+// whether that move keeps the position's value.
+type sample struct {
+	pos  string
+	move rules.Move
+	kept bool
+}
+
+// report is what measure found.
+type report struct {
+	all, distinct       tally // every position searched; each distinct one at its first search
+	byValue             map[solve.Value]*tally
+	trivial             int // positions skipped: every legal move keeps the value
+	proven, falseProofs int // positions the search proved, agreeing with the table or not
+	baseline            float64
+	scale               float64 // the search's leaf scale
+	samples             []sample
+}
+
 func run(tablePath, weightsPath string, positions, maxPly int, seed uint64, cfg mcts.Config, misses bool) error {
 	t, err := solve.Open(tablePath)
 	if err != nil {
 		return err
 	}
 	defer t.Close()
-	g := nanashogi.Game
-	w, _, err := weightsio.Load(g, weightsPath)
+	w, _, err := weightsio.Load(nanashogi.Game, weightsPath)
 	if err != nil {
 		return err
 	}
+	r, err := measure(t, w, positions, maxPly, seed, cfg, os.Stdout, misses)
+	if err != nil {
+		return err
+	}
+	printReport(os.Stdout, r, cfg, w.Version, seed, maxPly)
+	return nil
+}
+
+// measure searches positions non-trivial positions sampled by random games
+// of 0 to maxPly plies from the start (seeded by seed), each with cfg
+// seeded by seed plus its number, and counts the moves that keep the
+// value o gives. Each false proof is described on log, and with misses each
+// move that loses the value too.
+func measure(o oracle, w *features.Weights, positions, maxPly int, seed uint64, cfg mcts.Config, log io.Writer, misses bool) (*report, error) {
+	g := nanashogi.Game
 	rng := rand.New(rand.NewPCG(seed, 0x6e616e61))
-	byValue := map[solve.Value]*tally{}
-	var all, distinct tally
+	r := &report{byValue: map[solve.Value]*tally{}}
 	seen := map[string]bool{}
-	trivial, proven, falseProofs := 0, 0, 0
-	scale := 0.0
-	baseline := 0.0
 	buf := make([]rules.Move, 0, 256)
-	for all.n < positions {
+	for r.all.n < positions {
 		st := g.Start()
 		plies := rng.IntN(maxPly + 1)
 		ended := false
@@ -96,18 +136,18 @@ func run(tablePath, weightsPath string, positions, maxPly int, seed uint64, cfg 
 			continue
 		}
 		p := st.(*nanashogi.State).Pos()
-		res, err := t.Probe(&p)
+		res, err := o.Probe(&p)
 		if err != nil {
-			return fmt.Errorf("%s: %v", st, err)
+			return nil, fmt.Errorf("%s: %v", st, err)
 		}
-		exact, err := t.BestMoves(&p)
+		exact, err := o.BestMoves(&p)
 		if err != nil {
-			return fmt.Errorf("%s: %v", st, err)
+			return nil, fmt.Errorf("%s: %v", st, err)
 		}
 		ms := st.Legal(buf[:0])
 		keep := make([]bool, len(ms))
-		if err := t.Keeping(&p, ms, keep); err != nil {
-			return fmt.Errorf("%s: %v", st, err)
+		if err := o.Keeping(&p, ms, keep); err != nil {
+			return nil, fmt.Errorf("%s: %v", st, err)
 		}
 		var best []rules.Move // moves keeping the value, whatever the distance
 		for i, m := range ms {
@@ -116,48 +156,50 @@ func run(tablePath, weightsPath string, positions, maxPly int, seed uint64, cfg 
 			}
 		}
 		if len(best) == len(ms) {
-			trivial++
+			r.trivial++
 			continue
 		}
-		cfg.Seed = seed + uint64(all.n)
+		cfg.Seed = seed + uint64(r.all.n)
 		s, err := mcts.New(g, cfg, w)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		r := s.Search(st)
-		scale = s.EvalScale()
-		m := r.Move
+		sr := s.Search(st)
+		r.scale = s.EvalScale()
+		m := sr.Move
 		switch {
-		case r.Proven == 0:
-		case (r.Proven == 1) == (res.Value == solve.Win) && (r.Proven == -1) == (res.Value == solve.Loss):
-			proven++
+		case sr.Proven == 0:
+		case (sr.Proven == 1) == (res.Value == solve.Win) && (sr.Proven == -1) == (res.Value == solve.Loss):
+			r.proven++
 		default:
-			falseProofs++
-			fmt.Printf("false proof: %s proven %+d, table %s\n", st, r.Proven, res)
+			r.falseProofs++
+			fmt.Fprintf(log, "false proof: %s proven %+d, table %s\n", st, sr.Proven, res)
 		}
-		tv := byValue[res.Value]
+		tv := r.byValue[res.Value]
 		if tv == nil {
 			tv = &tally{}
-			byValue[res.Value] = tv
+			r.byValue[res.Value] = tv
 		}
 		ok, okExact := contains(best, m), contains(exact, m)
 		if !ok && misses {
 			q := p.Apply(m)
-			after, err := t.Probe(&q)
+			after, err := o.Probe(&q)
 			if err != nil {
-				return fmt.Errorf("%s after %s: %v", st, g.MoveString(m), err)
+				return nil, fmt.Errorf("%s after %s: %v", st, g.MoveString(m), err)
 			}
 			texts := make([]string, len(best))
 			for i, b := range best {
 				texts[i] = g.MoveString(b)
 			}
-			fmt.Printf("miss: %s is a %s; %s (value %+.2f, %d playouts) leaves the opponent a %s; keeping: %s\n",
-				st, res, g.MoveString(m), r.Value, r.Playouts, after, strings.Join(texts, " "))
+			fmt.Fprintf(log, "miss: %s is a %s; %s (value %+.2f, %d playouts) leaves the opponent a %s; keeping: %s\n",
+				st, res, g.MoveString(m), sr.Value, sr.Playouts, after, strings.Join(texts, " "))
 		}
-		counted := []*tally{&all, tv}
-		if key := st.String(); !seen[key] {
+		key := st.String()
+		r.samples = append(r.samples, sample{pos: key, move: m, kept: ok})
+		counted := []*tally{&r.all, tv}
+		if !seen[key] {
 			seen[key] = true
-			counted = append(counted, &distinct)
+			counted = append(counted, &r.distinct)
 		}
 		for _, x := range counted {
 			x.n++
@@ -168,25 +210,31 @@ func run(tablePath, weightsPath string, positions, maxPly int, seed uint64, cfg 
 				x.exact++
 			}
 		}
-		baseline += float64(len(best)) / float64(len(ms))
+		r.baseline += float64(len(best)) / float64(len(ms))
 	}
-	fmt.Printf("nanashogi: search %s, eval scale %v, weights %s, seed %d, random prefixes of 0-%d plies\n",
-		cfg.Resolved(g).Spec(), scale, w.Version, seed, maxPly)
+	return r, nil
+}
+
+// printReport writes the report's lines.
+func printReport(out io.Writer, r *report, cfg mcts.Config, version string, seed uint64, maxPly int) {
+	g := nanashogi.Game
+	fmt.Fprintf(out, "nanashogi: search %s, eval scale %v, weights %s, seed %d, random prefixes of 0-%d plies\n",
+		cfg.Resolved(g).Spec(), r.scale, version, seed, maxPly)
+	all, distinct := r.all, r.distinct
 	lo, hi := wilson(all.opt, all.n)
-	fmt.Printf("value-keeping moves: %d of %d non-trivial positions = %.1f%% (95%% CI %.1f-%.1f%%); random-move baseline %.1f%%; %d trivial positions skipped\n",
-		all.opt, all.n, 100*float64(all.opt)/float64(all.n), 100*lo, 100*hi, 100*baseline/float64(all.n), trivial)
+	fmt.Fprintf(out, "value-keeping moves: %d of %d non-trivial positions = %.1f%% (95%% CI %.1f-%.1f%%); random-move baseline %.1f%%; %d trivial positions skipped\n",
+		all.opt, all.n, 100*float64(all.opt)/float64(all.n), 100*lo, 100*hi, 100*r.baseline/float64(all.n), r.trivial)
 	lo, hi = wilson(distinct.opt, distinct.n)
-	fmt.Printf("  over the %d distinct positions among them: %d = %.1f%% (95%% CI %.1f-%.1f%%)\n",
+	fmt.Fprintf(out, "  over the %d distinct positions among them: %d = %.1f%% (95%% CI %.1f-%.1f%%)\n",
 		distinct.n, distinct.opt, 100*float64(distinct.opt)/float64(distinct.n), 100*lo, 100*hi)
-	fmt.Printf("value- and distance-optimal moves: %d of %d = %.1f%%\n", all.exact, all.n, 100*float64(all.exact)/float64(all.n))
-	fmt.Printf("solver: %d positions proven by the search, all agreeing with the table except %d\n", proven, falseProofs)
+	fmt.Fprintf(out, "value- and distance-optimal moves: %d of %d = %.1f%%\n", all.exact, all.n, 100*float64(all.exact)/float64(all.n))
+	fmt.Fprintf(out, "solver: %d positions proven by the search, all agreeing with the table except %d\n", r.proven, r.falseProofs)
 	for _, v := range []solve.Value{solve.Win, solve.Draw, solve.Loss} {
-		if x := byValue[v]; x != nil {
+		if x := r.byValue[v]; x != nil {
 			lo, hi := wilson(x.opt, x.n)
-			fmt.Printf("  %-4s for the side to move: %d of %d = %.1f%% (95%% CI %.1f-%.1f%%)\n", v, x.opt, x.n, 100*float64(x.opt)/float64(x.n), 100*lo, 100*hi)
+			fmt.Fprintf(out, "  %-4s for the side to move: %d of %d = %.1f%% (95%% CI %.1f-%.1f%%)\n", v, x.opt, x.n, 100*float64(x.opt)/float64(x.n), 100*lo, 100*hi)
 		}
 	}
-	return nil
 }
 
 // wilson returns the 95% Wilson score interval of k successes in n trials.
