@@ -92,6 +92,8 @@ var settings = []Setting{
 		func(c *Config) *float64 { return &c.ValuePrior }, 0, MaxValuePrior, ValuePriorOff),
 	intSetting("value-prior-plies", "with value priors: weigh only the nodes fewer than this many `plies` below the root (1: the root alone; 0: every node)",
 		func(c *Config) *int { return &c.ValuePriorPlies }, 0, math.MaxInt32),
+	floatSetting("fpu-reduction", "first-play urgency `reduction`: an unvisited move's value in selection is its parent's less this (off or -1: none; 0: the game's default, else 0.1)",
+		func(c *Config) *float64 { return &c.FPUReduction }, 0, 2, FPUReductionNone),
 	floatSetting("minimax", "`share` of a visited move's value in selection taken from the minimax of the leaf values below it instead of its playouts' mean (implicit minimax backups; off or -1: none; 0: the game's default, else none)",
 		func(c *Config) *float64 { return &c.Minimax }, 0, 1, MinimaxOff),
 	textSetting("history", "progressive history `weight`: a move's score gains it times the mean playout value of the same move elsewhere in the tree less the parent's value, over 1 + its visits (off or 0: none; default: the game's)",
@@ -300,7 +302,8 @@ func GameDefaults(g *rules.Game) (Config, error) {
 // rules: mate where checks are cheap), priors threats, history off,
 // cpuct DefaultCPuct, noise-frac 0.25 with noise, quiesce-nodes
 // DefaultQuiesceNodes, mate-depth DefaultMateDepth, prior-scale 1,
-// policy-temp 1, value-prior off, minimax off. Playouts,
+// policy-temp 1, value-prior off, minimax off, fpu-reduction
+// DefaultFPUReduction. Playouts,
 // TimeLimit, Seed, the noise and temperature settings and EvalScale (which
 // depends on the weights) are kept as they are. Resolved is idempotent, and
 // a search with c plays as one with c.Resolved(g).
@@ -351,6 +354,9 @@ func (c Config) Resolved(g *rules.Game) Config {
 	}
 	if c.Minimax <= 0 {
 		c.Minimax = MinimaxOff
+	}
+	if c.FPUReduction == 0 {
+		c.FPUReduction = DefaultFPUReduction
 	}
 	return c
 }

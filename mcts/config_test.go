@@ -332,7 +332,7 @@ func TestResolved(t *testing.T) {
 			wantPriors = PriorsAuto
 		}
 		want := Config{CPuct: DefaultCPuct, Tactics: wantTactics, QuiesceNodes: DefaultQuiesceNodes, MateDepth: DefaultMateDepth,
-			Priors: wantPriors, PriorScale: 1, PolicyTemp: 1, ValuePrior: ValuePriorOff, Minimax: MinimaxOff, History: wantHistory}
+			Priors: wantPriors, PriorScale: 1, PolicyTemp: 1, ValuePrior: ValuePriorOff, Minimax: MinimaxOff, FPUReduction: DefaultFPUReduction, History: wantHistory}
 		if r != want {
 			t.Errorf("%s: Resolved zero Config %+v, want %+v", name, r, want)
 		}
@@ -344,6 +344,7 @@ func TestResolved(t *testing.T) {
 		given.NoiseFrac = defaultNoiseFrac
 		given.ValuePrior = ValuePriorOff
 		given.Minimax = MinimaxOff
+		given.FPUReduction = DefaultFPUReduction
 		if r != given {
 			t.Errorf("%s: Resolved %+v, want %+v", name, r, given)
 		}

@@ -49,7 +49,9 @@ const (
 const (
 	priorCap        = 4.0 // material gain beyond this adds nothing to a logit
 	royalCaptureLog = 5.0 // extra logit for a move capturing a royal piece
-	fpuReduction    = 0.1 // unvisited children count as the parent's value minus this
+	// DefaultFPUReduction is Config.FPUReduction's default: unvisited
+	// children count as the parent's value minus this.
+	DefaultFPUReduction = 0.1
 )
 
 // Config sets up a Searcher. Zero values mean the defaults (Resolved makes
@@ -130,6 +132,12 @@ type Config struct {
 	// zero value) means the game's default (rules.Game.Search), else
 	// none; a negative value (MinimaxOff) means none.
 	Minimax float64 `json:"minimax,omitempty"`
+	// FPUReduction is the first-play urgency reduction: in selection an
+	// unvisited child's value is its parent's less this. 0 (the zero
+	// value) means the game's default (rules.Game.Search), else
+	// DefaultFPUReduction; a negative value (FPUReductionNone) means no
+	// reduction.
+	FPUReduction float64 `json:"fpu_reduction,omitempty"`
 	// History is the weight of progressive history (history.go): a
 	// child's PUCT score gains History times the mean value, for the side
 	// that moves, of every playout through the same move anywhere in the
@@ -221,6 +229,7 @@ type Searcher struct {
 	checkLog   float64        // Config.CheckPrior resolved
 	priorUnit  float64        // Config.PriorScale resolved
 	policyInv  float64        // 1 / Config.PolicyTemp resolved
+	fpuRed     float64        // Config.FPUReduction resolved
 
 	// bestCapture is, after priors with attack counts, the largest static
 	// gain in pawns of a capture, conversion or promotion (0 when none
@@ -345,11 +354,11 @@ func (s *Searcher) setGame(g *rules.Game) {
 		s.moveIn = features.MoveInput{HandUnit: s.priorUnit, HandCheck: s.checkLog}
 	}
 	s.eval = s.weights.Evaluator()
+	s.fpuRed = max(r.FPUReduction, 0)
 	s.histW = max(float64(r.History), 0)
 	if s.histW > 0 && s.history == nil {
 		s.history = make([]historyEntry, 2*historyKeys)
 	}
-
 	s.scale = s.cfg.EvalScale
 	if s.scale == 0 {
 		s.scale = s.weights.LeafScale
@@ -536,10 +545,10 @@ func (s *Searcher) selectChild(idx int32) int32 {
 	n := &s.nodes[idx]
 	sqrtN := math.Sqrt(float64(max(n.visits, 1)))
 	pv := 0.0 // the node's value for the side choosing
-	fpu := -fpuReduction
+	fpu := -s.fpuRed
 	if n.visits > 0 {
 		pv = -n.w / float64(n.visits)
-		fpu = -s.blend(n.w/float64(n.visits), n.mm) - fpuReduction
+		fpu = -s.blend(n.w/float64(n.visits), n.mm) - s.fpuRed
 	}
 	best, bestScore := n.first, math.Inf(-1)
 	for c := n.first; c < n.first+n.nChild; c++ {

@@ -50,8 +50,8 @@ func (s *Searcher) sharedExpansion(idx int32, st rules.State, key uint64) (float
 		return 0, false // the root is expanded first: nothing to copy
 	}
 	e := &s.expansions[key&(expansionSlots-1)]
-	if e.gen != s.treeGen || e.key != key {
-		return 0, false
+	if e.gen != s.treeGen || e.key != key || int(e.node) >= len(s.nodes) {
+		return 0, false // the bound: a generation number met again after 2^32 trees
 	}
 	src := s.nodes[e.node]
 	if src.flags&(expanded|valued) != expanded || len(s.nodes)+int(src.nChild) > MaxNodes || st.Ended().Ended {
