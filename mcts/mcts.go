@@ -52,6 +52,9 @@ const (
 	// DefaultFPUReduction is Config.FPUReduction's default: unvisited
 	// children count as the parent's value minus this.
 	DefaultFPUReduction = 0.1
+	// FPUReductionNone is the Config.FPUReduction that means no reduction
+	// (the setting's "off"): an unvisited child counts as its parent's value.
+	FPUReductionNone = -1
 )
 
 // Config sets up a Searcher. Zero values mean the defaults (Resolved makes
@@ -410,8 +413,9 @@ func (s *Searcher) prepare(st rules.State) {
 		s.rootHash, s.rootPly = st.Hash(), st.Ply()
 	}
 	s.rootSide = st.SideToMove()
-	if s.expansions == nil && !noSharedExpansions {
-		s.expansions = make([]expansionEntry, expansionSlots) // at the first search: New stays light
+	if n := s.expansionSlots(); len(s.expansions) < n && !noSharedExpansions {
+		s.expansions = make([]expansionEntry, n) // at the first search (New stays light), or a larger budget
+		s.treeGen++
 	}
 }
 

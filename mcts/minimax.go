@@ -15,10 +15,6 @@ package mcts
 // changed, one pass over its children; the pass stops at the first node
 // whose value does not change.
 
-// FPUReductionNone is the Config.FPUReduction that means no reduction
-// (the setting's "off"): an unvisited child counts as its parent's value.
-const FPUReductionNone = -1
-
 // MinimaxOff is the Config.Minimax that means none (the setting's "off"),
 // whatever the game's default.
 const MinimaxOff = -1

@@ -21,9 +21,28 @@ import "taifu/rules"
 // mate tactics is not looked for again, and a repetition could in principle
 // make a check mate in one line of moves and not in another.
 
-// expansionSlots is the number of entries of a searcher's table of
+// maxExpansionSlots is the most entries of a searcher's table of
 // expansions: 32,768 entries of 24 bytes.
-const expansionSlots = 1 << 15
+const maxExpansionSlots = 1 << 15
+
+// expansionSlots is the size of the table a search of the searcher's
+// budget needs: a power of two at least four times the playouts, from 1,024 to
+// maxExpansionSlots (the most, too, when a clock bounds the search), so
+// that a searcher made for a short search does not clear 768 KiB.
+func (s *Searcher) expansionSlots() int {
+	p := s.cfg.Playouts
+	if p <= 0 {
+		p = DefaultPlayouts
+	}
+	if s.cfg.TimeLimit > 0 || p >= maxExpansionSlots/4 {
+		return maxExpansionSlots
+	}
+	n := 1024
+	for n < 4*p {
+		n *= 2
+	}
+	return n
+}
 
 // expansionEntry records the node of one expansion.
 type expansionEntry struct {
@@ -49,7 +68,7 @@ func (s *Searcher) sharedExpansion(idx int32, st rules.State, key uint64) (float
 	if idx == 0 {
 		return 0, false // the root is expanded first: nothing to copy
 	}
-	e := &s.expansions[key&(expansionSlots-1)]
+	e := &s.expansions[key&uint64(len(s.expansions)-1)]
 	if e.gen != s.treeGen || e.key != key || int(e.node) >= len(s.nodes) {
 		return 0, false // the bound: a generation number met again after 2^32 trees
 	}
@@ -74,7 +93,7 @@ func (s *Searcher) rememberExpansion(idx int32, key uint64, v float64) {
 	if idx == 0 || s.expansions == nil {
 		return
 	}
-	s.expansions[key&(expansionSlots-1)] = expansionEntry{key: key, value: v, node: idx, gen: s.treeGen}
+	s.expansions[key&uint64(len(s.expansions)-1)] = expansionEntry{key: key, value: v, node: idx, gen: s.treeGen}
 }
 
 // noSharedExpansions turns shared expansions off in the searchers made
