@@ -675,10 +675,8 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 	n := &s.nodes[idx]
 	n.first, n.nChild = first, int32(len(ms))
 	n.flags |= expanded
-	if mate && len(checks) > 0 {
-		if m, ok := s.mateAmong(t, st, checks, 1); ok && s.proveBy(idx, m, 1) {
-			return 1
-		}
+	if mate && s.mateInOne(idx, t, st, checks) {
+		return 1
 	}
 	var v float64
 	if haveEval {

@@ -405,6 +405,18 @@ func (s *Searcher) proveMateIn(t rules.Tactical, idx int32, st rules.State, n in
 	return ok && s.proveBy(idx, m, n)
 }
 
+// mateInOne proves node idx (position st, its children made) won when one
+// of checks, its checking moves, mates at once: TacticsMate's mate in one
+// at every expansion, so that a move allowing it is refuted as soon as it
+// is expanded.
+func (s *Searcher) mateInOne(idx int32, t rules.Tactical, st rules.State, checks []rules.Move) bool {
+	if len(checks) == 0 {
+		return false
+	}
+	m, ok := s.mateAmong(t, st, checks, 1)
+	return ok && s.proveBy(idx, m, 1)
+}
+
 // proveBy marks node idx won by the mating move m (a mate in n moves) and
 // m's child lost; it reports false when no child has move m.
 func (s *Searcher) proveBy(idx int32, m rules.Move, n int) bool {

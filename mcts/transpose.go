@@ -17,9 +17,9 @@ import "taifu/rules"
 // (whose priors take the noise) is never a source and a node whose priors
 // the value priors changed is not either, so a search with shared
 // expansions builds the tree one without them builds (TestSharedExpansions).
-// One exception is left: the mate in one an expansion looks for with the
-// mate tactics is not looked for again, and a repetition could in principle
-// make a check mate in one line of moves and not in another.
+// With the mate tactics a copy still looks for a mate in one among its
+// checks, as an expansion does: that depends on the moves before (a check
+// that repeats a position for the fourth time ends the game otherwise).
 
 // maxExpansionSlots is the most entries of a searcher's table of
 // expansions: 32,768 entries of 24 bytes.
@@ -84,6 +84,14 @@ func (s *Searcher) sharedExpansion(idx int32, st rules.State, key uint64) (float
 	n.first, n.nChild = first, src.nChild
 	n.flags |= expanded
 	s.shared++
+	// The mate in one is looked for again: through a repetition a check
+	// can mate in one line of moves and not in another.
+	if t, ok := st.(rules.Tactical); ok && s.tactics&TacticsMate != 0 {
+		s.cbuf = t.Checks(s.cbuf[:0])
+		if s.mateInOne(idx, t, st, s.cbuf) {
+			return 1, true
+		}
+	}
 	return e.value, true
 }
 
