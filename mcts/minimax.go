@@ -20,18 +20,11 @@ package mcts
 const MinimaxOff = -1
 
 // minimaxLeaf sets the minimax value of the leaf of a playout, whose value
-// for its side to move is v: a node with no visited child (a new leaf, an
-// end of the game, a proof) is its own minimax value.
+// for its side to move is v. A playout ends at a node just expanded (no
+// child visited yet), at an end of the game or at a proof, so the leaf is
+// its own minimax value.
 func (s *Searcher) minimaxLeaf(idx int32, v float64) {
-	n := &s.nodes[idx]
-	if n.flags&expanded != 0 && n.proven == 0 {
-		for c := n.first; c < n.first+n.nChild; c++ {
-			if s.nodes[c].visits > 0 {
-				return // an expanded node's value is its children's (minimaxUp)
-			}
-		}
-	}
-	n.mm = float32(-v)
+	s.nodes[idx].mm = float32(-v)
 }
 
 // minimaxUp recomputes the minimax values of path's nodes from the leaf's
