@@ -96,6 +96,8 @@ var settings = []Setting{
 		func(c *Config) *float64 { return &c.FPUReduction }, 0, 2, FPUReductionNone),
 	floatSetting("minimax", "`share` of a visited move's value in selection taken from the minimax of the leaf values below it instead of its playouts' mean (implicit minimax backups; off or -1: none; 0: the game's default, else none)",
 		func(c *Config) *float64 { return &c.Minimax }, 0, 1, MinimaxOff),
+	floatSetting("early-stop", "a timed search stops once its most visited move leads every other by more than this `share` of the playouts its time left allows (off or -1: never; 0: the game's default, else 1: when no other move can overtake it)",
+		func(c *Config) *float64 { return &c.EarlyStop }, 0, 1, EarlyStopOff),
 	textSetting("history", "progressive history `weight`: a move's score gains it times the mean playout value of the same move elsewhere in the tree less the parent's value, over 1 + its visits (off or 0: none; default: the game's)",
 		fmt.Sprintf("need default, off, or a number in [0, %d]", MaxHistory), func(c *Config) *History { return &c.History }),
 }
@@ -303,7 +305,7 @@ func GameDefaults(g *rules.Game) (Config, error) {
 // cpuct DefaultCPuct, noise-frac 0.25 with noise, quiesce-nodes
 // DefaultQuiesceNodes, mate-depth DefaultMateDepth, prior-scale 1,
 // policy-temp 1, value-prior off, minimax off, fpu-reduction
-// DefaultFPUReduction. Playouts,
+// DefaultFPUReduction, early-stop DefaultEarlyStop. Playouts,
 // TimeLimit, Seed, the noise and temperature settings and EvalScale (which
 // depends on the weights) are kept as they are. Resolved is idempotent, and
 // a search with c plays as one with c.Resolved(g).
@@ -357,6 +359,9 @@ func (c Config) Resolved(g *rules.Game) Config {
 	}
 	if c.FPUReduction == 0 {
 		c.FPUReduction = DefaultFPUReduction
+	}
+	if c.EarlyStop == 0 {
+		c.EarlyStop = DefaultEarlyStop
 	}
 	return c
 }

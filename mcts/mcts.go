@@ -55,6 +55,12 @@ const (
 	// FPUReductionNone is the Config.FPUReduction that means no reduction
 	// (the setting's "off"): an unvisited child counts as its parent's value.
 	FPUReductionNone = -1
+	// DefaultEarlyStop is Config.EarlyStop's default: a timed search stops
+	// once no other move can overtake the most visited one.
+	DefaultEarlyStop = 1.0
+	// EarlyStopOff is the Config.EarlyStop that means never (the setting's
+	// "off").
+	EarlyStopOff = -1
 )
 
 // Config sets up a Searcher. Zero values mean the defaults (Resolved makes
@@ -148,6 +154,16 @@ type Config struct {
 	// visits. 0 (the zero value) means DefaultHistory of the game searched;
 	// a negative weight (HistoryOff) means none.
 	History History `json:"history,omitempty"`
+	// EarlyStop ends a timed search (TimeLimit) before its time once the
+	// most visited root move leads every other by more than EarlyStop
+	// times the playouts the time left would allow at the search's pace so
+	// far: at 1 no other move could overtake it, so the move is the one
+	// the full time would play and the time is saved (a clock keeps it for
+	// later moves); below 1 it stops sooner. 0 (the zero value) means the
+	// game's default, else DefaultEarlyStop; a negative value
+	// (EarlyStopOff) means never. Searches bounded by playouts alone, and
+	// plies played with a temperature, never stop early.
+	EarlyStop float64 `json:"early_stop,omitempty"`
 }
 
 // Visit is one root child and its visit count.
@@ -164,6 +180,9 @@ type Result struct {
 	Proven     int        // +1 proven win, -1 proven loss, 0 unknown (MCTS-solver)
 	Playouts   int        // playouts made by this call
 	StaticEval float64    // weights.Eval at the root (pawn units)
+	// StoppedEarly: a timed search ended before its time, its most
+	// visited move out of reach of the others (Config.EarlyStop).
+	StoppedEarly bool
 }
 
 // node flags
@@ -233,6 +252,7 @@ type Searcher struct {
 	priorUnit  float64        // Config.PriorScale resolved
 	policyInv  float64        // 1 / Config.PolicyTemp resolved
 	fpuRed     float64        // Config.FPUReduction resolved
+	earlyStop  float64        // Config.EarlyStop resolved (0: never)
 
 	// bestCapture is, after priors with attack counts, the largest static
 	// gain in pawns of a capture, conversion or promotion (0 when none
@@ -358,6 +378,7 @@ func (s *Searcher) setGame(g *rules.Game) {
 	}
 	s.eval = s.weights.Evaluator()
 	s.fpuRed = max(r.FPUReduction, 0)
+	s.earlyStop = max(r.EarlyStop, 0)
 	s.histW = max(float64(r.History), 0)
 	if s.histW > 0 && s.history == nil {
 		s.history = make([]historyEntry, 2*historyKeys)
@@ -468,9 +489,29 @@ func (s *Searcher) Search(st rules.State) Result {
 	}
 	s.rootMate(st, true, mateDeadline)
 	s.mdeadline = deadline // the mate searches in the tree stop at it too
+	early := s.earlyStop > 0 && s.cfg.TimeLimit > 0 && !s.sampling(st)
+	var paceFrom time.Time // the playouts' pace counts from here
+	if early {
+		paceFrom = time.Now()
+	}
+	first := res.Playouts
 	for res.Playouts < budget && s.nodes[0].proven == 0 && !s.full {
-		if s.cfg.TimeLimit > 0 && res.Playouts%16 == 0 && time.Now().After(deadline) {
-			break
+		if s.cfg.TimeLimit > 0 && res.Playouts%16 == 0 {
+			now := time.Now()
+			if now.After(deadline) {
+				break
+			}
+			if early && res.Playouts-first >= earlyStopMinPlayouts {
+				left := float64(res.Playouts-first) * float64(deadline.Sub(now)) / float64(now.Sub(paceFrom))
+				if s.rootLead() > s.earlyStop*left {
+					// The check of the chosen move keeps its tenth of the time.
+					if e := now.Add(s.cfg.TimeLimit / 10); e.Before(end) {
+						end = e
+					}
+					res.StoppedEarly = true
+					break
+				}
+			}
 		}
 		s.playout(st)
 		res.Playouts++
@@ -789,7 +830,7 @@ func (s *Searcher) choose(st rules.State) int32 {
 			return best
 		}
 	}
-	if t := s.cfg.Temperature; t > 0 && !s.fast && (s.cfg.TempPlies <= 0 || st.Ply() < s.cfg.TempPlies) {
+	if t := s.cfg.Temperature; s.sampling(st) {
 		var sum float64
 		for c := lo; c < hi; c++ {
 			if !avoid(c) && s.nodes[c].visits > 0 {

@@ -1,0 +1,77 @@
+package mcts
+
+import (
+	"testing"
+	"time"
+)
+
+// rootLead is the most visited child's lead over the next, children proven
+// lost for the mover left out.
+func TestRootLead(t *testing.T) {
+	cases := []struct {
+		name   string
+		visits []int32
+		proven []int8
+		want   float64
+	}{
+		{"clear lead", []int32{10, 4, 7}, nil, 3},
+		{"a tie", []int32{5, 5, 1}, nil, 0},
+		{"one child", []int32{9}, nil, 9},
+		{"the most visited proven lost", []int32{10, 4, 7}, []int8{1, 0, 0}, 3},
+		{"a proven win counts", []int32{2, 4, 7}, []int8{-1, 0, 0}, 3},
+	}
+	for _, c := range cases {
+		s := &Searcher{nodes: []node{{first: 1, nChild: int32(len(c.visits))}}}
+		for i, v := range c.visits {
+			n := node{visits: v}
+			if c.proven != nil {
+				n.proven = c.proven[i]
+			}
+			s.nodes = append(s.nodes, n)
+		}
+		if got := s.rootLead(); got != c.want {
+			t.Errorf("%s: lead %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// A timed search whose best move is clear (a pawn takes the queen left en
+// prise) stops before its time, and plays the move the full time plays;
+// with early stop off, or a temperature sampling the move, it never stops
+// early.
+func TestEarlyStop(t *testing.T) {
+	g := game(t, "chess")
+	const text = "r,n,b,1,k,b,n,r/p,p,p,p,1,p,p,p/8/4,q,3/3,P,4/8/P,P,P,1,P,P,P,P/R,N,B,Q,K,B,N,R white KQkq -"
+	const limit = 300 * time.Millisecond
+	cases := []struct {
+		name  string
+		cfg   Config
+		fast  bool // SetFast: the most visited move, whatever the temperature
+		early bool
+	}{
+		{"default", Config{}, false, true},
+		{"off", Config{EarlyStop: EarlyStopOff}, false, false},
+		{"sampled by a temperature", Config{Temperature: 1}, false, false},
+		{"a fast search with a temperature", Config{Temperature: 1}, true, true},
+		{"half the lead", Config{EarlyStop: 0.5}, false, true},
+	}
+	for _, c := range cases {
+		c.cfg.TimeLimit, c.cfg.Seed = limit, 1
+		st := pos(t, g, text)
+		s := mustNew(g, c.cfg, nil)
+		s.SetFast(c.fast)
+		start := time.Now()
+		res := s.Search(st)
+		took := time.Since(start)
+		t.Logf("%s: %v, %d playouts", c.name, took, res.Playouts)
+		if res.StoppedEarly != c.early {
+			t.Errorf("%s: stopped early %v after %v (%d playouts), want %v", c.name, res.StoppedEarly, took, res.Playouts, c.early)
+		}
+		if !c.early {
+			continue
+		}
+		if got := g.MoveString(res.Move); got != "d4e5" {
+			t.Errorf("%s: played %s, want d4e5 (the pawn takes the queen)", c.name, got)
+		}
+	}
+}
