@@ -246,37 +246,14 @@ func (e *Engine) Handle(line string) (quit bool) {
 	return false
 }
 
-// level reads "MPS BASE INC": BASE in minutes or min:sec, INC in seconds.
+// level reads "MPS BASE INC" (ParseLevel).
 func (e *Engine) level(arg string) error {
-	f := strings.Fields(arg)
-	if len(f) != 3 {
-		return fmt.Errorf("level wants 3 fields (moves base increment), got %d", len(f))
-	}
-	mps, err := strconv.Atoi(f[0])
-	if err != nil || mps < 0 || mps > 10000 {
-		return fmt.Errorf("bad moves per session %q", clip(f[0]))
-	}
-	var base float64
-	if m, s, ok := strings.Cut(f[1], ":"); ok {
-		mv, err1 := strconv.Atoi(m)
-		sv, err2 := strconv.Atoi(s)
-		if err1 != nil || err2 != nil || mv < 0 || sv < 0 || sv > 59 {
-			return fmt.Errorf("bad base time %q", clip(f[1]))
-		}
-		base = float64(mv)*60 + float64(sv)
-	} else {
-		v, err := strconv.ParseFloat(f[1], 64)
-		if err != nil || !(v >= 0) || v > 1e5 {
-			return fmt.Errorf("bad base time %q", clip(f[1]))
-		}
-		base = v * 60
-	}
-	inc, err := strconv.ParseFloat(f[2], 64)
-	if err != nil || !(inc >= 0) || inc > 1e5 {
-		return fmt.Errorf("bad increment %q", clip(f[2]))
+	l, err := ParseLevel(arg)
+	if err != nil {
+		return err
 	}
 	e.moveTime = 0
-	e.mps, e.base, e.inc = mps, time.Duration(base*float64(time.Second)), time.Duration(inc*float64(time.Second))
+	e.mps, e.base, e.inc = l.Moves, l.Base, l.Inc
 	e.startPly = e.st.Ply()
 	return nil
 }

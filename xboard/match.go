@@ -26,15 +26,22 @@ import (
 // MatchConfig is a match of engine A against engine B over the xboard
 // protocol, with every move checked against taifu's rules.
 type MatchConfig struct {
-	Game         *rules.Game
-	A, B         func() (*Client, error) // start a fresh engine
-	Games        int                     // rounded up to even: pairs share an opening, colours reversed
-	FirstGame    int                     // games before this index are left to another run (0, the default: none); rounded down to even
-	MoveTime     time.Duration           // "st" sent to both engines
-	TimeMargin   time.Duration           // a move taking longer than MoveTime+TimeMargin loses on time
-	OpeningPlies int                     // random plies from the start, the same in both games of a pair
-	Seed         uint64                  // chooses the openings
-	MaxPlies     int                     // a game reaching this many plies is drawn
+	Game       *rules.Game
+	A, B       func() (*Client, error) // start a fresh engine
+	Games      int                     // rounded up to even: pairs share an opening, colours reversed
+	FirstGame  int                     // games before this index are left to another run (0, the default: none); rounded down to even
+	MoveTime   time.Duration           // "st" sent to both engines (with a Level: set to its MeanMove)
+	TimeMargin time.Duration           // a move taking longer than MoveTime+TimeMargin (with a Level: a clock below -TimeMargin) loses on time
+	// Level, when set, plays every game on clocks: both engines get
+	// "level", and "time" and "otim" before each move they make; the
+	// referee keeps each engine's clock (Base per Level.Moves moves, Inc
+	// after every move, the opening's plies not counted) and an engine
+	// whose clock falls below -TimeMargin loses on time. The zero Level
+	// sends "st" (MoveTime a move).
+	Level        Level
+	OpeningPlies int    // random plies from the start, the same in both games of a pair
+	Seed         uint64 // chooses the openings
+	MaxPlies     int    // a game reaching this many plies is drawn
 	// Grace is how long past MoveTime+TimeMargin an engine may take to
 	// answer before it counts as hung: it then loses the game on time and
 	// both engines are restarted for the next game (0: 30 s).
@@ -75,7 +82,8 @@ type MatchGame struct {
 type MatchReport struct {
 	arena.Report
 	Variant       string
-	MoveTime      float64        // seconds
+	MoveTime      float64        // seconds (with a Level: its mean time a move)
+	Level         string         // the clocks' level, "" for a time a move
 	Reasons       map[string]int // games by how they ended
 	Disagreements []string       // one line each: game, what, position
 	Played        []MatchGame    // every finished game, in play order
@@ -95,6 +103,7 @@ type Setup struct {
 	Games        int     `json:"games" resume:"may-change"` // rounded up to even
 	MoveTime     float64 `json:"move_time_s"`
 	TimeMargin   float64 `json:"time_margin_s"`
+	Level        string  `json:"level,omitempty"` // clocks: xboard's "MOVES BASE INC" (MatchConfig.Level)
 	OpeningPlies int     `json:"opening_plies"`
 	Seed         uint64  `json:"seed"`
 	MaxPlies     int     `json:"max_plies"`
@@ -105,6 +114,7 @@ type resultsFile struct {
 	Variant      string  `json:"variant"`
 	MoveTime     float64 `json:"move_time_s"`
 	TimeMargin   float64 `json:"time_margin_s"`
+	Level        string  `json:"level,omitempty"` // clocks (MatchConfig.Level); "": st, MoveTime a move
 	OpeningPlies int     `json:"opening_plies"`
 	Seed         uint64  `json:"seed"`
 	// MaxPlies is the ply cap the games were played with (0 in files
@@ -144,8 +154,12 @@ func PlayMatch(ctx context.Context, c MatchConfig) (*MatchReport, error) {
 	}
 	d := dialectOf(c.Game)
 	rf := resultsFile{Variant: d.Variant, MoveTime: c.MoveTime.Seconds(), TimeMargin: c.TimeMargin.Seconds(), OpeningPlies: c.OpeningPlies, Seed: c.Seed, MaxPlies: c.MaxPlies}
+	if c.Level != (Level{}) {
+		c.MoveTime = c.Level.MeanMove()
+		rf.MoveTime, rf.Level = c.MoveTime.Seconds(), c.Level.String()
+	}
 	setup := c.Setup
-	setup.Games, setup.MoveTime, setup.TimeMargin, setup.OpeningPlies, setup.Seed, setup.MaxPlies = c.Games, rf.MoveTime, rf.TimeMargin, rf.OpeningPlies, rf.Seed, rf.MaxPlies
+	setup.Games, setup.MoveTime, setup.TimeMargin, setup.Level, setup.OpeningPlies, setup.Seed, setup.MaxPlies = c.Games, rf.MoveTime, rf.TimeMargin, rf.Level, rf.OpeningPlies, rf.Seed, rf.MaxPlies
 	rf.Setup = &setup
 	if c.Results != "" {
 		old, err := readResults(c.Results, c.Game)
@@ -158,7 +172,7 @@ func PlayMatch(ctx context.Context, c MatchConfig) (*MatchReport, error) {
 			}
 			rf.Games, rf.A, rf.B = old.Games, old.A, old.B
 		case err == nil:
-			if old.MoveTime != rf.MoveTime || old.TimeMargin != rf.TimeMargin || old.OpeningPlies != rf.OpeningPlies || old.Seed != rf.Seed || (old.MaxPlies != 0 && old.MaxPlies != rf.MaxPlies) {
+			if old.MoveTime != rf.MoveTime || old.TimeMargin != rf.TimeMargin || old.Level != rf.Level || old.OpeningPlies != rf.OpeningPlies || old.Seed != rf.Seed || (old.MaxPlies != 0 && old.MaxPlies != rf.MaxPlies) {
 				return nil, fmt.Errorf("results file %s holds another match (%s, %gs + %gs margin, %d opening plies, seed %d, max plies %d)", c.Results, old.Variant, old.MoveTime, old.TimeMargin, old.OpeningPlies, old.Seed, old.MaxPlies)
 			}
 			// Written before the setup was recorded: the settings above are
@@ -313,11 +327,16 @@ func (c *MatchConfig) playGame(i int, eng [2]*Client) (g MatchGame, hung bool, e
 		side = [2]int{1, 0}
 	}
 	st := c.Game.Start()
+	clocked := c.Level != (Level{})
 	for _, e := range eng {
 		e.Send("force")
 		e.Send("new")
 		e.Send("variant " + d.Variant)
-		e.Send("st " + trimFloat(c.MoveTime.Seconds()))
+		if clocked {
+			e.Send("level " + c.Level.String())
+		} else {
+			e.Send("st " + trimFloat(c.MoveTime.Seconds()))
+		}
 		e.Send("post")
 		e.Send("force")
 		// Drain what the last game left (a result, a late move).
@@ -350,17 +369,32 @@ func (c *MatchConfig) playGame(i int, eng [2]*Client) (g MatchGame, hung bool, e
 		}
 	}
 	started := [2]bool{}
+	// With a Level, clock[k] is engine k's time left and moves[k] its moves
+	// made; each engine hears both clocks before it is to move.
+	clock := [2]time.Duration{c.Level.Base, c.Level.Base}
+	var moves [2]int
+	tellClocks := func(k int) {
+		if clocked {
+			eng[k].Send(fmt.Sprintf("time %d", max(clock[k], 0)/(10*time.Millisecond)))
+			eng[k].Send(fmt.Sprintf("otim %d", max(clock[1-k], 0)/(10*time.Millisecond)))
+		}
+	}
 	result, reason := c.over(st)
 	for result == "" {
 		mover := st.SideToMove()
 		k := side[mover]
 		e := eng[k]
 		if !started[k] {
+			tellClocks(k)
 			e.Send("go")
 			started[k] = true
 		}
+		limit := c.MoveTime + c.TimeMargin // slower loses on time
+		if clocked {
+			limit = max(clock[k], 0) + c.TimeMargin
+		}
 		t0 := time.Now()
-		r, err := e.WaitMove(c.MoveTime + c.TimeMargin + c.Grace)
+		r, err := e.WaitMove(limit + c.Grace)
 		took := time.Since(t0)
 		g.MaxMoveMS[k] = max(g.MaxMoveMS[k], took.Milliseconds())
 		if errors.Is(err, context.DeadlineExceeded) {
@@ -387,7 +421,9 @@ func (c *MatchConfig) playGame(i int, eng [2]*Client) (g MatchGame, hung bool, e
 		case r.Result != "":
 			g.Disagreement = fmt.Sprintf("%s claims %s {%s}; taifu: game goes on; position: %s", e.Name, r.Result, r.Comment, fen)
 			g.Reason = "disagreement"
-		case took > c.MoveTime+c.TimeMargin:
+		case took > limit && clocked:
+			g.Result, g.Reason = winText(mover.Other()), fmt.Sprintf("%s loses on time (%v with %v on its clock)", e.Name, took.Round(time.Millisecond), clock[k].Round(time.Millisecond))
+		case took > limit:
 			g.Result, g.Reason = winText(mover.Other()), fmt.Sprintf("%s loses on time (%v)", e.Name, took.Round(time.Millisecond))
 		}
 		if g.Reason != "" {
@@ -401,6 +437,13 @@ func (c *MatchConfig) playGame(i int, eng [2]*Client) (g MatchGame, hung bool, e
 		}
 		g.Moves = append(g.Moves, r.Move)
 		st.Make(m)
+		if clocked {
+			clock[k] -= took
+			if moves[k]++; c.Level.Moves > 0 && moves[k]%c.Level.Moves == 0 {
+				clock[k] += c.Level.Base
+			}
+			clock[k] += c.Level.Inc
+		}
 		if result, reason = c.over(st); result != "" {
 			// The game is over: the other engine takes the last move in
 			// force mode, so that no search of it is cut short by the
@@ -408,6 +451,8 @@ func (c *MatchConfig) playGame(i int, eng [2]*Client) (g MatchGame, hung bool, e
 			// that way and applies it to the next game's first move (it
 			// then rejects a legal opening ply).
 			eng[1-k].Send("force")
+		} else {
+			tellClocks(1 - k)
 		}
 		eng[1-k].SendMove(r.Move)
 	}
@@ -573,13 +618,15 @@ func checkResults(rf *resultsFile, g *rules.Game) error {
 		return fmt.Errorf("move_time_s %v: want a positive number", rf.MoveTime)
 	case !(rf.TimeMargin >= 0) || math.IsInf(rf.TimeMargin, 0):
 		return fmt.Errorf("time_margin_s %v: want 0 or more", rf.TimeMargin)
+	case rf.Level != "" && !validLevel(rf.Level):
+		return fmt.Errorf("level %q: want xboard's \"MOVES BASE INC\" with some time", clip(rf.Level))
 	case rf.OpeningPlies < 0 || rf.OpeningPlies > 10000:
 		return fmt.Errorf("opening_plies %d: want 0 to 10000", rf.OpeningPlies)
 	case rf.MaxPlies < 0:
 		return fmt.Errorf("max_plies %d: want 0 or more", rf.MaxPlies)
 	case len(rf.Games) > 0 && (rf.A == "" || rf.B == ""):
 		return errors.New("games without the engines' names (a, b)")
-	case rf.Setup != nil && (rf.Setup.MoveTime != rf.MoveTime || rf.Setup.TimeMargin != rf.TimeMargin || rf.Setup.OpeningPlies != rf.OpeningPlies || rf.Setup.Seed != rf.Seed || rf.Setup.MaxPlies != rf.MaxPlies):
+	case rf.Setup != nil && (rf.Setup.MoveTime != rf.MoveTime || rf.Setup.TimeMargin != rf.TimeMargin || rf.Setup.Level != rf.Level || rf.Setup.OpeningPlies != rf.OpeningPlies || rf.Setup.Seed != rf.Seed || rf.Setup.MaxPlies != rf.MaxPlies):
 		return errors.New("setup: its time control, opening plies, seed or max plies differ from the file's")
 	case rf.Setup != nil && (rf.Setup.Games < 2 || rf.Setup.Games > MaxGames):
 		return fmt.Errorf("setup: games %d: want 2 to %d", rf.Setup.Games, MaxGames)
@@ -683,7 +730,7 @@ func (c *MatchConfig) checkGame(d *rules.XBoardDialect, rf *resultsFile, m *Matc
 // partner is a disagreement (or not played yet) counts in W/D/L and the
 // score only.
 func (c *MatchConfig) report(rf *resultsFile) (*MatchReport, error) {
-	r := &MatchReport{Report: arena.Report{A: rf.A, B: rf.B}, Variant: rf.Variant, MoveTime: rf.MoveTime, Reasons: map[string]int{}, Played: rf.Games}
+	r := &MatchReport{Report: arena.Report{A: rf.A, B: rf.B}, Variant: rf.Variant, MoveTime: rf.MoveTime, Level: rf.Level, Reasons: map[string]int{}, Played: rf.Games}
 	if c.SPRT != nil {
 		r.Verdict = "continue"
 	}
@@ -724,7 +771,11 @@ func (c *MatchConfig) report(rf *resultsFile) (*MatchReport, error) {
 // String is the report as a few lines of text.
 func (r *MatchReport) String() string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "%s at %gs a move: %s", r.Variant, r.MoveTime, r.Report.String())
+	if r.Level != "" {
+		fmt.Fprintf(&sb, "%s at level %s (clocks): %s", r.Variant, r.Level, r.Report.String())
+	} else {
+		fmt.Fprintf(&sb, "%s at %gs a move: %s", r.Variant, r.MoveTime, r.Report.String())
+	}
 	fmt.Fprintf(&sb, "\nendings: %s", countList(r.Reasons))
 	for _, d := range r.Disagreements {
 		fmt.Fprintf(&sb, "\n%s", d)
@@ -759,7 +810,7 @@ func PoolResults(paths []string, sprt *arena.SPRT) (*MatchReport, error) {
 		if i == 0 {
 			all = *rf
 			all.Games = nil
-		} else if rf.Variant != all.Variant || rf.MoveTime != all.MoveTime || rf.TimeMargin != all.TimeMargin || rf.OpeningPlies != all.OpeningPlies || rf.A != all.A || rf.B != all.B {
+		} else if rf.Variant != all.Variant || rf.MoveTime != all.MoveTime || rf.TimeMargin != all.TimeMargin || rf.Level != all.Level || rf.OpeningPlies != all.OpeningPlies || rf.A != all.A || rf.B != all.B {
 			return nil, fmt.Errorf("results file %s holds another match than %s (%s vs %s, %s, %gs + %gs margin, %d opening plies)", p, paths[0], rf.A, rf.B, rf.Variant, rf.MoveTime, rf.TimeMargin, rf.OpeningPlies)
 		}
 		for _, g := range rf.Games {
@@ -780,4 +831,11 @@ func PoolResults(paths []string, sprt *arena.SPRT) (*MatchReport, error) {
 	}
 	c := MatchConfig{SPRT: sprt}
 	return c.report(&all)
+}
+
+// validLevel reports whether text is a level ParseLevel reads, with some
+// time on the clock.
+func validLevel(text string) bool {
+	l, err := ParseLevel(text)
+	return err == nil && (l.Base > 0 || l.Inc > 0)
 }

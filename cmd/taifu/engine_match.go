@@ -67,6 +67,7 @@ func usesEngine(args []string) bool {
 type engineMatch struct {
 	matchCommand
 	engine, engineInit, pgn string
+	level                   string
 	margin                  time.Duration
 	firstGame               int
 }
@@ -75,7 +76,8 @@ func (e *engineMatch) register(fs *flag.FlagSet) {
 	e.matchCommand.register(fs)
 	fs.StringVar(&e.engine, "engine", "", "command line of the xboard engine playing side B, e.g. /usr/games/sjaakii")
 	fs.StringVar(&e.engineInit, "engine-init", "", "commands sent to the engine after protover, ';'-separated (e.g. \"memory 64\")")
-	fs.DurationVar(&e.margin, "time-margin", time.Second, "a move slower than --move-ms plus this loses on time")
+	fs.DurationVar(&e.margin, "time-margin", time.Second, "a move slower than --move-ms plus this (with --level: a clock below minus this) loses on time")
+	fs.StringVar(&e.level, "level", "", `play on clocks instead of --move-ms: xboard's level "MOVES BASE INC" (e.g. "40 0:04 0": 4 s for every 40 moves of each engine), sent to both engines with "time" and "otim" before each move; the referee keeps the clocks`)
 	fs.IntVar(&e.firstGame, "first-game", 0, "play only the games from this number (counting from 0, rounded down to even) to --games: a match split into runs")
 	fs.StringVar(&e.pgn, "pgn", "", "PGN file of every game (default: --json with .pgn)")
 }
@@ -106,6 +108,18 @@ func runEngineMatch(fs *flag.FlagSet, m *engineMatch, args []string, stdout, std
 	if err != nil {
 		return err
 	}
+	var level xboard.Level
+	if m.level != "" {
+		if level, err = xboard.ParseLevel(m.level); err != nil {
+			return fmt.Errorf("--level %q: %v", m.level, err)
+		}
+		if level.Base <= 0 && level.Inc <= 0 {
+			return fmt.Errorf("--level %q: no time on the clocks (give a base or an increment)", m.level)
+		}
+		if flagSet(fs, "move-ms") || flagSet(fs, "tc") {
+			return errors.New("--level and --move-ms: give one time control")
+		}
+	}
 	moveMillis := m.moveMillis
 	if moveMillis == 0 {
 		moveMillis = engineMoveMillis
@@ -132,7 +146,7 @@ func runEngineMatch(fs *flag.FlagSet, m *engineMatch, args []string, stdout, std
 	}
 	argvB := strings.Fields(m.engine)
 	cfg := xboard.MatchConfig{
-		Game: g, Games: m.games, FirstGame: m.firstGame, MoveTime: time.Duration(moveMillis) * time.Millisecond, TimeMargin: m.margin,
+		Game: g, Games: m.games, FirstGame: m.firstGame, MoveTime: time.Duration(moveMillis) * time.Millisecond, TimeMargin: m.margin, Level: level,
 		OpeningPlies: m.openingPlies, Seed: m.seed, MaxPlies: m.maxPlies, Results: m.json, PGN: m.pgn, SPRT: sp,
 		Setup: xboard.Setup{Search: m.search.Resolved(g), Weights: fmt.Sprintf("%s (hash %.12s)", wA.Version, wA.Hash()),
 			Engine: strings.TrimSuffix(strings.Join(argvB, " ")+"; init "+m.engineInit, "; init ")},
