@@ -31,7 +31,7 @@ func ParseLevel(text string) (Level, error) {
 	if m, s, ok := strings.Cut(f[1], ":"); ok {
 		mv, err1 := strconv.Atoi(m)
 		sv, err2 := strconv.Atoi(s)
-		if err1 != nil || err2 != nil || mv < 0 || mv > 1e4 || sv < 0 || sv > 59 {
+		if err1 != nil || err2 != nil || mv < 0 || mv > 1e5 || sv < 0 || sv > 59 {
 			return Level{}, fmt.Errorf("bad base time %q", clip(f[1]))
 		}
 		base = float64(mv)*60 + float64(sv)
@@ -52,12 +52,12 @@ func ParseLevel(text string) (Level, error) {
 // String is the level as "level" takes it: the base in minutes and seconds
 // when it is whole seconds, else in minutes.
 func (l Level) String() string {
-	base := strconv.FormatFloat(l.Base.Minutes(), 'g', -1, 64)
+	base := strconv.FormatFloat(l.Base.Minutes(), 'f', -1, 64)
 	if l.Base%time.Second == 0 {
 		s := int64(l.Base / time.Second)
 		base = fmt.Sprintf("%d:%02d", s/60, s%60)
 	}
-	return fmt.Sprintf("%d %s %s", l.Moves, base, trimFloat(l.Inc.Seconds()))
+	return fmt.Sprintf("%d %s %s", l.Moves, base, strconv.FormatFloat(l.Inc.Seconds(), 'f', -1, 64))
 }
 
 // levelGameMoves is the moves a whole-game level (Moves 0) is taken to

@@ -73,6 +73,9 @@ type MatchGame struct {
 	ScoreA       float64  `json:"score_a"`
 	Disagreement string   `json:"disagreement,omitempty"` // legality or result dispute, with the position
 	MaxMoveMS    [2]int64 `json:"max_move_ms"`            // slowest move of A and of B
+	// ThinkMS is the time A and B took for their moves of the game, the
+	// opening's excepted (absent from files written before it was kept).
+	ThinkMS [2]int64 `json:"think_ms,omitempty"`
 }
 
 // MatchReport sums up the games played so far: arena's report of a match
@@ -81,9 +84,12 @@ type MatchGame struct {
 // details.
 type MatchReport struct {
 	arena.Report
-	Variant       string
-	MoveTime      float64        // seconds (with a Level: its mean time a move)
-	Level         string         // the clocks' level, "" for a time a move
+	Variant  string
+	MoveTime float64 // seconds (with a Level: its mean time a move)
+	Level    string  // the clocks' level, "" for a time a move
+	// MeanMoveMS is A's and B's mean thinking time a move, over the
+	// games that record it (0: none does).
+	MeanMoveMS    [2]float64
 	Reasons       map[string]int // games by how they ended
 	Disagreements []string       // one line each: game, what, position
 	Played        []MatchGame    // every finished game, in play order
@@ -436,6 +442,7 @@ func (c *MatchConfig) playGame(i int, eng [2]*Client) (g MatchGame, hung bool, e
 			break
 		}
 		g.Moves = append(g.Moves, r.Move)
+		g.ThinkMS[k] += took.Milliseconds()
 		st.Make(m)
 		if clocked {
 			clock[k] -= took
@@ -451,8 +458,8 @@ func (c *MatchConfig) playGame(i int, eng [2]*Client) (g MatchGame, hung bool, e
 			// that way and applies it to the next game's first move (it
 			// then rejects a legal opening ply).
 			eng[1-k].Send("force")
-		} else {
-			tellClocks(1 - k)
+		} else if started[1-k] {
+			tellClocks(1 - k) // one not yet started hears them before its "go"
 		}
 		eng[1-k].SendMove(r.Move)
 	}
@@ -655,6 +662,8 @@ func (c *MatchConfig) checkGame(d *rules.XBoardDialect, rf *resultsFile, m *Matc
 		return fmt.Errorf("pair %d, a_first %v: game %d is pair %d with A first %v", m.Pair, m.AFirst, m.Index, m.Index/2, m.Index%2 == 0)
 	case m.MaxMoveMS[0] < 0 || m.MaxMoveMS[1] < 0:
 		return fmt.Errorf("max_move_ms %v: want 0 or more", m.MaxMoveMS)
+	case m.ThinkMS[0] < 0 || m.ThinkMS[1] < 0:
+		return fmt.Errorf("think_ms %v: want 0 or more", m.ThinkMS)
 	case m.OpeningPlies < 0 || m.OpeningPlies > len(m.Moves):
 		return fmt.Errorf("opening_plies %d of %d moves", m.OpeningPlies, len(m.Moves))
 	}
@@ -736,7 +745,20 @@ func (c *MatchConfig) report(rf *resultsFile) (*MatchReport, error) {
 	}
 	pairs := map[int][]arena.GameRecord{}
 	var order []int
+	var thought, made [2]int64
 	for _, g := range rf.Games {
+		if g.ThinkMS != [2]int64{} {
+			// The engines alternate from the opening on: the first to
+			// move makes the odd one out.
+			n := int64(len(g.Moves) - g.OpeningPlies)
+			first := 0 // A
+			if g.AFirst != (g.OpeningPlies%2 == 0) {
+				first = 1
+			}
+			made[first] += (n + 1) / 2
+			made[1-first] += n / 2
+			thought[0], thought[1] = thought[0]+g.ThinkMS[0], thought[1]+g.ThinkMS[1]
+		}
 		if g.Disagreement != "" {
 			r.Disagreements = append(r.Disagreements, fmt.Sprintf("game %d: %s", g.Index+1, g.Disagreement))
 			r.Reasons["disagreement"]++
@@ -747,6 +769,11 @@ func (c *MatchConfig) report(rf *resultsFile) (*MatchReport, error) {
 			order = append(order, g.Pair)
 		}
 		pairs[g.Pair] = append(pairs[g.Pair], arena.GameRecord{Pair: g.Pair, AFirst: g.AFirst, ScoreA: g.ScoreA, Plies: len(g.Moves), Reason: g.Reason, Opening: strings.Join(g.Moves[:g.OpeningPlies], " ")})
+	}
+	for k := range made {
+		if made[k] > 0 {
+			r.MeanMoveMS[k] = float64(thought[k]) / float64(made[k])
+		}
 	}
 	sort.Ints(order)
 	for _, p := range order {
@@ -777,6 +804,9 @@ func (r *MatchReport) String() string {
 		fmt.Fprintf(&sb, "%s at %gs a move: %s", r.Variant, r.MoveTime, r.Report.String())
 	}
 	fmt.Fprintf(&sb, "\nendings: %s", countList(r.Reasons))
+	if r.MeanMoveMS != [2]float64{} {
+		fmt.Fprintf(&sb, "\nthinking a move: %s %.0f ms, %s %.0f ms", r.A, r.MeanMoveMS[0], r.B, r.MeanMoveMS[1])
+	}
 	for _, d := range r.Disagreements {
 		fmt.Fprintf(&sb, "\n%s", d)
 	}

@@ -406,3 +406,106 @@ func TestMatchLastMoveInForceMode(t *testing.T) {
 		t.Fatalf("%d results for %d games, %d of them ended by a move of A: the test checks nothing", games, len(rep.Played), byA)
 	}
 }
+
+// With a Level the referee plays on clocks: both engines get the level,
+// and before each move an engine is to make, its own clock ("time") and
+// the other's ("otim") in centiseconds, each the level's base less the
+// engine's thinking so far, plus the increment after every move and the
+// base again after every Moves moves.
+func TestMatchClocks(t *testing.T) {
+	var mu sync.Mutex
+	var log []string
+	level := Level{Moves: 3, Base: 30 * time.Second, Inc: time.Second}
+	cfg := MatchConfig{
+		Game: torishogi.Game, Games: 2, TimeMargin: time.Minute, Level: level,
+		OpeningPlies: 2, Seed: 5, MaxPlies: 24,
+		A: inProcess(Options{Config: mcts.Config{Playouts: 10, Seed: 1}, Name: "a"}),
+		B: recording(Options{Config: mcts.Config{Playouts: 10, Seed: 2}, Name: "b"}, &mu, &log),
+	}
+	start := time.Now()
+	rep, err := PlayMatch(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	thought := int(time.Since(start) / (10 * time.Millisecond)) // no clock loses more
+	if rep.Level != "3 0:30 1" || !strings.Contains(rep.String(), "at level 3 0:30 1 (clocks)") || !strings.Contains(rep.String(), "\nthinking a move: ") {
+		t.Errorf("report level %q, text %q", rep.Level, rep.String())
+	}
+	// Each engine's thinking is recorded, and none is more than the time
+	// the match took.
+	for k, mean := range rep.MeanMoveMS {
+		if !(mean > 0) || mean*float64(len(rep.Played)) > float64(10*thought) {
+			t.Errorf("engine %d: mean move %v ms in a match of %d cs", k, mean, thought)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	// expected is an engine's clock in centiseconds after it made n moves
+	// in no time, and that less the match's whole time (a base or an
+	// increment missed or added twice falls outside).
+	expected := func(n int) (hi, lo int) {
+		hi = 3000 + 100*n + 3000*(n/level.Moves)
+		return hi, hi - thought
+	}
+	levels, clocks := 0, 0
+	game, madeB, madeA := -1, 0, 0
+	for i, l := range log {
+		switch {
+		case l == "new":
+			game, madeB, madeA = game+1, 0, 0
+		case l == "level 3 0:30 1":
+			levels++
+		case l == "st 10" || strings.HasPrefix(l, "st "):
+			t.Errorf("game %d: B was sent %q on clocks", game, l)
+		case strings.HasPrefix(l, "time "):
+			if i+1 >= len(log) || !strings.HasPrefix(log[i+1], "otim ") {
+				t.Fatalf("game %d: %q is not followed by otim: %q", game, l, log[i:min(i+2, len(log))])
+			}
+			var own, other int
+			fmt.Sscanf(l, "time %d", &own)
+			fmt.Sscanf(log[i+1], "otim %d", &other)
+			// B is told its clock before each of its moves; A has made
+			// as many moves as B, or one more when A began.
+			g := rep.Played[game]
+			madeA = madeB
+			if g.AFirst {
+				madeA++
+			}
+			if hi, lo := expected(madeB); own > hi || own < lo {
+				t.Errorf("game %d, B's move %d: time %d, want %d to %d", game, madeB+1, own, lo, hi)
+			}
+			if hi, lo := expected(madeA); other > hi || other < lo {
+				t.Errorf("game %d, B's move %d: otim %d, want %d to %d (A made %d moves)", game, madeB+1, other, lo, hi, madeA)
+			}
+			madeB++
+			clocks++
+		}
+	}
+	if levels != 2 || clocks < 10 {
+		t.Fatalf("B was sent %d levels and %d clocks in %d games: want 2 and at least 10", levels, clocks, len(rep.Played))
+	}
+}
+
+// An engine whose clock runs out loses on time (the games it begins: in
+// the others the in-process engine's first move may run out its own).
+func TestMatchClockLossOnTime(t *testing.T) {
+	slow := replying(func(int) string { time.Sleep(150 * time.Millisecond); return "move a1a1" })
+	cfg := MatchConfig{
+		Game: torishogi.Game, Games: 2, Level: Level{Base: 50 * time.Millisecond},
+		OpeningPlies: 2, Seed: 5, MaxPlies: 24,
+		A: slow,
+		B: inProcess(Options{Config: mcts.Config{Playouts: 10, Seed: 2}, Name: "b"}),
+	}
+	rep, err := PlayMatch(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range rep.Played {
+		if !g.AFirst {
+			continue
+		}
+		if !strings.Contains(g.Reason, "cheater loses on time") || !strings.Contains(g.Reason, "on its clock") || g.ScoreA != 0 {
+			t.Errorf("game %d: %s (A scores %v), want a loss on time of the slow engine", g.Index, g.Reason, g.ScoreA)
+		}
+	}
+}
