@@ -1,6 +1,7 @@
 package mcts
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"taifu/rules"
@@ -112,5 +113,55 @@ func TestRootNeverShared(t *testing.T) {
 	}
 	if named == 0 {
 		t.Fatal("no expansion recorded: the test cannot tell")
+	}
+}
+
+// A copied expansion looks for the mate in one again (sharedExpansion):
+// through a repetition a check can mate in one line of moves and not in
+// another, so the expansion copied may hold no proof where the copy must.
+// Here the source is expanded with the mate search off (as one whose
+// mating check a repetition forbade), the copy with it on: the copy is
+// proven won, its mating child proven lost. The position is the first
+// with a mate in one in a random Tori shogi game.
+func TestSharedExpansionMateInOne(t *testing.T) {
+	g := game(t, "torishogi")
+	s := mustNew(g, Config{Playouts: 100, Priors: PriorsThreats, Seed: 1}, nil)
+	rng := rand.New(rand.NewPCG(7, 7))
+	st := g.Start()
+	for ply := 0; ; ply++ {
+		ms := st.Legal(nil)
+		if ply == 400 || len(ms) == 0 {
+			t.Fatal("no position with a mate in one in 400 random plies")
+		}
+		tac := st.(rules.Tactical)
+		if _, ok := s.mateAmong(tac, st, tac.Checks(nil), 1); ok {
+			break
+		}
+		st.Make(ms[rng.IntN(len(ms))])
+	}
+	if s.tactics&TacticsMate == 0 {
+		t.Fatal("Tori shogi's default tactics have no mate search")
+	}
+	s.prepare(st)
+	s.nodes = append(s.nodes, node{}, node{}) // two nodes of the same position
+	s.tactics &^= TacticsMate
+	if s.expand(1, st); s.nodes[1].proven != 0 {
+		t.Fatalf("the source, without the mate search: proven %d", s.nodes[1].proven)
+	}
+	s.tactics |= TacticsMate
+	shared := s.shared
+	v := s.expand(2, st)
+	if s.shared != shared+1 {
+		t.Fatal("the second expansion was not shared: the test cannot tell")
+	}
+	n := s.nodes[2]
+	mated := 0
+	for c := n.first; c < n.first+n.nChild; c++ {
+		if s.nodes[c].proven == -1 && s.nodes[c].flags&terminal != 0 {
+			mated++
+		}
+	}
+	if v != 1 || n.proven != 1 || mated != 1 {
+		t.Errorf("the copy: value %v, proven %d, %d children mated; want 1, 1 and 1", v, n.proven, mated)
 	}
 }
