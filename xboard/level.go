@@ -60,6 +60,10 @@ func (l Level) String() string {
 	return fmt.Sprintf("%d %s %s", l.Moves, base, strconv.FormatFloat(l.Inc.Seconds(), 'f', -1, 64))
 }
 
+// Timed reports whether the level puts time on the clocks (a base or an
+// increment).
+func (l Level) Timed() bool { return l.Base > 0 || l.Inc > 0 }
+
 // levelGameMoves is the moves a whole-game level (Moves 0) is taken to
 // last when a mean time a move is asked for.
 const levelGameMoves = 40

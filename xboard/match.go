@@ -427,10 +427,12 @@ func (c *MatchConfig) playGame(i int, eng [2]*Client) (g MatchGame, hung bool, e
 		case r.Result != "":
 			g.Disagreement = fmt.Sprintf("%s claims %s {%s}; taifu: game goes on; position: %s", e.Name, r.Result, r.Comment, fen)
 			g.Reason = "disagreement"
-		case took > limit && clocked:
-			g.Result, g.Reason = winText(mover.Other()), fmt.Sprintf("%s loses on time (%v with %v on its clock)", e.Name, took.Round(time.Millisecond), clock[k].Round(time.Millisecond))
 		case took > limit:
-			g.Result, g.Reason = winText(mover.Other()), fmt.Sprintf("%s loses on time (%v)", e.Name, took.Round(time.Millisecond))
+			onClock := ""
+			if clocked {
+				onClock = fmt.Sprintf(" with %v on its clock", clock[k].Round(time.Millisecond))
+			}
+			g.Result, g.Reason = winText(mover.Other()), fmt.Sprintf("%s loses on time (%v%s)", e.Name, took.Round(time.Millisecond), onClock)
 		}
 		if g.Reason != "" {
 			break
@@ -867,5 +869,5 @@ func PoolResults(paths []string, sprt *arena.SPRT) (*MatchReport, error) {
 // time on the clock.
 func validLevel(text string) bool {
 	l, err := ParseLevel(text)
-	return err == nil && (l.Base > 0 || l.Inc > 0)
+	return err == nil && l.Timed()
 }

@@ -19,7 +19,7 @@ func (c MatchConfig) Validate() error {
 		return fmt.Errorf("games %d: need 1 to %d", c.Games, MaxGames)
 	case c.FirstGame < 0 || c.FirstGame >= games:
 		return fmt.Errorf("first game %d: need 0 to %d (the games)", c.FirstGame, games-1)
-	case c.Level != (Level{}) && c.Level.Base <= 0 && c.Level.Inc <= 0:
+	case c.Level != (Level{}) && !c.Level.Timed():
 		return fmt.Errorf("level %s: need some time (a base or an increment)", c.Level)
 	case c.Level != (Level{}) && (c.Level.Moves < 0 || c.Level.Base < 0 || c.Level.Inc < 0):
 		return fmt.Errorf("level %s: need no negative field", c.Level)

@@ -113,7 +113,7 @@ func runEngineMatch(fs *flag.FlagSet, m *engineMatch, args []string, stdout, std
 		if level, err = xboard.ParseLevel(m.level); err != nil {
 			return fmt.Errorf("--level %q: %v", m.level, err)
 		}
-		if level.Base <= 0 && level.Inc <= 0 {
+		if !level.Timed() {
 			return fmt.Errorf("--level %q: no time on the clocks (give a base or an increment)", m.level)
 		}
 		if flagSet(fs, "move-ms") || flagSet(fs, "tc") {
