@@ -9,8 +9,8 @@ import (
 	"hash"
 	"io"
 
+	"github.com/klauspost/compress/zstd"
 	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/compress/zstd"
 
 	"taifu/storage"
 )
@@ -18,7 +18,7 @@ import (
 // zstdBest is the files' compression: zstd at its best level, which on
 // Typhoon rows costs little next to the search that makes them and saves
 // most on the position text (docs/benchmarks.md, "Bytes a position").
-var zstdBest = zstd.Codec{Level: zstd.SpeedBestCompression}
+var zstdBest = zstdCodec{level: zstd.SpeedBestCompression}
 
 // PageBytes is the page buffer size: larger pages give zstd longer runs of
 // similar positions to compress.
