@@ -37,7 +37,10 @@ func TestTuneExportMatchTrain(t *testing.T) {
 		return out.String()
 	}
 	w := filepath.Join(dir, "tuned.json")
-	taifu("tune", "--game", "torishogi", "--data", data, "--out", w, "--bootstrap", "3", "--no-progress", "--weights", "start", "--force") // 16 games: fewer than a fit trusts
+	// 16 games: fewer than a fit trusts. The policy fit is bounded: its
+	// L-BFGS took most of this test's time under -race (the policy tests
+	// fit it in full).
+	taifu("tune", "--game", "torishogi", "--data", data, "--out", w, "--bootstrap", "3", "--no-progress", "--weights", "start", "--force", "--policy-iterations", "20")
 	var wf struct {
 		Terms      map[string]float64
 		Provenance map[string]any
@@ -98,7 +101,7 @@ func TestTuneExportMatchTrain(t *testing.T) {
 	}
 	tr := filepath.Join(dir, "train")
 	args := []string{"train", "--game", "torishogi", "--weights", "start", "--out", tr, "--generations", "1", "--selfplay-games", "6",
-		"--selfplay-playouts", "10", "--selfplay-workers", "1", "--match-games", "2", "--match-playouts", "10", "--match-max-plies", "40"}
+		"--selfplay-playouts", "10", "--selfplay-workers", "1", "--match-games", "2", "--match-playouts", "10", "--match-max-plies", "40", "--policy-iterations", "20"}
 	taifu(args...)
 	for _, f := range []string{"train.json", "ladder.md", "piece-values.csv", "gen-000/weights.json", "gen-001/candidate.json"} {
 		if _, err := os.Stat(filepath.Join(tr, f)); err != nil {
