@@ -1,10 +1,12 @@
 package mcts
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
+	"time"
 
 	"taifu/features"
 	"taifu/rules"
@@ -208,6 +210,39 @@ func BenchmarkSearchMidgame(b *testing.B) {
 		b.Run(name+"/eval/history", func(b *testing.B) {
 			benchSearchFrom(b, st, w, Config{Tactics: TacticsNone, History: 0.5})
 		})
+	}
+}
+
+// BenchmarkTimedSearch reports how long timed searches take against
+// their limit: one searcher (as an engine keeps) plays 16 moves from the
+// midgame at 100 ms and 1 s a move; "max/limit" is the longest search
+// over its limit, "mean/limit" the mean (early stops end searches before
+// it). It measures; it asserts nothing.
+//
+//	go test ./mcts -run '^$' -bench TimedSearch -benchtime 1x
+func BenchmarkTimedSearch(b *testing.B) {
+	for _, name := range []string{"typhoon", "samarkand", "torishogi", "chess"} {
+		g := game(b, name)
+		w := weights(b, g)
+		for _, limit := range []time.Duration{100 * time.Millisecond, time.Second} {
+			b.Run(fmt.Sprintf("%s/%v", name, limit), func(b *testing.B) {
+				worst, sum, n := 0.0, 0.0, 0
+				for i := 0; i < b.N; i++ {
+					st := midgame(b, g, w)
+					s := mustNew(g, Config{TimeLimit: limit, Seed: 3}, w)
+					for move := 0; move < 16 && !rules.Status(st, nil).Ended; move++ {
+						t0 := time.Now()
+						r := s.Search(st)
+						f := float64(time.Since(t0)) / float64(limit)
+						worst, sum, n = max(worst, f), sum+f, n+1
+						s.Advance(st, r.Move)
+						st.Make(r.Move)
+					}
+				}
+				b.ReportMetric(worst, "max/limit")
+				b.ReportMetric(sum/float64(n), "mean/limit")
+			})
+		}
 	}
 }
 

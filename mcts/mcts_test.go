@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -457,5 +458,44 @@ func TestNewRejectsBadWeights(t *testing.T) {
 	}
 	if _, err := New(testgame.DropGame, Config{}, drop); err != nil {
 		t.Errorf("the game's own weights: %v", err)
+	}
+}
+
+// TestGrownCap: the node pool grows to twice its capacity or to what is
+// needed, never past MaxNodes, and not at all when it has room.
+func TestGrownCap(t *testing.T) {
+	for _, c := range []struct{ l, c, n, want int }{
+		{10, 100, 50, 0},       // room
+		{100, 100, 0, 0},       // nothing asked
+		{100, 100, 1, 200},     // doubled
+		{100, 100, 1000, 1100}, // what is needed
+		{0, 0, 16, 16},         // an empty pool
+		{MaxNodes - 10, MaxNodes - 10, 5, MaxNodes},   // capped
+		{100, 100, 2 * MaxNodes, MaxNodes},            // at most MaxNodes in all
+		{MaxNodes, MaxNodes, 1, 0},                    // full: expand stops the search
+		{MaxNodes / 2, MaxNodes/2 + 1, 2, MaxNodes},   // twice, capped
+		{MaxNodes / 4, MaxNodes / 4, 1, MaxNodes / 2}, // twice
+	} {
+		if got := grownCap(c.l, c.c, c.n); got != c.want {
+			t.Errorf("grownCap(%d, %d, %d) = %d, want %d", c.l, c.c, c.n, got, c.want)
+		}
+	}
+}
+
+// TestReserveNodes: reserving keeps the tree and makes room at once, so
+// the playouts after it append without a copy.
+func TestReserveNodes(t *testing.T) {
+	g := game(t, "torishogi")
+	s := mustNew(g, Config{Playouts: 300, Seed: 5}, weights(t, g))
+	s.Search(g.Start())
+	before := append([]node(nil), s.nodes...)
+	s.reserveNodes(cap(s.nodes) + 1000)
+	if cap(s.nodes) < len(before)+cap(before)+1000 || !slices.Equal(s.nodes, before) {
+		t.Fatalf("cap %d after reserving %d more on %d nodes; tree kept: %v", cap(s.nodes), cap(before)+1000, len(before), slices.Equal(s.nodes, before))
+	}
+	p := &s.nodes[:cap(s.nodes)][0]
+	s.Search(g.Start()) // reuses the tree: 300 more playouts, well inside the room
+	if &s.nodes[:cap(s.nodes)][0] != p {
+		t.Error("the search copied the pool it had room in")
 	}
 }

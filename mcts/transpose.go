@@ -76,6 +76,7 @@ func (s *Searcher) sharedExpansion(idx int32, st rules.State, key uint64) (float
 	if src.flags&(expanded|valued) != expanded || len(s.nodes)+int(src.nChild) > MaxNodes || st.Ended().Ended {
 		return 0, false
 	}
+	s.reserveNodes(int(src.nChild))
 	first := int32(len(s.nodes))
 	for c := src.first; c < src.first+src.nChild; c++ {
 		s.nodes = append(s.nodes, node{move: s.nodes[c].move, prior: s.nodes[c].prior})
