@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
 # fuzz.sh [SECONDS] [PATTERN]: run every fuzz target of the module for
-# SECONDS each (default 10), FUZZ_JOBS targets at a time (default: one per
-# core), under nice. The seed corpora (testdata/fuzz/<Target>/ beside each
+# SECONDS each (default 10), under nice: FUZZ_JOBS packages at a time
+# (default: one per core), a package's targets one after another. The seed corpora (testdata/fuzz/<Target>/ beside each
 # package) already run in "go test"; this explores beyond them. A failing
 # input is written to testdata/fuzz by go test: commit it with its fix.
 # PATTERN (grep -E) selects targets by "package Target", e.g.
 # 'rules/typhoon' or 'FuzzParseWeights'; FUZZ_SKIP (grep -E) leaves
 # targets out the same way.
 #
-# CI (the README's test command) runs scripts/fuzz.sh 2: 44 targets; on the
-# quiet 2-core machine 179 s one at a time with a warm build cache, 326 s
-# cold (most of it building the instrumented test binaries); the figures
-# two at a time are in docs/benchmarks.md ("The test command"). A failing
-# input is reported with the last 20 lines of go test's output and fails
-# the script. Issue 10 asked 10 minutes each once: scripts/fuzz.sh 600.
+# CI (the README's test command, scripts/test.sh) runs 40 of the 44
+# targets for 2 s each (FUZZ_SKIP leaves out cmd/taifu's and storage's):
+# 159 s cold on the quiet 2-core machine, most of it building the
+# instrumented test binaries; docs/benchmarks.md ("The test command") has
+# the figures. Each target's report is printed when it ends; a failing
+# input is reported with the last 20 lines of go test's output, named
+# again at the end, and fails the script. Issue 10 asked 10 minutes each
+# once: scripts/fuzz.sh 600.
 set -euo pipefail
 par=${FUZZ_PARALLEL:-1} # fuzzing workers per target
 jobs=${FUZZ_JOBS:-$(nproc)}
@@ -68,11 +70,12 @@ selected() {
 }
 
 # fuzz_package PKG DIR: fuzz PKG's selected targets one after another;
-# each one's report goes to its own file.
+# each one's report goes to its own file and is printed when it ends.
 fuzz_package() {
 	local pkg=$1 dir=$2 t name=${1//\//_}
 	for t in $(selected "$pkg" "$dir"); do
 		if fuzz_one "$pkg" "$dir" "$t" > "$out/$name.$t.log" 2>&1; then echo 0; else echo 1; fi > "$out/$name.$t.rc"
+		cat "$out/$name.$t.log" # one short write: the reports of two jobs do not mix
 	done
 }
 
@@ -94,11 +97,16 @@ for pkg in $pkgs; do
 done
 wait
 status=0
+failed=
 for pkg in $(go list ./...); do
 	for log in "$out/${pkg//\//_}".*.log; do
 		[ -e "$log" ] || continue
-		cat "$log"
-		if [ "$(cat "${log%.log}.rc" 2>/dev/null)" != 0 ]; then status=1; fi
+		if [ "$(cat "${log%.log}.rc" 2>/dev/null)" != 0 ]; then
+			status=1
+			t=${log##*.Fuzz}
+			failed="$failed $pkg Fuzz${t%.log}"
+		fi
 	done
 done
+if [ $status != 0 ]; then echo "fuzz.sh: failed:$failed"; fi
 exit $status
