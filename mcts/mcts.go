@@ -737,7 +737,7 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 	} else {
 		v = s.leafValue(st, s.moves)
 	}
-	s.rememberExpansion(idx, key, v)
+	s.rememberExpansion(idx, st, key, v)
 	return v
 }
 

@@ -166,3 +166,101 @@ func TestSharedExpansionMateInOne(t *testing.T) {
 		t.Errorf("the copy: value %v, proven %d, %d children mated; want 1, 1 and 1", v, n.proven, mated)
 	}
 }
+
+// TestSharedExpansionRepetition: Typhoon forbids a move that makes a
+// position occur a third time (the rules text's repetition rule,
+// game.go), so the same position has fewer legal moves the second time it
+// is reached by the same cycle of moves. An expansion of its first
+// occurrence is not copied to its second: the copy would carry the
+// forbidden move (found by self-play, the README's first command at seed
+// 1796415534: a root child that was not a legal move, the policy row's
+// panic at game 96, ply 166).
+func TestSharedExpansionRepetition(t *testing.T) {
+	g := game(t, "typhoon")
+	st := g.Start()
+	// back finds the move that takes m's piece back, plain (no capture,
+	// conversion, push, exchange, promotion or drop).
+	plain := func(m rules.Move) bool {
+		return m.From != m.To && m.NCap == 0 && m.NConv == 0 && m.Push == rules.NoSquare && m.Flags == 0
+	}
+	back := func(st rules.State, m rules.Move) (rules.Move, bool) {
+		for _, r := range st.Legal(nil) {
+			if plain(r) && r.From == m.To && r.To == m.From {
+				return r, true
+			}
+		}
+		return rules.Move{}, false
+	}
+	var cycle []rules.Move // a blue move, a red move, and each taken back
+	for _, m1 := range st.Legal(nil) {
+		if !plain(m1) {
+			continue
+		}
+		st.Make(m1)
+		for _, m2 := range st.Legal(nil) {
+			if !plain(m2) {
+				continue
+			}
+			st.Make(m2)
+			r1, ok1 := back(st, m1)
+			if ok1 {
+				st.Make(r1)
+				if r2, ok2 := back(st, m2); ok2 {
+					cycle = []rules.Move{m1, m2, r1, r2}
+				}
+				st.Unmake()
+			}
+			st.Unmake()
+			if cycle != nil {
+				break
+			}
+		}
+		st.Unmake()
+		if cycle != nil {
+			break
+		}
+	}
+	if cycle == nil {
+		t.Fatal("no cycle of four plain moves from the start")
+	}
+	once := g.Start()
+	for _, m := range cycle[:3] {
+		once.Make(m)
+	}
+	twice := g.Start()
+	for _, m := range append(append([]rules.Move(nil), cycle...), cycle[:3]...) {
+		twice.Make(m)
+	}
+	if once.Hash() != twice.Hash() || len(twice.Legal(nil)) != len(once.Legal(nil))-1 {
+		t.Fatalf("the same position with %d and %d legal moves: the test cannot tell", len(once.Legal(nil)), len(twice.Legal(nil)))
+	}
+	s := mustNew(g, Config{Playouts: 100, Priors: PriorsThreats, Seed: 1}, weights(t, g))
+	s.prepare(g.Start())
+	s.nodes = append(s.nodes, node{}, node{}) // the two occurrences
+	s.expand(1, once)
+	shared := s.shared
+	s.expand(2, twice)
+	if s.shared != shared {
+		t.Error("the second occurrence copied the first's expansion")
+	}
+	want := twice.Legal(nil)
+	n := s.nodes[2]
+	if int(n.nChild) != len(want) {
+		t.Fatalf("%d children, want the %d legal moves", n.nChild, len(want))
+	}
+	for i, m := range want {
+		if c := s.nodes[n.first+int32(i)].move; !c.Equal(m) {
+			t.Errorf("child %d is %s, want %s", i, g.MoveString(c), g.MoveString(m))
+		}
+	}
+	// A position whose legal moves do not depend on its history is still
+	// shared: the first occurrence's expansion is the one in the table.
+	if historyLegal(once) || !historyLegal(twice) {
+		t.Errorf("LegalFromHistory: %v once, %v twice; want false, true", historyLegal(once), historyLegal(twice))
+	}
+	s.nodes = append(s.nodes, node{})
+	s.expand(int32(len(s.nodes)-1), once)
+	if s.shared != shared+1 {
+		t.Error("a second expansion of the first occurrence was not shared")
+	}
+}

@@ -183,7 +183,7 @@ func (p *player) play(hard context.Context, n int64) *finished {
 		// children are its legal moves): one pass finds each move's index.
 		j := 0
 		for i, v := range res.Policy {
-			for j < len(p.moves) && p.moves[j] != v.Move {
+			for j < len(p.moves) && !p.moves[j].Equal(v.Move) {
 				j++
 			}
 			if j == len(p.moves) {

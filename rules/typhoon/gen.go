@@ -137,6 +137,11 @@ func (s *state) irreversible(m *rules.Move) bool {
 	return m.Flags&(rules.FlagExchange|rules.FlagPass) == 0 && m.From != m.To && s.board[m.To] != rules.NoPiece
 }
 
+// LegalFromHistory reports whether the repetition rule can forbid a move
+// here (rules.HistoryLegal): only once some position has occurred twice,
+// when Legal filters the moves (filterRepetition).
+func (s *state) LegalFromHistory() bool { return s.hist.MaxRepeat() >= 2 }
+
 // filterRepetition removes from buf[start:] the moves that would make a
 // position occur for the third time (RULINGS 3).
 func (s *state) filterRepetition(buf []rules.Move, start int) []rules.Move {
