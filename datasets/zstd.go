@@ -15,9 +15,10 @@ import (
 // (klauspost/compress's best encoder: 2^22 + 2^18 entries of 8 bytes). A
 // sync.Pool forgets what it holds at every second garbage collection, and
 // under the race detector a quarter of what is put back at once, so such
-// an encoder was allocated and cleared again and again: a writer's first
-// file under -race took seconds, most of it in clearing tables. Decoding
-// is parquet-go's own: a reader finds the codec by the file's codec number.
+// an encoder was allocated and cleared again and again (under -race,
+// TestRoundTrip took 6.9 s, most of it clearing tables; docs/benchmarks.md,
+// "The test command"). Decoding is parquet-go's own: a reader finds the
+// codec by the file's codec number.
 type zstdCodec struct {
 	level zstd.EncoderLevel
 

@@ -667,7 +667,10 @@ func (s *Searcher) backup(path []int32, v float64) {
 // move: exact when the game has ended there, else the evaluation's.
 func (s *Searcher) expand(idx int32, st rules.State) float64 {
 	var key uint64
-	if s.expansions != nil {
+	// A position whose legal moves may depend on its history is neither
+	// copied nor copied from (historyLegal).
+	shared := s.expansions != nil && !historyLegal(st)
+	if shared {
 		key = s.expansionKey(idx, st)
 		if v, ok := s.sharedExpansion(idx, st, key); ok {
 			return v
@@ -738,7 +741,9 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 	} else {
 		v = s.leafValue(st, s.moves)
 	}
-	s.rememberExpansion(idx, st, key, v)
+	if shared {
+		s.rememberExpansion(idx, key, v)
+	}
 	return v
 }
 
@@ -981,11 +986,14 @@ const nodeReserveMargin = 1.25
 // twice its capacity or to what is needed, at most MaxNodes. append alone
 // grows a large slice by a quarter, so a tree of millions of nodes was
 // copied many times, into memory fresh from the system, each copy a pause
-// of up to 0.7 s inside one playout: timed searches of 1 s ran to 1.2-1.8
-// s (BenchmarkTimedSearch). A timed search reserves early (Search), so
+// inside one playout: timed searches of 1 s ran to 1.2-1.8 s
+// (BenchmarkTimedSearch). A timed search reserves early (Search), so
 // such a pause costs playouts, not time past its limit.
 func (s *Searcher) reserveNodes(n int) {
 	if c := grownCap(len(s.nodes), cap(s.nodes), n); c > 0 {
+		// make and copy, not slices.Grow: Grow clears the whole new
+		// capacity at once (touching every page of it), make leaves
+		// memory fresh from the system untouched until used.
 		grown := make([]node, len(s.nodes), c)
 		copy(grown, s.nodes)
 		s.nodes = grown

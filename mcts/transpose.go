@@ -65,7 +65,7 @@ func (s *Searcher) expansionKey(idx int32, st rules.State) uint64 {
 // earlier expansion of the same key in this tree, if there is one it may
 // copy, and returns the leaf value of that expansion.
 func (s *Searcher) sharedExpansion(idx int32, st rules.State, key uint64) (float64, bool) {
-	if idx == 0 || historyLegal(st) {
+	if idx == 0 {
 		return 0, false // the root is expanded first: nothing to copy
 	}
 	e := &s.expansions[key&uint64(len(s.expansions)-1)]
@@ -96,19 +96,18 @@ func (s *Searcher) sharedExpansion(idx int32, st rules.State, key uint64) (float
 	return e.value, true
 }
 
-// rememberExpansion records node idx's expansion (position st, key key,
-// leaf value v) for sharedExpansion. The root is not recorded: its priors
-// take the noise.
-func (s *Searcher) rememberExpansion(idx int32, st rules.State, key uint64, v float64) {
-	if idx == 0 || s.expansions == nil || historyLegal(st) {
+// rememberExpansion records node idx's expansion (key key, leaf value v)
+// for sharedExpansion. The root is not recorded: its priors take the noise.
+func (s *Searcher) rememberExpansion(idx int32, key uint64, v float64) {
+	if idx == 0 || s.expansions == nil {
 		return
 	}
 	s.expansions[key&uint64(len(s.expansions)-1)] = expansionEntry{key: key, value: v, node: idx, gen: s.treeGen}
 }
 
 // historyLegal reports whether st's legal moves may depend on the positions
-// before it (rules.HistoryLegal), not on the position the key names: such
-// an expansion is neither copied nor copied from, or the copy could carry
+// before it (rules.HistoryLegal), not on the position the key names: expand
+// neither copies nor records such an expansion, or a copy could carry
 // a move a repetition rule forbids there (as Typhoon's third occurrence),
 // or lack one it allows.
 func historyLegal(st rules.State) bool {

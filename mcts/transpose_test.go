@@ -167,9 +167,9 @@ func TestSharedExpansionMateInOne(t *testing.T) {
 	}
 }
 
-// TestSharedExpansionRepetition: Typhoon forbids a move that makes a
-// position occur a third time (the rules text's repetition rule,
-// game.go), so the same position has fewer legal moves the second time it
+// TestSharedExpansionRepetition: in Typhoon "A move that would make a
+// position occur for the third time in the game is illegal" (RULINGS.md,
+// Typhoon 3), so the same position has fewer legal moves the second time it
 // is reached by the same cycle of moves. An expansion of its first
 // occurrence is not copied to its second: the copy would carry the
 // forbidden move (found by self-play, the README's first command at seed

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # fuzz.sh [SECONDS] [PATTERN]: run every fuzz target of the module for
 # SECONDS each (default 10), under nice: FUZZ_JOBS packages at a time
-# (default: one per core), a package's targets one after another. The seed corpora (testdata/fuzz/<Target>/ beside each
-# package) already run in "go test"; this explores beyond them. A failing
+# (default: one per core), a package's targets one after another. The seed
+# corpora (testdata/fuzz/<Target>/ beside each package) already run in
+# "go test"; this explores beyond them. A failing
 # input is written to testdata/fuzz by go test: commit it with its fix.
 # PATTERN (grep -E) selects targets by "package Target", e.g.
 # 'rules/typhoon' or 'FuzzParseWeights'; FUZZ_SKIP (grep -E) leaves

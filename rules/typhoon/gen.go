@@ -67,7 +67,7 @@ func (s *state) legal(buf []rules.Move, captures bool) []rules.Move {
 	}
 	start := len(buf)
 	buf = s.pseudo(buf, captures)
-	if s.hist.MaxRepeat() >= 2 {
+	if s.LegalFromHistory() {
 		buf = s.filterRepetition(buf, start)
 	}
 	return buf

@@ -110,7 +110,7 @@ func (s *state) anyLegal(ms []rules.Move) bool {
 	if len(ms) == 0 {
 		return false
 	}
-	if s.hist.MaxRepeat() < 2 {
+	if !s.LegalFromHistory() {
 		return true
 	}
 	for i := range ms {
