@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -19,11 +20,24 @@ import (
 	"taifu/rules"
 )
 
-// Player is one side of a match: weights and search settings.
+// Player is one side of a match: weights and search settings, or a Mover.
 type Player struct {
 	Name    string
 	Weights *features.Weights
 	Search  mcts.Config // Seed is replaced per game; noise and temperature should be off
+	// Mover, when set, chooses the player's moves in place of a search
+	// (Weights and Search are then not used): an oracle such as a solved
+	// table, to measure what a perfect player scores on the same openings.
+	Mover Mover
+}
+
+// A Mover chooses a player's moves without a search. Play calls it from
+// Config.Workers goroutines at once.
+type Mover interface {
+	// Move returns the move to play in st (the game's moves are in its
+	// history) and st's value for its side to move, in [-1, 1], which
+	// adjudication and resignation read as a search's root value.
+	Move(st rules.State) (rules.Move, float64, error)
 }
 
 // Config is a match between players A and B.
@@ -327,6 +341,9 @@ func Play(ctx context.Context, c Config, a, b Player) (*Report, error) {
 		return nil, fmt.Errorf("match: %w", err)
 	}
 	for _, p := range []Player{a, b} {
+		if p.Mover != nil {
+			continue
+		}
 		if err := p.Search.Validate(); err != nil {
 			return nil, fmt.Errorf("player %s: %w", p.Name, err)
 		}
@@ -459,6 +476,9 @@ func (c *Config) playGame(ctx context.Context, p int, aFirst bool, a, b Player) 
 	firstSide := st.SideToMove()
 	var search [2]*mcts.Searcher
 	for i, pl := range players {
+		if pl.Mover != nil {
+			continue
+		}
 		cfg := pl.Search
 		cfg.Seed = mix(c.Seed, uint64(p), uint64(10+i))
 		s, err := mcts.New(c.Game, cfg, pl.Weights)
@@ -481,7 +501,17 @@ func (c *Config) playGame(ctx context.Context, p int, aFirst bool, a, b Player) 
 		if st.SideToMove() != firstSide {
 			i = 1
 		}
-		res := search[i].Search(st)
+		var res mcts.Result
+		if m := players[i].Mover; m != nil {
+			if res.Move, res.Value, err = m.Move(st); err != nil {
+				return rec, fmt.Errorf("player %s, ply %d of pair %d: %w", players[i].Name, rec.Plies, p, err)
+			}
+			if !slices.ContainsFunc(st.Legal(buf[:0]), res.Move.Equal) {
+				return rec, fmt.Errorf("player %s, ply %d of pair %d: %s is not a legal move in %s", players[i].Name, rec.Plies, p, c.Game.MoveString(res.Move), st)
+			}
+		} else {
+			res = search[i].Search(st)
+		}
 		rec.Playouts += int64(res.Playouts)
 		if rec.Plies >= c.MaxPlies {
 			switch {
@@ -500,8 +530,11 @@ func (c *Config) playGame(ctx context.Context, p int, aFirst bool, a, b Player) 
 				break
 			}
 		}
-		search[0].Advance(st, res.Move)
-		search[1].Advance(st, res.Move)
+		for _, s := range search {
+			if s != nil {
+				s.Advance(st, res.Move)
+			}
+		}
 		st.Make(res.Move)
 		rec.Plies++
 	}

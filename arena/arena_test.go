@@ -3,8 +3,10 @@ package arena
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"taifu/features"
@@ -270,4 +272,78 @@ func FuzzRecords(f *testing.F) {
 			t.Fatalf("%d records: %d games, score %v, pentanomial %v", len(recs), r.Games, r.Score, r.Penta)
 		}
 	})
+}
+
+// lastMove is a Mover that plays the last legal move, counting its calls;
+// after illegalAt calls it returns a move that is not legal, and with err
+// set it fails.
+type lastMove struct {
+	calls     *int
+	illegalAt int
+	err       error
+}
+
+func (m lastMove) Move(st rules.State) (rules.Move, float64, error) {
+	*m.calls++
+	if m.err != nil {
+		return rules.Move{}, 0, m.err
+	}
+	ms := st.Legal(nil)
+	if *m.calls == m.illegalAt {
+		return rules.Move{From: 250, To: 251}, 0, nil
+	}
+	return ms[len(ms)-1], 0, nil
+}
+
+// TestMatchMover: a Mover plays in place of a search. With the same Mover
+// on both sides the two games of a pair are the same game with the players
+// exchanged, so every pair scores exactly one point; against a search it
+// is asked once for each of its plies; a move that is not legal and a
+// Mover's error end the match with an error naming the player.
+func TestMatchMover(t *testing.T) {
+	g, err := rules.Lookup("nanashogi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Game: g, Pairs: 3, Seed: 7, OpeningPlies: 2, MaxPlies: 80}
+	var ca, cb int
+	r, err := Play(context.Background(), cfg, Player{Name: "x", Mover: lastMove{calls: &ca}}, Player{Name: "y", Mover: lastMove{calls: &cb}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Penta != (Pentanomial{0, 0, 3, 0, 0}) {
+		t.Errorf("the same Mover on both sides: pairs %v, want every pair at one point", r.Penta)
+	}
+	plies := 0
+	for _, x := range r.Records {
+		plies += x.Plies
+		if x.Playouts != 0 {
+			t.Errorf("a Mover's game counts %d playouts", x.Playouts)
+		}
+	}
+	if ca+cb < plies || ca+cb > plies+2*len(r.Records) {
+		t.Errorf("the Movers were asked %d times for %d plies", ca+cb, plies)
+	}
+	ca = 0
+	search := Player{Name: "search", Weights: features.Starting(g), Search: mcts.Config{Playouts: 20}}
+	r, err = Play(context.Background(), cfg, Player{Name: "x", Mover: lastMove{calls: &ca}}, search)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Games != 6 || ca == 0 {
+		t.Errorf("against a search: %d games, the Mover asked %d times", r.Games, ca)
+	}
+	for _, c := range []struct {
+		name string
+		m    lastMove
+		want string
+	}{
+		{"illegal", lastMove{calls: new(int), illegalAt: 3}, "not a legal move"},
+		{"error", lastMove{calls: new(int), err: errors.New("no table")}, "no table"},
+	} {
+		_, err := Play(context.Background(), cfg, Player{Name: "oracle", Mover: c.m}, search)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "player oracle") {
+			t.Errorf("%s: %v, want an error of player oracle with %q", c.name, err, c.want)
+		}
+	}
 }

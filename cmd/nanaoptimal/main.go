@@ -41,15 +41,47 @@ func main() {
 	maxPly := flag.Int("max-ply", 40, "longest random game prefix, in plies")
 	weightsPath := flag.String("weights", "", "weights file (default configs/weights/nanashogi.json if present, else the starting weights)")
 	misses := flag.Bool("misses", false, "print each position where the search's move loses the value: the position, its solved result, the move chosen and what it leads to, and the value-keeping moves")
+	games := flag.Int("match", 0, "instead: play this many games, the table's best moves (side A) against the search (side B), from the openings of taifu match --seed (the same -seed), and print the report and each side's conversion of the openings it began won")
+	openingPlies := flag.Int("opening-plies", 4, "with -match: random plies of each pair's opening (taifu match's default)")
+	workers := flag.Int("workers", 1, "with -match: games at once")
+	records := flag.String("records", "", "instead: read a taifu match --json report and print each side's conversion of the openings it began won")
 	// The search settings are every command's (mcts.BindFlags), at 200
 	// playouts a move unless told otherwise.
 	cfg := mcts.Config{Playouts: 200}
 	mcts.BindFlags(flag.CommandLine, "", &cfg)
 	flag.Parse()
-	if err := run(*table, *weightsPath, *positions, *maxPly, *seed, cfg, *misses); err != nil {
+	var err error
+	switch {
+	case *games < 0 || *openingPlies < 0 || *workers < 1:
+		err = fmt.Errorf("-match %d, -opening-plies %d, -workers %d: want -match and -opening-plies 0 or more, -workers 1 or more", *games, *openingPlies, *workers)
+	case *records != "":
+		err = withTable(*table, func(t *solve.Table) error { return recordsConversion(t, *records, os.Stdout) })
+	case *games > 0:
+		err = withTable(*table, func(t *solve.Table) error {
+			w, _, err := weightsio.Load(nanashogi.Game, *weightsPath)
+			if err != nil {
+				return err
+			}
+			_, err = matchTable(t, w, *games, *seed, *openingPlies, *workers, cfg, os.Stdout)
+			return err
+		})
+	default:
+		err = run(*table, *weightsPath, *positions, *maxPly, *seed, cfg, *misses)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "nanaoptimal:", err)
 		os.Exit(1)
 	}
+}
+
+// withTable opens the table at path for f.
+func withTable(path string, f func(*solve.Table) error) error {
+	t, err := solve.Open(path)
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	return f(t)
 }
 
 type tally struct{ n, opt, exact int }
