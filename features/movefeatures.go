@@ -1,6 +1,7 @@
 package features
 
 import (
+	"fmt"
 	"strconv"
 
 	"taifu/rules"
@@ -131,6 +132,11 @@ const RankBands = 4
 // feature counts.
 const royalDistCap = 3
 
+// SquareFeaturesMax is the most squares a board may have for its move
+// features to name each kind's square (drop_at, to_at): on a small board
+// where each kind goes is a pattern the policy can learn square by square.
+const SquareFeaturesMax = 16
+
 // MoveSchema is the move-feature layout of one game; Names[i] names move
 // feature i. Every name is built from the game descriptor (kind tokens,
 // board size); no game is named.
@@ -164,6 +170,13 @@ const royalDistCap = 3
 //	                  less after (board moves, capped at ±3)
 //	drop_near_royal   a drop within two squares of an enemy royal
 //	pass              the move is a pass
+//	drop_at/TOK/SQ    on boards of at most SquareFeaturesMax squares: the
+//	                  dropped kind and its square, seen from the mover's
+//	                  side (the board turned half a turn for the second)
+//	to_at/TOK/SQ      there, the board move's kind and its destination
+//	royal_at/TOK/DX,DY  there, the kind moved or dropped and where it goes
+//	                  relative to the enemy royal (files, ranks; seen from
+//	                  the mover's side), when there is one enemy royal
 type MoveSchema struct {
 	Game  *rules.Game
 	Names []string
@@ -178,8 +191,16 @@ type MoveSchema struct {
 	fromAtt, fromDef, toAtt, toDef  int32
 	saved, left, see, recapture     int32
 	royalCloser, dropNear, pass     int32
-	centre                          []float32 // per square, Schema.Centrality
-	hasDrops                        bool
+	// Per kind and square seen from the mover's side (nil on larger
+	// boards): drop_at and to_at.
+	dropAt, toAt [][]int32
+	// royalAt[k][offset[side][to][royal]]: royal_at (nil on larger boards).
+	royalAt [][]int32
+	offset  [2][][]uint8
+	// rel[side][sq]: square sq seen from side's side of the board.
+	rel      [2][]uint8
+	centre   []float32 // per square, Schema.Centrality
+	hasDrops bool
 	// Per square: the rank band from each side's side of the board, and
 	// the Chebyshev distance to every square.
 	bands [2][]uint8
@@ -269,6 +290,52 @@ func buildMoveSchema(g *rules.Game) *MoveSchema {
 	s.pass = add("pass")
 	vs := For(g)
 	n := g.Squares()
+	s.rel = [2][]uint8{make([]uint8, n), make([]uint8, n)}
+	for sq := range n {
+		s.rel[rules.First][sq] = uint8(sq)
+		s.rel[rules.Second][sq] = uint8(g.Square(g.Width-1-g.File(sq), g.Height-1-g.Rank(sq)))
+	}
+	if n <= SquareFeaturesMax {
+		perSquare := func(prefix string, want func(k int) bool) [][]int32 {
+			x := make([][]int32, nk)
+			for k := range x {
+				x[k] = make([]int32, n)
+				for sq := range x[k] {
+					x[k][sq] = -1
+					if k > 0 && want(k) {
+						x[k][sq] = add(prefix + g.Kinds[k].Token + "/" + g.SquareName(sq))
+					}
+				}
+			}
+			return x
+		}
+		s.dropAt = perSquare("drop_at/", func(k int) bool { return g.HasHand && g.Kinds[k].Droppable })
+		s.toAt = perSquare("to_at/", all)
+		// Offsets dx, dy in (-Width, Width) and (-Height, Height), numbered
+		// (dy+Height-1)*(2*Width-1) + dx+Width-1.
+		span := 2*g.Width - 1
+		s.royalAt = make([][]int32, nk)
+		for k := range s.royalAt {
+			s.royalAt[k] = make([]int32, span*(2*g.Height-1))
+			for o := range s.royalAt[k] {
+				s.royalAt[k][o] = -1
+				if k > 0 {
+					s.royalAt[k][o] = add(fmt.Sprintf("royal_at/%s/%d,%d", g.Kinds[k].Token, o%span-(g.Width-1), o/span-(g.Height-1)))
+				}
+			}
+		}
+		for side := range 2 {
+			s.offset[side] = make([][]uint8, n)
+			for to := range n {
+				s.offset[side][to] = make([]uint8, n)
+				for r := range n {
+					a, b := int(s.rel[side][to]), int(s.rel[side][r])
+					dx, dy := g.File(a)-g.File(b), g.Rank(a)-g.Rank(b)
+					s.offset[side][to][r] = uint8((dy+g.Height-1)*span + dx + g.Width - 1)
+				}
+			}
+		}
+	}
 	s.centre = make([]float32, n)
 	s.bands = [2][]uint8{make([]uint8, n), make([]uint8, n)}
 	s.dist = make([][256]uint8, n)
@@ -475,6 +542,22 @@ func (s *MoveSchema) Compute(f *MoveFeatures, st rules.State, ms []rules.Move, v
 			f.add(s.see, float32(gain-left))
 		}
 		f.add(s.royalCap, b2f32(royal))
+		if s.toAt != nil {
+			switch {
+			case m.Flags&rules.FlagPass != 0:
+			case m.Flags&rules.FlagDrop != 0:
+				f.add(s.dropAt[m.Drop][s.rel[me][m.To]], 1)
+			default:
+				f.add(s.toAt[board[m.From].Kind()][s.rel[me][m.To]], 1)
+			}
+			if len(f.royals) == 1 && m.Flags&rules.FlagPass == 0 {
+				k := m.Drop
+				if m.Flags&rules.FlagDrop == 0 {
+					k = board[m.From].Kind()
+				}
+				f.add(s.royalAt[k][s.offset[me][m.To][f.royals[0]]], 1)
+			}
+		}
 		f.Start = append(f.Start, int32(len(f.Feats)))
 	}
 }

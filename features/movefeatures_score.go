@@ -35,6 +35,10 @@ type MoveScorer struct {
 	promote, recapture, centreGain, check, saved, left, see        float64
 	fromAtt, fromDef, toAtt, toDef                                 float64
 	attacks, royals                                                bool // some attack, royal distance feature weighed
+	// Per kind and square seen from the mover's side (nil when the
+	// schema has no square features): drop_at's and to_at's weights.
+	dropAt, toAt [][]float64
+	royalAt      [][]float64 // per kind and offset: royal_at's weights
 }
 
 // Scorer returns the scorer of the policy weights vec (aligned with
@@ -83,8 +87,18 @@ func (s *MoveSchema) Scorer(vec []float64) *MoveScorer {
 	for d := -royalDistCap; d <= royalDistCap; d++ {
 		c.closer[d+royalDistCap] = wr * float64(float32(d))
 	}
+	if s.toAt != nil {
+		perSquare := func(idx [][]int32) [][]float64 {
+			x := make([][]float64, len(idx))
+			for k := range idx {
+				x[k] = perKind(idx[k])
+			}
+			return x
+		}
+		c.dropAt, c.toAt, c.royalAt = perSquare(s.dropAt), perSquare(s.toAt), perSquare(s.royalAt)
+	}
 	c.attacks = c.fromAtt != 0 || c.fromDef != 0 || c.toAtt != 0 || c.toDef != 0
-	c.royals = wr != 0 || c.dropNear != 0
+	c.royals = wr != 0 || c.dropNear != 0 || c.royalAt != nil
 	return c
 }
 
@@ -219,6 +233,22 @@ func (c *MoveScorer) Logits(logits []float64, f *MoveFeatures, st rules.State, m
 		}
 		if j.royal {
 			sum += c.royalCap
+		}
+		if c.toAt != nil {
+			switch {
+			case m.Flags&rules.FlagPass != 0:
+			case m.Flags&rules.FlagDrop != 0:
+				sum += c.dropAt[m.Drop][s.rel[me][to]]
+			default:
+				sum += c.toAt[board[m.From].Kind()][s.rel[me][to]]
+			}
+			if len(f.royals) == 1 && m.Flags&rules.FlagPass == 0 {
+				k := m.Drop
+				if m.Flags&rules.FlagDrop == 0 {
+					k = board[m.From].Kind()
+				}
+				sum += c.royalAt[k][s.offset[me][to][f.royals[0]]]
+			}
 		}
 		logits[i] = sum
 	}

@@ -1,10 +1,13 @@
 package features
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"taifu/features/testgame"
@@ -413,6 +416,53 @@ func TestMoveScorerEqualsDot(t *testing.T) {
 				}
 				t.Logf("%d moves, %d logits not 0", moves, nonzero)
 			})
+		}
+	}
+}
+
+// On boards of at most SquareFeaturesMax squares each move names its kind
+// and square seen from the mover's side, the board turned half a turn for
+// the second player (drop_at, to_at), and where it goes relative to the
+// enemy royal (royal_at); larger boards have no such features. Nana shogi
+// (3x3): in cs,1,C/2,K/k,2 Black's king stands on c2, White's on a1, and
+// both hold pieces.
+func TestMoveSquareFeatures(t *testing.T) {
+	g, w := shipped(t, "nanashogi")
+	const pos = "cs,1,C/2,K/k,2 %s [B,r]"
+	for _, c := range []struct{ side, move, want string }{
+		{"black", "c2b3", "to_at/K/b3 royal_at/K/1,2"},   // b3 less a1
+		{"black", "B@a2", "drop_at/B/a2 royal_at/B/0,1"}, // a2 less a1
+		// Seen by White: a2 is c2, Black's king on c2 is a2; b1 is b3.
+		{"white", "a1a2", "to_at/K/c2 royal_at/K/2,0"},
+		{"white", "R@b1", "drop_at/R/b3 royal_at/R/1,1"},
+	} {
+		got := moveFeats(t, g, w, fmt.Sprintf(pos, c.side), "", c.move)
+		var at []string
+		for name, x := range got {
+			if strings.HasPrefix(name, "to_at/") || strings.HasPrefix(name, "drop_at/") || strings.HasPrefix(name, "royal_at/") {
+				at = append(at, name)
+				if x != 1 {
+					t.Errorf("%s %s: %s = %v, want 1", c.side, c.move, name, x)
+				}
+			}
+		}
+		slices.Sort(at)
+		want := strings.Fields(c.want)
+		slices.Sort(want)
+		if !slices.Equal(at, want) {
+			t.Errorf("%s %s: square features %v, want %v", c.side, c.move, at, want)
+		}
+	}
+	for _, name := range []string{"torishogi", "chess"} {
+		big, err := rules.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range MovesFor(big).Names {
+			if strings.HasPrefix(n, "to_at/") || strings.HasPrefix(n, "drop_at/") || strings.HasPrefix(n, "royal_at/") {
+				t.Errorf("%s (%d squares): square feature %s", name, big.Squares(), n)
+				break
+			}
 		}
 	}
 }

@@ -51,12 +51,13 @@ type Judge interface {
 
 // A MoveJudge is a judge that also knows which moves keep a position's
 // value (an exact judge). With Config.Policy its verdict replaces the
-// row's policy target: one visit for each move that keeps the value.
+// row's policy target.
 type MoveJudge interface {
 	Judge
-	// Keeping sets keep[i] for each move legal[i] of st that keeps st's
-	// value for its side to move.
-	Keeping(st rules.State, legal []rules.Move, keep []bool) error
+	// PolicyTarget sets visits[i] to move legal[i]'s weight in st's policy
+	// target, as visits (0: not in it; a table judge gives each move that
+	// keeps st's value one, or weights graded by the solved distance).
+	PolicyTarget(st rules.State, legal []rules.Move, visits []int32) error
 }
 
 // Config says what to rescore, where to write it and with what judge.
@@ -68,7 +69,7 @@ type Config struct {
 	// NewJudge makes the judge of one worker.
 	NewJudge func() (Judge, error)
 	// Policy replaces each row's policy target with the judge's
-	// value-keeping moves (the judge must be a MoveJudge), and marks every
+	// (the judge must be a MoveJudge), and marks every
 	// row a full search, so that every row is a policy target.
 	Policy bool
 	// Describe says what judged the rows, for the manifest's rescored field.
@@ -328,7 +329,7 @@ func judgeGame(g *rules.Game, j Judge, mj MoveJudge, moveText bool, rows []datas
 	st := start
 	moves := make([]rules.Move, 0, len(rows))
 	var legal []rules.Move
-	var keep []bool
+	var visits []int32
 	for i := range rows {
 		r := &rows[i]
 		v, exact, err := j.Value(st, moves)
@@ -349,14 +350,14 @@ func judgeGame(g *rules.Game, j Judge, mj MoveJudge, moveText bool, rows []datas
 		r.RootValue = float32(v)
 		if mj != nil {
 			legal = st.Legal(legal[:0])
-			keep = append(keep[:0], make([]bool, len(legal))...)
-			if err := mj.Keeping(st, legal, keep); err != nil {
+			visits = append(visits[:0], make([]int32, len(legal))...)
+			if err := mj.PolicyTarget(st, legal, visits); err != nil {
 				return 0, 0, fmt.Errorf("ply %d: %v", r.Ply, err)
 			}
 			r.Policy = r.Policy[:0]
 			for k, m := range legal {
-				if keep[k] {
-					e := datasets.PolicyEntry{Index: int32(k), Visits: 1}
+				if visits[k] > 0 {
+					e := datasets.PolicyEntry{Index: int32(k), Visits: visits[k]}
 					if moveText {
 						e.Move = g.MoveString(m)
 					}

@@ -92,9 +92,12 @@ func (j parityJudge) Value(st rules.State, moves []rules.Move) (float64, bool, e
 	return parity(st), true, nil
 }
 
-func (j parityJudge) Keeping(st rules.State, legal []rules.Move, keep []bool) error {
-	for i := range keep {
-		keep[i] = i%2 == 0
+func (j parityJudge) PolicyTarget(st rules.State, legal []rules.Move, visits []int32) error {
+	for i := range visits {
+		visits[i] = 0
+		if i%2 == 0 {
+			visits[i] = int32(i + 1) // a weight of its own, to be copied
+		}
 	}
 	return nil
 }
@@ -171,7 +174,7 @@ func TestRunRelabels(t *testing.T) {
 			t.Errorf("row %d: %d policy entries (full %v), want %d of %d moves, full", i, len(r.Policy), r.Full, (n+1)/2, n)
 		}
 		for k, e := range r.Policy {
-			if e.Index != int32(2*k) || e.Visits != 1 {
+			if e.Index != int32(2*k) || e.Visits != int32(2*k+1) {
 				t.Errorf("row %d: policy entry %+v, want index %d with one visit", i, e, 2*k)
 			}
 		}

@@ -29,6 +29,7 @@ func runRescore(args []string, stdout, stderr io.Writer) error {
 	table := fs.String("table", "", "exact judge: a solved table (taifu solve --out; Nana shogi): each row's result and root value become the position's solved result")
 	engine := fs.String("engine", "", "inexact judge: command line of a UCI engine with UCI_Variant (Fairy-Stockfish): each row's root value becomes its evaluation; fit it with taifu tune --lambda below 1")
 	policy := fs.Bool("policy", false, "with --table: also replace each row's policy target (root visits) with the moves that keep the solved value, one visit each, and make every row a policy target")
+	halfLife := fs.Float64("policy-half-life", 0, "with --policy: grade the value-keeping moves by the solved distance: the fastest win (the slowest loss) weighs 1, a move `plies` slower to win (quicker to lose) half as much (0: every value-keeping move alike)")
 	depth := fs.Int("depth", 8, "with --engine: search depth of each evaluation")
 	cpScale := fs.Float64("cp-scale", 400, "with --engine: centipawns that make 10:1 odds: root value = 2/(1+10^(-cp/scale)) - 1")
 	workers := fs.Int("workers", 1, "games judged at once (with --engine, one engine process each)")
@@ -58,15 +59,24 @@ func runRescore(args []string, stdout, stderr io.Writer) error {
 	if *policy && *table == "" {
 		return errors.New("--policy needs --table: only a solved table knows the moves that keep a value")
 	}
+	if *halfLife != 0 && !*policy {
+		return errors.New("--policy-half-life grades a policy target: it needs --policy")
+	}
+	if err := floatIn("policy-half-life", *halfLife, 0, 1000); err != nil {
+		return err
+	}
 	if *commitEvery <= 0 {
 		return fmt.Errorf("--commit-every %v: want a positive duration", *commitEvery)
 	}
 	cfg := rescore.Config{Data: *data, Out: *out, Game: g, Workers: *workers, Policy: *policy, Resume: *resume, CommitEvery: *commitEvery}
 	if *table != "" {
-		if cfg.NewJudge, cfg.Describe, _, err = tableJudgeOf(g, *table); err != nil {
+		if cfg.NewJudge, cfg.Describe, _, err = tableJudgeOf(g, *table, *halfLife); err != nil {
 			return fmt.Errorf("%s: %v", *data, err)
 		}
-		if *policy {
+		switch {
+		case *policy && *halfLife > 0:
+			cfg.Describe += fmt.Sprintf(", policy: value-keeping moves graded by distance, half-life %g plies", *halfLife)
+		case *policy:
 			cfg.Describe += ", policy: value-keeping moves"
 		}
 	} else {
@@ -112,8 +122,9 @@ func runRescore(args []string, stdout, stderr io.Writer) error {
 }
 
 // tableJudgeOf loads the solved table at path for game g and returns
-// what makes its judges (one table shared, read only) and what they are.
-func tableJudgeOf(g *rules.Game, path string) (judge func() (rescore.Judge, error), describe, sum string, err error) {
+// what makes its judges (one table shared, read only) and what they are;
+// halfLife grades their policy targets (0: value-keeping moves alike).
+func tableJudgeOf(g *rules.Game, path string, halfLife float64) (judge func() (rescore.Judge, error), describe, sum string, err error) {
 	if g != nanashogi.Game {
 		return nil, "", "", fmt.Errorf("--table: solved tables exist for nanashogi only, not %s", g.Name)
 	}
@@ -121,14 +132,14 @@ func tableJudgeOf(g *rules.Game, path string) (judge func() (rescore.Judge, erro
 	if err != nil {
 		return nil, "", "", err
 	}
-	return func() (rescore.Judge, error) { return tableJudge{t}, nil }, fmt.Sprintf("table %s (sha256 %s)", path, sum), sum, nil
+	return func() (rescore.Judge, error) { return &tableJudge{t: t, halfLife: halfLife}, nil }, fmt.Sprintf("table %s (sha256 %s)", path, sum), sum, nil
 }
 
 // tableRescorer returns what taifu train --table relabels each
 // generation's self-play with: rescore.Run with the table's judge, and
 // the table's name in the run's settings (its hash).
 func tableRescorer(g *rules.Game, path string) (func(ctx context.Context, src, dst string) error, string, error) {
-	judge, with, sum, err := tableJudgeOf(g, path)
+	judge, with, sum, err := tableJudgeOf(g, path, 0)
 	if err != nil {
 		return nil, "", err
 	}
@@ -157,13 +168,20 @@ func loadTable(path string) (*solve.Table, string, error) {
 	return t, hex.EncodeToString(sum[:])[:16], nil
 }
 
-// tableJudge values Nana shogi positions by the solved table: exact.
-type tableJudge struct{ t *solve.Table }
+// tableJudge values Nana shogi positions by the solved table: exact. Its
+// policy targets are the value-keeping moves, graded by the solved
+// distance with halfLife (plies) when it is positive.
+type tableJudge struct {
+	t        *solve.Table
+	halfLife float64
+	keep     []bool    // scratch of PolicyTarget
+	weight   []float64 // scratch of PolicyTarget
+}
 
-func (j tableJudge) NewGame(rules.State) error { return nil }
-func (j tableJudge) Close() error              { return nil }
+func (j *tableJudge) NewGame(rules.State) error { return nil }
+func (j *tableJudge) Close() error              { return nil }
 
-func (j tableJudge) Value(st rules.State, _ []rules.Move) (float64, bool, error) {
+func (j *tableJudge) Value(st rules.State, _ []rules.Move) (float64, bool, error) {
 	p := st.(*nanashogi.State).Pos()
 	r, err := j.t.Probe(&p)
 	if err != nil {
@@ -178,10 +196,36 @@ func (j tableJudge) Value(st rules.State, _ []rules.Move) (float64, bool, error)
 	return 0, true, nil
 }
 
-// Keeping marks the moves of st that keep its solved value.
-func (j tableJudge) Keeping(st rules.State, legal []rules.Move, keep []bool) error {
+// gradedScale is the visits of a graded target's best move; a move whose
+// weight rounds to no visit is left out.
+const gradedScale = 1024
+
+// PolicyTarget gives each move of st that keeps its solved value one
+// visit, or with a half-life gradedScale visits times its graded weight
+// (solve.Table.Graded).
+func (j *tableJudge) PolicyTarget(st rules.State, legal []rules.Move, visits []int32) error {
 	p := st.(*nanashogi.State).Pos()
-	return j.t.Keeping(&p, legal, keep)
+	if j.halfLife <= 0 {
+		j.keep = append(j.keep[:0], make([]bool, len(legal))...)
+		if err := j.t.Keeping(&p, legal, j.keep); err != nil {
+			return err
+		}
+		for i, k := range j.keep {
+			visits[i] = 0
+			if k {
+				visits[i] = 1
+			}
+		}
+		return nil
+	}
+	j.weight = append(j.weight[:0], make([]float64, len(legal))...)
+	if err := j.t.Graded(&p, legal, j.halfLife, j.weight); err != nil {
+		return err
+	}
+	for i, w := range j.weight {
+		visits[i] = int32(math.Round(w * gradedScale))
+	}
+	return nil
 }
 
 // engineJudge values positions by a UCI engine's search to a fixed depth,

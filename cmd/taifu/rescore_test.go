@@ -137,6 +137,20 @@ func TestRescoreTable(t *testing.T) {
 	if !strings.Contains(stdout.String(), "results changed") || changed == 0 {
 		t.Errorf("no decided game to relabel (%d), or stdout %q", changed, stdout.String())
 	}
+	// Graded by distance: in a table of draws every move keeps the value
+	// and weighs the best move's gradedScale visits.
+	graded := filepath.Join(t.TempDir(), "graded")
+	if code := run([]string{"rescore", "--data", src, "--out", graded, "--table", drawTable(t), "--policy", "--policy-half-life", "4", "--quiet"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("rescore --policy-half-life: exit %d: %s", code, stderr.String())
+	}
+	for i, r := range scanRows(t, graded) {
+		if len(r.Policy) != int(r.LegalMoves) || r.Policy[0].Visits != gradedScale {
+			t.Fatalf("graded row %d: %d policy moves of %d, first with %d visits, want all with %d", i, len(r.Policy), r.LegalMoves, r.Policy[0].Visits, gradedScale)
+		}
+	}
+	if m, err := datasets.ReadManifest(graded); err != nil || !strings.Contains(m.Rescored, "half-life 4 plies") {
+		t.Errorf("the graded run's manifest does not say how it was graded: %+v (%v)", m, err)
+	}
 	// A fit on the rescored run says so in the provenance of its value
 	// terms and of its policy.
 	w := filepath.Join(t.TempDir(), "w.json")
@@ -167,6 +181,8 @@ func TestRescoreErrors(t *testing.T) {
 		{[]string{"--data", nana, "--out", filepath.Join(dir, "a"), "--engine", "y", "--depth", "0"}, "depth"},
 		{[]string{"--data", filepath.Join(dir, "norun"), "--out", filepath.Join(dir, "a"), "--engine", "y"}, "norun"},
 		{[]string{"--data", nana, "--out", nana, "--table", drawTable(t)}, "already holds a run"},
+		{[]string{"--data", nana, "--out", filepath.Join(dir, "a"), "--table", drawTable(t), "--policy-half-life", "4"}, "needs --policy"},
+		{[]string{"--data", nana, "--out", filepath.Join(dir, "a"), "--table", drawTable(t), "--policy", "--policy-half-life", "-1"}, "policy-half-life"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(append([]string{"rescore"}, c.args...), &stdout, &stderr)
@@ -302,7 +318,7 @@ func TestTableRescorerResumes(t *testing.T) {
 	src := smallRun(t, "nanashogi")
 	table := drawTable(t)
 	dst := filepath.Join(t.TempDir(), "rescored")
-	judge, with, _, err := tableJudgeOf(nanashogi.Game, table)
+	judge, with, _, err := tableJudgeOf(nanashogi.Game, table, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

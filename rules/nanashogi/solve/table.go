@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 
 	"taifu/internal/atomicfile"
@@ -273,10 +274,9 @@ func (t *Table) Probe(p *nanashogi.Pos) (Result, error) {
 	return negate(best), nil
 }
 
-// Keeping sets keep[i] when the move legal[i] of p keeps p's solved value
-// (win, draw or loss, whatever the distance): the moves a player who knows
-// the solution may play. legal are p's legal moves, keep as long.
-func (t *Table) Keeping(p *nanashogi.Pos, legal []rules.Move, keep []bool) error {
+// eachMove calls f for each move legal[i] of p (p's legal moves) with p's
+// solved result and the result the move leaves p's side to move with.
+func (t *Table) eachMove(p *nanashogi.Pos, legal []rules.Move, f func(i int, want, got Result)) error {
 	want, err := t.Probe(p)
 	if err != nil {
 		return err
@@ -287,28 +287,53 @@ func (t *Table) Keeping(p *nanashogi.Pos, legal []rules.Move, keep []bool) error
 		if err != nil {
 			return err
 		}
-		keep[i] = negate(r).Value == want.Value
+		f(i, want, negate(r))
 	}
 	return nil
+}
+
+// Keeping sets keep[i] when the move legal[i] of p keeps p's solved value
+// (win, draw or loss, whatever the distance): the moves a player who knows
+// the solution may play. legal are p's legal moves, keep as long.
+func (t *Table) Keeping(p *nanashogi.Pos, legal []rules.Move, keep []bool) error {
+	return t.eachMove(p, legal, func(i int, want, got Result) { keep[i] = got.Value == want.Value })
+}
+
+// Graded sets w[i] to move legal[i]'s weight in a policy target graded by
+// the solved distance, with the best moves (those BestMoves returns)
+// weighing 1: 0 for a move that gives up p's value; for one that keeps a
+// win, 2^(-e/halfLife) where e is how many plies later than the fastest it
+// wins; for one that keeps a loss, the same with e how many plies sooner
+// than the slowest it loses; 1 for each move that keeps a draw. halfLife
+// must be positive. legal are p's legal moves, w as long.
+func (t *Table) Graded(p *nanashogi.Pos, legal []rules.Move, halfLife float64, w []float64) error {
+	if !(halfLife > 0) {
+		return fmt.Errorf("graded policy target: half-life %v plies: want a positive number", halfLife)
+	}
+	return t.eachMove(p, legal, func(i int, want, got Result) {
+		switch {
+		case got.Value != want.Value:
+			w[i] = 0
+		case want.Value == Draw:
+			w[i] = 1
+		default:
+			// want.Dist is the fastest win's or the slowest loss's distance.
+			w[i] = math.Exp2(-math.Abs(float64(got.Dist-want.Dist)) / halfLife)
+		}
+	})
 }
 
 // BestMoves returns the moves of p that keep its solved value and its
 // distance, in move-text order.
 func (t *Table) BestMoves(p *nanashogi.Pos) ([]rules.Move, error) {
-	want, err := t.Probe(p)
-	if err != nil {
-		return nil, err
-	}
 	var out []rules.Move
-	for _, m := range p.Legal(nil) {
-		q := p.Apply(m)
-		r, err := t.Probe(&q)
-		if err != nil {
-			return nil, err
+	legal := p.Legal(nil)
+	if err := t.eachMove(p, legal, func(i int, want, got Result) {
+		if got == want {
+			out = append(out, legal[i])
 		}
-		if negate(r) == want {
-			out = append(out, m)
-		}
+	}); err != nil {
+		return nil, err
 	}
 	rules.SortMoves(nanashogi.Game, out)
 	return out, nil

@@ -2,6 +2,7 @@ package solve
 
 import (
 	"crypto/sha256"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -164,5 +165,64 @@ func TestTableFile(t *testing.T) {
 		if _, err := Open(f); err == nil || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: Open gave %v", name, err)
 		}
+	}
+}
+
+// TestGraded: a graded policy target weighs the fastest win (the slowest
+// loss) 1, a move each half-life slower to win (quicker to lose) half as
+// much, a move giving up the value 0, and every move keeping a draw 1.
+func TestGraded(t *testing.T) {
+	// After K@a1, White to move.
+	afterA1 := "3/3/K,2 white [R,B,k,r,b]"
+	won := map[string]uint8{
+		"2,k/3/K,2 black [R,B,r,b]":   1 + 4, // after k@c3: Black lost in 4, White wins in 5
+		"1,k,1/3/K,2 black [R,B,r,b]": 1 + 6, // after k@b3: White wins in 7
+		"k,2/3/K,2 black [R,B,r,b]":   1 + 3, // after k@a3: Black won in 3, White loses
+	}
+	// The losing side of TestProbeLosingSide: after White's drop on c1, c2,
+	// a3 or c3 Black wins in 1, after b3 in 7.
+	lost := map[string]uint8{}
+	for _, sq := range []string{"c1", "c2", "a3", "b3", "c3"} {
+		st := nanashogi.NewState(mustPos(t, afterA1))
+		m, err := rules.ParseMove(st, "K@"+sq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.Make(m)
+		lost[st.String()] = 1 + 1
+		if sq == "b3" {
+			lost[st.String()] = 1 + 7
+		}
+	}
+	for _, c := range []struct {
+		name     string
+		codes    map[string]uint8
+		pos      string
+		halfLife float64
+		want     map[string]float64 // moves not named weigh 0
+	}{
+		{"won: c3 in 5, b3 in 7", won, afterA1, 2, map[string]float64{"K@c3": 1, "K@b3": 0.5}},
+		{"lost: b3 in 8, the others in 2", lost, afterA1, 3,
+			map[string]float64{"K@b3": 1, "K@c1": 0.25, "K@c2": 0.25, "K@a3": 0.25, "K@c3": 0.25}},
+		{"drawn: every drop", nil, nanashogi.Game.StartPosition, 3,
+			map[string]float64{"K@a1": 1, "K@b1": 1, "K@c1": 1, "K@a2": 1, "K@c2": 1, "K@a3": 1, "K@b3": 1, "K@c3": 1}},
+	} {
+		tb := syntheticTable(t, c.codes)
+		p := mustPos(t, c.pos)
+		legal := nanashogi.NewState(p).Legal(nil)
+		w := make([]float64, len(legal))
+		if err := tb.Graded(&p, legal, c.halfLife, w); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		for i, m := range legal {
+			s := nanashogi.Game.MoveString(m)
+			if math.Abs(w[i]-c.want[s]) > 1e-12 {
+				t.Errorf("%s: %s weighs %v, want %v", c.name, s, w[i], c.want[s])
+			}
+		}
+	}
+	p := mustPos(t, nanashogi.Game.StartPosition)
+	if err := syntheticTable(t, nil).Graded(&p, nil, 0, nil); err == nil || !strings.Contains(err.Error(), "half-life") {
+		t.Errorf("half-life 0: %v, want an error naming it", err)
 	}
 }
