@@ -451,9 +451,9 @@ func TestResumeRunWithoutHistoryField(t *testing.T) {
 		t.Fatalf("manifest records history %v (%v), want off", recorded["history"], err)
 	}
 	// The search is recorded resolved for Nana shogi (no rules.Tactical
-	// State: no mate search; threat priors; mcts's cpuct).
-	if recorded["tactics"] != "eval" || recorded["priors"] != "threats" || recorded["cpuct"] != mcts.DefaultCPuct {
-		t.Errorf("manifest records tactics %v, priors %v, cpuct %v; want eval, threats, %v", recorded["tactics"], recorded["priors"], recorded["cpuct"], mcts.DefaultCPuct)
+	// State: no mate search; the game's priors, auto; mcts's cpuct).
+	if recorded["tactics"] != "eval" || recorded["priors"] != "auto" || recorded["cpuct"] != mcts.DefaultCPuct {
+		t.Errorf("manifest records tactics %v, priors %v, cpuct %v; want eval, auto, %v", recorded["tactics"], recorded["priors"], recorded["cpuct"], mcts.DefaultCPuct)
 	}
 	// A manifest of that time recorded no history, and the other defaults
 	// as "default" (absent) or 0.

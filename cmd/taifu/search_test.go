@@ -104,8 +104,8 @@ func TestMatchResumeRefusesChangedSettings(t *testing.T) {
 	if err := json.Unmarshal(data, &r); err != nil || r.Setup == nil {
 		t.Fatalf("report without its setup: %v", err)
 	}
-	if s := r.Setup.SearchA; s.Playouts != 10 || s.History != 0.5 || s.Priors != mcts.PriorsThreats || s.CPuct != mcts.DefaultCPuct {
-		t.Errorf("side A's search recorded as %+v, want resolved (history 0.5, threats, cpuct %v)", s, mcts.DefaultCPuct)
+	if s := r.Setup.SearchA; s.Playouts != 10 || s.History != 0.5 || s.Priors != mcts.PriorsAuto || s.CPuct != mcts.DefaultCPuct {
+		t.Errorf("side A's search recorded as %+v, want resolved (history 0.5, priors auto, cpuct %v)", s, mcts.DefaultCPuct)
 	}
 	for _, c := range []struct {
 		args []string
