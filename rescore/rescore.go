@@ -123,6 +123,10 @@ func Run(cfg Config) (*Stats, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !src.Complete {
+		// Its missing games would be missing from a run marked finished.
+		return nil, fmt.Errorf("rescore: %s is an unfinished run (%d of %d games): finish it (taifu selfplay --resume) and rescore it then", cfg.Data, src.Done, src.Games)
+	}
 	prev, err := datasets.LoadManifest(storage.Join(cfg.Out, datasets.ManifestName(0, 1)))
 	switch {
 	case err == nil && prev.Complete:

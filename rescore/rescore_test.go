@@ -189,8 +189,9 @@ func TestRunRelabels(t *testing.T) {
 }
 
 // TestRunErrors: a used output directory, a judge for another game, a
-// judge without moves asked for a policy and a failing judge are one-line
-// errors naming what is wrong, and leave no run behind.
+// judge without moves asked for a policy, a failing judge and an
+// unfinished run to rescore are one-line errors naming what is wrong, and
+// leave no run behind.
 func TestRunErrors(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src")
@@ -199,6 +200,16 @@ func TestRunErrors(t *testing.T) {
 	valueOnly := func() (rescore.Judge, error) { return struct{ rescore.Judge }{parityJudge{failAt: -1}}, nil }
 	failing := func() (rescore.Judge, error) { return parityJudge{failAt: 3}, nil }
 	other := torishogi.Game
+	unfinished := filepath.Join(dir, "unfinished")
+	writeRun(t, unfinished, 3)
+	m, err := datasets.ReadManifest(unfinished)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Complete, m.Games = false, 5
+	if err := datasets.WriteManifest(unfinished, m); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		name string
 		cfg  rescore.Config
@@ -209,6 +220,7 @@ func TestRunErrors(t *testing.T) {
 		{"no moves", rescore.Config{Data: src, Out: filepath.Join(dir, "o2"), Game: nanashogi.Game, NewJudge: valueOnly, Policy: true}, "value-keeping moves"},
 		{"judge fails", rescore.Config{Data: src, Out: filepath.Join(dir, "o3"), Game: nanashogi.Game, NewJudge: failing, Workers: 2}, "game 0 of nanashogi-7: ply 3: the judge failed"},
 		{"no run", rescore.Config{Data: filepath.Join(dir, "none"), Out: filepath.Join(dir, "o4"), Game: nanashogi.Game, NewJudge: judge}, "none"},
+		{"unfinished run", rescore.Config{Data: unfinished, Out: filepath.Join(dir, "o5"), Game: nanashogi.Game, NewJudge: judge}, "unfinished run (3 of 5 games)"},
 	} {
 		_, err := rescore.Run(c.cfg)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
