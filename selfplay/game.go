@@ -87,6 +87,9 @@ type finished struct {
 	// stats are in the manifest's); old: read back from one, played by an
 	// earlier Run.
 	committed, old bool
+	// err: the game could not be played (a broken invariant); Run stops
+	// with it, keeping the games written before.
+	err error
 }
 
 // play plays game number n. It returns nil when hard is cancelled first.
@@ -103,7 +106,7 @@ func (p *player) play(hard context.Context, n int64) *finished {
 	mc.Seed = gameSeed(cfg.Seed, n, seedSearch)
 	search, err := mcts.New(g, mc, p.weights)
 	if err != nil { // Run checked the weights before starting any game
-		panic("selfplay: weights checked by Run fail: " + err.Error())
+		return &finished{err: fmt.Errorf("game %d: the search does not start: %v", n, err)}
 	}
 	fullStream := gameSeed(cfg.Seed, n, seedFull)
 	resignSeed := gameSeed(cfg.Seed, n, seedResign)
@@ -148,6 +151,9 @@ func (p *player) play(hard context.Context, n int64) *finished {
 			search.SetFast(!full)
 		}
 		res := search.Search(st)
+		if afterSearch != nil {
+			afterSearch(n, st.Ply(), &res)
+		}
 		playouts += int64(res.Playouts)
 		lastValue, lastSide = res.Value, side
 		if cfg.ResignThreshold > 0 && res.Value <= -cfg.ResignThreshold {
@@ -187,7 +193,7 @@ func (p *player) play(hard context.Context, n int64) *finished {
 				j++
 			}
 			if j == len(p.moves) {
-				panic(fmt.Sprintf("selfplay: game %d ply %d: policy move %s is not a legal move in generation order", n, st.Ply(), g.MoveString(v.Move)))
+				return &finished{err: fmt.Errorf("game %d ply %d: the search's policy move %s is not a legal move in generation order (a bug: please report it with the run's seed)", n, st.Ply(), g.MoveString(v.Move))}
 			}
 			row.Policy[i] = datasets.PolicyEntry{Move: g.MoveString(v.Move), Visits: v.Visits, Index: int32(j)}
 			j++

@@ -427,6 +427,10 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 			if werr != nil {
 				continue // drain
 			}
+			if f.err != nil {
+				werr = fmt.Errorf("selfplay: %w", f.err)
+				break
+			}
 			buffer[f.index] = f
 			if werr = drain(); werr == nil && commitDue() {
 				werr = commit()
@@ -524,6 +528,10 @@ func writeAheadPart(cfg Config, m *datasets.Manifest, seq int, games []*finished
 // beforeGame, when set (by tests), is called by a worker before it plays
 // game n.
 var beforeGame func(n int64)
+
+// afterSearch, when set (by tests), sees each search's result before the
+// game records it.
+var afterSearch func(n int64, ply int, res *mcts.Result)
 
 // ManifestConfig returns the configuration a run's manifest records, its
 // search resolved for the run's game (mcts.Config.Resolved; runs recorded

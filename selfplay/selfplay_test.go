@@ -651,3 +651,37 @@ func TestCommitAheadOfUnfinishedGame(t *testing.T) {
 		t.Errorf("ahead parts left after the run completed: %v", left)
 	}
 }
+
+// TestBrokenInvariantStopsRun: a search result the game cannot record (a
+// policy move that is not legal: a bug in the search) stops the run with
+// a one-line error naming the game and ply, not a panic; the games
+// written before stay listed, no temporary file is left, and the run
+// resumes once the search is sound.
+func TestBrokenInvariantStopsRun(t *testing.T) {
+	cfg := small(t, 2)
+	afterSearch = func(n int64, ply int, res *mcts.Result) {
+		if n == 5 && ply == 2 && len(res.Policy) > 0 {
+			res.Policy[0].Move = rules.Move{From: 200, To: 201}
+		}
+	}
+	defer func() { afterSearch = nil }()
+	_, err := Run(context.Background(), cfg, Options{CommitEvery: time.Nanosecond})
+	if err == nil || !strings.Contains(err.Error(), "game 5 ply 2") || !strings.Contains(err.Error(), "not a legal move") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("err = %v, want one line naming game 5 ply 2", err)
+	}
+	m, err := datasets.ReadManifest(cfg.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Complete || m.Done > 5 {
+		t.Errorf("manifest: complete %v, %d games done; want unfinished, at most the 5 before game 5", m.Complete, m.Done)
+	}
+	tmp, _ := filepath.Glob(filepath.Join(cfg.Out, "*", "*.tmp"))
+	if len(tmp) != 0 {
+		t.Errorf("temporary files left: %v", tmp)
+	}
+	afterSearch = nil
+	if s := run(t, cfg, Options{Resume: true}); s.Done != cfg.Games {
+		t.Errorf("resumed: %d games done, want %d", s.Done, cfg.Games)
+	}
+}
