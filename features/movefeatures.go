@@ -133,8 +133,9 @@ const RankBands = 4
 const royalDistCap = 3
 
 // SquareFeaturesMax is the most squares a board may have for its move
-// features to name each kind's square (drop_at, to_at): on a small board
-// where each kind goes is a pattern the policy can learn square by square.
+// features to name each kind's square and its offset from the enemy royal
+// (drop_at, to_at, royal_at): on a small board where each kind goes is a
+// pattern the policy can learn square by square.
 const SquareFeaturesMax = 16
 
 // MoveSchema is the move-feature layout of one game; Names[i] names move
@@ -197,7 +198,8 @@ type MoveSchema struct {
 	// royalAt[k][offset[side][to][royal]]: royal_at (nil on larger boards).
 	royalAt [][]int32
 	offset  [2][][]uint8
-	// rel[side][sq]: square sq seen from side's side of the board.
+	// rel[side][sq]: square sq seen from side's side of the board (nil on
+	// larger boards).
 	rel      [2][]uint8
 	centre   []float32 // per square, Schema.Centrality
 	hasDrops bool
@@ -290,12 +292,12 @@ func buildMoveSchema(g *rules.Game) *MoveSchema {
 	s.pass = add("pass")
 	vs := For(g)
 	n := g.Squares()
-	s.rel = [2][]uint8{make([]uint8, n), make([]uint8, n)}
-	for sq := range n {
-		s.rel[rules.First][sq] = uint8(sq)
-		s.rel[rules.Second][sq] = uint8(g.Square(g.Width-1-g.File(sq), g.Height-1-g.Rank(sq)))
-	}
 	if n <= SquareFeaturesMax {
+		s.rel = [2][]uint8{make([]uint8, n), make([]uint8, n)}
+		for sq := range n {
+			s.rel[rules.First][sq] = uint8(sq)
+			s.rel[rules.Second][sq] = uint8(g.Square(g.Width-1-g.File(sq), g.Height-1-g.Rank(sq)))
+		}
 		perSquare := func(prefix string, want func(k int) bool) [][]int32 {
 			x := make([][]int32, nk)
 			for k := range x {

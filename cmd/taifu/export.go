@@ -32,7 +32,7 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "with --bootstrap: resampling seed")
 	save := fs.String("save-weights", "", "with --data: also write the weights with the measured provenance to this file (for taifu claims)")
 	quiet := fs.Bool("quiet", false, "no progress lines")
-	pol := fs.Bool("policy", false, "write what the weights' policy section learned (learned move priors), as Markdown: its largest weights and the moves it prefers in sample positions")
+	pol := fs.Bool("policy", false, "write what the weights' policy section learned (learned move priors), as Markdown (--format md only): its largest weights and the moves it prefers in sample positions")
 	startPath := fs.String("start", "", "with --bootstrap: weights file the refits start from and are pulled towards, for weights fitted from another file (check: its hash should be the provenance's start_weights hash); empty: the starting estimate when the provenance's start_weights is it, else the weights themselves")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -44,6 +44,9 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	case "json", "csv", "md", "svg", "png":
 	default:
 		return fmt.Errorf("unknown --format %q (json, csv, md, svg or png)", *format)
+	}
+	if *pol && *format != "md" {
+		return fmt.Errorf("--policy writes Markdown only, not --format %s", *format)
 	}
 	if *format == "png" && *out == "" {
 		return errors.New("--format png needs --out")

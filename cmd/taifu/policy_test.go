@@ -63,6 +63,10 @@ func TestTunePolicy(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "## Largest weights") || !strings.Contains(stdout, "| move | learned | hand |") {
 		t.Errorf("export --policy: exit %d, %s\n%s", code, errs, stdout)
 	}
+	code, _, errs = runCLI("export", "--weights", out, "--policy", "--format", "csv")
+	if code == 0 || strings.Count(strings.TrimSpace(errs), "\n") != 0 || !strings.Contains(errs, "Markdown only") {
+		t.Errorf("export --policy --format csv: exit %d, %q", code, errs)
+	}
 	code, _, errs = runCLI("tune", "--game", "nanashogi", "--data", data, "--out", out, "--policy", "sometimes")
 	if code == 0 || strings.Count(strings.TrimSpace(errs), "\n") != 0 || !strings.Contains(errs, "--policy") {
 		t.Errorf("bad --policy: exit %d, %q", code, errs)
