@@ -15,6 +15,15 @@
 // same positions many times (the start position, the kings' first drops),
 // so the share is also given over distinct positions, each counted at its
 // first search.
+//
+// With -match N it instead plays N games of the table's best moves (the
+// fastest win, the slowest loss) against the search, from the openings
+// `taifu match --seed` plays, to show what a perfect player scores there;
+// with -records FILE it reads a `taifu match --json` report. Both print
+// each side's points in the games it began with a solved win:
+//
+//	go run ./cmd/nanaoptimal -table nanashogi.tb -match 400 -seed 49231 -priors threats
+//	go run ./cmd/nanaoptimal -table nanashogi.tb -records match.json
 package main
 
 import (
