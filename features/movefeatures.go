@@ -544,19 +544,13 @@ func (s *MoveSchema) Compute(f *MoveFeatures, st rules.State, ms []rules.Move, v
 			f.add(s.see, float32(gain-left))
 		}
 		f.add(s.royalCap, b2f32(royal))
-		if s.toAt != nil {
-			switch {
-			case m.Flags&rules.FlagPass != 0:
-			case m.Flags&rules.FlagDrop != 0:
-				f.add(s.dropAt[m.Drop][s.rel[me][m.To]], 1)
-			default:
-				f.add(s.toAt[board[m.From].Kind()][s.rel[me][m.To]], 1)
+		if s.toAt != nil && m.Flags&rules.FlagPass == 0 {
+			k, at := m.Drop, s.dropAt
+			if m.Flags&rules.FlagDrop == 0 {
+				k, at = board[m.From].Kind(), s.toAt
 			}
-			if len(f.royals) == 1 && m.Flags&rules.FlagPass == 0 {
-				k := m.Drop
-				if m.Flags&rules.FlagDrop == 0 {
-					k = board[m.From].Kind()
-				}
+			f.add(at[k][s.rel[me][m.To]], 1)
+			if len(f.royals) == 1 {
 				f.add(s.royalAt[k][s.offset[me][m.To][f.royals[0]]], 1)
 			}
 		}

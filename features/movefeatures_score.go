@@ -234,19 +234,13 @@ func (c *MoveScorer) Logits(logits []float64, f *MoveFeatures, st rules.State, m
 		if j.royal {
 			sum += c.royalCap
 		}
-		if c.toAt != nil {
-			switch {
-			case m.Flags&rules.FlagPass != 0:
-			case m.Flags&rules.FlagDrop != 0:
-				sum += c.dropAt[m.Drop][s.rel[me][to]]
-			default:
-				sum += c.toAt[board[m.From].Kind()][s.rel[me][to]]
+		if c.toAt != nil && m.Flags&rules.FlagPass == 0 {
+			k, at := m.Drop, c.dropAt
+			if m.Flags&rules.FlagDrop == 0 {
+				k, at = board[m.From].Kind(), c.toAt
 			}
-			if len(f.royals) == 1 && m.Flags&rules.FlagPass == 0 {
-				k := m.Drop
-				if m.Flags&rules.FlagDrop == 0 {
-					k = board[m.From].Kind()
-				}
+			sum += at[k][s.rel[me][to]]
+			if len(f.royals) == 1 {
 				sum += c.royalAt[k][s.offset[me][to][f.royals[0]]]
 			}
 		}

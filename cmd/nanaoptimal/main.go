@@ -59,23 +59,30 @@ func main() {
 	cfg := mcts.Config{Playouts: 200}
 	mcts.BindFlags(flag.CommandLine, "", &cfg)
 	flag.Parse()
+	var w *features.Weights // the search's, for the modes that search
 	var err error
+	if *records == "" {
+		w, _, err = weightsio.Load(nanashogi.Game, *weightsPath)
+	}
 	switch {
+	case err != nil:
 	case *games < 0 || *openingPlies < 0 || *workers < 1:
 		err = fmt.Errorf("-match %d, -opening-plies %d, -workers %d: want -match and -opening-plies 0 or more, -workers 1 or more", *games, *openingPlies, *workers)
 	case *records != "":
 		err = withTable(*table, func(t *solve.Table) error { return recordsConversion(t, *records, os.Stdout) })
 	case *games > 0:
 		err = withTable(*table, func(t *solve.Table) error {
-			w, _, err := weightsio.Load(nanashogi.Game, *weightsPath)
-			if err != nil {
-				return err
-			}
-			_, err = matchTable(t, w, *games, *seed, *openingPlies, *workers, cfg, os.Stdout)
+			_, err := matchTable(t, w, *games, *seed, *openingPlies, *workers, cfg, os.Stdout)
 			return err
 		})
 	default:
-		err = run(*table, *weightsPath, *positions, *maxPly, *seed, cfg, *misses)
+		err = withTable(*table, func(t *solve.Table) error {
+			r, err := measure(t, w, *positions, *maxPly, *seed, cfg, os.Stdout, *misses)
+			if err == nil {
+				printReport(os.Stdout, r, cfg, w.Version, *seed, *maxPly)
+			}
+			return err
+		})
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "nanaoptimal:", err)
@@ -130,24 +137,6 @@ type report struct {
 	baseline            float64
 	scale               float64 // the search's leaf scale
 	samples             []sample
-}
-
-func run(tablePath, weightsPath string, positions, maxPly int, seed uint64, cfg mcts.Config, misses bool) error {
-	t, err := solve.Open(tablePath)
-	if err != nil {
-		return err
-	}
-	defer t.Close()
-	w, _, err := weightsio.Load(nanashogi.Game, weightsPath)
-	if err != nil {
-		return err
-	}
-	r, err := measure(t, w, positions, maxPly, seed, cfg, os.Stdout, misses)
-	if err != nil {
-		return err
-	}
-	printReport(os.Stdout, r, cfg, w.Version, seed, maxPly)
-	return nil
 }
 
 // measure searches positions non-trivial positions sampled by random games

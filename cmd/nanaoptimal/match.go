@@ -35,17 +35,7 @@ func (m tableMover) Move(st rules.State) (rules.Move, float64, error) {
 	if len(best) == 0 {
 		return rules.Move{}, 0, fmt.Errorf("%s: the table has no best move", st)
 	}
-	return best[0], valueOf(res), nil
-}
-
-func valueOf(r solve.Result) float64 {
-	switch r.Value {
-	case solve.Win:
-		return 1
-	case solve.Loss:
-		return -1
-	}
-	return 0
+	return best[0], res.Score(), nil
 }
 
 // conversion counts, for one side of a match, the games it began with the

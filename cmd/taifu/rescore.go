@@ -174,7 +174,6 @@ func loadTable(path string) (*solve.Table, string, error) {
 type tableJudge struct {
 	t        *solve.Table
 	halfLife float64
-	keep     []bool    // scratch of PolicyTarget
 	weight   []float64 // scratch of PolicyTarget
 }
 
@@ -187,13 +186,7 @@ func (j *tableJudge) Value(st rules.State, _ []rules.Move) (float64, bool, error
 	if err != nil {
 		return 0, false, err
 	}
-	switch r.Value {
-	case solve.Win:
-		return 1, true, nil
-	case solve.Loss:
-		return -1, true, nil
-	}
-	return 0, true, nil
+	return r.Score(), true, nil
 }
 
 // gradedScale is the visits of a graded target's best move; a move whose
@@ -202,28 +195,20 @@ const gradedScale = 1024
 
 // PolicyTarget gives each move of st that keeps its solved value one
 // visit, or with a half-life gradedScale visits times its graded weight
-// (solve.Table.Graded).
+// (solve.Table.Graded; an infinite half-life weighs every value-keeping
+// move 1).
 func (j *tableJudge) PolicyTarget(st rules.State, legal []rules.Move, visits []int32) error {
 	p := st.(*nanashogi.State).Pos()
-	if j.halfLife <= 0 {
-		j.keep = append(j.keep[:0], make([]bool, len(legal))...)
-		if err := j.t.Keeping(&p, legal, j.keep); err != nil {
-			return err
-		}
-		for i, k := range j.keep {
-			visits[i] = 0
-			if k {
-				visits[i] = 1
-			}
-		}
-		return nil
+	halfLife, scale := j.halfLife, float64(gradedScale)
+	if halfLife <= 0 {
+		halfLife, scale = math.Inf(1), 1
 	}
 	j.weight = append(j.weight[:0], make([]float64, len(legal))...)
-	if err := j.t.Graded(&p, legal, j.halfLife, j.weight); err != nil {
+	if err := j.t.Graded(&p, legal, halfLife, j.weight); err != nil {
 		return err
 	}
 	for i, w := range j.weight {
-		visits[i] = int32(math.Round(w * gradedScale))
+		visits[i] = int32(math.Round(w * scale))
 	}
 	return nil
 }

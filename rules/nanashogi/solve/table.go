@@ -191,6 +191,18 @@ type Result struct {
 	Dist  int
 }
 
+// Score is r's value for the side to move as a game score: +1 for a win,
+// -1 for a loss, 0 for a draw.
+func (r Result) Score() float64 {
+	switch r.Value {
+	case Win:
+		return 1
+	case Loss:
+		return -1
+	}
+	return 0
+}
+
 func (r Result) String() string {
 	if r.Value == Draw {
 		return "draw"
@@ -305,7 +317,8 @@ func (t *Table) Keeping(p *nanashogi.Pos, legal []rules.Move, keep []bool) error
 // win, 2^(-e/halfLife) where e is how many plies later than the fastest it
 // wins; for one that keeps a loss, the same with e how many plies sooner
 // than the slowest it loses; 1 for each move that keeps a draw. halfLife
-// must be positive. legal are p's legal moves, w as long.
+// must be positive (+Inf weighs every value-keeping move 1, as Keeping
+// marks them). legal are p's legal moves, w as long.
 func (t *Table) Graded(p *nanashogi.Pos, legal []rules.Move, halfLife float64, w []float64) error {
 	if !(halfLife > 0) {
 		return fmt.Errorf("graded policy target: half-life %v plies: want a positive number", halfLife)
