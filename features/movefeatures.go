@@ -178,6 +178,16 @@ const SquareFeaturesMax = 16
 //	royal_at/TOK/DX,DY  there, the kind moved or dropped and where it goes
 //	                  relative to the enemy royal (files, ranks; seen from
 //	                  the mover's side), when there is one enemy royal
+//
+// On the same small boards the schema also names the position's inputs,
+// the same for every move of a position (MoveFeatures.Pos), which only a
+// policy's hidden layer reads (PolicyHidden: a linear weight on them
+// would add the same to every move's logit and change no prior):
+//
+//	pos/own/TOK/SQ    a piece of the side to move on SQ (seen from its side)
+//	pos/opp/TOK/SQ    a piece of the other side there
+//	pos/hand/own/TOK  the count of the kind in the mover's hand
+//	pos/hand/opp/TOK  in the other side's hand
 type MoveSchema struct {
 	Game  *rules.Game
 	Names []string
@@ -198,6 +208,11 @@ type MoveSchema struct {
 	// royalAt[k][offset[side][to][royal]]: royal_at (nil on larger boards).
 	royalAt [][]int32
 	offset  [2][][]uint8
+	// pos[i]: the position input i of NetInputIndex (the value network's
+	// inputs) as a feature, -1 for none (nil on larger boards).
+	pos []int32
+	// posLo, posHi bound the position inputs' feature indices.
+	posLo, posHi int
 	// rel[side][sq]: square sq seen from side's side of the board (nil on
 	// larger boards).
 	rel      [2][]uint8
@@ -326,6 +341,9 @@ func buildMoveSchema(g *rules.Game) *MoveSchema {
 				}
 			}
 		}
+		s.posLo = len(s.Names)
+		s.pos = positionInputs(g, add)
+		s.posHi = len(s.Names)
 		for side := range 2 {
 			s.offset[side] = make([][]uint8, n)
 			for to := range n {
@@ -388,6 +406,9 @@ type MoveFeatures struct {
 	Feats []Feature
 	Start []int32
 	Hand  []float64
+	// Pos holds the position's inputs (pos/...), the same for every move;
+	// empty on boards without them.
+	Pos []Feature
 	// BestCapture is the largest gain less left over the moves that gain
 	// material (the static exchange of the best capture; 0 when none).
 	BestCapture float64
@@ -398,6 +419,38 @@ type MoveFeatures struct {
 	royals  []uint8       // scratch: squares of the enemy royals
 	judged  []judgement   // scratch: per move
 	board   []rules.Piece // scratch: the board of a State that is no rules.BoardViewer
+}
+
+// IsPosition reports whether feature i is a position input (pos/...).
+func (s *MoveSchema) IsPosition(i int) bool { return i >= s.posLo && i < s.posHi }
+
+// positionInputs names the position inputs of g (NetInputIndex's order,
+// the value network's) with add and returns their feature indices.
+func positionInputs(g *rules.Game, add func(string) int32) []int32 {
+	n, nk := g.Squares(), len(g.Kinds)
+	pos := make([]int32, NetInputs(g))
+	for i := range pos {
+		pos[i] = -1
+	}
+	who := [2]string{"own", "opp"}
+	for rel := range who {
+		for k := 1; k < nk; k++ {
+			for sq := range n {
+				pos[(rel*nk+k)*n+sq] = add("pos/" + who[rel] + "/" + g.Kinds[k].Token + "/" + g.SquareName(sq))
+			}
+		}
+	}
+	if g.HasHand {
+		for k := 1; k < nk; k++ {
+			if !g.Kinds[k].Droppable {
+				continue
+			}
+			for rel := range who {
+				pos[2*nk*n+rel*nk+k] = add("pos/hand/" + who[rel] + "/" + g.Kinds[k].Token)
+			}
+		}
+	}
+	return pos
 }
 
 // add appends feature i with value x unless i is absent (-1) or x is 0.
@@ -509,6 +562,14 @@ func (s *MoveSchema) Compute(f *MoveFeatures, st rules.State, ms []rules.Move, v
 	f.Feats = f.Feats[:0]
 	f.Start = append(f.Start[:0], 0)
 	f.Hand = f.Hand[:0]
+	f.Pos = f.Pos[:0]
+	if s.pos != nil {
+		netInputsEach(st, func(i int32, x float32) {
+			if j := s.pos[i]; j >= 0 {
+				f.Pos = append(f.Pos, Feature{Index: j, Value: x})
+			}
+		})
+	}
 	board := s.position(f, st, true)
 	js := f.judge(st, ms, v, in)
 	th := in.Threats

@@ -466,3 +466,58 @@ func TestMoveSquareFeatures(t *testing.T) {
 		}
 	}
 }
+
+// The position inputs (MoveFeatures.Pos) name the pieces from the side to
+// move's side of the board, as the square features do (the board turned
+// half a turn for White), and the counts in hand; larger boards have none.
+func TestPositionInputs(t *testing.T) {
+	g, w := shipped(t, "nanashogi")
+	// a3 cs, c3 C, c2 K, a1 k; Black holds a bishop, White a rook.
+	const pos = "cs,1,C/2,K/k,2 %s [B,r]"
+	for _, c := range []struct{ side, want string }{
+		{"black", "pos/own/K/c2 pos/own/C/c3 pos/opp/CS/a3 pos/opp/K/a1 pos/hand/own/B pos/hand/opp/R"},
+		// Seen by White: a3 is c1, a1 is c3, c2 is a2, c3 is a1.
+		{"white", "pos/own/CS/c1 pos/own/K/c3 pos/opp/K/a2 pos/opp/C/a1 pos/hand/own/R pos/hand/opp/B"},
+	} {
+		st := mustPos(t, g, fmt.Sprintf(pos, c.side))
+		ms := st.Legal(nil)
+		s := MovesFor(g)
+		var f MoveFeatures
+		s.Compute(&f, st, ms, NewMoveValues(w), &MoveInput{LastTo: -1})
+		var got []string
+		for _, x := range f.Pos {
+			if x.Value != 1 {
+				t.Errorf("%s: %s = %v, want 1", c.side, s.Names[x.Index], x.Value)
+			}
+			if !s.IsPosition(int(x.Index)) {
+				t.Errorf("%s: %s is not a position input", c.side, s.Names[x.Index])
+			}
+			got = append(got, s.Names[x.Index])
+		}
+		for i := range ms {
+			for _, x := range f.Of(i) {
+				if s.IsPosition(int(x.Index)) {
+					t.Fatalf("%s: move %d has the position input %s", c.side, i, s.Names[x.Index])
+				}
+			}
+		}
+		slices.Sort(got)
+		want := strings.Fields(c.want)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: position inputs %v, want %v", c.side, got, want)
+		}
+	}
+	for _, name := range []string{"torishogi", "chess"} {
+		big, err := rules.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range MovesFor(big).Names {
+			if strings.HasPrefix(n, "pos/") {
+				t.Errorf("%s (%d squares): position input %s", name, big.Squares(), n)
+				break
+			}
+		}
+	}
+}

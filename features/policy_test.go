@@ -146,3 +146,84 @@ func reparse(t *testing.T, w *features.Weights, g *rules.Game) *features.Weights
 	}
 	return back
 }
+
+// A hidden layer adds sum_h out[h]*max(0, bias[h] + in.x) to the linear
+// logit, x being the move's features and the position's inputs
+// (features.PolicyHidden). Worked here by name, apart from the layer's
+// compiled matrix, over every move of a Nana shogi position, and again
+// after Encode and reload.
+func TestPolicyHiddenLogits(t *testing.T) {
+	g, err := rules.Lookup("nanashogi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const policy = `{"terms":{"hand_prior":1,"check":0.5},
+	  "hidden":{"units":2,"bias":[0.5,-0.25],"out":[2,-3],
+	    "in":{"hand_prior":[1,1],"pos/own/K/c2":[-1,0.75],"pos/hand/opp/R":[0.25,0],"mover/K":[0,-2],"drop/B":[0.5,1]}}}`
+	w, err := features.ParseWeights(withPolicy(t, "nanashogi", []byte(policy)), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := map[string][2]float64{"hand_prior": {1, 1}, "pos/own/K/c2": {-1, 0.75}, "pos/hand/opp/R": {0.25, 0}, "mover/K": {0, -2}, "drop/B": {0.5, 1}}
+	st, err := rules.ParsePosition(g, "cs,1,C/2,K/k,2 black [B,r]")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := st.Legal(nil)
+	s := features.MovesFor(g)
+	var mf features.MoveFeatures
+	s.Compute(&mf, st, ms, features.NewMoveValues(w), &features.MoveInput{LastTo: -1})
+	if len(mf.Pos) == 0 {
+		t.Fatal("no position inputs")
+	}
+	want := make([]float64, len(ms))
+	hidden := 0
+	for i := range ms {
+		z := [2]float64{0.5, -0.25}
+		var lin float64
+		for _, f := range append(append([]features.Feature(nil), mf.Of(i)...), mf.Pos...) {
+			name, x := s.Names[f.Index], float64(f.Value)
+			lin += map[string]float64{"hand_prior": 1, "check": 0.5}[name] * x
+			for h := range z {
+				z[h] += in[name][h] * x
+			}
+		}
+		want[i] = lin + 2*max(z[0], 0) - 3*max(z[1], 0)
+		if want[i] != lin {
+			hidden++
+		}
+	}
+	if hidden == 0 {
+		t.Fatal("the layer changes no logit: the test checks nothing of it")
+	}
+	for _, w := range []*features.Weights{w, reparse(t, w, g)} {
+		got := make([]float64, len(ms))
+		w.Policy.Logits(got, &mf)
+		for i := range ms {
+			if math.Abs(got[i]-want[i]) > 1e-12 {
+				t.Errorf("%s: logit %v, want %v", g.MoveString(ms[i]), got[i], want[i])
+			}
+		}
+	}
+}
+
+// Bad hidden layers give one-line errors naming what is wrong.
+func TestPolicyHiddenErrors(t *testing.T) {
+	g, err := rules.Lookup("nanashogi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ policy, want string }{
+		{`{"terms":{"check":1},"hidden":{"units":0,"bias":[],"out":[],"in":{}}}`, "0 units, want 1 to 64"},
+		{`{"terms":{"check":1},"hidden":{"units":2,"bias":[0],"out":[0,0],"in":{}}}`, "1 biases and 2 output weights for 2 units"},
+		{`{"terms":{"check":1},"hidden":{"units":1,"bias":[0],"out":[0],"in":{"nonsense":[1]}}}`, `unknown feature "nonsense"`},
+		{`{"terms":{"check":1},"hidden":{"units":1,"bias":[0],"out":[0],"in":{"check":[1,2]}}}`, `feature "check" has 2 weights for 1 units`},
+		{`{"terms":{"check":1},"hidden":{"units":1,"bias":[1e9],"out":[0],"in":{}}}`, "bias weight 1e+09 is not finite or beyond"},
+		{`{"terms":{"pos/own/K/c2":1}}`, `policy term "pos/own/K/c2": a position input takes no linear weight`},
+	} {
+		_, err := features.ParseWeights(withPolicy(t, "nanashogi", []byte(c.policy)), g)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("policy %s: error %v, want one line with %q", c.policy, err, c.want)
+		}
+	}
+}

@@ -86,6 +86,8 @@ var settings = []Setting{
 		func(c *Config) *float64 { return &c.PriorScale }, 0, 100),
 	floatSetting("policy-temp", "with learned priors: softmax `temperature` T of the policy: each logit divided by T (0: 1; above 1 spreads the priors, below 1 sharpens them)",
 		func(c *Config) *float64 { return &c.PolicyTemp }, 0, 100),
+	intSetting("policy-refine", "with learned priors whose policy has a hidden layer: a node's priors are worked out again with the layer once it has this many `visits`, the cheap linear terms alone before (the root at once; off or -1: never, the linear terms alone; 0: the game's default, else 16)",
+		func(c *Config) *int { return &c.PolicyRefine }, 0, math.MaxInt32, PolicyRefineOff),
 	floatSetting("leaf-gain", "`share` of the best capture's static gain added to a leaf's evaluation (0: none; needs the threat priors and no quiesce tactics)",
 		func(c *Config) *float64 { return &c.LeafGain }, 0, 10),
 	floatSetting("value-prior", "prior `logit` per unit of a move's one-ply value: when a node's priors are first read, each move is played, the position it leaves evaluated, and the mover's leaf value in [-1, 1] times this added to its prior logit (off or -1: none; 0: the game's default, else none)",
@@ -115,17 +117,26 @@ func LookupSetting(name string) *Setting {
 	return nil
 }
 
-// intSetting is a whole-number setting in [lo, hi].
-func intSetting(name, usage string, field func(*Config) *int, lo, hi int) Setting {
+// intSetting is a whole-number setting in [lo, hi]; off, when given, is
+// also accepted (and the text "off" reads as it).
+func intSetting(name, usage string, field func(*Config) *int, lo, hi int, off ...int) Setting {
+	need := fmt.Sprintf("need a whole number in [%d, %d]", lo, hi)
+	if hi == math.MaxInt32 {
+		need = fmt.Sprintf("need a whole number, at least %d", lo)
+	}
+	if len(off) > 0 {
+		need += fmt.Sprintf(", or off (%d)", off[0])
+	}
 	return Setting{Name: name, Usage: usage,
 		get: func(c *Config) (string, error) { return strconv.Itoa(*field(c)), nil },
 		set: func(c *Config, text string) error {
+			if len(off) > 0 && text == "off" {
+				*field(c) = off[0]
+				return nil
+			}
 			v, err := strconv.Atoi(text)
-			if err != nil || v < lo || v > hi {
-				if hi == math.MaxInt32 {
-					return fmt.Errorf("need a whole number, at least %d", lo)
-				}
-				return fmt.Errorf("need a whole number in [%d, %d]", lo, hi)
+			if err != nil || !(v >= lo && v <= hi || len(off) > 0 && v == off[0]) {
+				return errors.New(need)
 			}
 			*field(c) = v
 			return nil
@@ -304,7 +315,7 @@ func GameDefaults(g *rules.Game) (Config, error) {
 // rules: mate where checks are cheap), priors threats, history off,
 // cpuct DefaultCPuct, noise-frac 0.25 with noise, quiesce-nodes
 // DefaultQuiesceNodes, mate-depth DefaultMateDepth, prior-scale 1,
-// policy-temp 1, value-prior off, minimax off, fpu-reduction
+// policy-temp 1, policy-refine DefaultPolicyRefine, value-prior off, minimax off, fpu-reduction
 // DefaultFPUReduction, early-stop DefaultEarlyStop. Playouts,
 // TimeLimit, Seed, the noise and temperature settings and EvalScale (which
 // depends on the weights) are kept as they are. Resolved is idempotent, and
@@ -349,6 +360,9 @@ func (c Config) Resolved(g *rules.Game) Config {
 	}
 	if c.PolicyTemp <= 0 {
 		c.PolicyTemp = 1
+	}
+	if c.PolicyRefine == 0 {
+		c.PolicyRefine = DefaultPolicyRefine
 	}
 	c.CheckPrior = max(c.CheckPrior, 0)
 	if c.ValuePrior <= 0 {

@@ -332,7 +332,7 @@ func TestResolved(t *testing.T) {
 			wantPriors = PriorsAuto
 		}
 		want := Config{CPuct: DefaultCPuct, Tactics: wantTactics, QuiesceNodes: DefaultQuiesceNodes, MateDepth: DefaultMateDepth,
-			Priors: wantPriors, PriorScale: 1, PolicyTemp: 1, ValuePrior: ValuePriorOff, Minimax: MinimaxOff, FPUReduction: DefaultFPUReduction, History: wantHistory, EarlyStop: DefaultEarlyStop}
+			Priors: wantPriors, PriorScale: 1, PolicyTemp: 1, PolicyRefine: DefaultPolicyRefine, ValuePrior: ValuePriorOff, Minimax: MinimaxOff, FPUReduction: DefaultFPUReduction, History: wantHistory, EarlyStop: DefaultEarlyStop}
 		if r != want {
 			t.Errorf("%s: Resolved zero Config %+v, want %+v", name, r, want)
 		}
@@ -346,6 +346,7 @@ func TestResolved(t *testing.T) {
 		given.Minimax = MinimaxOff
 		given.FPUReduction = DefaultFPUReduction
 		given.EarlyStop = DefaultEarlyStop
+		given.PolicyRefine = DefaultPolicyRefine
 		if r != given {
 			t.Errorf("%s: Resolved %+v, want %+v", name, r, given)
 		}

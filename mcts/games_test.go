@@ -298,6 +298,10 @@ func BenchmarkPriors(b *testing.B) {
 		for _, p := range []Priors{PriorsThreats, PriorsLearned} {
 			b.Run(name+"/"+p.String(), func(b *testing.B) { benchSearchFrom(b, g.Start(), &w, Config{Priors: p}) })
 		}
+		// The shipped weights as they play by default (a hidden layer's
+		// refined priors included, where the policy has one).
+		shippedW := weights(b, g)
+		b.Run(name+"/shipped", func(b *testing.B) { benchSearchFrom(b, g.Start(), shippedW, Config{}) })
 		// Value priors add one evaluation per move to every expansion.
 		b.Run(name+"/threats+value", func(b *testing.B) {
 			benchSearchFrom(b, g.Start(), &w, Config{Priors: PriorsThreats, ValuePrior: 2})

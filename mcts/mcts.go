@@ -114,6 +114,13 @@ type Config struct {
 	// playouts over more moves (Leela Chess Zero's policy softmax
 	// temperature). The hand priors ignore it (PriorScale scales them).
 	PolicyTemp float64 `json:"policy_temp,omitempty"`
+	// PolicyRefine: with learned priors whose policy has a hidden layer
+	// (features.PolicyHidden), a node's priors are worked out again with
+	// the layer once it has this many visits (the root's at once); before
+	// that they are the policy's linear terms alone (policyrefine.go).
+	// PolicyRefineOff: never. 0: the game's default, else
+	// DefaultPolicyRefine.
+	PolicyRefine int `json:"policy_refine,omitempty"`
 	// LeafGain adds to a leaf's evaluation this share of what the side to
 	// move's best capture, conversion or promotion wins by the threat
 	// priors' static exchange (the material it takes, converts and
@@ -192,6 +199,7 @@ const (
 	mateChecked // TacticsMate has looked for a mate in one among the children
 	valued      // Config.ValuePrior has weighed the children's priors (valueprior.go)
 	historied   // Config.History: hist holds the move's history mean
+	refined     // Config.PolicyRefine: the priors count the policy's hidden layer (policyrefine.go)
 )
 
 type node struct {
@@ -226,6 +234,7 @@ type Searcher struct {
 	// PriorsLearned: the weights' policy, its scorer over the move
 	// features, their scratch and input (nil policy with the other priors).
 	policy     *features.Policy
+	moveSchema *features.MoveSchema
 	moveScorer *features.MoveScorer
 	moveFeats  features.MoveFeatures
 	moveIn     features.MoveInput
@@ -251,6 +260,7 @@ type Searcher struct {
 	checkLog   float64        // Config.CheckPrior resolved
 	priorUnit  float64        // Config.PriorScale resolved
 	policyInv  float64        // 1 / Config.PolicyTemp resolved
+	refineAt   int32          // Config.PolicyRefine resolved: visits, 0 for none (no hidden layer, or off)
 	fpuRed     float64        // Config.FPUReduction resolved
 	earlyStop  float64        // Config.EarlyStop resolved (0: never)
 
@@ -373,8 +383,13 @@ func (s *Searcher) setGame(g *rules.Game) {
 	s.policy = nil
 	if s.priorKind == PriorsLearned {
 		s.policy = s.weights.Policy
-		s.moveScorer = features.MovesFor(g).Scorer(s.policy.Vec)
+		s.moveSchema = features.MovesFor(g)
+		s.moveScorer = s.moveSchema.Scorer(s.policy.Vec)
 		s.moveIn = features.MoveInput{HandUnit: s.priorUnit, HandCheck: s.checkLog}
+	}
+	s.refineAt = 0
+	if s.policy != nil && s.policy.Hidden != nil && r.PolicyRefine > 0 {
+		s.refineAt = int32(min(r.PolicyRefine, math.MaxInt32))
 	}
 	s.eval = s.weights.Evaluator()
 	s.fpuRed = max(r.FPUReduction, 0)
@@ -461,6 +476,9 @@ func (s *Searcher) Search(st rules.State) Result {
 		res.Proven = int(s.nodes[0].proven)
 		res.Value = float64(res.Proven)
 		return res
+	}
+	if s.refineAt > 0 && s.nodes[0].flags&refined == 0 {
+		s.refinePriors(0, st) // the root's at once, before the noise
 	}
 	if s.cfg.ValuePrior > 0 && s.nodes[0].flags&valued == 0 {
 		s.valuePriors(0, st) // before the noise
@@ -575,6 +593,9 @@ func (s *Searcher) playout(st rules.State) {
 				v = 1
 				break
 			}
+		}
+		if s.refineAt > 0 && n.flags&refined == 0 && n.visits >= s.refineAt {
+			s.refinePriors(idx, st) // before the value priors, which it clears
 		}
 		if s.cfg.ValuePrior > 0 && n.flags&valued == 0 && (s.cfg.ValuePriorPlies == 0 || len(path) <= s.cfg.ValuePriorPlies) {
 			s.valuePriors(idx, st) // the priors' first reading

@@ -189,33 +189,36 @@ func TestTimeLimit(t *testing.T) {
 // Steady state: searching again with the pool already grown allocates only
 // the returned Policy slice, with and without leaf tactics (the quiescence
 // and mate checks reuse their buffers), with value priors and with the
-// minimax backups.
+// minimax backups, and with learned priors refined by a hidden layer.
 func TestSearchDoesNotAllocatePerNode(t *testing.T) {
 	tori := game(t, "torishogi")
+	nana, hidden := hiddenWeights(t)
 	for _, c := range []struct {
 		st rules.State
 		w  *features.Weights
 		t  Tactics
 		vp float64 // Config.ValuePrior
 		mm float64 // Config.Minimax
+		pr Priors
 	}{
-		{testgame.DropGame.Start(), features.Starting(testgame.DropGame), TacticsNone, 0, 0},
-		{testgame.DropGame.Start(), features.Starting(testgame.DropGame), TacticsQuiesce | TacticsMate, 0, 0},
+		{testgame.DropGame.Start(), features.Starting(testgame.DropGame), TacticsNone, 0, 0, 0},
+		{testgame.DropGame.Start(), features.Starting(testgame.DropGame), TacticsQuiesce | TacticsMate, 0, 0, 0},
 		{pos(t, tori, "1,pt,3,pt,1/1,rq,ph,1,sw,PT,sw/1,sw,sw,1,cr,sw,1/sw,fa,1,SW,2,lq/1,SW,1,CR,SW,SW,RQ/+sw,1,PH,1,CR,1,SW/LQ,PT,SW,SW,FA,2 black [cr,sw,sw]"),
-			weights(t, tori), TacticsQuiesce | TacticsMate, 0, 0},
+			weights(t, tori), TacticsQuiesce | TacticsMate, 0, 0, 0},
 		{pos(t, tori, "1,pt,3,pt,1/1,rq,ph,1,sw,PT,sw/1,sw,sw,1,cr,sw,1/sw,fa,1,SW,2,lq/1,SW,1,CR,SW,SW,RQ/+sw,1,PH,1,CR,1,SW/LQ,PT,SW,SW,FA,2 black [cr,sw,sw]"),
-			weights(t, tori), TacticsMate, 2, 0},
+			weights(t, tori), TacticsMate, 2, 0, 0},
 		{pos(t, tori, "1,pt,3,pt,1/1,rq,ph,1,sw,PT,sw/1,sw,sw,1,cr,sw,1/sw,fa,1,SW,2,lq/1,SW,1,CR,SW,SW,RQ/+sw,1,PH,1,CR,1,SW/LQ,PT,SW,SW,FA,2 black [cr,sw,sw]"),
-			weights(t, tori), TacticsMate, 0, 0.5},
+			weights(t, tori), TacticsMate, 0, 0.5, 0},
+		{nana.Start(), hidden, TacticsNone, 0, 0, PriorsLearned},
 	} {
-		s := mustNew(c.st.Game(), Config{Playouts: 500, Seed: 2, Tactics: c.t, ValuePrior: c.vp, Minimax: c.mm}, c.w)
+		s := mustNew(c.st.Game(), Config{Playouts: 500, Seed: 2, Tactics: c.t, ValuePrior: c.vp, Minimax: c.mm, Priors: c.pr, PolicyRefine: 2}, c.w)
 		s.Search(c.st)
 		allocs := testing.AllocsPerRun(5, func() {
 			s.Reset()
 			s.Search(c.st)
 		})
 		if allocs > 10 { // the Policy slice's growth
-			t.Errorf("%s, tactics %v, value-prior %v, minimax %v: %v allocations per 500-playout search", c.st.Game().Name, c.t, c.vp, c.mm, allocs)
+			t.Errorf("%s, tactics %v, value-prior %v, minimax %v, priors %v: %v allocations per 500-playout search", c.st.Game().Name, c.t, c.vp, c.mm, c.pr, allocs)
 		}
 	}
 }

@@ -39,6 +39,9 @@ type rowSet struct {
 	train, val int
 	passes     int
 	wide       *wideVec // the weights of the pass
+	// units is the hidden layer's (0: none); its weights follow the
+	// nfeat linear ones in the fit's vector (hiddenLayout).
+	units int
 }
 
 // slot is one block in flight in a pass and its results.
@@ -49,7 +52,8 @@ type slot struct {
 	raw    []byte
 	logits []float64
 	exps   []float64
-	grad   *wideVec // the block's gradient (its first nfeat entries)
+	hz     []float64 // a row's hidden pre-activations, move-major
+	grad   *wideVec  // the block's gradient (its first nfeat entries)
 	acc    [2]struct {
 		ce      float64
 		hits, n int
@@ -268,7 +272,7 @@ func (rs *rowSet) lossGrad(w, grad []float64) (float64, error) {
 	err := rs.each(func() func(*slot) {
 		return func(s *slot) {
 			clear(s.grad[:n])
-			s.loss(ww, s.grad)
+			s.loss(ww, s.grad, rs.nfeat, rs.units)
 		}
 	}, func(s *slot) {
 		ce += s.acc[0].ce
@@ -289,7 +293,7 @@ func (rs *rowSet) scores(w []float64) (train, held Scores, err error) {
 	rs.wide = widen(rs.wide, w)
 	ww := rs.wide
 	err = rs.each(func() func(*slot) {
-		return func(s *slot) { s.loss(ww, nil) }
+		return func(s *slot) { s.loss(ww, nil, rs.nfeat, rs.units) }
 	}, func(s *slot) {
 		for i := range acc {
 			acc[i].ce += s.acc[i].ce
@@ -307,12 +311,16 @@ func (rs *rowSet) scores(w []float64) (train, held Scores, err error) {
 	return out[0], out[1], err
 }
 
-// loss adds the cross-entropy of the softmax of logits w·features to the
-// visit shares of the rows of s.b, and their top-1 hits, to s.acc (the
-// training rows in acc[0], the held-out ones in acc[1]). With grad not
-// nil it takes the training rows only and adds their gradient to grad.
-func (s *slot) loss(w, grad *wideVec) {
+// loss adds the cross-entropy of the softmax of the logits to the visit
+// shares of the rows of s.b, and their top-1 hits, to s.acc (the training
+// rows in acc[0], the held-out ones in acc[1]). With grad not nil it takes
+// the training rows only and adds their gradient to grad. A move's logit
+// is w . its features, plus, with a hidden layer of units rectified linear
+// units (features.PolicyHidden, weights at hiddenLayout(nfeat, units)),
+// sum_h out[h] * max(0, bias[h] + sum_f U[f][h] x_f).
+func (s *slot) loss(w, grad *wideVec, nfeat, units int) {
 	b := s.b
+	uOff, bOff, vOff, _ := hiddenLayout(nfeat, units)
 	for r := 0; r < b.rows(); r++ {
 		h := 0
 		if b.held[r] {
@@ -323,8 +331,8 @@ func (s *slot) loss(w, grad *wideVec) {
 		}
 		m0, m1 := int(b.mstart[r]), int(b.mstart[r+1])
 		n := m1 - m0
-		s.logits, s.exps = resize(s.logits, n), resize(s.exps, n)
-		lg, ex := s.logits, s.exps
+		s.logits, s.exps, s.hz = resize(s.logits, n), resize(s.exps, n), resize(s.hz, n*units)
+		lg, ex, hz := s.logits, s.exps, s.hz
 		fs := b.fstart[m0 : m1+1]
 		maxL, top := math.Inf(-1), 0
 		for i := 0; i < n; i++ {
@@ -334,35 +342,31 @@ func (s *slot) loss(w, grad *wideVec) {
 			for j, ix := range idx {
 				l += w[ix] * float64(val[j])
 			}
+			if units > 0 {
+				z := hz[i*units : (i+1)*units]
+				copy(z, w[bOff:bOff+units])
+				for j, ix := range idx {
+					x := float64(val[j])
+					for k, u := range w[uOff+int(ix)*units : uOff+int(ix)*units+units] {
+						z[k] += u * x
+					}
+				}
+				for k, zk := range z {
+					if zk > 0 {
+						l += w[vOff+k] * zk
+					}
+				}
+			}
 			lg[i] = l
 			if l > maxL {
 				maxL, top = l, i
 			}
 		}
-		var z float64
-		for i, l := range lg {
-			e := math.Exp(l - maxL)
-			ex[i] = e
-			z += e
-		}
-		logZ := maxL + math.Log(z)
 		tg := b.target[m0:m1]
-		var ce float64
-		for i, l := range lg {
-			if p := float64(tg[i]); p > 0 {
-				ce += p * (logZ - l)
-			}
-		}
-		a := &s.acc[h]
-		a.ce += ce
-		a.n++
-		if int32(top) == b.best[r] {
-			a.hits++
-		}
+		inv := s.account(r, h, lg, ex, tg, maxL, top)
 		if grad == nil {
 			continue
 		}
-		inv := 1 / z
 		for i := 0; i < n; i++ {
 			d := ex[i]*inv - float64(tg[i])
 			if d == 0 {
@@ -373,6 +377,58 @@ func (s *slot) loss(w, grad *wideVec) {
 			for j, ix := range idx {
 				grad[ix] += d * float64(val[j])
 			}
+			for k, zk := range hz[i*units : (i+1)*units] {
+				if zk <= 0 {
+					continue
+				}
+				grad[vOff+k] += d * zk
+				dz := d * w[vOff+k]
+				if dz == 0 {
+					continue
+				}
+				grad[bOff+k] += dz
+				for j, ix := range idx {
+					grad[uOff+int(ix)*units+k] += dz * float64(val[j])
+				}
+			}
 		}
 	}
+}
+
+// account adds the cross-entropy of row r's logits lg (the largest maxL,
+// at top) to its visit shares tg, and whether top is its most visited
+// move, to s.acc[h]; it leaves each exp(l - maxL) in ex and returns 1 over
+// their sum (for the gradient).
+func (s *slot) account(r, h int, lg, ex []float64, tg []float32, maxL float64, top int) float64 {
+	var z float64
+	for i, l := range lg {
+		e := math.Exp(l - maxL)
+		ex[i] = e
+		z += e
+	}
+	logZ := maxL + math.Log(z)
+	var ce float64
+	for i, l := range lg {
+		if p := float64(tg[i]); p > 0 {
+			ce += p * (logZ - l)
+		}
+	}
+	a := &s.acc[h]
+	a.ce += ce
+	a.n++
+	if int32(top) == s.b.best[r] {
+		a.hits++
+	}
+	return 1 / z
+}
+
+// hiddenLayout returns where a hidden layer of units units over nfeat
+// features keeps its weights in the fit's vector, after the nfeat linear
+// ones: the input weights U (feature-major, U[f*units+h] at u+f*units+h),
+// the biases at b and the output weights at v; n is the vector's length.
+func hiddenLayout(nfeat, units int) (u, b, v, n int) {
+	u = nfeat
+	b = u + nfeat*units
+	v = b + units
+	return u, b, v, v + units
 }

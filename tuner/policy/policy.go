@@ -32,6 +32,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"time"
 
 	"gonum.org/v1/gonum/floats"
@@ -89,6 +90,15 @@ type Config struct {
 	MaxMemory int64
 	// Iterations bounds the L-BFGS iterations (0: 200).
 	Iterations int
+	// Hidden, when positive, fits a hidden layer of this many rectified
+	// linear units (features.PolicyHidden) over the move features and the
+	// position's inputs, as a correction to the linear terms of From (or
+	// the hand prior), which the fit holds fixed so that they stay a
+	// policy of their own. It starts from From's layer when that has as
+	// many units, else from input weights drawn small from a fixed seed
+	// and output weights 0 (the linear policy itself); L2 holds the layer
+	// towards 0.
+	Hidden int
 	// Progress records a log line per stage (nil: nothing).
 	Progress progress.Recorder
 }
@@ -209,6 +219,28 @@ func Fit(cfg Config) (*features.Policy, *Report, error) {
 		w0 = cfg.From
 	}
 	hand := Start(g)
+	nfeat := len(w0)
+	if cfg.Hidden < 0 || cfg.Hidden > features.MaxHiddenUnits {
+		return nil, nil, fmt.Errorf("policy fit: %d hidden units, want 0 to %d", cfg.Hidden, features.MaxHiddenUnits)
+	}
+	if cfg.Hidden > 0 {
+		_, _, _, n := hiddenLayout(nfeat, cfg.Hidden)
+		if n > len(wideVec{}) {
+			return nil, nil, fmt.Errorf("policy fit: %d hidden units over %s's %d move features make %d weights, more than the fit holds (%d)", cfg.Hidden, g.Name, nfeat, n, len(wideVec{}))
+		}
+		rs.units = cfg.Hidden
+		w0 = append(append([]float64(nil), w0...), make([]float64, n-nfeat)...)
+		if sh := startHidden(&cfg); sh != nil {
+			putHidden(w0, nfeat, sh)
+		} else {
+			u, b, _, _ := hiddenLayout(nfeat, cfg.Hidden)
+			rng := rand.New(rand.NewPCG(0x706f6c, uint64(cfg.Hidden)))
+			for i := u; i < b; i++ {
+				w0[i] = 0.1 * rng.NormFloat64()
+			}
+		}
+		hand = append(hand, make([]float64, n-nfeat)...)
+	}
 	from := "hand prior"
 	if cfg.From != nil {
 		from = "starting policy"
@@ -237,6 +269,11 @@ func Fit(cfg Config) (*features.Policy, *Report, error) {
 			d := v - w0[j]
 			loss += 0.5 * l2 * d * d
 			memoG[j] += l2 * d
+		}
+		if cfg.Hidden > 0 {
+			// The layer corrects the starting linear terms, which stay a
+			// policy of their own (features.Policy).
+			clear(memoG[:nfeat])
 		}
 		memoF = loss
 		if passErr != nil {
@@ -268,6 +305,11 @@ func Fit(cfg Config) (*features.Policy, *Report, error) {
 			return nil, nil, fmt.Errorf("policy fit: diverged (a weight %v)", v)
 		}
 	}
+	// pad gives a linear policy's weights the fit's length (a hidden
+	// layer whose output weights are 0 adds nothing).
+	pad := func(v []float64) []float64 {
+		return append(append([]float64(nil), v...), make([]float64, len(w)-len(v))...)
+	}
 	if _, rep.Uniform, err = rs.scores(make([]float64, len(w))); err != nil {
 		return nil, nil, err
 	}
@@ -277,8 +319,12 @@ func Fit(cfg Config) (*features.Policy, *Report, error) {
 	if rep.TrainFit, rep.Learned, err = rs.scores(w); err != nil {
 		return nil, nil, err
 	}
-	if sp := cfg.Weights.Policy; sp != nil && len(sp.Vec) == len(w) {
-		_, held, err := rs.scores(sp.Vec)
+	if sp := cfg.Weights.Policy; sp != nil && len(sp.Vec) == nfeat && (sp.Hidden == nil || sp.Hidden.Units == cfg.Hidden) {
+		start := pad(sp.Vec)
+		if sp.Hidden != nil {
+			putHidden(start, nfeat, sp.Hidden)
+		}
+		_, held, err := rs.scores(start)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -303,8 +349,36 @@ func Fit(cfg Config) (*features.Policy, *Report, error) {
 		}
 		prov["validation_ce"], prov["validation_top1"] = ce, top1
 	}
-	pol := features.PolicyFromVec(g, w, prov)
+	if cfg.Hidden > 0 {
+		prov["hidden_units"] = cfg.Hidden
+	}
+	pol := features.PolicyFromVec(g, w[:nfeat], prov)
+	if cfg.Hidden > 0 {
+		u, b, v, n := hiddenLayout(nfeat, cfg.Hidden)
+		pol.Hidden = features.HiddenFromVec(g, cfg.Hidden, w[u:b], w[b:v], w[v:n])
+	}
 	return pol, rep, nil
+}
+
+// startHidden returns the starting policy's hidden layer when the fit
+// starts from that policy (Config.From) and has as many units, else nil
+// (a fresh layer).
+func startHidden(cfg *Config) *features.PolicyHidden {
+	if cfg.From == nil || cfg.Weights == nil || cfg.Weights.Policy == nil {
+		return nil
+	}
+	if h := cfg.Weights.Policy.Hidden; h != nil && h.Units == cfg.Hidden {
+		return h
+	}
+	return nil
+}
+
+// putHidden writes the layer h into the fit's vector w (hiddenLayout).
+func putHidden(w []float64, nfeat int, h *features.PolicyHidden) {
+	u, b, v, n := hiddenLayout(nfeat, h.Units)
+	copy(w[u:b], h.U)
+	copy(w[b:v], h.Bias)
+	copy(w[v:n], h.Out)
 }
 
 // Print writes rep as a short table.

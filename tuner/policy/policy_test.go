@@ -116,6 +116,7 @@ type ref struct {
 	key    uint64
 	feats  [][]features.Feature
 	target []float64
+	mf     *features.MoveFeatures // as Compute left them (the position's inputs too)
 }
 
 // refRows reads the full searches' rows of files the plain way.
@@ -161,7 +162,7 @@ func refRows(t *testing.T, g *rules.Game, w *features.Weights, files []string) [
 			}
 			var mf features.MoveFeatures
 			s.Compute(&mf, cur, legal, vals, &in)
-			x := ref{key: data.GameKey(r.RunID, r.GameNumber), target: make([]float64, len(legal))}
+			x := ref{key: data.GameKey(r.RunID, r.GameNumber), target: make([]float64, len(legal)), mf: &mf}
 			var total float64
 			for _, e := range r.Policy {
 				total += float64(e.Visits)
@@ -267,6 +268,74 @@ func TestFit(t *testing.T) {
 		if got := ce / float64(held); math.Abs(got-rep.Learned.CE) > 1e-9 {
 			t.Errorf("%s: held-out learned %v by Policy.Logit, report %v", game, got, rep.Learned.CE)
 		}
+	}
+}
+
+// A hidden layer's fit (Config.Hidden) keeps the starting linear terms
+// exactly, reads the position's inputs, lowers the training cross-entropy
+// below the linear policy's, and scores the held-out rows as the search's
+// Policy.Logits (the layer counted) of the same features does.
+func TestFitHidden(t *testing.T) {
+	g, w := shipped(t, "nanashogi")
+	files := run(t, "nanashogi", 6)
+	pol, rep, err := Fit(Config{Game: g, Weights: w, Files: files, Validation: 0.5, Iterations: 40, From: w.Policy.Vec, Hidden: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := features.MovesFor(g)
+	for i, v := range pol.Vec {
+		if want := w.Policy.Vec[i]; v != want {
+			t.Fatalf("linear weight %s: %v, started at %v", s.Names[i], v, want)
+		}
+	}
+	h := pol.Hidden
+	if h == nil || h.Units != 4 {
+		t.Fatalf("hidden layer %+v", h)
+	}
+	pos := 0
+	for name := range h.In {
+		if strings.HasPrefix(name, "pos/") {
+			pos++
+		}
+	}
+	if pos == 0 {
+		t.Error("no position input feeds the layer")
+	}
+	rows := refRows(t, g, w, files)
+	var ce, lin [2]float64
+	var n [2]int
+	for i := range rows {
+		x := &rows[i]
+		k := 0
+		if data.InValidation(x.key, 0.5) {
+			k = 1
+		}
+		n[k]++
+		logits := make([]float64, len(x.feats))
+		pol.Logits(logits, x.mf)
+		linear := make([]float64, len(x.feats))
+		for j, fs := range x.feats {
+			linear[j] = w.Policy.Logit(fs)
+		}
+		p, q := probs(logits), probs(linear)
+		for j, tg := range x.target {
+			if tg > 0 {
+				ce[k] -= tg * math.Log(p[j])
+				lin[k] -= tg * math.Log(q[j])
+			}
+		}
+	}
+	if n[0] == 0 || n[1] != rep.Stats.Validation {
+		t.Fatalf("%d training and %d held-out rows read plainly, the fit %d held out", n[0], n[1], rep.Stats.Validation)
+	}
+	if !(ce[0] < lin[0]) {
+		t.Errorf("training cross-entropy with the layer %v, the linear policy's %v", ce[0]/float64(n[0]), lin[0]/float64(n[0]))
+	}
+	if got := ce[1] / float64(n[1]); math.Abs(got-rep.Learned.CE) > 1e-9 {
+		t.Errorf("held-out cross-entropy %v by Policy.Logits, report %v", got, rep.Learned.CE)
+	}
+	if rep.Start == nil || math.Abs(rep.Start.CE-lin[1]/float64(n[1])) > 1e-9 {
+		t.Errorf("report's start row %+v, the linear policy's held-out cross-entropy %v", rep.Start, lin[1]/float64(n[1]))
 	}
 }
 
@@ -416,5 +485,65 @@ func TestWriteTable(t *testing.T) {
 	c.Policy = nil
 	if err := WriteTable(&b, g, &c, 4); err == nil || strings.Contains(err.Error(), "\n") {
 		t.Errorf("no policy: %v", err)
+	}
+}
+
+// With a hidden layer (rowSet.units), the pass's gradient matches central
+// differences of its loss, for weights of every part of the layer: the
+// input weights of move features and of the position's inputs, the
+// biases and the output weights.
+func TestLossGradientHidden(t *testing.T) {
+	g, w := shipped(t, "nanashogi")
+	files := fakeRun(t, "nanashogi", 12, 40, 2, 0)
+	var st Stats
+	rs, err := openRows(&Config{Game: g, Weights: w, Files: files, Validation: 0.5, Workers: 2}, &st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rs.close()
+	const units = 3
+	nfeat := len(features.MovesFor(g).Names)
+	rs.units = units
+	u, b, v, n := hiddenLayout(nfeat, units)
+	wv := make([]float64, n)
+	copy(wv, w.Policy.Vec)
+	for i := u; i < n; i++ {
+		wv[i] = 0.3 * math.Sin(float64(7*i))
+	}
+	for i := b; i < v; i++ {
+		wv[i] = 0.5 // most units active
+	}
+	grad := make([]float64, n)
+	if _, err := rs.lossGrad(wv, grad); err != nil {
+		t.Fatal(err)
+	}
+	s := features.MovesFor(g)
+	parts := map[string]int{}
+	for j := u; j < n; j++ {
+		part := "output"
+		switch {
+		case j < b && s.IsPosition((j-u)/units):
+			part = "position input"
+		case j < b:
+			part = "move feature input"
+		case j < v:
+			part = "bias"
+		}
+		if grad[j] == 0 || parts[part] >= 3 {
+			continue
+		}
+		parts[part]++
+		const h = 1e-5
+		a, c := append([]float64(nil), wv...), append([]float64(nil), wv...)
+		a[j] += h
+		c[j] -= h
+		la, _ := rs.lossGrad(a, make([]float64, n))
+		lc, _ := rs.lossGrad(c, make([]float64, n))
+		if num := (la - lc) / (2 * h); math.Abs(num-grad[j]) > 1e-5*(1+math.Abs(num)) {
+			t.Errorf("%s weight %d: gradient %v, numeric %v", part, j, grad[j], num)
+		}
+	}
+	if len(parts) != 4 {
+		t.Errorf("checked weights of %v: want every part of the layer", parts)
 	}
 }

@@ -59,22 +59,29 @@ func (b *block) reset() {
 func (b *block) addRow(key uint64, mf *features.MoveFeatures, target []float32) {
 	b.key = append(b.key, key)
 	k := len(b.idx)
-	b.idx = slices.Grow(b.idx, len(mf.Feats))[:k+len(mf.Feats)]
-	b.val = slices.Grow(b.val, len(mf.Feats))[:k+len(mf.Feats)]
+	n := len(mf.Feats) + len(target)*len(mf.Pos)
+	b.idx = slices.Grow(b.idx, n)[:k+n]
+	b.val = slices.Grow(b.val, n)[:k+n]
 	idx, val := b.idx, b.val
 	for m := range target {
-		fs := mf.Feats[mf.Start[m]:mf.Start[m+1]]
-		for _, f := range fs {
-			if f.Value == 1 {
-				idx[k], val[k] = uint16(f.Index), 1
-				k++
+		// The move's features, then the position's (the same for every
+		// move: they cancel in a linear softmax, a hidden layer reads them).
+		fs, pos := mf.Feats[mf.Start[m]:mf.Start[m+1]], mf.Pos
+		for _, part := range [2][]features.Feature{fs, pos} {
+			for _, f := range part {
+				if f.Value == 1 {
+					idx[k], val[k] = uint16(f.Index), 1
+					k++
+				}
 			}
 		}
 		u := k
-		for _, f := range fs {
-			if f.Value != 1 {
-				idx[k], val[k] = uint16(f.Index), f.Value
-				k++
+		for _, part := range [2][]features.Feature{fs, pos} {
+			for _, f := range part {
+				if f.Value != 1 {
+					idx[k], val[k] = uint16(f.Index), f.Value
+					k++
+				}
 			}
 		}
 		b.fstart = append(b.fstart, int32(k))

@@ -13,7 +13,8 @@ import (
 // WriteTable writes a readable Markdown account of w's policy section: its
 // largest weights (by size), and in a few sample positions (the start, and
 // the positions after 4 and 8 plies of the policy's own top moves) the
-// moves it prefers, with the learned and the hand priors' probabilities.
+// moves it prefers, with the learned (a hidden layer counted) and the hand
+// priors' probabilities.
 func WriteTable(out io.Writer, g *rules.Game, w *features.Weights, top int) error {
 	p := w.Policy
 	if p == nil {
@@ -28,6 +29,9 @@ func WriteTable(out io.Writer, g *rules.Game, w *features.Weights, top int) erro
 	fmt.Fprintf(out, "# Policy of %s (%s)\n\n## Largest weights (logit per unit of the feature)\n\n| feature | weight |\n|---|---|\n", w.Version, g.Name)
 	for _, i := range idx[:min(top, len(idx))] {
 		fmt.Fprintf(out, "| %s | %+.3f |\n", s.Names[i], p.Vec[i])
+	}
+	if h := p.Hidden; h != nil {
+		fmt.Fprintf(out, "\nA hidden layer of %d units over %d features corrects these linear logits (its weights are not listed; the sample positions below count it).\n", h.Units, len(h.In))
 	}
 	ev := w.Evaluator()
 	vals := features.NewMoveValues(w)
@@ -45,9 +49,7 @@ func WriteTable(out io.Writer, g *rules.Game, w *features.Weights, top int) erro
 		}
 		s.Compute(&mf, st, ms, vals, &in)
 		learned := make([]float64, len(ms))
-		for i := range ms {
-			learned[i] = p.Logit(mf.Of(i))
-		}
+		p.Logits(learned, &mf)
 		lp, hp := probs(learned), probs(mf.Hand)
 		order := make([]int, len(ms))
 		for i := range order {

@@ -1,0 +1,69 @@
+package mcts
+
+import (
+	"math"
+
+	"taifu/rules"
+)
+
+// Refined priors (Config.PolicyRefine): a learned policy with a hidden
+// layer (features.PolicyHidden) is dearer per move than its linear terms,
+// which the fit keeps a policy of their own. A node's children get the
+// linear priors when it is expanded (the scorer of priors.go); once the
+// node has Config.PolicyRefine visits, its priors are worked out again
+// with the layer. Most leaves are never visited again and never pay for
+// the layer; the nodes the search keeps coming back to, where the priors
+// steer many playouts, get the better ones (docs/search.md, "Refined
+// priors").
+
+// DefaultPolicyRefine is Config.PolicyRefine's default: the visits at
+// which a node's priors count the hidden layer (docs/results.md, "Nana
+// shogi's learned priors").
+const DefaultPolicyRefine = 16
+
+// PolicyRefineOff is the Config.PolicyRefine that means never (the
+// setting's "off"): the linear terms alone, whatever the game's default.
+const PolicyRefineOff = -1
+
+// refinePriors sets the priors of node idx's children (position st, which
+// is left as it is) to the softmax of the learned policy's logits with its
+// hidden layer, divided by Config.PolicyTemp, and marks the node refined.
+// The value priors, which weighed the priors it replaces, are to be
+// weighed again (the valued flag is cleared).
+func (s *Searcher) refinePriors(idx int32, st rules.State) {
+	n := &s.nodes[idx]
+	n.flags |= refined
+	n.flags &^= valued
+	first, k := n.first, int(n.nChild)
+	if k == 0 {
+		return
+	}
+	ms := s.moves[:0]
+	for c := first; c < first+int32(k); c++ {
+		ms = append(ms, s.nodes[c].move)
+	}
+	s.moves = ms
+	var checks []rules.Move
+	if t, ok := st.(rules.Tactical); ok {
+		checks = t.Checks(s.cbuf[:0])
+		s.cbuf = checks
+	}
+	in := &s.moveIn
+	in.Threats, in.Checks, in.LastTo = s.eval.Threats(st, false), checks, s.lastTo(idx)
+	s.moveSchema.Compute(&s.moveFeats, st, ms, s.vals, in)
+	in.Checks = nil
+	if cap(s.logits) < k {
+		s.logits = make([]float64, k, 2*k)
+	}
+	l := s.logits[:k]
+	s.policy.Logits(l, &s.moveFeats)
+	maxL := math.Inf(-1)
+	for i := range l {
+		l[i] *= s.policyInv
+		maxL = max(maxL, l[i])
+	}
+	softmax(l, maxL)
+	for i, p := range l {
+		s.nodes[first+int32(i)].prior = float32(p)
+	}
+}
