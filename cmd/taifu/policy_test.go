@@ -196,3 +196,55 @@ func TestTuneKeptStartWritesForPolicy(t *testing.T) {
 		}
 	}
 }
+
+// tune --policy-hidden N writes a policy with a hidden layer of N units
+// over the starting linear terms, which it keeps; export says so; the
+// weights play with their refined priors; a refit without
+// --policy-hidden says it drops the layer; a bad count is a one-line error.
+func TestTunePolicyHidden(t *testing.T) {
+	dir := t.TempDir()
+	data := nanaSelfplay(t, dir, 8, 36)
+	g, _ := rules.Lookup("nanashogi")
+	out := filepath.Join(dir, "w.json")
+	code, stdout, errs := runCLI("tune", "--game", "nanashogi", "--data", data, "--out", out, "--policy", "only", "--no-progress", "--validation", "0.3",
+		"--policy-hidden", "4", "--policy-iterations", "10")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	start, _, err := weightsio.Load(g, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _, err := weightsio.Load(g, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Policy == nil || w.Policy.Hidden == nil || w.Policy.Hidden.Units != 4 || w.Policy.Provenance["hidden_units"] == nil {
+		t.Fatalf("policy %+v: want a hidden layer of 4 units", w.Policy)
+	}
+	for i, v := range w.Policy.Vec {
+		if v != start.Policy.Vec[i] {
+			t.Fatalf("linear weight %d: %v, started at %v", i, v, start.Policy.Vec[i])
+		}
+	}
+	if !strings.Contains(stdout, "learned") {
+		t.Errorf("no held-out table in %q", stdout)
+	}
+	code, stdout, errs = runCLI("export", "--weights", out, "--policy")
+	if code != 0 || !strings.Contains(stdout, "A hidden layer of 4 units") {
+		t.Errorf("export --policy: exit %d, %s\n%s", code, errs, stdout)
+	}
+	code, _, errs = runCLI("match", "--game", "nanashogi", "--a", out, "--b", out, "--b-search", "priors=threats", "--games", "2", "--playouts", "40")
+	if code != 0 {
+		t.Errorf("match with refined priors: exit %d, %s", code, errs)
+	}
+	code, stdout, errs = runCLI("tune", "--game", "nanashogi", "--weights", out, "--data", data, "--out", filepath.Join(dir, "w2.json"), "--policy", "only", "--no-progress",
+		"--validation", "0.3", "--policy-iterations", "3", "--force")
+	if code != 0 || !strings.Contains(stdout, "hidden layer of 4 units is dropped") {
+		t.Errorf("refit without --policy-hidden: exit %d, %s\n%s", code, errs, stdout)
+	}
+	code, _, errs = runCLI("tune", "--game", "nanashogi", "--data", data, "--out", out, "--policy", "only", "--policy-hidden", "65")
+	if code == 0 || strings.Count(strings.TrimSpace(errs), "\n") != 0 || !strings.Contains(errs, "policy-hidden") {
+		t.Errorf("--policy-hidden 65: exit %d, %q", code, errs)
+	}
+}

@@ -68,6 +68,9 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if tf.policyHidden != 0 {
+		return errors.New("--policy-hidden: train fits a linear policy each generation; fit a hidden layer on a generation's runs with taifu tune --policy only --policy-hidden N")
+	}
 	if tf.policy == "only" {
 		return errors.New("--policy only: train fits the value terms every generation; want --policy on or off")
 	}

@@ -148,6 +148,7 @@ func TestTrainFlagErrors(t *testing.T) {
 		{[]string{"--match-b-search", "cpuct=x"}, "--match-b-search: cpuct x: need a number in [0, 100]"},
 		{[]string{"--window", "0"}, "window 0"},
 		{[]string{"--policy", "only"}, "--policy only: train fits the value terms every generation"},
+		{[]string{"--policy-hidden", "8"}, "--policy-hidden: train fits a linear policy each generation"},
 		{[]string{"--policy-from", "somewhere"}, `unknown --policy-from "somewhere"`},
 		{[]string{"--generations", "-2"}, "generations -2"},
 		{[]string{"--accept", "maybe"}, `unknown accept rule "maybe"`},

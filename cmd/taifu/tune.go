@@ -385,6 +385,9 @@ func (f *tuneFlags) fitPolicy(g *rules.Game, w *features.Weights, start string, 
 	if f.policyFrom == "start" && w.Policy != nil {
 		from = w.Policy.Vec
 	}
+	if w.Policy != nil && w.Policy.Hidden != nil && f.policyHidden == 0 {
+		fmt.Fprintf(out, "policy: the starting policy's hidden layer of %d units is dropped (it corrects the linear terms this fit changes; --policy-hidden N fits one again)\n", w.Policy.Hidden.Units)
+	}
 	pol, rep, err := policy.Fit(policy.Config{Game: g, Weights: w, Data: data, Validation: f.validation, L2: f.policyL2, From: from,
 		MaxRows: cmp.Or(f.policyMaxRows, f.maxRows), Iterations: f.policyIterations, Hidden: f.policyHidden,
 		Workers: f.workers, Stream: f.stream, Progress: rec})
