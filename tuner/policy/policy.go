@@ -305,11 +305,6 @@ func Fit(cfg Config) (*features.Policy, *Report, error) {
 			return nil, nil, fmt.Errorf("policy fit: diverged (a weight %v)", v)
 		}
 	}
-	// pad gives a linear policy's weights the fit's length (a hidden
-	// layer whose output weights are 0 adds nothing).
-	pad := func(v []float64) []float64 {
-		return append(append([]float64(nil), v...), make([]float64, len(w)-len(v))...)
-	}
 	if _, rep.Uniform, err = rs.scores(make([]float64, len(w))); err != nil {
 		return nil, nil, err
 	}
@@ -319,12 +314,22 @@ func Fit(cfg Config) (*features.Policy, *Report, error) {
 	if rep.TrainFit, rep.Learned, err = rs.scores(w); err != nil {
 		return nil, nil, err
 	}
-	if sp := cfg.Weights.Policy; sp != nil && len(sp.Vec) == nfeat && (sp.Hidden == nil || sp.Hidden.Units == cfg.Hidden) {
-		start := pad(sp.Vec)
+	if sp := cfg.Weights.Policy; sp != nil && len(sp.Vec) == nfeat {
+		// The starting policy as the search reads it, its own layer (if
+		// any) counted, whatever this fit's.
+		units := 0
+		if sp.Hidden != nil {
+			units = sp.Hidden.Units
+		}
+		_, _, _, n := hiddenLayout(nfeat, units)
+		start := append(append([]float64(nil), sp.Vec...), make([]float64, n-nfeat)...)
 		if sp.Hidden != nil {
 			putHidden(start, nfeat, sp.Hidden)
 		}
+		fit := rs.units
+		rs.units = units
 		_, held, err := rs.scores(start)
+		rs.units = fit
 		if err != nil {
 			return nil, nil, err
 		}

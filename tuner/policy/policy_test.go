@@ -273,8 +273,9 @@ func TestFit(t *testing.T) {
 
 // A hidden layer's fit (Config.Hidden) keeps the starting linear terms
 // exactly, reads the position's inputs, lowers the training cross-entropy
-// below the linear policy's, and scores the held-out rows as the search's
-// Policy.Logits (the layer counted) of the same features does.
+// below the linear terms', and scores the held-out rows as the search's
+// Policy.Logits (the layer counted) of the same features does, the
+// starting policy (its own layer counted) too.
 func TestFitHidden(t *testing.T) {
 	g, w := shipped(t, "nanashogi")
 	files := run(t, "nanashogi", 6)
@@ -302,7 +303,7 @@ func TestFitHidden(t *testing.T) {
 		t.Error("no position input feeds the layer")
 	}
 	rows := refRows(t, g, w, files)
-	var ce, lin [2]float64
+	var ce, lin, st [2]float64
 	var n [2]int
 	for i := range rows {
 		x := &rows[i]
@@ -313,15 +314,17 @@ func TestFitHidden(t *testing.T) {
 		n[k]++
 		logits := make([]float64, len(x.feats))
 		pol.Logits(logits, x.mf)
-		linear := make([]float64, len(x.feats))
+		linear, start := make([]float64, len(x.feats)), make([]float64, len(x.feats))
 		for j, fs := range x.feats {
 			linear[j] = w.Policy.Logit(fs)
 		}
-		p, q := probs(logits), probs(linear)
+		w.Policy.Logits(start, x.mf) // the shipped policy's own layer counted
+		p, q, r := probs(logits), probs(linear), probs(start)
 		for j, tg := range x.target {
 			if tg > 0 {
 				ce[k] -= tg * math.Log(p[j])
 				lin[k] -= tg * math.Log(q[j])
+				st[k] -= tg * math.Log(r[j])
 			}
 		}
 	}
@@ -334,8 +337,8 @@ func TestFitHidden(t *testing.T) {
 	if got := ce[1] / float64(n[1]); math.Abs(got-rep.Learned.CE) > 1e-9 {
 		t.Errorf("held-out cross-entropy %v by Policy.Logits, report %v", got, rep.Learned.CE)
 	}
-	if rep.Start == nil || math.Abs(rep.Start.CE-lin[1]/float64(n[1])) > 1e-9 {
-		t.Errorf("report's start row %+v, the linear policy's held-out cross-entropy %v", rep.Start, lin[1]/float64(n[1]))
+	if rep.Start == nil || math.Abs(rep.Start.CE-st[1]/float64(n[1])) > 1e-9 {
+		t.Errorf("report's start row %+v, the starting policy's held-out cross-entropy %v", rep.Start, st[1]/float64(n[1]))
 	}
 }
 
@@ -428,6 +431,12 @@ func TestFitFrom(t *testing.T) {
 		t.Fatal("the shipped Nana shogi weights carry no policy")
 	}
 	files := run(t, "nanashogi", 6)
+	// A linear fit held at the shipped linear terms equals them without
+	// the shipped hidden layer, which the start row would count.
+	lin, p := *w, *w.Policy
+	p.Hidden = nil
+	lin.Policy = &p
+	w = &lin
 	_, rep, err := Fit(Config{Game: g, Weights: w, Files: files, Validation: 0.5, Iterations: 20, L2: 1e9, From: w.Policy.Vec})
 	if err != nil {
 		t.Fatal(err)
