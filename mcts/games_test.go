@@ -287,8 +287,11 @@ func BenchmarkPriors(b *testing.B) {
 		g := game(b, name)
 		w := *weights(b, g)
 		terms := map[string]float64{}
-		for _, n := range features.MovesFor(g).Names {
-			terms[n] = 0.01
+		ms := features.MovesFor(g)
+		for i, n := range ms.Names {
+			if !ms.IsPosition(i) { // no linear weight there
+				terms[n] = 0.01
+			}
 		}
 		terms["hand_prior"] = 1
 		w.Policy = &features.Policy{Terms: terms}
@@ -302,6 +305,15 @@ func BenchmarkPriors(b *testing.B) {
 		// refined priors included, where the policy has one).
 		shippedW := weights(b, g)
 		b.Run(name+"/shipped", func(b *testing.B) { benchSearchFrom(b, g.Start(), shippedW, Config{}) })
+		if shippedW.Policy != nil && shippedW.Policy.Hidden != nil {
+			// The layer's price: its linear terms alone, and the layer at
+			// every node visited twice.
+			for _, k := range []int{PolicyRefineOff, 1} {
+				b.Run(fmt.Sprintf("%s/shipped-refine%d", name, k), func(b *testing.B) {
+					benchSearchFrom(b, g.Start(), shippedW, Config{PolicyRefine: k})
+				})
+			}
+		}
 		// Value priors add one evaluation per move to every expansion.
 		b.Run(name+"/threats+value", func(b *testing.B) {
 			benchSearchFrom(b, g.Start(), &w, Config{Priors: PriorsThreats, ValuePrior: 2})
