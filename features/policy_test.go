@@ -92,11 +92,13 @@ func TestPolicySectionErrors(t *testing.T) {
 
 // FuzzParsePolicy parses arbitrary JSON as the policy section of the
 // shipped Tori shogi weights: a one-line error, or weights that are finite
-// and within MaxWeight and give every start move a finite logit.
+// and within MaxWeight and give every start move a finite logit (a hidden
+// layer counted).
 func FuzzParsePolicy(f *testing.F) {
 	f.Add([]byte(`{"terms":{"hand_prior":1,"check":0.5}}`))
 	f.Add([]byte(`{"terms":{"mover/SW":-1e4},"provenance":{"x":[1,2]}}`))
 	f.Add([]byte(`null`))
+	f.Add([]byte(`{"terms":{"check":1},"hidden":{"units":2,"bias":[0,1],"out":[1,-1],"in":{"check":[1,2],"mover/SW":[-1,0.5]}}}`))
 	g, err := rules.Lookup("torishogi")
 	if err != nil {
 		f.Fatal(err)
@@ -125,8 +127,10 @@ func FuzzParsePolicy(f *testing.F) {
 		ms := st.Legal(nil)
 		var mf features.MoveFeatures
 		features.MovesFor(g).Compute(&mf, st, ms, features.NewMoveValues(w), &features.MoveInput{LastTo: -1})
-		for i := range ms {
-			if l := w.Policy.Logit(mf.Of(i)); math.IsNaN(l) || math.IsInf(l, 0) {
+		logits := make([]float64, len(ms))
+		w.Policy.Logits(logits, &mf)
+		for i, l := range logits {
+			if math.IsNaN(l) || math.IsInf(l, 0) {
 				t.Fatalf("move %d: logit %v", i, l)
 			}
 		}
