@@ -514,6 +514,9 @@ func (r *run) step(ctx context.Context, gi int) error {
 			r.logf("%s: value network of %d units, held-out loss %.6f with the linear terms alone, %.6f with it (epoch %d)", name, c.NetHidden, rep.ValidBefore, rep.ValidAfter, rep.BestEpoch)
 		}
 		if c.Policy {
+			if w.Policy != nil && w.Policy.Hidden != nil {
+				r.logf("%s: the policy's hidden layer of %d units is dropped: train fits a linear policy (taifu tune --policy-hidden fits a layer)", name, w.Policy.Hidden.Units)
+			}
 			var from []float64
 			if c.PolicyRefine && w.Policy != nil { // the generation's weights' policy (Tune copied it)
 				from = w.Policy.Vec

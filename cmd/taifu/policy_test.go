@@ -199,8 +199,9 @@ func TestTuneKeptStartWritesForPolicy(t *testing.T) {
 
 // tune --policy-hidden N writes a policy with a hidden layer of N units
 // over the starting linear terms, which it keeps; export says so; the
-// weights play with their refined priors; a refit without
-// --policy-hidden says it drops the layer; a bad count is a one-line error.
+// weights play with their refined priors; a refit keeps the layer unless
+// told --policy-hidden 0, which says it drops it; a bad count is a
+// one-line error.
 func TestTunePolicyHidden(t *testing.T) {
 	dir := t.TempDir()
 	data := nanaSelfplay(t, dir, 8, 36)
@@ -238,10 +239,18 @@ func TestTunePolicyHidden(t *testing.T) {
 	if code != 0 {
 		t.Errorf("match with refined priors: exit %d, %s", code, errs)
 	}
-	code, stdout, errs = runCLI("tune", "--game", "nanashogi", "--weights", out, "--data", data, "--out", filepath.Join(dir, "w2.json"), "--policy", "only", "--no-progress",
+	// A refit keeps the starting layer by default, and --policy-hidden 0
+	// drops it, saying so.
+	out2 := filepath.Join(dir, "w2.json")
+	code, stdout, errs = runCLI("tune", "--game", "nanashogi", "--weights", out, "--data", data, "--out", out2, "--policy", "only", "--no-progress",
 		"--validation", "0.3", "--policy-iterations", "3", "--force")
-	if code != 0 || !strings.Contains(stdout, "hidden layer of 4 units is dropped") {
-		t.Errorf("refit without --policy-hidden: exit %d, %s\n%s", code, errs, stdout)
+	if w2, _, err := weightsio.Load(g, out2); code != 0 || err != nil || w2.Policy.Hidden == nil || w2.Policy.Hidden.Units != 4 || strings.Contains(stdout, "dropped") {
+		t.Errorf("refit without --policy-hidden: exit %d, %v, %s\n%s", code, err, errs, stdout)
+	}
+	code, stdout, errs = runCLI("tune", "--game", "nanashogi", "--weights", out, "--data", data, "--out", out2, "--policy", "only", "--no-progress",
+		"--validation", "0.3", "--policy-iterations", "3", "--force", "--policy-hidden", "0")
+	if w2, _, err := weightsio.Load(g, out2); code != 0 || err != nil || w2.Policy.Hidden != nil || !strings.Contains(stdout, "hidden layer of 4 units is dropped") {
+		t.Errorf("refit with --policy-hidden 0: exit %d, %v, %s\n%s", code, err, errs, stdout)
 	}
 	code, _, errs = runCLI("tune", "--game", "nanashogi", "--data", data, "--out", out, "--policy", "only", "--policy-hidden", "65")
 	if code == 0 || strings.Count(strings.TrimSpace(errs), "\n") != 0 || !strings.Contains(errs, "policy-hidden") {

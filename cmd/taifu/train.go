@@ -68,7 +68,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if tf.policyHidden != 0 {
+	if tf.policyHidden > 0 {
 		return errors.New("--policy-hidden: train fits a linear policy each generation; fit a hidden layer on a generation's runs with taifu tune --policy only --policy-hidden N")
 	}
 	if tf.policy == "only" {

@@ -127,7 +127,7 @@ func (f *tuneFlags) register(fs interface {
 	fs.Float64Var(&f.policyL2, "policy-l2", policy.DefaultL2, "L2 strength of the policy fit, towards where it starts (--policy-from)")
 	fs.IntVar(&f.policyMaxRows, "policy-max-rows", 0, "the policy fit uses at most this many positions (of those searched in full, the first in part order; 0: as --max-rows); a policy row holds the features of every legal move, so large runs want a bound")
 	fs.IntVar(&f.policyIterations, "policy-iterations", 0, "maximum L-BFGS iterations of the policy fit (0: 200)")
-	fs.IntVar(&f.policyHidden, "policy-hidden", 0, "`units` of a hidden layer (rectified linear) the policy fit adds over the move features and the position (boards of at most 16 squares: Nana shogi), a correction to the starting policy's linear terms, which it keeps (0: none, a linear policy; at most 64); the search reads the layer at nodes visited --policy-refine times (docs/policy.md)")
+	fs.IntVar(&f.policyHidden, "policy-hidden", -1, "`units` of a hidden layer (rectified linear) the policy fit adds over the move features and the position (boards of at most 16 squares: Nana shogi), a correction to the starting policy's linear terms, which it keeps (-1: as the starting policy, its layer refitted when it has one and --policy-from is start, else none; 0: none, a linear policy; at most 64); the search reads the layer at nodes visited --policy-refine times (docs/policy.md)")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed for Adam's shuffling and the bootstrap")
 	fs.IntVar(&f.net.hidden, "value-net", 0, "also fit a value network of this many hidden units on the same runs, the fitted linear terms fixed (a value_net section: piece-square inputs, its output added to the evaluation); 0: none, and a network the starting weights carry is dropped, since it was fitted to other linear terms (kept when the fit keeps the starting terms)")
 	fs.IntVar(&f.net.epochs, "value-net-epochs", valuenet.DefaultEpochs, "epochs of the value network's fit (the epoch of least held-out loss is kept)")
@@ -168,7 +168,7 @@ func (f *tuneFlags) config(g *rules.Game, paths []string, start *features.Weight
 		intIn("max-rows", int64(f.maxRows), 0, math.MaxInt),
 		intIn("policy-max-rows", int64(f.policyMaxRows), 0, math.MaxInt),
 		intIn("policy-iterations", int64(f.policyIterations), 0, math.MaxInt32),
-		intIn("policy-hidden", int64(f.policyHidden), 0, features.MaxHiddenUnits),
+		intIn("policy-hidden", int64(f.policyHidden), -1, features.MaxHiddenUnits),
 		intIn("bootstrap", int64(f.boot), 0, 100000),
 		workersIn("workers", int64(f.workers), 0),
 		intIn("value-net", int64(f.net.hidden), 0, features.MaxNetHidden),
@@ -385,11 +385,18 @@ func (f *tuneFlags) fitPolicy(g *rules.Game, w *features.Weights, start string, 
 	if f.policyFrom == "start" && w.Policy != nil {
 		from = w.Policy.Vec
 	}
-	if w.Policy != nil && w.Policy.Hidden != nil && f.policyHidden == 0 {
+	hidden := f.policyHidden
+	if hidden < 0 { // as the start
+		hidden = 0
+		if from != nil && w.Policy.Hidden != nil {
+			hidden = w.Policy.Hidden.Units
+		}
+	}
+	if w.Policy != nil && w.Policy.Hidden != nil && hidden == 0 {
 		fmt.Fprintf(out, "policy: the starting policy's hidden layer of %d units is dropped (it corrects the linear terms this fit changes; --policy-hidden N fits one again)\n", w.Policy.Hidden.Units)
 	}
 	pol, rep, err := policy.Fit(policy.Config{Game: g, Weights: w, Data: data, Validation: f.validation, L2: f.policyL2, From: from,
-		MaxRows: cmp.Or(f.policyMaxRows, f.maxRows), Iterations: f.policyIterations, Hidden: f.policyHidden,
+		MaxRows: cmp.Or(f.policyMaxRows, f.maxRows), Iterations: f.policyIterations, Hidden: hidden,
 		Workers: f.workers, Stream: f.stream, Progress: rec})
 	if err != nil {
 		return nil, err
