@@ -97,7 +97,7 @@ type Config struct {
 	// policy of their own. It starts from From's layer when that has as
 	// many units, else from input weights drawn small from a fixed seed
 	// and output weights 0 (the linear policy itself); L2 holds the layer
-	// towards 0.
+	// towards where it starts.
 	Hidden int
 	// Progress records a log line per stage (nil: nothing).
 	Progress progress.Recorder
