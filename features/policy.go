@@ -59,7 +59,12 @@ func (p *Policy) Compile(g *rules.Game) error {
 	}
 	p.Vec = vec
 	if p.Hidden != nil {
-		return p.Hidden.compile(s)
+		// A copy: p may be a copy of a policy that searches are reading.
+		h := *p.Hidden
+		if err := h.compile(s); err != nil {
+			return err
+		}
+		p.Hidden = &h
 	}
 	return nil
 }
