@@ -1,8 +1,6 @@
 package mcts
 
 import (
-	"math"
-
 	"taifu/rules"
 )
 
@@ -52,17 +50,9 @@ func (s *Searcher) refinePriors(idx int32, st rules.State) {
 	in.Threats, in.Checks, in.LastTo = s.eval.Threats(st, false), checks, s.lastTo(idx)
 	s.moveSchema.Compute(&s.moveFeats, st, ms, s.vals, in)
 	in.Checks = nil
-	if cap(s.logits) < k {
-		s.logits = make([]float64, k, 2*k)
-	}
-	l := s.logits[:k]
+	l := s.logitBuf(k)
 	s.policy.Logits(l, &s.moveFeats)
-	maxL := math.Inf(-1)
-	for i := range l {
-		l[i] *= s.policyInv
-		maxL = max(maxL, l[i])
-	}
-	softmax(l, maxL)
+	s.policySoftmax(l)
 	for i, p := range l {
 		s.nodes[first+int32(i)].prior = float32(p)
 	}

@@ -105,28 +105,17 @@ func (p *Priors) UnmarshalText(text []byte) error {
 // royal piece, plus Config.CheckPrior when it is one of checks (a
 // subsequence of ms, in ms's order, as rules.Tactical.Checks lists them).
 func (s *Searcher) priors(st rules.State, ms, checks []rules.Move, th features.Threats, lastTo int) {
-	if cap(s.logits) < len(ms) {
-		s.logits = make([]float64, len(ms), 2*len(ms))
-	}
-	s.logits = s.logits[:len(ms)]
-	maxL := math.Inf(-1)
+	s.logits = s.logitBuf(len(ms))
 	if s.policy != nil {
 		in := &s.moveIn
 		in.Threats, in.Checks, in.LastTo = th, checks, lastTo
 		s.moveScorer.Logits(s.logits, &s.moveFeats, st, ms, s.vals, in)
 		in.Checks = nil
 		s.bestCapture = s.moveFeats.BestCapture
-		if inv := s.policyInv; inv != 1 {
-			for i := range s.logits {
-				s.logits[i] *= inv
-			}
-		}
-		for _, l := range s.logits {
-			maxL = max(maxL, l)
-		}
-		softmax(s.logits, maxL)
+		s.policySoftmax(s.logits)
 		return
 	}
+	maxL := math.Inf(-1)
 	me := st.SideToMove()
 	s.bestCapture = 0
 	for i := range ms {
@@ -150,6 +139,25 @@ func (s *Searcher) priors(st rules.State, ms, checks []rules.Move, th features.T
 		maxL = max(maxL, l)
 	}
 	softmax(s.logits, maxL)
+}
+
+// logitBuf returns s.logits resized to k, grown when needed.
+func (s *Searcher) logitBuf(k int) []float64 {
+	if cap(s.logits) < k {
+		s.logits = make([]float64, k, 2*k)
+	}
+	return s.logits[:k]
+}
+
+// policySoftmax turns the learned policy's logits l into priors: each
+// divided by Config.PolicyTemp, then their softmax.
+func (s *Searcher) policySoftmax(l []float64) {
+	maxL := math.Inf(-1)
+	for i := range l {
+		l[i] *= s.policyInv
+		maxL = max(maxL, l[i])
+	}
+	softmax(l, maxL)
 }
 
 // softmax turns the logits l (whose largest is maxL) into probabilities.

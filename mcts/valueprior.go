@@ -35,10 +35,7 @@ func (s *Searcher) valuePriors(idx int32, st rules.State) {
 	n := &s.nodes[idx]
 	n.flags |= valued
 	first, k := n.first, int(n.nChild)
-	if cap(s.logits) < k {
-		s.logits = make([]float64, k, 2*k)
-	}
-	l := s.logits[:k]
+	l := s.logitBuf(k)
 	c := s.cfg.ValuePrior
 	maxL := math.Inf(-1)
 	for i := range l {
