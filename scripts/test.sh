@@ -16,13 +16,24 @@
 #      Chromium); installs chromium (apt-get) when missing and the npm
 #      packages of scripts/package-lock.json.
 # docs/benchmarks.md ("The test command") has each step's time.
+# The tests of the shared material (the rules texts, spec and vectors
+# beside the repository, or where TAIFU_SHARED points: internal/sharedtest)
+# skip without it; under CI (CI=true) TAIFU_REQUIRE_SHARED=1 makes them
+# fail instead, and step 2 ends with one line naming those that ran.
 set -eu
 cd "$(dirname "$0")/.."
+if [ "${CI:-}" = true ]; then
+	export TAIFU_REQUIRE_SHARED=1
+fi
 scripts/versitygw.sh >/dev/null &
 vgw=$!
 trap 'kill $vgw 2>/dev/null || true' EXIT
 go vet ./...
 wait $vgw
 go test -race -count=1 ./...
+shared_tests='TestVectorsCopyMatchesShared|TestShippedQuotes'
+go test -count=1 -v -run "^($shared_tests)\$" ./rules/all ./tuner/values/claims |
+	awk '/^--- (PASS|SKIP|FAIL)/ { r = r " " $3 ":" substr($2, 1, length($2) - 1) }
+		END { print "shared-material tests:" r }'
 FUZZ_SKIP='^taifu/(cmd/taifu|storage) ' scripts/fuzz.sh 2
 scripts/outside-readers.sh

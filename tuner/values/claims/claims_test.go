@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"taifu/features"
+	"taifu/internal/sharedtest"
 	"taifu/rules"
 	_ "taifu/rules/all"
 )
@@ -296,36 +297,13 @@ func TestEngineComparison(t *testing.T) {
 
 var space = regexp.MustCompile(`\s+`)
 
-// TestShippedFiles: the claims files of the repository load for their game,
-// and every quote is a verbatim passage of the rules texts they cite (read
-// from the shared material next to the repository, /work/shared).
+// TestShippedFiles: the claims files of the repository load for their game
+// and evaluate their starting weights.
 func TestShippedFiles(t *testing.T) {
-	shared := filepath.Join("..", "..", "..", "..", "shared")
-	if s := os.Getenv("TAIFU_SHARED"); s != "" {
-		shared = s
-	}
-	for _, name := range []string{"typhoon", "samarkand", "torishogi"} {
+	for _, name := range shippedGames {
 		t.Run(name, func(t *testing.T) {
 			g := game(t, name)
-			f, err := Load(filepath.Join("..", "..", "..", DefaultPath(name)), g)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var text strings.Builder
-			for _, p := range f.Texts {
-				data, err := os.ReadFile(filepath.Join(shared, p))
-				if err != nil {
-					t.Fatalf("rules text: %v (set TAIFU_SHARED to the shared directory)", err)
-				}
-				text.WriteString(space.ReplaceAllString(string(data), " "))
-			}
-			all := text.String()
-			for _, c := range f.Claims {
-				if !strings.Contains(all, space.ReplaceAllString(c.Quote, " ")) {
-					t.Errorf("claim %s: quote not found in %v", c.ID, f.Texts)
-				}
-			}
-			// The starting weights evaluate without error.
+			f := loadShipped(t, name, g)
 			terms := synthetic(g, nil, nil)
 			if g.HasHand {
 				for k := 1; k < len(g.Kinds); k++ {
@@ -337,6 +315,52 @@ func TestShippedFiles(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestShippedQuotes: every quote of the repository's claims files is a
+// verbatim passage (up to white space) of the rules texts it cites, read
+// from the shared material (internal/sharedtest: skipped without it,
+// failed then under TAIFU_REQUIRE_SHARED=1).
+func TestShippedQuotes(t *testing.T) {
+	files := map[string]*File{}
+	var texts []string
+	for _, name := range shippedGames {
+		files[name] = loadShipped(t, name, game(t, name))
+		texts = append(texts, files[name].Texts...)
+	}
+	dir := sharedtest.Dir(t, texts...)
+	for _, name := range shippedGames {
+		t.Run(name, func(t *testing.T) {
+			f := files[name]
+			var text strings.Builder
+			for _, p := range f.Texts {
+				data, err := os.ReadFile(filepath.Join(dir, p))
+				if err != nil {
+					t.Fatal(err)
+				}
+				text.WriteString(space.ReplaceAllString(string(data), " "))
+			}
+			all := text.String()
+			for _, c := range f.Claims {
+				if !strings.Contains(all, space.ReplaceAllString(c.Quote, " ")) {
+					t.Errorf("claim %s: quote not found in %v", c.ID, f.Texts)
+				}
+			}
+		})
+	}
+}
+
+// shippedGames are the games with a claims file in the repository.
+var shippedGames = []string{"typhoon", "samarkand", "torishogi"}
+
+// loadShipped loads the repository's claims file of game name.
+func loadShipped(t *testing.T, name string, g *rules.Game) *File {
+	t.Helper()
+	f, err := Load(filepath.Join("..", "..", "..", DefaultPath(name)), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
 
 // FuzzParse: no input makes Parse panic, and whatever it accepts evaluates.
