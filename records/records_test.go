@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -213,9 +214,11 @@ func TestSelect(t *testing.T) {
 	}
 }
 
-// TestHTML checks the page is one self-contained file carrying every frame.
+// TestHTML checks the page is one self-contained file carrying every
+// frame: the positions rebuilt from the page's fields (as its script does)
+// are the record's, ply by ply, and no frame carries its board.
 func TestHTML(t *testing.T) {
-	gs := collect(t, "samarkand", All)
+	gs := append(collect(t, "samarkand", All), collect(t, "torishogi", All)...)
 	var buf bytes.Buffer
 	if err := WriteHTML(&buf, gs); err != nil {
 		t.Fatal(err)
@@ -228,15 +231,81 @@ func TestHTML(t *testing.T) {
 	}
 	start := strings.Index(page, `type="application/json">`) + len(`type="application/json">`)
 	end := strings.Index(page[start:], "</script>")
-	var views []View
-	if err := json.Unmarshal([]byte(page[start:start+end]), &views); err != nil {
+	var pg struct {
+		Kinds map[string]map[string]KindView `json:"kinds"`
+		Games []struct {
+			Game  string            `json:"game"`
+			Kinds []string          `json:"kinds"`
+			Pos   []json.RawMessage `json:"pos"`
+			Next  []string          `json:"next"`
+			Board json.RawMessage   `json:"board"`
+		} `json:"games"`
+	}
+	if err := json.Unmarshal([]byte(page[start:start+end]), &pg); err != nil {
 		t.Fatal(err)
 	}
-	if len(views) != len(gs) || len(views[0].Frames) != len(gs[0].Plies)+1 {
-		t.Fatalf("%d views, first with %d frames; want %d and %d", len(views), len(views[0].Frames), len(gs), len(gs[0].Plies)+1)
+	if len(pg.Games) != len(gs) {
+		t.Fatalf("%d games in the page, want %d", len(pg.Games), len(gs))
 	}
-	if views[0].Frames[len(gs[0].Plies)].Position != gs[0].Final {
-		t.Errorf("final frame %q, want %q", views[0].Frames[len(gs[0].Plies)].Position, gs[0].Final)
+	for i, g := range gs {
+		pgm := pg.Games[i]
+		var want []string
+		for _, p := range g.Plies {
+			want = append(want, p.Position)
+		}
+		want = append(want, g.Final)
+		if len(pgm.Pos) != len(want) || len(pgm.Next) != len(want) || pgm.Board != nil {
+			t.Fatalf("game %d: %d positions and %d moves (board %s), want %d", g.Number, len(pgm.Pos), len(pgm.Next), pgm.Board, len(want))
+		}
+		var fields []string
+		for ply, raw := range pgm.Pos {
+			var whole string
+			var changes [][2]json.RawMessage
+			if err := json.Unmarshal(raw, &whole); err == nil {
+				fields = positionFields(whole)
+			} else if err := json.Unmarshal(raw, &changes); err != nil {
+				t.Fatalf("game %d ply %d: position %s", g.Number, ply, raw)
+			} else {
+				fields = slices.Clone(fields)
+				for _, c := range changes {
+					var k int
+					var text string
+					if json.Unmarshal(c[0], &k) != nil || json.Unmarshal(c[1], &text) != nil || k < 0 || k >= len(fields) {
+						t.Fatalf("game %d ply %d: change %s", g.Number, ply, raw)
+					}
+					fields[k] = text
+				}
+			}
+			if got := strings.Join(fields, ""); got != want[ply] {
+				t.Errorf("game %d ply %d: position %q, want %q", g.Number, ply, got, want[ply])
+			}
+			if ply > 0 && raw[0] == '"' {
+				t.Errorf("game %d ply %d: whole position written again", g.Number, ply)
+			}
+		}
+		for _, tok := range pgm.Kinds {
+			if _, ok := pg.Kinds[pgm.Game][tok]; !ok {
+				t.Errorf("game %d: legend row %s missing", g.Number, tok)
+			}
+		}
+	}
+}
+
+// TestPositionFields: cutting a position after each '/' and ' ' keeps
+// every character, the separator ending its field.
+func TestPositionFields(t *testing.T) {
+	for _, c := range []struct {
+		pos  string
+		want []string
+	}{
+		{"3/3/3 black [K,R,B,k,r,b]", []string{"3/", "3/", "3 ", "black ", "[K,R,B,k,r,b]"}},
+		{"8/8 white KQkq -", []string{"8/", "8 ", "white ", "KQkq ", "-"}},
+		{"a/", []string{"a/"}},
+		{"", nil},
+	} {
+		if got := positionFields(c.pos); !slices.Equal(got, c.want) {
+			t.Errorf("positionFields(%q) = %q, want %q", c.pos, got, c.want)
+		}
 	}
 }
 

@@ -33,8 +33,9 @@ type Frame struct {
 	Next   string  `json:"next,omitempty"`
 	Value  float32 `json:"value"`
 	Visits int64   `json:"visits"`
-	// Dist maps a destination square to its share of the root's visits.
-	Dist map[int]float64 `json:"dist,omitempty"`
+	// Dist maps a destination square to the visits of the root moves to
+	// it (the page draws each square's share of Visits).
+	Dist map[int]int64 `json:"dist,omitempty"`
 	// Top is the most visited root moves, most visited first.
 	Top []MoveVisits `json:"top,omitempty"`
 }
@@ -74,17 +75,22 @@ type KindView struct {
 	Moves *Diagram `json:"moves,omitempty"`
 }
 
+// ViewHeader is what the viewer shows of a game besides its plies.
+type ViewHeader struct {
+	Title     string    `json:"title"`
+	Game      string    `json:"game"`
+	Width     int       `json:"width"`
+	Height    int       `json:"height"`
+	SideNames [2]string `json:"side_names"`
+	Result    string    `json:"result"`
+	Term      string    `json:"termination"`
+}
+
 // View is one game as the HTML viewer draws it.
 type View struct {
-	Title     string     `json:"title"`
-	Game      string     `json:"game"`
-	Width     int        `json:"width"`
-	Height    int        `json:"height"`
-	SideNames [2]string  `json:"side_names"`
-	Result    string     `json:"result"`
-	Term      string     `json:"termination"`
-	Kinds     []KindView `json:"kinds"`
-	Frames    []Frame    `json:"frames"`
+	ViewHeader
+	Kinds  []KindView `json:"kinds"`
+	Frames []Frame    `json:"frames"`
 }
 
 // NewView replays g with rules and builds its frames.
@@ -97,11 +103,11 @@ func NewView(g *Game) (*View, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s game %d: %w", g.Game, g.Number, err)
 	}
-	v := &View{
+	v := &View{ViewHeader: ViewHeader{
 		Title: fmt.Sprintf("%s game %d (%s)", g.Game, g.Number+1, g.RunID), // 1-based, as PGN's Round
 		Game:  g.Game, Width: rg.Width, Height: rg.Height, SideNames: rg.SideNames,
 		Result: g.Result, Term: g.Termination,
-	}
+	}}
 	seen := map[rules.Kind]bool{}
 	var last *Marks
 	for i := 0; i <= len(g.Plies); i++ {
@@ -207,11 +213,11 @@ func MoveMarks(g *rules.Game, m rules.Move, before, after []rules.Piece) *Marks 
 	return mk
 }
 
-func distribution(g *rules.Game, p Ply) (map[int]float64, []MoveVisits) {
+func distribution(g *rules.Game, p Ply) (map[int]int64, []MoveVisits) {
 	if p.Visits <= 0 {
 		return nil, nil
 	}
-	dist := map[int]float64{}
+	dist := map[int]int64{}
 	top := make([]MoveVisits, 0, len(p.Policy))
 	for _, e := range p.Policy {
 		top = append(top, MoveVisits{e.Move, e.Visits})
@@ -219,7 +225,7 @@ func distribution(g *rules.Game, p Ply) (map[int]float64, []MoveVisits) {
 		if err != nil || m.IsPass() || e.Visits <= 0 {
 			continue
 		}
-		dist[int(m.To)] += float64(e.Visits) / float64(p.Visits)
+		dist[int(m.To)] += int64(e.Visits)
 	}
 	sort.SliceStable(top, func(i, j int) bool { return top[i].Visits > top[j].Visits })
 	if len(top) > 8 {
@@ -252,17 +258,18 @@ func kindView(g *rules.Game, k rules.Kind) KindView {
 }
 
 // WriteHTML writes the self-contained viewer page for games: no network
-// access, scripts and styles inline.
+// access, scripts and styles inline. The games go into the page in the
+// compact form of page, which the page's script expands into frames.
 func WriteHTML(w io.Writer, games []*Game) error {
-	views := make([]*View, 0, len(games))
+	pg := page{Kinds: map[string]map[string]KindView{}, Games: make([]pageGame, 0, len(games))}
 	for _, g := range games {
 		v, err := NewView(g)
 		if err != nil {
 			return err
 		}
-		views = append(views, v)
+		pg.add(v)
 	}
-	data, err := json.Marshal(views) // escapes <, > and &: safe inside <script>
+	data, err := json.Marshal(pg) // escapes <, > and &: safe inside <script>
 	if err != nil {
 		return err
 	}
@@ -278,6 +285,126 @@ func WriteHTML(w io.Writer, games []*Game) error {
 	}
 	_, err = io.WriteString(w, viewerHTML[i+len(dataMarker):])
 	return err
+}
+
+// page is the viewer's data. A frame's board and hands are not written:
+// the page reads them from its position, and a position is written as the
+// fields (positionFields) that differ from the previous frame's; the
+// legend rows are written once per game kind: a sixth of the size of
+// the frames written whole (docs/usage.md, "Looking at games").
+type page struct {
+	// Kinds maps a game's name and a token to its legend row.
+	Kinds map[string]map[string]KindView `json:"kinds"`
+	Games []pageGame                     `json:"games"`
+}
+
+// pageGame is a View with its frames in columns, one entry per frame.
+type pageGame struct {
+	ViewHeader
+	Kinds []string `json:"kinds"` // tokens of the legend rows
+	// Pos is each frame's position: the first frame's whole, a later one's
+	// as [[field, text], ...], the fields of positionFields that differ
+	// from the previous frame's (or whole when the number of fields
+	// differs).
+	Pos []any `json:"pos"`
+	// Last is the marks of the move that led to each frame, null for the
+	// first: [from, to, push_to, captured, converted]; the move is the
+	// previous frame's Next.
+	Last []any `json:"last"`
+	// Next, Value, Visits, Dist and Top are each frame's Frame fields;
+	// Dist as [square, visits, ...] by square, Top as [[move, visits], ...].
+	Next   []string  `json:"next"`
+	Value  []float32 `json:"value"`
+	Visits []int64   `json:"visits"`
+	Dist   [][]int64 `json:"dist"`
+	Top    [][]any   `json:"top"`
+}
+
+// add appends v to the page.
+func (pg *page) add(v *View) {
+	kinds := pg.Kinds[v.Game]
+	if kinds == nil {
+		kinds = map[string]KindView{}
+		pg.Kinds[v.Game] = kinds
+	}
+	g := pageGame{ViewHeader: v.ViewHeader, Kinds: make([]string, 0, len(v.Kinds))}
+	for _, k := range v.Kinds {
+		kinds[k.Token] = k
+		g.Kinds = append(g.Kinds, k.Token)
+	}
+	var prev []string
+	for i, f := range v.Frames {
+		fields := positionFields(f.Position)
+		g.Pos = append(g.Pos, positionChange(prev, fields, f.Position))
+		prev = fields
+		if f.Last == nil || i == 0 {
+			g.Last = append(g.Last, nil)
+		} else {
+			m := f.Last
+			g.Last = append(g.Last, []any{m.From, m.To, m.PushTo, orEmpty(m.Captured), orEmpty(m.Converted)})
+		}
+		g.Next = append(g.Next, f.Next)
+		g.Value = append(g.Value, f.Value)
+		g.Visits = append(g.Visits, f.Visits)
+		sqs := make([]int, 0, len(f.Dist))
+		for sq := range f.Dist {
+			sqs = append(sqs, sq)
+		}
+		sort.Ints(sqs)
+		dist := make([]int64, 0, 2*len(sqs))
+		for _, sq := range sqs {
+			dist = append(dist, int64(sq), f.Dist[sq])
+		}
+		g.Dist = append(g.Dist, dist)
+		top := make([]any, 0, len(f.Top))
+		for _, m := range f.Top {
+			top = append(top, []any{m.Move, m.Visits})
+		}
+		g.Top = append(g.Top, top)
+	}
+	pg.Games = append(pg.Games, g)
+}
+
+func orEmpty(s []int) []int {
+	if s == nil {
+		return []int{}
+	}
+	return s
+}
+
+// positionFields cuts a position after every '/' and ' ': its ranks, side
+// to move and the fields after it, each with the separator that ends it,
+// so that joining them gives the position back (the page's script cuts
+// it the same way: split(/(?<=[\/ ])/)).
+func positionFields(pos string) []string {
+	var out []string
+	for len(pos) > 0 {
+		i := strings.IndexAny(pos, "/ ")
+		if i < 0 {
+			out = append(out, pos)
+			break
+		}
+		out = append(out, pos[:i+1])
+		pos = pos[i+1:]
+	}
+	return out
+}
+
+// positionChange is how the page writes position pos (cut into fields)
+// after the position cut into prev: the fields that differ, as
+// [[index, text], ...], or pos whole when there is no previous position or
+// the number of fields differs.
+func positionChange(prev, fields []string, pos string) any {
+	if prev == nil || len(prev) != len(fields) {
+		return pos
+	}
+	changes := [][]any{}
+	for i, f := range fields {
+		if f != prev[i] {
+			changes = append(changes, []any{i, f})
+		}
+	}
+	return changes
 }
 
 // WriteJSON writes games as indented JSON.
