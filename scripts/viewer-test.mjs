@@ -119,6 +119,7 @@ for (const name of names) {
   // axes and tick labels, sides named by a colour drawn in it, games
   // numbered from 1 as in PGN's Round.
   await page.selectOption('#pick', '0');
+  await page.click('#last'); // pieces on the board (Nana shogi starts with none)
   const look = await page.evaluate(() => {
     const rows = [...document.querySelectorAll('#legend tr')];
     const bare = rows.filter((r) => !r.lastChild.querySelector('svg') && r.lastChild.textContent !== 'no move alone').map((r) => r.firstChild.textContent);
@@ -126,16 +127,22 @@ for (const name of names) {
     const graph = document.getElementById('graph');
     const fills = {};
     for (const g of document.querySelectorAll('#board g[data-side]')) fills[g.dataset.side] = getComputedStyle(g.querySelector('rect')).fill;
+    const swatches = {};
+    for (const i of document.querySelectorAll('i[data-swatch]')) swatches[i.dataset.swatch] = getComputedStyle(i).backgroundColor;
     return { rows: rows.length, bare, noMove, yaxis: !!graph.querySelector('.yaxis'), yticks: graph.querySelectorAll('.ytick').length,
-      xticks: graph.querySelectorAll('.xtick').length, fills, title: document.getElementById('title').textContent, option: document.querySelector('#pick option').textContent };
+      xticks: graph.querySelectorAll('.xtick').length, fills, swatches, title: document.getElementById('title').textContent, option: document.querySelector('#pick option').textContent };
   });
   if (look.rows === 0 || look.bare.length) fail(`${name}: legend rows without a movement diagram: ${look.bare.join(' ')} (of ${look.rows})`);
   if (look.noMove.length && !(records[0].game === 'typhoon' && look.noMove.join() === 'CI')) fail(`${name}: pieces with no move alone: ${look.noMove.join(' ')}`);
   if (!look.yaxis || look.yticks < 3 || look.xticks < 2) fail(`${name}: value graph axis: y axis ${look.yaxis}, ${look.yticks} y and ${look.xticks} x tick labels`);
-  const colour = { blue: 'rgb(0, 0, 255)', tan: 'rgb(210, 180, 140)' };
+  // Each side drawn in the colour it is named (Tori and Nana shogi's
+  // first player is black), its hand's swatch the same colour.
+  const colour = { blue: 'rgb(0, 0, 255)', tan: 'rgb(210, 180, 140)', white: 'rgb(255, 253, 246)', black: 'rgb(59, 59, 70)' };
   for (const side in look.fills) if (colour[side] && look.fills[side] !== colour[side]) fail(`${name}: ${side} pieces drawn ${look.fills[side]}, want ${colour[side]}`);
+  for (const side in look.swatches) if (colour[side] && look.swatches[side] !== colour[side]) fail(`${name}: ${side} hand swatch ${look.swatches[side]}, want ${colour[side]}`);
+  if (Object.keys(look.fills).length === 0 || Object.keys(look.swatches).length !== 2) fail(`${name}: the last position draws no piece or not two hand swatches`);
   if (!look.option.includes(' game ' + (records[0].game_number + 1) + ' ')) fail(`${name}: first game titled "${look.option}", want game ${records[0].game_number + 1} (1-based, as PGN's Round)`);
-  console.log(`${name}: legend ${look.rows} rows (no move alone: ${look.noMove.join(' ') || 'none'}), graph ${look.yticks}+${look.xticks} ticks, sides ${JSON.stringify(look.fills)}`);
+  console.log(`${name}: legend ${look.rows} rows (no move alone: ${look.noMove.join(' ') || 'none'}), graph ${look.yticks}+${look.xticks} ticks, sides ${JSON.stringify(look.fills)}, swatches ${JSON.stringify(look.swatches)}`);
   // A screenshot in the middle of the first game, after a capture if any.
   await page.selectOption('#pick', '0');
   const caps = records[0].plies.length;
