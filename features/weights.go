@@ -46,7 +46,12 @@ type Weights struct {
 	// Net, when present, adds a learned nonlinear term to the evaluation
 	// (ValueNet).
 	Net *ValueNet `json:"value_net,omitempty"`
-	Vec []float64 `json:"-"` // aligned with Schema.Names, filled by Load/Compile
+	// Parts are the model parts of kinds other than the built-in ones
+	// (Terms, Net, Policy and its hidden layer have fields of their own):
+	// they follow those in the model list (ModelParts) and in the sum the
+	// search asks (Model).
+	Parts []Part    `json:"-"`
+	Vec   []float64 `json:"-"` // aligned with Schema.Names, filled by Load/Compile
 
 	schema *Schema
 }
@@ -86,9 +91,50 @@ func (w *Weights) Compile(g *rules.Game) error {
 	if math.IsNaN(w.LeafScale) || w.LeafScale < 0 || w.LeafScale > MaxLeafScale {
 		return fmt.Errorf("leaf_scale %v: need a value in [0, %g] (0: the search's default)", w.LeafScale, MaxLeafScale)
 	}
+	l := Linear{Terms: w.Terms}
+	if err := l.Compile(g); err != nil {
+		return err
+	}
+	if w.Policy != nil {
+		if err := w.Policy.Compile(g); err != nil {
+			return err
+		}
+	}
+	if w.Net != nil {
+		if err := w.Net.Compile(g); err != nil {
+			return err
+		}
+	}
+	for _, p := range w.Parts {
+		if err := p.Compile(g); err != nil {
+			return fmt.Errorf("model part %s: %w", p.Kind(), err)
+		}
+	}
+	w.Vec, w.schema = l.vec, l.schema
+	return nil
+}
+
+// Linear is the linear terms as a part of a weights file's model list
+// (kind "linear"): a weight per feature of the game's Schema. A Weights
+// keeps them in Terms and Vec; Linear is their Part.
+type Linear struct {
+	Terms map[string]float64 `json:"terms"` // feature name -> weight; every schema name present
+
+	vec    []float64
+	schema *Schema
+}
+
+// Kind is "linear".
+func (l *Linear) Kind() string { return KindLinear }
+
+// Compile checks the terms against g's schema (every term known, every
+// schema name present except the optional ones (Schema.Optional), which a
+// file written before their family existed lacks and which then weigh 0,
+// finite values within MaxWeight) and fills the weight vector.
+func (l *Linear) Compile(g *rules.Game) error {
 	s := For(g)
 	var unknown []string
-	for name := range w.Terms {
+	for name := range l.Terms {
 		if _, ok := s.index[name]; !ok {
 			unknown = append(unknown, name)
 		}
@@ -99,7 +145,7 @@ func (w *Weights) Compile(g *rules.Game) error {
 	}
 	vec := make([]float64, len(s.Names))
 	for i, name := range s.Names {
-		v, ok := w.Terms[name]
+		v, ok := l.Terms[name]
 		if !ok && s.optional[i] {
 			continue // a family newer than the file: weight 0
 		}
@@ -114,19 +160,13 @@ func (w *Weights) Compile(g *rules.Game) error {
 		}
 		vec[i] = v
 	}
-	if w.Policy != nil {
-		if err := w.Policy.Compile(g); err != nil {
-			return err
-		}
-	}
-	if w.Net != nil {
-		if err := w.Net.Compile(g); err != nil {
-			return err
-		}
-	}
-	w.Vec, w.schema = vec, s
+	l.vec, l.schema = vec, s
 	return nil
 }
+
+// Model returns the Evaluator of the compiled terms (an Evaluator without
+// the value network: that is a part of its own).
+func (l *Linear) Model(g *rules.Game) Model { return newEvaluator(l.schema, l.vec) }
 
 // Schema returns the schema w was compiled against (nil before Compile).
 func (w *Weights) Schema() *Schema { return w.schema }
