@@ -47,11 +47,10 @@ func (s *Searcher) refinePriors(idx int32, st rules.State) {
 		s.cbuf = checks
 	}
 	in := &s.moveIn
-	in.Threats, in.Checks, in.LastTo = s.eval.Threats(st, false), checks, s.lastTo(idx)
-	s.moveSchema.Compute(&s.moveFeats, st, ms, s.vals, in)
-	in.Checks = nil
+	in.Threats, in.Checks, in.LastTo = s.model.Threats(st, false), checks, s.lastTo(idx)
 	l := s.logitBuf(k)
-	s.policy.Logits(l, &s.moveFeats)
+	s.model.Logits(l, &s.moveFeats, st, ms, s.vals, in, true)
+	in.Checks = nil
 	s.policySoftmax(l)
 	for i, p := range l {
 		s.nodes[first+int32(i)].prior = float32(p)

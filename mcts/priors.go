@@ -106,10 +106,10 @@ func (p *Priors) UnmarshalText(text []byte) error {
 // subsequence of ms, in ms's order, as rules.Tactical.Checks lists them).
 func (s *Searcher) priors(st rules.State, ms, checks []rules.Move, th features.Threats, lastTo int) {
 	s.logits = s.logitBuf(len(ms))
-	if s.policy != nil {
+	if s.modelPrior {
 		in := &s.moveIn
 		in.Threats, in.Checks, in.LastTo = th, checks, lastTo
-		s.moveScorer.Logits(s.logits, &s.moveFeats, st, ms, s.vals, in)
+		s.model.Logits(s.logits, &s.moveFeats, st, ms, s.vals, in, false)
 		in.Checks = nil
 		s.bestCapture = s.moveFeats.BestCapture
 		s.policySoftmax(s.logits)
