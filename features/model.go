@@ -355,3 +355,27 @@ func (w *Weights) HasPolicy() bool {
 	}
 	return false
 }
+
+// CompiledFor returns w when it is compiled for g (its linear terms, its
+// policy and the policy's hidden layer), else a copy of w compiled for g
+// (its policy copied too: w, and searches reading it, are not written).
+// The error is Compile's.
+func (w *Weights) CompiledFor(g *rules.Game) (*Weights, error) {
+	ms := MovesFor(g)
+	stale := w.schema == nil || w.schema.Game != g || len(w.Vec) != len(w.schema.Names)
+	if p := w.Policy; p != nil {
+		stale = stale || len(p.Vec) != len(ms.Names) || (p.Hidden != nil && len(p.Hidden.U) != len(ms.Names)*p.Hidden.Units)
+	}
+	if !stale {
+		return w, nil
+	}
+	c := *w
+	if w.Policy != nil {
+		p := *w.Policy
+		c.Policy = &p
+	}
+	if err := c.Compile(g); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}

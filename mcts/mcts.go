@@ -292,12 +292,12 @@ func New(g *rules.Game, cfg Config, w *features.Weights) (*Searcher, error) {
 	if w != nil && w.Game != g.Name {
 		return nil, fmt.Errorf("mcts: weights %s are for game %q, not %q", w.Version, w.Game, g.Name)
 	}
-	if w != nil && (w.Schema() == nil || w.Schema().Game != g || len(w.Vec) != len(w.Schema().Names)) {
-		c := *w
-		if err := c.Compile(g); err != nil {
+	if w != nil {
+		c, err := w.CompiledFor(g)
+		if err != nil {
 			return nil, fmt.Errorf("mcts: weights %s: %w", w.Version, err)
 		}
-		w = &c
+		w = c
 	}
 	priors := cfg.Resolved(g).Priors
 	if priors == PriorsLearned && (w == nil || !w.HasPolicy()) {
@@ -306,15 +306,6 @@ func New(g *rules.Game, cfg Config, w *features.Weights) (*Searcher, error) {
 			version = "weights " + w.Version
 		}
 		return nil, fmt.Errorf("mcts: --priors learned needs weights with a policy section; %s has none (fit one with taifu tune)", version)
-	}
-	if (priors == PriorsLearned || priors == PriorsAuto) && w != nil && w.Policy != nil && len(w.Policy.Vec) != len(features.MovesFor(g).Names) {
-		p := *w.Policy
-		if err := p.Compile(g); err != nil {
-			return nil, fmt.Errorf("mcts: weights %s: %w", w.Version, err)
-		}
-		c := *w
-		c.Policy = &p
-		w = &c
 	}
 	if cfg.CPuct == 0 {
 		cfg.CPuct = DefaultCPuct
