@@ -13,8 +13,10 @@ import (
 	"taifu/rules"
 )
 
-// WeightsFormat is the format number of weights files this package writes.
-const WeightsFormat = 1
+// WeightsFormat is the format number of weights files this package writes:
+// the model list (Weights.MarshalJSON). Files of WeightsFormatSections
+// load too.
+const WeightsFormat = 2
 
 // MaxWeight bounds the size of every weight, in pawns. Shipped weights stay
 // below 20 and a search leaf's evaluation sums a few hundred features, so a
@@ -26,7 +28,19 @@ const MaxWeight = 1e4
 // pawn already moves a leaf value by 0.5, beyond any fitted calibration.
 const MaxLeafScale = 100.0
 
-// Weights is a versioned weights file (JSON) for one game.
+// Weights is a versioned weights file (JSON) for one game. The file holds
+// format, game, version, leaf_scale, provenance and the model list, one
+// entry per part with its kind (MarshalJSON, UnmarshalJSON, ModelParts):
+//
+//	{"format": 2, "game": "nanashogi", "version": "...", "provenance": {...},
+//	 "model": [{"kind": "linear", "terms": {...}},
+//	           {"kind": "value_net", "inputs": ..., "hidden": 16, "w1": [...], ...},
+//	           {"kind": "policy", "terms": {...}, "provenance": {...}},
+//	           {"kind": "policy_hidden", "units": 8, "in": {...}, ...}]}
+//
+// In memory the built-in kinds have fields of their own (Terms, Net,
+// Policy, Policy.Hidden) and the other registered kinds are in Parts. The
+// field tags below name the keys of WeightsFormatSections's files.
 type Weights struct {
 	Format     int                `json:"format"`               // WeightsFormat
 	Game       string             `json:"game"`                 // rules.Game.Name
@@ -67,9 +81,6 @@ func ParseWeights(data []byte, g *rules.Game) (*Weights, error) {
 	}
 	if dec.More() {
 		return nil, errors.New("bad JSON: data after the weights object")
-	}
-	if w.Format != WeightsFormat {
-		return nil, fmt.Errorf("format %d, want %d", w.Format, WeightsFormat)
 	}
 	if w.Version == "" {
 		return nil, errors.New("missing version")
