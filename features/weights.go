@@ -232,7 +232,9 @@ func (w *Weights) Encode() ([]byte, error) {
 }
 
 // Eval is weights . features of st for the side to move, in pawn units,
-// plus the value network's output when w has one (Net). scratch is reused
+// plus the value network's output when w has one (Net). The parts of other
+// kinds (Parts) are not counted: the search's value is Model's, which
+// counts every part. scratch is reused
 // for the features; pass a slice with capacity for the schema's names to
 // avoid allocating. w must be compiled.
 func (w *Weights) Eval(st rules.State, scratch []Feature) float64 {

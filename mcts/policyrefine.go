@@ -24,8 +24,9 @@ const DefaultPolicyRefine = 16
 const PolicyRefineOff = -1
 
 // refinePriors sets the priors of node idx's children (position st, which
-// is left as it is) to the softmax of the learned policy's logits with its
-// hidden layer, divided by Config.PolicyTemp, and marks the node refined.
+// is left as it is) to the softmax of the model's logits with its refining
+// parts (the policy's hidden layer: features.HeadRefine), divided by
+// Config.PolicyTemp, and marks the node refined.
 // The value priors, which weighed the priors it replaces, are to be
 // weighed again (the valued flag is cleared).
 func (s *Searcher) refinePriors(idx int32, st rules.State) {
