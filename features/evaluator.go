@@ -35,7 +35,16 @@ type Evaluator struct {
 // Evaluator returns a fast evaluator with w's current weights (w must be
 // compiled).
 func (w *Weights) Evaluator() *Evaluator {
-	s := w.schema
+	e := newEvaluator(w.schema, w.Vec)
+	if w.Net != nil {
+		e.net = w.Net.Clone() // a snapshot, as of the linear weights
+	}
+	return e
+}
+
+// newEvaluator returns the Evaluator of the linear weights vec (aligned
+// with s.Names), without a value network.
+func newEvaluator(s *Schema, vec []float64) *Evaluator {
 	g := s.Game
 	n := g.Squares()
 	nk := len(g.Kinds)
@@ -44,7 +53,7 @@ func (w *Weights) Evaluator() *Evaluator {
 		if i < 0 {
 			return 0
 		}
-		return w.Vec[i]
+		return vec[i]
 	}
 	for k := 1; k < nk; k++ {
 		for side := rules.First; side <= rules.Second; side++ {
@@ -64,12 +73,9 @@ func (w *Weights) Evaluator() *Evaluator {
 		}
 	}
 	e.royals, e.bare, e.last = at(s.royals), at(s.bare), at(s.lastRoyal)
-	if w.Net != nil {
-		e.net = w.Net.Clone() // a snapshot, as of the linear weights
-	}
 	e.att = s.attackWeights(at)
-	if s.zone.r > 0 && s.zone.weighs(w.Vec) {
-		e.zoneW = append([]float64(nil), w.Vec...)
+	if s.zone.r > 0 && s.zone.weighs(vec) {
+		e.zoneW = append([]float64(nil), vec...)
 	}
 	if e.att.any {
 		e.scratch = newTally()

@@ -315,15 +315,15 @@ func TestWeightsValidation(t *testing.T) {
 		{"unknown term", strings.Replace(string(good), `"material/K"`, `"material/ZZ"`, 1), `term "material/ZZ": unknown`},
 		{"missing term", strings.Replace(string(good), `"royals": 0`, `"material/ZZ": 0`, 1), `term "material/ZZ": unknown`},
 		{"missing term only", without(t, good, "royals"), `term "royals": missing`},
-		{"format", strings.Replace(string(good), `"format": 1`, `"format": 2`, 1), "format 2, want 1"},
-		{"unknown field", strings.Replace(string(good), `"format": 1`, `"format": 1, "colour": 3`, 1), `unknown field "colour"`},
+		{"format", strings.Replace(string(good), `"format": 2`, `"format": 3`, 1), "format 3, want 2 (or 1, the three sections)"},
+		{"unknown field", strings.Replace(string(good), `"format": 2`, `"format": 2, "colour": 3`, 1), `unknown field "colour"`},
 		{"no version", strings.Replace(string(good), `"version": "testgame-start-1"`, `"version": ""`, 1), "missing version"},
 		{"not JSON", "{", "bad JSON"},
 		{"trailing", string(good) + "{}", "data after"},
 		// issue 10: 1e300 overflowed static_eval to Inf and was played.
 		{"huge weight", strings.Replace(string(good), `"royals": 0`, `"royals": 1e300`, 1), `term "royals": weight 1e+300 is beyond the bound`},
-		{"negative leaf scale", strings.Replace(string(good), `"format": 1`, `"format": 1, "leaf_scale": -0.5`, 1), `leaf_scale -0.5: need a value in [0, 100]`},
-		{"huge leaf scale", strings.Replace(string(good), `"format": 1`, `"format": 1, "leaf_scale": 1e9`, 1), `leaf_scale 1e+09: need a value in [0, 100]`},
+		{"negative leaf scale", strings.Replace(string(good), `"format": 2`, `"format": 2, "leaf_scale": -0.5`, 1), `leaf_scale -0.5: need a value in [0, 100]`},
+		{"huge leaf scale", strings.Replace(string(good), `"format": 2`, `"format": 2, "leaf_scale": 1e9`, 1), `leaf_scale 1e+09: need a value in [0, 100]`},
 		{"negative huge weight", strings.Replace(string(good), `"royals": 0`, `"royals": -10001`, 1), `term "royals": weight -10001 is beyond the bound`},
 	}
 	for _, c := range cases {
@@ -345,7 +345,7 @@ func TestWeightsValidation(t *testing.T) {
 	if w, err := ParseWeights(good, g); err != nil || w.LeafScale != 0 {
 		t.Errorf("no leaf_scale: LeafScale %v, err %v", w.LeafScale, err)
 	}
-	w, err := ParseWeights([]byte(strings.Replace(string(good), `"format": 1`, `"format": 1, "leaf_scale": 0.125`, 1)), g)
+	w, err := ParseWeights([]byte(strings.Replace(string(good), `"format": 2`, `"format": 2, "leaf_scale": 0.125`, 1)), g)
 	if err != nil || w.LeafScale != 0.125 {
 		t.Fatalf("leaf_scale 0.125: got %v, err %v", w, err)
 	}
@@ -394,7 +394,7 @@ func without(t *testing.T, data []byte, term string) string {
 	if err := json.Unmarshal(data, &m); err != nil {
 		t.Fatal(err)
 	}
-	delete(m["terms"].(map[string]any), term)
+	delete(m["model"].([]any)[0].(map[string]any)["terms"].(map[string]any), term)
 	b, err := json.Marshal(m)
 	if err != nil {
 		t.Fatal(err)

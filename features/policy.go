@@ -99,6 +99,9 @@ type PolicyHidden struct {
 	In    map[string][]float64 `json:"in"` // feature name -> its weight into each unit
 	Bias  []float64            `json:"bias"`
 	Out   []float64            `json:"out"`
+	// Provenance says how the layer was fitted (in files of
+	// WeightsFormatSections, the policy's provenance tells).
+	Provenance map[string]any `json:"provenance,omitempty"`
 	// U is In aligned with MoveSchema.Names, feature-major
 	// (U[f*Units+h]), filled by Compile.
 	U []float64 `json:"-"`

@@ -13,8 +13,10 @@ import (
 	"taifu/rules"
 )
 
-// WeightsFormat is the format number of weights files this package writes.
-const WeightsFormat = 1
+// WeightsFormat is the format number of weights files this package writes:
+// the model list (Weights.MarshalJSON). Files of WeightsFormatSections
+// load too.
+const WeightsFormat = 2
 
 // MaxWeight bounds the size of every weight, in pawns. Shipped weights stay
 // below 20 and a search leaf's evaluation sums a few hundred features, so a
@@ -26,7 +28,19 @@ const MaxWeight = 1e4
 // pawn already moves a leaf value by 0.5, beyond any fitted calibration.
 const MaxLeafScale = 100.0
 
-// Weights is a versioned weights file (JSON) for one game.
+// Weights is a versioned weights file (JSON) for one game. The file holds
+// format, game, version, leaf_scale, provenance and the model list, one
+// entry per part with its kind (MarshalJSON, UnmarshalJSON, ModelParts):
+//
+//	{"format": 2, "game": "nanashogi", "version": "...", "provenance": {...},
+//	 "model": [{"kind": "linear", "terms": {...}},
+//	           {"kind": "value_net", "inputs": ..., "hidden": 16, "w1": [...], ...},
+//	           {"kind": "policy", "terms": {...}, "provenance": {...}},
+//	           {"kind": "policy_hidden", "units": 8, "in": {...}, ...}]}
+//
+// In memory the built-in kinds have fields of their own (Terms, Net,
+// Policy, Policy.Hidden) and the other registered kinds are in Parts. The
+// field tags below name the keys of WeightsFormatSections's files.
 type Weights struct {
 	Format     int                `json:"format"`               // WeightsFormat
 	Game       string             `json:"game"`                 // rules.Game.Name
@@ -46,7 +60,12 @@ type Weights struct {
 	// Net, when present, adds a learned nonlinear term to the evaluation
 	// (ValueNet).
 	Net *ValueNet `json:"value_net,omitempty"`
-	Vec []float64 `json:"-"` // aligned with Schema.Names, filled by Load/Compile
+	// Parts are the model parts of kinds other than the built-in ones
+	// (Terms, Net, Policy and its hidden layer have fields of their own):
+	// they follow those in the model list (ModelParts) and in the sum the
+	// search asks (Model).
+	Parts []Part    `json:"-"`
+	Vec   []float64 `json:"-"` // aligned with Schema.Names, filled by Load/Compile
 
 	schema *Schema
 }
@@ -62,9 +81,6 @@ func ParseWeights(data []byte, g *rules.Game) (*Weights, error) {
 	}
 	if dec.More() {
 		return nil, errors.New("bad JSON: data after the weights object")
-	}
-	if w.Format != WeightsFormat {
-		return nil, fmt.Errorf("format %d, want %d", w.Format, WeightsFormat)
 	}
 	if w.Version == "" {
 		return nil, errors.New("missing version")
@@ -86,9 +102,50 @@ func (w *Weights) Compile(g *rules.Game) error {
 	if math.IsNaN(w.LeafScale) || w.LeafScale < 0 || w.LeafScale > MaxLeafScale {
 		return fmt.Errorf("leaf_scale %v: need a value in [0, %g] (0: the search's default)", w.LeafScale, MaxLeafScale)
 	}
+	l := Linear{Terms: w.Terms}
+	if err := l.Compile(g); err != nil {
+		return err
+	}
+	if w.Policy != nil {
+		if err := w.Policy.Compile(g); err != nil {
+			return err
+		}
+	}
+	if w.Net != nil {
+		if err := w.Net.Compile(g); err != nil {
+			return err
+		}
+	}
+	for _, p := range w.Parts {
+		if err := p.Compile(g); err != nil {
+			return fmt.Errorf("model part %s: %w", p.Kind(), err)
+		}
+	}
+	w.Vec, w.schema = l.vec, l.schema
+	return nil
+}
+
+// Linear is the linear terms as a part of a weights file's model list
+// (kind "linear"): a weight per feature of the game's Schema. A Weights
+// keeps them in Terms and Vec; Linear is their Part.
+type Linear struct {
+	Terms map[string]float64 `json:"terms"` // feature name -> weight; every schema name present
+
+	vec    []float64
+	schema *Schema
+}
+
+// Kind is "linear".
+func (l *Linear) Kind() string { return KindLinear }
+
+// Compile checks the terms against g's schema (every term known, every
+// schema name present except the optional ones (Schema.Optional), which a
+// file written before their family existed lacks and which then weigh 0,
+// finite values within MaxWeight) and fills the weight vector.
+func (l *Linear) Compile(g *rules.Game) error {
 	s := For(g)
 	var unknown []string
-	for name := range w.Terms {
+	for name := range l.Terms {
 		if _, ok := s.index[name]; !ok {
 			unknown = append(unknown, name)
 		}
@@ -99,7 +156,7 @@ func (w *Weights) Compile(g *rules.Game) error {
 	}
 	vec := make([]float64, len(s.Names))
 	for i, name := range s.Names {
-		v, ok := w.Terms[name]
+		v, ok := l.Terms[name]
 		if !ok && s.optional[i] {
 			continue // a family newer than the file: weight 0
 		}
@@ -114,19 +171,13 @@ func (w *Weights) Compile(g *rules.Game) error {
 		}
 		vec[i] = v
 	}
-	if w.Policy != nil {
-		if err := w.Policy.Compile(g); err != nil {
-			return err
-		}
-	}
-	if w.Net != nil {
-		if err := w.Net.Compile(g); err != nil {
-			return err
-		}
-	}
-	w.Vec, w.schema = vec, s
+	l.vec, l.schema = vec, s
 	return nil
 }
+
+// Model returns the Evaluator of the compiled terms (an Evaluator without
+// the value network: that is a part of its own).
+func (l *Linear) Model(g *rules.Game) Model { return newEvaluator(l.schema, l.vec) }
 
 // Schema returns the schema w was compiled against (nil before Compile).
 func (w *Weights) Schema() *Schema { return w.schema }
@@ -181,7 +232,9 @@ func (w *Weights) Encode() ([]byte, error) {
 }
 
 // Eval is weights . features of st for the side to move, in pawn units,
-// plus the value network's output when w has one (Net). scratch is reused
+// plus the value network's output when w has one (Net). The parts of other
+// kinds (Parts) are not counted: the search's value is Model's, which
+// counts every part. scratch is reused
 // for the features; pass a slice with capacity for the schema's names to
 // avoid allocating. w must be compiled.
 func (w *Weights) Eval(st rules.State, scratch []Feature) float64 {

@@ -12,8 +12,9 @@ import (
 // FuzzParseGameWeights parses arbitrary bytes as weights of one of the four
 // games: a one-line error, or weights that are finite, within MaxWeight and
 // evaluate the start position to a finite number (a value network
-// included). Seeds:
-// testdata/fuzz/FuzzParseGameWeights holds the shipped weights files.
+// included), by Weights.Eval and by the model the search asks. Seeds:
+// testdata/fuzz/FuzzParseGameWeights holds the shipped weights files
+// (format 1); the Nana shogi seed below is of format 2 (the model list).
 func FuzzParseGameWeights(f *testing.F) {
 	names := rules.Names()
 	f.Add(uint8(0), []byte(`{"format":1,"game":"typhoon","version":"x","terms":{}}`))
@@ -51,6 +52,9 @@ func FuzzParseGameWeights(f *testing.F) {
 		}
 		if e := w.Eval(g.Start(), nil); math.IsNaN(e) || math.IsInf(e, 0) {
 			t.Errorf("start evaluates to %v", e)
+		}
+		if e := w.Model().Evaluate(g.Start()); math.IsNaN(e) || math.IsInf(e, 0) {
+			t.Errorf("the model values the start %v", e)
 		}
 	})
 }

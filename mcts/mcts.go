@@ -220,8 +220,8 @@ type node struct {
 type Searcher struct {
 	cfg       Config
 	weights   *features.Weights
-	eval      *features.Evaluator // snapshot of weights for leaf values
-	given     *features.Weights   // as passed to New
+	model     *features.Stack   // the one place the search asks for values and move logits (a snapshot of weights)
+	given     *features.Weights // as passed to New
 	game      *rules.Game
 	nodes     []node
 	spare     []node // second pool for Advance's compaction
@@ -231,11 +231,9 @@ type Searcher struct {
 	noise     []float64
 	rootMoved bool                 // the root was reached by Advance: its move is known
 	vals      *features.MoveValues // material per kind and promotion gains, for priors
-	// PriorsLearned: the weights' policy, its scorer over the move
-	// features, their scratch and input (nil policy with the other priors).
-	policy     *features.Policy
-	moveSchema *features.MoveSchema
-	moveScorer *features.MoveScorer
+	// PriorsLearned: the priors are the model's logits, with the move
+	// features' scratch and input.
+	modelPrior bool
 	moveFeats  features.MoveFeatures
 	moveIn     features.MoveInput
 	rng        *rand.Rand
@@ -294,29 +292,20 @@ func New(g *rules.Game, cfg Config, w *features.Weights) (*Searcher, error) {
 	if w != nil && w.Game != g.Name {
 		return nil, fmt.Errorf("mcts: weights %s are for game %q, not %q", w.Version, w.Game, g.Name)
 	}
-	if w != nil && (w.Schema() == nil || w.Schema().Game != g || len(w.Vec) != len(w.Schema().Names)) {
-		c := *w
-		if err := c.Compile(g); err != nil {
+	if w != nil {
+		c, err := w.CompiledFor(g)
+		if err != nil {
 			return nil, fmt.Errorf("mcts: weights %s: %w", w.Version, err)
 		}
-		w = &c
+		w = c
 	}
 	priors := cfg.Resolved(g).Priors
-	if priors == PriorsLearned && (w == nil || w.Policy == nil) {
+	if priors == PriorsLearned && (w == nil || !w.HasPolicy()) {
 		version := "the starting estimate"
 		if w != nil {
 			version = "weights " + w.Version
 		}
 		return nil, fmt.Errorf("mcts: --priors learned needs weights with a policy section; %s has none (fit one with taifu tune)", version)
-	}
-	if (priors == PriorsLearned || priors == PriorsAuto) && w != nil && w.Policy != nil && len(w.Policy.Vec) != len(features.MovesFor(g).Names) {
-		p := *w.Policy
-		if err := p.Compile(g); err != nil {
-			return nil, fmt.Errorf("mcts: weights %s: %w", w.Version, err)
-		}
-		c := *w
-		c.Policy = &p
-		w = &c
 	}
 	if cfg.CPuct == 0 {
 		cfg.CPuct = DefaultCPuct
@@ -374,24 +363,21 @@ func (s *Searcher) setGame(g *rules.Game) {
 		s.weights = features.Starting(g)
 	}
 	s.vals = features.NewMoveValues(s.weights)
+	s.model = s.weights.Model()
 	if s.priorKind == PriorsAuto {
 		s.priorKind = PriorsThreats
-		if s.weights.Policy != nil {
+		if s.model.HasPolicy() {
 			s.priorKind = PriorsLearned
 		}
 	}
-	s.policy = nil
-	if s.priorKind == PriorsLearned {
-		s.policy = s.weights.Policy
-		s.moveSchema = features.MovesFor(g)
-		s.moveScorer = s.moveSchema.Scorer(s.policy.Vec)
+	s.modelPrior = s.priorKind == PriorsLearned
+	if s.modelPrior {
 		s.moveIn = features.MoveInput{HandUnit: s.priorUnit, HandCheck: s.checkLog}
 	}
 	s.refineAt = 0
-	if s.policy != nil && s.policy.Hidden != nil && r.PolicyRefine > 0 {
+	if s.modelPrior && s.model.Refines() && r.PolicyRefine > 0 {
 		s.refineAt = int32(min(r.PolicyRefine, math.MaxInt32))
 	}
-	s.eval = s.weights.Evaluator()
 	s.fpuRed = max(r.FPUReduction, 0)
 	s.earlyStop = max(r.EarlyStop, 0)
 	s.histW = max(float64(r.History), 0)
@@ -465,7 +451,7 @@ func (s *Searcher) Search(st rules.State) Result {
 		start = time.Now()
 	}
 	s.prepare(st)
-	res := Result{StaticEval: s.eval.Eval(st)}
+	res := Result{StaticEval: s.model.Evaluate(st)}
 	if s.nodes[0].flags&(expanded|terminal) == 0 {
 		v := s.expand(0, st)
 		s.path = append(s.path[:0], 0)
@@ -728,7 +714,7 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 	var checks []rules.Move
 	t, tactical := st.(rules.Tactical)
 	mate := tactical && s.tactics&TacticsMate != 0
-	if mate || (tactical && s.policy != nil) { // the mate in one below, and priors
+	if mate || (tactical && s.modelPrior) { // the mate in one below, and priors
 		checks = t.Checks(s.cbuf[:0])
 		s.cbuf = checks
 	}
@@ -738,9 +724,9 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 	e, haveEval := 0.0, false
 	if s.priorKind != PriorsCaptures {
 		if s.tactics&TacticsQuiesce == 0 {
-			e, haveEval = s.eval.Eval(st), true
+			e, haveEval = s.model.Evaluate(st), true
 		}
-		th = s.eval.Threats(st, haveEval)
+		th = s.model.Threats(st, haveEval)
 	}
 	s.priors(st, ms, checks, th, s.lastTo(idx))
 	first := int32(len(s.nodes))

@@ -24,8 +24,9 @@ const DefaultPolicyRefine = 16
 const PolicyRefineOff = -1
 
 // refinePriors sets the priors of node idx's children (position st, which
-// is left as it is) to the softmax of the learned policy's logits with its
-// hidden layer, divided by Config.PolicyTemp, and marks the node refined.
+// is left as it is) to the softmax of the model's logits with its refining
+// parts (the policy's hidden layer: features.HeadRefine), divided by
+// Config.PolicyTemp, and marks the node refined.
 // The value priors, which weighed the priors it replaces, are to be
 // weighed again (the valued flag is cleared).
 func (s *Searcher) refinePriors(idx int32, st rules.State) {
@@ -47,11 +48,10 @@ func (s *Searcher) refinePriors(idx int32, st rules.State) {
 		s.cbuf = checks
 	}
 	in := &s.moveIn
-	in.Threats, in.Checks, in.LastTo = s.eval.Threats(st, false), checks, s.lastTo(idx)
-	s.moveSchema.Compute(&s.moveFeats, st, ms, s.vals, in)
-	in.Checks = nil
+	in.Threats, in.Checks, in.LastTo = s.model.Threats(st, false), checks, s.lastTo(idx)
 	l := s.logitBuf(k)
-	s.policy.Logits(l, &s.moveFeats)
+	s.model.Logits(l, &s.moveFeats, st, ms, s.vals, in, true)
+	in.Checks = nil
 	s.policySoftmax(l)
 	for i, p := range l {
 		s.nodes[first+int32(i)].prior = float32(p)

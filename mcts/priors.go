@@ -27,10 +27,12 @@ const (
 	// PriorsCaptures: captures, conversions and promotions only (the
 	// search's priors before PriorsThreats).
 	PriorsCaptures
-	// PriorsLearned: the weights' policy section (features.Policy), a
-	// linear softmax over the move features (features.MoveSchema) fitted
-	// to the search's visit counts by `taifu tune`. The weights must carry
-	// a policy (New errs otherwise).
+	// PriorsLearned: the softmax of the model's move logits
+	// (features.Stack: the weights' policy, a linear softmax over the
+	// move features fitted to the search's visit counts by `taifu tune`,
+	// with its hidden layer where the search refines, and any other part
+	// with a policy head). The weights must carry a policy (New errs
+	// otherwise).
 	PriorsLearned
 	// PriorsAuto: PriorsLearned when the weights carry a policy section,
 	// else PriorsThreats. A game whose learned priors won at equal time
@@ -93,10 +95,10 @@ func (p *Priors) UnmarshalText(text []byte) error {
 }
 
 // priors fills s.logits with the softmax of each move's logit. With
-// PriorsLearned, the logit is the weights' policy (features.Policy) of the
-// move's features (features.MoveSchema.Compute, with th and checks and the
-// destination of the move into the node, lastTo), summed as they are
-// computed (features.MoveScorer), divided by Config.PolicyTemp. Else it is the hand
+// PriorsLearned, the logit is the model's (features.Stack.Logits, its
+// refining parts left out) of the move's features (with th and checks and
+// the destination of the move into the node, lastTo), divided by
+// Config.PolicyTemp. Else it is the hand
 // prior (features.HandLogit): the material the move captures (by the
 // weights' material/TOKEN values), twice the material it converts, and the
 // material gained by promoting, with th (when it holds counts) the
@@ -106,10 +108,10 @@ func (p *Priors) UnmarshalText(text []byte) error {
 // subsequence of ms, in ms's order, as rules.Tactical.Checks lists them).
 func (s *Searcher) priors(st rules.State, ms, checks []rules.Move, th features.Threats, lastTo int) {
 	s.logits = s.logitBuf(len(ms))
-	if s.policy != nil {
+	if s.modelPrior {
 		in := &s.moveIn
 		in.Threats, in.Checks, in.LastTo = th, checks, lastTo
-		s.moveScorer.Logits(s.logits, &s.moveFeats, st, ms, s.vals, in)
+		s.model.Logits(s.logits, &s.moveFeats, st, ms, s.vals, in, false)
 		in.Checks = nil
 		s.bestCapture = s.moveFeats.BestCapture
 		s.policySoftmax(s.logits)

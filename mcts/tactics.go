@@ -140,7 +140,7 @@ func (s *Searcher) quiesce(st rules.State, alpha, beta float64, d int, ms []rule
 			return features.OutcomeEval(st, o)
 		}
 	}
-	stand := s.eval.Eval(st)
+	stand := s.model.Evaluate(st)
 	if d >= quiesceDepth || s.qnodes >= s.qmax || stand >= beta {
 		return stand
 	}
@@ -226,7 +226,7 @@ func (s *Searcher) leafValue(st rules.State, ms []rules.Move) float64 {
 		s.qnodes = 0
 		e = s.quiesce(st, math.Inf(-1), math.Inf(1), 0, ms)
 	} else {
-		e = s.eval.Eval(st)
+		e = s.model.Evaluate(st)
 	}
 	return s.squash(e)
 }

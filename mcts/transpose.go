@@ -55,7 +55,7 @@ type expansionEntry struct {
 // expansionKey is the key of node idx's expansion, st its position.
 func (s *Searcher) expansionKey(idx int32, st rules.State) uint64 {
 	k := st.Hash()
-	if s.policy != nil {
+	if s.modelPrior {
 		k ^= uint64(s.lastTo(idx)+2) * 0x9e3779b97f4a7c15
 	}
 	return k

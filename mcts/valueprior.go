@@ -41,7 +41,7 @@ func (s *Searcher) valuePriors(idx int32, st rules.State) {
 	for i := range l {
 		ch := &s.nodes[first+int32(i)]
 		st.Make(ch.move)
-		v := -s.squash(s.eval.Eval(st)) // the evaluation is the side to move's: the mover's opponent
+		v := -s.squash(s.model.Evaluate(st)) // the evaluation is the side to move's: the mover's opponent
 		st.Unmake()
 		l[i] = math.Log(float64(ch.prior)) + c*v
 		maxL = max(maxL, l[i])

@@ -145,7 +145,7 @@ func Parse(data []byte, name string, g *rules.Game) (*features.Weights, error) {
 }
 
 // want is what a weights file is, for errors about files that are not.
-const want = "want a weights file: JSON with format, game, version and terms, as taifu tune writes"
+const want = "want a weights file: JSON with format, game, version and a model list (or format 1's terms), as taifu tune writes"
 
 // notWeights returns an error saying what data is when it is plainly not a
 // weights file (Parquet, not JSON, another JSON file of taifu's), else nil.
@@ -163,8 +163,11 @@ func notWeights(data []byte, name string) error {
 	if json.Unmarshal(data, &keys) != nil {
 		return nil // ParseWeights says where the JSON is broken
 	}
-	if _, ok := keys["terms"]; ok {
+	if _, ok := keys["model"]; ok {
 		return nil
+	}
+	if _, ok := keys["terms"]; ok {
+		return nil // format 1: the three sections
 	}
 	has := func(k ...string) bool {
 		for _, k := range k {
@@ -193,7 +196,7 @@ func notWeights(data []byte, name string) error {
 		if len(names) > 6 {
 			names = append(names[:6], "...")
 		}
-		what = fmt.Sprintf("JSON without terms (keys: %s)", strings.Join(names, ", "))
+		what = fmt.Sprintf("JSON without a model list or terms (keys: %s)", strings.Join(names, ", "))
 	}
 	return fmt.Errorf("%s is %s, not weights; %s", name, what, want)
 }

@@ -81,7 +81,7 @@ func TestNotWeights(t *testing.T) {
 		{"parquet", "PAR1\x15\x04\x15\x80\x01", []string{"is a Parquet file", "not weights", "want a weights file"}},
 		{"match report", `{"a": "x", "b": "y", "games": 2, "records": []}`, []string{"is a match report, not weights"}},
 		{"training state", `{"game": "testgame", "generations": []}`, []string{"is a training run's state, not weights"}},
-		{"other JSON", `{"hello": 1}`, []string{"is JSON without terms (keys: hello), not weights"}},
+		{"other JSON", `{"hello": 1}`, []string{"is JSON without a model list or terms (keys: hello), not weights"}},
 		{"PGN", "[Event \"x\"]\n1. e4 *\n", []string{`is not JSON (it starts with "[Event \"")`}},
 		{"empty", "\n", []string{"is empty"}},
 		{"broken JSON", `{"terms": `, []string{"bad JSON"}},
