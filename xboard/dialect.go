@@ -12,14 +12,19 @@ import (
 	"strings"
 
 	"taifu/rules"
+	"taifu/rules/chess"
 )
 
 // dialectOf returns how positions and moves of g are written on the wire: the
 // game's registered XBoard dialect (Tori shogi as Sjaak II and XBoard write
-// it), or else taifu's own notation (NOTATION.md) under taifu's game name.
+// it), chess as XBoard writes it ("normal", rules/chess's XBoardDialect), or
+// else taifu's own notation (NOTATION.md) under taifu's game name.
 func dialectOf(g *rules.Game) *rules.XBoardDialect {
 	if d := rules.XBoard(g); d != nil {
 		return d
+	}
+	if g == chess.Game {
+		return chess.XBoardDialect
 	}
 	return &rules.XBoardDialect{
 		Variant:   g.Name,

@@ -2,21 +2,62 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
+// waitWriter is an engine's output that closes seen once want is written.
+type waitWriter struct {
+	mu   sync.Mutex
+	b    bytes.Buffer
+	want string
+	seen chan struct{}
+	once sync.Once
+}
+
+func (w *waitWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.b.Write(p)
+	if strings.Contains(w.b.String(), w.want) {
+		w.once.Do(func() { close(w.seen) })
+	}
+	return len(p), nil
+}
+
+func (w *waitWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
+}
+
+// waitReader reads r once wait is closed.
+type waitReader struct {
+	wait <-chan struct{}
+	r    io.Reader
+}
+
+func (w *waitReader) Read(p []byte) (int, error) {
+	<-w.wait
+	return w.r.Read(p)
+}
+
 // TestXboardCommand drives "taifu xboard" the way Sjaak II's opponents are
-// driven: handshake, a move, ping, quit.
+// driven: handshake, a move, ping (answered after the move), and "quit"
+// once the pong is read (a "quit" during the search would end it unplayed).
 func TestXboardCommand(t *testing.T) {
 	old := xboardInput
 	defer func() { xboardInput = old }()
-	xboardInput = strings.NewReader("xboard\nprotover 2\nnew\nvariant torishogi\nst 0.05\nusermove c3c4\nping 1\nquit\n")
-	var out, errb bytes.Buffer
-	if code := run([]string{"xboard", "--playouts", "20"}, &out, &errb); code != 0 {
+	out := &waitWriter{want: "pong 1\n", seen: make(chan struct{})}
+	xboardInput = io.MultiReader(strings.NewReader("xboard\nprotover 2\nnew\nvariant torishogi\nst 0.05\nusermove c3c4\nping 1\n"),
+		&waitReader{wait: out.seen, r: strings.NewReader("quit\n")})
+	var errb bytes.Buffer
+	if code := run([]string{"xboard", "--playouts", "20"}, out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
@@ -24,9 +65,10 @@ func TestXboardCommand(t *testing.T) {
 	if len(lines) != 15 || !strings.HasPrefix(lines[3], "setup (") || !strings.HasPrefix(lines[13], "move ") || lines[14] != "pong 1" {
 		t.Errorf("replies %q", lines)
 	}
+	var outb bytes.Buffer
 	for _, bad := range [][]string{{"xboard", "--game", "xiangqi"}, {"xboard", "--weights", "/nonexistent.json"}, {"xboard", "--playouts", "-1"}, {"xboard", "--tactics", "junk"}, {"xboard", "--priors", "junk"}} {
 		errb.Reset()
-		if code := run(bad, &out, &errb); code == 0 || strings.Count(errb.String(), "\n") != 1 {
+		if code := run(bad, &outb, &errb); code == 0 || strings.Count(errb.String(), "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q", bad, code, errb.String())
 		}
 	}
