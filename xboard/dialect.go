@@ -54,8 +54,13 @@ func parseWireMove(d *rules.XBoardDialect, st rules.State, text string) (rules.M
 	return m, nil
 }
 
-// gameByVariant returns the game XBoard calls variant.
+// gameByVariant returns the game XBoard calls variant, or the game of
+// that name in taifu ("chess", the variant of results files written before
+// chess was spoken as XBoard's "normal").
 func gameByVariant(variant string) (*rules.Game, error) {
+	if g, err := rules.Lookup(variant); err == nil {
+		return g, nil
+	}
 	for _, n := range rules.Names() {
 		g, _ := rules.Lookup(n)
 		if dialectOf(g).Variant == variant {
@@ -63,6 +68,17 @@ func gameByVariant(variant string) (*rules.Game, error) {
 		}
 	}
 	return nil, fmt.Errorf("unknown variant %q (known: %s)", clip(variant), strings.Join(variants(), ", "))
+}
+
+// sameVariant reports whether variants a and b name one game
+// (gameByVariant).
+func sameVariant(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ga, err := gameByVariant(a)
+	gb, errb := gameByVariant(b)
+	return err == nil && errb == nil && ga == gb
 }
 
 // variants lists the variant names of every registered game.

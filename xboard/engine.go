@@ -112,11 +112,9 @@ func NewEngine(opt Options, out io.Writer) (*Engine, error) {
 }
 
 func (e *Engine) setGame(name string) error {
-	g, err := rules.Lookup(name)
+	g, err := gameByVariant(name)
 	if err != nil {
-		if g, err = gameByVariant(name); err != nil {
-			return err
-		}
+		return err
 	}
 	if _, ok := e.weights[g]; !ok && e.opt.Weights != nil {
 		w, err := e.opt.Weights(g)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -164,5 +165,30 @@ func TestEngineMatchStart(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "dead engine: cannot start") {
 		t.Errorf("a dying engine: %v\n%s\nwant its standard error shown", err, out)
+	}
+}
+
+// TestVoidEngineMatch: against an engine whose every move is illegal no
+// game is scored; the match says so without a score or an Elo and exits
+// non-zero (it printed "0 games ... Elo +0.0" and exited 0).
+func TestVoidEngineMatch(t *testing.T) {
+	bin := taifuBinary(t)
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.sh")
+	os.WriteFile(bad, []byte(`#!/bin/sh
+while read -r l; do
+	case "$l" in
+	protover*) echo 'feature myname="bad" usermove=1 setboard=1 ping=1 done=1' ;;
+	ping*) echo "pong ${l#ping }" ;;
+	go) echo "move z9z9" ;;
+	quit) exit 0 ;;
+	esac
+done
+`), 0o755)
+	cmd := exec.Command(bin, "match", "--game", "torishogi", "--engine", bad, "--a", "start", "--playouts", "5",
+		"--games", "2", "--tc", "0.2", "--results", filepath.Join(dir, "r.json"))
+	out, err := cmd.CombinedOutput()
+	if err == nil || regexp.MustCompile(`Elo [+-]|score [0-9]`).Match(out) || !strings.Contains(string(out), "void match: none of its 2 games was scored") {
+		t.Errorf("void match: %v\n%s", err, out)
 	}
 }
