@@ -276,6 +276,8 @@ type Searcher struct {
 	history  []historyEntry // Config.History's table (history.go); nil until a game searched with it
 	histW    float64        // Config.History resolved for the game (HistoryWeight); 0: none
 	rootSide rules.Side     // side to move at the root, for the history's keys
+
+	halt haltFlag // SetHalt's flag (control.go)
 }
 
 // New returns a Searcher of game g. w may be nil, in which case g's
@@ -504,6 +506,9 @@ func (s *Searcher) Search(st rules.State) Result {
 	// (reserveNodes).
 	loopFrom, firstNodes, reserved := time.Now(), len(s.nodes), s.cfg.TimeLimit <= 0
 	for res.Playouts < budget && s.nodes[0].proven == 0 && !s.full {
+		if res.Playouts%16 == 0 && s.halted() {
+			break
+		}
 		if s.cfg.TimeLimit > 0 && res.Playouts%16 == 0 {
 			now := time.Now()
 			if now.After(deadline) {

@@ -363,8 +363,8 @@ func (s *Searcher) mates(t rules.Tactical, st rules.State, n, d int) bool {
 // to a mate within n-1 further moves of the attacker, whatever it plays.
 func (s *Searcher) defenceFails(t rules.Tactical, st rules.State, n, d int) bool {
 	s.mnodes++
-	if s.mnodes&31 == 0 && !s.mdeadline.IsZero() && time.Now().After(s.mdeadline) {
-		s.mnodes = s.mmax // out of time: the search gives up
+	if s.mnodes&31 == 0 && (s.halted() || !s.mdeadline.IsZero() && time.Now().After(s.mdeadline)) {
+		s.mnodes = s.mmax // out of time or halted: the search gives up
 	}
 	if o := st.Ended(); o.Ended {
 		return !o.Draw && o.Winner != st.SideToMove()

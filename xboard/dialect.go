@@ -12,14 +12,19 @@ import (
 	"strings"
 
 	"taifu/rules"
+	"taifu/rules/chess"
 )
 
 // dialectOf returns how positions and moves of g are written on the wire: the
 // game's registered XBoard dialect (Tori shogi as Sjaak II and XBoard write
-// it), or else taifu's own notation (NOTATION.md) under taifu's game name.
+// it), chess as XBoard writes it ("normal", rules/chess's XBoardDialect), or
+// else taifu's own notation (NOTATION.md) under taifu's game name.
 func dialectOf(g *rules.Game) *rules.XBoardDialect {
 	if d := rules.XBoard(g); d != nil {
 		return d
+	}
+	if g == chess.Game {
+		return chess.XBoardDialect
 	}
 	return &rules.XBoardDialect{
 		Variant:   g.Name,
@@ -49,8 +54,13 @@ func parseWireMove(d *rules.XBoardDialect, st rules.State, text string) (rules.M
 	return m, nil
 }
 
-// gameByVariant returns the game XBoard calls variant.
+// gameByVariant returns the game XBoard calls variant, or the game of
+// that name in taifu ("chess", the variant of results files written before
+// chess was spoken as XBoard's "normal").
 func gameByVariant(variant string) (*rules.Game, error) {
+	if g, err := rules.Lookup(variant); err == nil {
+		return g, nil
+	}
 	for _, n := range rules.Names() {
 		g, _ := rules.Lookup(n)
 		if dialectOf(g).Variant == variant {
@@ -58,6 +68,17 @@ func gameByVariant(variant string) (*rules.Game, error) {
 		}
 	}
 	return nil, fmt.Errorf("unknown variant %q (known: %s)", clip(variant), strings.Join(variants(), ", "))
+}
+
+// sameVariant reports whether variants a and b name one game
+// (gameByVariant).
+func sameVariant(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ga, err := gameByVariant(a)
+	gb, errb := gameByVariant(b)
+	return err == nil && errb == nil && ga == gb
 }
 
 // variants lists the variant names of every registered game.

@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"taifu/features"
@@ -17,7 +19,11 @@ import (
 // Options configure an Engine.
 type Options struct {
 	Name string // myname; "" gives "taifu"
-	Game string // game after "new" until a "variant" command; "" gives DefaultGame()
+	// Game is the game after "new" until a "variant" command. "" gives
+	// DefaultGame(), standard chess, which "new" means in the protocol
+	// (XBoard sends no "variant" for it); a program started for one game
+	// (taifu xboard --game) names it here.
+	Game string
 	// Config is the search (mcts.Config's defaults for zero fields):
 	// Playouts caps the playouts per move (0: as many as the time allows),
 	// TimeLimit is the clock's (set before every move), Seed seeds it.
@@ -45,8 +51,22 @@ type Engine struct {
 	weights map[*rules.Game]*features.Weights
 	search  uint64 // searches made
 	// searchers holds one search per game, kept between moves so that
-	// its tree and node pool are reused (Advance after every move).
+	// its tree and node pool are reused (Advance after every move). A
+	// game's is made when the game is chosen (NewEngine, "new",
+	// "variant"), so that the tables it builds on first use (Typhoon's
+	// take half a second) are not built on the clock.
 	searchers map[*rules.Game]*mcts.Searcher
+
+	// Run reads commands beside the search (async): halt ends the search
+	// under way (every searcher's SetHalt flag), job is that search (nil
+	// when none), pending the commands read during it, carried out after.
+	async   bool
+	halt    atomic.Bool
+	job     *searchJob
+	pending []string
+	outMu   sync.Mutex // the search's thinking lines and Run's replies
+	// tree searches one tree (searchTree; tests replace it).
+	tree func(s *mcts.Searcher, st rules.State) (res mcts.Result, full bool)
 
 	// time control
 	moveTime   time.Duration // st; 0 when level rules
@@ -58,15 +78,13 @@ type Engine struct {
 	maxDepth   int // sd (recorded; MCTS has no depth, so it caps playouts at 100*sd)
 }
 
-// DefaultGame is the game an engine plays when Options.Game is empty: the
-// first registered game (in name order) that XBoard knows by its own name,
-// i.e. that has an XBoard dialect (Tori shogi among the shipped games), or ""
-// when none has.
+// DefaultGame is the game an engine plays when Options.Game is empty:
+// the protocol's game, the registered game XBoard calls "normal" (standard
+// chess, the game after "new" when no "variant" follows), or "" when none
+// is registered.
 func DefaultGame() string {
-	for _, name := range rules.Names() {
-		if g, err := rules.Lookup(name); err == nil && rules.XBoard(g) != nil {
-			return name
-		}
+	if g, err := gameByVariant("normal"); err == nil {
+		return g.Name
 	}
 	return ""
 }
@@ -85,7 +103,7 @@ func NewEngine(opt Options, out io.Writer) (*Engine, error) {
 	if err := opt.Config.Validate(); err != nil {
 		return nil, err
 	}
-	e := &Engine{opt: opt, out: out, weights: map[*rules.Game]*features.Weights{}, searchers: map[*rules.Game]*mcts.Searcher{}}
+	e := &Engine{opt: opt, out: out, weights: map[*rules.Game]*features.Weights{}, searchers: map[*rules.Game]*mcts.Searcher{}, tree: searchTree}
 	if err := e.setGame(opt.Game); err != nil {
 		return nil, err
 	}
@@ -94,11 +112,9 @@ func NewEngine(opt Options, out io.Writer) (*Engine, error) {
 }
 
 func (e *Engine) setGame(name string) error {
-	g, err := rules.Lookup(name)
+	g, err := gameByVariant(name)
 	if err != nil {
-		if g, err = gameByVariant(name); err != nil {
-			return err
-		}
+		return err
 	}
 	if _, ok := e.weights[g]; !ok && e.opt.Weights != nil {
 		w, err := e.opt.Weights(g)
@@ -106,6 +122,14 @@ func (e *Engine) setGame(name string) error {
 			return err
 		}
 		e.weights[g] = w
+	}
+	if e.searchers[g] == nil {
+		s, err := mcts.New(g, e.opt.Config, e.weights[g])
+		if err != nil {
+			return err
+		}
+		s.SetHalt(&e.halt)
+		e.searchers[g] = s
 	}
 	e.game, e.dialect, e.st = g, dialectOf(g), g.Start()
 	return nil
@@ -117,23 +141,96 @@ func (e *Engine) State() rules.State { return e.st }
 // Run reads commands from r until "quit" or the end of input. Lines may be
 // of any length (a longer line than the protocol needs is answered with an
 // error like any bad command).
+//
+// The engine's searches run beside the reading, so that a command can reach
+// one: "?" ends it and the engine plays the best move found so far; "quit"
+// or the end of input end it and Run returns at once, with no move; "new",
+// "force", "result", "setboard", "variant", "undo", "remove" and "edit"
+// end it, the move unplayed, and are then carried out. Every other command
+// read during a search (ping, time, usermove, ...) waits until the engine
+// has moved.
 func (e *Engine) Run(r io.Reader) error {
-	br := bufio.NewReader(r)
+	lines := make(chan readResult)
+	done := make(chan struct{})
+	defer close(done)
+	go readLines(r, lines, done)
+	e.async = true
+	defer func() { e.async = false }()
 	for {
-		l, err := readLine(br)
-		if err == io.EOF {
-			return nil
+		if e.job == nil {
+			var l string
+			if len(e.pending) > 0 {
+				l, e.pending = e.pending[0], e.pending[1:]
+			} else {
+				in := <-lines
+				if in.err != nil {
+					return eofNil(in.err)
+				}
+				l = in.line
+			}
+			if e.Handle(l) {
+				return nil
+			}
+			continue
 		}
-		if err != nil {
-			return err
-		}
-		if e.Handle(l) {
-			return nil
+		select {
+		case <-e.job.done:
+			e.finish()
+		case in := <-lines:
+			if in.err != nil {
+				e.abandon()
+				return eofNil(in.err)
+			}
+			switch cmd, _, _ := strings.Cut(strings.TrimSpace(in.line), " "); cmd {
+			case "?":
+				e.halt.Store(true)
+				<-e.job.done
+				e.finish()
+			case "quit", "new", "force", "result", "setboard", "variant", "undo", "remove", "edit":
+				e.abandon()
+				e.pending = append(e.pending, in.line)
+			default:
+				e.pending = append(e.pending, in.line)
+			}
 		}
 	}
 }
 
-func (e *Engine) printf(format string, a ...any) { fmt.Fprintf(e.out, format+"\n", a...) }
+// readResult is one line read by readLines, or the error that ended them.
+type readResult struct {
+	line string
+	err  error
+}
+
+// readLines sends r's lines to lines, then the error that ends them (io.EOF
+// at the end), until done is closed.
+func readLines(r io.Reader, lines chan<- readResult, done <-chan struct{}) {
+	br := bufio.NewReader(r)
+	for {
+		l, err := readLine(br)
+		select {
+		case lines <- readResult{l, err}:
+		case <-done:
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func eofNil(err error) error {
+	if err == io.EOF {
+		return nil
+	}
+	return err
+}
+
+func (e *Engine) printf(format string, a ...any) {
+	e.outMu.Lock()
+	defer e.outMu.Unlock()
+	fmt.Fprintf(e.out, format+"\n", a...)
+}
 
 // Handle carries out one command line and reports whether it was "quit".
 func (e *Engine) Handle(line string) (quit bool) {
@@ -147,8 +244,9 @@ func (e *Engine) Handle(line string) (quit bool) {
 	case "xboard", "accepted", "rejected", "hard", "easy", "random", "computer",
 		"name", "rating", "ics", "cores", "memory", "option", "exit", "?", "nps",
 		".", "bk", "hint", "draw", "egtpath":
-		// Nothing to do: no pondering, no book, fixed strength; "?" arrives
-		// only between searches, which never block on input.
+		// Nothing to do: no pondering, no book, fixed strength; "?"
+		// reaches a search under way in Run, and between searches does
+		// nothing.
 	case "protover":
 		e.printf("feature done=0")
 		e.printf("feature myname=\"%s\" variants=\"%s\"", e.opt.Name, strings.Join(variants(), ","))
@@ -313,6 +411,13 @@ func (e *Engine) reportEnd() bool {
 	return true
 }
 
+// abandon ends the search under way and drops its move.
+func (e *Engine) abandon() {
+	e.halt.Store(true)
+	<-e.job.done
+	e.job = nil
+}
+
 // ResultText is the PGN result of an ended game: "1-0" when the first
 // player (XBoard's "white") won.
 func ResultText(o rules.Outcome) string {
@@ -327,46 +432,145 @@ func ResultText(o rules.Outcome) string {
 	return "0-1"
 }
 
-// think searches the position and plays the move.
+// searchJob is a search of the engine's move: its result, set before done
+// is closed.
+type searchJob struct {
+	done chan struct{}
+	res  found
+}
+
+// found is what think's search found.
+type found struct {
+	move     rules.Move
+	value    float64 // for the side to move, in [-1, 1]
+	playouts int
+	trees    int
+}
+
+// think searches the position and plays the move: at once, or under Run
+// in a goroutine of its own, the move played by finish when it ends.
 func (e *Engine) think() {
 	if e.reportEnd() {
 		e.force = true
 		return
 	}
-	now := time.Now
-	if e.opt.Now != nil {
-		now = e.opt.Now
-	}
-	start := now()
 	playouts := e.opt.Playouts
 	if e.maxDepth > 0 && (playouts == 0 || playouts > 100*e.maxDepth) {
 		playouts = 100 * e.maxDepth
 	}
 	e.search++
-	searcher := e.searchers[e.game]
-	if searcher == nil {
-		var err error
-		searcher, err = mcts.New(e.game, e.opt.Config, e.weights[e.game])
-		if err != nil {
-			e.printf("Error (weights): %s", err)
-			e.force = true
-			return
-		}
-		e.searchers[e.game] = searcher
+	e.halt.Store(false)
+	e.job = &searchJob{done: make(chan struct{})}
+	job, s, st, allot := e.job, e.searchers[e.game], e.st, e.Allotment()
+	run := func() {
+		job.res = e.searchMove(s, st, playouts, allot)
+		close(job.done)
 	}
-	searcher.SetLimits(playouts, e.Allotment())
-	res := searcher.Search(e.st)
-	searcher.Advance(e.st, res.Move)
-	text := e.dialect.Move(res.Move)
-	if e.post {
-		cs := now().Sub(start).Milliseconds() / 10
-		e.printf("1 %d %d %d %s", centipawns(res.Value), cs, res.Playouts, text)
+	if e.async {
+		go run()
+		return
 	}
-	e.st.Make(res.Move)
-	e.printf("move %s", text)
+	run()
+	e.finish()
+}
+
+// finish plays the move of the search that has ended (e.job). The tree is
+// kept for the next search (Advance) after the move is sent: the copy of a
+// tree of millions of nodes takes a second or more.
+func (e *Engine) finish() {
+	m := e.job.res.move
+	e.job = nil
+	e.st.Make(m)
+	e.printf("move %s", e.dialect.Move(m))
 	if e.reportEnd() {
 		e.force = true
 	}
+	e.st.Unmake()
+	e.searchers[e.game].Advance(e.st, m)
+	e.st.Make(m)
+}
+
+// searchTree searches st with s's limits, reporting whether the tree
+// filled (mcts.MaxNodes) before they were spent.
+func searchTree(s *mcts.Searcher, st rules.State) (mcts.Result, bool) {
+	res := s.Search(st)
+	return res, s.Full()
+}
+
+// searchMove searches st for at most allot (and playouts, when not 0).
+// A tree that fills (mcts.MaxNodes: some 4 seconds of Tori shogi) ends its
+// search early; the time left then goes to a fresh tree, and so on while
+// a tenth of allot (and 50 ms) is left. Of several trees, the move played
+// is the one most visited over them all (their root visits summed, "root
+// parallelization") among the moves the trees chose, each of which its
+// tree's closing mate check passed; a tree that proved its root won or
+// lost plays its own move. With post, each tree adds a thinking line.
+func (e *Engine) searchMove(s *mcts.Searcher, st rules.State, playouts int, allot time.Duration) found {
+	now := time.Now
+	if e.opt.Now != nil {
+		now = e.opt.Now
+	}
+	start, end := now(), time.Now().Add(allot)
+	var out found
+	var value float64
+	var chosen []rules.Move // each tree's choice, in tree order
+	visits := map[rules.Move]int64{}
+	for {
+		left := time.Until(end)
+		budget := 0
+		if playouts > 0 {
+			budget = playouts - out.playouts
+		}
+		s.SetLimits(budget, left)
+		res, full := e.tree(s, st)
+		out.trees++
+		out.playouts += res.Playouts
+		value += res.Value * float64(res.Playouts)
+		for _, v := range res.Policy {
+			visits[v.Move] += int64(v.Visits)
+		}
+		chosen = append(chosen, res.Move)
+		out.move = res.Move
+		if res.Proven == 0 {
+			out.move = mostVisited(chosen, visits)
+		}
+		if out.playouts > 0 {
+			out.value = value / float64(out.playouts)
+		}
+		if res.Proven != 0 {
+			out.value = float64(res.Proven)
+		}
+		if e.post {
+			pv := s.PV(nil, out.move)
+			texts := make([]string, 0, len(pv))
+			for _, m := range pv {
+				texts = append(texts, e.dialect.Move(m))
+			}
+			if len(texts) == 0 {
+				texts = append(texts, e.dialect.Move(out.move))
+			}
+			cs := now().Sub(start).Milliseconds() / 10
+			e.printf("%d %d %d %d %s", len(texts), centipawns(out.value), cs, out.playouts, strings.Join(texts, " "))
+		}
+		left = time.Until(end)
+		if !full || res.Proven != 0 || e.halt.Load() || left < max(allot/10, 50*time.Millisecond) ||
+			(playouts > 0 && out.playouts >= playouts) {
+			return out
+		}
+		s.Reset()
+	}
+}
+
+// mostVisited returns the move of chosen with the most visits, the earliest
+// on a tie.
+func mostVisited(chosen []rules.Move, visits map[rules.Move]int64) rules.Move {
+	best := chosen[0]
+	for _, m := range chosen[1:] {
+		if visits[m] > visits[best] {
+			best = m
+		}
+	}
+	return best
 }
 
 // centipawns maps a root value in [-1, 1] to a score for the GUI: the

@@ -3,6 +3,7 @@ package xboard
 import (
 	"io"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -74,7 +75,7 @@ func TestHandshake(t *testing.T) {
 	c.Send("xboard")
 	c.Send("protover 2")
 	expect(t, c, "feature done=0")
-	expect(t, c, `feature myname="taifu" variants="chess,nanashogi,samarkand,torishogi,typhoon"`)
+	expect(t, c, `feature myname="taifu" variants="nanashogi,normal,samarkand,torishogi,typhoon"`)
 	l, _ := c.Next(time.Second)
 	for _, f := range []string{"setboard=1", "usermove=1", "san=0", "sigint=0", "ping=1", "playother=1", "done=1"} {
 		if !strings.Contains(l, " "+f) {
@@ -116,8 +117,8 @@ func TestGameWithDropsAndPromotions(t *testing.T) {
 	c.Send("usermove S@c2") // Black drops; the engine plays White after "go"
 	c.Send("go")
 	l, _ := c.Next(20 * time.Second)
-	if f := strings.Fields(l); len(f) != 5 || f[0] != "1" {
-		t.Errorf("thinking line %q: want ply score time nodes pv", l)
+	if f := strings.Fields(l); len(f) < 5 || f[0] != strconv.Itoa(len(f)-4) {
+		t.Errorf("thinking line %q: want depth score time nodes pv, the depth the pv's length", l)
 	}
 	l, _ = c.Next(20 * time.Second)
 	mv, ok := strings.CutPrefix(l, "move ")
@@ -153,10 +154,12 @@ func TestEngineMovesAfterUsermove(t *testing.T) {
 	variant(t, c, "torishogi")
 	c.Send("usermove c3c4")
 	l, _ := c.Next(20 * time.Second)
+	quiet(t, c) // the engine keeps its tree after sending the move
 	if !strings.HasPrefix(l, "move ") || e.State().Ply() != 2 {
 		t.Fatalf("after c3c4: %q at ply %d", l, e.State().Ply())
 	}
 	c.Send("new")
+	variant(t, c, "torishogi")
 	c.Send("force")
 	c.Send("usermove c3c4")
 	c.Send("playother") // engine plays Black, which is not on move
@@ -255,10 +258,11 @@ func TestTimeControl(t *testing.T) {
 			t.Errorf("%q answered %q", bad, l)
 		}
 	}
-	// A real search at st 0.05 moves (its own time check is mcts's).
+	// A real search at st 0.05 moves (its own time check is mcts's), in
+	// chess: the game after "new".
 	c.Send("new")
 	c.Send("st 0.05")
-	c.Send("usermove c3c4")
+	c.Send("usermove e2e4")
 	if l, _ := c.Next(20 * time.Second); !strings.HasPrefix(l, "move ") {
 		t.Errorf("st 0.05: %q", l)
 	}
@@ -380,7 +384,7 @@ func TestXBoardTranscript(t *testing.T) {
 	first := ""
 	for i := 0; i < 2; i++ {
 		l, _ := c.Next(20 * time.Second)
-		if i == 0 && !strings.HasPrefix(l, "1 ") {
+		if f := strings.Fields(l); i == 0 && (len(f) < 5 || f[0] != strconv.Itoa(len(f)-4)) {
 			t.Fatalf("want a thinking line, got %q", l)
 		}
 		first = l
@@ -389,7 +393,9 @@ func TestXBoardTranscript(t *testing.T) {
 		t.Fatalf("want a move, got %q", first)
 	}
 	var reply string
-	for _, m := range e.State().Legal(nil) {
+	st := torishogi.Game.Start() // the engine's copy is its own while it keeps its tree
+	st.Make(mustMove(t, st, strings.TrimPrefix(first, "move ")))
+	for _, m := range st.Legal(nil) {
 		reply = torishogi.XBoardMove(m)
 		break
 	}
@@ -400,19 +406,19 @@ func TestXBoardTranscript(t *testing.T) {
 	}
 }
 
-// TestDefaultGame: with no game given the engine plays the only shipped game
-// XBoard knows by name (Tori shogi, rules/torishogi's XBoard dialect), found
-// through the registry rather than named in the package.
+// TestDefaultGame: with no game given the engine plays what "new" means in
+// the protocol, standard chess (XBoard's "normal", rules/chess's XBoard
+// dialect), found through the registry rather than named in the package.
 func TestDefaultGame(t *testing.T) {
-	if got := DefaultGame(); got != "torishogi" {
-		t.Errorf("DefaultGame() = %q, want torishogi", got)
+	if got := DefaultGame(); got != "chess" {
+		t.Errorf("DefaultGame() = %q, want chess", got)
 	}
 	var b strings.Builder
 	e, err := NewEngine(Options{Config: mcts.Config{Playouts: 4, Seed: 1}}, &b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.game.Name != "torishogi" {
+	if e.game.Name != "chess" {
 		t.Errorf("engine with no game plays %q", e.game.Name)
 	}
 }
@@ -431,6 +437,7 @@ func TestEngineReusesTree(t *testing.T) {
 	if !strings.HasPrefix(l, "move ") {
 		t.Fatalf("after c3c4: %q", l)
 	}
+	quiet(t, c) // the engine keeps its tree after sending the move
 	s := e.searchers[e.game]
 	if s == nil || s.RootVisits() == 0 || s.Nodes() <= 1 {
 		t.Fatalf("after the engine's move the tree below it is gone (searcher %v)", s != nil)

@@ -170,7 +170,7 @@ func PlayMatch(ctx context.Context, c MatchConfig) (*MatchReport, error) {
 	if c.Results != "" {
 		old, err := readResults(c.Results, c.Game)
 		switch {
-		case err == nil && old.Variant != rf.Variant:
+		case err == nil && !sameVariant(old.Variant, rf.Variant):
 			return nil, fmt.Errorf("cannot resume %s: variant is %s here but %s in the match being resumed", c.Results, rf.Variant, old.Variant)
 		case err == nil && old.Setup != nil:
 			if err := arena.SameSettings(setup, *old.Setup); err != nil {
@@ -337,7 +337,9 @@ func (c *MatchConfig) playGame(i int, eng [2]*Client) (g MatchGame, hung bool, e
 	for _, e := range eng {
 		e.Send("force")
 		e.Send("new")
-		e.Send("variant " + d.Variant)
+		if d.Variant != "normal" { // the protocol's chess: "new" alone
+			e.Send("variant " + d.Variant)
+		}
 		if clocked {
 			e.Send("level " + c.Level.String())
 		} else {
@@ -621,7 +623,7 @@ func readResults(path string, g *rules.Game) (*resultsFile, error) {
 func checkResults(rf *resultsFile, g *rules.Game) error {
 	d := dialectOf(g)
 	switch {
-	case rf.Variant != d.Variant:
+	case !sameVariant(rf.Variant, d.Variant):
 		return fmt.Errorf("variant %q: want %q", clip(rf.Variant), d.Variant)
 	case !(rf.MoveTime > 0) || math.IsInf(rf.MoveTime, 0):
 		return fmt.Errorf("move_time_s %v: want a positive number", rf.MoveTime)
@@ -800,10 +802,14 @@ func (c *MatchConfig) report(rf *resultsFile) (*MatchReport, error) {
 // String is the report as a few lines of text.
 func (r *MatchReport) String() string {
 	var sb strings.Builder
+	body := r.Report.String()
+	if r.Games == 0 {
+		body = fmt.Sprintf("%s vs %s: no game scored, no score or Elo", r.A, r.B) // a void match
+	}
 	if r.Level != "" {
-		fmt.Fprintf(&sb, "%s at level %s (clocks): %s", r.Variant, r.Level, r.Report.String())
+		fmt.Fprintf(&sb, "%s at level %s (clocks): %s", r.Variant, r.Level, body)
 	} else {
-		fmt.Fprintf(&sb, "%s at %gs a move: %s", r.Variant, r.MoveTime, r.Report.String())
+		fmt.Fprintf(&sb, "%s at %gs a move: %s", r.Variant, r.MoveTime, body)
 	}
 	fmt.Fprintf(&sb, "\nendings: %s", countList(r.Reasons))
 	if r.MeanMoveMS != [2]float64{} {
@@ -842,7 +848,7 @@ func PoolResults(paths []string, sprt *arena.SPRT) (*MatchReport, error) {
 		if i == 0 {
 			all = *rf
 			all.Games = nil
-		} else if rf.Variant != all.Variant || rf.MoveTime != all.MoveTime || rf.TimeMargin != all.TimeMargin || rf.Level != all.Level || rf.OpeningPlies != all.OpeningPlies || rf.A != all.A || rf.B != all.B {
+		} else if !sameVariant(rf.Variant, all.Variant) || rf.MoveTime != all.MoveTime || rf.TimeMargin != all.TimeMargin || rf.Level != all.Level || rf.OpeningPlies != all.OpeningPlies || rf.A != all.A || rf.B != all.B {
 			return nil, fmt.Errorf("results file %s holds another match than %s (%s vs %s, %s, %gs + %gs margin, %d opening plies)", p, paths[0], rf.A, rf.B, rf.Variant, rf.MoveTime, rf.TimeMargin, rf.OpeningPlies)
 		}
 		for _, g := range rf.Games {

@@ -188,5 +188,8 @@ func runEngineMatch(fs *flag.FlagSet, m *engineMatch, args []string, stdout, std
 		}
 		return &interrupted{s, kept + " (the game in progress is dropped); continue with --resume"}
 	}
+	if rep.Games == 0 && len(rep.Played) > 0 {
+		return fmt.Errorf("void match: none of its %d games was scored (%d disagreements, listed above)", len(rep.Played), len(rep.Disagreements))
+	}
 	return nil
 }

@@ -118,8 +118,12 @@ func (o *progressOutput) stage(e progress.Event) func(progress.Event) {
 			if !e.Start && !e.End {
 				r := e.State.(*xboard.MatchReport)
 				last := r.Played[len(r.Played)-1]
-				fmt.Fprintf(o.stderr, "game %d: %s (%s), %d plies; %d scored, score %.3f, Elo %s\n",
-					last.Index+1, last.Result, last.Reason, len(last.Moves), r.Games, r.Score, arena.FormatElo(r.Elo, r.EloLow, r.EloHigh))
+				score := "" // none of no game
+				if r.Games > 0 {
+					score = fmt.Sprintf(", score %.3f, Elo %s", r.Score, arena.FormatElo(r.Elo, r.EloLow, r.EloHigh))
+				}
+				fmt.Fprintf(o.stderr, "game %d: %s (%s), %d plies; %d scored%s\n",
+					last.Index+1, last.Result, last.Reason, len(last.Moves), r.Games, score)
 			}
 		}
 	case tuner.FitProgress:

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
 
@@ -21,8 +22,8 @@ var xboardInput io.Reader = os.Stdin
 func runXboard(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("xboard", stderr)
 	def := xboard.DefaultGame()
-	game := fs.String("game", "", gameUsage(def)+"; played after \"new\" until the GUI sends \"variant\"")
-	weights := fs.String("weights", "", `weights for --game ("start": the starting estimate; default: configs/weights/<game>.json when present, else its built-in copy; a path or an s3://, gs://, azblob:// URL); other games use their default`)
+	game := fs.String("game", "", "the game after \"new\" until the GUI sends \"variant\" (default: "+def+", the protocol's game for \"new\", XBoard's \"normal\"): one of "+fmt.Sprint(rules.Names()))
+	weights := fs.String("weights", "", `weights for --game, or without it for the game the file names ("start": the starting estimate of --game; default: configs/weights/<game>.json when present, else its built-in copy; a path or an s3://, gs://, azblob:// URL); other games use their default`)
 	var opt xboard.Options
 	mcts.BindFlags(fs, "", &opt.Config)
 	fs.Uint64Var(&opt.Seed, "seed", 1, "search seed")
@@ -33,7 +34,7 @@ func runXboard(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opt.Game = g.Name
+	opt.Game = *game // "": the protocol's standard chess (xboard.DefaultGame)
 	opt.Weights = func(h *rules.Game) (*features.Weights, error) {
 		spec := ""
 		if h == g {

@@ -2,21 +2,63 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
 )
 
+// waitWriter is an engine's output that closes seen once want is written.
+type waitWriter struct {
+	mu   sync.Mutex
+	b    bytes.Buffer
+	want string
+	seen chan struct{}
+	once sync.Once
+}
+
+func (w *waitWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.b.Write(p)
+	if strings.Contains(w.b.String(), w.want) {
+		w.once.Do(func() { close(w.seen) })
+	}
+	return len(p), nil
+}
+
+func (w *waitWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
+}
+
+// waitReader reads r once wait is closed.
+type waitReader struct {
+	wait <-chan struct{}
+	r    io.Reader
+}
+
+func (w *waitReader) Read(p []byte) (int, error) {
+	<-w.wait
+	return w.r.Read(p)
+}
+
 // TestXboardCommand drives "taifu xboard" the way Sjaak II's opponents are
-// driven: handshake, a move, ping, quit.
+// driven: handshake, a move, ping (answered after the move), and "quit"
+// once the pong is read (a "quit" during the search would end it unplayed).
 func TestXboardCommand(t *testing.T) {
 	old := xboardInput
 	defer func() { xboardInput = old }()
-	xboardInput = strings.NewReader("xboard\nprotover 2\nnew\nvariant torishogi\nst 0.05\nusermove c3c4\nping 1\nquit\n")
-	var out, errb bytes.Buffer
-	if code := run([]string{"xboard", "--playouts", "20"}, &out, &errb); code != 0 {
+	out := &waitWriter{want: "pong 1\n", seen: make(chan struct{})}
+	xboardInput = io.MultiReader(strings.NewReader("xboard\nprotover 2\nnew\nvariant torishogi\nst 0.05\nusermove c3c4\nping 1\n"),
+		&waitReader{wait: out.seen, r: strings.NewReader("quit\n")})
+	var errb bytes.Buffer
+	if code := run([]string{"xboard", "--playouts", "20"}, out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
@@ -24,9 +66,10 @@ func TestXboardCommand(t *testing.T) {
 	if len(lines) != 15 || !strings.HasPrefix(lines[3], "setup (") || !strings.HasPrefix(lines[13], "move ") || lines[14] != "pong 1" {
 		t.Errorf("replies %q", lines)
 	}
+	var outb bytes.Buffer
 	for _, bad := range [][]string{{"xboard", "--game", "xiangqi"}, {"xboard", "--weights", "/nonexistent.json"}, {"xboard", "--playouts", "-1"}, {"xboard", "--tactics", "junk"}, {"xboard", "--priors", "junk"}} {
 		errb.Reset()
-		if code := run(bad, &out, &errb); code == 0 || strings.Count(errb.String(), "\n") != 1 {
+		if code := run(bad, &outb, &errb); code == 0 || strings.Count(errb.String(), "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q", bad, code, errb.String())
 		}
 	}
@@ -122,5 +165,30 @@ func TestEngineMatchStart(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "dead engine: cannot start") {
 		t.Errorf("a dying engine: %v\n%s\nwant its standard error shown", err, out)
+	}
+}
+
+// TestVoidEngineMatch: against an engine whose every move is illegal no
+// game is scored; the match says so without a score or an Elo and exits
+// non-zero (it printed "0 games ... Elo +0.0" and exited 0).
+func TestVoidEngineMatch(t *testing.T) {
+	bin := taifuBinary(t)
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.sh")
+	os.WriteFile(bad, []byte(`#!/bin/sh
+while read -r l; do
+	case "$l" in
+	protover*) echo 'feature myname="bad" usermove=1 setboard=1 ping=1 done=1' ;;
+	ping*) echo "pong ${l#ping }" ;;
+	go) echo "move z9z9" ;;
+	quit) exit 0 ;;
+	esac
+done
+`), 0o755)
+	cmd := exec.Command(bin, "match", "--game", "torishogi", "--engine", bad, "--a", "start", "--playouts", "5",
+		"--games", "2", "--tc", "0.2", "--results", filepath.Join(dir, "r.json"))
+	out, err := cmd.CombinedOutput()
+	if err == nil || regexp.MustCompile(`Elo [+-]|score [0-9]`).Match(out) || !strings.Contains(string(out), "void match: none of its 2 games was scored") {
+		t.Errorf("void match: %v\n%s", err, out)
 	}
 }
