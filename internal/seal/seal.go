@@ -88,3 +88,9 @@ func Check(data []byte) (sealed bool, err error) {
 	}
 	return true, nil
 }
+
+// Unsealed is the warning to give when the file name, which taifu now
+// seals, is read without a seal (written by an older taifu).
+func Unsealed(name string) string {
+	return fmt.Sprintf("%s has no checksum (written by a taifu from before it was sealed): read without that check", name)
+}
