@@ -70,3 +70,32 @@ func TestSeal(t *testing.T) {
 		t.Errorf("sealed file does not end with the checksum: %q", data)
 	}
 }
+
+// FuzzCheck: any bytes are checked without a panic (an error only for a
+// file holding a checksum), and any JSON object sealed by Marshal checks.
+func FuzzCheck(f *testing.F) {
+	good, _ := Marshal(doc{Name: "x", N: 1})
+	f.Add(good)
+	f.Add([]byte(`{"checksum": 1}`))
+	f.Add([]byte(`{"a": {"checksum": "x"}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if sealed, err := Check(data); err != nil && !sealed {
+			t.Fatalf("an error for an unsealed file: %v", err)
+		}
+		var v map[string]any
+		if json.Unmarshal(data, &v) != nil || len(v) == 0 {
+			return
+		}
+		delete(v, Key)
+		if len(v) == 0 {
+			return
+		}
+		out, err := Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sealed, err := Check(out); !sealed || err != nil {
+			t.Fatalf("Marshal's output: %v, %v\n%s", sealed, err, out)
+		}
+	})
+}
