@@ -1,6 +1,8 @@
 package datasets
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -406,9 +408,26 @@ func TestManifestTrust(t *testing.T) {
 	}{
 		{"done raised", func(v map[string]any) { v["done"] = 3.0; v["complete"] = false }, "checksum mismatch"},
 		{"file dropped", func(v map[string]any) { v["files"] = v["files"].([]any)[1:] }, "checksum mismatch"},
-		{"done raised, checksum removed", func(v map[string]any) { v["done"] = 3.0; v["complete"] = false; delete(v, "checksum") }, "done is 3 but its files hold 4 games"},
-		{"file dropped, checksum removed", func(v map[string]any) { v["files"] = v["files"].([]any)[1:]; delete(v, "checksum") }, "done is 4 but its files hold 3 games"},
-		{"done beyond the run, checksum removed", func(v map[string]any) { v["games"] = 3.0; delete(v, "checksum") }, "of the shard's 3 games"},
+		// A format 5 manifest is always sealed (issue 60: removing the key
+		// turned the check off, and an edited config.playouts was resumed).
+		{"checksum removed", func(v map[string]any) { delete(v, "checksum") }, `manifest.json: format 5 with no "checksum" key`},
+		{"config edited, checksum removed", func(v map[string]any) {
+			v["config"] = map[string]any{"playouts": 9999.0}
+			delete(v, "checksum")
+		}, `manifest.json: format 5 with no "checksum" key`},
+		// An older manifest may predate the checksum: its counts are checked.
+		{"format 4, done raised, checksum removed", func(v map[string]any) {
+			v["format"] = 4.0
+			v["done"] = 3.0
+			v["complete"] = false
+			delete(v, "checksum")
+		}, "done is 3 but its files hold 4 games"},
+		{"format 4, file dropped, checksum removed", func(v map[string]any) {
+			v["format"] = 4.0
+			v["files"] = v["files"].([]any)[1:]
+			delete(v, "checksum")
+		}, "done is 4 but its files hold 3 games"},
+		{"format 4, done beyond the run, checksum removed", func(v map[string]any) { v["format"] = 4.0; v["games"] = 3.0; delete(v, "checksum") }, "of the shard's 3 games"},
 	} {
 		edit(c.edit)
 		if _, err := ReadManifest(dir); err == nil || !strings.Contains(err.Error(), c.want) {
@@ -416,9 +435,9 @@ func TestManifestTrust(t *testing.T) {
 		}
 		os.WriteFile(path, orig, 0o644)
 	}
-	// A manifest without a checksum (written before it) is read when
-	// consistent.
-	edit(func(v map[string]any) { delete(v, "checksum") })
+	// A manifest of an older format without a checksum (written before
+	// it) is read when consistent.
+	edit(func(v map[string]any) { v["format"] = 4.0; delete(v, "checksum") })
 	if _, err := ReadManifest(dir); err != nil {
 		t.Errorf("consistent manifest without checksum: %v", err)
 	}
@@ -472,5 +491,22 @@ func TestManifestGameSets(t *testing.T) {
 		if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
 			t.Errorf("%s: err = %v, want %q", c.name, err, c.err)
 		}
+	}
+}
+
+// TestManifestSealedBefore: a manifest sealed the way WriteManifest did
+// before the seal moved to internal/seal (the sha256 of the manifest
+// encoded with an empty checksum) still loads.
+func TestManifestSealedBefore(t *testing.T) {
+	dir := t.TempDir()
+	m := Manifest{Format: ManifestFormat, RunID: "r", Game: "nanashogi", Seed: 9, Shards: 1, Games: 4, Config: json.RawMessage(`{"playouts":64}`)}
+	body, _ := json.MarshalIndent(&m, "", "  ")
+	sum := sha256.Sum256(body)
+	m.Checksum = hex.EncodeToString(sum[:])
+	data, _ := json.MarshalIndent(&m, "", "  ")
+	os.WriteFile(filepath.Join(dir, "manifest.json"), append(data, '\n'), 0o644)
+	got, err := ReadManifest(dir)
+	if err != nil || !strings.Contains(string(got.Config), `"playouts": 64`) {
+		t.Fatalf("ReadManifest = %+v, %v", got, err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"taifu/internal/seal"
 	"taifu/storage"
 )
 
@@ -70,10 +71,11 @@ type Manifest struct {
 	// rescore: a solved table or an engine); "" for a run as self-play
 	// wrote it.
 	Rescored string `json:"rescored,omitempty"`
-	// Checksum is the sha256 of the manifest written with an empty
-	// Checksum (WriteManifest sets it, LoadManifest checks it and clears
-	// it): an edited or damaged manifest is refused. Manifests written
-	// before it have none and are read as they are.
+	// Checksum is the manifest's seal (internal/seal: the sha256 of the
+	// file without it), set by WriteManifest, checked and cleared by
+	// LoadManifest: an edited or damaged manifest is refused. A format 5
+	// manifest must have it; older ones written before it existed have
+	// none and are read when their counts agree.
 	Checksum string `json:"checksum,omitempty"`
 
 	incomplete []string // the unfinished shards of a merged manifest
@@ -90,31 +92,16 @@ func ManifestName(shard, shards int) string {
 
 // WriteManifest writes m into dir (a directory or an object store prefix,
 // see package storage) under its ManifestName, whole: through a temporary
-// file renamed into place, or as one object upload.
+// file renamed into place, or as one object upload. The manifest is sealed
+// (internal/seal: its last key, checksum, is the sha256 of the rest).
 func WriteManifest(dir string, m *Manifest) error {
 	c := *m
-	sum, err := c.checksum()
-	if err != nil {
-		return fmt.Errorf("datasets: manifest: %w", err)
-	}
-	c.Checksum = sum
-	data, err := json.MarshalIndent(&c, "", "  ")
-	if err != nil {
-		return fmt.Errorf("datasets: manifest: %w", err)
-	}
-	return WriteFileAtomic(storage.Join(dir, ManifestName(m.Shard, m.Shards)), append(data, '\n'))
-}
-
-// checksum is the sha256 of m's JSON with an empty Checksum.
-func (m *Manifest) checksum() (string, error) {
-	c := *m
 	c.Checksum = ""
-	data, err := json.MarshalIndent(&c, "", "  ")
+	data, err := seal.Marshal(&c)
 	if err != nil {
-		return "", err
+		return fmt.Errorf("datasets: manifest: %w", err)
 	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:]), nil
+	return WriteFileAtomic(storage.Join(dir, ManifestName(m.Shard, m.Shards)), data)
 }
 
 // checkCounts checks that m's counts agree with its files: the files' games
@@ -228,12 +215,15 @@ func LoadManifest(path string) (*Manifest, error) {
 	if m.Format < MinManifestFormat || m.Format > ManifestFormat {
 		return nil, fmt.Errorf("datasets: manifest %s: format %d, this taifu reads %d to %d", path, m.Format, MinManifestFormat, ManifestFormat)
 	}
-	if m.Checksum != "" {
-		if sum, err := m.checksum(); err != nil || sum != m.Checksum {
-			return nil, fmt.Errorf("datasets: manifest %s: checksum mismatch (edited or damaged; see docs/operations.md)", path)
-		}
-		m.Checksum = ""
+	// Format 5 manifests have always been sealed; older ones may predate
+	// the seal and are read when their counts agree.
+	switch sealed, err := seal.Check(data); {
+	case err != nil:
+		return nil, fmt.Errorf("datasets: manifest %s: %v", path, err)
+	case !sealed && m.Format >= 5:
+		return nil, fmt.Errorf("datasets: manifest %s: format %d with %v", path, m.Format, seal.ErrMissing)
 	}
+	m.Checksum = ""
 	if err := m.checkCounts(); err != nil {
 		return nil, fmt.Errorf("datasets: manifest %s: %v (edited or damaged; see docs/operations.md)", path, err)
 	}

@@ -381,24 +381,35 @@ func parseLease(data []byte) (LeaseInfo, error) {
 // Check returns nil while the lease is still this holder's: it reads the
 // lease back and compares its token (a writer calls it before each commit,
 // so that a writer whose lease was taken over stops before it commits).
+//
+// The read is made without holding the lease's lock, so that a renewal
+// and a commit that check at the same time each wait for the store once,
+// side by side, rather than one after the other (issue 60: with a frozen
+// store their waits queued up).
 func (l *Lease) Check() error {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.err != nil {
-		return l.err
+	lost, token := l.err, l.info.Token
+	l.mu.Unlock()
+	if lost != nil {
+		return lost
 	}
 	cur, err := readLease(l.path)
 	switch {
 	case err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errNotLease):
 		return err // a read error is not a loss: the caller's write will tell
-	case err != nil || cur.Token != l.info.Token:
+	case err != nil || cur.Token != token:
 		holder := "nobody"
 		if err == nil {
 			holder = cur.String()
 		}
-		l.err = fmt.Errorf("storage: lost the lease of %s: now held by %s; stopping", quote(Dir(l.path)), holder)
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if l.err == nil {
+			l.err = fmt.Errorf("storage: lost the lease of %s: now held by %s; stopping", quote(Dir(l.path)), holder)
+		}
+		return l.err
 	}
-	return l.err
+	return nil
 }
 
 var errNotLease = errors.New("not a lease")

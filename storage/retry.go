@@ -5,10 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"gocloud.dev/gcerrors"
@@ -24,9 +28,15 @@ import (
 //     server error, a timeout of one attempt) is tried again after a pause
 //     that doubles from 0.5 s up to 8 s, until Timeout has passed since the
 //     first attempt; errors that will not pass (not found, permission,
-//     credentials, a failed condition) are returned at once;
+//     credentials, a failed condition, a request the store refuses or the
+//     SDK will not send: see permanent) are returned at once;
+//   - a call that gives up marks its store down for Timeout: the calls to
+//     it still waiting give up with it, and those begun meanwhile give up
+//     at once, so that a frozen store ends a program about Timeout after
+//     it froze;
 //   - while a call waits, a line says so on the log (SetLog) every
-//     WaitLogEvery, and each retry is announced.
+//     WaitLogEvery, and each retry is announced (a store that never
+//     answers gets no retry: its one attempt lasts until Timeout).
 //
 // Uploads are written to a local temporary file first and uploaded whole
 // on Commit, so that they can be retried too.
@@ -95,7 +105,14 @@ func logf(format string, a ...any) {
 	}
 }
 
-// permanent reports whether err will not pass by trying again.
+// permanent reports whether err will not pass by trying again: a not
+// found, permission, credentials or failed condition error; a client error
+// the store answered (an HTTP status 4xx other than 408, 409 and 429); or an
+// error of the SDK's operation that neither reached the store nor failed
+// on the network (issue 60: an s3:// URL without a region was retried for
+// the whole Timeout): a configuration or invalid request error. Network
+// errors, timeouts, throttling and server errors (5xx) are retried, and so
+// are errors none of these rules knows.
 func permanent(err error) bool {
 	switch gcerrors.Code(err) {
 	case gcerrors.NotFound, gcerrors.PermissionDenied, gcerrors.FailedPrecondition,
@@ -110,20 +127,86 @@ func permanent(err error) bool {
 			return true
 		}
 	}
-	return false
+	var status interface{ HTTPStatusCode() int }
+	if errors.As(err, &status) {
+		code := status.HTTPStatusCode()
+		// 409: S3 asks to try again a conditional write that conflicted.
+		return code >= 400 && code < 500 && code != http.StatusRequestTimeout && code != http.StatusConflict && code != http.StatusTooManyRequests
+	}
+	if network(err) {
+		return false
+	}
+	return notSent(err)
+}
+
+// notSent reports whether err is the error of an operation of an SDK built
+// on smithy (the AWS SDK's) with no answer of the store and no network
+// error: the SDK refused to send the request (a missing or bad region, a
+// bad endpoint, an invalid parameter), which trying again repeats.
+func notSent(err error) bool {
+	var status interface{ HTTPStatusCode() int }
+	var op interface {
+		Service() string
+		Operation() string
+	}
+	return !errors.As(err, &status) && !network(err) && errors.As(err, &op)
+}
+
+// network reports whether err is a network error or a timeout: the
+// request may not have reached the store, or its answer not come back.
+func network(err error) bool {
+	if ue := (*url.Error)(nil); errors.As(err, &ue) && ue.Op == "parse" {
+		return false // a bad URL (an endpoint=), though *url.Error is a net.Error
+	}
+	var ne net.Error
+	var sendErr interface{ ConnectionError() bool }
+	var errno syscall.Errno
+	return errors.As(err, &ne) || errors.As(err, &sendErr) || errors.As(err, &errno) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
 }
 
 // retry runs fn until it succeeds, fails for good, or Timeout has passed
 // since the first attempt; fn's context ends at that deadline. Its error
 // is wrapped as an *Error of op on name.
+//
+// A store that made one call give up is down for every call: the calls
+// on the same bucket still waiting give up with it, and those begun within
+// Timeout after it give up at once (storeDown), so that a program whose
+// store froze ends about Timeout after the freeze, not after one Timeout
+// per call it still makes (a lease check, the commit's write, the lease's
+// renewal and release: issue 60 counted seven).
 func retry(name, op string, fn func(ctx context.Context) error) error {
 	limit := Timeout()
+	h := healthOf(name)
+	down, why := h.begin()
+	if down == nil {
+		return timeoutError(name, op, limit, why)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
+	go func() {
+		select {
+		case <-down:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	stopWait := waitLog(name, op, limit)
 	defer stopWait()
 	pause := 500 * time.Millisecond
 	var last error // the last error that was not the deadline's
+	giveUp := func() error {
+		select {
+		case <-down:
+			// Another call on this store gave up first.
+			return timeoutError(name, op, limit, h.reason()+" (another call on this store gave up)")
+		default:
+		}
+		why := lastWhy(last)
+		h.giveUp(why, limit)
+		return timeoutError(name, op, limit, why)
+	}
 	for {
 		err := fn(ctx)
 		if err == nil {
@@ -133,7 +216,7 @@ func retry(name, op string, fn func(ctx context.Context) error) error {
 			last = err
 		}
 		if ctx.Err() != nil {
-			return timeoutError(name, op, limit, last)
+			return giveUp()
 		}
 		if permanent(err) {
 			return wrap(name, op, err)
@@ -142,20 +225,86 @@ func retry(name, op string, fn func(ctx context.Context) error) error {
 		select {
 		case <-time.After(pause):
 		case <-ctx.Done():
-			return timeoutError(name, op, limit, last)
+			return giveUp()
 		}
 		pause = min(2*pause, 8*time.Second)
 	}
 }
 
-// timeoutError says that op on name did not succeed within limit; last is
-// the last error seen (nil: the store never answered).
-func timeoutError(name, op string, limit time.Duration, last error) error {
-	why := "no answer: the store is down or frozen"
-	if last != nil {
-		why = (&Error{Err: last, code: gcerrors.Code(last)}).reason()
+// health is what the calls on one bucket (one store) know of it: whether
+// a call gave up on it, and when.
+type health struct {
+	mu     sync.Mutex
+	down   chan struct{} // closed when a call gives up
+	downAt time.Time     // when it did (zero: the store is not down)
+	limit  time.Duration // how long the store stays down: that call's Timeout
+	why    string        // why that call gave up (lastWhy)
+}
+
+var (
+	healthMu sync.Mutex
+	healths  = map[string]*health{}
+)
+
+// healthOf returns the health of the bucket of the object store URL name.
+func healthOf(name string) *health {
+	l, _ := parse(name)
+	healthMu.Lock()
+	defer healthMu.Unlock()
+	h := healths[l.bucket]
+	if h == nil {
+		h = &health{down: make(chan struct{})}
+		healths[l.bucket] = h
 	}
+	return h
+}
+
+// begin starts a call: it returns the channel closed when a call on the
+// store gives up, or nil and why when one gave up less than its Timeout
+// ago (the new call then gives up at once).
+func (h *health) begin() (<-chan struct{}, string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.downAt.IsZero() {
+		if since := time.Since(h.downAt); since < h.limit {
+			return nil, fmt.Sprintf("%s (another call on this store gave up %s ago: calls fail at once for %s after that)", h.why, since.Round(time.Millisecond), h.limit)
+		}
+		h.down, h.downAt, h.why = make(chan struct{}), time.Time{}, ""
+	}
+	return h.down, ""
+}
+
+// giveUp marks the store down for limit: a call on it gave up, for the
+// reason why.
+func (h *health) giveUp(why string, limit time.Duration) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.downAt.IsZero() {
+		h.downAt, h.limit, h.why = time.Now(), limit, why
+		close(h.down)
+	}
+}
+
+// reason is why the call that marked the store down gave up.
+func (h *health) reason() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.why
+}
+
+// timeoutError says that op on name did not succeed within limit, for
+// the reason why (lastWhy).
+func timeoutError(name, op string, limit time.Duration, why string) error {
 	return &Error{Name: name, Op: op, Err: fmt.Errorf("gave up after %s of tries (%s sets the limit): %s", limit, TimeoutEnv, why), plain: true}
+}
+
+// lastWhy is why a call gave up: the last error it saw (nil: the store
+// never answered), in plain words.
+func lastWhy(last error) string {
+	if last == nil {
+		return "no answer: the store is down or frozen"
+	}
+	return (&Error{Err: last, code: gcerrors.Code(last)}).reason()
 }
 
 // waitLog logs every WaitLogEvery (or limit/4) that op on name still waits;

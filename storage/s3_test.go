@@ -23,6 +23,7 @@ import (
 
 // closeBuckets forgets the opened buckets, so that the next use opens them
 // with the credentials then in the environment.
+// It forgets too which stores calls gave up on.
 func closeBuckets() {
 	bucketsMu.Lock()
 	defer bucketsMu.Unlock()
@@ -30,6 +31,9 @@ func closeBuckets() {
 		b.Close()
 		delete(buckets, k)
 	}
+	healthMu.Lock()
+	clear(healths)
+	healthMu.Unlock()
 }
 
 // TestS3 runs the object store side against a real S3 server (versitygw)

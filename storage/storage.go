@@ -410,7 +410,9 @@ func (r *reader) Read(p []byte) (int, error) {
 	n, err := r.r.Read(p)
 	if err != nil && err != io.EOF {
 		if r.wd.fired.Load() {
-			err = timeoutError(r.name, "reading", r.wd.limit, nil)
+			why := lastWhy(nil)
+			healthOf(r.name).giveUp(why, r.wd.limit)
+			err = timeoutError(r.name, "reading", r.wd.limit, why)
 		}
 		err = wrap(r.name, "reading", err)
 	}
@@ -637,6 +639,11 @@ func (e *Error) reason() string {
 			if j := strings.IndexAny(msg, "\r\n"); j >= 0 {
 				msg = msg[:j]
 			}
+		}
+	case notSent(e.Err):
+		why = "the request was not sent: a configuration error (the URL's region= or endpoint=, AWS_REGION); not retried"
+		if i := strings.Index(msg, "operation error "); i >= 0 {
+			msg = msg[i:]
 		}
 	case strings.Contains(msg, "SignatureDoesNotMatch") || strings.Contains(msg, "InvalidAccessKeyId"):
 		why = "credentials refused"

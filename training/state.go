@@ -1,13 +1,86 @@
 package training
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
+	"reflect"
 	"strings"
 	"unicode"
 
 	"taifu/arena"
+	"taifu/internal/seal"
+	"taifu/storage"
 )
+
+// parseState reads the content of the train.json at path: its seal must
+// match (a train.json without one, written by an older taifu, is read with
+// a warning in st.warnings), its values pass Check, and every generation
+// whose match was played must have its match.json beside it, sealed (or
+// unsealed and old) and holding the match train.json records.
+func parseState(path string, data []byte) (*State, error) {
+	sealed, err := seal.Check(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var st State
+	if err := json.Unmarshal(data, &st); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := st.Check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if !sealed {
+		st.warnings = append(st.warnings, seal.Unsealed(path))
+	}
+	for i := range st.Generations {
+		w, err := checkMatchFile(storage.Dir(path), path, &st.Generations[i])
+		if err != nil {
+			return nil, err
+		}
+		if w != "" {
+			st.warnings = append(st.warnings, w)
+		}
+	}
+	return &st, nil
+}
+
+// checkMatchFile checks that the match.json of generation g of the run in
+// dir (whose train.json is state) holds the match state records: a
+// warning when it is unsealed (an older taifu's), an error naming it when
+// it is missing, its seal does not match, or its report differs.
+func checkMatchFile(dir, state string, g *Generation) (warning string, err error) {
+	if g.Match == nil {
+		return "", nil
+	}
+	path := storage.Join(dir, fmt.Sprintf("gen-%03d", g.Gen), "match.json")
+	data, err := storage.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("%s: missing, but %s records generation %d's match (%s); restore it from a backup", path, state, g.Gen, g.Match)
+	}
+	if err != nil {
+		return "", err
+	}
+	rep, unsealed, err := arena.ParseReport(path, data)
+	if err != nil {
+		return "", err
+	}
+	// train.json keeps the report without its records.
+	kept, held := *g.Match, *rep
+	kept.Records, held.Records = nil, nil
+	if !reflect.DeepEqual(held, kept) {
+		return "", fmt.Errorf("%s holds the match %s, but %s records generation %d's match as %s (edited or damaged; see docs/operations.md)", path, &held, state, g.Gen, g.Match)
+	}
+	if err := checkReport(rep); err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	if unsealed {
+		return seal.Unsealed(path), nil
+	}
+	return "", nil
+}
 
 // Check reports the first value of a train.json that no run writes, so
 // that LoadState refuses a damaged or hand-edited state file with one line

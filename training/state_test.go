@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"taifu/arena"
 )
 
 // goodState is a train.json as a run of one generation writes it.
@@ -16,11 +18,18 @@ const goodState = `{"game":"torishogi","seed":1,"start_weights":"v0","current":"
 "records":[{"pair":0,"a_first":true,"score_a":1,"plies":10},{"pair":0,"score_a":0.5,"plies":12}]},"accepted":true,"decided":true,"seconds":3}],
 "ladder":[{"gen":0,"version":"v0","elo":0},{"gen":1,"version":"v1","elo":190}]}`
 
+// goodMatch is goodState's gen-001/match.json (its match with the records).
+const goodMatch = `{"a":"x","b":"y","games":2,"wins_a":1,"draws":1,"wins_b":0,"pentanomial":[0,0,0,1,0],"score":0.75,"elo":190,"elo_low":-100,"elo_high":500,
+"records":[{"pair":0,"a_first":true,"score_a":1,"plies":10,"reason":"checkmate"},{"pair":0,"score_a":0.5,"plies":12,"reason":"repetition"}]}`
+
 // TestLoadStateChecked: a train.json no run writes is refused by LoadState
 // with one line naming the file and what is wrong; it was resumed from.
 func TestLoadStateChecked(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, StateFile)
+	// The match report of generation 1, as an older taifu wrote it (no seal).
+	os.MkdirAll(filepath.Join(dir, "gen-001"), 0o755)
+	os.WriteFile(filepath.Join(dir, "gen-001", "match.json"), []byte(goodMatch), 0o644)
 	load := func(text string) error {
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
@@ -71,4 +80,93 @@ func FuzzState(f *testing.F) {
 			t.Fatalf("a checked state read back: %v, %v", err, st2.Check())
 		}
 	})
+}
+
+// TestStateSealed (issue 60): train.json and each generation's match.json
+// are sealed; a rejected generation edited to accepted, a deleted
+// match.json and a checkmate turned into a draw in match.json are refused
+// with one line naming the file; a train.json or match.json of an older
+// taifu (no seal) is read with a warning.
+func TestStateSealed(t *testing.T) {
+	var st State
+	if err := json.Unmarshal([]byte(goodState), &st); err != nil {
+		t.Fatal(err)
+	}
+	var rep arena.Report
+	if err := json.Unmarshal([]byte(goodMatch), &rep); err != nil {
+		t.Fatal(err)
+	}
+	g := &st.Generations[0]
+	g.Match = &rep
+	g.Accepted, g.Reason, st.Current, st.Ladder = false, "rule sprt: the SPRT did not accept H1", "gen-000/weights.json", st.Ladder[:1]
+	for _, c := range []struct {
+		name  string
+		file  string // edited, under the run
+		edit  func(string) string
+		want  string // in the error; "" for none
+		warns int
+	}{
+		{"as written", StateFile, func(s string) string { return s }, "", 0},
+		{"rejected edited to accepted", StateFile, func(s string) string {
+			return strings.Replace(s, `"accepted": false`, `"accepted": true`, 1)
+		}, StateFile + ": checksum mismatch", 0},
+		{"match.json deleted", "gen-001/match.json", func(string) string { return "" }, "gen-001/match.json: missing, but", 0},
+		{"checkmate turned into a draw", "gen-001/match.json", func(s string) string {
+			s = strings.Replace(s, `"score_a": 1,`, `"score_a": 0.5,`, 1)
+			s = strings.Replace(s, `"reason": "checkmate"`, `"reason": "repetition"`, 1)
+			s = strings.Replace(s, `"wins_a": 1,`, `"wins_a": 0,`, 1)
+			return strings.Replace(s, `"draws": 1,`, `"draws": 2,`, 1)
+		}, "gen-001/match.json: checksum mismatch", 0},
+		{"train.json unsealed", StateFile, removeSeal, "", 1},
+		{"match.json unsealed", "gen-001/match.json", removeSeal, "", 1},
+		{"match.json unsealed, a game's result edited", "gen-001/match.json", func(s string) string {
+			return strings.Replace(removeSeal(s), `"score_a": 1,`, `"score_a": 0.5,`, 1)
+		}, "gen-001/match.json: games 2, +1 =1 -0, but its 2 records hold +0 =2 -0", 0},
+		{"match.json unsealed, another match", "gen-001/match.json", func(s string) string {
+			s = strings.Replace(removeSeal(s), `"score_a": 1,`, `"score_a": 0.5,`, 1)
+			s = strings.Replace(s, `"wins_a": 1,`, `"wins_a": 0,`, 1)
+			return strings.Replace(s, `"draws": 1,`, `"draws": 2,`, 1)
+		}, "gen-001/match.json holds the match x vs y: 2 games, +0 =2 -0", 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, StateFile)
+			if err := saveState(path, &st); err != nil {
+				t.Fatal(err)
+			}
+			os.MkdirAll(filepath.Join(dir, "gen-001"), 0o755)
+			if err := writeJSON(filepath.Join(dir, "gen-001", "match.json"), &rep); err != nil {
+				t.Fatal(err)
+			}
+			f := filepath.Join(dir, c.file)
+			data, _ := os.ReadFile(f)
+			if text := c.edit(string(data)); text == "" {
+				os.Remove(f)
+			} else {
+				os.WriteFile(f, []byte(text), 0o644)
+			}
+			got, err := LoadState(path)
+			if c.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(got.warnings) != c.warns || c.warns > 0 && !strings.Contains(got.warnings[0], c.file+" has no checksum") {
+					t.Errorf("warnings %q, want %d about %s", got.warnings, c.warns, c.file)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("LoadState: %v, want one line saying %q", err, c.want)
+			}
+		})
+	}
+}
+
+// removeSeal removes the checksum of a sealed file, as an older taifu
+// wrote it.
+func removeSeal(s string) string {
+	if i := strings.Index(s, ",\n  \"checksum\""); i >= 0 {
+		return s[:i] + "\n}\n"
+	}
+	return s
 }

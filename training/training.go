@@ -25,6 +25,7 @@ import (
 	"taifu/arena"
 	"taifu/datasets"
 	"taifu/features"
+	"taifu/internal/seal"
 	"taifu/mcts"
 	"taifu/progress"
 	"taifu/rules"
@@ -199,6 +200,8 @@ type State struct {
 	Current     string         `json:"current"`       // path (relative to the run) of the current weights
 	Generations []Generation   `json:"generations"`
 	Ladder      []LadderRow    `json:"ladder"`
+
+	warnings []string // what LoadState read without its seal (parseState)
 }
 
 // Generation is one generation: self-play with the current weights, a tuned
@@ -265,6 +268,9 @@ func Run(ctx context.Context, c Config) (*State, error) {
 		}
 		r.logf("train: new run in %s, generation 0 = %s", c.Out, c.Start.Version)
 	} else {
+		for _, w := range st.warnings {
+			r.logf("train: warning: %s", w)
+		}
 		if st.Game != r.g.Name {
 			return nil, fmt.Errorf("%s is a %s run, not %s", r.statePath, st.Game, r.g.Name)
 		}
@@ -594,9 +600,12 @@ func (r *run) step(ctx context.Context, gi int) error {
 		// A checkpoint after every pair: a stopped match resumes there.
 		partial := storage.Join(c.Out, name, MatchCheckpoint)
 		if data, err := storage.ReadFile(partial); err == nil {
-			var old arena.Report
-			if err := json.Unmarshal(data, &old); err != nil {
-				return fmt.Errorf("%s: %v (delete it to play the match again)", partial, err)
+			old, unsealed, err := arena.ParseReport(partial, data)
+			if err != nil {
+				return fmt.Errorf("%v (delete it to play the match again)", err)
+			}
+			if unsealed {
+				r.logf("train %s: warning: %s", name, seal.Unsealed(partial))
 			}
 			if old.A != a.Name || old.B != b.Name {
 				return fmt.Errorf("%s is a match of %s vs %s, not %s vs %s (delete it to play the match again)", partial, old.A, old.B, a.Name, b.Name)
@@ -731,27 +740,20 @@ func LoadState(path string) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	var st State
-	if err := json.Unmarshal(data, &st); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if err := st.Check(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return &st, nil
+	return parseState(path, data)
 }
 
-// writeJSON writes v as indented JSON to path, whole.
+// writeJSON writes v as sealed JSON (internal/seal) to path, whole.
 func writeJSON(path string, v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
+	data, err := seal.Marshal(v)
 	if err != nil {
 		return err
 	}
-	return datasets.WriteFileAtomic(path, append(data, '\n'))
+	return datasets.WriteFileAtomic(path, data)
 }
 
 func saveState(path string, st *State) error {
-	data, err := json.MarshalIndent(st, "", "  ")
+	data, err := seal.Marshal(st)
 	if err != nil {
 		return err
 	}
@@ -760,7 +762,7 @@ func saveState(path string, st *State) error {
 			return err
 		}
 	}
-	return datasets.WriteFileAtomic(path, append(data, '\n'))
+	return datasets.WriteFileAtomic(path, data)
 }
 
 // writeReports writes the Elo ladder and the piece value history as

@@ -17,6 +17,7 @@ import (
 
 	"taifu/arena"
 	"taifu/internal/atomicfile"
+	"taifu/internal/seal"
 	"taifu/mcts"
 	"taifu/progress"
 	"taifu/records/pgn"
@@ -132,6 +133,8 @@ type resultsFile struct {
 	// recorded: their settings above are checked).
 	Setup *Setup      `json:"setup,omitempty"`
 	Games []MatchGame `json:"games"`
+
+	unsealed bool // read without a seal (readResults)
 }
 
 // PlayMatch plays the games from c.FirstGame to c.Games not yet in
@@ -169,6 +172,9 @@ func PlayMatch(ctx context.Context, c MatchConfig) (*MatchReport, error) {
 	rf.Setup = &setup
 	if c.Results != "" {
 		old, err := readResults(c.Results, c.Game)
+		if err == nil && old.unsealed {
+			c.Progress.Logf("engine match", "warning: %s", seal.Unsealed(c.Results))
+		}
 		switch {
 		case err == nil && !sameVariant(old.Variant, rf.Variant):
 			return nil, fmt.Errorf("cannot resume %s: variant is %s here but %s in the match being resumed", c.Results, rf.Variant, old.Variant)
@@ -534,11 +540,11 @@ func trimFloat(v float64) string {
 
 func (c *MatchConfig) save(rf *resultsFile) error {
 	if c.Results != "" {
-		data, err := json.MarshalIndent(rf, "", " ")
+		data, err := seal.Marshal(rf) // sealed as run manifests are
 		if err != nil {
 			return err
 		}
-		if err := atomicfile.WriteFile(c.Results, append(data, '\n')); err != nil {
+		if err := atomicfile.WriteFile(c.Results, data); err != nil {
 			return err
 		}
 	}
@@ -593,13 +599,19 @@ func WritePGN(w io.Writer, variant, a, b string, games []MatchGame) error {
 	return nil
 }
 
-// readResults reads and checks a results file of game g (checkResults).
+// readResults reads and checks a results file of game g: its seal
+// (internal/seal; a file without one, of an older taifu, is read with
+// rf.unsealed set) and its games (checkResults).
 func readResults(path string, g *rules.Game) (*resultsFile, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	var rf resultsFile
+	sealed, err := seal.Check(data)
+	if err != nil {
+		return nil, fmt.Errorf("results file %s: %v", path, err)
+	}
+	rf := resultsFile{unsealed: !sealed}
 	if err := json.Unmarshal(data, &rf); err != nil {
 		return nil, fmt.Errorf("results file %s: %s", path, jsonProblem(data, err))
 	}

@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 
 	"taifu/arena"
 	"taifu/features"
+	"taifu/internal/seal"
 	"taifu/mcts"
 	"taifu/rules"
 	"taifu/rules/nanashogi"
@@ -115,12 +115,12 @@ func recordsConversion(o oracle, path string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var r arena.Report
-	if err := json.Unmarshal(data, &r); err != nil {
-		return fmt.Errorf("%s: not a match report: %v", path, err)
+	r, unsealed, err := arena.ParseReport(path, data) // its seal, records and counts
+	if err != nil {
+		return err
 	}
-	if err := arena.CheckRecords(r.Records); err != nil {
-		return fmt.Errorf("%s: %v", path, err)
+	if unsealed {
+		fmt.Fprintf(os.Stderr, "nanaoptimal: warning: %s\n", seal.Unsealed(path))
 	}
 	if len(r.Records) == 0 {
 		return fmt.Errorf("%s: no games", path)

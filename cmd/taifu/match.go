@@ -15,6 +15,7 @@ import (
 
 	"taifu/arena"
 	"taifu/datasets"
+	"taifu/internal/seal"
 	"taifu/mcts"
 	"taifu/progress"
 	"taifu/rules"
@@ -259,7 +260,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if m.resume {
-		if cfg.Resume, err = resumeRecords(*out, a, b, cfg.Setup(a, b)); err != nil {
+		if cfg.Resume, err = resumeRecords(*out, a, b, cfg.Setup(a, b), stderr); err != nil {
 			return err
 		}
 		if n := len(cfg.Resume); n > 2*cfg.Pairs {
@@ -314,13 +315,14 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// writeReport writes r as JSON to path atomically.
+// writeReport writes r as sealed JSON (arena.MarshalReport) to path
+// atomically.
 func writeReport(path string, r *arena.Report) error {
-	data, err := json.MarshalIndent(r, "", "  ")
+	data, err := arena.MarshalReport(r)
 	if err != nil {
 		return err
 	}
-	return datasets.WriteFileAtomic(path, append(data, '\n'))
+	return datasets.WriteFileAtomic(path, data)
 }
 
 // freshReport refuses to start a match over the results file in path (a
@@ -351,9 +353,10 @@ func freshReport(path string) error {
 }
 
 // resumeRecords reads the game records of the interrupted match in path,
-// which must be between the same players with the same setup (when the
-// report records it).
-func resumeRecords(path string, a, b arena.Player, setup arena.Setup) ([]arena.GameRecord, error) {
+// which must be sealed (arena.ParseReport; an unsealed report of an older
+// taifu is read with a warning to log) and between the same players with
+// the same setup (when the report records it).
+func resumeRecords(path string, a, b arena.Player, setup arena.Setup, log io.Writer) ([]arena.GameRecord, error) {
 	if path == "" {
 		return nil, errors.New("--resume needs --json, the report of the match to continue")
 	}
@@ -361,12 +364,12 @@ func resumeRecords(path string, a, b arena.Player, setup arena.Setup) ([]arena.G
 	if err != nil {
 		return nil, err
 	}
-	var r arena.Report
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+	r, unsealed, err := arena.ParseReport(path, data)
+	if err != nil {
+		return nil, err
 	}
-	if err := arena.CheckRecords(r.Records); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	if unsealed {
+		fmt.Fprintf(log, "match: warning: %s\n", seal.Unsealed(path))
 	}
 	if r.A != a.Name || r.B != b.Name {
 		return nil, fmt.Errorf("%s is a match of %s vs %s, not %s vs %s", path, r.A, r.B, a.Name, b.Name)

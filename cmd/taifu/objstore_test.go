@@ -62,6 +62,9 @@ func TestObjectStoreErrors(t *testing.T) {
 		{"selfplay missing credentials", s3test.CredentialsEnv("", ""), selfplay(url), []string{"s3://runs/err", "no credentials"}},
 		{"selfplay unreachable endpoint", append(root, storage.TimeoutEnv+"=2s"), selfplay(unreachable), []string{"http://127.0.0.1:1", "gave up after 2s"}},
 		{"selfplay bucket without permission", s3test.CredentialsEnv("taifu-test-user", "taifu-test-user-secret"), selfplay(url), []string{"s3://runs/err", "permission denied"}},
+		// Not retried for the whole timeout (issue 60); the SDK sends no
+		// request (and would send it to a closed local port).
+		{"selfplay no region", append(root, "AWS_REGION=", "AWS_DEFAULT_REGION=", "HTTPS_PROXY=http://127.0.0.1:1", storage.TimeoutEnv+"=1m"), selfplay("s3://runs/err"), []string{"s3://runs/err", "configuration error", "not retried", "Invalid region"}},
 		{"tune bad query", root, tune("s3://runs/err?bogus=1", "w.json"), []string{"s3://runs/err", "?bogus=1", "unknown query parameter"}},
 		{"tune missing credentials", s3test.CredentialsEnv("", ""), tune(url, filepath.Join(t.TempDir(), "w.json")), []string{"s3://runs/err", "no credentials"}},
 		{"tune bucket without permission", s3test.CredentialsEnv("taifu-test-user", "taifu-test-user-secret"), tune(url, filepath.Join(t.TempDir(), "w.json")), []string{"s3://runs/err", "permission denied"}},
@@ -141,7 +144,6 @@ func TestObjectStoreGoesAway(t *testing.T) {
 			t0 := time.Now()
 			c.stop(srv)
 			var err error
-			// A call in flight and the lease check may each wait the limit.
 			select {
 			case err = <-exited:
 			case <-time.After(10 * limit):
@@ -150,6 +152,12 @@ func TestObjectStoreGoesAway(t *testing.T) {
 			}
 			took := time.Since(t0)
 			srv.Thaw()
+			// About the limit: once a call gives up, the store is down for
+			// the run's other calls (issue 60: each waited the limit in
+			// turn, 6.3 s here, 140 s for a 20 s limit in a user's run).
+			if took > limit+2*time.Second {
+				t.Errorf("the run stopped %s after its endpoint went away, want about %s", took.Round(time.Millisecond), limit)
+			}
 			ee, ok := err.(*exec.ExitError)
 			lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
 			last := lines[len(lines)-1]
