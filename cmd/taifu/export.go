@@ -12,6 +12,7 @@ import (
 	"taifu/progress"
 	"taifu/rules"
 	"taifu/tuner"
+	tunedata "taifu/tuner/data"
 	"taifu/tuner/policy"
 	"taifu/tuner/values"
 	"taifu/weightsio"
@@ -97,6 +98,11 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if len(data) > 0 {
+		// The runs must be of the weights' game, checked before any
+		// feature cache is read or written.
+		if _, err := tunedata.GameOfData(data, g.Name); err != nil {
+			return fmt.Errorf("--data: %v", err)
+		}
 		var rec progress.Recorder // --quiet: nothing
 		if !*quiet {
 			rec = newProgressOutput(stderr, false, 0).Record // log lines only

@@ -253,3 +253,21 @@ func sha(t *testing.T, b []byte) string {
 	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:])
 }
+
+// TestCacheWrongGame: issue 60. A fit of another game than a part's
+// rebuilt its policy cache for that game; now it is an error naming the
+// part and the good cache stays as it was.
+func TestCacheWrongGame(t *testing.T) {
+	g, w := shipped(t, "torishogi")
+	nana, nw := shipped(t, "nanashogi")
+	files := fakeRun(t, "torishogi", 3, 40, 3, 0)
+	fitOf(t, Config{Game: g, Weights: w, Files: files[:1], Validation: 0.5, Iterations: 5})
+	good := readCaches(t, files[:1])
+	_, _, err := Fit(Config{Game: nana, Weights: nw, Files: files[:1], Validation: 0.5, Iterations: 5})
+	if err == nil || !strings.Contains(err.Error(), "holds torishogi rows, not nanashogi") {
+		t.Errorf("a nanashogi fit of a torishogi part: error %v", err)
+	}
+	if after := readCaches(t, files[:1]); string(after[0]) != string(good[0]) {
+		t.Errorf("the wrong-game fit changed the cache: %d bytes, was %d", len(after[0]), len(good[0]))
+	}
+}

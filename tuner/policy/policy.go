@@ -51,7 +51,7 @@ const DefaultL2 = 1e-3
 // Columns are the Parquet columns the fit reads.
 var Columns = func() []string {
 	var out []string
-	for _, c := range []int{datasets.ColRunID, datasets.ColGameNumber, datasets.ColPly, datasets.ColBoard, datasets.ColMove, datasets.ColPolicy, datasets.ColLegalMoves, datasets.ColFull} {
+	for _, c := range []int{datasets.ColRunID, datasets.ColGame, datasets.ColGameNumber, datasets.ColPly, datasets.ColBoard, datasets.ColMove, datasets.ColPolicy, datasets.ColLegalMoves, datasets.ColFull} {
 		out = append(out, datasets.ColumnTable[c].Name)
 	}
 	return out
