@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"fmt"
 	"io/fs"
@@ -8,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"taifu/tuner"
+	"taifu/tuner/policy"
 )
 
 // treeSums returns the sha256 of every file under dir, by path.
@@ -62,4 +66,40 @@ func TestTuneGameOfData(t *testing.T) {
 	if fmt.Sprint(after) != fmt.Sprint(before) {
 		t.Errorf("a failed command changed the run:\nbefore %v\nafter  %v", before, after)
 	}
+}
+
+// TestFitBarsEnd: issue 60. The fit's bar jumped to its last epoch
+// (200/200) when early stopping ended the fit at 62, with the last
+// epoch's losses instead of the kept one's; the policy fit drew no bar.
+func TestFitBarsEnd(t *testing.T) {
+	var b bytes.Buffer
+	fb := fitBar(&b)
+	fb(tuner.FitProgress{Method: "lbfgs", K: 0.5, MaxEpochs: 200})
+	for e := 1; e <= 62; e++ {
+		fb(tuner.FitProgress{Method: "lbfgs", K: 0.5, MaxEpochs: 200, Epoch: e, Train: 0.7 - float64(e)/1000, Validation: 0.6 + float64(e)/1000})
+	}
+	fb(tuner.FitProgress{Method: "lbfgs", K: 0.5, MaxEpochs: 62, Epoch: 62, Kept: 40, Train: 0.66, Validation: 0.64, End: true})
+	last := lastLine(b.String())
+	if !strings.Contains(last, "62/62") || strings.Contains(last, "200") || !strings.Contains(last, "kept epoch 40: train 0.660000 val 0.640000") {
+		t.Errorf("the fit bar ends %q, want 62/62 and the kept epoch's losses", last)
+	}
+	b.Reset()
+	pb := policyBar(&b)
+	pb(policy.FitProgress{MaxIterations: 200})
+	pb(policy.FitProgress{MaxIterations: 200, Iteration: 1, Objective: 3.2})
+	pb(policy.FitProgress{MaxIterations: 200, Iteration: 2, Objective: 3.1})
+	pb(policy.FitProgress{MaxIterations: 2, Iteration: 2, Objective: 3.1, End: true})
+	if last := lastLine(b.String()); !strings.Contains(last, "policy objective 3.100000") || !strings.Contains(last, "2/2") {
+		t.Errorf("the policy bar ends %q", last)
+	}
+}
+
+// lastLine is the last state of a redrawn bar: the text after the last
+// carriage return of its last line.
+func lastLine(s string) string {
+	s = strings.TrimRight(s, "\n")
+	if i := strings.LastIndexAny(s, "\r\n"); i >= 0 {
+		s = s[i+1:]
+	}
+	return s
 }
