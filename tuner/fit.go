@@ -41,12 +41,15 @@ type Settings struct {
 }
 
 // FitProgress is a fit's state as reported to Settings.Progress, the
-// State of its events.
+// State of its events. Its last event (End) has MaxEpochs equal to Epoch,
+// the epochs the fit made (early stopping or convergence end it before
+// the most it could make), and the losses of the epoch it keeps.
 type FitProgress struct {
 	Method            string  // "lbfgs" or "adam"
 	K                 float64 // logistic scale of the fit
 	Epoch, MaxEpochs  int     // epochs done, and the most the fit will make
-	Train, Validation float64 // losses after Epoch (NaN before the first epoch; Validation NaN without validation rows)
+	Train, Validation float64 // losses after Epoch (NaN before the first epoch; Validation NaN without validation rows); at End those of Kept
+	Kept              int     // at End: the epoch whose weights the fit returns (early stopping's best, else the last; 0: the start)
 	End               bool    // the fit has ended (its last call)
 }
 
@@ -191,15 +194,26 @@ func (r *reporter) epochDone(epoch int, w []float64, trainLoss float64) {
 	r.report(false)
 }
 
-// finish closes the bar and applies early stopping to res.W.
+// finish records the fit's end (the epochs it made, the epoch it keeps
+// and that epoch's losses) and applies early stopping to res.W.
 func (r *reporter) finish(haveValid bool, err error) {
-	r.last.End = true
+	keep := r.s.EarlyStop && haveValid && err == nil
+	r.last.End, r.last.MaxEpochs, r.last.Kept = true, r.last.Epoch, r.last.Epoch
+	if keep {
+		r.last.Kept = r.res.BestEpoch
+		r.last.Train, r.last.Validation = r.res.TrainBefore, r.res.ValidBefore
+		for _, e := range r.res.History {
+			if e.Epoch == r.res.BestEpoch {
+				r.last.Train, r.last.Validation = e.Train, e.Validation
+			}
+		}
+	}
 	r.report(false)
 	if err != nil {
 		return
 	}
 	r.res.Epochs = len(r.res.History)
-	if r.s.EarlyStop && haveValid {
+	if keep {
 		r.res.W = r.bestW
 		r.res.Status += fmt.Sprintf("; early stopping kept epoch %d", r.res.BestEpoch)
 	}

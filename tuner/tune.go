@@ -48,6 +48,11 @@ type TuneConfig struct {
 	// (fitStream) instead of loading them: for data that does not fit in
 	// memory. No bootstrap then.
 	Stream bool
+	// CheckGames refuses, after loading and before fitting, data of fewer
+	// games than a fit is trusted on (MinTrainGames, MinValidationGames),
+	// saying why (MaxRows cut the data, or the runs are short): a fit
+	// whose result would be refused is not run.
+	CheckGames bool
 	// Only, when not empty, lists the term name prefixes the fit may change
 	// ("material/", "hand/", ...); other weights keep their starting value.
 	Only []string
@@ -137,6 +142,11 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 		train, valid = d.Split(c.Validation)
 		logf("loaded %d positions of %d games from %d files in %s (%d read, %d not quiet, %d resolved); %d train, %d validation",
 			ls.Used, ls.Games, ls.Files, loadTime.Round(time.Millisecond), ls.Read, ls.NotQuiet, ls.Resolved, len(train), len(valid))
+		if c.CheckGames {
+			if err := fewGamesError(countGames(d.Game, train), countGames(d.Game, valid), ls, c.MaxRows); err != nil {
+				return nil, nil, err
+			}
+		}
 		if len(train) == 0 {
 			return nil, nil, fmt.Errorf("no training rows after holding out %v of %d games", c.Validation, ls.Games)
 		}
@@ -332,6 +342,21 @@ func tooFewGames(train, valid int) string {
 	}
 	return fmt.Sprintf("too little data: %d training and %d validation games, a fit needs at least %d and %d (play more games: taifu selfplay --resume --out RUN --games N)",
 		train, valid, MinTrainGames, MinValidationGames)
+}
+
+// fewGamesError is TuneConfig.CheckGames' error for a fit on train and
+// valid games loaded as ls says (maxRows: the row limit), or nil when they
+// are enough.
+func fewGamesError(train, valid int, ls *data.LoadStats, maxRows int) error {
+	w := tooFewGames(train, valid)
+	if w == "" {
+		return nil
+	}
+	if ls.Truncated {
+		return fmt.Errorf("not fitting: --max-rows %d keeps %d positions of %d games (%d training, %d validation), a fit needs at least %d and %d games: raise --max-rows or drop it (--force fits anyway)",
+			maxRows, ls.Used, ls.Games, train, valid, MinTrainGames, MinValidationGames)
+	}
+	return fmt.Errorf("not fitting: %s (--force fits anyway)", w)
 }
 
 // countGames counts the games of rows, whose game keys are keys (a game's

@@ -10,7 +10,9 @@ import (
 	"taifu/datasets"
 	"taifu/features"
 	"taifu/progress"
+	"taifu/rules"
 	"taifu/tuner"
+	tunedata "taifu/tuner/data"
 	"taifu/tuner/policy"
 	"taifu/tuner/values"
 	"taifu/weightsio"
@@ -22,7 +24,8 @@ func init() {
 
 func runExport(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("export", stderr)
-	path := fs.String("weights", "", "weights file")
+	path := fs.String("weights", "", `weights file, or "builtin" (the shipped weights built into the binary) or "start" (the starting estimate) with --game`)
+	game := fs.String("game", "", "game of --weights builtin|start (default: the one the weights file names)")
 	format := fs.String("format", "md", "json, csv, md, svg or png")
 	out := fs.String("out", "", "output file (default standard output; required for png)")
 	var data listFlag
@@ -38,7 +41,7 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *path == "" {
-		return errors.New("--weights is required")
+		return errors.New("--weights is required (a weights file, or builtin or start with --game)")
 	}
 	switch *format {
 	case "json", "csv", "md", "svg", "png":
@@ -60,7 +63,7 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	if len(data) == 0 && (*boot > 0 || *save != "") {
 		return errors.New("--bootstrap and --save-weights need --data")
 	}
-	g, w, err := weightsio.LoadAny(*path)
+	g, w, err := exportWeights(*game, *path)
 	if err != nil {
 		return err
 	}
@@ -95,6 +98,11 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if len(data) > 0 {
+		// The runs must be of the weights' game, checked before any
+		// feature cache is read or written.
+		if _, err := tunedata.GameOfData(data, g.Name); err != nil {
+			return fmt.Errorf("--data: %v", err)
+		}
 		var rec progress.Recorder // --quiet: nothing
 		if !*quiet {
 			rec = newProgressOutput(stderr, false, 0).Record // log lines only
@@ -133,4 +141,29 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return datasets.WriteFileAtomic(*out, b.Bytes())
+}
+
+// exportWeights reads the weights export's --weights spec names: a file
+// for the game it names (game, when given, must be it), or "builtin" or
+// "start" for game, which they need.
+func exportWeights(game, spec string) (*rules.Game, *features.Weights, error) {
+	if spec == weightsio.Builtin || spec == weightsio.Start {
+		if game == "" {
+			return nil, nil, fmt.Errorf("--weights %s needs --game (one of %s)", spec, strings.Join(rules.Names(), ", "))
+		}
+		g, err := rules.Lookup(game)
+		if err != nil {
+			return nil, nil, err
+		}
+		w, _, err := weightsio.Load(g, spec)
+		return g, w, err
+	}
+	g, w, err := weightsio.LoadAny(spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	if game != "" && game != g.Name {
+		return nil, nil, fmt.Errorf("--game %s, but weights file %s is for %s", game, spec, g.Name)
+	}
+	return g, w, nil
 }

@@ -12,6 +12,7 @@ import (
 	"taifu/selfplay"
 	"taifu/training"
 	"taifu/tuner"
+	"taifu/tuner/policy"
 	"taifu/xboard"
 )
 
@@ -129,6 +130,9 @@ func (o *progressOutput) stage(e progress.Event) func(progress.Event) {
 	case tuner.FitProgress:
 		bar := fitBar(o.lineLog())
 		return func(e progress.Event) { bar(e.State.(tuner.FitProgress)) }
+	case policy.FitProgress:
+		bar := policyBar(o.lineLog())
+		return func(e progress.Event) { bar(e.State.(policy.FitProgress)) }
 	case *training.State:
 		return func(progress.Event) {} // its steps are log lines, its self-play and match stages of their own
 	}

@@ -200,10 +200,10 @@ func (f *tuneFlags) config(g *rules.Game, paths []string, start *features.Weight
 
 func runTune(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("tune", stderr)
-	var data listFlag
+	var runs listFlag
 	var f tuneFlags
-	game := fs.String("game", "", "game: "+strings.Join(rules.Names(), ", "))
-	fs.Var(&data, "data", "Parquet file, run directory, object store run prefix (s3://BUCKET/PREFIX?..., gs://..., azblob://...; all its shards) or glob (repeatable, or comma-separated)")
+	game := fs.String("game", "", "game (default: the one the --data runs hold, from their manifests): "+strings.Join(rules.Names(), ", "))
+	fs.Var(&runs, "data", "Parquet file, run directory, object store run prefix (s3://BUCKET/PREFIX?..., gs://..., azblob://...; all its shards) or glob (repeatable, or comma-separated)")
 	out := fs.String("out", "", "weights file (or object store URL) to write")
 	startPath := fs.String("weights", "", `starting weights ("start": the starting estimate; default configs/weights/<game>.json if present)`)
 	version := fs.String("version", "", "version string of the new weights (default <game>-tuned-<date>)")
@@ -214,29 +214,51 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *game == "" || len(data) == 0 || *out == "" {
-		return errors.New("--game, --data and --out are required")
+	if len(runs) == 0 || *out == "" {
+		return errors.New("--data and --out are required")
 	}
-	g, err := rules.Lookup(*game)
-	if err != nil {
-		return err
+	if *game != "" {
+		if _, err := rules.Lookup(*game); err != nil {
+			return err
+		}
 	}
 	if err := writableFile("out", *out); err != nil {
 		return err
 	}
 	// Check the flags before loading anything.
-	if _, err := f.config(g, data, nil, *version, nil); err != nil {
+	if _, err := f.config(nil, runs, nil, *version, nil); err != nil {
+		return err
+	}
+	if *window < 0 {
+		return fmt.Errorf("--window %d is negative", *window)
+	}
+	if f.validation == 0 && f.policy != "only" && !*force {
+		return errors.New("--validation 0 holds out no game: early stopping and the checks of the fit need held-out games (--force fits anyway)")
+	}
+	// The game the runs hold (their manifests; --game must be it), checked
+	// before any feature cache is read or written.
+	name := *game
+	if name == "" {
+		var err error
+		if name, err = data.GameOfData(runs, ""); err != nil {
+			return fmt.Errorf("--data: %v", err)
+		}
+	}
+	g, err := rules.Lookup(name)
+	if err != nil {
 		return err
 	}
 	start, source, err := loadWeights(g, *startPath)
 	if err != nil {
 		return err
 	}
+	if *game != "" {
+		if _, err := data.GameOfData(runs, *game); err != nil {
+			return fmt.Errorf("--data: %v", err)
+		}
+	}
 	if !f.noProgress {
 		sayWeights(stderr, "tune: starting", start, source)
-	}
-	if *window < 0 {
-		return fmt.Errorf("--window %d is negative", *window)
 	}
 	// A stop signal ends the command at once with nothing written: the fit
 	// runs on while the command waits for it or for the signal, and what
@@ -253,11 +275,12 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 	}
-	cfg, err := f.config(g, data, start, *version, rec)
+	cfg, err := f.config(g, runs, start, *version, rec)
 	if err != nil {
 		return err
 	}
 	cfg.Window = *window
+	cfg.CheckGames = !*force
 	type fitted struct {
 		w   *features.Weights
 		res *tuner.Result
@@ -278,7 +301,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 		if r.err == nil && f.policy != "off" {
-			r.pol, r.err = f.fitPolicy(g, r.w, start.Version, data, rec, quietAfter{ctx, stdout})
+			r.pol, r.err = f.fitPolicy(g, r.w, start.Version, runs, rec, quietAfter{ctx, stdout})
 		}
 		fits <- r
 	}()

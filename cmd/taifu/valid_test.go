@@ -255,8 +255,10 @@ var tinyRun = sync.OnceValues(func() (string, error) {
 // tinyRunDir is the temporary directory of tinyRun ("": not made).
 var tinyRunDir string
 
-// TestTuneTooLittleData: a fit without validation games, or on one row
-// (K 999.99), is refused with the reasons and exit 1, unless --force.
+// TestTuneTooLittleData: a fit without validation games, or on too few
+// games, is refused with the reason and exit 1, unless --force; issue 60:
+// before the fit (it fitted everything first), and with the right reason
+// (--max-rows cut the data; not "--validation 0" or "play more games").
 func TestTuneTooLittleData(t *testing.T) {
 	data, err := tinyRun()
 	if err != nil {
@@ -264,21 +266,26 @@ func TestTuneTooLittleData(t *testing.T) {
 	}
 	dir := t.TempDir()
 	w := filepath.Join(dir, "w.json")
-	code, _, errs := runCLI("tune", "--game", "nanashogi", "--data", data, "--out", w, "--quiet", "--weights", "start", "--max-rows", "1")
-	if code != 1 || !strings.Contains(errs, "no training rows") || strings.Count(errs, "\n") != 1 {
-		t.Errorf("--max-rows 1: exit %d, stderr %q", code, errs)
-	}
-	for _, extra := range [][]string{{"--max-rows", "1", "--validation", "0"}, {"--validation", "0"}} {
-		args := append([]string{"tune", "--game", "nanashogi", "--data", data, "--out", w, "--quiet", "--weights", "start"}, extra...)
+	for _, c := range []struct {
+		extra []string
+		want  string
+	}{
+		{[]string{"--max-rows", "1"}, "not fitting: --max-rows 1 keeps 1 positions of 1 games (0 training, 1 validation), a fit needs at least 80 and 8 games: raise --max-rows or drop it (--force fits anyway)"},
+		{[]string{"--max-rows", "12"}, "not fitting: --max-rows 12 keeps 12 positions of 1 games"},
+		{[]string{"--max-rows", "1", "--validation", "0"}, "--validation 0 holds out no game"},
+		{[]string{"--validation", "0"}, "--validation 0 holds out no game"},
+		{nil, "not fitting: too little data: 1 training and 1 validation games"},
+	} {
+		args := append([]string{"tune", "--game", "nanashogi", "--data", data, "--out", w, "--no-progress", "--weights", "start"}, c.extra...)
 		code, _, errs := runCLI(args...)
-		if code != 1 || !strings.Contains(errs, "not writing") || !strings.Contains(errs, "no validation loss") || strings.Count(errs, "\n") != 1 {
-			t.Errorf("%v: exit %d, stderr %q", extra, code, errs)
+		if code != 1 || !strings.Contains(errs, c.want) || strings.Contains(errs, "epochs") || strings.Contains(errs, "policy") {
+			t.Errorf("%v: exit %d, stderr %q; want an error before the fit containing %q", c.extra, code, errs, c.want)
 		}
 		if _, err := os.Stat(w); err == nil {
-			t.Fatalf("%v: wrote %s", extra, w)
+			t.Fatalf("%v: wrote %s", c.extra, w)
 		}
 	}
-	code, _, errs = runCLI("tune", "--game", "nanashogi", "--data", data, "--out", w, "--quiet", "--weights", "start", "--validation", "0", "--force")
+	code, _, errs := runCLI("tune", "--game", "nanashogi", "--data", data, "--out", w, "--quiet", "--weights", "start", "--validation", "0", "--force")
 	if _, err := os.Stat(w); code != 0 || err != nil || !strings.Contains(errs, "warning: ") {
 		t.Errorf("--force: exit %d, stat %v, stderr %q", code, err, errs)
 	}

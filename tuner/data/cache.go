@@ -686,6 +686,10 @@ func buildCache(name, path string, srcBytes int64, srcSHA string, cfg LoadConfig
 		h.BodyBytes += p.body.n
 		h.Blocks = append(h.Blocks, p.blk)
 	}
+	if h.Used == 0 && h.OtherGame > 0 && h.OtherGame == h.Read {
+		// Another game's file: no cache of it is written (nor replaced).
+		return fmt.Errorf("tuner: %s holds no %s rows (its %d rows are of another game; no cache written)", name, h.Game, h.Read)
+	}
 	hb, err := json.Marshal(h)
 	if err != nil {
 		return err

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"taifu/features"
+	"taifu/progress"
 	"taifu/storage"
 )
 
@@ -252,4 +253,50 @@ func sha(t *testing.T, b []byte) string {
 	t.Helper()
 	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:])
+}
+
+// TestCacheWrongGame: issue 60. A fit of another game than a part's
+// rebuilt its policy cache for that game; now it is an error naming the
+// part and the good cache stays as it was.
+func TestCacheWrongGame(t *testing.T) {
+	g, w := shipped(t, "torishogi")
+	nana, nw := shipped(t, "nanashogi")
+	files := fakeRun(t, "torishogi", 3, 40, 3, 0)
+	fitOf(t, Config{Game: g, Weights: w, Files: files[:1], Validation: 0.5, Iterations: 5})
+	good := readCaches(t, files[:1])
+	_, _, err := Fit(Config{Game: nana, Weights: nw, Files: files[:1], Validation: 0.5, Iterations: 5})
+	if err == nil || !strings.Contains(err.Error(), "holds torishogi rows, not nanashogi") {
+		t.Errorf("a nanashogi fit of a torishogi part: error %v", err)
+	}
+	if after := readCaches(t, files[:1]); string(after[0]) != string(good[0]) {
+		t.Errorf("the wrong-game fit changed the cache: %d bytes, was %d", len(after[0]), len(good[0]))
+	}
+}
+
+// TestFitProgress: issue 60. The policy fit reported no progress; now it
+// records stage "policy fit": a first event, one per iteration, and an
+// end whose iterations are those the fit made.
+func TestFitProgress(t *testing.T) {
+	g, w := shipped(t, "torishogi")
+	files := fakeRun(t, "torishogi", 3, 40, 3, 0)
+	var evs []progress.Event
+	rec := func(e progress.Event) {
+		if e.Stage == "policy fit" {
+			evs = append(evs, e)
+		}
+	}
+	_, rep := fitOf(t, Config{Game: g, Weights: w, Files: files[:1], Validation: 0.5, Iterations: 5, Progress: rec})
+	if len(evs) < rep.Iterations+1 || !evs[0].Start || evs[0].Total != 5 {
+		t.Fatalf("%d events (first %+v) for %d iterations, want a start, one per iteration (gonum records all but the last) and an end", len(evs), evs[0], rep.Iterations)
+	}
+	for i, e := range evs[1 : len(evs)-1] {
+		if e.Done != int64(i+1) {
+			t.Errorf("event %d at iteration %d", i+1, e.Done)
+		}
+	}
+	end := evs[len(evs)-1]
+	p, ok := end.State.(FitProgress)
+	if !end.End || end.Done != int64(rep.Iterations) || end.Total != end.Done || !ok || p.Iteration != rep.Iterations || !(p.Objective > 0) {
+		t.Errorf("end event %+v, want the end at %d of %d iterations", end, rep.Iterations, rep.Iterations)
+	}
 }

@@ -94,6 +94,11 @@ func (cv *converter) build(name, path string, h cacheHeader) error {
 				})
 			}
 			err := datasets.Scan([]string{name}, Columns, func(r *datasets.Row) error {
+				if r.Game != h.Game {
+					// Another game's part: an error before the cache file
+					// is committed, so no cache of it is replaced.
+					return fmt.Errorf("policy fit: %s holds %s rows, not %s (no cache written)", name, r.Game, h.Game)
+				}
 				h.Read++
 				cont := started && r.RunID == prevRun && r.GameNumber == prevGame && r.Ply == prevPly+1
 				started, prevRun, prevGame, prevPly = true, r.RunID, r.GameNumber, r.Ply

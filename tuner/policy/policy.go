@@ -51,7 +51,7 @@ const DefaultL2 = 1e-3
 // Columns are the Parquet columns the fit reads.
 var Columns = func() []string {
 	var out []string
-	for _, c := range []int{datasets.ColRunID, datasets.ColGameNumber, datasets.ColPly, datasets.ColBoard, datasets.ColMove, datasets.ColPolicy, datasets.ColLegalMoves, datasets.ColFull} {
+	for _, c := range []int{datasets.ColRunID, datasets.ColGame, datasets.ColGameNumber, datasets.ColPly, datasets.ColBoard, datasets.ColMove, datasets.ColPolicy, datasets.ColLegalMoves, datasets.ColFull} {
 		out = append(out, datasets.ColumnTable[c].Name)
 	}
 	return out
@@ -99,7 +99,11 @@ type Config struct {
 	// and output weights 0 (the linear policy itself); L2 holds the layer
 	// towards where it starts.
 	Hidden int
-	// Progress records a log line per stage (nil: nothing).
+	// Progress records a log line per stage and the fit's progress (nil:
+	// nothing): stage "policy fit" in L-BFGS iterations with a FitProgress
+	// as its State, an event before the first iteration, after every one
+	// and once at the end (FitProgress.End, whose MaxIterations is the
+	// iterations made).
 	Progress progress.Recorder
 }
 
@@ -289,7 +293,14 @@ func Fit(cfg Config) (*features.Policy, *Report, error) {
 		Grad: func(grad, w []float64) { eval(w); copy(grad, memoG) },
 	}
 	t1, p0 := time.Now(), rs.passes
-	res, err := optimize.Minimize(p, w0, &optimize.Settings{MajorIterations: iters, GradientThreshold: 1e-6}, &optimize.LBFGS{})
+	prog := &fitRecorder{rec: cfg.Progress, p: FitProgress{MaxIterations: iters}}
+	prog.emit(true)
+	res, err := optimize.Minimize(p, w0, &optimize.Settings{MajorIterations: iters, GradientThreshold: 1e-6, Recorder: prog}, &optimize.LBFGS{})
+	if res != nil {
+		prog.p.Iteration, prog.p.Objective = res.Stats.MajorIterations, res.F
+	}
+	prog.p.End, prog.p.MaxIterations = true, prog.p.Iteration
+	prog.emit(false)
 	if passErr != nil {
 		return nil, nil, passErr
 	}
@@ -414,4 +425,38 @@ func (rep *Report) Print(out io.Writer) {
 		}
 	}
 	fmt.Fprintf(out, "  training: hand %.4f, learned %.4f\n", rep.TrainHand.CE, rep.TrainFit.CE)
+}
+
+// FitProgress is the policy fit's state as reported to Config.Progress,
+// the State of its events (stage "policy fit").
+type FitProgress struct {
+	Iteration, MaxIterations int     // L-BFGS iterations done, and the most the fit makes (at End: those it made)
+	Objective                float64 // the training objective (cross-entropy a position plus L2) after Iteration
+	End                      bool    // the fit has ended (its last event)
+}
+
+// fitRecorder is the optimize.Recorder reporting the policy fit's
+// iterations to rec.
+type fitRecorder struct {
+	rec progress.Recorder
+	p   FitProgress
+}
+
+// Init implements optimize.Recorder.
+func (r *fitRecorder) Init() error { return nil }
+
+// Record implements optimize.Recorder: an event per major iteration
+// (gonum reports the last one only in the result).
+func (r *fitRecorder) Record(loc *optimize.Location, op optimize.Operation, st *optimize.Stats) error {
+	if op&optimize.MajorIteration != 0 && st.MajorIterations > r.p.Iteration {
+		r.p.Iteration = st.MajorIterations
+		r.p.Objective = loc.F
+		r.emit(false)
+	}
+	return nil
+}
+
+// emit records the fit's state, the stage's first event when begins.
+func (r *fitRecorder) emit(begins bool) {
+	r.rec.Record(progress.Event{Stage: "policy fit", Done: int64(r.p.Iteration), Total: int64(r.p.MaxIterations), Start: begins, End: r.p.End, State: r.p})
 }

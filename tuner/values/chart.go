@@ -21,7 +21,7 @@ import (
 func (t *PieceTable) UnidentifiedWidth() float64 {
 	w := 1.0
 	for _, p := range t.Pieces {
-		if !p.Royal && p.Value > w {
+		if p.Value > w {
 			w = p.Value
 		}
 	}
@@ -34,7 +34,7 @@ func (p PieceValue) Unidentified(width float64) bool {
 }
 
 // chartLimit is the right end of the chart's value axis: a little beyond
-// the largest non-royal point value, so that no interval reaching past it
+// the largest point value, so that no interval reaching past it
 // squashes every point to the left. Bars beyond it are clipped with an
 // arrow.
 func (t *PieceTable) chartLimit() float64 {
@@ -51,10 +51,10 @@ func (c chartPoints) XError(i int) (float64, float64) { return c[i].x - c[i].lo,
 // WriteChart draws the pieces ranked by on-board value, one row each with
 // the value as a dot and the bootstrap interval as a bar; in-hand values of
 // drop games are a second series just below. format is "svg" or "png".
-// The axis ends at chartLimit: longer bars (and values beyond it, royal
-// pieces' mostly) are clipped there and marked "->"; royal pieces and
-// unidentified values are marked in the row labels; the caption under the
-// axis says what the bars are.
+// The axis ends at chartLimit: longer bars (and values beyond it) are
+// clipped there and marked "->"; unidentified values are marked in the row
+// labels; royal pieces have no row (they have no value); the caption under
+// the axis names them and says what the bars are.
 func (t *PieceTable) WriteChart(w io.Writer, format string) error {
 	if format != "svg" && format != "png" {
 		return fmt.Errorf("chart format %q (svg or png)", format)
@@ -96,9 +96,6 @@ func (t *PieceTable) WriteChart(w io.Writer, format string) error {
 	for i, p := range board {
 		y := float64(n - 1 - i) // highest value at the top
 		label := fmt.Sprintf("%s (%s)", p.Name, p.Kind)
-		if p.Royal {
-			label += " royal"
-		}
 		if p.Unidentified(wide) {
 			label += " ?"
 		}
@@ -116,6 +113,9 @@ func (t *PieceTable) WriteChart(w io.Writer, format string) error {
 	p.X.Label.Text = "value in " + t.Unit
 	if t.Definition != "" {
 		p.X.Label.Text += "\n" + wrapText(t.Definition, 84) // 84 bytes fit the 7-inch width
+	}
+	if r := t.royalText(); r != "" {
+		p.X.Label.Text += "\n" + wrapText(strings.ReplaceAll(r, "`", ""), 84)
 	}
 	if t.Bars != "" {
 		p.X.Label.Text += fmt.Sprintf("\nbars: %s\n? = unidentified (interval wider than %s); -> = clipped at %s", t.Bars, fmtVal(wide), fmtVal(limit))

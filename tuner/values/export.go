@@ -24,8 +24,18 @@ type PieceValue struct {
 	Low    *float64 `json:"low"`
 	High   *float64 `json:"high"`
 	InHand bool     `json:"in_hand"`
-	Royal  bool     `json:"royal,omitempty"`
 	Term   string   `json:"term"`
+}
+
+// RoyalPiece is a royal kind of an exported table (rules.KindInfo.Royal:
+// losing every royal piece loses the game). It is listed without a value:
+// its count term measures the game's end, not material, so it is never
+// ranked with the piece values.
+type RoyalPiece struct {
+	Kind   string `json:"kind"`
+	Name   string `json:"name"`
+	InHand bool   `json:"in_hand"`
+	Term   string `json:"term"`
 }
 
 // PieceTable is the exported piece values of one weights file.
@@ -34,6 +44,9 @@ type PieceTable struct {
 	Unit    string       `json:"unit"`
 	Version string       `json:"version,omitempty"`
 	Pieces  []PieceValue `json:"pieces"`
+	// Royals are the royal kinds, listed apart from the values (none in
+	// Pieces); empty in games without one.
+	Royals []RoyalPiece `json:"royals"`
 	// Bars says what the intervals are ("90% bootstrap intervals over
 	// games, 200 samples"); "" without intervals.
 	Bars string `json:"intervals,omitempty"`
@@ -52,7 +65,7 @@ type PieceTable struct {
 // prov[tuner.ProvIntervals] when they are of the same definition
 // (prov[tuner.ProvWorth] says whole worth exactly when activations are
 // present). Pieces are listed on-board first, each group in piece-table
-// order.
+// order. Royal kinds are listed in Royals instead, without a value.
 func PieceValues(g *rules.Game, version string, terms map[string]float64, prov map[string]any) (*PieceTable, error) {
 	uk, ok := g.Unit()
 	if !ok {
@@ -82,7 +95,7 @@ func PieceValues(g *rules.Game, version string, terms map[string]float64, prov m
 	if worthIvs != (len(act) > 0) {
 		ivs = nil // intervals of another definition than the values'
 	}
-	t := &PieceTable{Game: g.Name, Unit: unit, Version: version, Definition: definitionText(unit, act, actRows)}
+	t := &PieceTable{Game: g.Name, Unit: unit, Version: version, Definition: definitionText(unit, act, actRows), Royals: []RoyalPiece{}}
 	if len(ivs) > 0 {
 		t.Bars = barsText(prov[tuner.ProvBootstrap])
 	}
@@ -108,7 +121,11 @@ func PieceValues(g *rules.Game, version string, terms map[string]float64, prov m
 			if !ok {
 				continue
 			}
-			pv := PieceValue{Kind: info.Token, Name: info.Name, Value: v / uw, InHand: hand, Royal: info.Royal, Term: term}
+			if info.Royal {
+				t.Royals = append(t.Royals, RoyalPiece{Kind: info.Token, Name: info.Name, InHand: hand, Term: term})
+				continue
+			}
+			pv := PieceValue{Kind: info.Token, Name: info.Name, Value: v / uw, InHand: hand, Term: term}
 			if iv, ok := ivs[term]; ok {
 				lo, hi := iv[0], iv[1]
 				pv.Low, pv.High = &lo, &hi
@@ -195,28 +212,72 @@ func fmtOpt(p *float64) string {
 	return fmtVal(*p)
 }
 
-// WriteCSV writes t as CSV with a header row:
-// kind,name,in_hand,value,low,high,definition (low and high empty without
-// an interval; definition, the same on every row, is the table's Definition).
+// WriteCSV writes t as CSV: comment lines ("# " first, for a reader
+// with Comment '#') naming the game, unit and weights, the definition and
+// the intervals once, then a header row kind,name,in_hand,royal,value,low,high
+// and one row per piece (low and high empty without an interval), then one
+// per royal kind with royal true and value, low and high empty (a royal
+// piece has no value).
 func (t *PieceTable) WriteCSV(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n", t.title())
+	if t.Definition != "" {
+		fmt.Fprintf(&b, "# definition: %s\n", oneLine(t.Definition))
+	}
+	if t.Bars != "" {
+		fmt.Fprintf(&b, "# low, high: %s\n", oneLine(t.Bars))
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
+	}
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"kind", "name", "in_hand", "value", "low", "high", "definition"})
+	cw.Write([]string{"kind", "name", "in_hand", "royal", "value", "low", "high"})
 	for _, p := range t.Pieces {
-		cw.Write([]string{p.Kind, p.Name, strconv.FormatBool(p.InHand), fmtVal(p.Value), fmtOpt(p.Low), fmtOpt(p.High), t.Definition})
+		cw.Write([]string{p.Kind, p.Name, strconv.FormatBool(p.InHand), "false", fmtVal(p.Value), fmtOpt(p.Low), fmtOpt(p.High)})
+	}
+	for _, r := range t.Royals {
+		cw.Write([]string{r.Kind, r.Name, strconv.FormatBool(r.InHand), "true", "", "", ""})
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// oneLine returns s with its line breaks turned into spaces, for a comment
+// line.
+func oneLine(s string) string {
+	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+}
+
+// title is the first line of t's Markdown and CSV: game, unit and
+// weights.
+func (t *PieceTable) title() string {
+	s := fmt.Sprintf("Piece values, %s, in %s = 1.00", t.Game, t.Unit)
+	if t.Version != "" {
+		s += fmt.Sprintf(" (weights %s)", t.Version)
+	}
+	return s
+}
+
+// royalText is the Markdown line listing t's royal kinds, apart from the
+// ranked values ("" when there are none).
+func (t *PieceTable) royalText() string {
+	var names []string
+	for _, r := range t.Royals {
+		if !r.InHand {
+			names = append(names, fmt.Sprintf("%s (`%s`)", r.Name, r.Kind))
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Royal, not ranked (losing every royal piece loses the game: a royal's count term is no material value): %s.\n", strings.Join(names, ", "))
 }
 
 // WriteMarkdown writes t as a Markdown table ranked by value; games with
 // drops get one column for on-board and one for in-hand values.
 func (t *PieceTable) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Piece values, %s, in %s = 1.00", t.Game, t.Unit)
-	if t.Version != "" {
-		fmt.Fprintf(&b, " (weights %s)", t.Version)
-	}
-	b.WriteString(".")
+	b.WriteString(t.title() + ".")
 	if t.Definition != "" {
 		fmt.Fprintf(&b, " Definition: %s.", t.Definition)
 	}
@@ -255,11 +316,7 @@ func (t *PieceTable) WriteMarkdown(w io.Writer) error {
 			continue
 		}
 		rank++
-		name := p.Name
-		if p.Royal {
-			name += " (royal)"
-		}
-		fmt.Fprintf(&b, "| %d | %s | `%s` | %s |", rank, name, p.Kind, cell(p))
+		fmt.Fprintf(&b, "| %d | %s | `%s` | %s |", rank, p.Name, p.Kind, cell(p))
 		if len(hand) > 0 {
 			if h, ok := hand[p.Kind]; ok {
 				fmt.Fprintf(&b, " %s |", cell(h))
@@ -268,6 +325,9 @@ func (t *PieceTable) WriteMarkdown(w io.Writer) error {
 			}
 		}
 		b.WriteString("\n")
+	}
+	if r := t.royalText(); r != "" {
+		b.WriteString("\n" + r)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -37,13 +37,14 @@ func TestPieceValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Values are weight / material/SW (= 2): FA 6/2 = 3, hand SW 2.5/2 = 1.25.
+	// The royal Phoenix has none.
 	want := []struct {
 		kind   string
 		hand   bool
 		value  float64
 		interv bool
 	}{
-		{"PH", false, 0.25, false}, {"FA", false, 3, true}, {"SW", false, 1, false}, {"+SW", false, 1.5, false},
+		{"FA", false, 3, true}, {"SW", false, 1, false}, {"+SW", false, 1.5, false},
 		{"FA", true, 2.5, false}, {"SW", true, 1.25, true},
 	}
 	if len(tab.Pieces) != len(want) {
@@ -70,7 +71,7 @@ func TestPieceValues(t *testing.T) {
 		t.Errorf("JSON game/unit = %q/%q", shape.Game, shape.Unit)
 	}
 	for _, key := range []string{"kind", "name", "value", "low", "high", "in_hand"} {
-		if _, ok := shape.Pieces[1][key]; !ok {
+		if _, ok := shape.Pieces[0][key]; !ok {
 			t.Errorf("JSON piece lacks %q: %s", key, js.String())
 		}
 	}
@@ -78,8 +79,10 @@ func TestPieceValues(t *testing.T) {
 	if err := tab.WriteCSV(&cs); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := csv.NewReader(&cs).ReadAll()
-	if err != nil || len(recs) != 7 || strings.Join(recs[2], ",") != "FA,Falcon,false,3.00,2.50,3.50,"+tab.Definition {
+	cr := csv.NewReader(&cs)
+	cr.Comment = '#'
+	recs, err := cr.ReadAll()
+	if err != nil || len(recs) != 7 || strings.Join(recs[1], ",") != "FA,Falcon,false,false,3.00,2.50,3.50" {
 		t.Errorf("CSV = %q, %v", recs, err)
 	}
 	var md bytes.Buffer
@@ -149,4 +152,82 @@ func FuzzPieceValuesProvenance(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestRoyalsApart: issue 60. A royal piece has no value: it is listed
+// apart from the values in every format, never ranked (a Phoenix of 25
+// was ranked first, as Nana shogi's King is by the shipped weights), and
+// the CSV has a royal column and its definition once, not on every row.
+func TestRoyalsApart(t *testing.T) {
+	g := testrun.ToriLike()
+	terms := map[string]float64{"material/PH": 50, "material/FA": 6, "material/SW": 2, "hand/FA": 5}
+	tab, err := PieceValues(g, "v1", terms, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range tab.Pieces {
+		if p.Kind == "PH" {
+			t.Errorf("royal Phoenix among the values: %+v", p)
+		}
+	}
+	if len(tab.Royals) != 1 || tab.Royals[0] != (RoyalPiece{Kind: "PH", Name: "Phoenix", Term: "material/PH"}) {
+		t.Errorf("Royals = %+v, want the Phoenix", tab.Royals)
+	}
+	var js, cs, md bytes.Buffer
+	for _, c := range []struct {
+		name  string
+		write func(*bytes.Buffer) error
+	}{
+		{"json", func(b *bytes.Buffer) error { return tab.WriteJSON(b) }},
+		{"csv", func(b *bytes.Buffer) error { return tab.WriteCSV(b) }},
+		{"md", func(b *bytes.Buffer) error { return tab.WriteMarkdown(b) }},
+	} {
+		b := map[string]*bytes.Buffer{"json": &js, "csv": &cs, "md": &md}[c.name]
+		if err := c.write(b); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+	}
+	var shape struct {
+		Pieces []struct{ Kind string }
+		Royals []map[string]any
+	}
+	if err := json.Unmarshal(js.Bytes(), &shape); err != nil {
+		t.Fatal(err)
+	}
+	if len(shape.Royals) != 1 || shape.Royals[0]["kind"] != "PH" || shape.Royals[0]["value"] != nil || shape.Pieces[0].Kind != "FA" {
+		t.Errorf("JSON pieces %v, royals %v: want FA first and the Phoenix apart, without a value", shape.Pieces, shape.Royals)
+	}
+	lines := strings.Split(strings.TrimSpace(cs.String()), "\n")
+	if n := strings.Count(cs.String(), tab.Definition); n != 1 || !strings.HasPrefix(lines[1], "# definition: ") {
+		t.Errorf("CSV holds the definition %d times, want once in a comment line:\n%s", n, cs.String())
+	}
+	cr := csv.NewReader(strings.NewReader(cs.String()))
+	cr.Comment = '#'
+	recs, err := cr.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{
+		{"kind", "name", "in_hand", "royal", "value", "low", "high"},
+		{"FA", "Falcon", "false", "false", "3.00", "", ""},
+		{"SW", "Swallow", "false", "false", "1.00", "", ""},
+		{"FA", "Falcon", "true", "false", "2.50", "", ""},
+		{"PH", "Phoenix", "false", "true", "", "", ""},
+	}
+	if strings.Join(flat(recs), "|") != strings.Join(flat(want), "|") {
+		t.Errorf("CSV rows\n%q\nwant\n%q", recs, want)
+	}
+	m := md.String()
+	if !strings.Contains(m, "| 1 | Falcon | `FA` | 3.00 | 2.50 |") || strings.Contains(m, "| Phoenix") ||
+		!strings.Contains(m, "Royal, not ranked (losing every royal piece loses the game: a royal's count term is no material value): Phoenix (`PH`).") {
+		t.Errorf("Markdown ranks the Phoenix or does not list it apart:\n%s", m)
+	}
+}
+
+func flat(recs [][]string) []string {
+	var out []string
+	for _, r := range recs {
+		out = append(out, strings.Join(r, ","))
+	}
+	return out
 }

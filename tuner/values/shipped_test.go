@@ -48,10 +48,10 @@ func TestShippedWeightsExportSaneValues(t *testing.T) {
 		}
 		top := 0.0
 		for _, p := range tab.Pieces {
-			if p.Value < -1 || p.Value > 30 && !p.Royal {
+			if p.Value < -1 || p.Value > 30 {
 				t.Errorf("%s: %s %s = %.2f %s", f, p.Kind, map[bool]string{true: "in hand", false: "on board"}[p.InHand], p.Value, tab.Unit)
 			}
-			if !p.Royal && !p.InHand {
+			if !p.InHand {
 				top = max(top, p.Value)
 			}
 		}
