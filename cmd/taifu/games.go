@@ -24,8 +24,8 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&data, "data", "Parquet file, run directory or glob (repeatable, or comma-separated)")
 	number := fs.Int64("game-number", -1, "only this game number")
 	first := fs.Int("first", 0, "only the first K games (lowest game numbers) that match")
-	where := fs.String("where", "", `filter "key=pattern[,key=pattern]"; keys termination, result, game; patterns are globs ("termination=rule:*")`)
-	format := fs.String("format", "pgn", "output format: "+records.FormatHelp()+", or parquet (a run directory --out in format 2's layout: the policy's moves as text, for DuckDB)")
+	where := fs.String("where", "", `filter "key=glob,...": keys termination, result, game (termination=rule:*)`)
+	format := fs.String("format", "pgn", "output format: pgn, json, html, xboard or parquet (docs/usage.md)")
 	out := fs.String("out", "", "output file (written atomically), the run directory for parquet; default standard output")
 	if err := parseFlags(fs, args); err != nil {
 		return err

@@ -25,25 +25,27 @@ func init() {
 func runTrain(args []string, stdout, stderr io.Writer) error {
 	fl := newFlags("train", stderr)
 	game := fl.String("game", "", gameUsage(rules.DefaultGame))
-	out := fl.String("out", "", "run directory or object store prefix (s3://BUCKET/PREFIX?..., gs://..., azblob://...; created, or resumed when it holds train.json)")
+	out := fl.String("out", "", "run directory or store prefix: created, or resumed when it holds train.json (required)")
 	gens := fl.Int("generations", 3, "generations to reach (a resumed run continues up to this number)")
-	startPath := fl.String("weights", "", `generation 0's weights ("start", or a file; default configs/weights/<game>.json or start)`)
+	startPath := fl.String("weights", "", "generation 0's "+weightsUsage)
 	spGames := fl.Int64("selfplay-games", 200, "self-play games per generation")
 	sp := selfplay.Defaults
 	sp.Playouts = 100
 	mcts.BindFlags(fl, "selfplay-", &sp.Config)
 	spWorkers := fl.Int("selfplay-workers", 0, workersUsage)
-	spFull := fl.Float64("selfplay-full-fraction", selfplay.Defaults.FullFraction, "playout cap randomization: the share of self-play moves searched in full (--selfplay-playouts, noise, temperature), in (0, 1]; 1: all")
-	spFast := fl.Int("selfplay-fast-playouts", selfplay.Defaults.FastPlayouts, "self-play playouts of a fast search (with --selfplay-full-fraction below 1)")
+	spFull := fl.Float64("selfplay-full-fraction", selfplay.Defaults.FullFraction, "share of self-play moves searched in full, in (0, 1] (as selfplay --full-fraction)")
+	spFast := fl.Int("selfplay-fast-playouts", selfplay.Defaults.FastPlayouts, "playouts of a fast self-play search (as selfplay --fast-playouts)")
 	window := fl.Int("window", 3, "tune on the self-play of this many most recent generations")
-	commitEvery := fl.Duration("commit-every", selfplay.DefaultCommitEvery, "complete a self-play Parquet part and update its manifest this often (a kill loses at most this much self-play; 0: only at the end)")
-	accept := fl.String("accept", training.AcceptScore, `accept a candidate when: "score" (match score above 50%), "sprt" (SPRT accepts H1), "always"`)
-	table := fl.String("table", "", "relabel each generation's self-play with this solved table before the fit (Nana shogi; as taifu rescore --table: every row's result and root value its solved value)")
+	commitEvery := fl.Duration("commit-every", selfplay.DefaultCommitEvery, "complete a self-play Parquet part this often (0: only at the end)")
+	accept := fl.String("accept", training.AcceptScore, "accept a candidate on: score (above 50%), sprt (the SPRT accepts H1) or always")
+	table := fl.String("table", "", "relabel each generation's self-play with this solved table (Nana shogi; taifu rescore)")
 	tf := tuneFlags{loop: true}
 	tf.register(fl)
 	var mf matchFlags
 	mf.register(fl, "match-")
 	mf.registerArena(fl, "match-")
+	deprecate(fl, "early-stop", "best-epoch")
+	deprecate(fl, "workers", "threads")
 	if err := parseFlags(fl, args); err != nil {
 		return err
 	}

@@ -21,11 +21,11 @@ var xboardInput io.Reader = os.Stdin
 func runXboard(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("xboard", stderr)
 	def := xboard.DefaultGame()
-	game := fs.String("game", "", gameUsage(def)+"; played after \"new\" until the GUI sends \"variant\"")
-	weights := fs.String("weights", "", `weights for --game ("start": the starting estimate; default: configs/weights/<game>.json when present, else its built-in copy; a path or an s3://, gs://, azblob:// URL); other games use their default`)
+	game := fs.String("game", "", gameUsage(def))
+	weights := fs.String("weights", "", "--game's "+weightsUsage)
 	var opt xboard.Options
 	mcts.BindFlags(fs, "", &opt.Config)
-	fs.Uint64Var(&opt.Seed, "seed", 1, "search seed")
+	fs.Uint64Var(&opt.Seed, "seed", 1, "seed of the search")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
