@@ -39,7 +39,7 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *path == "" {
-		return errors.New("--weights is required")
+		return usageErrorf("--weights is required")
 	}
 	switch *format {
 	case "json", "csv", "md", "svg", "png":

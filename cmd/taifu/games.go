@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 
@@ -31,22 +30,22 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(data) == 0 {
-		return errors.New("--data is required")
+		return usageErrorf("--data is required")
 	}
 	if *first < 0 {
-		return fmt.Errorf("--first %d: must be at least 0", *first)
+		return usageErrorf("--first %d: must be at least 0", *first)
 	}
 	if *number < -1 {
-		return fmt.Errorf("--game-number %d: must be at least 0", *number)
+		return usageErrorf("--game-number %d: must be at least 0", *number)
 	}
 	var fm records.Format
 	var err error
 	if *format == "parquet" {
 		if *out == "" {
-			return errors.New("--format parquet needs --out DIR (a new run directory)")
+			return usageErrorf("--format parquet needs --out DIR (a new run directory)")
 		}
 	} else if fm, err = records.LookupFormat(*format); err != nil {
-		return fmt.Errorf("--%v or parquet", err)
+		return usageErrorf("--%v or parquet", err)
 	}
 	games, err := records.Collect(data, records.Selector{Number: *number, First: *first, Where: *where})
 	if err != nil {

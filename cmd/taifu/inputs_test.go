@@ -50,7 +50,7 @@ func TestWorkersBound(t *testing.T) {
 		{"train", "--game", "chess", "--out", filepath.Join(dir, "tr"), "--match-workers", over},
 	} {
 		code, _, errs := runCLI(args...)
-		if code != 1 || !strings.Contains(errs, "s "+over+": need ") || !strings.Contains(errs, "at most 4 per core") || strings.Count(errs, "\n") != 1 {
+		if code != 2 || !strings.Contains(errs, "s "+over+": need ") || !strings.Contains(errs, "at most 4 per core") || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%s: exit %d, stderr %q", strings.Join(args, " "), code, clipTest(errs))
 		}
 	}

@@ -90,7 +90,7 @@ func (f *matchFlags) spr() (*arena.SPRT, error) {
 	}
 	s, err := arena.ParseSPRT(f.sprt)
 	if err != nil {
-		return nil, fmt.Errorf("--%ssprt: %v", f.prefix, err)
+		return nil, usageErrorf("--%ssprt: %v", f.prefix, err)
 	}
 	return s, nil
 }
@@ -120,7 +120,7 @@ func (f *matchFlags) config(g *rules.Game) (arena.Config, error) {
 func (f *matchFlags) sides() (mcts.Config, mcts.Config, error) {
 	a, b := f.search, f.search
 	if err := b.ApplySpec(f.bSearch); err != nil {
-		return a, b, fmt.Errorf("--%sb-search: %v", f.prefix, err)
+		return a, b, usageErrorf("--%sb-search: %v", f.prefix, err)
 	}
 	for _, s := range []*mcts.Config{&a, &b} {
 		if f.moveMillis > 0 {

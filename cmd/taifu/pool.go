@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 
@@ -22,11 +21,11 @@ func runPool(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(results) == 0 {
-		return errors.New("--results: name the results files to pool")
+		return usageErrorf("--results: name the results files to pool")
 	}
 	sp, err := arena.ParseSPRT(*sprt)
 	if err != nil {
-		return err
+		return usageErrorf("--sprt: %v", err)
 	}
 	rep, err := xboard.PoolResults(results, sp)
 	if err != nil {

@@ -41,10 +41,10 @@ func runRescore(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *data == "" || *out == "" {
-		return errors.New("--data and --out are required")
+		return usageErrorf("--data and --out are required")
 	}
 	if (*table == "") == (*engine == "") {
-		return errors.New("give one judge: --table FILE or --engine CMD")
+		return usageErrorf("give one judge: --table FILE or --engine CMD")
 	}
 	if err := firstErr(intIn("depth", int64(*depth), 1, 64), floatIn("cp-scale", *cpScale, 1, 1e6), workersIn("workers", int64(*workers), 1)); err != nil {
 		return err
@@ -61,7 +61,7 @@ func runRescore(args []string, stdout, stderr io.Writer) error {
 		return errors.New("--policy-targets needs --table: only a solved table knows the moves that keep a value")
 	}
 	if *halfLife != 0 && !*policy {
-		return errors.New("--policy-half-life grades a policy target: it needs --policy")
+		return errors.New("--policy-half-life grades a policy target: it needs --policy-targets")
 	}
 	if err := floatIn("policy-half-life", *halfLife, 0, 1000); err != nil {
 		return err

@@ -82,7 +82,7 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	}
 	defer stopProfile()
 	if f.commitEvery < 0 || f.commitGames < 0 {
-		return fmt.Errorf("commit-every %v, commit-games %d: need 0 or more", f.commitEvery, f.commitGames)
+		return usageErrorf("--commit-every %v, --commit-games %d: need 0 or more", f.commitEvery, f.commitGames)
 	}
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
@@ -210,7 +210,7 @@ func (f *selfplayFlags) check(set map[string]bool) error {
 		"fast-playouts":        func() error { return intIn("fast-playouts", int64(f.c.FastPlayouts), 1, math.MaxInt32) },
 		"log-every": func() error {
 			if f.logEvery <= 0 {
-				return fmt.Errorf("--log-every %v: need a positive interval", f.logEvery)
+				return usageErrorf("--log-every %v: need a positive interval", f.logEvery)
 			}
 			return nil
 		},
@@ -236,7 +236,7 @@ func (f *selfplayFlags) build(set map[string]bool) (selfplay.Config, error) {
 			return cfg, err
 		}
 		if f.auto && !set["seed"] && !f.resume {
-			return cfg, fmt.Errorf("--shard %s needs --seed: every shard of a run must play the same seed", f.shard)
+			return cfg, usageErrorf("--shard %s needs --seed: every shard of a run must play the same seed", f.shard)
 		}
 	}
 	switch {
@@ -250,7 +250,7 @@ func (f *selfplayFlags) build(set map[string]bool) (selfplay.Config, error) {
 			out = c.Out
 		}
 		if out == "" {
-			return cfg, fmt.Errorf("--resume needs --out DIR, the run to continue")
+			return cfg, usageErrorf("--resume needs --out DIR, the run to continue")
 		}
 		m, err := datasets.LoadManifest(storage.Join(out, datasets.ManifestName(shard, shards)))
 		if err != nil {
@@ -307,7 +307,7 @@ func (f *selfplayFlags) build(set map[string]bool) (selfplay.Config, error) {
 // train's --selfplay-full-fraction): a share in (0, 1].
 func fullFractionIn(name string, v float64) error {
 	if !(v > 0 && v <= 1) {
-		return fmt.Errorf("--%s %v: need a share in (0, 1] (1: every move searched in full)", name, v)
+		return usageErrorf("--%s %v: need a share in (0, 1] (1: every move searched in full)", name, v)
 	}
 	return nil
 }
@@ -334,18 +334,18 @@ func parseShardFlag(s string, getenv func(string) string) (shard, shards int, au
 		src, idx = envSlurmTask, getenv(envSlurmTask)
 	}
 	if idx == "" {
-		return 0, 0, true, fmt.Errorf("--shard %s: neither %s nor %s is set", s, envJobIndex, envSlurmTask)
+		return 0, 0, true, usageErrorf("--shard %s: neither %s nor %s is set", s, envJobIndex, envSlurmTask)
 	}
 	count := b
 	if !hasCount {
 		if src != envSlurmTask || getenv(envSlurmCount) == "" {
-			return 0, 0, true, fmt.Errorf("--shard auto: no shard count (%s is unset); use --shard auto/N", envSlurmCount)
+			return 0, 0, true, usageErrorf("--shard auto: no shard count (%s is unset); use --shard auto/N", envSlurmCount)
 		}
 		count = getenv(envSlurmCount)
 	}
 	shard, shards, err = parseShard(idx + "/" + count)
 	if err != nil {
-		return 0, 0, true, fmt.Errorf("--shard %s: %s=%.20q, %.20q shards: want 0 <= index < shards", s, src, idx, count)
+		return 0, 0, true, usageErrorf("--shard %s: %s=%.20q, %.20q shards: want 0 <= index < shards", s, src, idx, count)
 	}
 	return shard, shards, true, nil
 }
@@ -356,7 +356,7 @@ func parseShard(s string) (int, int, error) {
 	i, err1 := strconv.Atoi(a)
 	n, err2 := strconv.Atoi(b)
 	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-		return 0, 0, fmt.Errorf("--shard %q: want i/N with 0 <= i < N, e.g. 0/4", s)
+		return 0, 0, usageErrorf("--shard %q: want i/N with 0 <= i < N, e.g. 0/4", s)
 	}
 	return i, n, nil
 }

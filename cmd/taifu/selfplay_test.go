@@ -72,7 +72,7 @@ func TestSelfplayCommand(t *testing.T) {
 		t.Errorf("rerun into a used directory: exit %d, stderr %q", code, stderr.String())
 	}
 	stderr.Reset()
-	if code := run([]string{"selfplay", "--shard", "3/3"}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "--shard") {
+	if code := run([]string{"selfplay", "--shard", "3/3"}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "--shard") {
 		t.Errorf("bad shard: exit %d, stderr %q", code, stderr.String())
 	}
 }

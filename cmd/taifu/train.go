@@ -53,7 +53,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *out == "" {
-		return errors.New("--out is required")
+		return usageErrorf("--out is required")
 	}
 	if err := workersIn("selfplay-workers", int64(*spWorkers), 0); err != nil {
 		return err
@@ -71,10 +71,10 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if tf.policyHidden > 0 {
-		return errors.New("--policy-hidden: train fits a linear policy each generation; fit a hidden layer on a generation's runs with taifu tune --policy only --policy-hidden N")
+		return usageErrorf("--policy-hidden: train fits a linear policy each generation; fit a hidden layer on a generation's runs with taifu tune --policy only --policy-hidden N")
 	}
 	if tf.policy == "only" {
-		return errors.New("--policy only: train fits the value terms every generation; want --policy on or off")
+		return usageErrorf("--policy only: train fits the value terms every generation; want --policy on or off")
 	}
 	if err := fullFractionIn("selfplay-full-fraction", *spFull); err != nil {
 		return err
@@ -103,7 +103,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	}
 	switch {
 	case *commitEvery < 0:
-		return fmt.Errorf("--commit-every %v: need 0 or more", *commitEvery)
+		return usageErrorf("--commit-every %v: need 0 or more", *commitEvery)
 	case *commitEvery == 0:
 		cfg.CommitEvery = -1 // no time-based commits
 	}
@@ -143,7 +143,7 @@ func finiteFlags(fl *flag.FlagSet) error {
 	fl.VisitAll(func(f *flag.Flag) {
 		if gt, ok := f.Value.(flag.Getter); ok && err == nil {
 			if v, ok := gt.Get().(float64); ok && (math.IsNaN(v) || math.IsInf(v, 0)) {
-				err = fmt.Errorf("--%s %v: need a finite number", f.Name, v)
+				err = usageErrorf("--%s %v: need a finite number", f.Name, v)
 			}
 		}
 	})

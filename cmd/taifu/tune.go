@@ -217,7 +217,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *game == "" || len(data) == 0 || *out == "" {
-		return errors.New("--game, --data and --out are required")
+		return usageErrorf("--game, --data and --out are required")
 	}
 	g, err := rules.Lookup(*game)
 	if err != nil {

@@ -149,3 +149,34 @@ func TestDeprecatedSpellings(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageErrorsExit2: a flag value refused after parsing (a range, a
+// missing required flag, a bad shard or SPRT) exits 2, as one the flag
+// package refuses does, in every command (issue 60: some exited 1).
+func TestUsageErrorsExit2(t *testing.T) {
+	for _, args := range [][]string{
+		{"selfplay", "--games", "0"},
+		{"selfplay", "--games", "abc"},
+		{"selfplay", "--shard", "3/3"},
+		{"selfplay", "--full-fraction", "2"},
+		{"match", "--games", "0"},
+		{"match", "--sprt", "x"},
+		{"match", "--workers", "100000"},
+		{"train"},
+		{"train", "--out", "x", "--selfplay-playouts", "0"},
+		{"tune"},
+		{"tune", "--threads", "100000"},
+		{"games"},
+		{"games", "--data", "x", "--first", "-1"},
+		{"pool"},
+		{"pool", "--results", "x", "--sprt", "x"},
+		{"solve", "--threads", "100000"},
+		{"rescore"},
+		{"export"},
+	} {
+		code, _, errs := runCLI(args...)
+		if code != 2 || strings.Count(errs, "\n") != 1 {
+			t.Errorf("taifu %s: exit %d, stderr %q; want one line, exit 2", strings.Join(args, " "), code, errs)
+		}
+	}
+}
