@@ -134,10 +134,16 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	}
 	total := selfplay.ShardGames(cfg.Games, cfg.Shard, cfg.Shards)
 	mpath := storage.Join(cfg.Out, datasets.ManifestName(cfg.Shard, cfg.Shards))
-	if _, err := datasets.LoadManifest(mpath); err == nil && !f.resume {
+	done := int64(0) // the games the run in --out has done
+	if m, err := datasets.LoadManifest(mpath); err == nil && !f.resume {
 		return fmt.Errorf("%s already holds a run: use --resume to continue it or another --out", cfg.Out)
 	} else if err != nil && !errors.Is(err, iofs.ErrNotExist) {
 		return err
+	} else if err == nil {
+		done = m.Done
+	}
+	if done > total {
+		return usageErrorf("--games %d: the run in %s has %d games done; give --games %d or more", cfg.Games, cfg.Out, done, done)
 	}
 
 	ctx, stop := context.WithCancel(context.Background())
@@ -172,12 +178,6 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	defer show.Close()
 	opt.Progress = show.Record
 	if !f.quiet {
-		done := int64(0)
-		if f.resume {
-			if m, err := datasets.LoadManifest(mpath); err == nil {
-				done = m.Done
-			}
-		}
 		search := fmt.Sprintf("%d playouts/move", cfg.Playouts)
 		if cfg.FullFraction < 1 {
 			search = fmt.Sprintf("%d playouts on %g of moves, %d on the rest", cfg.Playouts, cfg.FullFraction, cfg.FastPlayouts)

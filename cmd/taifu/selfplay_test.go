@@ -151,3 +151,17 @@ func TestSelfplayFullFraction(t *testing.T) {
 		}
 	}
 }
+
+// TestSelfplayResumeFewerGames (issue 60): resuming a run with --games below
+// the games it has done is one usage line before any work, not a banner
+// saying "(-N left)".
+func TestSelfplayResumeFewerGames(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	if code, _, errs := runCLI("selfplay", "--game", "nanashogi", "--games", "4", "--playouts", "2", "--max-plies", "10", "--seed", "3", "--out", dir, "--quiet"); code != 0 {
+		t.Fatalf("selfplay: exit %d: %s", code, errs)
+	}
+	code, _, errs := runCLI("selfplay", "--resume", "--out", dir, "--games", "2")
+	if code != 2 || strings.Count(errs, "\n") != 1 || strings.Contains(errs, "left)") || !strings.Contains(errs, "give --games 4 or more") {
+		t.Errorf("resume with --games 2 of 4 done: exit %d, stderr %q", code, errs)
+	}
+}
