@@ -2,11 +2,15 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	iofs "io/fs"
+	"path/filepath"
 
 	"taifu/datasets"
 	"taifu/records"
+	"taifu/storage"
 )
 
 func init() {
@@ -46,6 +50,12 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 		}
 	} else if fm, err = records.LookupFormat(*format); err != nil {
 		return usageErrorf("--%v or parquet", err)
+	} else if *out != "" {
+		// Before reading the games: an output that cannot be written
+		// fails at once, naming --out (missing directories are made).
+		if err := writableFile("out", *out); err != nil {
+			return err
+		}
 	}
 	games, err := records.Collect(data, records.Selector{Number: *number, First: *first, Where: *where})
 	if err != nil {
@@ -65,10 +75,29 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 		_, err = stdout.Write(buf.Bytes())
 		return err
 	}
-	if err := datasets.WriteFileAtomic(*out, buf.Bytes()); err != nil {
+	if err := writeOutput(*out, buf.Bytes()); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "wrote %d game(s) to %s\n", len(games), *out)
+	return nil
+}
+
+// writeOutput writes data to path atomically, making its missing local
+// directories as tune --out does; an error names path, not the temporary
+// file beside it.
+func writeOutput(path string, data []byte) error {
+	if !storage.IsURL(path) {
+		if err := storage.MkdirAll(filepath.Dir(path)); err != nil {
+			return fmt.Errorf("--out %s: %v", path, err)
+		}
+	}
+	if err := datasets.WriteFileAtomic(path, data); err != nil {
+		var pe *iofs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("--out %s: %v", path, err)
+	}
 	return nil
 }
 
