@@ -1,13 +1,16 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"sort"
 	"strings"
 
 	"taifu/mcts"
+	"taifu/weightsio"
 )
 
 // The flags' help: one line per flag, the search settings (the same in
@@ -25,6 +28,16 @@ const (
 	weightsUsage    = `weights: a file or URL, "start" (the starting estimate), or "" (the shipped ones)`
 	quietUsage      = "no progress output"
 )
+
+// builtinHint adds to a weights file that does not exist how to name the
+// shipped weights wherever the command runs (outside the repository
+// configs/weights/ is not there, but the binary carries a copy).
+func builtinHint(err error) error {
+	if err != nil && errors.Is(err, iofs.ErrNotExist) {
+		return fmt.Errorf("%w (the game's shipped weights: %q, or \"\")", err, weightsio.Builtin)
+	}
+	return err
+}
 
 // deprecatedFlag is an old spelling of the flag --use: setting it sets
 // Value and prints a one-line warning naming --use (parseFlags); giving

@@ -438,12 +438,13 @@ func fitNet(w *features.Weights, k float64, cfg tuner.TuneConfig, nf netFit, rec
 // "start", "" for the game's shipped weights, a file or a URL).
 func loadStart(g *rules.Game, path string) (*features.Weights, error) {
 	w, _, err := weightsio.Load(g, path)
-	return w, err
+	return w, builtinHint(err)
 }
 
 // loadWeights is loadStart that also says where the weights came from.
 func loadWeights(g *rules.Game, path string) (*features.Weights, string, error) {
-	return weightsio.Load(g, path)
+	w, src, err := weightsio.Load(g, path)
+	return w, src, builtinHint(err)
 }
 
 // sayWeights prints which weights a run uses: version and file, "built-in"

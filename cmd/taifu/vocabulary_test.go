@@ -2,6 +2,8 @@ package main
 
 import (
 	"flag"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -178,5 +180,29 @@ func TestUsageErrorsExit2(t *testing.T) {
 		if code != 2 || strings.Count(errs, "\n") != 1 {
 			t.Errorf("taifu %s: exit %d, stderr %q; want one line, exit 2", strings.Join(args, " "), code, errs)
 		}
+	}
+}
+
+// TestShippedWeightsNamed (issue 60): the docs name the shipped weights as
+// the program's own next: lines do (--b ''), not by a repository path that
+// fails elsewhere, and a weights file that does not exist says how to name
+// them (builtin).
+func TestShippedWeightsNamed(t *testing.T) {
+	for _, doc := range []string{"../../README.md", "../../docs/usage.md"} {
+		data, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(data), "--b configs/weights/") || !strings.Contains(string(data), "--b ''") {
+			t.Errorf("%s: the match of the loop names the shipped weights by path, not --b ''", doc)
+		}
+	}
+	if got := baselineArg("", "built-in configs/weights/typhoon.json"); got != "''" {
+		t.Errorf("the next: line's --b is %s", got)
+	}
+	missing := filepath.Join(t.TempDir(), "typhoon.json")
+	code, _, errs := runCLI("match", "--game", "typhoon", "--a", "start", "--b", missing, "--games", "2")
+	if code != 1 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, missing) || !strings.Contains(errs, `"builtin"`) {
+		t.Errorf("a missing --b: exit %d, stderr %q; want one line naming it and builtin", code, errs)
 	}
 }
