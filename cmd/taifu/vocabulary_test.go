@@ -184,7 +184,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 }
 
 // TestShippedWeightsNamed (issue 60): the docs name the shipped weights as
-// the program's own next: lines do (--b ''), not by a repository path that
+// the program's own next: lines do (--b ”), not by a repository path that
 // fails elsewhere, and a weights file that does not exist says how to name
 // them (builtin).
 func TestShippedWeightsNamed(t *testing.T) {
