@@ -168,10 +168,10 @@ func TestKubernetesManifests(t *testing.T) {
 	if g["out"] == "" {
 		t.Error("tune: no --out")
 	}
-	tw, _ := strconv.Atoi(g["workers"])
+	tw, _ := strconv.Atoi(g["threads"])
 	treq := tc.Resources.Requests[corev1.ResourceCPU]
 	if tw < 1 || treq.MilliValue() != int64(1000*tw) {
-		t.Errorf("tune: CPU request %s for --workers %q", treq.String(), g["workers"])
+		t.Errorf("tune: CPU request %s for --threads %q", treq.String(), g["threads"])
 	}
 	if tu.Spec.Template.Spec.RestartPolicy != corev1.RestartPolicyNever && tu.Spec.Template.Spec.RestartPolicy != corev1.RestartPolicyOnFailure {
 		t.Errorf("tune: restartPolicy %q", tu.Spec.Template.Spec.RestartPolicy)

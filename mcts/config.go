@@ -58,21 +58,21 @@ func (s *Setting) Set(c *Config, text string) error {
 // docs list them. Config's fields without a setting (TimeLimit, Seed) are
 // the callers' own: a clock and a seed per game.
 var settings = []Setting{
-	intSetting("playouts", "search `playouts` per move (0: 200, or no limit when a clock or --move-ms bounds the move)",
+	intSetting("playouts", "search `playouts` per move (0: 200, or no limit when a clock bounds the move)",
 		func(c *Config) *int { return &c.Playouts }, 0, math.MaxInt32),
 	floatSetting("cpuct", "PUCT exploration `constant` (0: 1.5)",
 		func(c *Config) *float64 { return &c.CPuct }, 0, 100),
-	floatSetting("dirichlet", "`alpha` of the Dirichlet noise mixed into the root's priors (off or -1: none; 0: none, but self-play's default 0.3)",
+	floatSetting("dirichlet", "`alpha` of the Dirichlet noise mixed into the root's priors (off or -1: none; 0: none)",
 		func(c *Config) *float64 { return &c.Dirichlet }, 0, 100, -1),
 	floatSetting("noise-frac", "`share` of the root's prior replaced by noise, in [0, 1] (0: 0.25)",
 		func(c *Config) *float64 { return &c.NoiseFrac }, 0, 1),
-	floatSetting("temperature", "move `temperature` T: sample a move by visits^(1/T) (0 or -1: the most visited move; self-play's default 1)",
+	floatSetting("temperature", "move `temperature` T: sample a move by visits^(1/T) (0 or -1: the most visited move)",
 		func(c *Config) *float64 { return &c.Temperature }, 0, 100, -1),
-	intSetting("temp-plies", "`plies` from the setup played with --temperature (0: every ply; self-play's default 20)",
+	intSetting("temp-plies", "`plies` from the setup played with --temperature (0: every ply)",
 		func(c *Config) *int { return &c.TempPlies }, 0, math.MaxInt32),
-	floatSetting("eval-scale", "leaf value `scale` per pawn: value = 2*sigmoid(scale*eval)-1 (0: the weights' own, else relative to the start material)",
+	floatSetting("eval-scale", "leaf value `scale` per pawn: value = 2*sigmoid(scale*eval)-1 (0: the weights' own)",
 		func(c *Config) *float64 { return &c.EvalScale }, 0, features.MaxLeafScale),
-	textSetting("tactics", "leaf `tactics`: eval, quiesce, mate, quiesce+mate or default (the game's: mate where the rules generate checks cheaply, else eval)",
+	textSetting("tactics", "leaf `tactics`: eval, quiesce, mate, quiesce+mate or default (the game's)",
 		"want eval, quiesce, mate, quiesce+mate or default", func(c *Config) *Tactics { return &c.Tactics }),
 	intSetting("quiesce-nodes", "with quiesce tactics: `nodes` of the quiescence search at one leaf (0: 8)",
 		func(c *Config) *int { return &c.QuiesceNodes }, 0, 1<<20),
@@ -80,27 +80,27 @@ var settings = []Setting{
 		func(c *Config) *float64 { return &c.CheckPrior }, 0, 20),
 	intSetting("mate-depth", "with mate tactics: `moves` of the mating side the mate search looks ahead (0: 2)",
 		func(c *Config) *int { return &c.MateDepth }, 0, 8),
-	textSetting("priors", "move `priors`: threats (captures, promotions and what a move leaves en prise or saves), captures (captures and promotions only), learned (the weights' policy section, fitted by tune), auto (learned when the weights carry a policy, else threats) or default (the game's own: auto where learned priors won at equal time, else threats)",
+	textSetting("priors", "move `priors`: threats, captures, learned (the weights' policy), auto or default (the game's)",
 		"want threats, captures, learned, auto or default", func(c *Config) *Priors { return &c.Priors }),
 	floatSetting("prior-scale", "prior `logit` per pawn a move gains or loses (0: 1)",
 		func(c *Config) *float64 { return &c.PriorScale }, 0, 100),
-	floatSetting("policy-temp", "with learned priors: softmax `temperature` T of the policy: each logit divided by T (0: 1; above 1 spreads the priors, below 1 sharpens them)",
+	floatSetting("policy-temp", "with learned priors: softmax `temperature` of the policy (0: 1; above 1 spreads the priors)",
 		func(c *Config) *float64 { return &c.PolicyTemp }, 0, 100),
-	intSetting("policy-refine", "with learned priors whose policy has a hidden layer: a node's priors are worked out again with the layer once it has this many `visits`, the cheap linear terms alone before (the root at once; off or -1: never, the linear terms alone; 0: the game's default, else 16)",
+	intSetting("policy-refine", "`visits` after which a node's priors use the policy's hidden layer (off or -1: never; 0: the game's)",
 		func(c *Config) *int { return &c.PolicyRefine }, 0, math.MaxInt32, PolicyRefineOff),
-	floatSetting("leaf-gain", "`share` of the best capture's static gain added to a leaf's evaluation (0: none; needs the threat priors and no quiesce tactics)",
+	floatSetting("leaf-gain", "`share` of the best capture's static gain added to a leaf's evaluation (0: none; threat priors)",
 		func(c *Config) *float64 { return &c.LeafGain }, 0, 10),
-	floatSetting("value-prior", "prior `logit` per unit of a move's one-ply value: when a node's priors are first read, each move is played, the position it leaves evaluated, and the mover's leaf value in [-1, 1] times this added to its prior logit (off or -1: none; 0: the game's default, else none)",
+	floatSetting("value-prior", "prior `logit` per unit of a move's one-ply value (off or -1: none; 0: the game's)",
 		func(c *Config) *float64 { return &c.ValuePrior }, 0, MaxValuePrior, ValuePriorOff),
-	intSetting("value-prior-plies", "with value priors: weigh only the nodes fewer than this many `plies` below the root (1: the root alone; 0: every node)",
+	intSetting("value-prior-plies", "with value priors: only at nodes fewer than this many `plies` below the root (0: every node)",
 		func(c *Config) *int { return &c.ValuePriorPlies }, 0, math.MaxInt32),
-	floatSetting("fpu-reduction", "first-play urgency `reduction`: an unvisited move's value in selection is its parent's less this (off or -1: none; 0: the game's default, else 0.1)",
+	floatSetting("fpu-reduction", "first-play urgency `reduction`: an unvisited move's value is its parent's less this (0: the game's)",
 		func(c *Config) *float64 { return &c.FPUReduction }, 0, 2, FPUReductionNone),
-	floatSetting("minimax", "`share` of a visited move's value in selection taken from the minimax of the leaf values below it instead of its playouts' mean (implicit minimax backups; off or -1: none; 0: the game's default, else none)",
+	floatSetting("minimax", "`share` of a move's value taken from the minimax of the leaves below (off or -1: none; 0: the game's)",
 		func(c *Config) *float64 { return &c.Minimax }, 0, 1, MinimaxOff),
-	floatSetting("early-stop", "a timed search stops once its most visited move leads every other by more than this `share` of the playouts its time left allows (off or -1: never; 0: the game's default, else 1: when no other move can overtake it)",
+	floatSetting("early-stop", "a timed search stops when its best move leads by this `share` of the playouts left (off or -1: never)",
 		func(c *Config) *float64 { return &c.EarlyStop }, 0, 1, EarlyStopOff),
-	textSetting("history", "progressive history `weight`: a move's score gains it times the mean playout value of the same move elsewhere in the tree less the parent's value, over 1 + its visits (off or 0: none; default: the game's)",
+	textSetting("history", "progressive history `weight`: credit from the same move elsewhere in the tree (off or 0: none)",
 		fmt.Sprintf("need default, off, or a number in [0, %d]", MaxHistory), func(c *Config) *History { return &c.History }),
 }
 
@@ -405,7 +405,7 @@ func BindFlags(fs *flag.FlagSet, prefix string, c *Config) *Flags {
 	for i := range settings {
 		fs.Var(&settingFlag{s: &settings[i], c: c, f: f}, prefix+settings[i].Name, settings[i].Usage)
 	}
-	fs.Var(&specFlag{c: c, f: f}, prefix+"search", "search settings as one `spec`: name=value,... with the names of these flags (e.g. cpuct=2,history=off; docs/search.md)")
+	fs.Var(&specFlag{c: c, f: f}, prefix+"search", "search settings as one `spec`: name=value,... with these flags' names (cpuct=2,history=off)")
 	return f
 }
 

@@ -126,7 +126,7 @@ func gameOf(data []byte, path string) (string, error) {
 func read(path string) ([]byte, error) {
 	data, err := storage.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("weights: %v", err)
+		return nil, fmt.Errorf("weights: %w", err)
 	}
 	return data, nil
 }

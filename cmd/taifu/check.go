@@ -17,13 +17,19 @@ import (
 // Checks run on flags before any work starts, so a bad number or an
 // unwritable output is found in a second, not after an hour of work.
 
+// usageErrorf is a flag's value refused after parsing: one line, exit
+// status 2 as for a value the flag package refuses (errUsage).
+func usageErrorf(format string, a ...any) error {
+	return flagError{fmt.Sprintf(format, a...)}
+}
+
 // intIn checks that the integer flag --name lies in [lo, hi].
 func intIn(name string, v, lo, hi int64) error {
 	if v < lo || v > hi {
 		if hi >= math.MaxInt32 {
-			return fmt.Errorf("--%s %d: need at least %d", name, v, lo)
+			return usageErrorf("--%s %d: need at least %d", name, v, lo)
 		}
-		return fmt.Errorf("--%s %d: need a value in [%d, %d]", name, v, lo, hi)
+		return usageErrorf("--%s %d: need a value in [%d, %d]", name, v, lo, hi)
 	}
 	return nil
 }
@@ -38,7 +44,7 @@ const workersPerCore = 4
 func workersIn(name string, v, lo int64) error {
 	cores := runtime.NumCPU()
 	if hi := int64(workersPerCore * cores); v < lo || v > hi {
-		return fmt.Errorf("--%s %d: need %d to %d (at most %d per core; this machine has %d cores)", name, v, lo, hi, workersPerCore, cores)
+		return usageErrorf("--%s %d: need %d to %d (at most %d per core; this machine has %d cores)", name, v, lo, hi, workersPerCore, cores)
 	}
 	return nil
 }
@@ -46,13 +52,13 @@ func workersIn(name string, v, lo int64) error {
 // floatIn checks that the float flag --name is finite and lies in [lo, hi].
 func floatIn(name string, v, lo, hi float64) error {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return fmt.Errorf("--%s %v: need a finite number", name, v)
+		return usageErrorf("--%s %v: need a finite number", name, v)
 	}
 	if v < lo || v > hi {
 		if math.IsInf(hi, 1) {
-			return fmt.Errorf("--%s %v: need at least %v", name, v, lo)
+			return usageErrorf("--%s %v: need at least %v", name, v, lo)
 		}
-		return fmt.Errorf("--%s %v: need a value in [%v, %v]", name, v, lo, hi)
+		return usageErrorf("--%s %v: need a value in [%v, %v]", name, v, lo, hi)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"taifu/rules"
 	"taifu/tuner/values/claims"
@@ -16,7 +17,7 @@ func init() {
 func runClaims(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("claims", stderr)
 	weights := fs.String("weights", "", "weights file (default configs/weights/<game>.json, else its built-in copy)")
-	game := fs.String("game", "", "game (default: the weights file's game)")
+	game := fs.String("game", "", "game: "+strings.Join(rules.Names(), ", ")+" (default: the weights')")
 	file := fs.String("claims", "", "claims file (default configs/claims/<game>.json, else its built-in copy)")
 	format := fs.String("format", "md", "output: md or json")
 	if err := parseFlags(fs, args); err != nil {

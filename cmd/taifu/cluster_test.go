@@ -177,7 +177,7 @@ func TestClusterRehearsal(t *testing.T) {
 		}
 	}
 	tuneArgs := []string{"tune", "--game", "torishogi", "--data", run, "--out", storage.Join(run, "tuned.json"),
-		"--epochs", "5", "--force", "--quiet", "--workers", "1", "--captures", "off"}
+		"--epochs", "5", "--force", "--quiet", "--threads", "1", "--captures", "off"}
 	cmd := exec.Command(bin, tuneArgs...)
 	cmd.Env = append(os.Environ(), srv.Env()...)
 	out, err := cmd.CombinedOutput()

@@ -35,18 +35,10 @@ func matchUsage(w io.Writer, plain, engine *flag.FlagSet) {
 	fmt.Fprintf(w, "\nAgainst an --engine, taifu plays as its own xboard engine, one game at a time; a game reaching --max-plies is drawn (an engine reports no root value), and --move-ms 0 means %d ms (an engine needs a clock).\n", engineMoveMillis)
 }
 
-// printFlags prints the flags of fs that keep says to keep, as
-// fs.PrintDefaults does.
+// printFlags prints the flags of fs that keep says to keep, one line each
+// (printFlagLines).
 func printFlags(w io.Writer, fs *flag.FlagSet, keep func(name string) bool) {
-	sub := flag.NewFlagSet("", flag.ContinueOnError)
-	sub.SetOutput(w)
-	fs.VisitAll(func(f *flag.Flag) {
-		if keep(f.Name) {
-			sub.Var(f.Value, f.Name, f.Usage)
-			sub.Lookup(f.Name).DefValue = f.DefValue
-		}
-	})
-	sub.PrintDefaults()
+	printFlagLines(w, fs, keep)
 }
 
 // usesEngine reports whether match args name an external engine (--engine).
@@ -77,8 +69,8 @@ func (e *engineMatch) register(fs *flag.FlagSet) {
 	fs.StringVar(&e.engine, "engine", "", "command line of the xboard engine playing side B, e.g. /usr/games/sjaakii")
 	fs.StringVar(&e.engineInit, "engine-init", "", "commands sent to the engine after protover, ';'-separated (e.g. \"memory 64\")")
 	fs.DurationVar(&e.margin, "time-margin", time.Second, "a move slower than --move-ms plus this (with --level: a clock below minus this) loses on time")
-	fs.StringVar(&e.level, "level", "", `play on clocks instead of --move-ms: xboard's level "MOVES BASE INC" (e.g. "40 0:04 0": 4 s for every 40 moves of each engine), sent to both engines with "time" and "otim" before each move; the referee keeps the clocks`)
-	fs.IntVar(&e.firstGame, "first-game", 0, "play only the games from this number (counting from 0, rounded down to even) to --games: a match split into runs")
+	fs.StringVar(&e.level, "level", "", `play on clocks instead of --move-ms: xboard's level "MOVES BASE INC" ("40 0:04 0"; docs/xboard.md)`)
+	fs.IntVar(&e.firstGame, "first-game", 0, "play only the games from this number (from 0, even) to --games: a match split into runs")
 	fs.StringVar(&e.pgn, "pgn", "", "PGN file of every game (default: --json with .pgn)")
 }
 

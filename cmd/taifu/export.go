@@ -29,19 +29,20 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	format := fs.String("format", "md", "json, csv, md, svg or png")
 	out := fs.String("out", "", "output file (default standard output; required for png)")
 	var data listFlag
-	fs.Var(&data, "data", "self-play run(s) (Parquet files, directories or globs; repeatable) on which to measure the whole-worth activations (βs), for weights whose provenance has none; the data are loaded as the weights' fit did (λ, captures, validation share from its provenance)")
-	boot := fs.Int("bootstrap", 0, "with --data: bootstrap resamples for intervals (each refits the weights at the K and L2 of their provenance); 0: values only")
+	fs.Var(&data, "data", "self-play runs on which to measure the whole-worth activations (βs) the provenance lacks")
+	boot := fs.Int("bootstrap", 0, "with --data: bootstrap resamples for intervals (0: values only)")
 	conf := fs.Float64("confidence", tuner.DefaultConfidence, "with --bootstrap: interval level, in (0, 1)")
-	seed := fs.Uint64("seed", 1, "with --bootstrap: resampling seed")
+	seed := fs.Uint64("seed", 1, "seed of the bootstrap's resampling")
 	save := fs.String("save-weights", "", "with --data: also write the weights with the measured provenance to this file (for taifu claims)")
-	quiet := fs.Bool("quiet", false, "no progress lines")
-	pol := fs.Bool("policy", false, "write what the weights' policy section learned (learned move priors), as Markdown (--format md only): its largest weights and the moves it prefers in sample positions")
-	startPath := fs.String("start", "", "with --bootstrap: weights file the refits start from and are pulled towards, for weights fitted from another file (check: its hash should be the provenance's start_weights hash); empty: the starting estimate when the provenance's start_weights is it, else the weights themselves")
+	quiet := fs.Bool("quiet", false, quietUsage)
+	pol := fs.Bool("policy-report", false, "report what the weights' policy (learned move priors) learned (--format md)")
+	startPath := fs.String("start", "", "with --bootstrap: the weights the refits start from (default: the provenance's start)")
+	deprecate(fs, "policy", "policy-report")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *path == "" {
-		return errors.New("--weights is required (a weights file, or builtin or start with --game)")
+		return usageErrorf("--weights is required (a weights file, or builtin or start with --game)")
 	}
 	switch *format {
 	case "json", "csv", "md", "svg", "png":

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	iofs "io/fs"
+	"path/filepath"
 
 	"taifu/datasets"
 	"taifu/records"
+	"taifu/storage"
 )
 
 func init() {
@@ -24,29 +27,35 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&data, "data", "Parquet file, run directory or glob (repeatable, or comma-separated)")
 	number := fs.Int64("game-number", -1, "only this game number")
 	first := fs.Int("first", 0, "only the first K games (lowest game numbers) that match")
-	where := fs.String("where", "", `filter "key=pattern[,key=pattern]"; keys termination, result, game; patterns are globs ("termination=rule:*")`)
-	format := fs.String("format", "pgn", "output format: "+records.FormatHelp()+", or parquet (a run directory --out in format 2's layout: the policy's moves as text, for DuckDB)")
+	where := fs.String("where", "", `filter "key=glob,...": keys termination, result, game (termination=rule:*)`)
+	format := fs.String("format", "pgn", "output format: pgn, json, html, xboard or parquet (docs/usage.md)")
 	out := fs.String("out", "", "output file (written atomically), the run directory for parquet; default standard output")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if len(data) == 0 {
-		return errors.New("--data is required")
+		return usageErrorf("--data is required")
 	}
 	if *first < 0 {
-		return fmt.Errorf("--first %d: must be at least 0", *first)
+		return usageErrorf("--first %d: must be at least 0", *first)
 	}
 	if *number < -1 {
-		return fmt.Errorf("--game-number %d: must be at least 0", *number)
+		return usageErrorf("--game-number %d: must be at least 0", *number)
 	}
 	var fm records.Format
 	var err error
 	if *format == "parquet" {
 		if *out == "" {
-			return errors.New("--format parquet needs --out DIR (a new run directory)")
+			return usageErrorf("--format parquet needs --out DIR (a new run directory)")
 		}
 	} else if fm, err = records.LookupFormat(*format); err != nil {
-		return fmt.Errorf("--%v or parquet", err)
+		return usageErrorf("--%v or parquet", err)
+	} else if *out != "" {
+		// Before reading the games: an output that cannot be written
+		// fails at once, naming --out (missing directories are made).
+		if err := writableFile("out", *out); err != nil {
+			return err
+		}
 	}
 	games, err := records.Collect(data, records.Selector{Number: *number, First: *first, Where: *where})
 	if err != nil {
@@ -66,10 +75,29 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 		_, err = stdout.Write(buf.Bytes())
 		return err
 	}
-	if err := datasets.WriteFileAtomic(*out, buf.Bytes()); err != nil {
+	if err := writeOutput(*out, buf.Bytes()); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "wrote %d game(s) to %s\n", len(games), *out)
+	return nil
+}
+
+// writeOutput writes data to path atomically, making its missing local
+// directories as tune --out does; an error names path, not the temporary
+// file beside it.
+func writeOutput(path string, data []byte) error {
+	if !storage.IsURL(path) {
+		if err := storage.MkdirAll(filepath.Dir(path)); err != nil {
+			return fmt.Errorf("--out %s: %v", path, err)
+		}
+	}
+	if err := datasets.WriteFileAtomic(path, data); err != nil {
+		var pe *iofs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("--out %s: %v", path, err)
+	}
 	return nil
 }
 

@@ -166,3 +166,26 @@ func TestTuneBadFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestGamesOutDirectory (issue 60): games --out into a missing directory
+// makes it, as tune --out does; an --out that cannot be written fails
+// before the games are read, naming --out and not a temporary file.
+func TestGamesOutDirectory(t *testing.T) {
+	data := smallRun(t, "nanashogi")
+	dir := t.TempDir()
+	out := filepath.Join(dir, "new", "sub", "g.pgn")
+	if code, _, errs := runCLI("games", "--data", data, "--first", "1", "--out", out); code != 0 {
+		t.Fatalf("--out in a missing directory: exit %d: %s", code, errs)
+	}
+	if fi, err := os.Stat(out); err != nil || fi.Size() == 0 {
+		t.Errorf("%s not written: %v", out, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "file"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "file", "g.pgn")
+	code, _, errs := runCLI("games", "--data", data, "--first", "1", "--out", bad)
+	if code == 0 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "--out") || !strings.Contains(errs, bad) || strings.Contains(errs, ".tmp") {
+		t.Errorf("--out under a file: exit %d, stderr %q", code, errs)
+	}
+}

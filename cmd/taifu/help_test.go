@@ -64,6 +64,12 @@ func TestVersion(t *testing.T) {
 	if got != "taifu v1.2.3, commit 0123456789ab (modified), go1.26" {
 		t.Errorf("buildVersion = %q", got)
 	}
+	// go run and -buildvcs=false (set on the project's machines) record no
+	// commit: the line says so and how to get one (issue 60).
+	bi.Settings = nil
+	if got := buildVersion(func() (*debug.BuildInfo, bool) { return bi, true }); got != "taifu v1.2.3, commit unknown ("+noCommitHint+"), go1.26" || !strings.Contains(got, "go build") {
+		t.Errorf("buildVersion without vcs settings = %q", got)
+	}
 	if got := buildVersion(func() (*debug.BuildInfo, bool) { return nil, false }); !strings.Contains(got, "no build information") {
 		t.Errorf("without build information: %q", got)
 	}

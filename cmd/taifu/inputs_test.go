@@ -44,13 +44,13 @@ func TestWorkersBound(t *testing.T) {
 	for _, args := range [][]string{
 		{"selfplay", "--game", "chess", "--games", "1", "--playouts", "1", "--max-plies", "2", "--out", filepath.Join(dir, "sp"), "--workers", over},
 		{"match", "--game", "chess", "--games", "2", "--playouts", "1", "--max-plies", "2", "--workers", over},
-		{"tune", "--game", "chess", "--data", dir, "--out", filepath.Join(dir, "w.json"), "--workers", over},
-		{"solve", "--out", filepath.Join(dir, "t.bin"), "--workers", over},
+		{"tune", "--game", "chess", "--data", dir, "--out", filepath.Join(dir, "w.json"), "--threads", over},
+		{"solve", "--out", filepath.Join(dir, "t.bin"), "--threads", over},
 		{"train", "--game", "chess", "--out", filepath.Join(dir, "tr"), "--selfplay-workers", over},
 		{"train", "--game", "chess", "--out", filepath.Join(dir, "tr"), "--match-workers", over},
 	} {
 		code, _, errs := runCLI(args...)
-		if code != 1 || !strings.Contains(errs, "workers "+over+": need ") || !strings.Contains(errs, "at most 4 per core") || strings.Count(errs, "\n") != 1 {
+		if code != 2 || !strings.Contains(errs, "s "+over+": need ") || !strings.Contains(errs, "at most 4 per core") || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%s: exit %d, stderr %q", strings.Join(args, " "), code, clipTest(errs))
 		}
 	}

@@ -57,6 +57,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		if len(args) > 1 && args[0] == "help" {
 			// "taifu help <command>": that command's flags, on stdout.
+			if args[1] == "search" {
+				searchHelp(stdout)
+				return 0
+			}
 			c, ok := commands[args[1]]
 			if !ok {
 				fmt.Fprintf(stderr, "taifu help: unknown command %q%s (run \"taifu help\")\n", rules.Clip(args[1]), didYouMean(args[1]))
@@ -158,16 +162,24 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintln(w, "\nRun \"taifu help <command>\" or \"taifu <command> -h\" for a command's flags.")
+	fmt.Fprintln(w, "\nRun \"taifu help <command>\" or \"taifu <command> -h\" for a command's flags, \"taifu help search\" for the search flags;")
+	fmt.Fprintln(w, "docs/usage.md describes them. A bad flag or flag value exits with status 2, a failed run with 1.")
 }
 
 // badValue matches the flag package's error for a value a flag refused.
 var badValue = regexp.MustCompile(`^invalid value "(.*)" for flag -(\S+): (.*)$`)
 
+// flagSetMade, when set (by a test), sees every FlagSet newFlags makes.
+var flagSetMade func(*flag.FlagSet)
+
 // newFlags returns a FlagSet that reports errors instead of exiting.
 func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("taifu "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() { printUsage(fs) }
+	if flagSetMade != nil {
+		flagSetMade(fs)
+	}
 	return fs
 }
 
@@ -190,9 +202,9 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		return flagError{fmt.Sprintf("%v (run \"%s -h\" for the flags)", err, fs.Name())}
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		return flagError{fmt.Sprintf("unexpected argument %q (run \"%s -h\" for the flags)", rules.Clip(fs.Arg(0)), fs.Name())}
 	}
-	return nil
+	return checkDeprecated(fs, out)
 }
 
 // didYouMean is ": did you mean \"X\"?" naming the commands within two

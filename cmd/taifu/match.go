@@ -56,9 +56,9 @@ func (f *matchFlags) register(fs *flag.FlagSet, prefix string) {
 	f.prefix = prefix
 	fs.IntVar(&f.games, prefix+"games", 400, "games (pairs of games with colours reversed, so rounded up to even)")
 	mcts.BindFlags(fs, prefix, &f.search)
-	fs.IntVar(&f.moveMillis, prefix+"move-ms", 0, fmt.Sprintf("milliseconds per move for both sides (0: taifu's moves are bounded by --%splayouts; against an --engine, which needs a clock, %d)", prefix, engineMoveMillis))
+	fs.IntVar(&f.moveMillis, prefix+"move-ms", 0, fmt.Sprintf("milliseconds per move (0: --%splayouts bound the moves; %d against an --engine)", prefix, engineMoveMillis))
 	fs.IntVar(&f.openingPlies, prefix+"opening-plies", 4, "random plies played from the setup to make each pair's opening")
-	fs.IntVar(&f.maxPlies, prefix+"max-plies", 2000, "a game reaching this many plies ends there: between two taifu searches adjudicated by the root value of the side to move, against an --engine (which reports no root value) drawn")
+	fs.IntVar(&f.maxPlies, prefix+"max-plies", 2000, "a game reaching this many plies is adjudicated by the root value (drawn against an --engine)")
 	fs.StringVar(&f.sprt, prefix+"sprt", "", "elo0,elo1: stop the match when an SPRT (alpha = beta = 0.05) decides (\"\": no SPRT)")
 	fs.Uint64Var(&f.seed, prefix+"seed", 1, "seed of the openings")
 }
@@ -66,10 +66,10 @@ func (f *matchFlags) register(fs *flag.FlagSet, prefix string) {
 // registerArena binds the settings of a match between two taifu searches
 // only: side B's search, resignation, parallel games and Typhoon's setup.
 func (f *matchFlags) registerArena(fs *flag.FlagSet, prefix string) {
-	fs.StringVar(&f.bSearch, prefix+"b-search", "", "side B's search: side A's settings with these overrides, as `name=value,...` (e.g. cpuct=2,history=off; docs/search.md)")
+	fs.StringVar(&f.bSearch, prefix+"b-search", "", "side B's search: side A's with these overrides, `name=value,...` (cpuct=2,history=off)")
 	f.resign = 0.95
-	fs.Var(&resignFlag{v: &f.resign}, prefix+"resign", resignUsage+"; both players' root values must agree, for --"+prefix+"resign-plies plies in a row")
-	fs.IntVar(&f.resignPlies, prefix+"resign-plies", 8, "consecutive plies of agreement before a resignation")
+	fs.Var(&resignFlag{v: &f.resign}, prefix+"resign", resignUsage+", both sides agreeing")
+	fs.IntVar(&f.resignPlies, prefix+"resign-plies", 8, "plies in a row both sides must agree before a resignation")
 	fs.IntVar(&f.workers, prefix+"workers", 0, workersUsage)
 	fs.BoolVar(&f.startPosition, prefix+"start-position", false, "Typhoon: the canonical setup instead of random setups")
 }
@@ -91,7 +91,7 @@ func (f *matchFlags) spr() (*arena.SPRT, error) {
 	}
 	s, err := arena.ParseSPRT(f.sprt)
 	if err != nil {
-		return nil, fmt.Errorf("--%ssprt: %v", f.prefix, err)
+		return nil, usageErrorf("--%ssprt: %v", f.prefix, err)
 	}
 	return s, nil
 }
@@ -121,7 +121,7 @@ func (f *matchFlags) config(g *rules.Game) (arena.Config, error) {
 func (f *matchFlags) sides() (mcts.Config, mcts.Config, error) {
 	a, b := f.search, f.search
 	if err := b.ApplySpec(f.bSearch); err != nil {
-		return a, b, fmt.Errorf("--%sb-search: %v", f.prefix, err)
+		return a, b, usageErrorf("--%sb-search: %v", f.prefix, err)
 	}
 	for _, s := range []*mcts.Config{&a, &b} {
 		if f.moveMillis > 0 {
@@ -190,18 +190,18 @@ type matchCommand struct {
 func (m *matchCommand) register(fs *flag.FlagSet) {
 	m.matchFlags.register(fs, "")
 	fs.StringVar(&m.game, "game", "", gameUsage(rules.DefaultGame))
-	fs.StringVar(&m.a, "a", "", `weights of side A (taifu, against an --engine): "start" (the starting estimate), a file or URL; "": configs/weights/<game>.json, else its built-in copy, else the starting estimate`)
-	fs.StringVar(&m.json, "json", "", "results file: the report and every game's record, rewritten after every pair (after every game against an --engine, where it is required)")
-	fs.StringVar(&m.json, "results", "", "the same as --json (its older spelling against an --engine)")
-	fs.BoolVar(&m.resume, "resume", false, "continue the interrupted match whose results are in --json (with the same flags); without it a file holding played games is never overwritten")
-	fs.Func("tc", "`seconds` per move: the older spelling of --move-ms (deprecated)", func(text string) error {
+	fs.StringVar(&m.a, "a", "", "side A's "+weightsUsage)
+	fs.StringVar(&m.json, "json", "", "results file: the report and every game's record, rewritten as games end")
+	fs.BoolVar(&m.resume, "resume", false, "continue the interrupted match whose results are in --json (with the same flags)")
+	deprecate(fs, "results", "json")
+	deprecateVar(fs, funcValue(func(text string) error {
 		v, err := strconv.ParseFloat(text, 64)
 		if err != nil || !(v > 0) || v*1000 > maxMoveMillis || math.Round(v*1000) < 1 {
 			return fmt.Errorf("need seconds per move in [0.001, %d]", maxMoveMillis/1000)
 		}
 		m.moveMillis = int(math.Round(v * 1000))
 		return nil
-	})
+	}), "tc", "move-ms")
 }
 
 // matchFlagSets returns the flag sets of match's two modes: two taifu
@@ -225,7 +225,7 @@ type plainMatch struct {
 func (p *plainMatch) register(fs *flag.FlagSet) {
 	p.matchCommand.register(fs)
 	p.registerArena(fs, "")
-	fs.StringVar(&p.b, "b", "start", `weights of side B`)
+	fs.StringVar(&p.b, "b", "start", "side B's "+weightsUsage)
 }
 
 func runMatch(args []string, stdout, stderr io.Writer) error {

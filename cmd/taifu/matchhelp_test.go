@@ -12,12 +12,12 @@ import (
 	"testing"
 )
 
-// helpFlags reads the flags a help text lists ("  -name arg\n    \tusage
-// (default x)"), in order, each as its whole entry; a flag listed twice
-// (once per mode) gives two entries.
+// helpFlags reads the flags a help text lists ("  --name ARG  usage
+// (default x)", one line), in order, each as its whole entry; a flag
+// listed twice (once per mode) gives two entries.
 func helpFlags(help string) map[string][]string {
 	entries := map[string][]string{}
-	re := regexp.MustCompile(`(?m)^  -([a-z0-9-]+)(?: [^\n]*)?\n((?:    \t[^\n]*\n?)*)`)
+	re := regexp.MustCompile(`(?m)^  --([a-z0-9-]+)(?: [^\n]*)?$`)
 	for _, m := range re.FindAllStringSubmatch(help, -1) {
 		entries[m[1]] = append(entries[m[1]], strings.TrimSpace(m[0]))
 	}
@@ -49,12 +49,17 @@ func TestMatchHelpBothModes(t *testing.T) {
 		}
 		for _, c := range []struct{ name, want string }{
 			{"games", "(default 400)"}, {"opening-plies", "(default 4)"}, {"max-plies", "(default 2000)"},
-			{"move-ms", "milliseconds per move"}, {"playouts", "(default 0)"}, {"sprt", `"": no SPRT`},
-			{"game", "else typhoon"}, {"json", "results file"}, {"results", "the same as --json"}, {"resume", "--json"},
-			{"tc", "deprecated"}, {"engine", "xboard engine"}, {"first-game", "runs"}, {"b-search", "side B"}, {"workers", workersUsage},
+			{"move-ms", "milliseconds per move"}, {"sprt", `"": no SPRT`},
+			{"game", "else typhoon"}, {"json", "results file"}, {"resume", "--json"},
+			{"engine", "xboard engine"}, {"first-game", "runs"}, {"b-search", "side B"}, {"workers", workersUsage},
 		} {
 			if len(flags[c.name]) == 0 || !strings.Contains(flags[c.name][0], c.want) {
 				t.Errorf("%v: --%s is %q, want it to say %q", args, c.name, flags[c.name], c.want)
+			}
+		}
+		for _, old := range []string{"tc", "results"} { // deprecated: not listed
+			if len(flags[old]) > 0 {
+				t.Errorf("%v: lists the deprecated --%s", args, old)
 			}
 		}
 		if e := flags["sprt"]; len(e) > 0 && strings.Contains(e[0], "(default") {

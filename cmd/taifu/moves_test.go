@@ -80,7 +80,7 @@ func TestCommandErrors(t *testing.T) {
 		{[]string{"nosuch"}, `unknown command "nosuch"`},
 		{[]string{"match", "--game", "torishogi", "--resign", "1.5"}, "--resign 1.5: need a value in (0, 1], or 0 or off for never"},
 		{[]string{"match", "--game", "torishogi", "--resign-plies", "0"}, "--resign-plies 0: need at least 1"},
-		{[]string{"match", "--game", "torishogi", "--engine", "/bin/true", "--results", "r.json", "--games", "10", "--first-game", "10"}, "--first-game 10: need 0 to 9"},
+		{[]string{"match", "--game", "torishogi", "--engine", "/bin/true", "--json", "r.json", "--games", "10", "--first-game", "10"}, "--first-game 10: need 0 to 9"},
 		{[]string{"pool"}, "--results: name the results files to pool"},
 		{[]string{"pool", "--results", "nosuch-results.json"}, "nosuch-results.json"},
 	} {

@@ -201,7 +201,7 @@ func TestTrainExportMatchOnS3(t *testing.T) {
 	// refuses the candidate (training.TestRunUndefinedValues).
 	args := []string{"train", "--game", "torishogi", "--weights", "start", "--out", tr, "--generations", "1", "--selfplay-games", "6",
 		"--selfplay-playouts", "10", "--selfplay-workers", "1", "--match-games", "2", "--match-playouts", "10", "--match-max-plies", "40",
-		"--early-stop=false"} // the last epoch's weights: a candidate that differs from the start, so that the match is played
+		"--best-epoch=false"} // the last epoch's weights: a candidate that differs from the start, so that the match is played
 	// The paths printed are URLs under the prefix (storage.Join), not
 	// filepath.Join's "s3:/runs/train?endpoint=http:/..." (issue 35, 11).
 	if out := taifu(args...); !strings.Contains(out, "current weights s3://runs/train/gen-00") || !strings.Contains(out, storage.Join(tr, "ladder.md")) || strings.Contains(out, "s3:/runs") {

@@ -59,13 +59,13 @@ func TestTunePolicy(t *testing.T) {
 			t.Fatalf("policy weight %d: %v from the caches, %v converted", i, w2.Policy.Vec[i], v)
 		}
 	}
-	code, stdout, errs = runCLI("export", "--weights", out, "--policy")
+	code, stdout, errs = runCLI("export", "--weights", out, "--policy-report")
 	if code != 0 || !strings.Contains(stdout, "## Largest weights") || !strings.Contains(stdout, "| move | learned | hand |") {
-		t.Errorf("export --policy: exit %d, %s\n%s", code, errs, stdout)
+		t.Errorf("export --policy-report: exit %d, %s\n%s", code, errs, stdout)
 	}
-	code, _, errs = runCLI("export", "--weights", out, "--policy", "--format", "csv")
+	code, _, errs = runCLI("export", "--weights", out, "--policy-report", "--format", "csv")
 	if code == 0 || strings.Count(strings.TrimSpace(errs), "\n") != 0 || !strings.Contains(errs, "Markdown only") {
-		t.Errorf("export --policy --format csv: exit %d, %q", code, errs)
+		t.Errorf("export --policy-report --format csv: exit %d, %q", code, errs)
 	}
 	code, _, errs = runCLI("tune", "--game", "nanashogi", "--data", data, "--out", out, "--policy", "sometimes")
 	if code == 0 || strings.Count(strings.TrimSpace(errs), "\n") != 0 || !strings.Contains(errs, "--policy") {
@@ -231,9 +231,9 @@ func TestTunePolicyHidden(t *testing.T) {
 	if !strings.Contains(stdout, "learned") {
 		t.Errorf("no held-out table in %q", stdout)
 	}
-	code, stdout, errs = runCLI("export", "--weights", out, "--policy")
+	code, stdout, errs = runCLI("export", "--weights", out, "--policy-report")
 	if code != 0 || !strings.Contains(stdout, "A hidden layer of 4 units") {
-		t.Errorf("export --policy: exit %d, %s\n%s", code, errs, stdout)
+		t.Errorf("export --policy-report: exit %d, %s\n%s", code, errs, stdout)
 	}
 	code, _, errs = runCLI("match", "--game", "nanashogi", "--a", out, "--b", out, "--b-search", "priors=threats", "--games", "2", "--playouts", "40")
 	if code != 0 {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 
@@ -16,17 +15,17 @@ func init() {
 func runPool(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("pool", stderr)
 	var results listFlag
-	fs.Var(&results, "results", "results files of `taifu match --engine` (same engines, time control and opening plies); repeat the flag or separate with commas")
+	fs.Var(&results, "results", "results `files` of taifu match --engine runs of one match (repeatable, or comma-separated)")
 	sprt := fs.String("sprt", "-50,0", "elo0,elo1 of the SPRT verdict reported")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if len(results) == 0 {
-		return errors.New("--results: name the results files to pool")
+		return usageErrorf("--results: name the results files to pool")
 	}
 	sp, err := arena.ParseSPRT(*sprt)
 	if err != nil {
-		return err
+		return usageErrorf("--sprt: %v", err)
 	}
 	rep, err := xboard.PoolResults(results, sp)
 	if err != nil {

@@ -26,24 +26,25 @@ func runRescore(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("rescore", stderr)
 	data := fs.String("data", "", "the run directory to rescore (required)")
 	out := fs.String("out", "", "the new run's directory (required; must not hold a run)")
-	table := fs.String("table", "", "exact judge: a solved table (taifu solve --out; Nana shogi): each row's result and root value become the position's solved result")
-	engine := fs.String("engine", "", "inexact judge: command line of a UCI engine with UCI_Variant (Fairy-Stockfish): each row's root value becomes its evaluation; fit it with taifu tune --lambda below 1")
-	policy := fs.Bool("policy", false, "with --table: also replace each row's policy target (root visits) with the moves that keep the solved value, one visit each, and make every row a policy target")
-	halfLife := fs.Float64("policy-half-life", 0, "with --policy: grade the value-keeping moves by the solved distance: the fastest win (the slowest loss) weighs 1, a move `plies` slower to win (quicker to lose) half as much (0: every value-keeping move alike)")
+	table := fs.String("table", "", "exact judge: a solved table (taifu solve; Nana shogi) gives each row its solved result")
+	engine := fs.String("engine", "", "inexact judge: a UCI engine's command line (Fairy-Stockfish) gives each row its evaluation")
+	policy := fs.Bool("policy-targets", false, "with --table: make every row's policy target the moves that keep the solved value")
+	halfLife := fs.Float64("policy-half-life", 0, "with --policy-targets: a move this many `plies` slower to win weighs half (0: all alike)")
 	depth := fs.Int("depth", 8, "with --engine: search depth of each evaluation")
 	cpScale := fs.Float64("cp-scale", 400, "with --engine: centipawns that make 10:1 odds: root value = 2/(1+10^(-cp/scale)) - 1")
 	workers := fs.Int("workers", 1, "games judged at once (with --engine, one engine process each)")
-	quiet := fs.Bool("quiet", false, "no progress bar")
+	quiet := fs.Bool("quiet", false, quietUsage)
 	resume := fs.Bool("resume", false, "continue the stopped rescoring in --out (the same --data and judge)")
-	commitEvery := fs.Duration("commit-every", rescore.DefaultCommitEvery, "complete a Parquet part and update the manifest this often (a stop loses at most this much judging)")
+	commitEvery := fs.Duration("commit-every", rescore.DefaultCommitEvery, "complete a Parquet part this often: a stop loses at most this much judging")
+	deprecate(fs, "policy", "policy-targets")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *data == "" || *out == "" {
-		return errors.New("--data and --out are required")
+		return usageErrorf("--data and --out are required")
 	}
 	if (*table == "") == (*engine == "") {
-		return errors.New("give one judge: --table FILE or --engine CMD")
+		return usageErrorf("give one judge: --table FILE or --engine CMD")
 	}
 	if err := firstErr(intIn("depth", int64(*depth), 1, 64), floatIn("cp-scale", *cpScale, 1, 1e6), workersIn("workers", int64(*workers), 1)); err != nil {
 		return err
@@ -57,10 +58,10 @@ func runRescore(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s: %v", *data, err)
 	}
 	if *policy && *table == "" {
-		return errors.New("--policy needs --table: only a solved table knows the moves that keep a value")
+		return errors.New("--policy-targets needs --table: only a solved table knows the moves that keep a value")
 	}
 	if *halfLife != 0 && !*policy {
-		return errors.New("--policy-half-life grades a policy target: it needs --policy")
+		return errors.New("--policy-half-life grades a policy target: it needs --policy-targets")
 	}
 	if err := floatIn("policy-half-life", *halfLife, 0, 1000); err != nil {
 		return err

@@ -116,7 +116,7 @@ func TestRescoreTable(t *testing.T) {
 	src := smallRun(t, "nanashogi")
 	out := filepath.Join(t.TempDir(), "out")
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"rescore", "--data", src, "--out", out, "--table", drawTable(t), "--policy", "--quiet"}, &stdout, &stderr); code != 0 {
+	if code := run([]string{"rescore", "--data", src, "--out", out, "--table", drawTable(t), "--policy-targets", "--quiet"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("rescore: exit %d: %s", code, stderr.String())
 	}
 	before := scanRows(t, src)
@@ -140,7 +140,7 @@ func TestRescoreTable(t *testing.T) {
 	// Graded by distance: in a table of draws every move keeps the value
 	// and weighs the best move's gradedScale visits.
 	graded := filepath.Join(t.TempDir(), "graded")
-	if code := run([]string{"rescore", "--data", src, "--out", graded, "--table", drawTable(t), "--policy", "--policy-half-life", "4", "--quiet"}, &stdout, &stderr); code != 0 {
+	if code := run([]string{"rescore", "--data", src, "--out", graded, "--table", drawTable(t), "--policy-targets", "--policy-half-life", "4", "--quiet"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("rescore --policy-half-life: exit %d: %s", code, stderr.String())
 	}
 	for i, r := range scanRows(t, graded) {
@@ -175,14 +175,14 @@ func TestRescoreErrors(t *testing.T) {
 		{[]string{"--data", nana}, "--data and --out are required"},
 		{[]string{"--data", nana, "--out", filepath.Join(dir, "a")}, "give one judge"},
 		{[]string{"--data", nana, "--out", filepath.Join(dir, "a"), "--table", "x", "--engine", "y"}, "give one judge"},
-		{[]string{"--data", tori, "--out", filepath.Join(dir, "a"), "--engine", "y", "--policy"}, "--policy needs --table"},
+		{[]string{"--data", tori, "--out", filepath.Join(dir, "a"), "--engine", "y", "--policy-targets"}, "--policy-targets needs --table"},
 		{[]string{"--data", tori, "--out", filepath.Join(dir, "a"), "--table", "x"}, "nanashogi only"},
 		{[]string{"--data", nana, "--out", filepath.Join(dir, "a"), "--table", filepath.Join(dir, "none.tb")}, "none.tb"},
 		{[]string{"--data", nana, "--out", filepath.Join(dir, "a"), "--engine", "y", "--depth", "0"}, "depth"},
 		{[]string{"--data", filepath.Join(dir, "norun"), "--out", filepath.Join(dir, "a"), "--engine", "y"}, "norun"},
 		{[]string{"--data", nana, "--out", nana, "--table", drawTable(t)}, "already holds a run"},
 		{[]string{"--data", nana, "--out", filepath.Join(dir, "a"), "--table", drawTable(t), "--policy-half-life", "4"}, "needs --policy"},
-		{[]string{"--data", nana, "--out", filepath.Join(dir, "a"), "--table", drawTable(t), "--policy", "--policy-half-life", "-1"}, "policy-half-life"},
+		{[]string{"--data", nana, "--out", filepath.Join(dir, "a"), "--table", drawTable(t), "--policy-targets", "--policy-half-life", "-1"}, "policy-half-life"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(append([]string{"rescore"}, c.args...), &stdout, &stderr)

@@ -43,7 +43,7 @@ func TestBadResultsFiles(t *testing.T) {
 	want := "r.json: game record 0 (index 0): score_a 7: result 0-1 gives A 0"
 	for _, args := range [][]string{
 		{"pool", "--results", res},
-		{"match", "--engine", "/bin/false", "--game", "chess", "--tc", "1", "--time-margin", "1m", "--opening-plies", "0", "--seed", "0", "--games", "2", "--results", res, "--resume"},
+		{"match", "--engine", "/bin/false", "--game", "chess", "--move-ms", "1000", "--time-margin", "1m", "--opening-plies", "0", "--seed", "0", "--games", "2", "--json", res, "--resume"},
 	} {
 		code, out, errs := runCLI(args...)
 		if code != 1 || !strings.Contains(errs, want) || strings.Count(errs, "\n") != 1 || out != "" {

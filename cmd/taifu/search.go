@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"strconv"
+	"strings"
 
 	"taifu/rules"
 	"taifu/weightsio"
@@ -13,7 +14,7 @@ import (
 // search's own come from mcts.BindFlags; these are the rest.
 
 // workersUsage is --workers' usage in every command.
-const workersUsage = "games played at once (0: one per core); never changes the games played"
+const workersUsage = "games played at once (0: one per core); never changes the games"
 
 // workers returns the games at once that --workers n asks: n, or one per
 // core for 0.
@@ -25,7 +26,7 @@ func workers(n int) int {
 }
 
 // resignUsage is --resign's usage in every command.
-const resignUsage = "resign once the root value stays at or below minus this `value`, in (0, 1] (0 or off: never)"
+const resignUsage = "resign when the root value stays at or below minus this `value` (0 or off: never)"
 
 // resignFlag is --resign: a root value in (0, 1] at or below whose
 // negative a side resigns, or 0 or "off" for never, stored as never
@@ -65,9 +66,13 @@ func (f *resignFlag) Set(text string) error {
 	return nil
 }
 
-// gameUsage is --game's usage in every command; def is its default.
+// gameUsage is --game's usage in every command; def is its default when
+// no weights file names the game ("": the flag is required).
 func gameUsage(def string) string {
-	return "game (default: the one the weights file names, else " + def + "): one of " + fmt.Sprint(rules.Names())
+	if def == "" {
+		return "game: " + strings.Join(rules.Names(), ", ") + " (required)"
+	}
+	return "game: " + strings.Join(rules.Names(), ", ") + " (default: the weights', else " + def + ")"
 }
 
 // inferGame returns the game to play: name when given, else the game the

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -30,22 +31,39 @@ func TestSearchFlagsEverywhere(t *testing.T) {
 		t.Fatalf("%d search settings", len(settings))
 	}
 	for cmd, args := range helps {
+		var sets []*flag.FlagSet
+		flagSetMade = func(fs *flag.FlagSet) { sets = append(sets, fs) }
 		code, out, errs := runCLI(args...)
+		flagSetMade = nil
 		help := out + errs
-		if code != 0 || !strings.Contains(help, "Usage of taifu") {
+		if code != 0 || !strings.Contains(help, "Usage of taifu") || len(sets) == 0 {
 			t.Fatalf("taifu %s -h: exit %d, %q", cmd, code, clipTest(help))
 		}
-		for _, prefix := range append(prefixes[cmd], "") {
-			if prefix == "" && len(prefixes[cmd]) > 0 {
-				continue
+		ps := prefixes[cmd]
+		if len(ps) == 0 {
+			ps = []string{""}
+		}
+		for _, prefix := range ps {
+			// The help names the search flags in one block.
+			if !strings.Contains(help, "  --"+prefix+"NAME VALUE") || !strings.Contains(help, "taifu help search") {
+				t.Errorf("taifu %s -h: no block of the --%sNAME search flags:\n%s", cmd, prefix, clipTest(help))
 			}
 			for _, s := range append(settings, mcts.Setting{Name: "search", Usage: "search settings as one `spec`"}) {
-				arg, usage := flag.UnquoteUsage(&flag.Flag{Name: s.Name, Usage: s.Usage, Value: &resignFlag{}})
-				line := "  -" + prefix + s.Name + " " + arg + "\n    \t" + usage
-				if !strings.Contains(help, line) {
-					t.Errorf("taifu %s -h lacks the search flag --%s%s as the table has it: %q", cmd, prefix, s.Name, line)
+				for _, fs := range sets {
+					f := fs.Lookup(prefix + s.Name)
+					if f == nil || !strings.HasPrefix(f.Usage, s.Usage) {
+						t.Errorf("taifu %s: the search flag --%s%s is %v, want the table's usage %q", cmd, prefix, s.Name, f, s.Usage)
+					}
 				}
 			}
+		}
+	}
+	// "taifu help search" lists every setting, one line each.
+	code, out, _ := runCLI("help", "search")
+	for _, s := range settings {
+		arg, usage := flag.UnquoteUsage(&flag.Flag{Name: s.Name, Usage: s.Usage, Value: &resignFlag{}})
+		if code != 0 || !regexp.MustCompile(`(?m)^  --`+regexp.QuoteMeta(s.Name+" "+strings.ToUpper(arg))+` +`+regexp.QuoteMeta(usage)+`$`).MatchString(out) {
+			t.Errorf("taifu help search: no line for --%s %q:\n%s", s.Name, usage, out)
 		}
 	}
 }
@@ -58,12 +76,12 @@ func TestCommonFlagsAlike(t *testing.T) {
 		_, out, errs := runCLI(args...)
 		help := out + errs
 		prefix := map[string]string{"train": "match-"}[args[0]]
-		for _, want := range []string{"-" + prefix + "workers int\n    \t" + workersUsage, "-" + prefix + "resign value\n    \t" + strings.ReplaceAll(resignUsage, "`", "")} {
+		for _, want := range []string{"--" + prefix + "workers N", workersUsage, "--" + prefix + "resign VALUE", strings.ReplaceAll(resignUsage, "`", "")} {
 			if !strings.Contains(help, want) {
 				t.Errorf("taifu %s -h lacks %q", args[0], want)
 			}
 		}
-		if !strings.Contains(help, "default: the one the weights file names") {
+		if !strings.Contains(help, "(default: the weights', else typhoon)") {
 			t.Errorf("taifu %s -h: --game does not say it follows the weights file", args[0])
 		}
 	}

@@ -50,26 +50,27 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	f.c = d
 	f.c.Game = ""
 	fs.StringVar(&f.c.Game, "game", "", gameUsage(d.Game))
-	fs.Int64Var(&f.c.Games, "games", d.Games, "games to play (over all shards; default: at least 4, and as many as the run needs to hold the games a fit needs, taifu tune's --validation share held out)")
-	fs.Float64Var(&f.c.FullFraction, "full-fraction", d.FullFraction, "playout cap randomization: the share of moves searched in full (--playouts, root noise, temperature), in (0, 1]; the others get --fast-playouts without noise or temperature; 1: every move in full")
-	fs.IntVar(&f.c.FastPlayouts, "fast-playouts", d.FastPlayouts, "playouts of a fast search (with --full-fraction below 1); at most --playouts")
+	fs.Int64Var(&f.c.Games, "games", d.Games, "games to play, over all shards (default: as many as a fit needs, at least 4)")
+	fs.Lookup("games").DefValue = "" // the usage says it: not a fixed number
+	fs.Float64Var(&f.c.FullFraction, "full-fraction", d.FullFraction, "share of moves searched in full, in (0, 1]; the rest get --fast-playouts (docs/selfplay.md)")
+	fs.IntVar(&f.c.FastPlayouts, "fast-playouts", d.FastPlayouts, "playouts of a fast search (with --full-fraction below 1), at most --playouts")
 	fs.IntVar(&f.c.Workers, "workers", 0, workersUsage)
-	fs.Uint64Var(&f.c.Seed, "seed", 0, "run seed (default: from the clock, printed and kept in the manifest)")
-	fs.StringVar(&f.c.Out, "out", "", "run directory or object store prefix: s3://BUCKET/PREFIX[?endpoint=URL&use_path_style=true&region=R], gs://..., azblob://... (default runs/<run-id>)")
-	fs.StringVar(&f.c.RunID, "run-id", "", "run id recorded in every row (default <game>-<seed>)")
-	fs.StringVar(&f.c.Weights, "weights", "", `weights file ("start": the starting weights; default configs/weights/<game>.json if present)`)
+	fs.Uint64Var(&f.c.Seed, "seed", 0, "seed of the run (default: the clock's, printed and kept in the manifest)")
+	fs.StringVar(&f.c.Out, "out", "", "run directory or store prefix: s3://, gs://, azblob:// (default: runs/<run-id>)")
+	fs.StringVar(&f.c.RunID, "run-id", "", "run id recorded in every row (default: <game>-<seed>)")
+	fs.StringVar(&f.c.Weights, "weights", "", weightsUsage)
 	fs.BoolVar(&f.resume, "resume", false, "continue the stopped run in --out")
-	fs.StringVar(&f.shard, "shard", "", "i/N: play game numbers equal to i modulo N (0 <= i < N); auto/N or auto: i from $JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or $SLURM_ARRAY_TASK_ID, N from the flag or $SLURM_ARRAY_TASK_COUNT")
-	fs.StringVar(&f.config, "config", "", "JSON run configuration (see configs/); flags override it")
+	fs.StringVar(&f.shard, "shard", "", "`i/N`: play the game numbers equal to i modulo N; auto/N or auto: i from the job (docs/cluster.md)")
+	fs.StringVar(&f.config, "config", "", "JSON run configuration (configs/); flags override it")
 	fs.IntVar(&f.c.MaxPlies, "max-plies", d.MaxPlies, "adjudicate games reaching this many plies")
-	fs.Var(&resignFlag{v: &f.c.ResignThreshold, never: -1}, "resign", resignUsage+fmt.Sprintf("; default: the game's, %g, but never in Tori shogi, where it resigned falsely; a share --resign-playout-share of games never resigns", selfplay.DefaultResign))
+	fs.Var(&resignFlag{v: &f.c.ResignThreshold, never: -1}, "resign", resignUsage+"; default: the game's")
 	fs.Float64Var(&f.c.ResignPlayoutShare, "resign-playout-share", d.ResignPlayoutShare, "share of games played out without resigning, to count false resignations")
-	fs.BoolVar(&f.c.StartPosition, "start-position", false, "play from the start position instead of random setups (Typhoon)")
+	fs.BoolVar(&f.c.StartPosition, "start-position", false, "Typhoon: the canonical setup instead of random setups")
 	f.search = mcts.BindFlags(fs, "", &f.c.Config)
-	fs.BoolVar(&f.takeOver, "take-over-lease", false, "take the run's lease even when its holder looks alive (another host's writer that is gone; see docs/operations.md)")
-	fs.BoolVar(&f.quiet, "quiet", false, "no progress output")
+	fs.BoolVar(&f.takeOver, "take-over-lease", false, "take the run's lease even when its holder looks alive (docs/operations.md)")
+	fs.BoolVar(&f.quiet, "quiet", false, quietUsage)
 	fs.DurationVar(&f.logEvery, "log-every", 30*time.Second, "interval of progress lines when stderr is not a terminal")
-	fs.DurationVar(&f.commitEvery, "commit-every", selfplay.DefaultCommitEvery, "complete a Parquet part and update the manifest this often (a kill loses at most this much play; 0: only at the end and at 256 MiB)")
+	fs.DurationVar(&f.commitEvery, "commit-every", selfplay.DefaultCommitEvery, "complete a Parquet part this often: a kill loses at most this much play (0: only at the end)")
 	fs.Int64Var(&f.commitGames, "commit-games", 0, "also commit after this many games (0: no game limit)")
 	profile := addCPUProfile(fs)
 	if err := parseFlags(fs, args); err != nil {
@@ -81,7 +82,7 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	}
 	defer stopProfile()
 	if f.commitEvery < 0 || f.commitGames < 0 {
-		return fmt.Errorf("commit-every %v, commit-games %d: need 0 or more", f.commitEvery, f.commitGames)
+		return usageErrorf("--commit-every %v, --commit-games %d: need 0 or more", f.commitEvery, f.commitGames)
 	}
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
@@ -133,10 +134,16 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	}
 	total := selfplay.ShardGames(cfg.Games, cfg.Shard, cfg.Shards)
 	mpath := storage.Join(cfg.Out, datasets.ManifestName(cfg.Shard, cfg.Shards))
-	if _, err := datasets.LoadManifest(mpath); err == nil && !f.resume {
+	done := int64(0) // the games the run in --out has done
+	if m, err := datasets.LoadManifest(mpath); err == nil && !f.resume {
 		return fmt.Errorf("%s already holds a run: use --resume to continue it or another --out", cfg.Out)
 	} else if err != nil && !errors.Is(err, iofs.ErrNotExist) {
 		return err
+	} else if err == nil {
+		done = m.Done
+	}
+	if done > total {
+		return usageErrorf("--games %d: the run in %s has %d games done; give --games %d or more", cfg.Games, cfg.Out, done, done)
 	}
 
 	ctx, stop := context.WithCancel(context.Background())
@@ -171,12 +178,6 @@ func runSelfplay(args []string, stdout, stderr io.Writer) error {
 	defer show.Close()
 	opt.Progress = show.Record
 	if !f.quiet {
-		done := int64(0)
-		if f.resume {
-			if m, err := datasets.LoadManifest(mpath); err == nil {
-				done = m.Done
-			}
-		}
 		search := fmt.Sprintf("%d playouts/move", cfg.Playouts)
 		if cfg.FullFraction < 1 {
 			search = fmt.Sprintf("%d playouts on %g of moves, %d on the rest", cfg.Playouts, cfg.FullFraction, cfg.FastPlayouts)
@@ -209,7 +210,7 @@ func (f *selfplayFlags) check(set map[string]bool) error {
 		"fast-playouts":        func() error { return intIn("fast-playouts", int64(f.c.FastPlayouts), 1, math.MaxInt32) },
 		"log-every": func() error {
 			if f.logEvery <= 0 {
-				return fmt.Errorf("--log-every %v: need a positive interval", f.logEvery)
+				return usageErrorf("--log-every %v: need a positive interval", f.logEvery)
 			}
 			return nil
 		},
@@ -235,7 +236,7 @@ func (f *selfplayFlags) build(set map[string]bool) (selfplay.Config, error) {
 			return cfg, err
 		}
 		if f.auto && !set["seed"] && !f.resume {
-			return cfg, fmt.Errorf("--shard %s needs --seed: every shard of a run must play the same seed", f.shard)
+			return cfg, usageErrorf("--shard %s needs --seed: every shard of a run must play the same seed", f.shard)
 		}
 	}
 	switch {
@@ -249,7 +250,7 @@ func (f *selfplayFlags) build(set map[string]bool) (selfplay.Config, error) {
 			out = c.Out
 		}
 		if out == "" {
-			return cfg, fmt.Errorf("--resume needs --out DIR, the run to continue")
+			return cfg, usageErrorf("--resume needs --out DIR, the run to continue")
 		}
 		m, err := datasets.LoadManifest(storage.Join(out, datasets.ManifestName(shard, shards)))
 		if err != nil {
@@ -306,7 +307,7 @@ func (f *selfplayFlags) build(set map[string]bool) (selfplay.Config, error) {
 // train's --selfplay-full-fraction): a share in (0, 1].
 func fullFractionIn(name string, v float64) error {
 	if !(v > 0 && v <= 1) {
-		return fmt.Errorf("--%s %v: need a share in (0, 1] (1: every move searched in full)", name, v)
+		return usageErrorf("--%s %v: need a share in (0, 1] (1: every move searched in full)", name, v)
 	}
 	return nil
 }
@@ -333,18 +334,18 @@ func parseShardFlag(s string, getenv func(string) string) (shard, shards int, au
 		src, idx = envSlurmTask, getenv(envSlurmTask)
 	}
 	if idx == "" {
-		return 0, 0, true, fmt.Errorf("--shard %s: neither %s nor %s is set", s, envJobIndex, envSlurmTask)
+		return 0, 0, true, usageErrorf("--shard %s: neither %s nor %s is set", s, envJobIndex, envSlurmTask)
 	}
 	count := b
 	if !hasCount {
 		if src != envSlurmTask || getenv(envSlurmCount) == "" {
-			return 0, 0, true, fmt.Errorf("--shard auto: no shard count (%s is unset); use --shard auto/N", envSlurmCount)
+			return 0, 0, true, usageErrorf("--shard auto: no shard count (%s is unset); use --shard auto/N", envSlurmCount)
 		}
 		count = getenv(envSlurmCount)
 	}
 	shard, shards, err = parseShard(idx + "/" + count)
 	if err != nil {
-		return 0, 0, true, fmt.Errorf("--shard %s: %s=%.20q, %.20q shards: want 0 <= index < shards", s, src, idx, count)
+		return 0, 0, true, usageErrorf("--shard %s: %s=%.20q, %.20q shards: want 0 <= index < shards", s, src, idx, count)
 	}
 	return shard, shards, true, nil
 }
@@ -355,7 +356,7 @@ func parseShard(s string) (int, int, error) {
 	i, err1 := strconv.Atoi(a)
 	n, err2 := strconv.Atoi(b)
 	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-		return 0, 0, fmt.Errorf("--shard %q: want i/N with 0 <= i < N, e.g. 0/4", s)
+		return 0, 0, usageErrorf("--shard %q: want i/N with 0 <= i < N, e.g. 0/4", s)
 	}
 	return i, n, nil
 }

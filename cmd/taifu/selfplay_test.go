@@ -72,7 +72,7 @@ func TestSelfplayCommand(t *testing.T) {
 		t.Errorf("rerun into a used directory: exit %d, stderr %q", code, stderr.String())
 	}
 	stderr.Reset()
-	if code := run([]string{"selfplay", "--shard", "3/3"}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "--shard") {
+	if code := run([]string{"selfplay", "--shard", "3/3"}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "--shard") {
 		t.Errorf("bad shard: exit %d, stderr %q", code, stderr.String())
 	}
 }
@@ -149,5 +149,19 @@ func TestSelfplayFullFraction(t *testing.T) {
 		if msg := stderr.String(); !strings.Contains(msg, tc.want) || strings.Count(strings.TrimSpace(msg), "\n") != 0 {
 			t.Errorf("%v: stderr %q, want one line with %q", tc.args, msg, tc.want)
 		}
+	}
+}
+
+// TestSelfplayResumeFewerGames (issue 60): resuming a run with --games below
+// the games it has done is one usage line before any work, not a banner
+// saying "(-N left)".
+func TestSelfplayResumeFewerGames(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	if code, _, errs := runCLI("selfplay", "--game", "nanashogi", "--games", "4", "--playouts", "2", "--max-plies", "10", "--seed", "3", "--out", dir, "--quiet"); code != 0 {
+		t.Fatalf("selfplay: exit %d: %s", code, errs)
+	}
+	code, _, errs := runCLI("selfplay", "--resume", "--out", dir, "--games", "2")
+	if code != 2 || strings.Count(errs, "\n") != 1 || strings.Contains(errs, "left)") || !strings.Contains(errs, "give --games 4 or more") {
+		t.Errorf("resume with --games 2 of 4 done: exit %d, stderr %q", code, errs)
 	}
 }

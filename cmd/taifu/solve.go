@@ -19,15 +19,16 @@ func init() {
 
 func runSolve(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("solve", stderr)
-	game := fs.String("game", "nanashogi", "game to solve (only nanashogi)")
+	game := fs.String("game", "nanashogi", "game: nanashogi (the only one solved)")
 	out := fs.String("out", "runs/nanashogi.tb", "table file: written after solving, read by --query and --verify")
 	query := fs.String("query", "", "position (NOTATION.md text) whose solved value to print; \"start\" for the start")
 	moves := fs.String("moves", "", "with --query: moves to play from the position first")
 	force := fs.Bool("force", false, "solve and rewrite --out even if it exists")
 	verify := fs.Int64("verify", -1, "check the table against the rules: 0 = every entry, n > 0 = a random sample of n")
-	workers := fs.Int("workers", 0, "goroutines for the first pass (0: GOMAXPROCS)")
-	quiet := fs.Bool("quiet", false, "no progress bars")
+	workers := fs.Int("threads", 0, threadsUsage)
+	quiet := fs.Bool("quiet", false, quietUsage)
 	reach := fs.Bool("reachable", false, "count the table positions reachable from the start")
+	deprecate(fs, "workers", "threads")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -40,7 +41,7 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	if err := workersIn("workers", int64(*workers), 0); err != nil {
+	if err := workersIn("threads", int64(*workers), 0); err != nil {
 		return err
 	}
 	var tb *solve.Table

@@ -25,25 +25,27 @@ func init() {
 func runTrain(args []string, stdout, stderr io.Writer) error {
 	fl := newFlags("train", stderr)
 	game := fl.String("game", "", gameUsage(rules.DefaultGame))
-	out := fl.String("out", "", "run directory or object store prefix (s3://BUCKET/PREFIX?..., gs://..., azblob://...; created, or resumed when it holds train.json)")
+	out := fl.String("out", "", "run directory or store prefix: created, or resumed when it holds train.json (required)")
 	gens := fl.Int("generations", 3, "generations to reach (a resumed run continues up to this number)")
-	startPath := fl.String("weights", "", `generation 0's weights ("start", or a file; default configs/weights/<game>.json or start)`)
+	startPath := fl.String("weights", "", "generation 0's "+weightsUsage)
 	spGames := fl.Int64("selfplay-games", 200, "self-play games per generation")
 	sp := selfplay.Defaults
 	sp.Playouts = 100
 	mcts.BindFlags(fl, "selfplay-", &sp.Config)
 	spWorkers := fl.Int("selfplay-workers", 0, workersUsage)
-	spFull := fl.Float64("selfplay-full-fraction", selfplay.Defaults.FullFraction, "playout cap randomization: the share of self-play moves searched in full (--selfplay-playouts, noise, temperature), in (0, 1]; 1: all")
-	spFast := fl.Int("selfplay-fast-playouts", selfplay.Defaults.FastPlayouts, "self-play playouts of a fast search (with --selfplay-full-fraction below 1)")
+	spFull := fl.Float64("selfplay-full-fraction", selfplay.Defaults.FullFraction, "share of self-play moves searched in full, in (0, 1] (as selfplay --full-fraction)")
+	spFast := fl.Int("selfplay-fast-playouts", selfplay.Defaults.FastPlayouts, "playouts of a fast self-play search (as selfplay --fast-playouts)")
 	window := fl.Int("window", 3, "tune on the self-play of this many most recent generations")
-	commitEvery := fl.Duration("commit-every", selfplay.DefaultCommitEvery, "complete a self-play Parquet part and update its manifest this often (a kill loses at most this much self-play; 0: only at the end)")
-	accept := fl.String("accept", training.AcceptScore, `accept a candidate when: "score" (match score above 50%), "sprt" (SPRT accepts H1), "always"`)
-	table := fl.String("table", "", "relabel each generation's self-play with this solved table before the fit (Nana shogi; as taifu rescore --table: every row's result and root value its solved value)")
+	commitEvery := fl.Duration("commit-every", selfplay.DefaultCommitEvery, "complete a self-play Parquet part this often (0: only at the end)")
+	accept := fl.String("accept", training.AcceptScore, "accept a candidate on: score (above 50%), sprt (the SPRT accepts H1) or always")
+	table := fl.String("table", "", "relabel each generation's self-play with this solved table (Nana shogi; taifu rescore)")
 	tf := tuneFlags{loop: true}
 	tf.register(fl)
 	var mf matchFlags
 	mf.register(fl, "match-")
 	mf.registerArena(fl, "match-")
+	deprecate(fl, "early-stop", "best-epoch")
+	deprecate(fl, "workers", "threads")
 	if err := parseFlags(fl, args); err != nil {
 		return err
 	}
@@ -51,7 +53,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *out == "" {
-		return errors.New("--out is required")
+		return usageErrorf("--out is required")
 	}
 	if err := workersIn("selfplay-workers", int64(*spWorkers), 0); err != nil {
 		return err
@@ -69,10 +71,10 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if tf.policyHidden > 0 {
-		return errors.New("--policy-hidden: train fits a linear policy each generation; fit a hidden layer on a generation's runs with taifu tune --policy only --policy-hidden N")
+		return usageErrorf("--policy-hidden: train fits a linear policy each generation; fit a hidden layer on a generation's runs with taifu tune --policy only --policy-hidden N")
 	}
 	if tf.policy == "only" {
-		return errors.New("--policy only: train fits the value terms every generation; want --policy on or off")
+		return usageErrorf("--policy only: train fits the value terms every generation; want --policy on or off")
 	}
 	if err := fullFractionIn("selfplay-full-fraction", *spFull); err != nil {
 		return err
@@ -101,7 +103,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	}
 	switch {
 	case *commitEvery < 0:
-		return fmt.Errorf("--commit-every %v: need 0 or more", *commitEvery)
+		return usageErrorf("--commit-every %v: need 0 or more", *commitEvery)
 	case *commitEvery == 0:
 		cfg.CommitEvery = -1 // no time-based commits
 	}
@@ -141,7 +143,7 @@ func finiteFlags(fl *flag.FlagSet) error {
 	fl.VisitAll(func(f *flag.Flag) {
 		if gt, ok := f.Value.(flag.Getter); ok && err == nil {
 			if v, ok := gt.Get().(float64); ok && (math.IsNaN(v) || math.IsInf(v, 0)) {
-				err = fmt.Errorf("--%s %v: need a finite number", f.Name, v)
+				err = usageErrorf("--%s %v: need a finite number", f.Name, v)
 			}
 		}
 	})

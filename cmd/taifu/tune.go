@@ -97,41 +97,41 @@ func (f *tuneFlags) register(fs interface {
 	BoolVar(*bool, string, bool, string)
 	Var(flag.Value, string, string)
 }) {
-	fs.Var(&f.only, "only", "fit only terms whose names start with these prefixes (comma-separated, e.g. material/,hand/); others keep their starting value")
-	fs.BoolVar(&f.early, "early-stop", true, "keep the weights of the epoch with the lowest validation loss")
-	fs.BoolVar(&f.stream, "stream", false, "data too large for memory: mini-batch Adam re-reading the files every epoch (no bootstrap); the policy fit reads its rows from its caches on every pass")
-	fs.Float64Var(&f.lambda, "lambda", tuner.DefaultLambda, "label = lambda*game result + (1-lambda)*search root value (both side to move, mapped to [0,1])")
-	fs.StringVar(&f.fastLambda, "fast-lambda", "", "lambda of the rows whose search was fast (self-play's --full-fraction below 1): 1 labels them by the game result alone, as KataGo does (default: --lambda)")
-	fs.Float64Var(&f.l2, "l2", tuner.DefaultL2, "L2 strength pulling weights towards the starting weights")
+	fs.Var(&f.only, "only", "fit only the terms whose names start with these prefixes (comma-separated: material/,hand/)")
+	fs.BoolVar(&f.early, "best-epoch", true, "keep the weights of the epoch with the least validation loss")
+	fs.BoolVar(&f.stream, "stream", false, "data too large for memory: mini-batch Adam re-reading the files every epoch (no bootstrap)")
+	fs.Float64Var(&f.lambda, "lambda", tuner.DefaultLambda, "label = lambda*game result + (1-lambda)*search root value")
+	fs.StringVar(&f.fastLambda, "fast-lambda", "", "lambda of the rows searched fast (selfplay --full-fraction below 1; default: --lambda)")
+	fs.Float64Var(&f.l2, "l2", tuner.DefaultL2, "L2 strength pulling the weights towards the starting weights")
 	fs.Float64Var(&f.validation, "validation", tuner.DefaultValidation, "share of games held out for validation")
 	fs.StringVar(&f.method, "method", "lbfgs", "optimiser: lbfgs (full batch) or adam (mini-batch)")
 	f.quiet = data.QuietResolve
 	fs.StringVar(&f.quiet, "captures", data.QuietResolve, "positions with a capture pending: off, filter (drop them) or resolve (capture-only search)")
-	fs.Var(quietFlag{f}, "quiet", "no progress output (--quiet=off|filter|resolve: the old spelling of --captures)")
-	fs.StringVar(&f.leafScale, "leaf-scale", "keep", "leaf_scale of the written weights (the search's leaf value is 2*sigmoid(scale*eval)-1): keep (the starting weights'), k (the fitted K), none (the search's default) or a scale per pawn")
+	fs.Var(quietFlag{f}, "quiet", "no progress output")
+	fs.StringVar(&f.leafScale, "leaf-scale", "keep", "leaf_scale written: keep (the starting weights'), k (the fitted K), none, or a scale per pawn")
 	fs.IntVar(&f.epochs, "epochs", 200, "maximum epochs (L-BFGS iterations)")
-	fs.Float64Var(&f.tol, "tol", 0, "relative loss improvement below which 3 epochs in a row stop the fit (0: method default)")
+	fs.Float64Var(&f.tol, "tol", 0, "relative loss improvement below which 3 epochs in a row stop the fit (0: the method's)")
 	fs.IntVar(&f.batch, "batch", 4096, "adam: positions per step")
 	fs.Float64Var(&f.lr, "lr", 0.01, "adam: learning rate (weight units)")
 	fs.IntVar(&f.maxRows, "max-rows", 0, "load at most this many positions (0: all)")
 	fs.IntVar(&f.boot, "bootstrap", 0, "bootstrap samples over games for piece-value intervals (0: none)")
 	fs.Float64Var(&f.conf, "confidence", tuner.DefaultConfidence, "bootstrap interval level")
-	fs.IntVar(&f.workers, "workers", 0, "goroutines for the loss and the policy fit's conversion (0: all cores)")
+	fs.IntVar(&f.workers, "threads", 0, threadsUsage)
 	if f.loop {
-		fs.StringVar(&f.policy, "policy", "on", "fit each candidate's policy section (learned move priors) to the self-play's root visit counts beside its value terms, and search the next generation with it: on or off")
-		fs.StringVar(&f.policyFrom, "policy-from", "hand", "where each generation's policy fit starts and what its L2 holds it towards: hand (the hand prior's logit alone) or start (the policy of the weights the generation played, refined; the hand prior when they have none)")
+		fs.StringVar(&f.policy, "policy", "on", policyUsage)
+		fs.StringVar(&f.policyFrom, "policy-from", "hand", policyFromUsage)
 	} else {
-		fs.StringVar(&f.policy, "policy", "on", "fit the weights' policy section (learned move priors, --priors learned) to the runs' root visit counts: on (beside the value terms), off, or only (keep the starting weights' value terms)")
-		fs.StringVar(&f.policyFrom, "policy-from", "start", "where the policy fit starts and what its L2 holds it towards: start (the starting weights' policy, refined on the runs; the hand prior when they have none) or hand (the hand prior's logit alone, a fresh fit)")
+		fs.StringVar(&f.policy, "policy", "on", policyUsage)
+		fs.StringVar(&f.policyFrom, "policy-from", "start", policyFromUsage)
 	}
 	fs.Float64Var(&f.policyL2, "policy-l2", policy.DefaultL2, "L2 strength of the policy fit, towards where it starts (--policy-from)")
-	fs.IntVar(&f.policyMaxRows, "policy-max-rows", 0, "the policy fit uses at most this many positions (of those searched in full, the first in part order; 0: as --max-rows); a policy row holds the features of every legal move, so large runs want a bound")
+	fs.IntVar(&f.policyMaxRows, "policy-max-rows", 0, "positions the policy fit uses at most (0: as --max-rows); bound it on large runs")
 	fs.IntVar(&f.policyIterations, "policy-iterations", 0, "maximum L-BFGS iterations of the policy fit (0: 200)")
-	fs.IntVar(&f.policyHidden, "policy-hidden", -1, "`units` of a hidden layer (rectified linear) the policy fit adds over the move features and the position (boards of at most 16 squares: Nana shogi), a correction to the starting policy's linear terms, which it keeps (-1: as the starting policy, its layer refitted when it has one and --policy-from is start, else none; 0: none, a linear policy; at most 64); the search reads the layer at nodes visited --policy-refine times (docs/policy.md)")
-	fs.Uint64Var(&f.seed, "seed", 1, "seed for Adam's shuffling and the bootstrap")
-	fs.IntVar(&f.net.hidden, "value-net", 0, "also fit a value network of this many hidden units on the same runs, the fitted linear terms fixed (a value_net section: piece-square inputs, its output added to the evaluation); 0: none, and a network the starting weights carry is dropped, since it was fitted to other linear terms (kept when the fit keeps the starting terms)")
-	fs.IntVar(&f.net.epochs, "value-net-epochs", valuenet.DefaultEpochs, "epochs of the value network's fit (the epoch of least held-out loss is kept)")
-	fs.Float64Var(&f.net.lr, "value-net-lr", valuenet.DefaultLearningRate, "Adam learning rate of the value network's fit (lower it when the least held-out loss comes at the first epoch)")
+	fs.IntVar(&f.policyHidden, "policy-hidden", -1, "hidden `units` the policy fit adds (-1: as the starting policy; 0: none; at most 64; docs/policy.md)")
+	fs.Uint64Var(&f.seed, "seed", 1, "seed of Adam's shuffling and the bootstrap")
+	fs.IntVar(&f.net.hidden, "value-net", 0, "hidden `units` of a value network fitted on the same runs (0: none; docs/valuenet.md)")
+	fs.IntVar(&f.net.epochs, "value-net-epochs", valuenet.DefaultEpochs, "epochs of the value network's fit (the one of least held-out loss is kept)")
+	fs.Float64Var(&f.net.lr, "value-net-lr", valuenet.DefaultLearningRate, "Adam learning rate of the value network's fit")
 }
 
 func (f *tuneFlags) config(g *rules.Game, paths []string, start *features.Weights, version string, rec progress.Recorder) (tuner.TuneConfig, error) {
@@ -170,7 +170,7 @@ func (f *tuneFlags) config(g *rules.Game, paths []string, start *features.Weight
 		intIn("policy-iterations", int64(f.policyIterations), 0, math.MaxInt32),
 		intIn("policy-hidden", int64(f.policyHidden), -1, features.MaxHiddenUnits),
 		intIn("bootstrap", int64(f.boot), 0, 100000),
-		workersIn("workers", int64(f.workers), 0),
+		workersIn("threads", int64(f.workers), 0),
 		intIn("value-net", int64(f.net.hidden), 0, features.MaxNetHidden),
 		intIn("value-net-epochs", int64(f.net.epochs), 1, math.MaxInt32),
 	); err != nil {
@@ -202,20 +202,22 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("tune", stderr)
 	var runs listFlag
 	var f tuneFlags
-	game := fs.String("game", "", "game (default: the one the --data runs hold, from their manifests): "+strings.Join(rules.Names(), ", "))
-	fs.Var(&runs, "data", "Parquet file, run directory, object store run prefix (s3://BUCKET/PREFIX?..., gs://..., azblob://...; all its shards) or glob (repeatable, or comma-separated)")
+	game := fs.String("game", "", "game: "+strings.Join(rules.Names(), ", ")+" (default: the --data runs' game)")
+	fs.Var(&runs, "data", "self-play runs: Parquet files, run directories, store prefixes or globs (repeatable)")
 	out := fs.String("out", "", "weights file (or object store URL) to write")
-	startPath := fs.String("weights", "", `starting weights ("start": the starting estimate; default configs/weights/<game>.json if present)`)
-	version := fs.String("version", "", "version string of the new weights (default <game>-tuned-<date>)")
-	noBar := fs.Bool("no-progress", false, "no progress bar (as --quiet)")
-	force := fs.Bool("force", false, "write the weights even when the fit is not to be trusted (too little data: no validation loss, early stop at epoch 0, K at its bound)")
-	window := fs.Int64("window", 0, "use only the most recent GAMES games of the --data runs (newest run first, then highest game number); 0: all")
+	startPath := fs.String("weights", "", "starting "+weightsUsage)
+	version := fs.String("version", "", "version string of the new weights (default: <game>-tuned-<date>)")
+	noBar := fs.Bool("no-progress", false, "no progress bar (--quiet: no notes either)")
+	force := fs.Bool("force", false, "write the weights even when the fit is not to be trusted (too little data, best epoch 0)")
+	window := fs.Int64("window", 0, "fit on the `games` played last in the --data runs (0: all)")
 	f.register(fs)
+	deprecate(fs, "early-stop", "best-epoch")
+	deprecate(fs, "workers", "threads")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if len(runs) == 0 || *out == "" {
-		return errors.New("--data and --out are required")
+		return usageErrorf("--data and --out are required")
 	}
 	if *game != "" {
 		if _, err := rules.Lookup(*game); err != nil {
@@ -459,12 +461,13 @@ func fitNet(w *features.Weights, k float64, cfg tuner.TuneConfig, nf netFit, rec
 // "start", "" for the game's shipped weights, a file or a URL).
 func loadStart(g *rules.Game, path string) (*features.Weights, error) {
 	w, _, err := weightsio.Load(g, path)
-	return w, err
+	return w, builtinHint(err)
 }
 
 // loadWeights is loadStart that also says where the weights came from.
 func loadWeights(g *rules.Game, path string) (*features.Weights, string, error) {
-	return weightsio.Load(g, path)
+	w, src, err := weightsio.Load(g, path)
+	return w, src, builtinHint(err)
 }
 
 // sayWeights prints which weights a run uses: version and file, "built-in"

@@ -105,7 +105,7 @@ func TestBadNumbers(t *testing.T) {
 		{[]string{"match", "--game", "nanashogi", "--search", "history=NaN"}, `--search history=NaN: history NaN: need default`},
 		{[]string{"xboard", "--history", "-1"}, `--history -1: need default, off, or a number in [0, 100]`},
 		{[]string{"xboard", "--cpuct", "-1"}, `--cpuct -1: need a number in [0, 100]`},
-		{[]string{"match", "--engine", "sjaakii", "--game", "torishogi", "--results", dir + "/r.json", "--history", "lots"}, `--history lots: need default`},
+		{[]string{"match", "--engine", "sjaakii", "--game", "torishogi", "--json", dir + "/r.json", "--history", "lots"}, `--history lots: need default`},
 		{[]string{"selfplay", "--game", "nanashogi", "--out", dir + "/sp", "--history", "lots"}, `--history lots: need default`},
 		{[]string{"selfplay", "--game", "nanashogi", "--out", dir + "/sp", "--leaf-gain", "11"}, `--leaf-gain 11: need a number in [0, 10]`},
 		{[]string{"train", "--out", dir + "/tr", "--match-cpuct", "-1"}, `--match-cpuct -1: need a number in [0, 100]`},

@@ -39,7 +39,7 @@ func TestTuneValueNet(t *testing.T) {
 	}
 	out2 := filepath.Join(dir, "w2.json")
 	// (no early stopping, so that the fit moves the terms)
-	code, _, errs = runCLI("tune", "--game", "nanashogi", "--data", data, "--weights", out, "--out", out2, "--policy", "off", "--force", "--no-progress", "--validation", "0.3", "--early-stop=false")
+	code, _, errs = runCLI("tune", "--game", "nanashogi", "--data", data, "--weights", out, "--out", out2, "--policy", "off", "--force", "--no-progress", "--validation", "0.3", "--best-epoch=false")
 	if code != 0 {
 		t.Fatalf("refit: exit %d: %s", code, errs)
 	}

@@ -36,6 +36,9 @@ func runVersion(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// noCommitHint says how to build a binary that knows its commit.
+const noCommitHint = "to record it: go build or go install in the git checkout, with GOFLAGS lacking -buildvcs=false"
+
 // buildVersion is "taifu MODULE-VERSION (commit C[, modified], GO)" from the
 // binary's build information (read is debug.ReadBuildInfo).
 func buildVersion(read func() (*debug.BuildInfo, bool)) string {
@@ -57,14 +60,16 @@ func buildVersion(read func() (*debug.BuildInfo, bool)) string {
 		}
 	}
 	out := "taifu " + v
-	if rev != "" {
-		if len(rev) > 12 {
-			rev = rev[:12]
-		}
-		out += ", commit " + rev
-		if mod == "true" {
-			out += " (modified)"
-		}
+	if rev == "" {
+		// go run, go test and -buildvcs=false record no commit.
+		return out + ", commit unknown (" + noCommitHint + "), " + bi.GoVersion
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	out += ", commit " + rev
+	if mod == "true" {
+		out += " (modified)"
 	}
 	return out + ", " + bi.GoVersion
 }

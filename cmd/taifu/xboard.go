@@ -1,7 +1,7 @@
 package main
 
 import (
-	"fmt"
+	"strings"
 	"io"
 	"os"
 
@@ -22,11 +22,11 @@ var xboardInput io.Reader = os.Stdin
 func runXboard(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("xboard", stderr)
 	def := xboard.DefaultGame()
-	game := fs.String("game", "", "the game after \"new\" until the GUI sends \"variant\" (default: "+def+", the protocol's game for \"new\", XBoard's \"normal\"): one of "+fmt.Sprint(rules.Names()))
-	weights := fs.String("weights", "", `weights for --game, or without it for the game the file names ("start": the starting estimate of --game; default: configs/weights/<game>.json when present, else its built-in copy; a path or an s3://, gs://, azblob:// URL); other games use their default`)
+	game := fs.String("game", "", "game after \"new\" until the GUI sends \"variant\": "+strings.Join(rules.Names(), ", ")+" (default: "+def+", XBoard's \"normal\")")
+	weights := fs.String("weights", "", "--game's "+weightsUsage)
 	var opt xboard.Options
 	mcts.BindFlags(fs, "", &opt.Config)
-	fs.Uint64Var(&opt.Seed, "seed", 1, "search seed")
+	fs.Uint64Var(&opt.Seed, "seed", 1, "seed of the search")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -121,7 +121,7 @@ func TestWeightsSpecs(t *testing.T) {
 		{[]string{"tune", "--game", "torishogi", "--weights", parquet, "--data", dir, "--out", filepath.Join(dir, "w.json")}, "is a Parquet file"},
 		{[]string{"selfplay", "--game", "torishogi", "--weights", manifest, "--games", "2", "--out", filepath.Join(dir, "sp")}, "is a self-play run manifest, not weights"},
 		{[]string{"train", "--game", "torishogi", "--weights", parquet, "--out", filepath.Join(dir, "tr")}, "is a Parquet file"},
-		{[]string{"match", "--engine", "/bin/true", "--game", "torishogi", "--results", filepath.Join(dir, "r.json"), "--a", manifest}, "is a self-play run manifest, not weights"},
+		{[]string{"match", "--engine", "/bin/true", "--game", "torishogi", "--json", filepath.Join(dir, "r.json"), "--a", manifest}, "is a self-play run manifest, not weights"},
 	} {
 		xboardInput = strings.NewReader("quit\n")
 		var out, errb bytes.Buffer
@@ -139,7 +139,7 @@ func TestEngineMatchStart(t *testing.T) {
 	bin := taifuBinary(t)
 	dir := t.TempDir()
 	cmd := exec.Command(bin, "match", "--game", "torishogi", "--engine", bin+" xboard --playouts 5", "--a", "start",
-		"--playouts", "5", "--games", "2", "--tc", "0.5", "--max-plies", "16", "--results", filepath.Join(dir, "r.json"))
+		"--playouts", "5", "--games", "2", "--move-ms", "500", "--max-plies", "16", "--json", filepath.Join(dir, "r.json"))
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("match --engine --a start: %v\n%s", err, out)
 	}
@@ -151,7 +151,7 @@ func TestEngineMatchStart(t *testing.T) {
 		{"--opening-plies 3", "opening_plies is 3 here but"},
 	} {
 		args := []string{"match", "--game", "torishogi", "--engine", bin + " xboard --playouts 5", "--a", "start",
-			"--playouts", "5", "--games", "2", "--tc", "0.5", "--max-plies", "16", "--results", filepath.Join(dir, "r.json"), "--resume"}
+			"--playouts", "5", "--games", "2", "--move-ms", "500", "--max-plies", "16", "--json", filepath.Join(dir, "r.json"), "--resume"}
 		flag, value, _ := strings.Cut(c.change, " ")
 		args = append(args, flag, value)
 		out, err := exec.Command(bin, args...).CombinedOutput()
@@ -161,7 +161,7 @@ func TestEngineMatchStart(t *testing.T) {
 	}
 	dead := filepath.Join(dir, "dead.sh")
 	os.WriteFile(dead, []byte("#!/bin/sh\necho 'dead engine: cannot start' >&2\nexit 1\n"), 0o755)
-	cmd = exec.Command(bin, "match", "--game", "torishogi", "--engine", dead, "--games", "2", "--tc", "0.5", "--results", filepath.Join(dir, "d.json"))
+	cmd = exec.Command(bin, "match", "--game", "torishogi", "--engine", dead, "--games", "2", "--move-ms", "500", "--json", filepath.Join(dir, "d.json"))
 	out, err := cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "dead engine: cannot start") {
 		t.Errorf("a dying engine: %v\n%s\nwant its standard error shown", err, out)
