@@ -7,9 +7,9 @@ import (
 	"io"
 	"strings"
 
-	"taifu/datasets"
 	"taifu/features"
 	"taifu/progress"
+	"taifu/storage"
 	"taifu/tuner"
 	"taifu/tuner/policy"
 	"taifu/tuner/values"
@@ -73,7 +73,7 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 			_, err := io.WriteString(stdout, b.String())
 			return err
 		}
-		return datasets.WriteFileAtomic(*out, []byte(b.String()))
+		return storage.WriteFile(*out, []byte(b.String()))
 	}
 	var anchor *features.Weights
 	if *startPath != "" {
@@ -132,5 +132,5 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 		_, err = stdout.Write(b.Bytes())
 		return err
 	}
-	return datasets.WriteFileAtomic(*out, b.Bytes())
+	return storage.WriteFile(*out, b.Bytes())
 }

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 
-	"taifu/datasets"
 	"taifu/records"
+	"taifu/storage"
 )
 
 func init() {
@@ -66,7 +66,7 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 		_, err = stdout.Write(buf.Bytes())
 		return err
 	}
-	if err := datasets.WriteFileAtomic(*out, buf.Bytes()); err != nil {
+	if err := storage.WriteFile(*out, buf.Bytes()); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "wrote %d game(s) to %s\n", len(games), *out)

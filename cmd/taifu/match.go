@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"taifu/arena"
-	"taifu/datasets"
 	"taifu/mcts"
 	"taifu/progress"
 	"taifu/rules"
@@ -320,7 +319,7 @@ func writeReport(path string, r *arena.Report) error {
 	if err != nil {
 		return err
 	}
-	return datasets.WriteFileAtomic(path, append(data, '\n'))
+	return storage.WriteFile(path, append(data, '\n'))
 }
 
 // freshReport refuses to start a match over the results file in path (a
