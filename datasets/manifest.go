@@ -101,7 +101,7 @@ func WriteManifest(dir string, m *Manifest) error {
 	if err != nil {
 		return fmt.Errorf("datasets: manifest: %w", err)
 	}
-	return WriteFileAtomic(storage.Join(dir, ManifestName(m.Shard, m.Shards)), data)
+	return storage.WriteFile(storage.Join(dir, ManifestName(m.Shard, m.Shards)), data)
 }
 
 // checkCounts checks that m's counts agree with its files: the files' games
@@ -177,13 +177,9 @@ func (m *Manifest) checkGameSets() error {
 	return nil
 }
 
-// WriteFileAtomic writes data to path whole: locally by atomicfile
-// (temporary file beside path, fsync, rename, directory fsync), in an object
-// store as one upload (storage.WriteFile).
-func WriteFileAtomic(path string, data []byte) error { return storage.WriteFile(path, data) }
-
-// WriteAtomic is WriteFileAtomic for content written by write (through a
-// buffer), so that large files need not be held in memory whole.
+// WriteAtomic writes what write writes to path whole, as storage.WriteFile
+// does (locally a temporary file renamed; in an object store one upload),
+// through a buffer, so that large files need not be held in memory whole.
 func WriteAtomic(path string, write func(io.Writer) error) error {
 	f, err := storage.Create(path)
 	if err != nil {

@@ -14,26 +14,27 @@
 //
 // # Columns
 //
-// ColumnTable holds this table in code (with encodings and leaf paths).
+// The table below is generated from ColumnTable (go generate ./datasets),
+// which also gives each column's encoding and leaf paths.
 //
 //	column           Parquet type (DuckDB)         meaning
 //	run_id           BYTE_ARRAY string (VARCHAR)   the run's id, "<game>-<seed>" by default
-//	game             string                        rules.Game.Name: typhoon, samarkand, torishogi, nanashogi
-//	rules_version    string                        rules.Game.RulesVersion ("seed-000", ...)
+//	game             BYTE_ARRAY string (VARCHAR)   rules.Game.Name: typhoon, samarkand, torishogi, nanashogi
+//	rules_version    BYTE_ARRAY string (VARCHAR)   rules.Game.RulesVersion ("seed-000", ...)
 //	game_number      INT64 (BIGINT)                the game's number in the run, 0-based
 //	ply              INT32 (INTEGER)               moves made since the setup, 0-based
-//	side_to_move     string                        NOTATION.md side name ("blue", "tan", "white", "black")
-//	position         string                        the position in NOTATION.md text
+//	side_to_move     BYTE_ARRAY string (VARCHAR)   NOTATION.md side name ("blue", "tan", "white", "black")
+//	position         BYTE_ARRAY string (VARCHAR)   the position in NOTATION.md text
 //	board            BYTE_ARRAY (BLOB)             compact encoding, below
 //	result           INT32 as INT(8) (TINYINT)     final result for the side to move: +1, 0, -1
-//	termination      string                        "rule:<reason>", "resignation" or "adjudication"
-//	root_value       FLOAT                         search value for the side to move, in [-1, 1]
-//	move             string                        the move played, NOTATION.md text
-//	policy           LIST<STRUCT<index INT32, visits INT32>>   root children and their visits (formats 3, 4)
-//	legal_moves      INT32                         number of legal moves in the position
-//	static_eval      FLOAT                         evaluation of the weights used, pawn units
-//	weights_version  string                        version of the weights used by the search
-//	full             BOOLEAN                       the search was a full one (format 4), below
+//	termination      BYTE_ARRAY string (VARCHAR)   "rule:<reason>", "resignation" or "adjudication"
+//	root_value       FLOAT (FLOAT)                 search value for the side to move, in [-1, 1]
+//	move             BYTE_ARRAY string (VARCHAR)   the move played, NOTATION.md text
+//	policy           LIST<STRUCT<index INT32, visits INT32>>  root children and their visits (formats 3, 4)
+//	legal_moves      INT32 (INTEGER)               number of legal moves in the position
+//	static_eval      FLOAT (FLOAT)                 evaluation of the weights used, pawn units
+//	weights_version  BYTE_ARRAY string (VARCHAR)   version of the weights used by the search
+//	full             BOOLEAN (BOOLEAN)             the search was a full one (format 4), below
 //
 // # Full and fast searches
 //
@@ -82,6 +83,8 @@ import (
 
 	"taifu/rules"
 )
+
+//go:generate go test -run ^TestGeneratedColumns$ -update
 
 // PolicyEntry is one root move of the search and how many playouts it got.
 //
@@ -237,52 +240,40 @@ type Column struct {
 	Type     string   // Parquet type (DuckDB type)
 	Encoding string   // the tag's encoding option ("": plain, "list" for the policy)
 	Leaves   []string // leaf column paths in the file
+	Meaning  string   // what it holds, for the package comment's table
 }
 
-// Indices into ColumnTable: the reader's index of each column.
-const (
-	ColRunID = iota
-	ColGame
-	ColRulesVersion
-	ColGameNumber
-	ColPly
-	ColSideToMove
-	ColPosition
-	ColBoard
-	ColResult
-	ColTermination
-	ColRootValue
-	ColMove
-	ColPolicy
-	ColLegalMoves
-	ColStaticEval
-	ColWeightsVersion
-	ColFull
-	NumColumns
-)
-
-// ColumnTable lists Row's columns in schema order (see the package comment
-// for their meaning).
-var ColumnTable = [NumColumns]Column{
-	{"run_id", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"run_id"}},
-	{"game", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"game"}},
-	{"rules_version", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"rules_version"}},
-	{"game_number", "INT64 (BIGINT)", "delta", []string{"game_number"}},
-	{"ply", "INT32 (INTEGER)", "delta", []string{"ply"}},
-	{"side_to_move", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"side_to_move"}},
-	{"position", "BYTE_ARRAY string (VARCHAR)", "", []string{"position"}},
-	{"board", "BYTE_ARRAY (BLOB)", "", []string{"board"}},
-	{"result", "INT32 as INT(8) (TINYINT)", "", []string{"result"}},
-	{"termination", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"termination"}},
-	{"root_value", "FLOAT (FLOAT)", "split", []string{"root_value"}},
-	{"move", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"move"}},
+// ColumnTable lists Row's columns in schema order. It is the one table of
+// columns: `go generate ./datasets` derives from it (and from Row's field
+// of the same index) the Col* indices, the reader's switch (scanRowGroup,
+// in columns_gen.go) and the package comment's table; TestGeneratedColumns
+// fails while a generated copy disagrees with it, and TestColumnTable while
+// Row or the writer's tags (baseRow, layoutRow) do. Adding a column: a Row
+// field, its tagged field in baseRow or layoutRow, its entry here, then go
+// generate.
+var ColumnTable = [...]Column{
+	{"run_id", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"run_id"}, `the run's id, "<game>-<seed>" by default`},
+	{"game", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"game"}, "rules.Game.Name: typhoon, samarkand, torishogi, nanashogi"},
+	{"rules_version", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"rules_version"}, `rules.Game.RulesVersion ("seed-000", ...)`},
+	{"game_number", "INT64 (BIGINT)", "delta", []string{"game_number"}, "the game's number in the run, 0-based"},
+	{"ply", "INT32 (INTEGER)", "delta", []string{"ply"}, "moves made since the setup, 0-based"},
+	{"side_to_move", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"side_to_move"}, `NOTATION.md side name ("blue", "tan", "white", "black")`},
+	{"position", "BYTE_ARRAY string (VARCHAR)", "", []string{"position"}, "the position in NOTATION.md text"},
+	{"board", "BYTE_ARRAY (BLOB)", "", []string{"board"}, "compact encoding, below"},
+	{"result", "INT32 as INT(8) (TINYINT)", "", []string{"result"}, "final result for the side to move: +1, 0, -1"},
+	{"termination", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"termination"}, `"rule:<reason>", "resignation" or "adjudication"`},
+	{"root_value", "FLOAT (FLOAT)", "split", []string{"root_value"}, "search value for the side to move, in [-1, 1]"},
+	{"move", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"move"}, "the move played, NOTATION.md text"},
 	{"policy", "LIST<STRUCT<index INT32, visits INT32>>", "list",
-		[]string{"policy.list.element.index", "policy.list.element.visits"}},
-	{"legal_moves", "INT32 (INTEGER)", "delta", []string{"legal_moves"}},
-	{"static_eval", "FLOAT (FLOAT)", "split", []string{"static_eval"}},
-	{"weights_version", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"weights_version"}},
-	{"full", "BOOLEAN (BOOLEAN)", "", []string{"full"}},
+		[]string{"policy.list.element.index", "policy.list.element.visits"}, "root children and their visits (formats 3, 4)"},
+	{"legal_moves", "INT32 (INTEGER)", "delta", []string{"legal_moves"}, "number of legal moves in the position"},
+	{"static_eval", "FLOAT (FLOAT)", "split", []string{"static_eval"}, "evaluation of the weights used, pawn units"},
+	{"weights_version", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"weights_version"}, "version of the weights used by the search"},
+	{"full", "BOOLEAN (BOOLEAN)", "", []string{"full"}, "the search was a full one (format 4), below"},
 }
+
+// NumColumns is the number of columns.
+const NumColumns = len(ColumnTable)
 
 // Columns lists the column names of Row in schema order.
 var Columns = func() []string {

@@ -16,8 +16,8 @@ import (
 // sync.Pool forgets what it holds at every second garbage collection, and
 // under the race detector a quarter of what is put back at once, so such
 // an encoder was allocated and cleared again and again (under -race,
-// TestRoundTrip took 6.9 s, most of it clearing tables; docs/benchmarks.md,
-// "The test command"). Decoding is parquet-go's own: a reader finds the
+// TestRoundTrip took 6.9 s, most of it clearing tables; docs/log/
+// benchmarks-history.md, "The test command before three changes"). Decoding is parquet-go's own: a reader finds the
 // codec by the file's codec number.
 type zstdCodec struct {
 	level zstd.EncoderLevel

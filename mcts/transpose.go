@@ -5,10 +5,9 @@ import "taifu/rules"
 // Shared expansions: a position the tree meets again by another order of
 // moves (a transposition) is expanded by copying the children, priors and
 // leaf value of its first expansion instead of generating its moves,
-// evaluating it and computing its priors again. In searches of a few
-// thousand playouts from midgame positions 3-5% of the expansions are
-// such copies in Tori shogi, 8-12% in Samarkand, 13-15% in Typhoon and
-// 26-27% in Nana shogi (BenchmarkSearchDeep, docs/benchmarks.md).
+// evaluating it and computing its priors again. The share of expansions
+// that are such copies, by game, is measured by BenchmarkSearchDeep
+// (docs/benchmarks.md, "Shared expansions").
 //
 // What an expansion computes depends on the position alone (its hash),
 // and, with the learned priors, on the destination of the move into it

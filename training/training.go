@@ -749,7 +749,7 @@ func writeJSON(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	return datasets.WriteFileAtomic(path, data)
+	return storage.WriteFile(path, data)
 }
 
 func saveState(path string, st *State) error {
@@ -762,7 +762,7 @@ func saveState(path string, st *State) error {
 			return err
 		}
 	}
-	return datasets.WriteFileAtomic(path, data)
+	return storage.WriteFile(path, data)
 }
 
 // writeReports writes the Elo ladder and the piece value history as
@@ -786,7 +786,7 @@ func writeReports(out string, g *rules.Game, st *State) error {
 	for _, l := range st.Ladder {
 		fmt.Fprintf(&md, "| %d | %s | %+.0f |\n", l.Gen, l.Version, l.Elo)
 	}
-	if err := datasets.WriteFileAtomic(storage.Join(out, "ladder.md"), []byte(md.String())); err != nil {
+	if err := storage.WriteFile(storage.Join(out, "ladder.md"), []byte(md.String())); err != nil {
 		return err
 	}
 	var csv strings.Builder
@@ -800,7 +800,7 @@ func writeReports(out string, g *rules.Game, st *State) error {
 			}
 		}
 	}
-	return datasets.WriteFileAtomic(storage.Join(out, "piece-values.csv"), []byte(csv.String()))
+	return storage.WriteFile(storage.Join(out, "piece-values.csv"), []byte(csv.String()))
 }
 
 // load reads the weights file at path (a run's own file) for g.

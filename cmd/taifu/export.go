@@ -7,10 +7,10 @@ import (
 	"io"
 	"strings"
 
-	"taifu/datasets"
 	"taifu/features"
 	"taifu/progress"
 	"taifu/rules"
+	"taifu/storage"
 	"taifu/tuner"
 	tunedata "taifu/tuner/data"
 	"taifu/tuner/policy"
@@ -77,7 +77,7 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 			_, err := io.WriteString(stdout, b.String())
 			return err
 		}
-		return datasets.WriteFileAtomic(*out, []byte(b.String()))
+		return storage.WriteFile(*out, []byte(b.String()))
 	}
 	var anchor *features.Weights
 	if *startPath != "" {
@@ -141,7 +141,7 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 		_, err = stdout.Write(b.Bytes())
 		return err
 	}
-	return datasets.WriteFileAtomic(*out, b.Bytes())
+	return storage.WriteFile(*out, b.Bytes())
 }
 
 // exportWeights reads the weights export's --weights spec names: a file

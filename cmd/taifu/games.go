@@ -8,7 +8,6 @@ import (
 	iofs "io/fs"
 	"path/filepath"
 
-	"taifu/datasets"
 	"taifu/records"
 	"taifu/storage"
 )
@@ -91,7 +90,7 @@ func writeOutput(path string, data []byte) error {
 			return fmt.Errorf("--out %s: %v", path, err)
 		}
 	}
-	if err := datasets.WriteFileAtomic(path, data); err != nil {
+	if err := storage.WriteFile(path, data); err != nil {
 		var pe *iofs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"taifu/arena"
-	"taifu/datasets"
 	"taifu/internal/seal"
 	"taifu/mcts"
 	"taifu/progress"
@@ -322,7 +321,7 @@ func writeReport(path string, r *arena.Report) error {
 	if err != nil {
 		return err
 	}
-	return datasets.WriteFileAtomic(path, data)
+	return storage.WriteFile(path, data)
 }
 
 // freshReport refuses to start a match over the results file in path (a

@@ -1,9 +1,9 @@
 package main
 
 import (
-	"strings"
 	"io"
 	"os"
+	"strings"
 
 	"taifu/features"
 	"taifu/mcts"

@@ -24,7 +24,7 @@ var Game = &rules.Game{
 	// "The search"): +12.2 Elo. The learned priors where the weights
 	// carry a policy (auto) beat the threat priors at 200 playouts and at
 	// 20 ms a move, 400 games each, seeds 49231/49232 and 49241/49242
-	// (docs/results.md, "Learned move priors").
+	// (docs/log/declarations.tsv, D-125 to D-128).
 	Search: "history=0.5,priors=auto",
 }
 

@@ -42,8 +42,8 @@ var Game = &rules.Game{
 	Search: "history=0.5,priors=auto",
 	// RoyalZone: the evaluation's royal-zone terms within two files and
 	// ranks of each Phoenix; the weights fitted with them beat those
-	// without by +92 to +127 Elo, 400 games each at 200 playouts and at
-	// 20 ms (docs/results.md, "The royal-zone terms").
+	// without, 400 games each at 200 playouts and at 20 ms
+	// (docs/log/declarations.tsv, D-84 to D-87).
 	RoyalZone: 2,
 }
 

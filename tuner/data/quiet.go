@@ -19,7 +19,7 @@ const (
 // of a fit from the shipped weights moves by less than 0.001 against the
 // search before them in every game (depth 6 and margin 2 before this
 // version, and before those against the unbounded search in Samarkand;
-// docs/benchmarks.md, "Tuner: first conversion").
+// docs/log/benchmarks-history.md, "Tuner: first conversion").
 const (
 	defaultResolveDepth = 4   // plies of captures
 	defaultResolveNodes = 256 // nodes per Resolve

@@ -87,7 +87,8 @@ func TestQuiescerTable(t *testing.T) {
 // capture search) they gave 99.5% and 0.006 pawn in Typhoon, 91.4% and
 // 0.17 in Samarkand, 88.9% and 0.16 in Tori shogi, 99.6% and 0.002 in Nana
 // shogi (measured by hand with this comparison). What the fit needs, the
-// validation loss, is in docs/benchmarks.md, "Tuner: first conversion".
+// validation loss, is in docs/log/benchmarks-history.md, "Tuner: first
+// conversion".
 func TestQuiescerBoundedAgrees(t *testing.T) {
 	for _, name := range []string{"typhoon", "samarkand", "torishogi", "nanashogi"} {
 		g := lookupGame(t, name)
