@@ -228,6 +228,9 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if _, err := f.config(g, data, nil, *version, nil); err != nil {
 		return err
 	}
+	if err := f.forImported(data, stderr); err != nil {
+		return err
+	}
 	start, source, err := loadWeights(g, *startPath)
 	if err != nil {
 		return err
