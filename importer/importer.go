@@ -24,6 +24,7 @@
 package importer
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -202,7 +203,7 @@ func notations(g *rules.Game) []notation {
 	ns := []notation{{"taifu", func(st rules.State, legal []rules.Move, s string) (rules.Move, error) {
 		m, err := g.ParseMoveText(s)
 		if err != nil {
-			return m, err
+			return m, syntaxError{err}
 		}
 		for _, lm := range legal {
 			if lm.Equal(m) {
@@ -215,10 +216,13 @@ func notations(g *rules.Game) []notation {
 		ns = append(ns, notation{"xboard", func(st rules.State, _ []rules.Move, s string) (rules.Move, error) {
 			t, declined := strings.CutSuffix(s, "=")
 			if !declined || t == "" {
-				return d.ParseMove(st, s)
+				t = s
 			}
 			m, err := d.ParseMove(st, t)
-			if err == nil && m.Promotes() {
+			switch {
+			case err != nil && !strings.Contains(err.Error(), "not a legal move"):
+				return m, syntaxError{err}
+			case err == nil && declined && m.Promotes():
 				return rules.Move{}, fmt.Errorf("move %q: \"=\" says no promotion, the move promotes", rules.Clip(s))
 			}
 			return m, err
@@ -236,21 +240,26 @@ func (f *File) start(g *pgn.Game) (rules.State, error) {
 	if !ok {
 		return f.game.Start(), nil
 	}
-	st, err := rules.ParsePosition(f.game, fen)
-	if err == nil {
-		return st, nil
+	type reader struct {
+		name string
+		read func(string) (rules.State, error)
 	}
+	readers := []reader{{"NOTATION.md", func(s string) (rules.State, error) { return rules.ParsePosition(f.game, s) }}}
 	if d := rules.XBoard(f.game); d != nil {
-		if st, err2 := d.ParseFEN(fen); err2 == nil {
-			return st, nil
-		}
+		readers = append(readers, reader{"XBoard FEN", d.ParseFEN})
 	}
 	if f.game == chess.Game {
-		if st, err2 := chess.FromFEN(fen); err2 == nil {
+		readers = append(readers, reader{"FEN", func(s string) (rules.State, error) { return chess.FromFEN(s) }})
+	}
+	var errs []string
+	for _, r := range readers {
+		st, err := r.read(fen)
+		if err == nil {
 			return st, nil
 		}
+		errs = append(errs, r.name+": "+err.Error())
 	}
-	return nil, fmt.Errorf("FEN %q is not a %s position: %v", rules.Clip(fen), f.game.Name, err)
+	return nil, fmt.Errorf("FEN %q is not a %s position (%s)", rules.Clip(fen), f.game.Name, strings.Join(errs, "; "))
 }
 
 // replay turns game i of the file into rows numbered number, with the
@@ -264,11 +273,13 @@ func (f *File) replay(i int, g *pgn.Game, number int64) ([]datasets.Row, string,
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %v", where, err)
 	}
+	// The error reported is the one of the notation that read furthest,
+	// and at the same ply one that read the move's text (an illegal or
+	// ambiguous move) before one that could not.
 	var (
-		best     error
-		bestPly  = -1
-		bestRows []datasets.Row
-		bestName string
+		best    error
+		bestPly = -1
+		bestKey = -1
 	)
 	for _, n := range notations(f.game) {
 		rows, final, ply, err := f.play(st0.Clone(), g, n, number)
@@ -276,18 +287,30 @@ func (f *File) replay(i int, g *pgn.Game, number int64) ([]datasets.Row, string,
 			if err = f.finish(rows, final, g); err != nil {
 				return nil, "", fmt.Errorf("%s: %v", where, err)
 			}
-			bestRows, bestName, best = rows, n.name, nil
-			break
+			return rows, n.name, nil
 		}
-		if ply > bestPly {
-			best, bestPly = err, ply
+		key := 2 * ply
+		var se syntaxError
+		if errors.As(err, &se) {
+			err = se.err
+		} else {
+			key++
+		}
+		if key > bestKey {
+			best, bestPly, bestKey = err, ply, key
 		}
 	}
-	if best != nil {
-		return nil, "", fmt.Errorf("%s: ply %d: %v", where, bestPly, best)
+	if bestKey%2 == 0 { // no notation reads the move
+		best = fmt.Errorf("move %q: not a move in any notation taifu reads (%s)", rules.Clip(g.Moves[bestPly].Text), notationNames(f.game))
 	}
-	return bestRows, bestName, nil
+	return nil, "", fmt.Errorf("%s: ply %d: %v", where, bestPly, best)
 }
+
+// syntaxError is a notation's error for text that is not a move in it
+// (as opposed to a move that is not legal).
+type syntaxError struct{ err error }
+
+func (e syntaxError) Error() string { return e.err.Error() }
 
 // play replays g's moves from st with notation n. On error it returns the
 // ply that failed.
@@ -305,9 +328,6 @@ func (f *File) play(st rules.State, g *pgn.Game, n notation, number int64) ([]da
 		}
 		m, err := n.parse(st, legal, pm.Text)
 		if err != nil {
-			if err == errSAN {
-				err = fmt.Errorf("move %q: not a move in any notation taifu reads (%s)", rules.Clip(pm.Text), notationNames(rg))
-			}
 			return nil, nil, i, err
 		}
 		rows = append(rows, datasets.Row{

@@ -58,7 +58,7 @@ func sanTableOf(g *rules.Game) *sanTable {
 
 // errSAN is the error of text that is not SAN at all (as opposed to SAN
 // naming no legal move).
-var errSAN = errors.New("not SAN")
+var errSAN = syntaxError{errors.New("not SAN")}
 
 // parseSAN reads the SAN move s and returns the legal move of st it names
 // (legal is st's legal moves).

@@ -175,7 +175,7 @@ func (p *pgnParser) game() (*Game, error) {
 				return g, nil
 			case tok == "":
 				return nil, p.errf("unexpected %q", clip(string(c)))
-			case tok[0] >= '0' && tok[0] <= '9':
+			case tok[0] >= '0' && tok[0] <= '9' && !strings.HasPrefix(tok, "0-0"): // "0-0": castling as some programs write it
 				n := strings.TrimRight(tok, ".")
 				if _, err := strconv.Atoi(n); err != nil || n == tok {
 					return nil, p.errf("bad move number %q", clip(tok))
