@@ -71,6 +71,10 @@ type Manifest struct {
 	// rescore: a solved table or an engine); "" for a run as self-play
 	// wrote it.
 	Rescored string `json:"rescored,omitempty"`
+	// Imported describes a run that taifu import made from games taifu
+	// did not play (nil for self-play). Its rows hold no search: no policy
+	// entries, full false, root_value and static_eval 0.
+	Imported *Imported `json:"imported,omitempty"`
 	// Checksum is the manifest's seal (internal/seal: the sha256 of the
 	// file without it), set by WriteManifest, checked and cleared by
 	// LoadManifest: an edited or damaged manifest is refused. A format 5
@@ -408,18 +412,48 @@ func FileSHA256(path string) (string, int64, error) {
 // manifest (a fresh run directory); test with errors.Is.
 var ErrNoManifest = errors.New("no manifest")
 
+// Imported is where an imported run's games come from (Manifest.Imported).
+type Imported struct {
+	Source string `json:"source"` // the PGN file as given to taifu import
+	SHA256 string `json:"sha256"` // its sha256, hex
+	// Games counts the file's games; Manifest.Done those imported, the
+	// others are Unfinished (result "*", no value target) or Empty (no
+	// move).
+	Games      int64 `json:"games"`
+	Unfinished int64 `json:"unfinished"`
+	Empty      int64 `json:"empty"`
+	// Notations counts the imported games by the move notation read:
+	// "taifu" (NOTATION.md), "xboard" or "san".
+	Notations map[string]int64 `json:"notations"`
+}
+
+// ImportedRuns maps each of paths that is an imported run
+// (Manifest.Imported) to its Imported; nil when none is. Paths that are not
+// runs (files, globs) are skipped.
+func ImportedRuns(paths []string) map[string]*Imported {
+	return runsWith(paths, func(m *Manifest) (*Imported, bool) { return m.Imported, m.Imported != nil })
+}
+
+// runsWith maps each of paths that is a run whose manifest has what get
+// finds to that; nil when none has. Paths that are not runs are skipped.
+func runsWith[T any](paths []string, get func(*Manifest) (T, bool)) map[string]T {
+	var out map[string]T
+	for _, p := range paths {
+		if m, err := ReadManifest(p); err == nil {
+			if v, ok := get(m); ok {
+				if out == nil {
+					out = map[string]T{}
+				}
+				out[p] = v
+			}
+		}
+	}
+	return out
+}
+
 // RescoredRuns maps each of paths that is a run whose value targets taifu
 // rescore relabelled (Manifest.Rescored) to what relabelled them; nil when
 // none is. Paths that are not runs (files, globs) are skipped.
 func RescoredRuns(paths []string) map[string]string {
-	var out map[string]string
-	for _, p := range paths {
-		if m, err := ReadManifest(p); err == nil && m.Rescored != "" {
-			if out == nil {
-				out = map[string]string{}
-			}
-			out[p] = m.Rescored
-		}
-	}
-	return out
+	return runsWith(paths, func(m *Manifest) (string, bool) { return m.Rescored, m.Rescored != "" })
 }

@@ -250,6 +250,9 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := f.forImported(data, stderr); err != nil {
+		return err
+	}
 	start, source, err := loadWeights(g, *startPath)
 	if err != nil {
 		return err

@@ -54,7 +54,8 @@ func (g *Game) Tag(name string) (string, bool) {
 
 // Parse reads every game of a PGN text: tag pairs, then movetext of move
 // number indications, moves, brace and semicolon comments, NAGs and the
-// termination marker. Variations are not accepted. Errors name the line.
+// termination marker. Variations are not accepted. Errors name the line
+// (a *ParseError, which also names the game).
 func Parse(text string) ([]*Game, error) {
 	p := &pgnParser{s: text, line: 1}
 	var games []*Game
@@ -75,10 +76,24 @@ type pgnParser struct {
 	s    string
 	i    int
 	line int
+	num  int   // the game being read, 1-based
+	tags []Tag // its tags read so far
 }
 
+// ParseError is Parse's error: where the text went wrong, with the game
+// it was in (its number in the text, from 1, and the tags read before the
+// error) so that a caller can name the game.
+type ParseError struct {
+	Line int    // 1-based line of the text
+	Game int    // 1-based number of the game in the text
+	Tags []Tag  // the game's tag pairs read before the error
+	Msg  string // what is wrong
+}
+
+func (e *ParseError) Error() string { return fmt.Sprintf("pgn: line %d: %s", e.Line, e.Msg) }
+
 func (p *pgnParser) errf(format string, a ...any) error {
-	return fmt.Errorf("pgn: line %d: %s", p.line, fmt.Sprintf(format, a...))
+	return &ParseError{Line: p.line, Game: p.num, Tags: p.tags, Msg: fmt.Sprintf(format, a...)}
 }
 
 // space skips white space and "%" escape lines.
@@ -110,12 +125,15 @@ func (p *pgnParser) skipLine() {
 
 func (p *pgnParser) game() (*Game, error) {
 	g := &Game{}
+	p.num++
+	p.tags = nil
 	for p.space(); p.i < len(p.s) && p.s[p.i] == '['; p.space() {
 		t, err := p.tag()
 		if err != nil {
 			return nil, err
 		}
 		g.Tags = append(g.Tags, t)
+		p.tags = g.Tags
 	}
 	for {
 		p.space()
@@ -157,7 +175,7 @@ func (p *pgnParser) game() (*Game, error) {
 				return g, nil
 			case tok == "":
 				return nil, p.errf("unexpected %q", clip(string(c)))
-			case tok[0] >= '0' && tok[0] <= '9':
+			case tok[0] >= '0' && tok[0] <= '9' && !strings.HasPrefix(tok, "0-0"): // "0-0": castling as some programs write it
 				n := strings.TrimRight(tok, ".")
 				if _, err := strconv.Atoi(n); err != nil || n == tok {
 					return nil, p.errf("bad move number %q", clip(tok))
