@@ -250,7 +250,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := f.forImported(data, stderr); err != nil {
+	if err := f.forImported(runs, stderr); err != nil {
 		return err
 	}
 	start, source, err := loadWeights(g, *startPath)
