@@ -123,8 +123,8 @@ type Stack struct {
 	schema *MoveSchema
 }
 
-// NewStack returns the Stack of the parts (linear first: the Evaluator of
-// the linear terms, Weights.linearEvaluator).
+// newStack returns the Stack of the linear terms' Evaluator (without a
+// value network: newEvaluator) followed by the other parts.
 func newStack(linear *Evaluator, more ...Model) *Stack {
 	s := &Stack{linear: linear, parts: append([]Model{linear}, more...), schema: MovesFor(linear.s.Game)}
 	for _, p := range s.parts {
@@ -175,7 +175,7 @@ func (s *Stack) Refines() bool { return len(s.base) > 0 && len(s.refine) > 0 }
 // Evaluate returns the sum of the value parts' values of st, in pawns for
 // its side to move, added in the parts' order.
 func (s *Stack) Evaluate(st rules.State) float64 {
-	v := s.value[0].Evaluate(st)
+	v := s.linear.Eval(st) // s.value[0], called directly on the hot path
 	for _, p := range s.value[1:] {
 		v += p.Evaluate(st)
 	}

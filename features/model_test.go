@@ -186,3 +186,52 @@ func TestKindRegistry(t *testing.T) {
 	}()
 	features.RegisterKind("policy", func() features.Part { return &constPart{} })
 }
+
+// BenchmarkModel prices the model the search asks against the parts it
+// wraps, with each game's shipped weights from the start position: the
+// value (the Evaluator, value network included, against Stack.Evaluate)
+// and the learned logits (MoveScorer.Logits against Stack.Logits without
+// refinement).
+//
+//	go test ./features -run '^$' -bench BenchmarkModel -count 6
+func BenchmarkModel(b *testing.B) {
+	for _, name := range rules.Names() {
+		g, _ := rules.Lookup(name)
+		w := committed(b, g)
+		st := g.Start()
+		b.Run(name+"/value/evaluator", func(b *testing.B) {
+			e := w.Evaluator()
+			for b.Loop() {
+				_ = e.Eval(st)
+			}
+		})
+		b.Run(name+"/value/model", func(b *testing.B) {
+			m := w.Model()
+			for b.Loop() {
+				_ = m.Evaluate(st)
+			}
+		})
+		if w.Policy == nil {
+			continue
+		}
+		ms := st.Legal(nil)
+		vals := features.NewMoveValues(w)
+		dst := make([]float64, len(ms))
+		b.Run(name+"/logits/scorer", func(b *testing.B) {
+			sc := features.MovesFor(g).Scorer(w.Policy.Vec)
+			in := features.MoveInput{Threats: w.Evaluator().Threats(st, false), LastTo: -1}
+			var f features.MoveFeatures
+			for b.Loop() {
+				sc.Logits(dst, &f, st, ms, vals, &in)
+			}
+		})
+		b.Run(name+"/logits/model", func(b *testing.B) {
+			m := w.Model()
+			in := features.MoveInput{Threats: m.Threats(st, false), LastTo: -1}
+			var f features.MoveFeatures
+			for b.Loop() {
+				m.Logits(dst, &f, st, ms, vals, &in, false)
+			}
+		})
+	}
+}

@@ -139,3 +139,27 @@ func modelPriors(t *testing.T, s *Searcher, model *features.Stack, st rules.Stat
 	}
 	return l
 }
+
+// Searchers on many goroutines share one Weights with every built-in kind
+// (Nana shogi's: value network, policy, hidden layer refined at every
+// node visited twice): each asks a model of its own (run with -race).
+func TestConcurrentSearchersShareTheModel(t *testing.T) {
+	g := game(t, "nanashogi")
+	w := weights(t, g)
+	if w.Net == nil || w.Policy == nil || w.Policy.Hidden == nil {
+		t.Fatal("Nana shogi's shipped weights lack a part this test needs")
+	}
+	done := make(chan string, 3)
+	for range 3 {
+		go func() {
+			moves, _ := play(g, Config{Playouts: 60, Seed: 5, PolicyRefine: 1}, w, 4)
+			done <- strings.Join(moves, " ")
+		}()
+	}
+	first := <-done
+	for range 2 {
+		if got := <-done; got != first {
+			t.Errorf("concurrent games differ: %q vs %q", got, first)
+		}
+	}
+}
