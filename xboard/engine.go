@@ -388,9 +388,7 @@ func (e *Engine) userMove(text string) {
 		e.printf("Illegal move: %s", clip(text))
 		return
 	}
-	if s := e.searchers[e.game]; s != nil {
-		s.Advance(e.st, m)
-	}
+	keepTree(e.searchers[e.game], e.st, m)
 	e.st.Make(m)
 	if e.reportEnd() {
 		e.force = true
@@ -444,7 +442,9 @@ type found struct {
 	move     rules.Move
 	value    float64 // for the side to move, in [-1, 1]
 	playouts int
-	trees    int
+	// deepened: the tree filled and the time left searched the position
+	// after move; the searcher's root is that position (finish keeps it).
+	deepened bool
 }
 
 // think searches the position and plays the move: at once, or under Run
@@ -478,16 +478,31 @@ func (e *Engine) think() {
 // kept for the next search (Advance) after the move is sent: the copy of a
 // tree of millions of nodes takes a second or more.
 func (e *Engine) finish() {
-	m := e.job.res.move
+	m, deepened := e.job.res.move, e.job.res.deepened
 	e.job = nil
 	e.st.Make(m)
 	e.printf("move %s", e.dialect.Move(m))
 	if e.reportEnd() {
 		e.force = true
 	}
-	e.st.Unmake()
-	e.searchers[e.game].Advance(e.st, m)
-	e.st.Make(m)
+	if !deepened { // else the tree's root is already the position after m
+		e.st.Unmake()
+		keepTree(e.searchers[e.game], e.st, m)
+		e.st.Make(m)
+	}
+}
+
+// keepTree keeps the subtree of m, played from st, for the next search
+// (Advance), unless the tree holds more than half of mcts.MaxNodes: the
+// subtree of the likely move is then most of the tree, and keeping it
+// would take seconds (the copy) and leave the next search little room, so
+// the tree is dropped (Reset).
+func keepTree(s *mcts.Searcher, st rules.State, m rules.Move) {
+	if s.Nodes() > mcts.MaxNodes/2 {
+		s.Reset()
+		return
+	}
+	s.Advance(st, m)
 }
 
 // searchTree searches st with s's limits, reporting whether the tree
@@ -498,79 +513,88 @@ func searchTree(s *mcts.Searcher, st rules.State) (mcts.Result, bool) {
 }
 
 // searchMove searches st for at most allot (and playouts, when not 0).
-// A tree that fills (mcts.MaxNodes: some 4 seconds of Tori shogi) ends its
-// search early; the time left then goes to a fresh tree, and so on while
-// a tenth of allot (and 50 ms) is left. Of several trees, the move played
-// is the one most visited over them all (their root visits summed, "root
-// parallelization") among the moves the trees chose, each of which its
-// tree's closing mate check passed; a tree that proved its root won or
-// lost plays its own move. With post, each tree adds a thinking line.
+//
+// A tree that fills (mcts.MaxNodes: some 4-8 seconds of one core) ends its
+// search early. A fresh tree of the same position would find the same (the
+// search is deterministic), and the best move's subtree is most of the
+// full tree (keeping it, Advance, would take seconds and leave no room),
+// so the engine keeps the best move and spends the time left on a fresh
+// tree of the position after it, the opponent to move: the tree the next
+// move starts from, the opponent's reply in it. That search overturns the
+// choice only by proving the move lost (the opponent mates): the move
+// played is then the first tree's most visited among those not proven
+// lost. It stops when that tree fills too. With post, each of the two
+// searches prints a thinking line.
 func (e *Engine) searchMove(s *mcts.Searcher, st rules.State, playouts int, allot time.Duration) found {
 	now := time.Now
 	if e.opt.Now != nil {
 		now = e.opt.Now
 	}
 	start, end := now(), time.Now().Add(allot)
-	var out found
-	var value float64
-	var chosen []rules.Move // each tree's choice, in tree order
-	visits := map[rules.Move]int64{}
-	for {
-		left := time.Until(end)
-		budget := 0
-		if playouts > 0 {
-			budget = playouts - out.playouts
-		}
-		s.SetLimits(budget, left)
-		res, full := e.tree(s, st)
-		out.trees++
-		out.playouts += res.Playouts
-		value += res.Value * float64(res.Playouts)
-		for _, v := range res.Policy {
-			visits[v.Move] += int64(v.Visits)
-		}
-		chosen = append(chosen, res.Move)
-		out.move = res.Move
-		if res.Proven == 0 {
-			out.move = mostVisited(chosen, visits)
-		}
-		if out.playouts > 0 {
-			out.value = value / float64(out.playouts)
-		}
-		if res.Proven != 0 {
-			out.value = float64(res.Proven)
-		}
-		if e.post {
-			pv := s.PV(nil, out.move)
-			texts := make([]string, 0, len(pv))
-			for _, m := range pv {
-				texts = append(texts, e.dialect.Move(m))
-			}
-			if len(texts) == 0 {
-				texts = append(texts, e.dialect.Move(out.move))
-			}
-			cs := now().Sub(start).Milliseconds() / 10
-			e.printf("%d %d %d %d %s", len(texts), centipawns(out.value), cs, out.playouts, strings.Join(texts, " "))
-		}
-		left = time.Until(end)
-		if !full || res.Proven != 0 || e.halt.Load() || left < max(allot/10, 50*time.Millisecond) ||
-			(playouts > 0 && out.playouts >= playouts) {
-			return out
-		}
-		s.Reset()
+	s.SetLimits(playouts, allot)
+	res, full := e.tree(s, st)
+	out := found{move: res.Move, value: res.Value, playouts: res.Playouts}
+	e.post1(now().Sub(start), out, func() []rules.Move { return s.PV(nil, out.move) })
+	if !full || res.Proven != 0 || e.halt.Load() || time.Until(end) < max(allot/10, 50*time.Millisecond) ||
+		playouts > 0 && out.playouts >= playouts {
+		return out
 	}
+	root := s.RootChildren(nil)
+	s.Reset()
+	st.Make(out.move)
+	s.SetLimits(max(playouts-out.playouts, 0), time.Until(end))
+	deep, _ := e.tree(s, st)
+	st.Unmake()
+	out.playouts += deep.Playouts
+	if deep.Proven != 1 {
+		out.value, out.deepened = -deep.Value, true
+		e.post1(now().Sub(start), out, func() []rules.Move { return s.PV([]rules.Move{out.move}, rules.Move{}) })
+		return out
+	}
+	// The opponent mates after the move: the next best of the first tree.
+	out.value = -1
+	if m, ok := nextBest(root, out.move); ok {
+		out.move = m
+	}
+	e.post1(now().Sub(start), out, func() []rules.Move { return nil })
+	return out
 }
 
-// mostVisited returns the move of chosen with the most visits, the earliest
-// on a tie.
-func mostVisited(chosen []rules.Move, visits map[rules.Move]int64) rules.Move {
-	best := chosen[0]
-	for _, m := range chosen[1:] {
-		if visits[m] > visits[best] {
-			best = m
+// nextBest returns the most visited of root's moves other than lost and
+// those proven lost (Child.Proven -1), the earliest on a tie; false when
+// there is none.
+func nextBest(root []mcts.Child, lost rules.Move) (rules.Move, bool) {
+	best := -1
+	for i, c := range root {
+		if c.Proven < 0 || c.Move.Equal(lost) {
+			continue
+		}
+		if best < 0 || c.Visits > root[best].Visits {
+			best = i
 		}
 	}
-	return best
+	if best < 0 {
+		return rules.Move{}, false
+	}
+	return root[best].Move, true
+}
+
+// post1 prints, with post, a thinking line: the depth (the principal
+// variation's length), the score, the time, the playouts and the principal
+// variation line() (out.move when empty).
+func (e *Engine) post1(took time.Duration, out found, line func() []rules.Move) {
+	if !e.post {
+		return
+	}
+	pv := line()
+	if len(pv) == 0 {
+		pv = append(pv, out.move)
+	}
+	texts := make([]string, len(pv))
+	for i, m := range pv {
+		texts[i] = e.dialect.Move(m)
+	}
+	e.printf("%d %d %d %d %s", len(texts), centipawns(out.value), took.Milliseconds()/10, out.playouts, strings.Join(texts, " "))
 }
 
 // centipawns maps a root value in [-1, 1] to a score for the GUI: the

@@ -213,15 +213,16 @@ func TestCommandsEndSearch(t *testing.T) {
 	}
 }
 
-// TestTreesAfterFull: a tree that fills before the time is up does not end
-// the thinking: fresh trees search the time left, and the move is one the
-// trees chose. The filling is simulated (a real tree fills in 5-7 s).
-func TestTreesAfterFull(t *testing.T) {
+// TestDeepensAfterFull: a tree that fills before the time is up does not
+// end the thinking: the engine keeps the best move and searches the
+// position after it for the time left, and keeps that tree for the next
+// move. The filling is simulated (a real tree fills in 4-8 s).
+func TestDeepensAfterFull(t *testing.T) {
 	c, e := pipeEngine(t, Options{Config: mcts.Config{Seed: 1, EarlyStop: mcts.EarlyStopOff}})
 	trees := 0
 	e.tree = func(s *mcts.Searcher, st rules.State) (mcts.Result, bool) {
 		trees++
-		if trees < 3 {
+		if trees == 1 {
 			s.SetLimits(0, 150*time.Millisecond) // "fills" after 150 ms
 			return s.Search(st), true
 		}
@@ -233,56 +234,90 @@ func TestTreesAfterFull(t *testing.T) {
 	c.Send("post")
 	start := time.Now()
 	c.Send("go")
-	var thinking []string
-	for {
+	var thinking [][]string
+	var mv string
+	for mv == "" {
 		l, err := c.Next(10 * time.Second)
 		if err != nil {
 			t.Fatalf("%v; trace %q", err, c.Trace)
 		}
-		if mv, ok := strings.CutPrefix(l, "move "); ok {
-			if _, err := chess.ParseXBoardMove(chess.Game.Start(), mv); err != nil {
-				t.Errorf("move %q: %v", mv, err)
-			}
+		if m, ok := strings.CutPrefix(l, "move "); ok {
+			mv = m
 			break
 		}
-		thinking = append(thinking, l)
+		thinking = append(thinking, strings.Fields(l))
 	}
 	el := time.Since(start)
-	t.Logf("moved after %v: %q", el, thinking)
-	if trees != 3 || len(thinking) != 3 {
-		t.Errorf("%d trees, thinking %q; want 3 of each", trees, thinking)
+	quiet(t, c)
+	if trees != 2 || len(thinking) != 2 || thinking[0][4] != mv || thinking[1][4] != mv {
+		t.Fatalf("%d trees, thinking %q, move %s; want 2 trees and lines, both from the move", trees, thinking, mv)
 	}
 	if el < 1200*time.Millisecond {
 		t.Errorf("moved after %v of st 1.5 (allotment %v)", el, e.Allotment())
 	}
-	nodes := 0
-	for _, l := range thinking {
-		f := strings.Fields(l)
-		n, _ := strconv.Atoi(f[3])
-		if n <= nodes {
-			t.Errorf("thinking %q: the playouts do not add up over the trees", thinking)
-		}
-		nodes = n
+	n0, _ := strconv.Atoi(thinking[0][3])
+	n1, _ := strconv.Atoi(thinking[1][3])
+	if s := e.searchers[e.game]; n1 <= n0 || s.RootVisits() < n1-n0 {
+		t.Errorf("playouts %d then %d; the tree after the move has %d", n0, n1, s.RootVisits())
+	}
+	st := chess.Game.Start()
+	for _, m := range thinking[1][4:] {
+		st.Make(mustChess(t, st, m))
 	}
 }
 
-// TestMostVisited: of the moves the trees chose, the most visited over all
-// trees, the earliest on a tie.
-func TestMostVisited(t *testing.T) {
+// TestDeepSearchRefutes: when the search below the best move proves it
+// lost, the engine plays the first tree's next most visited move.
+func TestDeepSearchRefutes(t *testing.T) {
+	c, e := pipeEngine(t, Options{Config: mcts.Config{Seed: 1, Playouts: 500}})
+	var first mcts.Result
+	trees := 0
+	e.tree = func(s *mcts.Searcher, st rules.State) (mcts.Result, bool) {
+		trees++
+		if trees == 1 {
+			s.SetLimits(300, time.Minute)
+			first = s.Search(st)
+			return first, true
+		}
+		return mcts.Result{Proven: 1, Value: 1, Playouts: 1}, false // "the opponent mates"
+	}
+	c.Send("new")
+	c.Send("st 5")
+	c.Send("go")
+	mv := nextMove(t, c, 20*time.Second)
+	var want rules.Move
+	var most int32
+	for _, v := range first.Policy {
+		if !v.Move.Equal(first.Move) && v.Visits > most {
+			want, most = v.Move, v.Visits
+		}
+	}
+	if mv != chess.XBoardMove(want) || mv == chess.XBoardMove(first.Move) {
+		t.Errorf("played %s; the first tree chose %s, its next most visited is %s", mv, chess.XBoardMove(first.Move), chess.XBoardMove(want))
+	}
+	quiet(t, c)
+	if e.State().Ply() != 1 {
+		t.Errorf("ply %d after the move", e.State().Ply())
+	}
+}
+
+// TestNextBest: the most visited move other than the refuted one and
+// those proven lost, the earliest on a tie.
+func TestNextBest(t *testing.T) {
 	ms := chess.Game.Start().Legal(nil)
 	a, b, d := ms[0], ms[1], ms[2]
 	for _, c := range []struct {
-		chosen []rules.Move
-		visits map[rules.Move]int64
-		want   rules.Move
+		root []mcts.Child
+		want rules.Move
+		ok   bool
 	}{
-		{[]rules.Move{a}, map[rules.Move]int64{a: 1, b: 9}, a},
-		{[]rules.Move{a, b}, map[rules.Move]int64{a: 5, b: 9, d: 20}, b},
-		{[]rules.Move{a, b, a}, map[rules.Move]int64{a: 9, b: 9}, a},
-		{[]rules.Move{b, a}, map[rules.Move]int64{a: 9, b: 9}, b},
+		{[]mcts.Child{{Move: a, Visits: 9}, {Move: b, Visits: 5}, {Move: d, Visits: 7}}, d, true},
+		{[]mcts.Child{{Move: a, Visits: 9}, {Move: b, Visits: 5}, {Move: d, Visits: 7, Proven: -1}}, b, true},
+		{[]mcts.Child{{Move: a, Visits: 9}, {Move: b, Visits: 5}, {Move: d, Visits: 5}}, b, true},
+		{[]mcts.Child{{Move: a, Visits: 9}, {Move: b, Visits: 5, Proven: -1}}, rules.Move{}, false},
 	} {
-		if got := mostVisited(c.chosen, c.visits); !got.Equal(c.want) {
-			t.Errorf("%v %v: %v, want %v", c.chosen, c.visits, got, c.want)
+		if got, ok := nextBest(c.root, a); ok != c.ok || !got.Equal(c.want) {
+			t.Errorf("%v: %v %v, want %v %v", c.root, got, ok, c.want, c.ok)
 		}
 	}
 }
