@@ -1,16 +1,12 @@
 package selfplay
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"math"
-	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"taifu/datasets"
@@ -102,6 +98,79 @@ func ShardGames(games int64, shard, shards int) int64 {
 // closed and the manifest written. A later Run with opt.Resume plays the
 // games not written.
 func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
+	r, err := newRunner(cfg, opt)
+	if err != nil {
+		return nil, err
+	}
+	ctx = r.contexts(ctx)
+	defer r.cancel()
+	if err := r.open(); err != nil {
+		return nil, err
+	}
+	defer r.lease.Release()
+	results := r.play(ctx)
+	r.report(true, false)
+	defer r.report(false, true)
+	if err := r.collect(results); err != nil {
+		r.wr.Abort()
+		return nil, err
+	}
+	return r.close()
+}
+
+// runner is the state of one Run call. Its jobs are split by file: this
+// file opens the run (newRunner, open) and closes it (close), play.go plays
+// the games and writes them in order (play, collect, drain), commit.go
+// completes parts and writes the manifest (commit, publish, save). Only the
+// goroutine that called Run touches its fields once the workers start; the
+// workers get copies of what they read.
+type runner struct {
+	start time.Time
+	cfg   Config // with its defaults, its search resolved for the game
+	opt   Options
+	g     *rules.Game
+	w     *features.Weights
+
+	// drop, cancelled by dropNow, abandons the games in flight; stopNow
+	// stops new games from starting. Dropping also stops.
+	drop             context.Context
+	dropNow, stopNow context.CancelFunc
+
+	mpath string // manifest path
+	lease *storage.Lease
+	m     *datasets.Manifest
+	total int64 // this shard's game count
+
+	// The main parts hold the shard's first games in order; the ahead
+	// part, if any, finished games after a gap. Its games are read back:
+	// they are written again, in order, into a main part once the gap is
+	// played, and the ahead part is then dropped.
+	mainFiles          []datasets.FileInfo
+	ahead              *datasets.FileInfo
+	mainDone, mainRows int64
+	buffer             map[int64]*finished // finished games not yet in a main part, by index
+	aheadSeq           int
+	// Ahead parts are written by format 5 runs; a resumed run of an older
+	// format commits its games in order, as it did.
+	writeAhead bool
+
+	// committed are the statistics of the games the manifest lists;
+	// pending those of the games in the main part being written that no
+	// ahead part held.
+	committed                 counters
+	pending                   counters
+	pendingGames, pendingRows int64
+	lastCommit                time.Time
+
+	wr     *datasets.Writer
+	tokens chan struct{} // a token per game played and not yet in a main part
+	sum    *Summary
+	next   int64 // index of the next game a main part takes
+}
+
+// newRunner checks cfg, resolves its search for the game and loads its
+// weights.
+func newRunner(cfg Config, opt Options) (*runner, error) {
 	start := time.Now()
 	cfg = cfg.WithDefaults()
 	if err := cfg.Validate(); err != nil {
@@ -130,330 +199,119 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	if opt.Drop == nil {
 		opt.Drop = context.Background()
 	}
-	// Dropping the games in flight also stops new ones; so does a write error.
-	drop, dropNow := context.WithCancel(opt.Drop)
-	defer dropNow()
-	ctx, stopNow := context.WithCancel(ctx)
-	defer stopNow()
-	context.AfterFunc(drop, stopNow)
-	mpath := storage.Join(cfg.Out, datasets.ManifestName(cfg.Shard, cfg.Shards))
-	if err := storage.MkdirAll(cfg.Out); err != nil {
-		return nil, err
-	}
-	lease, err := storage.AcquireLease(LeaseName(cfg.Out, cfg.Shard, cfg.Shards), storage.LeaseOptions{TTL: opt.LeaseTTL, TakeOver: opt.TakeOverLease, Progress: opt.Progress})
-	if err != nil {
-		return nil, err
-	}
-	defer lease.Release()
-	m, err := openManifest(mpath, cfg, opt.Resume, g, w)
-	if err != nil {
-		return nil, err
-	}
-	if err := removeStrays(cfg, m, opt.Resume); err != nil {
-		return nil, err
-	}
-	total := ShardGames(cfg.Games, cfg.Shard, cfg.Shards)
-	m.Games = cfg.Games
-	if m.Done > total {
-		return nil, fmt.Errorf("%s has %d games done, more than the %d of --games %d", mpath, m.Done, total, cfg.Games)
-	}
-	// The main parts hold the shard's first games in order; the ahead
-	// part, if any, finished games after a gap. Its games are read back:
-	// they are written again, in order, into a main part once the gap is
-	// played, and the ahead part is then dropped.
-	mainFiles, ahead := m.Files, (*datasets.FileInfo)(nil)
-	if n := len(m.Files); n > 0 && m.Files[n-1].GameNumbers != nil {
-		mainFiles, ahead = m.Files[:n-1], &m.Files[n-1]
-	}
-	mainFiles = mainFiles[:len(mainFiles):len(mainFiles)]
-	var mainDone, mainRows int64
-	for _, f := range mainFiles {
-		mainDone += f.Games
-		mainRows += f.Rows
-	}
-	buffer := map[int64]*finished{} // finished games not yet in a main part, by index
-	aheadSeq := 0
-	if ahead != nil {
-		if aheadSeq, err = readAhead(cfg, ahead, buffer); err != nil {
-			return nil, fmt.Errorf("cannot resume %s: %v", cfg.Out, err)
-		}
-		aheadSeq++
-	}
-	// Ahead parts are written by format 5 runs; a resumed run of an older
-	// format commits its games in order, as it did.
-	writeAhead := m.Format >= 5
+	return &runner{start: start, cfg: cfg, opt: opt, g: g, w: w}, nil
+}
 
-	// committed are the statistics of the games the manifest lists;
-	// pending those of the games in the main part being written that no
-	// ahead part held.
-	committed := countersFrom(m.Stats)
-	var pending counters
-	var pendingGames, pendingRows int64
-	lastCommit := time.Now()
-	if opt.CommitEvery == 0 {
-		opt.CommitEvery = DefaultCommitEvery
+// contexts derives the run's contexts: it returns ctx, also cancelled by
+// stopNow, and sets drop from opt.Drop. Dropping the games in flight also
+// stops new ones; so does a write error. cancel releases them.
+func (r *runner) contexts(ctx context.Context) context.Context {
+	r.drop, r.dropNow = context.WithCancel(r.opt.Drop)
+	ctx, r.stopNow = context.WithCancel(ctx)
+	context.AfterFunc(r.drop, r.stopNow)
+	return ctx
+}
+
+// cancel releases the contexts of contexts.
+func (r *runner) cancel() {
+	r.stopNow()
+	r.dropNow()
+}
+
+// open takes the shard's lease, reads its manifest (resuming) or starts
+// one, removes the files it does not list, reads back the ahead part and
+// opens the writer of the main parts. On error the lease is released;
+// otherwise the caller releases it.
+func (r *runner) open() (err error) {
+	cfg, opt := r.cfg, r.opt
+	r.mpath = storage.Join(cfg.Out, datasets.ManifestName(cfg.Shard, cfg.Shards))
+	if err := storage.MkdirAll(cfg.Out); err != nil {
+		return err
 	}
-	// uncommitted counts the finished games no file holds yet.
-	uncommitted := func() int64 {
-		n := pendingGames
-		if writeAhead {
-			for _, f := range buffer {
-				if !f.committed && f.stats.Games >= 0 {
-					n++
-				}
-			}
-		}
-		return n
+	r.lease, err = storage.AcquireLease(LeaseName(cfg.Out, cfg.Shard, cfg.Shards), storage.LeaseOptions{TTL: opt.LeaseTTL, TakeOver: opt.TakeOverLease, Progress: opt.Progress})
+	if err != nil {
+		return err
 	}
-	commitDue := func() bool {
-		n := uncommitted()
-		return n > 0 && (opt.CommitGames > 0 && n >= opt.CommitGames ||
-			opt.CommitEvery > 0 && time.Since(lastCommit) >= opt.CommitEvery)
+	defer func() {
+		if err != nil {
+			r.lease.Release()
+		}
+	}()
+	m, err := openManifest(r.mpath, cfg, opt.Resume, r.g, r.w)
+	if err != nil {
+		return err
 	}
-	save := func() error {
-		if err := lease.Check(); err != nil {
-			return err
-		}
-		m.Stats = committed.toMap()
-		m.Complete = m.Done == total
-		m.Updated = time.Now().UTC().Format(time.RFC3339)
-		return datasets.WriteManifest(cfg.Out, m)
+	r.m = m
+	if err := removeStrays(cfg, m, opt.Resume); err != nil {
+		return err
 	}
-	// publish writes the manifest: the main parts, and an ahead part of the
-	// finished games after the first gap (a new one when that set changed),
-	// then removes the ahead part it replaces.
-	publish := func() error {
-		var games []*finished
-		changed := false
-		if writeAhead {
-			for _, f := range buffer {
-				if f.stats.Games >= 0 {
-					games = append(games, f)
-					changed = changed || !f.committed
-				}
-			}
-		}
-		slices.SortFunc(games, func(a, b *finished) int { return cmp.Compare(a.index, b.index) })
-		old := ahead
-		if ahead == nil || int64(len(games)) != ahead.Games {
-			changed = true
-		}
-		if changed {
-			ahead = nil
-			if len(games) > 0 {
-				fi, err := writeAheadPart(cfg, m, aheadSeq, games, lease.Check)
-				if err != nil {
-					return err
-				}
-				aheadSeq++
-				ahead = fi
-				for _, f := range games {
-					if !f.committed {
-						committed.add(f.stats)
-						f.committed = true
-					}
-				}
-			}
-		}
-		m.Files = mainFiles
-		m.Done, m.Rows = mainDone, mainRows
-		if ahead != nil {
-			m.Files = append(slices.Clip(mainFiles), *ahead)
-			m.Done += ahead.Games
-			m.Rows += ahead.Rows
-		}
-		lastCommit = time.Now()
-		if err := save(); err != nil {
-			return err
-		}
-		if old != nil && old != ahead {
-			// Not listed any more; a failed removal leaves a stray that the
-			// next --resume deletes.
-			storage.Remove(storage.Join(cfg.Out, old.Path))
-		}
-		return nil
+	r.total = ShardGames(cfg.Games, cfg.Shard, cfg.Shards)
+	m.Games = cfg.Games
+	if m.Done > r.total {
+		return fmt.Errorf("%s has %d games done, more than the %d of --games %d", r.mpath, m.Done, r.total, cfg.Games)
 	}
-	wr, err := datasets.NewWriter(datasets.WriterConfig{
-		Dir: cfg.Out, Game: g.Name, Shard: cfg.Shard, FirstSeq: len(mainFiles),
+	r.mainFiles, r.ahead = m.Files, nil
+	if n := len(m.Files); n > 0 && m.Files[n-1].GameNumbers != nil {
+		r.mainFiles, r.ahead = m.Files[:n-1], &m.Files[n-1]
+	}
+	r.mainFiles = r.mainFiles[:len(r.mainFiles):len(r.mainFiles)]
+	for _, f := range r.mainFiles {
+		r.mainDone += f.Games
+		r.mainRows += f.Rows
+	}
+	r.buffer = map[int64]*finished{}
+	if r.ahead != nil {
+		if r.aheadSeq, err = readAhead(cfg, r.ahead, r.buffer); err != nil {
+			return fmt.Errorf("cannot resume %s: %v", cfg.Out, err)
+		}
+		r.aheadSeq++
+	}
+	r.writeAhead = m.Format >= 5
+	r.committed = countersFrom(m.Stats)
+	r.lastCommit = time.Now()
+	if r.opt.CommitEvery == 0 {
+		r.opt.CommitEvery = DefaultCommitEvery
+	}
+	r.wr, err = datasets.NewWriter(datasets.WriterConfig{
+		Dir: cfg.Out, Game: r.g.Name, Shard: cfg.Shard, FirstSeq: len(r.mainFiles),
 		MaxFileBytes: cfg.MaxFileBytes, RowGroupRows: cfg.RowGroupRows,
 		// A resumed run of an older format keeps its policy layout, and
 		// writes no full column, so that all files of a run have the same
 		// columns.
 		MoveText:     m.Format < 3,
 		NoFull:       m.Format < 4,
-		BeforeCommit: lease.Check,
-		OnFile: func(fi datasets.FileInfo) error {
-			mainFiles = append(mainFiles, fi)
-			mainDone += pendingGames
-			mainRows += pendingRows
-			committed.add(pending)
-			pending, pendingGames, pendingRows = counters{}, 0, 0
-			return publish()
-		},
+		BeforeCommit: r.lease.Check,
+		OnFile:       r.onFile,
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if err := save(); err != nil {
-		return nil, err
-	}
-	// commit completes the main part, if it holds games, and publishes.
-	commit := func() error {
-		if pendingGames > 0 {
-			return wr.Rotate() // OnFile publishes
-		}
-		return publish()
-	}
+	return r.save()
+}
 
-	// Workers play the games not yet written, handed out in order; a token
-	// per game bounds how far play may run ahead of the main parts (the
-	// reorder buffer).
-	first := mainDone
-	window := int64(4*cfg.Workers + 4)
-	tokens := make(chan struct{}, window)
-	jobs := make(chan int64)
-	results := make(chan *finished, cfg.Workers)
-	var wg sync.WaitGroup
-	for i := 0; i < cfg.Workers; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			p := &player{cfg: cfg, game: g, weights: w, moves: make([]rules.Move, 0, 1024)}
-			for k := range jobs {
-				n := int64(cfg.Shard) + k*int64(cfg.Shards)
-				if beforeGame != nil {
-					beforeGame(n)
-				}
-				f := p.play(drop, n)
-				if f == nil {
-					f = &finished{index: k, rows: nil, stats: counters{Games: -1}}
-				}
-				f.index = k
-				results <- f
-			}
-		}()
+// report records the run's progress (opt.Progress): begins when the games
+// start, ends when Run returns.
+func (r *runner) report(begins, ends bool) {
+	if r.opt.Progress != nil {
+		p := Progress{Done: r.next, Total: r.total, Session: r.sum.Session, Positions: r.sum.Positions, Elapsed: time.Since(r.start)}
+		r.opt.Progress(progress.Event{Stage: "selfplay", Done: r.next, Total: r.total, Start: begins, End: ends, State: p})
 	}
-	written := make(map[int64]bool, len(buffer)) // games of the ahead part read back
-	for k := range buffer {
-		written[k] = true
-	}
-	go func() {
-		defer close(jobs)
-		for k := first; k < total; k++ {
-			if written[k] {
-				continue
-			}
-			select {
-			case tokens <- struct{}{}:
-			case <-ctx.Done():
-				return
-			}
-			if ctx.Err() != nil { // select picks at random among ready cases
-				return
-			}
-			select {
-			case jobs <- k:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() { wg.Wait(); close(results) }()
+}
 
-	sum := &Summary{Dir: cfg.Out, RunID: cfg.RunID, Manifest: mpath, Total: total}
-	next := first
-	report := func(begins, ends bool) {
-		if opt.Progress != nil {
-			p := Progress{Done: next, Total: total, Session: sum.Session, Positions: sum.Positions, Elapsed: time.Since(start)}
-			opt.Progress(progress.Event{Stage: "selfplay", Done: next, Total: total, Start: begins, End: ends, State: p})
-		}
-	}
-	report(true, false)
-	defer report(false, true)
-	var werr error
-	var tick <-chan time.Time
-	if opt.CommitEvery > 0 {
-		t := time.NewTicker(max(opt.CommitEvery/4, time.Millisecond))
-		defer t.Stop()
-		tick = t.C
-	}
-	// drain writes the buffered games that follow the main parts without
-	// a gap.
-	drain := func() error {
-		for {
-			f, ok := buffer[next]
-			if !ok || f.stats.Games < 0 {
-				return nil // a gap, or a dropped game: nothing after it is written in order
-			}
-			delete(buffer, next)
-			// Count the game before writing it: Write may complete the
-			// file, and OnFile commits the pending games to the manifest.
-			if !f.committed {
-				pending.add(f.stats)
-			}
-			pendingGames++
-			pendingRows += int64(len(f.rows))
-			if err := wr.Write(f.rows); err != nil {
-				return err
-			}
-			next++
-			if !f.old {
-				<-tokens
-				sum.Session++
-				sum.Positions += int64(len(f.rows))
-				sum.Playouts += f.stats.Playouts
-			}
-			if commitDue() {
-				if err := commit(); err != nil {
-					return err
-				}
-			}
-			report(false, false)
-		}
-	}
-	werr = drain() // games of the ahead part that follow the main parts
-	for results != nil {
-		select {
-		case <-tick:
-			// A commit on time, even while the next game is still played.
-			if werr == nil && commitDue() {
-				werr = commit()
-			}
-		case f, ok := <-results:
-			if !ok {
-				results = nil
-				continue
-			}
-			if werr != nil {
-				continue // drain
-			}
-			if f.err != nil {
-				werr = fmt.Errorf("selfplay: %w", f.err)
-				break
-			}
-			buffer[f.index] = f
-			if werr = drain(); werr == nil && commitDue() {
-				werr = commit()
-			}
-		}
-		if werr != nil {
-			dropNow()
-		}
-	}
-	if werr != nil {
-		wr.Abort()
-		return nil, werr
-	}
-	if err := wr.Close(); err != nil { // OnFile publishes
+// close completes the main part being written, publishes the manifest and
+// returns the run's summary.
+func (r *runner) close() (*Summary, error) {
+	if err := r.wr.Close(); err != nil { // OnFile publishes
 		return nil, err
 	}
-	if err := publish(); err != nil {
+	if err := r.publish(); err != nil {
 		return nil, err
 	}
-	sum.Done = m.Done
-	sum.Stopped = m.Done < total
-	sum.Elapsed = time.Since(start)
-	sum.Stats = m.Stats
+	sum := r.sum
+	sum.Done = r.m.Done
+	sum.Stopped = r.m.Done < r.total
+	sum.Elapsed = time.Since(r.start)
+	sum.Stats = r.m.Stats
 	return sum, nil
 }
 
@@ -493,41 +351,6 @@ func readAhead(cfg Config, fi *datasets.FileInfo, buffer map[int64]*finished) (i
 	}
 	return seq, nil
 }
-
-// writeAheadPart writes games (in increasing order) as the seq-th ahead
-// part and returns its FileInfo, its game numbers listed.
-func writeAheadPart(cfg Config, m *datasets.Manifest, seq int, games []*finished, check func() error) (*datasets.FileInfo, error) {
-	var out *datasets.FileInfo
-	wr, err := datasets.NewWriter(datasets.WriterConfig{
-		Dir: cfg.Out, Game: m.Game, Shard: cfg.Shard, FirstSeq: seq, Ahead: true,
-		MaxFileBytes: math.MaxInt64, RowGroupRows: cfg.RowGroupRows,
-		BeforeCommit: check,
-		OnFile: func(fi datasets.FileInfo) error {
-			out = &fi
-			return nil
-		},
-	})
-	if err != nil {
-		return nil, err
-	}
-	nums := make([]int64, len(games))
-	for i, f := range games {
-		nums[i] = int64(cfg.Shard) + f.index*int64(cfg.Shards)
-		if err := wr.Write(f.rows); err != nil {
-			wr.Abort()
-			return nil, err
-		}
-	}
-	if err := wr.Close(); err != nil {
-		return nil, err
-	}
-	out.GameNumbers = nums
-	return out, nil
-}
-
-// beforeGame, when set (by tests), is called by a worker before it plays
-// game n.
-var beforeGame func(n int64)
 
 // afterSearch, when set (by tests), sees each search's result before the
 // game records it.

@@ -417,16 +417,49 @@ func (r *run) logf(format string, a ...any) { r.c.Progress.Logf("train", format,
 
 func (r *run) save() error { return saveState(r.statePath, r.st) }
 
-// step runs (or resumes) generation gi: self-play, tune, match, decide.
+// step runs (or resumes) generation gi: self-play (selfPlay, rescore),
+// tune (fit), match, decide (accept). Each stage saves the state when it
+// is done and is skipped on resume when the state says it was.
 func (r *run) step(ctx context.Context, gi int) error {
-	c, g, st := r.c, r.g, r.st
-	gen := &st.Generations[gi]
+	gen := &r.st.Generations[gi]
 	t0 := time.Now()
 	name := fmt.Sprintf("gen-%03d", gen.Gen)
 	if gen.Weights == "" {
-		gen.Weights = st.Current
+		gen.Weights = r.st.Current
 	}
-	// 1. self-play with the current weights (resumable by selfplay itself).
+	if err := r.selfPlay(ctx, gen, name); err != nil {
+		return err
+	}
+	if err := r.rescore(ctx, gen, name); err != nil {
+		return err
+	}
+	if err := r.fit(gi, gen, name); err != nil {
+		return err
+	}
+	// Match the candidate against the current weights: no match when they
+	// have the same terms.
+	cand, err := load(r.g, storage.Join(r.c.Out, gen.Candidate))
+	if err != nil {
+		return err
+	}
+	cur, err := load(r.g, storage.Join(r.c.Out, gen.Weights))
+	if err != nil {
+		return err
+	}
+	same := sameTerms(cand, cur)
+	if gen.Match == nil && !same {
+		if err := r.match(ctx, gen, name, cand, cur); err != nil {
+			return err
+		}
+	}
+	return r.accept(gen, cand, same, t0, name)
+}
+
+// selfPlay plays generation gen's self-play (in directory name) with the
+// weights the generation began with, unless the state holds it; a stopped
+// self-play is resumed by selfplay itself.
+func (r *run) selfPlay(ctx context.Context, gen *Generation, name string) error {
+	c, g := r.c, r.g
 	if gen.SelfPlay == "" || gen.Positions == 0 {
 		gen.SelfPlay = filepath.Join(name, "selfplay")
 		dir := storage.Join(c.Out, gen.SelfPlay)
@@ -469,8 +502,14 @@ func (r *run) step(ctx context.Context, gi int) error {
 			return err
 		}
 	}
-	// 1b. relabel it (Config.Rescore); a stopped rescore leaves an
-	// unfinished run, which Config.Rescore continues on resume.
+	return nil
+}
+
+// rescore relabels generation gen's self-play (Config.Rescore) unless the
+// state says it was; a stopped rescore leaves an unfinished run, which
+// Config.Rescore continues on resume.
+func (r *run) rescore(ctx context.Context, gen *Generation, name string) error {
+	c := r.c
 	if c.Rescore != nil && gen.Rescored == "" {
 		rel := filepath.Join(name, "rescored")
 		dst := storage.Join(c.Out, rel)
@@ -491,8 +530,15 @@ func (r *run) step(ctx context.Context, gi int) error {
 			return err
 		}
 	}
-	// 2. tune a candidate on the recent generations' self-play (relabelled
-	// where it was).
+	return nil
+}
+
+// fit tunes generation gen's candidate (gen is generation gi of the state)
+// on the recent generations' self-play, relabelled where it was, fits its
+// value network and policy when configured, and saves it with its losses
+// and piece values, unless the state holds it.
+func (r *run) fit(gi int, gen *Generation, name string) error {
+	c, g, st := r.c, r.g, r.st
 	if gen.Candidate == "" {
 		gen.Window = nil
 		for j := max(0, gi-c.Window+1); j <= gi; j++ {
@@ -570,87 +616,88 @@ func (r *run) step(ctx context.Context, gi int) error {
 			return err
 		}
 	}
-	// 3. match the candidate against the current weights.
-	cand, err := load(g, storage.Join(c.Out, gen.Candidate))
-	if err != nil {
-		return err
+	return nil
+}
+
+// match plays generation gen's candidate cand against cur, the weights
+// the generation began with, keeping a checkpoint after every pair so that
+// a stopped match resumes there, and saves the report in the state.
+func (r *run) match(ctx context.Context, gen *Generation, name string, cand, cur *features.Weights) error {
+	c, g := r.c, r.g
+	cfg := c.Match
+	cfg.Game, cfg.Seed = g, c.Seed*7919+uint64(gen.Gen)
+	a := arena.Player{Name: cand.Version, Weights: cand, Search: c.Candidate}
+	b := arena.Player{Name: cur.Version, Weights: cur, Search: c.Current}
+	if c.Policy {
+		// Each side searches with its own learned priors when it has them.
+		if cand.Policy != nil {
+			a.Search.Priors = mcts.PriorsLearned
+		}
+		if cur.Policy != nil {
+			b.Search.Priors = mcts.PriorsLearned
+		}
 	}
-	cur, err := load(g, storage.Join(c.Out, gen.Weights))
-	if err != nil {
-		return err
+	if a.Name == b.Name {
+		a.Name, b.Name = "A "+a.Name, "B "+b.Name
 	}
-	same := sameTerms(cand, cur)
-	if gen.Match == nil && !same {
-		cfg := c.Match
-		cfg.Game, cfg.Seed = g, c.Seed*7919+uint64(gen.Gen)
-		a := arena.Player{Name: cand.Version, Weights: cand, Search: c.Candidate}
-		b := arena.Player{Name: cur.Version, Weights: cur, Search: c.Current}
-		if c.Policy {
-			// Each side searches with its own learned priors when it has them.
-			if cand.Policy != nil {
-				a.Search.Priors = mcts.PriorsLearned
-			}
-			if cur.Policy != nil {
-				b.Search.Priors = mcts.PriorsLearned
-			}
-		}
-		if a.Name == b.Name {
-			a.Name, b.Name = "A "+a.Name, "B "+b.Name
-		}
-		// A checkpoint after every pair: a stopped match resumes there.
-		partial := storage.Join(c.Out, name, MatchCheckpoint)
-		if data, err := storage.ReadFile(partial); err == nil {
-			old, unsealed, err := arena.ParseReport(partial, data)
-			if err != nil {
-				return fmt.Errorf("%v (delete it to play the match again)", err)
-			}
-			if unsealed {
-				r.logf("train %s: warning: %s", name, seal.Unsealed(partial))
-			}
-			if old.A != a.Name || old.B != b.Name {
-				return fmt.Errorf("%s is a match of %s vs %s, not %s vs %s (delete it to play the match again)", partial, old.A, old.B, a.Name, b.Name)
-			}
-			cfg.Resume = old.Records
-			r.logf("train %s: match resumed after %d games", name, len(old.Records)/2*2)
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		var saveErr error
-		mctx, stopMatch := context.WithCancel(ctx)
-		defer stopMatch()
-		cfg.Progress = func(e progress.Event) {
-			if rep, ok := e.State.(*arena.Report); ok && !e.Start && !e.End && saveErr == nil {
-				if saveErr = writeJSON(partial, rep); saveErr != nil {
-					stopMatch()
-				}
-			}
-			c.Progress.Record(e)
-		}
-		r.logf("train %s: match %s vs %s, %d games", name, a.Name, b.Name, 2*cfg.Pairs)
-		rep, err := arena.Play(mctx, cfg, a, b)
+	// A checkpoint after every pair: a stopped match resumes there.
+	partial := storage.Join(c.Out, name, MatchCheckpoint)
+	if data, err := storage.ReadFile(partial); err == nil {
+		old, unsealed, err := arena.ParseReport(partial, data)
 		if err != nil {
-			return fmt.Errorf("%s match: %w", name, err)
+			return fmt.Errorf("%v (delete it to play the match again)", err)
 		}
-		if saveErr != nil {
-			return fmt.Errorf("%s match checkpoint: %w", name, saveErr)
+		if unsealed {
+			r.logf("train %s: warning: %s", name, seal.Unsealed(partial))
 		}
-		if ctx.Err() != nil {
-			return fmt.Errorf("during %s match (%d of %d games kept): %w", name, rep.Games, 2*cfg.Pairs, ErrStopped)
+		if old.A != a.Name || old.B != b.Name {
+			return fmt.Errorf("%s is a match of %s vs %s, not %s vs %s (delete it to play the match again)", partial, old.A, old.B, a.Name, b.Name)
 		}
-		if err := writeJSON(storage.Join(c.Out, name, "match.json"), rep); err != nil {
-			return err
-		}
-		if err := storage.Remove(partial); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		rep.Records = nil // every game's record is in match.json
-		gen.Match = rep
-		r.logf("train %s: %s", name, Summary(rep))
-		if err := r.save(); err != nil {
-			return err
-		}
+		cfg.Resume = old.Records
+		r.logf("train %s: match resumed after %d games", name, len(old.Records)/2*2)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
 	}
-	// 4. decide.
+	var saveErr error
+	mctx, stopMatch := context.WithCancel(ctx)
+	defer stopMatch()
+	cfg.Progress = func(e progress.Event) {
+		if rep, ok := e.State.(*arena.Report); ok && !e.Start && !e.End && saveErr == nil {
+			if saveErr = writeJSON(partial, rep); saveErr != nil {
+				stopMatch()
+			}
+		}
+		c.Progress.Record(e)
+	}
+	r.logf("train %s: match %s vs %s, %d games", name, a.Name, b.Name, 2*cfg.Pairs)
+	rep, err := arena.Play(mctx, cfg, a, b)
+	if err != nil {
+		return fmt.Errorf("%s match: %w", name, err)
+	}
+	if saveErr != nil {
+		return fmt.Errorf("%s match checkpoint: %w", name, saveErr)
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("during %s match (%d of %d games kept): %w", name, rep.Games, 2*cfg.Pairs, ErrStopped)
+	}
+	if err := writeJSON(storage.Join(c.Out, name, "match.json"), rep); err != nil {
+		return err
+	}
+	if err := storage.Remove(partial); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	rep.Records = nil // every game's record is in match.json
+	gen.Match = rep
+	r.logf("train %s: %s", name, Summary(rep))
+	return r.save()
+}
+
+// accept decides generation gen on its match (same: the candidate has the
+// current weights' terms, no match was played), makes an accepted
+// candidate the current weights and saves the state; t0 is when the step
+// began.
+func (r *run) accept(gen *Generation, cand *features.Weights, same bool, t0 time.Time, name string) error {
+	c, st := r.c, r.st
 	gen.Accepted, gen.Reason = decide(c.Accept, gen.Match, same)
 	if gen.Accepted {
 		st.Current = gen.Candidate
