@@ -26,7 +26,7 @@
 //	position         string                        the position in NOTATION.md text
 //	board            BYTE_ARRAY (BLOB)             compact encoding, below
 //	result           INT32 as INT(8) (TINYINT)     final result for the side to move: +1, 0, -1
-//	termination      string                        "rule:<reason>", "resignation" or "adjudication"
+//	termination      string                        "rule:<reason>", "resignation", "adjudication"; "import[:<tag>]" (taifu import)
 //	root_value       FLOAT                         search value for the side to move, in [-1, 1]
 //	move             string                        the move played, NOTATION.md text
 //	policy           LIST<STRUCT<index INT32, visits INT32>>   root children and their visits (formats 3, 4)

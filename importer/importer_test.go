@@ -2,6 +2,7 @@ package importer
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -277,4 +278,44 @@ func FuzzImport(f *testing.F) {
 			return nil
 		}, nil)
 	})
+}
+
+// TestImportGolden: the PGN files taifu writes (a self-play record of
+// Tori shogi as `taifu games --format pgn` and `--format xboard` write it,
+// an engine match's PGN as `taifu match --engine --pgn` writes it) import
+// with the notation and results they hold.
+func TestImportGolden(t *testing.T) {
+	var moves [2]string
+	for i, tc := range []struct {
+		path       string
+		notation   string
+		games      int64 // imported
+		unfinished int64
+		rows       int64
+		term       string
+	}{
+		{"../records/testdata/golden/torishogi.pgn", "taifu", 1, 0, 12, "import:ply cap (golden)"},
+		{"../records/testdata/golden/torishogi.xboard", "xboard", 1, 0, 12, "import:ply cap (golden)"},
+		{"../xboard/testdata/golden/match.pgn", "taifu", 1, 1, 4, "rule:checkmate"},
+	} {
+		data, err := os.ReadFile(tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		games, s, err := importText(string(data), "")
+		if err != nil {
+			t.Fatalf("%s: %v", tc.path, err)
+		}
+		if s.Imported != tc.games || s.Unfinished != tc.unfinished || s.Rows != tc.rows || s.Notations[tc.notation] != tc.games || games[0][0].Termination != tc.term {
+			t.Errorf("%s: summary %+v, termination %q", tc.path, s, games[0][0].Termination)
+		}
+		if i < 2 {
+			for _, r := range games[0] {
+				moves[i] += r.Move + " "
+			}
+		}
+	}
+	if moves[0] != moves[1] {
+		t.Errorf("the game read from NOTATION.md text, %s, and from XBoard's, %s, differ", moves[0], moves[1])
+	}
 }
