@@ -209,7 +209,7 @@ func (f *tuneFlags) forImported(data []string, stderr io.Writer) error {
 		f.fastLambda = "1"
 		fmt.Fprintf(stderr, "tune: %s holds imported games (no search value): rows without a full search are labelled by the result alone (--fast-lambda 1)\n", list)
 	} else if v, err := strconv.ParseFloat(f.fastLambda, 64); err == nil && v < 1 {
-		return fmt.Errorf("--fast-lambda %s: %s holds imported games, whose root_value is no search value (0): use 1, or rescore the run with an engine first (taifu rescore --engine)", f.fastLambda, list)
+		return fmt.Errorf("--fast-lambda %s: %s holds imported games, whose root_value is no search value (0): use 1, or give the run root values first (taifu rescore)", f.fastLambda, list)
 	}
 	return nil
 }
