@@ -58,6 +58,9 @@ type File struct {
 	game  *rules.Game
 	games []*pgn.Game
 	plies int64
+	// hint follows a replay error when the game is the default one, no
+	// tag or flag having named it.
+	hint string
 }
 
 // Summary counts what Rows did.
@@ -110,6 +113,7 @@ func Parse(text string, cfg Config) (*File, error) {
 		if f.game, err = lookupGame(cmp.Or(cfg.Default, "standard"), cfg.Default); err != nil {
 			return nil, fmt.Errorf("%s: no Variant tag says the game: give --game", cfg.Source)
 		}
+		f.hint = fmt.Sprintf(" (no Variant tag: read as %s; --game names another game)", f.game.Name)
 	}
 	return f, nil
 }
@@ -343,7 +347,7 @@ func (f *File) replay(i int, g *pgn.Game, number int64) ([]datasets.Row, string,
 	if bestKey%2 == 0 { // no notation reads the move
 		best = fmt.Errorf("move %q: not a move in any notation taifu reads (%s)", rules.Clip(g.Moves[bestPly].Text), notationNames(f.game))
 	}
-	return nil, "", fmt.Errorf("%s: ply %d: %v", where, bestPly, best)
+	return nil, "", fmt.Errorf("%s: ply %d: %v%s", where, bestPly, best, f.hint)
 }
 
 // syntaxError is a notation's error for text that is not a move in it

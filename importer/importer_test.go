@@ -226,7 +226,7 @@ func TestImportBadInput(t *testing.T) {
 		name, game, pgn, want string
 	}{
 		{"illegal move", "", tags + "1. e4 e5 2. Ke3 1-0", where + `: ply 2: move "Ke3": not a legal move here`},
-		{"not a move", "", tags + "1. e4 zz9 1-0", where + `: ply 1: move "zz9": not a move in any notation taifu reads (taifu, san)`},
+		{"not a move", "", tags + "1. e4 zz9 1-0", where + `: ply 1: move "zz9": not a move in any notation taifu reads (taifu, san) (no Variant tag: read as chess; --game names another game)`},
 		{"ambiguous", "", tags + "[FEN \"k7/7p/8/8/8/8/8/KN3N2 w - - 0 1\"]\n1. Nd2 1-0", where + `: ply 0: move "Nd2": ambiguous: 2 legal moves match`},
 		{"unknown variant", "", tags + "[Variant \"crazyhouse\"]\n1. e4 1-0", where + `: Variant: "crazyhouse" is not a game taifu plays`},
 		{"variant not the game", "torishogi", tags + "[Variant \"chess\"]\n1. e4 1-0", where + `: Variant "chess" is chess, not torishogi as --game torishogi says`},
