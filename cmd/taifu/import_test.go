@@ -184,3 +184,28 @@ func TestTuneImported(t *testing.T) {
 		}
 	}
 }
+
+// TestTuneImportedWithSelfPlay: beside a self-play run an imported run
+// keeps the policy fit (on the self-play's full searches) and labels the
+// rows without a full search by the result alone.
+func TestTuneImportedWithSelfPlay(t *testing.T) {
+	dir := t.TempDir()
+	sp := filepath.Join(dir, "selfplay")
+	if _, err := selfplay.Run(context.Background(), selfplay.Config{Game: "chess", Games: 4, Config: mcts.Config{Playouts: 8}, Workers: 1, Seed: 9, MaxPlies: 40, Out: sp, Weights: "start"}, selfplay.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(dir, "g.pgn")
+	if err := os.WriteFile(src, []byte(importChess), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := filepath.Join(dir, "run")
+	if code, _, errs := runCLI("import", "--pgn", src, "--out", run, "--quiet"); code != 0 {
+		t.Fatalf("import: %s", errs)
+	}
+	w := filepath.Join(dir, "w.json")
+	code, stdout, errs := runCLI("tune", "--game", "chess", "--data", sp+","+run, "--out", w, "--force", "--quiet")
+	if code != 0 || strings.Contains(errs, "no policy fit") || !strings.Contains(errs, run+" holds imported games (no search value)") || !strings.Contains(stdout, "wrote "+w) ||
+		!strings.Contains(stdout, "24 fast skipped") { // the imported rows: no policy target
+		t.Fatalf("tune: exit %d, %s %s", code, stdout, errs)
+	}
+}
