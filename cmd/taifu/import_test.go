@@ -114,6 +114,13 @@ func TestImportCommand(t *testing.T) {
 	if m, err := datasets.ReadManifest(out); err != nil || m.Rows != 2 || m.Imported.Source != one {
 		t.Fatalf("replaced run: %+v, %v", m, err)
 	}
+	empty := filepath.Join(dir, "empty")
+	os.MkdirAll(empty, 0o755)
+	if code, _, errs := runCLI("import", "--pgn", one, "--out", empty, "--quiet"); code != 0 {
+		t.Errorf("import into an empty directory: exit %d, %s", code, errs)
+	} else if m, err := datasets.ReadManifest(empty); err != nil || m.Rows != 2 {
+		t.Errorf("import into an empty directory: %+v, %v", m, err)
+	}
 	notRun := filepath.Join(dir, "notrun")
 	os.MkdirAll(notRun, 0o755)
 	write("notrun/keep.txt", "x")
