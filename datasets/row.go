@@ -27,7 +27,7 @@
 //	position         BYTE_ARRAY string (VARCHAR)   the position in NOTATION.md text
 //	board            BYTE_ARRAY (BLOB)             compact encoding, below
 //	result           INT32 as INT(8) (TINYINT)     final result for the side to move: +1, 0, -1
-//	termination      BYTE_ARRAY string (VARCHAR)   "rule:<reason>", "resignation" or "adjudication"
+//	termination      BYTE_ARRAY string (VARCHAR)   "rule:<reason>", "resignation", "adjudication"; "import[:<tag>]" (taifu import)
 //	root_value       FLOAT (FLOAT)                 search value for the side to move, in [-1, 1]
 //	move             BYTE_ARRAY string (VARCHAR)   the move played, NOTATION.md text
 //	policy           LIST<STRUCT<index INT32, visits INT32>>  root children and their visits (formats 3, 4)
@@ -261,7 +261,7 @@ var ColumnTable = [...]Column{
 	{"position", "BYTE_ARRAY string (VARCHAR)", "", []string{"position"}, "the position in NOTATION.md text"},
 	{"board", "BYTE_ARRAY (BLOB)", "", []string{"board"}, "compact encoding, below"},
 	{"result", "INT32 as INT(8) (TINYINT)", "", []string{"result"}, "final result for the side to move: +1, 0, -1"},
-	{"termination", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"termination"}, `"rule:<reason>", "resignation" or "adjudication"`},
+	{"termination", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"termination"}, `"rule:<reason>", "resignation", "adjudication"; "import[:<tag>]" (taifu import)`},
 	{"root_value", "FLOAT (FLOAT)", "split", []string{"root_value"}, "search value for the side to move, in [-1, 1]"},
 	{"move", "BYTE_ARRAY string (VARCHAR)", "dict", []string{"move"}, "the move played, NOTATION.md text"},
 	{"policy", "LIST<STRUCT<index INT32, visits INT32>>", "list",

@@ -24,6 +24,7 @@
 package importer
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -31,7 +32,6 @@ import (
 	"taifu/datasets"
 	"taifu/records/pgn"
 	"taifu/rules"
-	"taifu/rules/chess"
 )
 
 // TermImportPrefix starts the termination of an imported game that did not
@@ -44,9 +44,12 @@ const TermImportPrefix = "import"
 type Config struct {
 	Source string // the file's name, for errors
 	// Game is the game's name or its XBoard variant name; "": the games'
-	// Variant tags say, chess when none has one.
-	Game  string
-	RunID string // the rows' run_id
+	// Variant tags say, Default when none has one.
+	Game string
+	// Default is the game of games without a Variant tag, and of the
+	// Variant "standard" (or "normal"): the standard game, as PGN has it.
+	Default string
+	RunID   string // the rows' run_id
 }
 
 // File is a parsed PGN file whose games are of one game.
@@ -55,6 +58,9 @@ type File struct {
 	game  *rules.Game
 	games []*pgn.Game
 	plies int64
+	// hint follows a replay error when the game is the default one, no
+	// tag or flag having named it.
+	hint string
 }
 
 // Summary counts what Rows did.
@@ -70,7 +76,7 @@ type Summary struct {
 // Parse reads a PGN text and finds its game (Config.Game and the Variant
 // tags, which must agree).
 func Parse(text string, cfg Config) (*File, error) {
-	games, err := pgn.Parse(text)
+	games, err := pgn.Parse(strings.TrimPrefix(text, "\ufeff")) // a byte order mark some writers put first
 	if err != nil {
 		if pe, ok := err.(*pgn.ParseError); ok {
 			return nil, fmt.Errorf("%s: game %d%s: line %d: %s", cfg.Source, pe.Game, tagsText(pe.Tags), pe.Line, pe.Msg)
@@ -82,7 +88,7 @@ func Parse(text string, cfg Config) (*File, error) {
 	}
 	f := &File{cfg: cfg, games: games}
 	if cfg.Game != "" {
-		if f.game, err = lookupGame(cfg.Game); err != nil {
+		if f.game, err = lookupGame(cfg.Game, cfg.Default); err != nil {
 			return nil, fmt.Errorf("--game: %v", err)
 		}
 	}
@@ -93,7 +99,7 @@ func Parse(text string, cfg Config) (*File, error) {
 		if !ok {
 			continue
 		}
-		rg, err := lookupGame(v)
+		rg, err := lookupGame(v, cfg.Default)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s: Variant: %v", cfg.Source, f.where(i, g), err)
 		}
@@ -104,7 +110,10 @@ func Parse(text string, cfg Config) (*File, error) {
 		}
 	}
 	if f.game == nil {
-		f.game = chess.Game
+		if f.game, err = lookupGame(cmp.Or(cfg.Default, "standard"), cfg.Default); err != nil {
+			return nil, fmt.Errorf("%s: no Variant tag says the game: give --game", cfg.Source)
+		}
+		f.hint = fmt.Sprintf(" (no Variant tag: read as %s; --game names another game)", f.game.Name)
 	}
 	return f, nil
 }
@@ -170,12 +179,12 @@ func tagsText(tags []pgn.Tag) string {
 }
 
 // lookupGame returns the game a Variant tag or --game names: its taifu
-// name or XBoard variant name (any case), or chess as "standard" or
-// "normal".
-func lookupGame(v string) (*rules.Game, error) {
+// name or XBoard variant name (any case), or the game std as "standard"
+// or "normal".
+func lookupGame(v, std string) (*rules.Game, error) {
 	l := strings.ToLower(strings.TrimSpace(v))
-	if l == "standard" || l == "normal" {
-		l = "chess"
+	if (l == "standard" || l == "normal") && std != "" {
+		l = std
 	}
 	var names []string
 	for _, n := range rules.Names() {
@@ -248,8 +257,8 @@ func (f *File) start(g *pgn.Game) (rules.State, error) {
 	if d := rules.XBoard(f.game); d != nil {
 		readers = append(readers, reader{"XBoard FEN", d.ParseFEN})
 	}
-	if f.game == chess.Game {
-		readers = append(readers, reader{"FEN", func(s string) (rules.State, error) { return chess.FromFEN(s) }})
+	if len(f.game.ExtraFields) > 0 {
+		readers = append(readers, reader{"FEN", f.fromFEN})
 	}
 	var errs []string
 	for _, r := range readers {
@@ -260,6 +269,41 @@ func (f *File) start(g *pgn.Game) (rules.State, error) {
 		errs = append(errs, r.name+": "+err.Error())
 	}
 	return nil, fmt.Errorf("FEN %q is not a %s position (%s)", rules.Clip(fen), f.game.Name, strings.Join(errs, "; "))
+}
+
+// fromFEN reads a standard FEN (chess's, for games with fields after the
+// side to move) as NOTATION.md text: the board's ranks with their pieces
+// comma-separated, "w" or "b" as the side's name, the game's extra fields
+// (castling, en passant); the move counters are dropped, so a fifty-move
+// count starts at the FEN.
+func (f *File) fromFEN(fen string) (rules.State, error) {
+	fields := strings.Fields(fen)
+	n := 2 + len(f.game.ExtraFields)
+	if len(fields) != n && len(fields) != n+2 {
+		return nil, fmt.Errorf("want %d or %d fields, got %d", n, n+2, len(fields))
+	}
+	var b strings.Builder
+	for i, rank := range strings.Split(fields[0], "/") {
+		if i > 0 {
+			b.WriteByte('/')
+		}
+		for j := 0; j < len(rank); j++ {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteByte(rank[j])
+			for rank[j] >= '0' && rank[j] <= '9' && j+1 < len(rank) && rank[j+1] >= '0' && rank[j+1] <= '9' {
+				j++
+				b.WriteByte(rank[j]) // a count of ten or more empty squares
+			}
+		}
+	}
+	side := map[string]string{"w": f.game.SideNames[0], "b": f.game.SideNames[1]}[fields[1]]
+	if side == "" {
+		return nil, fmt.Errorf("side to move %q is neither w nor b", rules.Clip(fields[1]))
+	}
+	b.WriteString(" " + side + " " + strings.Join(fields[2:n], " "))
+	return rules.ParsePosition(f.game, b.String())
 }
 
 // replay turns game i of the file into rows numbered number, with the
@@ -303,7 +347,7 @@ func (f *File) replay(i int, g *pgn.Game, number int64) ([]datasets.Row, string,
 	if bestKey%2 == 0 { // no notation reads the move
 		best = fmt.Errorf("move %q: not a move in any notation taifu reads (%s)", rules.Clip(g.Moves[bestPly].Text), notationNames(f.game))
 	}
-	return nil, "", fmt.Errorf("%s: ply %d: %v", where, bestPly, best)
+	return nil, "", fmt.Errorf("%s: ply %d: %v%s", where, bestPly, best, f.hint)
 }
 
 // syntaxError is a notation's error for text that is not a move in it

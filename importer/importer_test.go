@@ -2,6 +2,8 @@ package importer
 
 import (
 	"fmt"
+	"os"
+	"sort"
 	"strings"
 	"testing"
 
@@ -13,7 +15,7 @@ import (
 // importText imports text (as file "t.pgn" with --game game) and returns
 // every game's rows and the summary.
 func importText(text, game string) ([][]datasets.Row, *Summary, error) {
-	f, err := Parse(text, Config{Source: "t.pgn", Game: game, RunID: "test"})
+	f, err := Parse(text, Config{Source: "t.pgn", Game: game, Default: "chess", RunID: "test"})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -224,7 +226,7 @@ func TestImportBadInput(t *testing.T) {
 		name, game, pgn, want string
 	}{
 		{"illegal move", "", tags + "1. e4 e5 2. Ke3 1-0", where + `: ply 2: move "Ke3": not a legal move here`},
-		{"not a move", "", tags + "1. e4 zz9 1-0", where + `: ply 1: move "zz9": not a move in any notation taifu reads (taifu, san)`},
+		{"not a move", "", tags + "1. e4 zz9 1-0", where + `: ply 1: move "zz9": not a move in any notation taifu reads (taifu, san) (no Variant tag: read as chess; --game names another game)`},
 		{"ambiguous", "", tags + "[FEN \"k7/7p/8/8/8/8/8/KN3N2 w - - 0 1\"]\n1. Nd2 1-0", where + `: ply 0: move "Nd2": ambiguous: 2 legal moves match`},
 		{"unknown variant", "", tags + "[Variant \"crazyhouse\"]\n1. e4 1-0", where + `: Variant: "crazyhouse" is not a game taifu plays`},
 		{"variant not the game", "torishogi", tags + "[Variant \"chess\"]\n1. e4 1-0", where + `: Variant "chess" is chess, not torishogi as --game torishogi says`},
@@ -235,7 +237,7 @@ func TestImportBadInput(t *testing.T) {
 		{"result tag disagrees", "", tags + "[Result \"1-0\"]\n1. e4 0-1", where + `: the Result tag says "1-0", the movetext ends with "0-1"`},
 		{"result disagrees with the rules", "", tags + "1. f3 e5 2. g4 Qh4# 1/2-1/2", where + `: ply 4: the final position ends the game by checkmate under taifu's chess rules (a win for black), but the result is 1/2-1/2`},
 		{"move after the end", "", tags + "1. f3 e5 2. g4 Qh4# 3. a3 0-1", where + `: ply 4: move "a3" after the game ended (checkmate)`},
-		{"bad FEN", "", tags + "[FEN \"8/8/8 w - - 0 1\"]\n1. e4 1-0", where + `: FEN "8/8/8 w - - 0 1" is not a chess position`},
+		{"bad FEN", "", tags + "[FEN \"8/8/8 w - - 0 1\"]\n1. e4 1-0", where + `: FEN "8/8/8 w - - 0 1" is not a chess position (NOTATION.md: `},
 		{"bad Tori shogi move", "torishogi", tags + "1. c3c4 e5e4 2. K@d4 1-0", where + `: ply 2: move "K@d4"`},
 		{"second game", "", "1. e4 1-0\n\n" + tags + "1. e4 e5 2. e5 1-0", `t.pgn: game 2 (White "A", Black "B", Round "3"): ply 2: move "e5": not a legal move here`},
 		{"empty file", "", "\n", "t.pgn: no PGN game"},
@@ -263,7 +265,7 @@ func FuzzImport(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		file, err := Parse(text, Config{Source: "fuzz.pgn"})
+		file, err := Parse(text, Config{Source: "fuzz.pgn", Default: "chess"})
 		if err != nil {
 			return
 		}
@@ -277,4 +279,71 @@ func FuzzImport(f *testing.F) {
 			return nil
 		}, nil)
 	})
+}
+
+// TestImportGolden: the PGN files taifu writes (a self-play record of
+// Tori shogi as `taifu games --format pgn` and `--format xboard` write it,
+// an engine match's PGN as `taifu match --engine --pgn` writes it) import
+// with the notation and results they hold.
+func TestImportGolden(t *testing.T) {
+	var moves [2]string
+	for i, tc := range []struct {
+		path       string
+		notation   string
+		games      int64 // imported
+		unfinished int64
+		rows       int64
+		term       string
+	}{
+		{"../records/testdata/golden/torishogi.pgn", "taifu", 1, 0, 12, "import:ply cap (golden)"},
+		{"../records/testdata/golden/torishogi.xboard", "xboard", 1, 0, 12, "import:ply cap (golden)"},
+		{"../xboard/testdata/golden/match.pgn", "taifu", 1, 1, 4, "rule:checkmate"},
+	} {
+		data, err := os.ReadFile(tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		games, s, err := importText(string(data), "")
+		if err != nil {
+			t.Fatalf("%s: %v", tc.path, err)
+		}
+		if s.Imported != tc.games || s.Unfinished != tc.unfinished || s.Rows != tc.rows || s.Notations[tc.notation] != tc.games || games[0][0].Termination != tc.term {
+			t.Errorf("%s: summary %+v, termination %q", tc.path, s, games[0][0].Termination)
+		}
+		if i < 2 {
+			for _, r := range games[0] {
+				moves[i] += r.Move + " "
+			}
+		}
+	}
+	if moves[0] != moves[1] {
+		t.Errorf("the game read from NOTATION.md text, %s, and from XBoard's, %s, differ", moves[0], moves[1])
+	}
+}
+
+// TestSANTables: the SAN letters derived from the games' descriptors are
+// chess's and the ones XBoard gives Tori shogi (the Swallow in the pawn
+// slot, written without a letter).
+func TestSANTables(t *testing.T) {
+	for _, tc := range []struct {
+		game, letters, pawn string
+		shogi               bool
+	}{
+		{"chess", "B=Bishop K=King N=Knight P=Pawn Q=Queen R=Rook", "Pawn", false},
+		{"torishogi", "+F=Eagle +S=Goose C=Crane F=Falcon K=Phoenix L=Left quail P=Pheasant R=Right quail S=Swallow", "Swallow", true},
+	} {
+		g, _ := rules.Lookup(tc.game)
+		st := sanTableOf(g)
+		if st == nil {
+			t.Fatalf("%s: no SAN table", tc.game)
+		}
+		var got []string
+		for l, k := range st.letters {
+			got = append(got, l+"="+g.Kinds[k].Name)
+		}
+		sort.Strings(got)
+		if strings.Join(got, " ") != tc.letters || g.Kinds[st.pawn].Name != tc.pawn || st.shogi != tc.shogi {
+			t.Errorf("%s: letters %v, pawn %s, shogi %v", tc.game, got, g.Kinds[st.pawn].Name, st.shogi)
+		}
+	}
 }

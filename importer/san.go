@@ -13,45 +13,88 @@ import (
 // "O-O", "e8=Q+"), Tori shogi as XBoard writes it after Sjaak II's or
 // Fairy-Stockfish's setup ("Fd3", "+Fd5", "S@c3", "c4", "Sxc4+", "Cd2=").
 type sanTable struct {
-	letters  map[string]rules.Kind // a piece's letter ("+F" for a promoted one)
-	pawn     rules.Kind            // the kind written without a letter
-	shogi    bool                  // "+" after a move promotes, "=" declines; no check marks
-	castling bool                  // O-O and O-O-O (chess)
+	letters map[string]rules.Kind // a piece's letter ("+F" for a promoted one)
+	royal   rules.Kind            // the kind that castles ("O-O": two files towards h)
+	pawn    rules.Kind            // the kind written without a letter
+	shogi   bool                  // "+" after a move promotes, "=" declines
 }
 
-// sanTables are the SAN piece letters of the games taifu imports SAN for,
-// by the kinds' names (chess: its own tokens; Tori shogi: XBoard's letters,
-// the Swallow in XBoard's pawn slot).
-var sanTables = map[string]struct {
-	letters  map[string]string // letter -> kind name
-	pawn     string
-	shogi    bool
-	castling bool
-}{
-	"chess": {letters: map[string]string{"N": "Knight", "B": "Bishop", "R": "Rook", "Q": "Queen", "K": "King"}, pawn: "Pawn", castling: true},
-	"torishogi": {letters: map[string]string{"K": "Phoenix", "F": "Falcon", "+F": "Eagle", "C": "Crane", "P": "Pheasant",
-		"L": "Left quail", "R": "Right quail", "S": "Swallow", "+S": "Goose"}, pawn: "Swallow", shogi: true},
-}
-
-// sanTableOf returns g's SAN table, nil when taifu reads no SAN for g.
+// sanTableOf derives g's SAN from its descriptor: for a game with an
+// XBoard dialect the letters of its XBoard FEN (a promoted kind "+" and
+// its unpromoted kind's letter) and, as the pawn, the first letter of the
+// piece-to-char table its setup line gives XBoard; otherwise the pieces'
+// one-letter NOTATION.md tokens, "P" the pawn. Games with hands are
+// shogi-like: "+" after a move promotes. It returns nil when the letters
+// do not name every kind once.
 func sanTableOf(g *rules.Game) *sanTable {
-	src, ok := sanTables[g.Name]
-	if !ok {
+	t := &sanTable{letters: map[string]rules.Kind{}, shogi: g.HasHand}
+	pawn := "P"
+	if d := rules.XBoard(g); d != nil {
+		st := g.Start()
+		ranks := strings.Split(strings.Fields(d.FEN(st))[0], "/")
+		if len(ranks) != g.Height {
+			return nil
+		}
+		for i, rank := range ranks {
+			f := 0
+			for j := 0; j < len(rank); j++ {
+				c := rank[j]
+				if c >= '0' && c <= '9' {
+					n := 0
+					for ; j < len(rank) && rank[j] >= '0' && rank[j] <= '9'; j++ {
+						n = n*10 + int(rank[j]-'0')
+					}
+					j--
+					f += n
+					continue
+				}
+				l := string(c)
+				if c == '+' && j+1 < len(rank) {
+					j++
+					l = "+" + string(rank[j])
+				}
+				sq := g.Square(f, g.Height-1-i)
+				if sq < 0 || st.At(sq) == rules.NoPiece {
+					return nil
+				}
+				t.letters[strings.ToUpper(l)] = st.At(sq).Kind()
+				f++
+			}
+		}
+		for k := 1; k < len(g.Kinds); k++ {
+			if d := g.Kinds[k].Demotes; g.Kinds[k].Promoted && d != 0 {
+				for l, lk := range t.letters {
+					if lk == d && !strings.HasPrefix(l, "+") {
+						t.letters["+"+l] = rules.Kind(k)
+					}
+				}
+			}
+		}
+		if len(d.Setup) > 0 {
+			if _, table, ok := strings.Cut(d.Setup[0], "setup ("); ok && table != "" {
+				pawn = table[:1]
+			}
+		}
+	} else {
+		for k := 1; k < len(g.Kinds); k++ {
+			if tok := g.Kinds[k].Token; len(tok) == 1 && tok[0] >= 'A' && tok[0] <= 'Z' {
+				t.letters[tok] = rules.Kind(k)
+			}
+		}
+	}
+	if len(t.letters) != len(g.Kinds)-1 {
 		return nil
 	}
-	byName := map[string]rules.Kind{}
-	for k, ki := range g.Kinds {
-		if k > 0 {
-			byName[ki.Name] = rules.Kind(k)
+	for l, k := range t.letters {
+		if g.Kinds[k].Royal {
+			t.royal = k
+		}
+		if l == pawn {
+			t.pawn = k
 		}
 	}
-	t := &sanTable{letters: map[string]rules.Kind{}, pawn: byName[src.pawn], shogi: src.shogi, castling: src.castling}
-	for l, name := range src.letters {
-		k, ok := byName[name]
-		if !ok {
-			panic("importer: " + g.Name + " has no kind " + name)
-		}
-		t.letters[l] = k
+	if t.pawn == 0 {
+		return nil
 	}
 	return t
 }
@@ -65,7 +108,13 @@ var errSAN = syntaxError{errors.New("not SAN")}
 func (t *sanTable) parseSAN(st rules.State, legal []rules.Move, s string) (rules.Move, error) {
 	g := st.Game()
 	body := strings.TrimRight(s, "!?")
-	if !t.shogi {
+	if t.shogi {
+		// "+" promotes; a check sign after it, or a mate sign, is dropped.
+		body = strings.TrimSuffix(body, "#")
+		if strings.HasSuffix(body, "++") {
+			body = body[:len(body)-1]
+		}
+	} else {
 		body = strings.TrimRight(body, "+#")
 	}
 	fail := func(why string) (rules.Move, error) {
@@ -86,16 +135,16 @@ func (t *sanTable) parseSAN(st rules.State, legal []rules.Move, s string) (rules
 		}
 		return fail(fmt.Sprintf("ambiguous: %d legal moves match", len(found)))
 	}
-	if t.castling {
+	if !t.shogi {
 		switch strings.ReplaceAll(body, "0", "O") {
 		case "O-O", "O-O-O":
-			toFile := 6
+			step := 2 // the king's step: two files towards h, or towards a
 			if len(body) == 5 {
-				toFile = 2
+				step = -2
 			}
 			return pick(func(m rules.Move) bool {
-				return !m.IsDrop() && st.At(int(m.From)).Kind() == t.letters["K"] &&
-					g.File(int(m.From)) == 4 && g.File(int(m.To)) == toFile && g.Rank(int(m.From)) == g.Rank(int(m.To))
+				return !m.IsDrop() && st.At(int(m.From)).Kind() == t.royal && g.Rank(int(m.From)) == g.Rank(int(m.To)) &&
+					int(m.To)-int(m.From) == step
 			})
 		}
 	}
@@ -170,7 +219,14 @@ func (t *sanTable) parseSAN(st rules.State, legal []rules.Move, s string) (rules
 	case promo > 0 && promoKind != 0:
 		return pick(func(m rules.Move) bool { return matches(m) && m.Promotes() && m.Drop == promoKind })
 	case promo > 0:
-		return pick(func(m rules.Move) bool { return matches(m) && m.Promotes() })
+		// The promotion, or else (no move of that text promotes) a check sign.
+		m, err := pick(func(m rules.Move) bool { return matches(m) && m.Promotes() })
+		if err != nil {
+			if m2, err2 := pick(func(m rules.Move) bool { return matches(m) && !m.Promotes() }); err2 == nil {
+				return m2, nil
+			}
+		}
+		return m, err
 	case promo < 0 || !t.shogi:
 		return pick(func(m rules.Move) bool { return matches(m) && !m.Promotes() })
 	}

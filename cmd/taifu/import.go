@@ -49,7 +49,7 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	}
 	sum := sha256.Sum256(data)
 	hexSum := hex.EncodeToString(sum[:])
-	f, err := importer.Parse(string(data), importer.Config{Source: *src, Game: *game, RunID: "import-" + hexSum[:12]})
+	f, err := importer.Parse(string(data), importer.Config{Source: *src, Game: *game, Default: "chess", RunID: "import-" + hexSum[:12]})
 	if err != nil {
 		return err
 	}
@@ -70,7 +70,21 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	defer show.Close()
 	total := f.Plies()
 	show.Record(progress.Event{Stage: "import", Total: total, Start: true})
-	s, err := f.Rows(w.Write, func(done int64) { show.Record(progress.Event{Stage: "import", Done: done, Total: total}) })
+	// A stop signal ends the import between games, the temporary
+	// directory removed.
+	ctx, got, stop := stopContext()
+	defer stop()
+	write := func(rows []datasets.Row) error {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return w.Write(rows)
+	}
+	s, err := f.Rows(write, func(done int64) { show.Record(progress.Event{Stage: "import", Done: done, Total: total}) })
+	if sig := got(); sig != nil {
+		w.Abort()
+		return &interrupted{sig, fmt.Sprintf("nothing written (no run in %s); import again", *out)}
+	}
 	if err != nil {
 		w.Abort()
 		return err
@@ -195,7 +209,7 @@ func (f *tuneFlags) forImported(data []string, stderr io.Writer) error {
 		f.fastLambda = "1"
 		fmt.Fprintf(stderr, "tune: %s holds imported games (no search value): rows without a full search are labelled by the result alone (--fast-lambda 1)\n", list)
 	} else if v, err := strconv.ParseFloat(f.fastLambda, 64); err == nil && v < 1 {
-		return fmt.Errorf("--fast-lambda %s: %s holds imported games, whose root_value is no search value (0): use 1, or rescore the run with an engine first (taifu rescore --engine)", f.fastLambda, list)
+		return fmt.Errorf("--fast-lambda %s: %s holds imported games, whose root_value is no search value (0): use 1, or give the run root values first (taifu rescore)", f.fastLambda, list)
 	}
 	return nil
 }
