@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"taifu/mcts"
+	"taifu/progress"
 	"taifu/rules"
 	"taifu/selfplay"
 	"taifu/storage"
@@ -66,7 +67,11 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("match: %w", err)
 	}
-	tcfg, err := tf.config(g, nil, nil, "", newProgressOutput(stderr, false, 0).Record) // the tuner's log lines, no fit bar
+	tuneLog := newProgressOutput(stderr, false, 0).Record // the tuner's log lines, no fit bar, said as train says them
+	tcfg, err := tf.config(g, nil, nil, "", func(e progress.Event) {
+		e.Line = training.TuneLine(e.Line)
+		tuneLog(e)
+	})
 	if err != nil {
 		return err
 	}
@@ -132,6 +137,11 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "train: %d generations in %s; current weights %s\n", len(st.Generations), *out, storage.Join(*out, st.Current))
+	if len(st.Generations) == 0 {
+		// Nothing played: no ladder or piece values are written.
+		fmt.Fprintf(stdout, "no generation played (--generations %d): run again with --generations N to play N\n", *gens)
+		return nil
+	}
 	fmt.Fprintf(stdout, "see %s (losses, matches and the Elo ladder) and %s (piece values by generation)\n",
 		storage.Join(*out, "ladder.md"), storage.Join(*out, "piece-values.csv"))
 	return nil
