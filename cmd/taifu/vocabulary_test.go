@@ -103,6 +103,16 @@ func TestFlagVocabulary(t *testing.T) {
 			t.Errorf("taifu help %s: %d lines, want at most %d (one screen)", cmd, n, maxHelpLines)
 		}
 	}
+	// docs/usage.md's table of the shared flags names each of them.
+	doc, err := os.ReadFile("../../docs/usage.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range vocabulary {
+		if !strings.Contains(string(doc), "| `--"+name) {
+			t.Errorf("docs/usage.md's shared flags table lacks --%s", name)
+		}
+	}
 	for name, k := range kinds {
 		if len(k) > 1 {
 			t.Errorf("--%s takes different kinds of value: %v", name, k)
