@@ -72,7 +72,7 @@ func TestRunTalks(t *testing.T) {
 		want string
 	}{
 		{func(c *Config) { c.Match.Pairs = 2 }, "--match-games is 4 here but 2 in the run"},
-		{func(c *Config) { c.Window = 3 }, "--window is 3 here but 2 in the run"},
+		{func(c *Config) { c.Window = 3 }, "--window-generations is 3 here but 2 in the run"},
 		{func(c *Config) { c.SelfPlay.Playouts = 17 }, "--selfplay-playouts is 17 here but 16 in the run"},
 		{func(c *Config) { c.Candidate.CPuct = 2 }, "--match-cpuct is 2 here but 0 in the run"},
 		{func(c *Config) { c.Current.CPuct = 2 }, "--match-b-search cpuct is 2 here but 0 in the run"},

@@ -419,7 +419,7 @@ func TuneLine(line string) string {
 // keep (Settings' keys): a changed one is named as the user gave it. A
 // value stored as pairs is shown as games (scale 2).
 var settingFlags = map[string]string{
-	"window": "--window", "accept": "--accept", "policy_from": "--policy-from",
+	"window": "--window-generations", "accept": "--accept", "policy_from": "--policy-from",
 	"policy_max_rows": "--policy-max-rows", "policy_iterations": "--policy-iterations", "rescore": "--table",
 	"selfplay.games": "--selfplay-games", "selfplay.full_fraction": "--selfplay-full-fraction",
 	"selfplay.fast_playouts": "--selfplay-fast-playouts",

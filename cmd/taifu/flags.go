@@ -25,7 +25,7 @@ const (
 	threadsUsage    = "goroutines computing at once (0: one per core)"
 	policyUsage     = "fit the weights' policy (learned move priors): on, off, or only (tune: value terms kept)"
 	policyFromUsage = "where the policy fit starts: start (the starting weights' policy) or hand (the hand prior)"
-	weightsUsage    = `weights: a file or URL, "start" (the starting estimate), or "" (the shipped ones)`
+	weightsUsage    = `weights: a file or URL, start (the starting estimate), "" or builtin (the shipped)`
 	quietUsage      = "no progress output"
 )
 

@@ -146,7 +146,7 @@ func TestTrainFlagErrors(t *testing.T) {
 		{[]string{"--selfplay-playouts", "-1"}, "--selfplay-playouts -1: need a whole number, at least 0"},
 		{[]string{"--selfplay-playouts", "0"}, "--selfplay-playouts 0: need at least 1"},
 		{[]string{"--match-b-search", "cpuct=x"}, "--match-b-search: cpuct x: need a number in [0, 100]"},
-		{[]string{"--window", "0"}, "window 0"},
+		{[]string{"--window-generations", "0"}, "--window-generations 0: need at least 1"},
 		{[]string{"--policy", "only"}, "--policy only: train fits the value terms every generation"},
 		{[]string{"--policy-hidden", "8"}, "--policy-hidden: train fits a linear policy each generation"},
 		{[]string{"--policy-from", "somewhere"}, `unknown --policy-from "somewhere"`},

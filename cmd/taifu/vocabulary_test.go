@@ -58,6 +58,7 @@ var vocabulary = map[string]string{
 	"early-stop":  "a timed search stops",
 	"resign":      resignUsage,
 	"weights":     "",
+	"window":      "fit on the",
 }
 
 // TestFlagVocabulary pins the flags' vocabulary (issue 60): a name means
@@ -138,6 +139,7 @@ func TestDeprecatedSpellings(t *testing.T) {
 		{[]string{"tune", "--workers", "1", "--game", "nosuchgame"}, "--workers is deprecated; use --threads"},
 		{[]string{"train", "--workers", "1", "--threads", "1"}, ""},
 		{[]string{"solve", "--workers", "1", "--threads", "1"}, ""},
+		{[]string{"train", "--window", "2", "--window-generations", "2"}, ""},
 		{[]string{"export", "--policy", "--weights", "/nonexistent/w.json"}, "--policy is deprecated; use --policy-report"},
 		{[]string{"rescore", "--policy", "--data", "/nonexistent"}, "--policy is deprecated; use --policy-targets"},
 		{[]string{"match", "--tc", "x"}, ""},
