@@ -7,6 +7,7 @@ import (
 	"io"
 	iofs "io/fs"
 	"sort"
+	"strconv"
 	"strings"
 
 	"taifu/mcts"
@@ -66,11 +67,26 @@ func deprecateVar(fs *flag.FlagSet, v flag.Value, old, use string) {
 	fs.Var(&deprecatedFlag{v, use}, old, "deprecated: use --"+use)
 }
 
-// checkDeprecated warns on w of every deprecated spelling that was given,
-// and refuses one given with its new spelling (a usage error).
-func checkDeprecated(fs *flag.FlagSet, w io.Writer) error {
+// checkDeprecated warns on w of every deprecated spelling that was given
+// (args, parsed by fs), and refuses one given with its new spelling (a
+// usage error).
+func checkDeprecated(fs *flag.FlagSet, args []string, w io.Writer) error {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	// tune's --quiet=off|filter|resolve: the old spelling of --captures.
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		name, v, ok := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if _, err := strconv.ParseBool(v); !ok || name != "quiet" || err == nil || fs.Lookup("captures") == nil {
+			continue
+		}
+		if set["captures"] {
+			return flagError{fmt.Sprintf("--quiet=%s and --captures: give one (--quiet=%s is the deprecated spelling of --captures %s)", v, v, v)}
+		}
+		fmt.Fprintf(w, "%s: --quiet=%s is deprecated; use --captures %s\n", fs.Name(), v, v)
+	}
 	var err error
 	fs.Visit(func(f *flag.Flag) {
 		d, ok := f.Value.(*deprecatedFlag)

@@ -140,6 +140,8 @@ func TestDeprecatedSpellings(t *testing.T) {
 		{[]string{"train", "--workers", "1", "--threads", "1"}, ""},
 		{[]string{"solve", "--workers", "1", "--threads", "1"}, ""},
 		{[]string{"train", "--window", "2", "--window-generations", "2"}, ""},
+		{[]string{"tune", "--quiet=filter", "--captures", "off"}, ""},
+		{[]string{"tune", "--quiet=filter", "--game", "nosuchgame"}, "--quiet=filter is deprecated; use --captures filter"},
 		{[]string{"export", "--policy", "--weights", "/nonexistent/w.json"}, "--policy is deprecated; use --policy-report"},
 		{[]string{"rescore", "--policy", "--data", "/nonexistent"}, "--policy is deprecated; use --policy-targets"},
 		{[]string{"match", "--tc", "x"}, ""},
