@@ -222,7 +222,7 @@ func searchBlock(p string, flags []*flag.Flag) string {
 // line each.
 func searchHelp(w io.Writer) {
 	fmt.Fprintln(w, "taifu search flags: the same in selfplay, match, xboard and train (--selfplay-NAME, --match-NAME); docs/search.md")
-	fmt.Fprintln(w, "0 (or unset) means the game's default; \"off\" turns a setting off where it says so.")
+	fmt.Fprintln(w, "0 (or unset) means the default each line states, \"default\" the game's own.")
 	fmt.Fprintln(w)
 	fs := flag.NewFlagSet("search", flag.ContinueOnError)
 	var c mcts.Config
