@@ -189,6 +189,9 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"solve", "--threads", "100000"},
 		{"rescore"},
 		{"export"},
+		{"perft"},
+		{"solve", "--game", "chess"},
+		{"match", "--resume"},
 	} {
 		code, _, errs := runCLI(args...)
 		if code != 2 || strings.Count(errs, "\n") != 1 {
