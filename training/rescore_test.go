@@ -66,7 +66,7 @@ func TestRunRescore(t *testing.T) {
 	}
 	// Another judge: refused.
 	c.RescoreWith = "wins"
-	if _, err := Run(context.Background(), c); err == nil || !strings.Contains(err.Error(), "rescore") {
+	if _, err := Run(context.Background(), c); err == nil || !strings.Contains(err.Error(), "--table is wins here but draws in the run") {
 		t.Errorf("resumed with another judge: %v, want an error naming the setting", err)
 	}
 	// A rescore that wrote its run but failed before the state was saved

@@ -64,15 +64,20 @@ func TestRunTalks(t *testing.T) {
 		t.Errorf("state: settings %v, reason %q", st.Settings, st.Generations[0].Reason)
 	}
 
-	// Changed settings are refused on resume, naming the setting.
+	// Changed settings are refused on resume, naming the setting by its
+	// train flag (issue 60: match.pairs for --match-games).
 	c.Start = nil
 	for _, change := range []struct {
 		edit func(*Config)
 		want string
 	}{
-		{func(c *Config) { c.Match.Pairs = 2 }, "setting match.pairs is 2 here but 1 in the run"},
-		{func(c *Config) { c.Window = 3 }, "setting window is 3 here but 2 in the run"},
-		{func(c *Config) { c.SelfPlay.Playouts = 17 }, "setting selfplay.playouts is 17 here but 16 in the run"},
+		{func(c *Config) { c.Match.Pairs = 2 }, "--match-games is 4 here but 2 in the run"},
+		{func(c *Config) { c.Window = 3 }, "--window-generations is 3 here but 2 in the run"},
+		{func(c *Config) { c.SelfPlay.Playouts = 17 }, "--selfplay-playouts is 17 here but 16 in the run"},
+		{func(c *Config) { c.Candidate.CPuct = 2 }, "--match-cpuct is 2 here but 0 in the run"},
+		{func(c *Config) { c.Current.CPuct = 2 }, "--match-b-search cpuct is 2 here but 0 in the run"},
+		{func(c *Config) { c.Tune.Fit.EarlyStop = !c.Tune.Fit.EarlyStop }, "--best-epoch is"},
+		{func(c *Config) { c.SelfPlay.MaxPlies++ }, "setting selfplay.max_plies is"}, // no train flag
 		{func(c *Config) { c.Seed = 6 }, "--seed is 6 here but 5 in the run"},
 	} {
 		cc := c

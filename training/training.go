@@ -19,6 +19,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -397,13 +398,103 @@ func sameSettings(was, now map[string]any) error {
 			return nil
 		}
 		if !reflect.DeepEqual(a, b) {
+			key := strings.TrimSuffix(prefix, ".")
+			if name, scale := settingFlag(key); name != "" {
+				return fmt.Errorf("%s is %s here but %s in the run", name, flagValue(key, b, scale), flagValue(key, a, scale))
+			}
 			ja, _ := json.Marshal(a)
 			jb, _ := json.Marshal(b)
-			return fmt.Errorf("setting %s is %s here but %s in the run", strings.TrimSuffix(prefix, "."), jb, ja)
+			return fmt.Errorf("setting %s is %s here but %s in the run", key, jb, ja)
 		}
 		return nil
 	}
 	return diff("", was, now)
+}
+
+// TuneLine is a line of the tuner's log as train says it: no NaN for a
+// loss without held-out data, and the tuner's advice to play more games
+// with taifu selfplay --resume (which train's runs do not take: their
+// games a generation are a setting) made train's own.
+func TuneLine(line string) string {
+	line = strings.ReplaceAll(line, "validation loss NaN -> NaN", "no validation loss (no held-out data)")
+	return strings.ReplaceAll(line, "(play more games: taifu selfplay --resume --out RUN --games N)",
+		"(more games a generation: a new run, taifu train --selfplay-games N --out NEW-DIR)")
+}
+
+// settingFlags are taifu train's flags of the settings a resumed run must
+// keep (Settings' keys): a changed one is named as the user gave it. A
+// value stored as pairs is shown as games (scale 2).
+var settingFlags = map[string]string{
+	"window": "--window-generations", "accept": "--accept", "policy_from": "--policy-from",
+	"policy_max_rows": "--policy-max-rows", "policy_iterations": "--policy-iterations", "rescore": "--table",
+	"selfplay.games": "--selfplay-games", "selfplay.full_fraction": "--selfplay-full-fraction",
+	"selfplay.fast_playouts": "--selfplay-fast-playouts",
+	"match.pairs":            "--match-games", "match.opening_plies": "--match-opening-plies", "match.max_plies": "--match-max-plies",
+	"match.resign_plies": "--match-resign-plies", "match.resign_value": "--match-resign", "match.sprt": "--match-sprt",
+	"match.start_position": "--match-start-position",
+	"tune.batch":           "--batch", "tune.bootstrap": "--bootstrap", "tune.captures": "--captures", "tune.confidence": "--confidence",
+	"tune.early_stop": "--best-epoch", "tune.l2": "--l2", "tune.lambda": "--lambda", "tune.leaf_scale": "--leaf-scale",
+	"tune.learning_rate": "--lr", "tune.max_epochs": "--epochs", "tune.max_rows": "--max-rows", "tune.method": "--method",
+	"tune.only": "--only", "tune.stream": "--stream", "tune.tolerance": "--tol", "tune.validation": "--validation",
+}
+
+// unsetSettings are the flags' values of the settings Settings records
+// only when set.
+var unsetSettings = map[string]string{"policy_from": "hand", "policy_max_rows": "0", "policy_iterations": "0", "rescore": `""`}
+
+// settingFlag returns the train flag of the Settings key (a dotted path)
+// and the factor from its stored value to the flag's, or "" when no flag
+// sets it. The searches' settings are --selfplay-NAME (self-play),
+// --match-NAME (the candidate, side A) and --match-b-search NAME (the
+// current weights' side, side B).
+func settingFlag(key string) (string, float64) {
+	if key == "match.pairs" {
+		return settingFlags[key], 2
+	}
+	if f, ok := settingFlags[key]; ok {
+		return f, 1
+	}
+	side, name, ok := strings.Cut(key, ".")
+	if !ok {
+		return "", 0
+	}
+	s := mcts.LookupSetting(strings.ReplaceAll(name, "_", "-"))
+	if s == nil {
+		return "", 0
+	}
+	switch side {
+	case "selfplay":
+		return "--selfplay-" + s.Name, 1
+	case "candidate":
+		return "--match-" + s.Name, 1
+	case "current":
+		return "--match-b-search " + s.Name, 1
+	}
+	return "", 0
+}
+
+// flagValue is the stored setting key as its flag takes it: a number times
+// scale, a string bare, an SPRT as elo0,elo1, anything else as JSON; a
+// setting recorded only when set (Settings) is its default when absent.
+func flagValue(key string, v any, scale float64) string {
+	switch x := v.(type) {
+	case float64:
+		return strconv.FormatFloat(x*scale, 'g', -1, 64)
+	case string:
+		return x
+	case nil:
+		if d, ok := unsetSettings[key]; ok {
+			return d
+		}
+		return "unset"
+	case map[string]any: // an SPRT
+		if e0, ok := x["Elo0"].(float64); ok {
+			e1, _ := x["Elo1"].(float64)
+			return strconv.FormatFloat(e0, 'g', -1, 64) + "," + strconv.FormatFloat(e1, 'g', -1, 64)
+		}
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
 }
 
 type run struct {
@@ -580,7 +671,11 @@ func (r *run) fit(gi int, gen *Generation, name string) error {
 			}
 			w.Policy = pol
 			gen.PolicyCE = [3]float64{nanToZero(rep.Uniform.CE), nanToZero(rep.Hand.CE), nanToZero(rep.Learned.CE)}
-			r.logf("%s: policy held-out cross-entropy uniform %.4f, hand %.4f, learned %.4f (%d training rows)", name, rep.Uniform.CE, rep.Hand.CE, rep.Learned.CE, rep.Stats.Train)
+			if math.IsNaN(rep.Learned.CE) || math.IsNaN(rep.Uniform.CE) || math.IsNaN(rep.Hand.CE) {
+				r.logf("%s: policy fitted on %d training rows; no held-out data, so no cross-entropy", name, rep.Stats.Train)
+			} else {
+				r.logf("%s: policy held-out cross-entropy uniform %.4f, hand %.4f, learned %.4f (%d training rows)", name, rep.Uniform.CE, rep.Hand.CE, rep.Learned.CE, rep.Stats.Train)
+			}
 		}
 		// A candidate whose unit piece has no positive worth (a fit on too
 		// little data) has no piece values; it is still matched and
@@ -596,10 +691,14 @@ func (r *run) fit(gi int, gen *Generation, name string) error {
 		gen.Candidate, gen.K = rel, res.K
 		gen.TrainLoss = [2]float64{res.TrainBefore, res.TrainAfter}
 		gen.ValidLoss = [2]float64{nanToZero(res.ValidBefore), nanToZero(res.ValidAfter)}
-		r.logf("train %s: fitted %s on the self-play of %d generation(s) (%s): K %.4f, train loss %.5f -> %.5f, validation loss %.5f -> %.5f, %d epochs",
-			name, w.Version, len(gen.Window), strings.Join(gen.Window, ", "), res.K, res.TrainBefore, res.TrainAfter, res.ValidBefore, res.ValidAfter, res.Epochs)
+		valid := "no validation loss (no held-out data)"
+		if !math.IsNaN(res.ValidBefore) && !math.IsNaN(res.ValidAfter) {
+			valid = fmt.Sprintf("validation loss %.5f -> %.5f", res.ValidBefore, res.ValidAfter)
+		}
+		r.logf("train %s: fitted %s on the self-play of %d generation(s) (%s): K %.4f, train loss %.5f -> %.5f, %s, %d epochs",
+			name, w.Version, len(gen.Window), strings.Join(gen.Window, ", "), res.K, res.TrainBefore, res.TrainAfter, valid, res.Epochs)
 		for _, warn := range res.Warnings {
-			r.logf("train %s: fit warning: %s", name, warn)
+			r.logf("train %s: fit warning: %s", name, TuneLine(warn))
 		}
 		gen.PieceValues = nil
 		if tab != nil {

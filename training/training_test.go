@@ -293,8 +293,8 @@ func TestRunPolicyRefine(t *testing.T) {
 		t.Errorf("default settings record the policy fit's: %v (runs begun before them would not resume)", s)
 	}
 	c.PolicyRefine = false
-	if _, err := Run(context.Background(), c); err == nil || !strings.Contains(err.Error(), "policy_from") {
-		t.Errorf("resumed without the refinement: %v, want a refusal naming policy_from", err)
+	if _, err := Run(context.Background(), c); err == nil || !strings.Contains(err.Error(), "--policy-from is hand here but start in the run") {
+		t.Errorf("resumed without the refinement: %v, want a refusal naming --policy-from", err)
 	}
 }
 

@@ -50,7 +50,7 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("unknown --format %q (json, csv, md, svg or png)", *format)
 	}
 	if *pol && *format != "md" {
-		return fmt.Errorf("--policy writes Markdown only, not --format %s", *format)
+		return fmt.Errorf("--policy-report writes Markdown only, not --format %s", *format)
 	}
 	if *format == "png" && *out == "" {
 		return errors.New("--format png needs --out")

@@ -7,6 +7,7 @@ import (
 	"io"
 	iofs "io/fs"
 	"sort"
+	"strconv"
 	"strings"
 
 	"taifu/mcts"
@@ -25,7 +26,7 @@ const (
 	threadsUsage    = "goroutines computing at once (0: one per core)"
 	policyUsage     = "fit the weights' policy (learned move priors): on, off, or only (tune: value terms kept)"
 	policyFromUsage = "where the policy fit starts: start (the starting weights' policy) or hand (the hand prior)"
-	weightsUsage    = `weights: a file or URL, "start" (the starting estimate), or "" (the shipped ones)`
+	weightsUsage    = `weights: a file or URL, start (the starting estimate), "" or builtin (the shipped)`
 	quietUsage      = "no progress output"
 )
 
@@ -66,11 +67,26 @@ func deprecateVar(fs *flag.FlagSet, v flag.Value, old, use string) {
 	fs.Var(&deprecatedFlag{v, use}, old, "deprecated: use --"+use)
 }
 
-// checkDeprecated warns on w of every deprecated spelling that was given,
-// and refuses one given with its new spelling (a usage error).
-func checkDeprecated(fs *flag.FlagSet, w io.Writer) error {
+// checkDeprecated warns on w of every deprecated spelling that was given
+// (args, parsed by fs), and refuses one given with its new spelling (a
+// usage error).
+func checkDeprecated(fs *flag.FlagSet, args []string, w io.Writer) error {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	// tune's --quiet=off|filter|resolve: the old spelling of --captures.
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		name, v, ok := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if _, err := strconv.ParseBool(v); !ok || name != "quiet" || err == nil || fs.Lookup("captures") == nil {
+			continue
+		}
+		if set["captures"] {
+			return flagError{fmt.Sprintf("--quiet=%s and --captures: give one (--quiet=%s is the deprecated spelling of --captures %s)", v, v, v)}
+		}
+		fmt.Fprintf(w, "%s: --quiet=%s is deprecated; use --captures %s\n", fs.Name(), v, v)
+	}
 	var err error
 	fs.Visit(func(f *flag.Flag) {
 		d, ok := f.Value.(*deprecatedFlag)
@@ -206,7 +222,7 @@ func searchBlock(p string, flags []*flag.Flag) string {
 // line each.
 func searchHelp(w io.Writer) {
 	fmt.Fprintln(w, "taifu search flags: the same in selfplay, match, xboard and train (--selfplay-NAME, --match-NAME); docs/search.md")
-	fmt.Fprintln(w, "0 (or unset) means the game's default; \"off\" turns a setting off where it says so.")
+	fmt.Fprintln(w, "0 (or unset) means the default each line states, \"default\" the game's own.")
 	fmt.Fprintln(w)
 	fs := flag.NewFlagSet("search", flag.ContinueOnError)
 	var c mcts.Config

@@ -204,7 +204,7 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	if fs.NArg() > 0 {
 		return flagError{fmt.Sprintf("unexpected argument %q (run \"%s -h\" for the flags)", rules.Clip(fs.Arg(0)), fs.Name())}
 	}
-	return checkDeprecated(fs, out)
+	return checkDeprecated(fs, args, out)
 }
 
 // didYouMean is ": did you mean \"X\"?" naming the commands within two

@@ -244,6 +244,9 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if m.resume && *out == "" {
+		return usageErrorf("--resume needs --json, the report of the match to continue")
+	}
 	if *out != "" {
 		if err := writableFile("json", *out); err != nil {
 			return err
@@ -357,7 +360,7 @@ func freshReport(path string) error {
 // the same setup (when the report records it).
 func resumeRecords(path string, a, b arena.Player, setup arena.Setup, log io.Writer) ([]arena.GameRecord, error) {
 	if path == "" {
-		return nil, errors.New("--resume needs --json, the report of the match to continue")
+		return nil, usageErrorf("--resume needs --json, the report of the match to continue")
 	}
 	data, err := storage.ReadFile(path)
 	if err != nil {

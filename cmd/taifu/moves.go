@@ -91,7 +91,7 @@ func runPerft(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if !flagSet(fs, "depth") {
-		return fmt.Errorf("--depth is required")
+		return usageErrorf("--depth is required")
 	}
 	st, err := pf.state()
 	if err != nil {

@@ -64,7 +64,7 @@ func TestTunePolicy(t *testing.T) {
 		t.Errorf("export --policy-report: exit %d, %s\n%s", code, errs, stdout)
 	}
 	code, _, errs = runCLI("export", "--weights", out, "--policy-report", "--format", "csv")
-	if code == 0 || strings.Count(strings.TrimSpace(errs), "\n") != 0 || !strings.Contains(errs, "Markdown only") {
+	if code == 0 || strings.Count(strings.TrimSpace(errs), "\n") != 0 || !strings.Contains(errs, "--policy-report writes Markdown only") {
 		t.Errorf("export --policy-report --format csv: exit %d, %q", code, errs)
 	}
 	code, _, errs = runCLI("tune", "--game", "nanashogi", "--data", data, "--out", out, "--policy", "sometimes")

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -58,16 +57,16 @@ func runRescore(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s: %v", *data, err)
 	}
 	if *policy && *table == "" {
-		return errors.New("--policy-targets needs --table: only a solved table knows the moves that keep a value")
+		return usageErrorf("--policy-targets needs --table: only a solved table knows the moves that keep a value")
 	}
 	if *halfLife != 0 && !*policy {
-		return errors.New("--policy-half-life grades a policy target: it needs --policy-targets")
+		return usageErrorf("--policy-half-life grades a policy target: it needs --policy-targets")
 	}
 	if err := floatIn("policy-half-life", *halfLife, 0, 1000); err != nil {
 		return err
 	}
 	if *commitEvery <= 0 {
-		return fmt.Errorf("--commit-every %v: want a positive duration", *commitEvery)
+		return usageErrorf("--commit-every %v: want a positive duration", *commitEvery)
 	}
 	cfg := rescore.Config{Data: *data, Out: *out, Game: g, Workers: *workers, Policy: *policy, Resume: *resume, CommitEvery: *commitEvery}
 	if *table != "" {

@@ -33,7 +33,7 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *game != nanashogi.Game.Name {
-		return fmt.Errorf("--game %q: only nanashogi can be solved", *game)
+		return usageErrorf("--game %q: only nanashogi can be solved", *game)
 	}
 	if *query != "" {
 		// Check the query before solving (hours), not after.

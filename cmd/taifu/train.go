@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"taifu/mcts"
+	"taifu/progress"
 	"taifu/rules"
 	"taifu/selfplay"
 	"taifu/storage"
@@ -35,7 +36,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	spWorkers := fl.Int("selfplay-workers", 0, workersUsage)
 	spFull := fl.Float64("selfplay-full-fraction", selfplay.Defaults.FullFraction, "share of self-play moves searched in full, in (0, 1] (as selfplay --full-fraction)")
 	spFast := fl.Int("selfplay-fast-playouts", selfplay.Defaults.FastPlayouts, "playouts of a fast self-play search (as selfplay --fast-playouts)")
-	window := fl.Int("window", 3, "tune on the self-play of this many most recent generations")
+	window := fl.Int("window-generations", 3, "fit on the self-play of this many most recent generations")
 	commitEvery := fl.Duration("commit-every", selfplay.DefaultCommitEvery, "complete a self-play Parquet part this often (0: only at the end)")
 	accept := fl.String("accept", training.AcceptScore, "accept a candidate on: score (above 50%), sprt (the SPRT accepts H1) or always")
 	table := fl.String("table", "", "relabel each generation's self-play with this solved table (Nana shogi; taifu rescore)")
@@ -46,6 +47,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	mf.registerArena(fl, "match-")
 	deprecate(fl, "early-stop", "best-epoch")
 	deprecate(fl, "workers", "threads")
+	deprecate(fl, "window", "window-generations") // tune's --window counts games
 	if err := parseFlags(fl, args); err != nil {
 		return err
 	}
@@ -66,7 +68,11 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("match: %w", err)
 	}
-	tcfg, err := tf.config(g, nil, nil, "", newProgressOutput(stderr, false, 0).Record) // the tuner's log lines, no fit bar
+	tuneLog := newProgressOutput(stderr, false, 0).Record // the tuner's log lines, no fit bar, said as train says them
+	tcfg, err := tf.config(g, nil, nil, "", func(e progress.Event) {
+		e.Line = training.TuneLine(e.Line)
+		tuneLog(e)
+	})
 	if err != nil {
 		return err
 	}
@@ -83,6 +89,9 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if err := intIn("selfplay-playouts", int64(sp.Playouts), 1, math.MaxInt32); err != nil {
+		return err
+	}
+	if err := intIn("window-generations", int64(*window), 1, math.MaxInt32); err != nil {
 		return err
 	}
 	sp.Games, sp.Workers = *spGames, *spWorkers
@@ -132,6 +141,11 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "train: %d generations in %s; current weights %s\n", len(st.Generations), *out, storage.Join(*out, st.Current))
+	if len(st.Generations) == 0 {
+		// Nothing played: no ladder or piece values are written.
+		fmt.Fprintf(stdout, "no generation played (--generations %d): run again with --generations N to play N\n", *gens)
+		return nil
+	}
 	fmt.Fprintf(stdout, "see %s (losses, matches and the Elo ladder) and %s (piece values by generation)\n",
 		storage.Join(*out, "ladder.md"), storage.Join(*out, "piece-values.csv"))
 	return nil

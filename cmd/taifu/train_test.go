@@ -123,7 +123,7 @@ func TestTuneExportMatchTrain(t *testing.T) {
 		t.Errorf("train's last lines do not point to ladder.md and piece-values.csv:\n%s", out)
 	}
 	// A changed flag is refused on resume, not silently ignored.
-	if code, _, errs := runCLI(append(args, "--match-games", "4")...); code != 1 || !strings.Contains(errs, "setting match.pairs is 2 here but 1 in the run") {
+	if code, _, errs := runCLI(append(args, "--match-games", "4")...); code != 1 || !strings.Contains(errs, "--match-games is 4 here but 2 in the run") {
 		t.Errorf("resume with --match-games changed: exit %d, %s", code, errs)
 	}
 	after, _ := os.ReadFile(filepath.Join(tr, "train.json"))
@@ -146,7 +146,7 @@ func TestTrainFlagErrors(t *testing.T) {
 		{[]string{"--selfplay-playouts", "-1"}, "--selfplay-playouts -1: need a whole number, at least 0"},
 		{[]string{"--selfplay-playouts", "0"}, "--selfplay-playouts 0: need at least 1"},
 		{[]string{"--match-b-search", "cpuct=x"}, "--match-b-search: cpuct x: need a number in [0, 100]"},
-		{[]string{"--window", "0"}, "window 0"},
+		{[]string{"--window-generations", "0"}, "--window-generations 0: need at least 1"},
 		{[]string{"--policy", "only"}, "--policy only: train fits the value terms every generation"},
 		{[]string{"--policy-hidden", "8"}, "--policy-hidden: train fits a linear policy each generation"},
 		{[]string{"--policy-from", "somewhere"}, `unknown --policy-from "somewhere"`},
@@ -173,5 +173,34 @@ func TestTrainFlagErrors(t *testing.T) {
 		if _, err := os.Stat(out); err == nil {
 			t.Errorf("%v: created %s", tc.args, out)
 		}
+	}
+}
+
+// TestTrainSaysWhatItDid (issue 60): --generations 0 names no file it did
+// not write, and a generation with too few games to hold any out prints no
+// NaN (it says there was no held-out data) and advises a train command,
+// not taifu selfplay --resume (a train run's games a generation are one of
+// its settings).
+func TestTrainSaysWhatItDid(t *testing.T) {
+	dir := t.TempDir()
+	zero := filepath.Join(dir, "zero")
+	code, out, errs := runCLI("train", "--game", "nanashogi", "--generations", "0", "--out", zero)
+	if code != 0 {
+		t.Fatalf("--generations 0: exit %d: %s", code, errs)
+	}
+	for _, f := range []string{"ladder.md", "piece-values.csv"} {
+		if _, err := os.Stat(filepath.Join(zero, f)); strings.Contains(out, f) && err != nil {
+			t.Errorf("--generations 0 names %s, which it did not write:\n%s", f, out)
+		}
+	}
+	few := filepath.Join(dir, "few")
+	code, out, errs = runCLI("train", "--game", "nanashogi", "--generations", "1", "--selfplay-games", "2", "--selfplay-playouts", "2",
+		"--match-games", "2", "--match-playouts", "2", "--match-max-plies", "20", "--out", few)
+	if code != 0 {
+		t.Fatalf("2 games a generation: exit %d: %s", code, errs)
+	}
+	if strings.Contains(out+errs, "NaN") || strings.Contains(errs, "selfplay --resume") ||
+		!strings.Contains(errs, "no held-out data") || !strings.Contains(errs, "taifu train --selfplay-games") {
+		t.Errorf("2 games a generation: stderr\n%s", errs)
 	}
 }

@@ -58,6 +58,7 @@ var vocabulary = map[string]string{
 	"early-stop":  "a timed search stops",
 	"resign":      resignUsage,
 	"weights":     "",
+	"window":      "fit on the",
 }
 
 // TestFlagVocabulary pins the flags' vocabulary (issue 60): a name means
@@ -103,6 +104,16 @@ func TestFlagVocabulary(t *testing.T) {
 			t.Errorf("taifu help %s: %d lines, want at most %d (one screen)", cmd, n, maxHelpLines)
 		}
 	}
+	// docs/usage.md's table of the shared flags names each of them.
+	doc, err := os.ReadFile("../../docs/usage.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range vocabulary {
+		if !strings.Contains(string(doc), "| `--"+name) {
+			t.Errorf("docs/usage.md's shared flags table lacks --%s", name)
+		}
+	}
 	for name, k := range kinds {
 		if len(k) > 1 {
 			t.Errorf("--%s takes different kinds of value: %v", name, k)
@@ -128,6 +139,9 @@ func TestDeprecatedSpellings(t *testing.T) {
 		{[]string{"tune", "--workers", "1", "--game", "nosuchgame"}, "--workers is deprecated; use --threads"},
 		{[]string{"train", "--workers", "1", "--threads", "1"}, ""},
 		{[]string{"solve", "--workers", "1", "--threads", "1"}, ""},
+		{[]string{"train", "--window", "2", "--window-generations", "2"}, ""},
+		{[]string{"tune", "--quiet=filter", "--captures", "off"}, ""},
+		{[]string{"tune", "--quiet=filter", "--game", "nosuchgame"}, "--quiet=filter is deprecated; use --captures filter"},
 		{[]string{"export", "--policy", "--weights", "/nonexistent/w.json"}, "--policy is deprecated; use --policy-report"},
 		{[]string{"rescore", "--policy", "--data", "/nonexistent"}, "--policy is deprecated; use --policy-targets"},
 		{[]string{"match", "--tc", "x"}, ""},
@@ -175,6 +189,9 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"solve", "--threads", "100000"},
 		{"rescore"},
 		{"export"},
+		{"perft"},
+		{"solve", "--game", "chess"},
+		{"match", "--resume"},
 	} {
 		code, _, errs := runCLI(args...)
 		if code != 2 || strings.Count(errs, "\n") != 1 {
