@@ -269,7 +269,7 @@ func parseCacheHeader(rd io.Reader, path string) (*cacheHeader, int64, error) {
 	}
 	var rows, bytes int64
 	for _, b := range h.Blocks {
-		if b.Rows < 0 || b.Feats < 0 || b.Bytes != recordHead*b.Rows+8*b.Feats || b.Stored <= 0 || b.Stored > maxStored(b.Bytes) {
+		if b.Rows < 0 || b.Feats < 0 || b.Bytes != recordHead*b.Rows+8*b.Feats || b.Stored <= 0 || b.Stored > MaxCompressed(b.Bytes) {
 			return nil, 0, bad("bad block in header")
 		}
 		rows += b.Rows
@@ -280,10 +280,6 @@ func parseCacheHeader(rd io.Reader, path string) (*cacheHeader, int64, error) {
 	}
 	return h, body, nil
 }
-
-// maxStored bounds the stored size of a block of raw bytes: zstd's
-// worst case (incompressible data) is a little more than its input.
-func maxStored(raw int64) int64 { return raw + raw/128 + 1024 }
 
 // readBlock reads block b, stored at offset at of c's file, into stored
 // and decompresses it into raw (both reused when large enough), checking

@@ -30,7 +30,7 @@ func FuzzCacheHeader(f *testing.F) {
 		}
 		var rows, size int64
 		for _, b := range h.Blocks {
-			if b.Rows < 0 || b.Feats < 0 || b.Bytes != recordHead*b.Rows+8*b.Feats || b.Stored <= 0 || b.Stored > maxStored(b.Bytes) {
+			if b.Rows < 0 || b.Feats < 0 || b.Bytes != recordHead*b.Rows+8*b.Feats || b.Stored <= 0 || b.Stored > MaxCompressed(b.Bytes) {
 				t.Fatalf("block %+v accepted", b)
 			}
 			rows += b.Rows

@@ -38,6 +38,11 @@ func decoder() (*zstd.Decoder, error) {
 	return zDec, zDecErr
 }
 
+// MaxCompressed bounds the size of CompressBlock's frame of n bytes
+// (zstd's worst case, incompressible data, is a little more than n): a
+// cache header giving more is damaged.
+func MaxCompressed(n int64) int64 { return n + n/128 + 1024 }
+
 // CompressBlock appends src compressed (one zstd frame) to dst. It is
 // safe for concurrent use.
 func CompressBlock(dst, src []byte) ([]byte, error) {
