@@ -35,8 +35,9 @@ import (
 //	uint32 little-endian                 length of the JSON header
 //	JSON header (cacheHeader)            what the cache was built from, counts, its blocks
 //	32 bytes                             sha256 of the JSON header (since format 3)
-//	body                                 the blocks, one per row group of the Parquet file, in order;
-//	                                     a block is one record per used row, in row order:
+//	body                                 the blocks, one per row group of the Parquet file, in order,
+//	                                     each one zstd frame (since format 5; CompressBlock) of
+//	                                     one record per used row, in row order:
 //	    uint64 game key, int64 game number, int8 result, uint8 flags, float32 root value, uint16 n,
 //	    n × (int32 feature index, float32 value)   (all little-endian)
 //	                                     flags: bit 0 set when the row's search was a fast one (since format 4)
@@ -44,8 +45,8 @@ import (
 // The header records the source file's size and sha256, the feature schema
 // hash (schemaHash), the quiet mode and, for QuietResolve, the hash of
 // the weights of the capture search, and for each block its rows, features,
-// bytes, game numbers and sha256, so that blocks are read and checked in
-// parallel. A cache whose header disagrees with any of them, or of another
+// bytes (stored: compressed, and decompressed), game numbers and the sha256
+// of its stored bytes, so that blocks are read and checked in parallel. A cache whose header disagrees with any of them, or of another
 // cache format, is stale: it is rebuilt, never used. A cache that is damaged
 // (bad magic, header, header sha256, size or block sha256) is an error
 // naming the file: the header's sha256 keeps an edited game range from
@@ -59,8 +60,9 @@ import (
 // cacheFormat is the version of the cache file layout: 2 since the body is
 // split into blocks listed in the header (format 1 caches are rebuilt), 3
 // since the header's sha256 follows it, 4 since a record says whether its
-// row's search was fast (LoadConfig.FastLambda).
-const cacheFormat = 4
+// row's search was fast (LoadConfig.FastLambda), 5 since each block is
+// compressed (a ninth of the size: docs/data-format.md).
+const cacheFormat = 5
 
 // flagFast marks a record whose row's search was a fast one.
 const flagFast = 1
@@ -99,10 +101,11 @@ type cacheHeader struct {
 type cacheBlock struct {
 	Rows    int64  `json:"rows"`
 	Feats   int64  `json:"features"`
-	Bytes   int64  `json:"bytes"`
-	MinGame int64  `json:"min_game"` // game numbers of its rows (0, 0 when empty)
+	Bytes   int64  `json:"bytes"`        // its records' bytes, decompressed
+	Stored  int64  `json:"stored_bytes"` // its bytes in the file, compressed
+	MinGame int64  `json:"min_game"`     // game numbers of its rows (0, 0 when empty)
 	MaxGame int64  `json:"max_game"`
-	SHA256  string `json:"sha256"`
+	SHA256  string `json:"sha256"` // of the stored bytes
 }
 
 var (
@@ -266,16 +269,35 @@ func parseCacheHeader(rd io.Reader, path string) (*cacheHeader, int64, error) {
 	}
 	var rows, bytes int64
 	for _, b := range h.Blocks {
-		if b.Rows < 0 || b.Feats < 0 || b.Bytes != recordHead*b.Rows+8*b.Feats {
+		if b.Rows < 0 || b.Feats < 0 || b.Bytes != recordHead*b.Rows+8*b.Feats || b.Stored <= 0 || b.Stored > MaxCompressed(b.Bytes) {
 			return nil, 0, bad("bad block in header")
 		}
 		rows += b.Rows
-		bytes += b.Bytes
+		bytes += b.Stored
 	}
 	if rows != h.Used || bytes != h.BodyBytes {
 		return nil, 0, bad("blocks disagree with the header's counts")
 	}
 	return h, body, nil
+}
+
+// readBlock reads block b, stored at offset at of c's file, into stored
+// and decompresses it into raw (both reused when large enough), checking
+// its sha256 first; it returns the decompressed records.
+func (c *cacheFile) readBlock(b *cacheBlock, at int64, stored, raw *[]byte) ([]byte, error) {
+	*stored = resize(*stored, int(b.Stored))
+	if _, err := c.f.ReadAt(*stored, at); err != nil {
+		return nil, err
+	}
+	if sum := sha256.Sum256(*stored); hex.EncodeToString(sum[:]) != b.SHA256 {
+		return nil, errors.New("block sha256 mismatch")
+	}
+	out, err := DecompressBlock(*raw, *stored, b.Bytes)
+	if err != nil {
+		return nil, err
+	}
+	*raw = out
+	return out, nil
 }
 
 // featBlock is one decoded block: row i's features are
@@ -284,12 +306,12 @@ type featBlock struct {
 	n   int
 	off []int64
 	blockDst
-	raw []byte
-	err error
+	raw, stored []byte
+	err         error
 }
 
-// decode reads block raw (described by b) into fb, checking its sha256,
-// record structure and feature indices and values.
+// decode reads block raw (described by b, decompressed) into fb, checking
+// its record structure and feature indices and values.
 func (fb *featBlock) decode(b *cacheBlock, nfeat int, bad func(string) error) error {
 	n, nf := int(b.Rows), int(b.Feats)
 	fb.n = n
@@ -323,13 +345,9 @@ type blockDst struct {
 	game   []int64
 }
 
-// decodeRecords checks raw (block b's bytes) against b's sha256 and parses
-// its records into dst, checking the record structure and the feature
-// indices and values.
+// decodeRecords parses raw (block b's records, decompressed) into dst,
+// checking the record structure and the feature indices and values.
 func decodeRecords(raw []byte, b *cacheBlock, nfeat int, dst blockDst, bad func(string) error) error {
-	if sum := sha256.Sum256(raw); hex.EncodeToString(sum[:]) != b.SHA256 {
-		return bad("block sha256 mismatch")
-	}
 	f := 0
 	for i := range dst.ends {
 		if len(raw) < recordHead {
@@ -388,7 +406,7 @@ func (c *cacheFile) fill(nfeat, workers int, skip func(b *cacheBlock) bool, d *D
 			rows += b.Rows
 			feats += b.Feats
 		}
-		at += b.Bytes
+		at += b.Stored
 	}
 	var (
 		mu    sync.Mutex
@@ -416,7 +434,7 @@ func (c *cacheFile) fill(nfeat, workers int, skip func(b *cacheBlock) bool, d *D
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var raw []byte
+			var raw, stored []byte
 			var result []int8
 			var fast []bool
 			var rv []float32
@@ -430,8 +448,8 @@ func (c *cacheFile) fill(nfeat, workers int, skip func(b *cacheBlock) bool, d *D
 				bad := func(what string) error {
 					return fmt.Errorf("tuner: cache %s: block %d: %s (damaged; delete it to rebuild)", c.name, j.b, what)
 				}
-				raw = resize(raw, int(b.Bytes))
-				if _, err := c.f.ReadAt(raw, j.at); err != nil {
+				recs, err := c.readBlock(b, j.at, &stored, &raw)
+				if err != nil {
 					fail(bad(err.Error()))
 					return
 				}
@@ -440,7 +458,7 @@ func (c *cacheFile) fill(nfeat, workers int, skip func(b *cacheBlock) bool, d *D
 				dst := blockDst{base: j.feat, ends: d.Off[j.row+1 : j.row+1+b.Rows],
 					idx: d.Idx[j.feat : j.feat+b.Feats], val: d.Val[j.feat : j.feat+b.Feats],
 					result: result, fast: fast, rv: rv, key: d.Game[j.row : j.row+b.Rows], game: game}
-				if err := decodeRecords(raw, b, nfeat, dst, bad); err != nil {
+				if err := decodeRecords(recs, b, nfeat, dst, bad); err != nil {
 					fail(err)
 					return
 				}
@@ -474,7 +492,7 @@ func (c *cacheFile) blocks(nfeat, workers int, skip func(b *cacheBlock) bool, fn
 	at := c.body
 	for i := range blocks {
 		offs[i] = at
-		at += blocks[i].Bytes
+		at += blocks[i].Stored
 	}
 	if workers < 1 {
 		workers = 1
@@ -509,13 +527,10 @@ func (c *cacheFile) blocks(nfeat, workers int, skip func(b *cacheBlock) bool, fn
 				}
 				b := &blocks[i]
 				fb.err = nil
-				if cap(fb.raw) < int(b.Bytes) {
-					fb.raw = make([]byte, b.Bytes)
-				}
-				fb.raw = fb.raw[:b.Bytes]
-				if _, err := c.f.ReadAt(fb.raw, offs[i]); err != nil {
+				if recs, err := c.readBlock(b, offs[i], &fb.stored, &fb.raw); err != nil {
 					fb.err = bad(fmt.Sprintf("block %d: %v", i, err))
 				} else {
+					fb.raw = recs
 					fb.err = fb.decode(b, nfeat, func(what string) error { return bad(fmt.Sprintf("block %d: %s", i, what)) })
 				}
 				done[i] <- fb
@@ -658,11 +673,24 @@ func buildCache(name, path string, srcBytes int64, srcSHA string, cfg LoadConfig
 					return nil
 				})
 				b.Bytes = p.body.n
-				sum := sha256.New()
-				for _, c := range p.body.done {
-					sum.Write(c)
+				if p.err != nil {
+					continue
 				}
-				b.SHA256 = hex.EncodeToString(sum.Sum(nil))
+				// One zstd frame of the block's records.
+				raw := make([]byte, 0, p.body.n)
+				for _, c := range p.body.done {
+					raw = append(raw, c...)
+				}
+				p.body = chunks{}
+				stored, err := CompressBlock(nil, raw)
+				if err != nil {
+					p.err = err
+					continue
+				}
+				p.body = chunks{done: [][]byte{stored}, n: int64(len(stored))}
+				b.Stored = int64(len(stored))
+				sum := sha256.Sum256(stored)
+				b.SHA256 = hex.EncodeToString(sum[:])
 			}
 		}()
 	}

@@ -448,3 +448,69 @@ func TestCacheFallback(t *testing.T) {
 	}
 	sameData(t, "fallback cache read", d, want)
 }
+
+// TestCacheFormat4Rebuilt: issue 60. A cache of format 4 (the blocks
+// uncompressed; the format before compression), whole and consistent, is
+// detected and rebuilt, never misread as compressed blocks, and the
+// rebuilt cache is smaller.
+func TestCacheFormat4Rebuilt(t *testing.T) {
+	g, _ := rules.Lookup("torishogi")
+	w := features.Starting(g)
+	file := selfPlayRun(t, "torishogi", 4)
+	want := fresh(t, g, file, QuietOff, w)
+	load(t, g, file, QuietOff, w, 2)
+	path := file + cacheSuffix
+	cur, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Format 4: the same header without stored sizes, each block's
+	// records as they are and their sha256.
+	h, body, err := parseCacheHeader(bytes.NewReader(cur), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type block4 struct {
+		Rows, Features, Bytes int64
+		MinGame               int64  `json:"min_game"`
+		MaxGame               int64  `json:"max_game"`
+		SHA256                string `json:"sha256"`
+	}
+	var old []byte
+	var blocks []block4
+	at := body
+	for _, b := range h.Blocks {
+		raw, err := DecompressBlock(nil, cur[at:at+b.Stored], b.Bytes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		at += b.Stored
+		sum := sha256.Sum256(raw)
+		blocks = append(blocks, block4{b.Rows, b.Feats, b.Bytes, b.MinGame, b.MaxGame, fmt.Sprintf("%x", sum)})
+		old = append(old, raw...)
+	}
+	var hm map[string]any
+	js, _ := json.Marshal(h)
+	json.Unmarshal(js, &hm)
+	bj, _ := json.Marshal(blocks)
+	var bl any
+	json.Unmarshal(bytes.ToLower(bj), &bl)
+	hm["format"], hm["body_bytes"], hm["blocks"] = 4, len(old), bl
+	hb, _ := json.Marshal(hm)
+	sum := sha256.Sum256(hb)
+	f4 := append([]byte(cacheMagic), binary.LittleEndian.AppendUint32(nil, uint32(len(hb)))...)
+	f4 = append(append(append(f4, hb...), sum[:]...), old...)
+	if err := os.WriteFile(path, f4, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, log := load(t, g, file, QuietOff, w, 2)
+	if !strings.Contains(log, "cache format 4, want 5") {
+		t.Errorf("a format 4 cache not reported as stale: %q", log)
+	}
+	sameData(t, "after a format 4 cache", d, want)
+	now, err := os.ReadFile(path)
+	if err != nil || len(now) >= len(f4) {
+		t.Errorf("rebuilt cache of %d bytes, the format 4 one %d (%v)", len(now), len(f4), err)
+	}
+	t.Logf("format 4: %d bytes, format 5: %d", len(f4), len(now))
+}

@@ -14,6 +14,7 @@ import (
 
 	"taifu/datasets"
 	"taifu/storage"
+	"taifu/tuner/data"
 )
 
 // The policy cache
@@ -26,7 +27,8 @@ import (
 // later fits read that file. The file is
 //
 //	"taifu-policy-cache\n"   magic
-//	body                     the blocks (block.encode), in row order
+//	body                     the blocks (block.encode), in row order, each one
+//	                         zstd frame (since format 3; data.CompressBlock)
 //	JSON footer              cacheHeader: what it was built from, counts, its blocks
 //	32 bytes                 sha256 of the JSON footer
 //	uint32 little-endian     length of the JSON footer
@@ -35,7 +37,8 @@ import (
 // The footer is written last, so that a part of any size converts block by
 // block without holding its rows. It records the part's size and sha256,
 // the game, the move-feature schema hash (moveSchemaHash), the hash of the
-// material values (valuesHash) and, per block, its counts and CRC-32C. A
+// material values (valuesHash) and, per block, its counts, its sizes (stored,
+// compressed, and decoded) and the CRC-32C of its stored bytes. A
 // cache whose footer disagrees with any of them, or of another format, is
 // stale: it is rebuilt, never used. A damaged cache (bad magic, footer,
 // footer sha256, size or a block's checksum or structure) is a one-line error
@@ -47,8 +50,9 @@ import (
 
 // cacheFormat is the version of the policy cache layout: 2 since a move's
 // features of value 1 come first and the count of the others is stored
-// per move (format 1 flagged each index; its caches are rebuilt).
-const cacheFormat = 2
+// per move (format 1 flagged each index; its caches are rebuilt), 3 since
+// each block is compressed (a ninth of the size: docs/data-format.md).
+const cacheFormat = 3
 
 // cacheSuffix is appended to a part's name to name its policy cache.
 const cacheSuffix = ".pfeat"
@@ -84,9 +88,10 @@ type cacheBlock struct {
 	Rows   int64  `json:"rows"`
 	Moves  int64  `json:"moves"`
 	Feats  int64  `json:"features"`
-	Values int64  `json:"values"` // features whose value is stored (not 1)
-	Bytes  int64  `json:"bytes"`
-	CRC32C uint32 `json:"crc32c"`
+	Values int64  `json:"values"`       // features whose value is stored (not 1)
+	Bytes  int64  `json:"bytes"`        // decoded (block.encode's bytes)
+	Stored int64  `json:"stored_bytes"` // in the file (compressed)
+	CRC32C uint32 `json:"crc32c"`       // of the stored bytes
 }
 
 // castagnoli is the CRC-32C table of the blocks' checksums (computed in
@@ -211,12 +216,12 @@ func readCache(path string) (c *cacheFile, err error) {
 	off := m
 	for _, b := range h.Blocks {
 		if b.Rows <= 0 || b.Moves < b.Rows || b.Feats < 0 || b.Values < 0 || b.Values > b.Feats || b.Rows > maxBlockRows ||
-			b.Bytes != encodedBytes(b.Rows, b.Moves, b.Feats, b.Values) {
+			b.Bytes != encodedBytes(b.Rows, b.Moves, b.Feats, b.Values) || b.Stored <= 0 || b.Stored > data.MaxCompressed(b.Bytes) {
 			return nil, damaged(path, "bad block in the footer")
 		}
 		c.offs = append(c.offs, off)
-		off += b.Bytes
-		rows, moves, feats, body = rows+b.Rows, moves+b.Moves, feats+b.Feats, body+b.Bytes
+		off += b.Stored
+		rows, moves, feats, body = rows+b.Rows, moves+b.Moves, feats+b.Feats, body+b.Stored
 	}
 	if rows != h.Used || moves != h.Moves || feats != h.Feats || body != h.BodyBytes || h.Used+h.Fast+h.NoPolicy+h.Mismatch != h.Read {
 		return nil, damaged(path, "blocks disagree with the footer's counts")
@@ -228,32 +233,41 @@ func readCache(path string) (c *cacheFile, err error) {
 	return c, nil
 }
 
-// read reads block i of c into b (decode), checking its checksum the
-// first time. held says which rows are held out.
-func (c *cacheFile) read(i int, b *block, raw *[]byte, nfeat int, held func(uint64) bool) error {
+// read reads block i of c into b (decompressed, decode), checking its
+// checksum the first time. held says which rows are held out. buf holds
+// the stored bytes and, after them, the decompressed ones.
+func (c *cacheFile) read(i int, b *block, buf *[]byte, nfeat int, held func(uint64) bool) error {
 	d := &c.h.Blocks[i]
-	*raw = resize(*raw, int(d.Bytes))
-	if _, err := c.f.ReadAt(*raw, c.offs[i]); err != nil {
+	*buf = resize(*buf, int(d.Stored+d.Bytes))
+	stored := (*buf)[:d.Stored]
+	if _, err := c.f.ReadAt(stored, c.offs[i]); err != nil {
 		return damaged(c.name, fmt.Sprintf("block %d: %v", i, err))
 	}
 	if !c.checked[i] {
-		if crc32.Checksum(*raw, castagnoli) != d.CRC32C {
+		if crc32.Checksum(stored, castagnoli) != d.CRC32C {
 			return damaged(c.name, fmt.Sprintf("block %d: checksum mismatch", i))
 		}
 		c.checked[i] = true // one goroutine reads a block at a time
 	}
-	if err := b.decode(*raw, d, nfeat, held); err != nil {
+	raw, err := data.DecompressBlock((*buf)[d.Stored:d.Stored:d.Stored+d.Bytes], stored, d.Bytes)
+	if err != nil {
+		return damaged(c.name, fmt.Sprintf("block %d: %v", i, err))
+	}
+	if err := b.decode(raw, d, nfeat, held); err != nil {
 		return damaged(c.name, fmt.Sprintf("block %d: %v", i, err))
 	}
 	return nil
 }
 
-// encodeBlock returns the stored form of b (appended to dst) and its
-// description.
-func encodeBlock(b *block, dst []byte) ([]byte, cacheBlock) {
+// encodeBlock returns b encoded (appended to dst), its stored form
+// (compressed, appended to sdst) and its description.
+func encodeBlock(b *block, dst, sdst []byte) (raw, stored []byte, d cacheBlock, err error) {
 	raw, values := b.encode(dst)
-	return raw, cacheBlock{Rows: int64(b.rows()), Moves: int64(len(b.target)), Feats: int64(len(b.idx)),
-		Values: values, Bytes: int64(len(raw)), CRC32C: crc32.Checksum(raw, castagnoli)}
+	if stored, err = data.CompressBlock(sdst, raw); err != nil {
+		return raw, nil, cacheBlock{}, err
+	}
+	return raw, stored, cacheBlock{Rows: int64(b.rows()), Moves: int64(len(b.target)), Feats: int64(len(b.idx)),
+		Values: values, Bytes: int64(len(raw)), Stored: int64(len(stored)), CRC32C: crc32.Checksum(stored, castagnoli)}, nil
 }
 
 // writeCache writes a cache to path atomically: the header h (its blocks
@@ -269,7 +283,7 @@ func writeCache(path string, h *cacheHeader, body func(put func(raw []byte, d ca
 			h.Blocks = append(h.Blocks, d)
 			h.Moves += d.Moves
 			h.Feats += d.Feats
-			h.BodyBytes += d.Bytes
+			h.BodyBytes += d.Stored
 			_, err := w.Write(raw)
 			return err
 		})

@@ -3,8 +3,11 @@ package policy
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
+	"hash/crc32"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,6 +17,7 @@ import (
 	"taifu/features"
 	"taifu/progress"
 	"taifu/storage"
+	"taifu/tuner/data"
 )
 
 // fitOf fits cfg, failing the test on an error.
@@ -299,4 +303,60 @@ func TestFitProgress(t *testing.T) {
 	if !end.End || end.Done != int64(rep.Iterations) || end.Total != end.Done || !ok || p.Iteration != rep.Iterations || !(p.Objective > 0) {
 		t.Errorf("end event %+v, want the end at %d of %d iterations", end, rep.Iterations, rep.Iterations)
 	}
+}
+
+// TestCacheFormat2Rebuilt: issue 60. A whole, consistent policy cache of
+// format 2 (its blocks uncompressed, the format before compression) is
+// detected and rebuilt, never misread, and the rebuilt cache is smaller
+// and gives the same fit.
+func TestCacheFormat2Rebuilt(t *testing.T) {
+	g, w := shipped(t, "torishogi")
+	files := fakeRun(t, "torishogi", 3, 40, 3, 0)
+	cfg := Config{Game: g, Weights: w, Files: files[:1], Validation: 0.5, Iterations: 5}
+	p1, r1 := fitOf(t, cfg)
+	path := files[0] + cacheSuffix
+	c, err := readCache(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Format 2: each block as encoded, its CRC-32C, no stored sizes.
+	h := c.h
+	var body []byte
+	h.Format, h.BodyBytes = 2, 0
+	for i := range h.Blocks {
+		d := &h.Blocks[i]
+		stored := make([]byte, d.Stored)
+		if _, err := c.f.ReadAt(stored, c.offs[i]); err != nil {
+			t.Fatal(err)
+		}
+		raw, err := data.DecompressBlock(nil, stored, d.Bytes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body = append(body, raw...)
+		d.CRC32C, d.Stored = crc32.Checksum(raw, castagnoli), 0
+		h.BodyBytes += d.Bytes
+	}
+	c.close()
+	js, _ := json.Marshal(h)
+	js = bytes.ReplaceAll(js, []byte(`,"stored_bytes":0`), nil)
+	sum := sha256.Sum256(js)
+	f2 := append([]byte(cacheMagic), body...)
+	f2 = append(append(append(append(f2, js...), sum[:]...), binary.LittleEndian.AppendUint32(nil, uint32(len(js)))...), cacheMagic...)
+	if err := os.WriteFile(path, f2, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	c2 := cfg
+	c2.Progress = progress.Lines(&log)
+	p2, r2 := fitOf(t, c2)
+	if !strings.Contains(log.String(), "cache format 2, want 3") || r2.Stats.Converted != 1 {
+		t.Errorf("a format 2 cache not rebuilt (%d converted): %q", r2.Stats.Converted, log.String())
+	}
+	sameFit(t, "after a format 2 cache", p1, p2, r1, r2)
+	now, err := os.ReadFile(path)
+	if err != nil || len(now) >= len(f2) {
+		t.Errorf("rebuilt cache of %d bytes, the format 2 one %d (%v)", len(now), len(f2), err)
+	}
+	t.Logf("format 2: %d bytes, format 3: %d", len(f2), len(now))
 }

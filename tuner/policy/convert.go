@@ -47,13 +47,14 @@ type rawRow struct {
 }
 
 // convJob is a run of whole chains of a part and what converting it gave:
-// its block, stored (raw, described by desc).
+// its block, encoded (raw) and stored (compressed, described by desc).
 type convJob struct {
 	rows   []rawRow
 	boards []byte
 	pols   []datasets.PolicyEntry
 	out    block
 	raw    []byte
+	stored []byte
 	desc   cacheBlock
 	counts [4]int64 // fast, no policy, mismatch, used
 	err    error
@@ -135,7 +136,7 @@ func (cv *converter) build(name, path string, h cacheHeader) error {
 			h.Mismatch += j.counts[2]
 			h.Used += j.counts[3]
 			if j.out.rows() > 0 {
-				werr = put(j.raw, j.desc)
+				werr = put(j.stored, j.desc)
 			}
 			return werr
 		}
@@ -259,7 +260,7 @@ func (cv *converter) newWork() func(*convJob) {
 			j.counts[3]++
 		}
 		if j.out.rows() > 0 {
-			j.raw, j.desc = encodeBlock(&j.out, j.raw[:0])
+			j.raw, j.stored, j.desc, j.err = encodeBlock(&j.out, j.raw[:0], j.stored[:0])
 		}
 	}
 }
