@@ -90,11 +90,11 @@ func runEngineMatch(fs *flag.FlagSet, m *engineMatch, args []string, stdout, std
 	}
 	switch {
 	case m.engine == "":
-		return errors.New("--engine: name the xboard engine's command")
+		return usageErrorf("--engine: name the xboard engine's command")
 	case m.json == "":
-		return errors.New("--json: a results file is needed against an --engine (the match resumes from it)")
+		return usageErrorf("--json: a results file is needed against an --engine (the match resumes from it)")
 	case m.firstGame < 0 || m.firstGame >= m.games:
-		return fmt.Errorf("--first-game %d: need 0 to %d (--games minus 1)", m.firstGame, m.games-1)
+		return usageErrorf("--first-game %d: need 0 to %d (--games minus 1)", m.firstGame, m.games-1)
 	}
 	sp, err := m.spr()
 	if err != nil {
@@ -103,13 +103,13 @@ func runEngineMatch(fs *flag.FlagSet, m *engineMatch, args []string, stdout, std
 	var level xboard.Level
 	if m.level != "" {
 		if level, err = xboard.ParseLevel(m.level); err != nil {
-			return fmt.Errorf("--level %q: %v", m.level, err)
+			return usageErrorf("--level %q: %v", m.level, err)
 		}
 		if !level.Timed() {
-			return fmt.Errorf("--level %q: no time on the clocks (give a base or an increment)", m.level)
+			return usageErrorf("--level %q: no time on the clocks (give a base or an increment)", m.level)
 		}
 		if flagSet(fs, "move-ms") || flagSet(fs, "tc") {
-			return errors.New("--level and --move-ms: give one time control")
+			return usageErrorf("--level and --move-ms: give one time control")
 		}
 	}
 	moveMillis := m.moveMillis

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -47,22 +46,22 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	switch *format {
 	case "json", "csv", "md", "svg", "png":
 	default:
-		return fmt.Errorf("unknown --format %q (json, csv, md, svg or png)", *format)
+		return usageErrorf("unknown --format %q (json, csv, md, svg or png)", *format)
 	}
 	if *pol && *format != "md" {
-		return fmt.Errorf("--policy-report writes Markdown only, not --format %s", *format)
+		return usageErrorf("--policy-report writes Markdown only, not --format %s", *format)
 	}
 	if *format == "png" && *out == "" {
-		return errors.New("--format png needs --out")
+		return usageErrorf("--format png needs --out")
 	}
 	if *boot < 0 {
-		return fmt.Errorf("--bootstrap %d is negative", *boot)
+		return usageErrorf("--bootstrap %d is negative", *boot)
 	}
 	if !(*conf > 0 && *conf < 1) {
-		return fmt.Errorf("--confidence %v outside (0, 1)", *conf)
+		return usageErrorf("--confidence %v outside (0, 1)", *conf)
 	}
 	if len(data) == 0 && (*boot > 0 || *save != "") {
-		return errors.New("--bootstrap and --save-weights need --data")
+		return usageErrorf("--bootstrap and --save-weights need --data")
 	}
 	g, w, err := exportWeights(*game, *path)
 	if err != nil {
@@ -82,7 +81,7 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	var anchor *features.Weights
 	if *startPath != "" {
 		if *boot == 0 {
-			return errors.New("--start needs --bootstrap")
+			return usageErrorf("--start needs --bootstrap")
 		}
 		if anchor, _, err = loadWeights(g, *startPath); err != nil {
 			return fmt.Errorf("--start: %v", err)

@@ -139,22 +139,22 @@ func (f *tuneFlags) config(g *rules.Game, paths []string, start *features.Weight
 		return tuner.TuneConfig{}, err
 	}
 	if f.method != "lbfgs" && f.method != "adam" {
-		return tuner.TuneConfig{}, fmt.Errorf("unknown --method %q (lbfgs or adam)", f.method)
+		return tuner.TuneConfig{}, usageErrorf("unknown --method %q (lbfgs or adam)", f.method)
 	}
 	if f.policy != "on" && f.policy != "off" && f.policy != "only" {
-		return tuner.TuneConfig{}, fmt.Errorf("unknown --policy %q (on, off or only)", f.policy)
+		return tuner.TuneConfig{}, usageErrorf("unknown --policy %q (on, off or only)", f.policy)
 	}
 	if f.policyFrom != "start" && f.policyFrom != "hand" {
-		return tuner.TuneConfig{}, fmt.Errorf("unknown --policy-from %q (start or hand)", f.policyFrom)
+		return tuner.TuneConfig{}, usageErrorf("unknown --policy-from %q (start or hand)", f.policyFrom)
 	}
 	if math.IsNaN(f.policyL2) || f.policyL2 < 0 {
-		return tuner.TuneConfig{}, fmt.Errorf("--policy-l2 %v: need a value of at least 0", f.policyL2)
+		return tuner.TuneConfig{}, usageErrorf("--policy-l2 %v: need a value of at least 0", f.policyL2)
 	}
 	if !(f.net.lr > 0 && f.net.lr <= 1) {
-		return tuner.TuneConfig{}, fmt.Errorf("--value-net-lr %v: want a learning rate in (0, 1]", f.net.lr)
+		return tuner.TuneConfig{}, usageErrorf("--value-net-lr %v: want a learning rate in (0, 1]", f.net.lr)
 	}
 	if f.net.hidden > 0 && f.policy == "only" {
-		return tuner.TuneConfig{}, errors.New("--value-net fits the network to the fitted linear terms: it needs the value fit (not --policy only)")
+		return tuner.TuneConfig{}, usageErrorf("--value-net fits the network to the fitted linear terms: it needs the value fit (not --policy only)")
 	}
 	if err := firstErr(
 		floatIn("lambda", f.lambda, 0, 1),
@@ -183,7 +183,7 @@ func (f *tuneFlags) config(g *rules.Game, paths []string, start *features.Weight
 	if f.fastLambda != "" {
 		v, err := strconv.ParseFloat(f.fastLambda, 64)
 		if err != nil {
-			return tuner.TuneConfig{}, fmt.Errorf("--fast-lambda %q: need a number in [0, 1]", f.fastLambda)
+			return tuner.TuneConfig{}, usageErrorf("--fast-lambda %q: need a number in [0, 1]", f.fastLambda)
 		}
 		if err := floatIn("fast-lambda", v, 0, 1); err != nil {
 			return tuner.TuneConfig{}, err
@@ -232,7 +232,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *window < 0 {
-		return fmt.Errorf("--window %d is negative", *window)
+		return usageErrorf("--window %d is negative", *window)
 	}
 	if f.validation == 0 && f.policy != "only" && !*force {
 		return errors.New("--validation 0 holds out no game: early stopping and the checks of the fit need held-out games (--force fits anyway)")

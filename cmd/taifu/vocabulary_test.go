@@ -192,6 +192,14 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"perft"},
 		{"solve", "--game", "chess"},
 		{"match", "--resume"},
+		{"export", "--weights", "builtin", "--game", "chess", "--format", "xml"},
+		{"export", "--weights", "builtin", "--game", "chess", "--bootstrap", "-1"},
+		{"export", "--weights", "builtin", "--game", "chess", "--format", "png"},
+		{"tune", "--data", "x", "--out", "y", "--method", "newton"},
+		{"tune", "--data", "x", "--out", "y", "--policy", "maybe"},
+		{"tune", "--data", "x", "--out", "y", "--window", "-1"},
+		{"match", "--game", "torishogi", "--engine", "", "--json", "r.json"},
+		{"match", "--game", "torishogi", "--engine", "sjaakii", "--json", "r.json", "--level", "40 0:00 0"},
 	} {
 		code, _, errs := runCLI(args...)
 		if code != 2 || strings.Count(errs, "\n") != 1 {
