@@ -23,8 +23,8 @@ func init() {
 
 func runExport(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("export", stderr)
-	path := fs.String("weights", "", `weights file, or "builtin" (the shipped weights built into the binary) or "start" (the starting estimate) with --game`)
-	game := fs.String("game", "", "game of --weights builtin|start (default: the one the weights file names)")
+	path := fs.String("weights", "", `weights file, or "builtin" (shipped) or "start" (starting estimate) with --game`)
+	game := fs.String("game", "", "game: "+strings.Join(rules.Names(), ", ")+" (default: the weights file's)")
 	format := fs.String("format", "md", "json, csv, md, svg or png")
 	out := fs.String("out", "", "output file (default standard output; required for png)")
 	var data listFlag

@@ -16,6 +16,7 @@ import (
 	"taifu/datasets"
 	"taifu/importer"
 	"taifu/progress"
+	"taifu/rules"
 	"taifu/storage"
 )
 
@@ -27,9 +28,9 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("import", stderr)
 	src := fs.String("pgn", "", "the PGN file to import (required)")
 	out := fs.String("out", "", "the run directory to write (required; must not exist, or be empty, unless --force)")
-	game := fs.String("game", "", "the games' game (default: their Variant tag; chess when they have none)")
+	game := fs.String("game", "", "game: "+strings.Join(rules.Names(), ", ")+" (default: the Variant tag, else chess)")
 	force := fs.Bool("force", false, "replace the run already in --out")
-	quiet := fs.Bool("quiet", false, "no progress bar")
+	quiet := fs.Bool("quiet", false, quietUsage)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

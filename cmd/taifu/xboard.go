@@ -22,7 +22,7 @@ var xboardInput io.Reader = os.Stdin
 func runXboard(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("xboard", stderr)
 	def := xboard.DefaultGame()
-	game := fs.String("game", "", "game after \"new\" until the GUI sends \"variant\": "+strings.Join(rules.Names(), ", ")+" (default: "+def+", XBoard's \"normal\")")
+	game := fs.String("game", "", "game: "+strings.Join(rules.Names(), ", ")+" (default: "+def+", as XBoard's \"new\")")
 	weights := fs.String("weights", "", "--game's "+weightsUsage)
 	var opt xboard.Options
 	mcts.BindFlags(fs, "", &opt.Config)
