@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	iofs "io/fs"
 	"math"
 	"strings"
 	"text/tabwriter"
@@ -210,21 +208,14 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 
 // writeImbalance writes res, sealed, to path atomically.
 func writeImbalance(path string, res *imbalance.Result) error {
-	data, err := imbalance.Marshal(res)
-	if err != nil {
-		return err
-	}
-	return storage.WriteFile(path, data)
+	return writeMarshaled(path)(imbalance.Marshal(res))
 }
 
 // freshResults refuses to start a run over a results file that holds
 // anything: without --resume it would be overwritten.
 func freshResults(path string) error {
-	data, err := storage.ReadFile(path)
-	if errors.Is(err, iofs.ErrNotExist) || (err == nil && len(bytes.TrimSpace(data)) == 0) {
-		return nil
-	}
-	if err != nil {
+	data, err := readExisting(path)
+	if data == nil || err != nil {
 		return err
 	}
 	return fmt.Errorf("%s exists: use --resume to continue that run, or remove it", path)
