@@ -429,3 +429,29 @@ func TestStopAt(t *testing.T) {
 		t.Error("no row had defined figures: the test tests nothing")
 	}
 }
+
+// FuzzParse: a results file of any content is read or refused with an
+// error, never a panic; what is read marshals and reads back the same.
+func FuzzParse(f *testing.F) {
+	res := &Result{StopRule: StopRule(0.15), Rows: []Row{{Label: "P", Unit: true, Report: report(1, 2)}}}
+	good, err := Marshal(res)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add([]byte(`{"rows":[{"report":{"records":[{"score_a":0.3}]}}]}`))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := Parse("f", data)
+		if err != nil {
+			return
+		}
+		again, err := Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Parse("again", again); err != nil {
+			t.Fatalf("a file read back is refused: %v", err)
+		}
+	})
+}
