@@ -143,6 +143,8 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	}
 	for i, h := range rows {
 		res.Rows = append(res.Rows, Row{Label: h.Label, Unit: i == 0})
+	}
+	for i, h := range rows {
 		row := &res.Rows[i]
 		m := c.Match
 		m.SPRT = nil
