@@ -4,6 +4,11 @@
 // the handicap on each side of every opening in turn; the full side's score,
 // as a logistic advantage, divided by that of the pawn-odds reference (the
 // game's unit piece taken away) is the kind's worth in unit pieces.
+//
+// The games are arena's (arena.Config.Handicap gives each game of a pair
+// its own start, arena.Config.Stop the early stop). An outside engine
+// (xboard or UCI) playing both sides is not supported yet: it would play
+// the rows through package xboard's match driver instead of arena.Play.
 package imbalance
 
 import (
