@@ -81,6 +81,19 @@ type Config struct {
 	// from Seed and the pair number), so the result equals an uninterrupted
 	// match. Each record's opening is checked against the pair's.
 	Resume []GameRecord
+	// Stop, when set, is asked after each pair is counted (resumed ones
+	// too), in pair order so that the result does not depend on Workers:
+	// true ends the match there, as a decided SPRT does.
+	Stop func(*Report) bool
+	// Handicap, when set, gives the two games of a pair setups of their
+	// own: it receives the pair's setup (before the opening plies) and
+	// the side player B plays in that game (the side not to move in the
+	// setup in the pair's first game, the side to move in its second),
+	// and returns the position the opening plies start from (imbalance
+	// matches take a piece from B's side). A then plays the other side
+	// whichever side the opening leaves to move; GameRecord.AFirst marks
+	// the pair's first game.
+	Handicap func(setup rules.State, b rules.Side) (rules.State, error)
 }
 
 // GameRecord is one game of a match.
@@ -288,14 +301,25 @@ const MaxElo = 1000
 
 func clampElo(e float64) float64 { return math.Max(-MaxElo, math.Min(MaxElo, e)) }
 
-// opening returns pair i's starting position.
-func (c *Config) opening(i int) (rules.State, error) {
+// opening returns the starting position of pair i's first game (aFirst)
+// or second, and the side A plays in it when c.Handicap is set (else
+// aSide is unset: A plays the side to move when aFirst).
+func (c *Config) opening(i int, aFirst bool) (st rules.State, aSide rules.Side, err error) {
 	seed := mix(c.Seed, uint64(i), 1)
-	var st rules.State
 	if c.Game.RandomSetup != nil && !c.StartPosition {
 		st = c.Game.RandomSetup(seed)
 	} else {
 		st = c.Game.Start()
+	}
+	if c.Handicap != nil {
+		b := st.SideToMove()
+		if aFirst {
+			b = b.Other()
+		}
+		if st, err = c.Handicap(st, b); err != nil {
+			return nil, 0, err
+		}
+		aSide = b.Other()
 	}
 	rng := rand.New(rand.NewPCG(seed, 2))
 	buf := make([]rules.Move, 0, 512)
@@ -308,7 +332,8 @@ func (c *Config) opening(i int) (rules.State, error) {
 	}
 	// Start the engines from a fresh State parsed from the text, so that the
 	// opening moves leave no history behind (repetition counts start here).
-	return rules.ParsePosition(c.Game, st.String())
+	st, err = rules.ParsePosition(c.Game, st.String())
+	return st, aSide, err
 }
 
 // mix derives a seed from a base seed and two numbers (splitmix64 steps).
@@ -358,8 +383,9 @@ func Play(ctx context.Context, c Config, a, b Player) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r.Verdict == "H0" || r.Verdict == "H1" {
-		first = c.Pairs // the SPRT decided before the interruption
+	stopped := c.decided(r)
+	if stopped {
+		first = c.Pairs // the SPRT (or Stop) decided before the interruption
 	}
 	report := func(begins, ends bool) {
 		c.Progress.Record(progress.Event{Stage: "match", Done: int64(r.Games), Total: int64(2 * c.Pairs), Start: begins, End: ends, State: r})
@@ -418,13 +444,13 @@ func Play(ctx context.Context, c Config, a, b Player) (*Report, error) {
 		}
 		pending[d.pair][d.game] = d.rec
 		have[d.pair]++
-		for have[next] == 2 && (r.Verdict == "" || r.Verdict == "continue") {
+		for have[next] == 2 && !stopped {
 			r.AddPair(*pending[next], c.SPRT)
 			delete(pending, next)
 			delete(have, next)
 			next++
 			report(false, false)
-			if r.Verdict == "H0" || r.Verdict == "H1" {
+			if stopped = c.decided(r); stopped {
 				cancel()
 			}
 		}
@@ -445,35 +471,47 @@ func (c *Config) resume(r *Report) (int, error) {
 	n := min(len(recs)/2, c.Pairs)
 	for p := 0; p < n; p++ {
 		g := [2]GameRecord{recs[2*p], recs[2*p+1]}
-		st, err := c.opening(p)
-		if err != nil {
-			return 0, fmt.Errorf("pair %d opening: %v", p, err)
-		}
 		for i, x := range g {
+			st, _, err := c.opening(p, i == 0)
+			if err != nil {
+				return 0, fmt.Errorf("pair %d opening: %v", p, err)
+			}
 			if x.Pair != p || x.AFirst != (i == 0) || x.Opening != st.String() {
 				return 0, fmt.Errorf("resumed record %d (pair %d) is not this match's game: another seed, game or opening plies?", 2*p+i, x.Pair)
 			}
 		}
-		if r.Verdict == "" || r.Verdict == "continue" {
+		if !c.decided(r) {
 			r.AddPair(g, c.SPRT)
 		}
 	}
 	return n, nil
 }
 
+// decided reports whether the match r ends here: its SPRT decided, or
+// c.Stop says so.
+func (c *Config) decided(r *Report) bool {
+	return r.Verdict == "H0" || r.Verdict == "H1" || (c.Stop != nil && r.Games > 0 && c.Stop(r))
+}
+
 // playGame plays one game of pair p, A moving first when aFirst.
 func (c *Config) playGame(ctx context.Context, p int, aFirst bool, a, b Player) (GameRecord, error) {
-	st, err := c.opening(p)
+	st, aSide, err := c.opening(p, aFirst)
 	if err != nil {
 		return GameRecord{}, fmt.Errorf("pair %d opening: %v", p, err)
 	}
 	rec := GameRecord{Pair: p, AFirst: aFirst, Opening: st.String()}
-	players := [2]Player{a, b}
-	if !aFirst {
-		players = [2]Player{b, a}
-	}
 	// players[i] moves when side (first side of the opening + i) is to move.
 	firstSide := st.SideToMove()
+	if c.Handicap == nil {
+		aSide = firstSide
+		if !aFirst {
+			aSide = firstSide.Other()
+		}
+	}
+	players := [2]Player{a, b}
+	if aSide != firstSide {
+		players = [2]Player{b, a}
+	}
 	var search [2]*mcts.Searcher
 	for i, pl := range players {
 		if pl.Mover != nil {
@@ -539,10 +577,6 @@ func (c *Config) playGame(ctx context.Context, p int, aFirst bool, a, b Player) 
 		rec.Plies++
 	}
 	rec.Reason = out.Reason
-	aSide := firstSide
-	if !aFirst {
-		aSide = firstSide.Other()
-	}
 	switch {
 	case out.Draw:
 		rec.ScoreA = 0.5

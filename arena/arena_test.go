@@ -7,6 +7,7 @@ import (
 	"math"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"taifu/features"
@@ -345,5 +346,92 @@ func TestMatchMover(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "player oracle") {
 			t.Errorf("%s: %v, want an error of player oracle with %q", c.name, err, c.want)
 		}
+	}
+}
+
+// queenMover plays the first legal move and counts the moves it made for
+// a side without a queen.
+type queenMover struct {
+	mu        *sync.Mutex
+	moves     *int
+	queenless *int
+}
+
+func (m queenMover) Move(st rules.State) (rules.Move, float64, error) {
+	q := rules.MakePiece(5, st.SideToMove()) // chess: P N B R Q K
+	has := false
+	for sq := 0; sq < 64; sq++ {
+		has = has || st.At(sq) == q
+	}
+	m.mu.Lock()
+	*m.moves++
+	if !has {
+		*m.queenless++
+	}
+	m.mu.Unlock()
+	return st.Legal(nil)[0], 0, nil
+}
+
+// TestHandicapSides: with a Handicap (here: B's side loses its queen),
+// player B plays the handicapped side in every game and A the other, even
+// when an odd number of opening plies leaves the other side to move; the
+// handicap falls on each side once a pair.
+func TestHandicapSides(t *testing.T) {
+	g, _ := rules.Lookup("chess")
+	if g.Kinds[5].Token != "Q" {
+		t.Fatalf("kind 5 is %s", g.Kinds[5].Token)
+	}
+	for _, plies := range []int{0, 1, 2, 3} {
+		var mu sync.Mutex
+		n := map[rules.Side]int{}
+		cfg := Config{Game: g, Pairs: 3, Seed: 5, OpeningPlies: plies, MaxPlies: 6, Workers: 2,
+			Handicap: func(st rules.State, b rules.Side) (rules.State, error) {
+				mu.Lock()
+				n[b]++
+				mu.Unlock()
+				su, err := rules.ParseSetup(g, st.String())
+				if err != nil {
+					return nil, err
+				}
+				for sq := range su.Board {
+					if su.Board[sq] == rules.MakePiece(5, b) {
+						su.Board[sq] = rules.NoPiece
+					}
+				}
+				return g.New(su)
+			}}
+		var am, aq, bm, bq int
+		a := queenMover{&mu, &am, &aq}
+		b := queenMover{&mu, &bm, &bq}
+		r, err := Play(context.Background(), cfg, Player{Name: "a", Mover: a}, Player{Name: "b", Mover: b})
+		if err != nil || r.Games != 6 {
+			t.Fatalf("%d plies: %v, %d games", plies, err, r.Games)
+		}
+		if n[rules.First] != n[rules.Second] || n[rules.First] < 3 {
+			t.Errorf("%d plies: handicaps by side %v", plies, n)
+		}
+		if bm == 0 || bq != bm || aq != 0 {
+			t.Errorf("%d plies: B made %d moves, %d without a queen; A %d without one of %d", plies, bm, bq, aq, am)
+		}
+	}
+}
+
+// TestStopDeterministic: Stop ends the match at the first pair it holds,
+// whatever the number of workers.
+func TestStopDeterministic(t *testing.T) {
+	g, _ := rules.Lookup("chess")
+	var got []int
+	for _, w := range []int{1, 3} {
+		cfg := Config{Game: g, Pairs: 8, Seed: 9, MaxPlies: 20, Workers: w,
+			Stop: func(r *Report) bool { return r.Games >= 6 }}
+		p := Player{Name: "s", Weights: features.Starting(g), Search: mcts.Config{Playouts: 5}}
+		r, err := Play(context.Background(), cfg, p, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, r.Games)
+	}
+	if got[0] != 6 || got[1] != 6 {
+		t.Errorf("games played with 1 and 3 workers: %v, want 6 and 6", got)
 	}
 }

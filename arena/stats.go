@@ -50,6 +50,11 @@ func (p Pentanomial) meanVar() (mean, variance float64, n int) {
 	return mean, variance, n
 }
 
+// MeanVar returns the mean per-game score of A over the pairs counted
+// (a pair's score over 2), the variance of that per-pair figure and the
+// number of pairs.
+func (p Pentanomial) MeanVar() (mean, variance float64, pairs int) { return p.meanVar() }
+
 // EloInterval returns the Elo estimate of A over B from pair results and its
 // two-sided interval at the normal quantile z (1.96 for 95%), from the
 // standard error of the mean pair score mapped through EloFromScore.

@@ -320,22 +320,35 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 // writeReport writes r as sealed JSON (arena.MarshalReport) to path
 // atomically.
 func writeReport(path string, r *arena.Report) error {
-	data, err := arena.MarshalReport(r)
-	if err != nil {
-		return err
+	return writeMarshaled(path)(arena.MarshalReport(r))
+}
+
+// writeMarshaled returns a function writing a marshalled file's data to
+// path atomically, or returning the marshalling's error.
+func writeMarshaled(path string) func([]byte, error) error {
+	return func(data []byte, err error) error {
+		if err != nil {
+			return err
+		}
+		return storage.WriteFile(path, data)
 	}
-	return storage.WriteFile(path, data)
+}
+
+// readExisting reads path; a missing or blank file is nil data.
+func readExisting(path string) ([]byte, error) {
+	data, err := storage.ReadFile(path)
+	if errors.Is(err, iofs.ErrNotExist) || (err == nil && len(bytes.TrimSpace(data)) == 0) {
+		return nil, nil
+	}
+	return data, err
 }
 
 // freshReport refuses to start a match over the results file in path (a
 // match's report, or an engine match's results) when it holds played
 // games: without --resume the new match would overwrite them.
 func freshReport(path string) error {
-	data, err := storage.ReadFile(path)
-	if errors.Is(err, iofs.ErrNotExist) || (err == nil && len(bytes.TrimSpace(data)) == 0) {
-		return nil
-	}
-	if err != nil {
+	data, err := readExisting(path)
+	if data == nil || err != nil {
 		return err
 	}
 	var r struct {

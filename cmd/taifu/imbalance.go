@@ -1,0 +1,254 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"taifu/arena"
+	"taifu/arena/imbalance"
+	"taifu/mcts"
+	"taifu/rules"
+	"taifu/storage"
+)
+
+func init() {
+	register(&command{"imbalance", "piece worths in unit pieces from imbalance matches (a piece taken from one side)", runImbalance})
+}
+
+// imbalanceFlags are taifu imbalance's flags.
+type imbalanceFlags struct {
+	game, weights, kinds, trade, remove, json string
+	games, openingPlies, maxPlies, workers    int
+	resignPlies                               int
+	resign, stopAt                            float64
+	seed                                      uint64
+	startPosition, resume                     bool
+	search                                    mcts.Config
+}
+
+func (f *imbalanceFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.game, "game", "", gameUsage(rules.DefaultGame))
+	fs.StringVar(&f.weights, "weights", "", "both sides' "+weightsUsage)
+	fs.StringVar(&f.kinds, "kinds", "", "the kinds to measure, as `N,B,R` (default: every non-royal kind whose removal is legal)")
+	fs.StringVar(&f.trade, "trade", "", "trades to measure, as `Q=R+R,...`: one side without its Q, the other without two R")
+	fs.StringVar(&f.remove, "remove", "", "the first side's piece to take per kind, as `N=b1,...` (N=hand: one in hand)")
+	fs.IntVar(&f.games, "games", 200, "games per kind (pairs of games with the handicap on each side, so rounded up to even)")
+	fs.Float64Var(&f.stopAt, "stop-at", 0, "stop a kind once its worth's 95% half-width is below this, in units (0: never)")
+	mcts.BindFlags(fs, "", &f.search)
+	fs.IntVar(&f.openingPlies, "opening-plies", 4, "random plies played from the setup to make each pair's opening")
+	fs.IntVar(&f.maxPlies, "max-plies", 2000, "a game reaching this many plies is adjudicated by the root value")
+	fs.Uint64Var(&f.seed, "seed", 1, "seed of the openings")
+	f.resign = 0.95
+	fs.Var(&resignFlag{v: &f.resign}, "resign", resignUsage+", both sides agreeing")
+	fs.IntVar(&f.resignPlies, "resign-plies", 8, "plies in a row both sides must agree before a resignation")
+	fs.IntVar(&f.workers, "workers", 0, workersUsage)
+	fs.BoolVar(&f.startPosition, "start-position", false, "Typhoon: the canonical setup instead of random setups")
+	fs.StringVar(&f.json, "json", "", "results file: every kind's figures and games, rewritten after each pair")
+	fs.BoolVar(&f.resume, "resume", false, "continue the interrupted run whose results are in --json (with the same flags)")
+}
+
+// config checks the flags and returns the run they ask for, the player
+// without its weights.
+func (f *imbalanceFlags) config(g *rules.Game) (imbalance.Config, error) {
+	var c imbalance.Config
+	if err := firstErr(
+		intIn("games", int64(f.games), 1, math.MaxInt32),
+		intIn("opening-plies", int64(f.openingPlies), 0, 10000),
+		intIn("max-plies", int64(f.maxPlies), 1, math.MaxInt32),
+		workersIn("workers", int64(f.workers), 0),
+		intIn("resign-plies", int64(f.resignPlies), 1, math.MaxInt32),
+	); err != nil {
+		return c, err
+	}
+	if !(f.stopAt >= 0) || math.IsInf(f.stopAt, 0) {
+		return c, usageErrorf("--stop-at %v: need a half-width of 0 or more units", f.stopAt)
+	}
+	start := g.Start()
+	b := imbalance.Builder{Game: g}
+	var err error
+	if f.remove != "" {
+		if g.RandomSetup != nil && !f.startPosition {
+			return c, usageErrorf("--remove: %s starts from random setups, where pieces stand elsewhere: give --start-position too", g.Name)
+		}
+		if b.Places, err = imbalance.ParseRemove(g, start, f.remove); err != nil {
+			return c, usageErrorf("%v", err)
+		}
+	}
+	unit, err := imbalance.Unit(g)
+	if err != nil {
+		return c, err
+	}
+	var rows []imbalance.Handicap
+	if f.kinds != "" {
+		ks, err := imbalance.ParseKinds(g, f.kinds)
+		if err != nil {
+			return c, usageErrorf("%v", err)
+		}
+		for _, h := range ks {
+			if h.Label != unit.Label { // the unit is the reference, played anyway
+				rows = append(rows, h)
+			}
+		}
+	}
+	if f.trade != "" {
+		ts, err := imbalance.ParseTrades(g, f.trade)
+		if err != nil {
+			return c, usageErrorf("%v", err)
+		}
+		rows = append(rows, ts...)
+	}
+	if f.kinds == "" && f.trade == "" {
+		rows = b.Defaults(start)
+	}
+	for _, h := range append([]imbalance.Handicap{unit}, rows...) {
+		if err := b.Check(start, h); err != nil {
+			return c, usageErrorf("%s: %v", h.Label, err)
+		}
+	}
+	s := f.search
+	if s.Playouts == 0 {
+		s.Playouts = mcts.DefaultPlayouts
+	}
+	c = imbalance.Config{
+		Match: arena.Config{Game: g, Pairs: (f.games + 1) / 2, Seed: f.seed, OpeningPlies: f.openingPlies,
+			StartPosition: f.startPosition, MaxPlies: f.maxPlies, Workers: workers(f.workers),
+			ResignValue: f.resign, ResignPlies: f.resignPlies},
+		Player: arena.Player{Search: s},
+		Rows:   rows,
+		Places: b.Places,
+		StopAt: f.stopAt,
+	}
+	return c, nil
+}
+
+func runImbalance(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("imbalance", stderr)
+	var f imbalanceFlags
+	f.register(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	g, err := inferGame(f.game, rules.DefaultGame, f.weights)
+	if err != nil {
+		return err
+	}
+	c, err := f.config(g)
+	if err != nil {
+		return err
+	}
+	if err := c.Player.Search.Validate(); err != nil {
+		return usageErrorf("%v", err)
+	}
+	if f.resume && f.json == "" {
+		return usageErrorf("--resume needs --json, the results file of the run to continue")
+	}
+	if f.json != "" {
+		if err := writableFile("json", f.json); err != nil {
+			return err
+		}
+		if f.resume {
+			data, err := storage.ReadFile(f.json)
+			if err != nil {
+				return err
+			}
+			if c.Resume, err = imbalance.Parse(f.json, data); err != nil {
+				return err
+			}
+		} else if err := freshResults(f.json); err != nil {
+			return err
+		}
+	}
+	w, src, err := loadWeights(g, f.weights)
+	if err != nil {
+		return err
+	}
+	sayWeights(stderr, "imbalance: both sides", w, src)
+	c.Player.Weights, c.Player.Name = w, w.Version
+	var labels []string
+	for _, h := range c.Rows {
+		labels = append(labels, h.Label)
+	}
+	unit, _ := imbalance.Unit(g)
+	fmt.Fprintf(stderr, "imbalance: %s, unit %s, kinds %s; %d games each, %d playouts per move, %d workers\n",
+		g.Name, unit.Label, strings.Join(labels, " "), 2*c.Match.Pairs, c.Player.Search.Playouts, c.Match.Workers)
+	show := newProgressOutput(stderr, true, 30*time.Second)
+	c.Progress = show.Record
+	if f.json != "" {
+		c.Save = func(r *imbalance.Result) error { return writeImbalance(f.json, r) }
+	}
+	ctx, got, stop := stopContext()
+	defer stop()
+	res, err := imbalance.Run(ctx, c)
+	show.Close()
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	if f.json != "" {
+		if err := writeImbalance(f.json, res); err != nil {
+			return err
+		}
+	}
+	printImbalance(stdout, res, 2*c.Match.Pairs)
+	if s := got(); s != nil && err != nil {
+		what := "the finished pairs are in --json; continue with --resume"
+		if f.json == "" {
+			what = "no --json results file was kept"
+		}
+		return &interrupted{s, what}
+	}
+	return nil
+}
+
+// writeImbalance writes res, sealed, to path atomically.
+func writeImbalance(path string, res *imbalance.Result) error {
+	return writeMarshaled(path)(imbalance.Marshal(res))
+}
+
+// freshResults refuses to start a run over a results file that holds
+// anything: without --resume it would be overwritten.
+func freshResults(path string) error {
+	data, err := readExisting(path)
+	if data == nil || err != nil {
+		return err
+	}
+	return fmt.Errorf("%s exists: use --resume to continue that run, or remove it", path)
+}
+
+// printImbalance prints res's table: per row the games, the full side's
+// score, Elo with its 95% interval and the worth in unit pieces with its
+// 95% interval, flags, and how the figures were made.
+func printImbalance(w io.Writer, res *imbalance.Result, games int) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "kind\tgames\tscore\tElo [95%]\tworth in units [95%]\tnote")
+	for _, r := range res.Rows {
+		if r.Report == nil {
+			fmt.Fprintf(tw, "%s\t0\t\t\t\tnot played\n", r.Label)
+			continue
+		}
+		worth := "undefined"
+		if r.WorthDefined {
+			worth = fmt.Sprintf("%.2f [%.2f, %.2f]", r.Worth, r.WorthLow, r.WorthHigh)
+		}
+		note := r.Flag
+		if r.Unit {
+			note = strings.TrimPrefix(note+"; the unit: reference", "; ")
+		}
+		switch {
+		case r.Stopped != "":
+			note = strings.TrimPrefix(note+"; stopped early (--stop-at)", "; ")
+		case r.Games < games:
+			note = strings.TrimPrefix(note+"; unfinished", "; ")
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%.1f%%\t%s\t%s\t%s\n", r.Label, r.Games, 100*r.Score, arena.FormatElo(r.Elo, r.EloLow, r.EloHigh), worth, note)
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "score: the side keeping the piece (for a trade A=B+C, the side keeping A); worth = ln(s/(1-s)) over the unit's, 95% interval by the delta method")
+	fmt.Fprintf(w, "early stop: %s\n", res.StopRule)
+}
