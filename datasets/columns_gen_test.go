@@ -84,7 +84,7 @@ const (
 
 // scanRowGroup reads n rows from the leaf readers of each selected column
 // (readers[c] empty for a column not selected) into row and calls fn for
-// each; text says the policy's moves are text (formats 1 and 2).
+// each; text says the policy column's moves are text (formats 1 and 2).
 func scanRowGroup(n int64, readers [][]*valueReader, text bool, row *Row, fn func(*Row) error) error {
 	var err error
 	str := func(r *valueReader, prev string) string {

@@ -22,7 +22,7 @@ import (
 // ManifestFormat is the format number of the runs written now. Format 2
 // files have the same columns and types as format 1 and differ only in
 // encodings (dictionaries, delta, byte-stream split, zstd at its best level,
-// 1 MiB pages; 4 MiB since format 3). Format 3 stores the policy's moves as
+// 1 MiB pages; 4 MiB since format 3). Format 3 stores the policy column's moves as
 // legal-move indices instead of text (see the package comment). Format 4
 // adds the full column (playout cap randomization: whether the row's search
 // was a full one). Readers read all four: LoadManifest accepts every format

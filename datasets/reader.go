@@ -317,7 +317,7 @@ func scanReader(f *os.File, group int, sel []bool, row *Row, fn func(*Row) error
 	}
 	// cols[c][j] is the file's leaf index of leaves[c][j], for selected c.
 	cols := make([][]int, len(Columns))
-	text := false // the policy's moves are text (format 1 and 2)
+	text := false // the policy column's moves are text (format 1 and 2)
 	for c, on := range sel {
 		if !on {
 			continue

@@ -41,8 +41,8 @@
 // With playout cap randomization (package selfplay, Config.FullFraction)
 // only a share of the moves get a full search, with root noise and
 // temperature; the others get a fast one that only plays the game on. The
-// value target (result) is good in every row; the policy is a training
-// target only where full is true. Files without the column (formats 1 to
+// value target (result) is good in every row; the policy column is a
+// policy target only where full is true. Files without the column (formats 1 to
 // 3, whose runs searched every move in full) read as full. A resumed run
 // of an older format writes no full column, so that all files of a run
 // have the same columns (WriterConfig.NoFull).
@@ -187,7 +187,11 @@ type textPolicy struct {
 
 // fileRow is a row of format 4, textRow one with format 2's policy layout
 // and the full column; fileRow3 and textRow2 are the rows of formats 3 and
-// 2, without the full column (a resumed run of those formats).
+// 2, without the full column (a resumed run of those formats). The writer
+// names a file's schema after the row's Go type
+// ("layoutRow[taifu/datasets.filePolicy]"): renaming these types or the
+// policy entry types changes the bytes of every file written
+// (records' TestGoldenFormats fails).
 type (
 	fileRow  = layoutRow[filePolicy]
 	textRow  = layoutRow[textPolicy]
@@ -195,7 +199,7 @@ type (
 	textRow2 = baseRow[textPolicy]
 )
 
-// TextPolicyLeaves are the policy's leaf columns in format 1 and 2 files
+// TextPolicyLeaves are the policy column's leaves in format 1 and 2 files
 // (and in files written with WriterConfig.MoveText).
 var TextPolicyLeaves = []string{"policy.list.element.move", "policy.list.element.visits"}
 

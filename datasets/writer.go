@@ -38,7 +38,7 @@ type WriterConfig struct {
 	FirstSeq     int   // sequence number of the first file
 	MaxFileBytes int64 // rotate when a file reaches this size; 0: DefaultMaxFileBytes
 	RowGroupRows int64 // rows per row group at most; 0: DefaultRowGroupRows
-	// MoveText writes format 2's layout (the policy's moves as NOTATION.md
+	// MoveText writes format 2's layout (the policy column's moves as NOTATION.md
 	// text, PolicyEntry.Move) instead of format 3's (their legal-move index,
 	// PolicyEntry.Index).
 	MoveText bool

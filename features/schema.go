@@ -26,7 +26,7 @@
 //	hanging_mine_total, hanging_theirs_total, royal_attack, royal_defence,
 //	hand_late/TOKEN, drop_zone, royal_open, gain_theirs, gain_mine, gain_mine_second
 //	                   games whose State implements rules.Attacker: the
-//	                   attack families, see tactics.go; weights files
+//	                   attack families, see attack.go; weights files
 //	                   without these terms load them at 0
 //	near_mine/TOKEN/F,Q, near_theirs/TOKEN/F,Q
 //	                   games whose descriptor sets rules.Game.RoyalZone:
@@ -305,7 +305,7 @@ func (s *Schema) Extract(st rules.State, dst []Feature) []Feature {
 }
 
 // Optional reports whether feature i belongs to a family that weights files
-// may lack (they load it at 0): the attack families (tactics.go).
+// may lack (they load it at 0): the attack families (attack.go).
 func (s *Schema) Optional(i int) bool { return s.optional[i] }
 
 // danger is the bare-royal danger of a side with n pieces on the board.

@@ -8,7 +8,7 @@
 // Each game is replayed with taifu's rules. Its rows hold what the record
 // gives: the positions, the moves, the number of legal moves and the
 // result for the side to move. What only a search gives is left empty:
-// policy has no entries, full is false (no row is a policy target),
+// the policy column has no entries, full is false (no row is a policy target),
 // root_value and static_eval are 0 and weights_version is "".
 //
 // The move notation is found per game: taifu's NOTATION.md text, the

@@ -19,7 +19,7 @@ type Format struct {
 // output) reads.
 var Formats = []Format{
 	{"pgn", "PGN with NOTATION.md moves and [%eval] (pawns), [%value] and [%visits] comments", eachGame(WritePGN)},
-	{"json", "the checked games with every ply's policy", WriteJSON},
+	{"json", "the checked games with every ply's root visits", WriteJSON},
 	{"html", "a self-contained viewer", WriteHTML},
 	{"xboard", "PGN in XBoard's FEN and move text, for games XBoard knows (torishogi)", eachGame(WriteXBoardPGN)},
 }

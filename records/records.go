@@ -5,7 +5,7 @@
 // the records follow the documented columns whatever their encoding. Every
 // game is replayed with package rules: the position column of each row must
 // equal the position the moves reach, so a record is checked, not copied.
-// The replay also restores the policy's move text of format 3 rows, which
+// The replay also restores the policy column's move text of format 3 rows, which
 // hold legal-move indices (datasets.FillPolicyMoves), and Rows turns a game
 // back into rows with that text (format 2's layout).
 package records
@@ -28,12 +28,12 @@ type Ply struct {
 	Position   string                 `json:"position"` // NOTATION.md position before the move
 	Move       string                 `json:"move"`     // NOTATION.md move played
 	RootValue  float32                `json:"root_value"`
-	Visits     int64                  `json:"visits"` // root visits: sum of the policy's visits
+	Visits     int64                  `json:"visits"` // root visits: sum of Policy's visits
 	Policy     []datasets.PolicyEntry `json:"policy"`
 	LegalMoves int32                  `json:"legal_moves"`
 	StaticEval float32                `json:"static_eval"`
 	// Full: the move's search was a full one (playout cap randomization;
-	// datasets.Row.Full), its policy a training target.
+	// datasets.Row.Full), its Policy a policy target.
 	Full bool `json:"full"`
 }
 
@@ -278,7 +278,7 @@ func (g *Game) check() error {
 		if s := st.String(); s != p.Position {
 			return fmt.Errorf("%s ply %d: position column %q differs from the replayed position %q", where, p.Ply, clip(p.Position), clip(s))
 		}
-		// Format 3 rows hold the policy's moves as legal-move indices:
+		// Format 3 rows hold the policy column's moves as legal-move indices:
 		// the replayed position (history included) gives their text.
 		if buf, err = datasets.FillPolicyMoves(st, p.Policy, buf); err != nil {
 			return fmt.Errorf("%s ply %d: %w", where, p.Ply, err)

@@ -50,7 +50,7 @@ type Judge interface {
 }
 
 // A MoveJudge is a judge that also knows which moves keep a position's
-// value (an exact judge). With Config.Policy its verdict replaces the
+// value (an exact judge). With Config.PolicyTargets its verdict replaces the
 // row's policy target.
 type MoveJudge interface {
 	Judge
@@ -68,10 +68,10 @@ type Config struct {
 	Workers int // games judged at once (0: 1)
 	// NewJudge makes the judge of one worker.
 	NewJudge func() (Judge, error)
-	// Policy replaces each row's policy target with the judge's
+	// PolicyTargets replaces each row's policy target with the judge's
 	// (the judge must be a MoveJudge), and marks every
 	// row a full search, so that every row is a policy target.
-	Policy bool
+	PolicyTargets bool
 	// Describe says what judged the rows, for the manifest's rescored field.
 	Describe string
 	Progress progress.Recorder
@@ -161,7 +161,7 @@ func Run(cfg Config) (*Stats, error) {
 		if judges[i], err = cfg.NewJudge(); err != nil {
 			return nil, err
 		}
-		if _, ok := judges[i].(MoveJudge); cfg.Policy && !ok {
+		if _, ok := judges[i].(MoveJudge); cfg.PolicyTargets && !ok {
 			return nil, errors.New("rescore: the judge does not know the value-keeping moves a policy target needs")
 		}
 	}
@@ -218,7 +218,7 @@ func Run(cfg Config) (*Stats, error) {
 					continue
 				}
 				var mj MoveJudge
-				if cfg.Policy {
+				if cfg.PolicyTargets {
 					mj = j.(MoveJudge)
 				}
 				g.changed, g.shift, g.err = judgeGame(cfg.Game, j, mj, moveText, g.rows)

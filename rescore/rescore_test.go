@@ -131,7 +131,7 @@ func TestRunRelabels(t *testing.T) {
 	for _, workers := range []int{1, 3} {
 		out := filepath.Join(dir, "out", string(rune('0'+workers)))
 		var games atomic.Int64
-		st, err := rescore.Run(rescore.Config{Data: src, Out: out, Game: nanashogi.Game, Workers: workers, Policy: true,
+		st, err := rescore.Run(rescore.Config{Data: src, Out: out, Game: nanashogi.Game, Workers: workers, PolicyTargets: true,
 			NewJudge: func() (rescore.Judge, error) { return parityJudge{games: &games, failAt: -1}, nil }, Describe: "parity"})
 		if err != nil {
 			t.Fatal(err)
@@ -217,7 +217,7 @@ func TestRunErrors(t *testing.T) {
 	}{
 		{"used output", rescore.Config{Data: src, Out: src, Game: nanashogi.Game, NewJudge: judge}, "already holds a run"},
 		{"other game", rescore.Config{Data: src, Out: filepath.Join(dir, "o1"), Game: other, NewJudge: judge}, "the judge judges torishogi"},
-		{"no moves", rescore.Config{Data: src, Out: filepath.Join(dir, "o2"), Game: nanashogi.Game, NewJudge: valueOnly, Policy: true}, "value-keeping moves"},
+		{"no moves", rescore.Config{Data: src, Out: filepath.Join(dir, "o2"), Game: nanashogi.Game, NewJudge: valueOnly, PolicyTargets: true}, "value-keeping moves"},
 		{"judge fails", rescore.Config{Data: src, Out: filepath.Join(dir, "o3"), Game: nanashogi.Game, NewJudge: failing, Workers: 2}, "game 0 of nanashogi-7: ply 3: the judge failed"},
 		{"no run", rescore.Config{Data: filepath.Join(dir, "none"), Out: filepath.Join(dir, "o4"), Game: nanashogi.Game, NewJudge: judge}, "none"},
 		{"unfinished run", rescore.Config{Data: unfinished, Out: filepath.Join(dir, "o5"), Game: nanashogi.Game, NewJudge: judge}, "unfinished run (3 of 5 games)"},

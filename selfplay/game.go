@@ -193,7 +193,7 @@ func (p *player) play(hard context.Context, n int64) *finished {
 				j++
 			}
 			if j == len(p.moves) {
-				return &finished{err: fmt.Errorf("game %d ply %d: the search's policy move %s is not a legal move in generation order (a bug: please report it with the run's seed)", n, st.Ply(), g.MoveString(v.Move))}
+				return &finished{err: fmt.Errorf("game %d ply %d: the search's visited move %s is not a legal move in generation order (a bug: please report it with the run's seed)", n, st.Ply(), g.MoveString(v.Move))}
 			}
 			row.Policy[i] = datasets.PolicyEntry{Move: g.MoveString(v.Move), Visits: v.Visits, Index: int32(j)}
 			j++

@@ -275,7 +275,7 @@ func (r *runner) open() (err error) {
 	r.wr, err = datasets.NewWriter(datasets.WriterConfig{
 		Dir: cfg.Out, Game: r.g.Name, Shard: cfg.Shard, FirstSeq: len(r.mainFiles),
 		MaxFileBytes: cfg.MaxFileBytes, RowGroupRows: cfg.RowGroupRows,
-		// A resumed run of an older format keeps its policy layout, and
+		// A resumed run of an older format keeps its policy column layout, and
 		// writes no full column, so that all files of a run have the same
 		// columns.
 		MoveText:     m.Format < 3,

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"os/exec"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"taifu/features"
+	"taifu/internal/buildinfo"
 	"taifu/progress"
 	"taifu/rules"
 	"taifu/tuner/data"
@@ -228,9 +228,7 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 	if r := datasets.RescoredRuns(c.Data); r != nil {
 		prov["rescored"] = r
 	}
-	if commit := gitCommit(); commit != "" {
-		prov["git_commit"] = commit
-	}
+	prov["git_commit"] = buildCommit(debug.ReadBuildInfo)
 	names := features.For(g).Names
 	if d != nil {
 		prov[ProvActivations] = MeasureActivations(g, names, d, train)
@@ -398,35 +396,21 @@ func finite(v float64) any {
 	return v
 }
 
-// gitCommit returns the commit the binary was built from (Go's build
-// information, "+modified" when the tree had changes), else the commit of the
-// working directory's repository, else "".
-func gitCommit() string {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		var rev, mod string
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.modified":
-				mod = s.Value
-			}
-		}
-		if rev != "" {
-			if len(rev) > 12 {
-				rev = rev[:12]
-			}
-			if mod == "true" {
-				rev += "+modified"
-			}
-			return rev
-		}
+// buildCommit returns the commit the binary was built from, as Go's build
+// information records it (read is debug.ReadBuildInfo): the first 12
+// characters of vcs.revision, "+modified" when the tree had changes; else
+// "unknown" (go run, go test and -buildvcs=false record no commit: taifu
+// version says how to build a binary that does). It starts no process.
+func buildCommit(read func() (*debug.BuildInfo, bool)) string {
+	bi, _ := read()
+	rev, mod := buildinfo.Commit(bi)
+	switch {
+	case rev == "":
+		return "unknown"
+	case mod:
+		return rev + "+modified"
 	}
-	b, err := exec.Command("git", "rev-parse", "--short=12", "HEAD").Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(b))
+	return rev
 }
 
 // Frozen marks the terms a fit restricted to the name prefixes only may

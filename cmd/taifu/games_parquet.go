@@ -12,9 +12,9 @@ import (
 )
 
 // writeGamesParquet writes games as a run directory dir in format 2's
-// layout (the policy's moves as NOTATION.md text), every column restored by
+// layout (the policy column's moves as NOTATION.md text), every column restored by
 // replay (records.Rows): the documented columns of a format 3 run for
-// queries that need the policy's move text. dir must not hold a run.
+// queries that need the policy column's move text. dir must not hold a run.
 func writeGamesParquet(dir string, games []*records.Game, stderr io.Writer) error {
 	if _, err := os.Stat(filepath.Join(dir, datasets.ManifestName(0, 1))); err == nil {
 		return fmt.Errorf("%s already holds a run: choose another --out", dir)
@@ -54,6 +54,6 @@ func writeGamesParquet(dir string, games []*records.Game, stderr io.Writer) erro
 	if err := datasets.WriteManifest(dir, m); err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "wrote %d game(s), %d rows to %s (format 2 layout: policy moves as text)\n", len(games), rows, dir)
+	fmt.Fprintf(stderr, "wrote %d game(s), %d rows to %s (format 2 layout: the policy column's moves as text)\n", len(games), rows, dir)
 	return nil
 }

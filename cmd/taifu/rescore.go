@@ -27,7 +27,7 @@ func runRescore(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "the new run's directory (required; must not hold a run)")
 	table := fs.String("table", "", "exact judge: a solved table (taifu solve; Nana shogi) gives each row its solved result")
 	engine := fs.String("engine", "", "inexact judge: a UCI engine's command line (Fairy-Stockfish) gives each row its evaluation")
-	policy := fs.Bool("policy-targets", false, "with --table: make every row's policy target the moves that keep the solved value")
+	targets := fs.Bool("policy-targets", false, "with --table: make every row's policy target the moves that keep the solved value")
 	halfLife := fs.Float64("policy-half-life", 0, "with --policy-targets: a move this many `plies` slower to win weighs half (0: all alike)")
 	depth := fs.Int("depth", 8, "with --engine: search depth of each evaluation")
 	cpScale := fs.Float64("cp-scale", 400, "with --engine: centipawns that make 10:1 odds: root value = 2/(1+10^(-cp/scale)) - 1")
@@ -56,10 +56,10 @@ func runRescore(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %v", *data, err)
 	}
-	if *policy && *table == "" {
+	if *targets && *table == "" {
 		return usageErrorf("--policy-targets needs --table: only a solved table knows the moves that keep a value")
 	}
-	if *halfLife != 0 && !*policy {
+	if *halfLife != 0 && !*targets {
 		return usageErrorf("--policy-half-life grades a policy target: it needs --policy-targets")
 	}
 	if err := floatIn("policy-half-life", *halfLife, 0, 1000); err != nil {
@@ -68,15 +68,15 @@ func runRescore(args []string, stdout, stderr io.Writer) error {
 	if *commitEvery <= 0 {
 		return usageErrorf("--commit-every %v: want a positive duration", *commitEvery)
 	}
-	cfg := rescore.Config{Data: *data, Out: *out, Game: g, Workers: *workers, Policy: *policy, Resume: *resume, CommitEvery: *commitEvery}
+	cfg := rescore.Config{Data: *data, Out: *out, Game: g, Workers: *workers, PolicyTargets: *targets, Resume: *resume, CommitEvery: *commitEvery}
 	if *table != "" {
 		if cfg.NewJudge, cfg.Describe, _, err = tableJudgeOf(g, *table, *halfLife); err != nil {
 			return fmt.Errorf("%s: %v", *data, err)
 		}
 		switch {
-		case *policy && *halfLife > 0:
+		case *targets && *halfLife > 0:
 			cfg.Describe += fmt.Sprintf(", policy: value-keeping moves graded by distance, half-life %g plies", *halfLife)
-		case *policy:
+		case *targets:
 			cfg.Describe += ", policy: value-keeping moves"
 		}
 	} else {

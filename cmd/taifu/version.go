@@ -7,6 +7,7 @@ import (
 
 	"taifu/configs"
 	"taifu/features"
+	"taifu/internal/buildinfo"
 	"taifu/rules"
 )
 
@@ -50,25 +51,14 @@ func buildVersion(read func() (*debug.BuildInfo, bool)) string {
 	if v == "" {
 		v = "(unknown)"
 	}
-	var rev, mod string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			mod = s.Value
-		}
-	}
+	rev, mod := buildinfo.Commit(bi)
 	out := "taifu " + v
 	if rev == "" {
 		// go run, go test and -buildvcs=false record no commit.
 		return out + ", commit unknown (" + noCommitHint + "), " + bi.GoVersion
 	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
 	out += ", commit " + rev
-	if mod == "true" {
+	if mod {
 		out += " (modified)"
 	}
 	return out + ", " + bi.GoVersion

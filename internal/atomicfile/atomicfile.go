@@ -2,7 +2,7 @@
 // a crash or SIGKILL, sees either the old file or the complete new one,
 // never a part of it.
 //
-// The fsync policy, the one used for every file taifu commits (weights,
+// The fsync rule, the one used for every file taifu commits (weights,
 // manifests, Parquet parts, the Nana shogi solver table, match and training
 // state): the data goes to a temporary file "<path>.<unique>.tmp" in the
 // target's own directory (so the rename cannot cross file systems; the

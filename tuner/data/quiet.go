@@ -37,7 +37,7 @@ const (
 // Change it whenever Quiescer's defaults or search change what it returns.
 const resolveVersion = "+resolve4"
 
-// Quiescer resolves tactical positions with a capture-only negamax
+// Quiescer resolves positions with captures pending by a capture-only negamax
 // alpha-beta search: at each node the side to move may stand pat on the
 // static evaluation or play a capture. The principal variation's leaf is a
 // quiet position whose static evaluation equals the search value, which is
