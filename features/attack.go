@@ -385,11 +385,29 @@ func (l *tallyList) put(t *tally) {
 	l.mu.Unlock()
 }
 
-// count fills t for st, which must implement rules.Attacker.
+// count fills t for st, which must implement rules.Attacker: the board and
+// the attack lists brought up to date (sync), then the families read from
+// them, one method each.
 func (s *Schema) count(st rules.State, t *tally) {
-	a := &s.att
 	at := st.(rules.Attacker)
 	nk := len(s.Game.Kinds)
+	me := st.SideToMove()
+	// Nothing is kept from the last count for another schema, nor for a
+	// State that does not say what its lists read.
+	reader, _ := at.(rules.AttackReader)
+	t.reset(s, reader, nk)
+	s.sync(st, at, reader, t)
+	t.countMobility(me)
+	t.countHanging(me)
+	t.countGain(me)
+	s.countRoyal(t, me)
+	s.countDrops(st, t, me, nk)
+}
+
+// reset clears the counts made afresh at every count and, when the last
+// count was for another schema or read from no AttackReader, everything
+// kept from it.
+func (t *tally) reset(s *Schema, reader rules.AttackReader, nk int) {
 	n := s.Game.Squares()
 	clear(t.mob[:nk])
 	clear(t.hangMine[:nk])
@@ -397,34 +415,37 @@ func (s *Schema) count(st rules.State, t *tally) {
 	t.gain = [3]float32{}
 	t.royalAtt, t.royalDef, t.handLate, t.dropZone, t.royalOpen = 0, 0, 0, 0, 0
 	t.tot = [3]int32{}
-	me := st.SideToMove()
-	// Nothing is kept from the last count for another schema, nor for a
-	// State that does not say what its lists read.
-	reader, _ := at.(rules.AttackReader)
-	if reader == nil || t.kept != s {
-		t.kept = s
-		if reader == nil {
-			t.kept = nil
-		}
-		clear(t.board[:n])
-		clear(t.att[0][:n])
-		clear(t.att[1][:n])
-		clear(t.by[0][:n])
-		clear(t.by[1][:n])
-		clear(t.mobSum[0][:nk])
-		clear(t.mobSum[1][:nk])
-		t.mobTot = [2]int32{}
-		t.attacked = [2]rules.SquareSet{}
-		t.listed = rules.SquareSet{}
-		t.occupied, t.kinds, t.royals = rules.SquareSet{}, rules.SquareSet{}, rules.SquareSet{}
-		t.sides = [2]rules.SquareSet{}
-		t.pieces, t.royalsOf = [2]int{}, [2]int{}
-		clear(t.ofKind[:nk])
+	t.words = (n + 63) >> 6
+	if reader != nil && t.kept == s {
+		return
 	}
+	t.kept = s
+	if reader == nil {
+		t.kept = nil
+	}
+	clear(t.board[:n])
+	clear(t.att[0][:n])
+	clear(t.att[1][:n])
+	clear(t.by[0][:n])
+	clear(t.by[1][:n])
+	clear(t.mobSum[0][:nk])
+	clear(t.mobSum[1][:nk])
+	t.mobTot = [2]int32{}
+	t.attacked = [2]rules.SquareSet{}
+	t.listed = rules.SquareSet{}
+	t.occupied, t.kinds, t.royals = rules.SquareSet{}, rules.SquareSet{}, rules.SquareSet{}
+	t.sides = [2]rules.SquareSet{}
+	t.pieces, t.royalsOf = [2]int{}, [2]int{}
+	clear(t.ofKind[:nk])
+}
+
+// sync brings t's board up to st's and lists again the pieces whose attack
+// lists the changes touch.
+func (s *Schema) sync(st rules.State, at rules.Attacker, reader rules.AttackReader, t *tally) {
 	// One pass over the board for the squares changed since the last
 	// count, whose old pieces' lists leave the counts; eight squares at a
 	// time where the board shows itself whole.
-	t.words = (n + 63) >> 6
+	n := s.Game.Squares()
 	nw := t.words
 	var changed rules.SquareSet
 	board := t.board[:n]
@@ -468,39 +489,8 @@ func (s *Schema) count(st rules.State, t *tally) {
 			}
 		}
 	}
-	// Looking at every listed piece's squares read costs less than keeping
-	// an index from each square to the pieces reading it: a piece reads
-	// many squares (a ride's whole line), and that index changed with every
-	// list made.
-	// The changed squares mostly lie in one word of the set: then that
-	// word alone is compared.
-	one, cw, words := 0, uint64(0), 0
-	for i, c := range changed[:nw] {
-		if c != 0 {
-			one, cw = i, c
-			words++
-		}
-	}
-	for w, bits := range t.listed[:nw] {
-		if !someChanged {
-			break
-		}
-		if words == 1 {
-			for ; bits != 0; bits &= bits - 1 {
-				sq := w<<6 | mathbits.TrailingZeros64(bits)
-				if t.reads[sq][one]&cw != 0 {
-					relist[w] |= 1 << (sq & 63)
-				}
-			}
-			continue
-		}
-		for ; bits != 0; bits &= bits - 1 {
-			sq := w<<6 | mathbits.TrailingZeros64(bits)
-			r := &t.reads[sq]
-			if r[0]&changed[0]|r[1]&changed[1]|r[2]&changed[2]|r[3]&changed[3] != 0 {
-				relist[w] |= 1 << (sq & 63)
-			}
-		}
+	if someChanged {
+		t.readsChanged(&changed, &relist)
 	}
 	for i := range relist {
 		remob[i] &^= relist[i]
@@ -522,6 +512,49 @@ func (s *Schema) count(st rules.State, t *tally) {
 			t.remob(sq, t.board[sq])
 		}
 	}
+}
+
+// readsChanged adds to relist the listed pieces whose lists read a square
+// of changed.
+//
+// Looking at every listed piece's squares read costs less than keeping
+// an index from each square to the pieces reading it: a piece reads
+// many squares (a ride's whole line), and that index changed with every
+// list made.
+func (t *tally) readsChanged(changed, relist *rules.SquareSet) {
+	nw := t.words
+	// The changed squares mostly lie in one word of the set: then that
+	// word alone is compared.
+	one, cw, words := 0, uint64(0), 0
+	for i, c := range changed[:nw] {
+		if c != 0 {
+			one, cw = i, c
+			words++
+		}
+	}
+	for w, bits := range t.listed[:nw] {
+		if words == 1 {
+			for ; bits != 0; bits &= bits - 1 {
+				sq := w<<6 | mathbits.TrailingZeros64(bits)
+				if t.reads[sq][one]&cw != 0 {
+					relist[w] |= 1 << (sq & 63)
+				}
+			}
+			continue
+		}
+		for ; bits != 0; bits &= bits - 1 {
+			sq := w<<6 | mathbits.TrailingZeros64(bits)
+			r := &t.reads[sq]
+			if r[0]&changed[0]|r[1]&changed[1]|r[2]&changed[2]|r[3]&changed[3] != 0 {
+				relist[w] |= 1 << (sq & 63)
+			}
+		}
+	}
+}
+
+// countMobility sets the mobility family from the sums kept by side: the
+// side to move's minus the other's, per kind and in total.
+func (t *tally) countMobility(me rules.Side) {
 	other := me.Other()
 	for w, bits := range t.kinds {
 		for ; bits != 0; bits &= bits - 1 {
@@ -530,8 +563,12 @@ func (s *Schema) count(st rules.State, t *tally) {
 		}
 	}
 	t.tot[0] = t.mobTot[me] - t.mobTot[other]
-	// Hanging: a side's pieces the other side attacks and it does not
-	// defend.
+}
+
+// countHanging counts the hanging family: a side's pieces the other side
+// attacks and it does not defend.
+func (t *tally) countHanging(me rules.Side) {
+	nw := t.words
 	for side := rules.First; side <= rules.Second; side++ {
 		hang, tot := &t.hangThey, &t.tot[2]
 		if side == me {
@@ -544,7 +581,12 @@ func (s *Schema) count(st rules.State, t *tally) {
 			}
 		}
 	}
-	// Gain: the other side's best captures of side's non-royal pieces.
+}
+
+// countGain sets the gain family: the other side's best captures of each
+// side's non-royal pieces, valued by the fixed table t.fix (none without).
+func (t *tally) countGain(me rules.Side) {
+	nw := t.words
 	for side := rules.First; t.fix != nil && side <= rules.Second; side++ {
 		opp := side.Other()
 		for w := range t.sides[side][:nw] {
@@ -567,7 +609,13 @@ func (s *Schema) count(st rules.State, t *tally) {
 			}
 		}
 	}
-	for w, bits := range t.royals[:nw] {
+}
+
+// countRoyal counts the royal families: the attackers and defenders of
+// each royal's zone and, when t.open, the empty squares of its open lines.
+func (s *Schema) countRoyal(t *tally, me rules.Side) {
+	a := &s.att
+	for w, bits := range t.royals[:t.words] {
 		for ; bits != 0; bits &= bits - 1 {
 			sq := w<<6 | mathbits.TrailingZeros64(bits)
 			side := t.board[sq].Side()
@@ -598,6 +646,13 @@ func (s *Schema) count(st rules.State, t *tally) {
 			}
 		}
 	}
+}
+
+// countDrops counts the drop families of a game with drops: how late the
+// game is by the pieces in hand, and the empty squares of each royal's
+// zone the dropping side attacks.
+func (s *Schema) countDrops(st rules.State, t *tally, me rules.Side, nk int) {
+	a := &s.att
 	if a.dropZone < 0 {
 		return
 	}
@@ -613,7 +668,7 @@ func (s *Schema) count(st rules.State, t *tally) {
 		board := t.pieces[0] + t.pieces[1] - t.royalsOf[0] - t.royalsOf[1]
 		t.handLate = float64(h) / float64(h+board)
 	}
-	for w, bits := range t.royals[:nw] {
+	for w, bits := range t.royals[:t.words] {
 		for ; bits != 0; bits &= bits - 1 {
 			sq := w<<6 | mathbits.TrailingZeros64(bits)
 			side := t.board[sq].Side() // the royal's side; the dropper is the other

@@ -113,43 +113,11 @@ type game struct {
 
 // Run rescores cfg.Data into cfg.Out.
 func Run(cfg Config) (*Stats, error) {
-	if cfg.Game == nil || cfg.NewJudge == nil {
-		return nil, errors.New("rescore: no game or no judge")
-	}
-	if cfg.Out == "" {
-		return nil, errors.New("rescore: no output directory")
-	}
-	src, err := datasets.ReadManifest(cfg.Data)
+	src, prev, files, err := openRuns(cfg)
 	if err != nil {
 		return nil, err
 	}
-	if !src.Complete {
-		// Its missing games would be missing from a run marked finished.
-		return nil, fmt.Errorf("rescore: %s is an unfinished run (%d of %d games): finish it (taifu selfplay --resume) and rescore it then", cfg.Data, src.Done, src.Games)
-	}
-	prev, err := datasets.LoadManifest(storage.Join(cfg.Out, datasets.ManifestName(0, 1)))
-	switch {
-	case err == nil && prev.Complete:
-		return nil, fmt.Errorf("rescore: %s already holds a run: choose another output", cfg.Out)
-	case err == nil && !cfg.Resume:
-		return nil, fmt.Errorf("rescore: %s holds an unfinished rescoring (%d games): continue it with --resume, or choose another output", cfg.Out, prev.Done)
-	case err == nil && (prev.Rescored != cfg.Describe || prev.RunID != src.RunID):
-		return nil, fmt.Errorf("rescore: %s holds the rescoring of run %s by %s; this is of %s by %s", cfg.Out, prev.RunID, prev.Rescored, src.RunID, cfg.Describe)
-	case err != nil && cfg.Resume:
-		return nil, fmt.Errorf("rescore: nothing to resume in %s: %v", cfg.Out, err)
-	case err != nil:
-		prev = nil
-	}
-	files, err := datasets.RunFiles(cfg.Data)
-	if err != nil {
-		return nil, err
-	}
-	if src.Game != cfg.Game.Name {
-		return nil, fmt.Errorf("rescore: the run holds %s games, the judge judges %s", src.Game, cfg.Game.Name)
-	}
-	moveText := src.Format <= 2
-	workers := max(cfg.Workers, 1)
-	judges := make([]Judge, workers)
+	judges := make([]Judge, max(cfg.Workers, 1))
 	defer func() {
 		for _, j := range judges {
 			if j != nil {
@@ -165,134 +133,29 @@ func Run(cfg Config) (*Stats, error) {
 			return nil, errors.New("rescore: the judge does not know the value-keeping moves a policy target needs")
 		}
 	}
-	st := &Stats{}
-	var kept []datasets.FileInfo // an unfinished rescoring's complete parts
-	if prev != nil {
-		kept = prev.Files
-		st.Games, st.Rows = prev.Done, prev.Rows
-	}
-	skip := int(st.Games) // games already written, in input order
-	started := time.Now().UTC().Format(time.RFC3339)
-	if prev != nil && prev.Started != "" {
-		started = prev.Started
-	}
-	// manifest is the output run's manifest as it stands.
-	manifest := func(w *datasets.Writer, complete bool) *datasets.Manifest {
-		games := src.Done
-		if complete {
-			games = st.Games
-		}
-		return &datasets.Manifest{
-			Format: min(src.Format, 4), RunID: src.RunID, Game: src.Game, RulesVersion: src.RulesVersion,
-			Seed: src.Seed, WeightsVersion: src.WeightsVersion, WeightsHash: src.WeightsHash, Config: src.Config,
-			Shards: 1, Games: games, Done: st.Games, Complete: complete, Rows: st.Rows,
-			Started: started, Updated: time.Now().UTC().Format(time.RFC3339),
-			Files: append(append([]datasets.FileInfo(nil), kept...), w.Files()...), Rescored: cfg.Describe,
-		}
-	}
-	var w *datasets.Writer
-	w, err = datasets.NewWriter(datasets.WriterConfig{Dir: cfg.Out, Game: src.Game, MoveText: moveText, NoFull: src.Format <= 3,
-		FirstSeq: len(kept),
-		// Each complete part is listed at once: a stop keeps the games written.
-		OnFile: func(datasets.FileInfo) error { return datasets.WriteManifest(cfg.Out, manifest(w, false)) }})
-	if err != nil {
+	r := newRescoring(cfg, src, prev)
+	if err := r.openWriter(); err != nil {
 		return nil, err
 	}
-	var shift float64
-	rowsBefore := st.Rows // written before the stop a resume continues from
-	cfg.Progress.Record(progress.Event{Stage: "rescore", Done: st.Rows, Total: src.Rows, Start: true})
-	every := cmp.Or(cfg.CommitEvery, DefaultCommitEvery)
-	lastCommit := time.Now()
+	rowsBefore := r.st.Rows // written before the stop a resume continues from
+	cfg.Progress.Record(progress.Event{Stage: "rescore", Done: r.st.Rows, Total: src.Rows, Start: true})
+	r.lastCommit = time.Now()
 
 	ctx := cmp.Or[context.Context](cfg.Ctx, context.Background())
-	todo := make(chan *game, workers)
-	done := make(chan *game, workers)
+	todo := make(chan *game, len(judges))
+	done := make(chan *game, len(judges))
 	var wg sync.WaitGroup
 	for _, j := range judges {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for g := range todo {
-				if g.err = ctx.Err(); g.err != nil {
-					done <- g
-					continue
-				}
-				var mj MoveJudge
-				if cfg.PolicyTargets {
-					mj = j.(MoveJudge)
-				}
-				g.changed, g.shift, g.err = judgeGame(cfg.Game, j, mj, moveText, g.rows)
-				done <- g
-			}
+			r.judge(ctx, j, todo, done)
 		}()
 	}
-	// The writer: games in input order, held back until their turn.
 	writeErr := make(chan error, 1)
-	go func() {
-		var failed error
-		held := map[int]*game{}
-		next := skip
-		for g := range done {
-			held[g.seq] = g
-			for h := held[next]; h != nil; h = held[next] {
-				delete(held, next)
-				next++
-				if failed != nil {
-					continue
-				}
-				if h.err != nil {
-					failed = fmt.Errorf("game %d of %s: %w", h.rows[0].GameNumber, h.rows[0].RunID, h.err)
-					continue
-				}
-				if err := w.Write(h.rows); err != nil {
-					failed = err
-					continue
-				}
-				st.Games++
-				st.Rows += int64(len(h.rows))
-				st.ResultChanged += int64(h.changed)
-				shift += h.shift
-				cfg.Progress.Record(progress.Event{Stage: "rescore", Done: st.Rows, Total: src.Rows})
-				if time.Since(lastCommit) >= every {
-					if err := w.Rotate(); err != nil {
-						failed = err
-						continue
-					}
-					lastCommit = time.Now()
-				}
-			}
-		}
-		writeErr <- failed
-	}()
+	go func() { writeErr <- r.write(done) }()
 
-	var cur *game
-	seq := 0
-	var lastRun string
-	lastGame := int64(-1)
-	scanErr := datasets.Scan(files, nil, func(r *datasets.Row) error {
-		if cur == nil || r.GameNumber != lastGame || r.RunID != lastRun {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if cur != nil && cur.seq >= skip {
-				todo <- cur
-			}
-			cur = &game{seq: seq}
-			seq++
-			lastGame, lastRun = r.GameNumber, r.RunID
-		}
-		if cur.seq < skip {
-			return nil // written before the stop this run resumes from
-		}
-		if int(r.Ply) != len(cur.rows) {
-			return fmt.Errorf("game %d of %s: ply %d follows %d rows (a run's games must be whole)", r.GameNumber, r.RunID, r.Ply, len(cur.rows))
-		}
-		cur.rows = append(cur.rows, r.Clone())
-		return nil
-	})
-	if scanErr == nil && cur != nil && cur.seq >= skip {
-		todo <- cur
-	}
+	scanErr := r.scan(ctx, files, todo)
 	close(todo)
 	wg.Wait()
 	close(done)
@@ -300,22 +163,218 @@ func Run(cfg Config) (*Stats, error) {
 	if failed == nil {
 		failed = ctx.Err() // stopped while the last games were judged
 	}
+	st := r.st
 	cfg.Progress.Record(progress.Event{Stage: "rescore", Done: st.Rows, Total: src.Rows, End: true})
 	if err := errors.Join(scanErr, failed); err != nil {
-		w.Abort() // the part being written; the complete ones stay listed
+		r.w.Abort() // the part being written; the complete ones stay listed
 		return st, fmt.Errorf("rescore: %w", err)
 	}
 	// The last part, listed by OnFile as unfinished, then the whole run.
-	if err := w.Close(); err != nil {
+	if err := r.w.Close(); err != nil {
 		return nil, err
 	}
-	if err := datasets.WriteManifest(cfg.Out, manifest(w, true)); err != nil {
+	if err := datasets.WriteManifest(cfg.Out, r.manifest(true)); err != nil {
 		return nil, err
 	}
 	if judged := st.Rows - rowsBefore; judged > 0 {
-		st.MeanAbsShift = shift / float64(judged)
+		st.MeanAbsShift = r.shift / float64(judged)
 	}
 	return st, nil
+}
+
+// openRuns checks cfg and reads the manifest of the run to rescore (src),
+// that of the unfinished rescoring in cfg.Out that cfg.Resume continues
+// (prev; nil when there is none) and the list of src's files.
+func openRuns(cfg Config) (src, prev *datasets.Manifest, files []string, err error) {
+	if cfg.Game == nil || cfg.NewJudge == nil {
+		return nil, nil, nil, errors.New("rescore: no game or no judge")
+	}
+	if cfg.Out == "" {
+		return nil, nil, nil, errors.New("rescore: no output directory")
+	}
+	src, err = datasets.ReadManifest(cfg.Data)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if !src.Complete {
+		// Its missing games would be missing from a run marked finished.
+		return nil, nil, nil, fmt.Errorf("rescore: %s is an unfinished run (%d of %d games): finish it (taifu selfplay --resume) and rescore it then", cfg.Data, src.Done, src.Games)
+	}
+	prev, err = datasets.LoadManifest(storage.Join(cfg.Out, datasets.ManifestName(0, 1)))
+	switch {
+	case err == nil && prev.Complete:
+		return nil, nil, nil, fmt.Errorf("rescore: %s already holds a run: choose another output", cfg.Out)
+	case err == nil && !cfg.Resume:
+		return nil, nil, nil, fmt.Errorf("rescore: %s holds an unfinished rescoring (%d games): continue it with --resume, or choose another output", cfg.Out, prev.Done)
+	case err == nil && (prev.Rescored != cfg.Describe || prev.RunID != src.RunID):
+		return nil, nil, nil, fmt.Errorf("rescore: %s holds the rescoring of run %s by %s; this is of %s by %s", cfg.Out, prev.RunID, prev.Rescored, src.RunID, cfg.Describe)
+	case err != nil && cfg.Resume:
+		return nil, nil, nil, fmt.Errorf("rescore: nothing to resume in %s: %v", cfg.Out, err)
+	case err != nil:
+		prev = nil
+	}
+	files, err = datasets.RunFiles(cfg.Data)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if src.Game != cfg.Game.Name {
+		return nil, nil, nil, fmt.Errorf("rescore: the run holds %s games, the judge judges %s", src.Game, cfg.Game.Name)
+	}
+	return src, prev, files, nil
+}
+
+// rescoring is the state of one Run: the output run being written and what
+// it counts. Its fields past w are the writer goroutine's (write) until
+// the judges and the writer are done.
+type rescoring struct {
+	cfg      Config
+	src      *datasets.Manifest
+	moveText bool                // moves as text (input format 2 or older)
+	kept     []datasets.FileInfo // an unfinished rescoring's complete parts
+	skip     int                 // games already written, in input order
+	started  string
+	every    time.Duration // how often a part is completed
+
+	w          *datasets.Writer
+	st         *Stats
+	shift      float64 // sum of |root_value change|
+	lastCommit time.Time
+}
+
+// newRescoring starts the rescoring of src, going on from prev's when it
+// is not nil.
+func newRescoring(cfg Config, src, prev *datasets.Manifest) *rescoring {
+	r := &rescoring{cfg: cfg, src: src, moveText: src.Format <= 2, st: &Stats{},
+		every: cmp.Or(cfg.CommitEvery, DefaultCommitEvery)}
+	if prev != nil {
+		r.kept = prev.Files
+		r.st.Games, r.st.Rows = prev.Done, prev.Rows
+	}
+	r.skip = int(r.st.Games)
+	r.started = time.Now().UTC().Format(time.RFC3339)
+	if prev != nil && prev.Started != "" {
+		r.started = prev.Started
+	}
+	return r
+}
+
+// manifest is the output run's manifest as it stands.
+func (r *rescoring) manifest(complete bool) *datasets.Manifest {
+	src, st := r.src, r.st
+	games := src.Done
+	if complete {
+		games = st.Games
+	}
+	return &datasets.Manifest{
+		Format: min(src.Format, 4), RunID: src.RunID, Game: src.Game, RulesVersion: src.RulesVersion,
+		Seed: src.Seed, WeightsVersion: src.WeightsVersion, WeightsHash: src.WeightsHash, Config: src.Config,
+		Shards: 1, Games: games, Done: st.Games, Complete: complete, Rows: st.Rows,
+		Started: r.started, Updated: time.Now().UTC().Format(time.RFC3339),
+		Files: append(append([]datasets.FileInfo(nil), r.kept...), r.w.Files()...), Rescored: r.cfg.Describe,
+	}
+}
+
+// openWriter opens the output run's writer, which lists each part in the
+// manifest as soon as it is complete.
+func (r *rescoring) openWriter() error {
+	var err error
+	r.w, err = datasets.NewWriter(datasets.WriterConfig{Dir: r.cfg.Out, Game: r.src.Game, MoveText: r.moveText, NoFull: r.src.Format <= 3,
+		FirstSeq: len(r.kept),
+		// Each complete part is listed at once: a stop keeps the games written.
+		OnFile: func(datasets.FileInfo) error { return datasets.WriteManifest(r.cfg.Out, r.manifest(false)) }})
+	return err
+}
+
+// judge is one worker: it judges the games of todo with j and passes them
+// to done (with ctx's error, unjudged, once ctx is done).
+func (r *rescoring) judge(ctx context.Context, j Judge, todo <-chan *game, done chan<- *game) {
+	for g := range todo {
+		if g.err = ctx.Err(); g.err != nil {
+			done <- g
+			continue
+		}
+		var mj MoveJudge
+		if r.cfg.PolicyTargets {
+			mj = j.(MoveJudge)
+		}
+		g.changed, g.shift, g.err = judgeGame(r.cfg.Game, j, mj, r.moveText, g.rows)
+		done <- g
+	}
+}
+
+// write is the writer: it writes the judged games of done in input order,
+// holding each back until its turn, and returns the first error (the games
+// after it are drained, not written).
+func (r *rescoring) write(done <-chan *game) error {
+	var failed error
+	held := map[int]*game{}
+	next := r.skip
+	st := r.st
+	for g := range done {
+		held[g.seq] = g
+		for h := held[next]; h != nil; h = held[next] {
+			delete(held, next)
+			next++
+			if failed != nil {
+				continue
+			}
+			if h.err != nil {
+				failed = fmt.Errorf("game %d of %s: %w", h.rows[0].GameNumber, h.rows[0].RunID, h.err)
+				continue
+			}
+			if err := r.w.Write(h.rows); err != nil {
+				failed = err
+				continue
+			}
+			st.Games++
+			st.Rows += int64(len(h.rows))
+			st.ResultChanged += int64(h.changed)
+			r.shift += h.shift
+			r.cfg.Progress.Record(progress.Event{Stage: "rescore", Done: st.Rows, Total: r.src.Rows})
+			if time.Since(r.lastCommit) >= r.every {
+				if err := r.w.Rotate(); err != nil {
+					failed = err
+					continue
+				}
+				r.lastCommit = time.Now()
+			}
+		}
+	}
+	return failed
+}
+
+// scan reads the run's files and sends each game after the first r.skip,
+// whole, to todo; it stops at ctx's end or a game that is not whole.
+func (r *rescoring) scan(ctx context.Context, files []string, todo chan<- *game) error {
+	var cur *game
+	seq := 0
+	var lastRun string
+	lastGame := int64(-1)
+	scanErr := datasets.Scan(files, nil, func(row *datasets.Row) error {
+		if cur == nil || row.GameNumber != lastGame || row.RunID != lastRun {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if cur != nil && cur.seq >= r.skip {
+				todo <- cur
+			}
+			cur = &game{seq: seq}
+			seq++
+			lastGame, lastRun = row.GameNumber, row.RunID
+		}
+		if cur.seq < r.skip {
+			return nil // written before the stop this run resumes from
+		}
+		if int(row.Ply) != len(cur.rows) {
+			return fmt.Errorf("game %d of %s: ply %d follows %d rows (a run's games must be whole)", row.GameNumber, row.RunID, row.Ply, len(cur.rows))
+		}
+		cur.rows = append(cur.rows, row.Clone())
+		return nil
+	})
+	if scanErr == nil && cur != nil && cur.seq >= r.skip {
+		todo <- cur
+	}
+	return scanErr
 }
 
 // judgeGame replaces the value targets of one game's rows (and their

@@ -168,41 +168,59 @@ func (p *player) play(hard context.Context, n int64) *finished {
 			}
 			wouldResign[side] = true
 		}
-		row := datasets.Row{
-			RunID:          cfg.RunID,
-			Game:           g.Name,
-			RulesVersion:   g.RulesVersion,
-			GameNumber:     n,
-			Ply:            int32(st.Ply()),
-			SideToMove:     g.SideNames[side],
-			Position:       st.String(),
-			Board:          datasets.EncodeBoard(nil, st),
-			RootValue:      float32(res.Value),
-			Move:           g.MoveString(res.Move),
-			Policy:         make([]datasets.PolicyEntry, len(res.Policy)),
-			LegalMoves:     int32(len(p.moves)),
-			StaticEval:     float32(res.StaticEval),
-			WeightsVersion: p.weights.Version,
-			Full:           full,
-		}
-		// The policy is in move generation order, as p.moves (the root's
-		// children are its legal moves): one pass finds each move's index.
-		j := 0
-		for i, v := range res.Policy {
-			for j < len(p.moves) && !p.moves[j].Equal(v.Move) {
-				j++
-			}
-			if j == len(p.moves) {
-				return &finished{err: fmt.Errorf("game %d ply %d: the search's visited move %s is not a legal move in generation order (a bug: please report it with the run's seed)", n, st.Ply(), g.MoveString(v.Move))}
-			}
-			row.Policy[i] = datasets.PolicyEntry{Move: g.MoveString(v.Move), Visits: v.Visits, Index: int32(j)}
-			j++
+		row, err := p.row(n, st, &res, full)
+		if err != nil {
+			return &finished{err: err}
 		}
 		rows = append(rows, row)
 		search.Advance(st, res.Move)
 		st.Make(res.Move)
 	}
 
+	return p.finish(rows, out, term, mayResign, wouldResign, playouts)
+}
+
+// row is the data row of game n's position st, searched (res) fully or
+// not. Its outcome columns are set when the game ends (finish).
+func (p *player) row(n int64, st rules.State, res *mcts.Result, full bool) (datasets.Row, error) {
+	cfg, g := p.cfg, p.game
+	row := datasets.Row{
+		RunID:          cfg.RunID,
+		Game:           g.Name,
+		RulesVersion:   g.RulesVersion,
+		GameNumber:     n,
+		Ply:            int32(st.Ply()),
+		SideToMove:     g.SideNames[st.SideToMove()],
+		Position:       st.String(),
+		Board:          datasets.EncodeBoard(nil, st),
+		RootValue:      float32(res.Value),
+		Move:           g.MoveString(res.Move),
+		Policy:         make([]datasets.PolicyEntry, len(res.Policy)),
+		LegalMoves:     int32(len(p.moves)),
+		StaticEval:     float32(res.StaticEval),
+		WeightsVersion: p.weights.Version,
+		Full:           full,
+	}
+	// The policy is in move generation order, as p.moves (the root's
+	// children are its legal moves): one pass finds each move's index.
+	j := 0
+	for i, v := range res.Policy {
+		for j < len(p.moves) && !p.moves[j].Equal(v.Move) {
+			j++
+		}
+		if j == len(p.moves) {
+			return row, fmt.Errorf("game %d ply %d: the search's visited move %s is not a legal move in generation order (a bug: please report it with the run's seed)", n, st.Ply(), g.MoveString(v.Move))
+		}
+		row.Policy[i] = datasets.PolicyEntry{Move: g.MoveString(v.Move), Visits: v.Visits, Index: int32(j)}
+		j++
+	}
+	return row, nil
+}
+
+// finish is the game played as rows, ended with out by term: its
+// statistics, and each row's result and termination.
+func (p *player) finish(rows []datasets.Row, out rules.Outcome, term string, mayResign bool, wouldResign [2]bool, playouts int64) *finished {
+	g := p.game
 	f := &finished{rows: rows}
 	s := &f.stats
 	s.Games, s.Positions, s.Playouts = 1, int64(len(rows)), playouts

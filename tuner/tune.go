@@ -116,44 +116,9 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 		c.Fit.Frozen = Frozen(features.For(g).Names, c.Only)
 	}
 	lc := data.LoadConfig{Game: g, Lambda: c.Lambda, FastLambda: c.FastLambda, Quiet: c.Quiet, Weights: c.Start, MaxRows: c.MaxRows, Window: c.Window, Workers: c.Fit.Workers, Progress: c.Progress}
-	var (
-		d            *data.Dataset
-		ls           *data.LoadStats
-		train, valid []int32
-		res          *Result
-		err          error
-	)
-	if c.Stream {
-		res, ls, err = fitStream(c.Data, streamConfig{Load: lc, Validation: c.Validation}, w0, c.Fit)
-		if err != nil {
-			return nil, nil, err
-		}
-		logf("streamed %d positions of %d games from %d files per epoch (%d read, %d not quiet, %d resolved); train loss on the first 200000 training rows",
-			ls.Used, ls.Games, ls.Files, ls.Read, ls.NotQuiet, ls.Resolved)
-	} else {
-		d, ls, err = data.Load(c.Data, lc)
-		if err != nil {
-			return nil, nil, err
-		}
-		loadTime := time.Since(t0)
-		if d.Rows() == 0 {
-			return nil, nil, fmt.Errorf("no %s positions in %s (%d rows read)", g.Name, strings.Join(c.Data, " "), ls.Read)
-		}
-		train, valid = d.Split(c.Validation)
-		logf("loaded %d positions of %d games from %d files in %s (%d read, %d not quiet, %d resolved); %d train, %d validation",
-			ls.Used, ls.Games, ls.Files, loadTime.Round(time.Millisecond), ls.Read, ls.NotQuiet, ls.Resolved, len(train), len(valid))
-		if c.CheckGames {
-			if err := fewGamesError(countGames(d.Game, train), countGames(d.Game, valid), ls, c.MaxRows); err != nil {
-				return nil, nil, err
-			}
-		}
-		if len(train) == 0 {
-			return nil, nil, fmt.Errorf("no training rows after holding out %v of %d games", c.Validation, ls.Games)
-		}
-		res, err = Fit(d, train, valid, w0, c.Fit)
-		if err != nil {
-			return nil, nil, err
-		}
+	d, ls, train, valid, res, err := c.loadAndFit(lc, w0, t0, logf)
+	if err != nil {
+		return nil, nil, err
 	}
 	logf("K %.5f; train loss %.6f -> %.6f, validation loss %.6f -> %.6f; %d epochs (%s) in %s, %.0f positions/s per epoch",
 		res.K, res.TrainBefore, res.TrainAfter, res.ValidBefore, res.ValidAfter, res.Epochs, res.Status,
@@ -176,6 +141,84 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 	}
 
 	out := *c.Start
+	keepNet(&out, res, logf)
+	out.Version = c.Version
+	if out.Version == "" {
+		out.Version = fmt.Sprintf("%s-tuned-%s", g.Name, time.Now().UTC().Format("20060102-150405"))
+	}
+	prov := c.provenance(lc, ls, res, len(train), len(valid))
+	names := features.For(g).Names
+	if d != nil {
+		prov[ProvActivations] = MeasureActivations(g, names, d, train)
+		prov[ProvActivationRows] = len(train)
+	}
+	if c.Bootstrap > 0 {
+		if err := c.bootstrap(prov, names, d, train, valid, w0, res.K, logf); err != nil {
+			return nil, nil, err
+		}
+	}
+	out.Provenance = prov
+	switch c.LeafScale {
+	case "", "keep": // out is a copy of c.Start
+	case "k":
+		out.LeafScale = min(res.K, features.MaxLeafScale)
+	default: // "none" or a number, checked before the fit
+		out.LeafScale = fixedScale
+	}
+	// Compile fills Vec from Terms (and validates), so Terms come first.
+	out.Terms = make(map[string]float64, len(res.W))
+	for i, name := range features.For(g).Names {
+		out.Terms[name] = res.W[i]
+	}
+	if err := out.Compile(g); err != nil {
+		return nil, nil, err
+	}
+	return &out, res, nil
+}
+
+// loadAndFit fits c's weights from w0 on c.Data loaded with lc (t0: when
+// the job started), streamed or loaded whole: d, train and valid are nil
+// when streamed.
+func (c *TuneConfig) loadAndFit(lc data.LoadConfig, w0 []float64, t0 time.Time, logf func(string, ...any)) (d *data.Dataset, ls *data.LoadStats, train, valid []int32, res *Result, err error) {
+	g := c.Game
+	if c.Stream {
+		res, ls, err = fitStream(c.Data, streamConfig{Load: lc, Validation: c.Validation}, w0, c.Fit)
+		if err != nil {
+			return nil, nil, nil, nil, nil, err
+		}
+		logf("streamed %d positions of %d games from %d files per epoch (%d read, %d not quiet, %d resolved); train loss on the first 200000 training rows",
+			ls.Used, ls.Games, ls.Files, ls.Read, ls.NotQuiet, ls.Resolved)
+	} else {
+		d, ls, err = data.Load(c.Data, lc)
+		if err != nil {
+			return nil, nil, nil, nil, nil, err
+		}
+		loadTime := time.Since(t0)
+		if d.Rows() == 0 {
+			return nil, nil, nil, nil, nil, fmt.Errorf("no %s positions in %s (%d rows read)", g.Name, strings.Join(c.Data, " "), ls.Read)
+		}
+		train, valid = d.Split(c.Validation)
+		logf("loaded %d positions of %d games from %d files in %s (%d read, %d not quiet, %d resolved); %d train, %d validation",
+			ls.Used, ls.Games, ls.Files, loadTime.Round(time.Millisecond), ls.Read, ls.NotQuiet, ls.Resolved, len(train), len(valid))
+		if c.CheckGames {
+			if err := fewGamesError(countGames(d.Game, train), countGames(d.Game, valid), ls, c.MaxRows); err != nil {
+				return nil, nil, nil, nil, nil, err
+			}
+		}
+		if len(train) == 0 {
+			return nil, nil, nil, nil, nil, fmt.Errorf("no training rows after holding out %v of %d games", c.Validation, ls.Games)
+		}
+		res, err = Fit(d, train, valid, w0, c.Fit)
+		if err != nil {
+			return nil, nil, nil, nil, nil, err
+		}
+	}
+	return d, ls, train, valid, res, nil
+}
+
+// keepNet keeps out's value network when the fit kept the linear terms it
+// was fitted to, and drops it otherwise.
+func keepNet(out *features.Weights, res *Result, logf func(string, ...any)) {
 	switch {
 	case out.Net == nil:
 	case res.KeptStart:
@@ -189,10 +232,12 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 		out.Net = nil
 		logf("the starting weights' value network is dropped: it was fitted to their linear terms (--value-net %d refits one; on a short run the weights without it are likely weaker than the start, which the match says)", hidden)
 	}
-	out.Version = c.Version
-	if out.Version == "" {
-		out.Version = fmt.Sprintf("%s-tuned-%s", g.Name, time.Now().UTC().Format("20060102-150405"))
-	}
+}
+
+// provenance is the written weights' provenance but for the activations
+// and bootstrap: the data, rows (trainRows and validRows: 0 when
+// streamed), losses, K and settings of the fit res.
+func (c *TuneConfig) provenance(lc data.LoadConfig, ls *data.LoadStats, res *Result, trainRows, validRows int) map[string]any {
 	prov := map[string]any{
 		"tool":            "taifu tune",
 		"date":            time.Now().UTC().Format(time.RFC3339),
@@ -203,8 +248,8 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 		"rows_not_quiet":  ls.NotQuiet,
 		"rows_resolved":   ls.Resolved,
 		"games":           ls.Games,
-		"train_rows":      len(train), // 0 when streamed
-		"validation_rows": len(valid),
+		"train_rows":      trainRows, // 0 when streamed
+		"validation_rows": validRows,
 		"streamed":        c.Stream,
 		"truncated":       ls.Truncated,
 		ProvStartWeights:  map[string]any{"version": c.Start.Version, "hash": c.Start.Hash()},
@@ -229,45 +274,28 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 		prov["rescored"] = r
 	}
 	prov["git_commit"] = buildCommit(debug.ReadBuildInfo)
-	names := features.For(g).Names
-	if d != nil {
-		prov[ProvActivations] = MeasureActivations(g, names, d, train)
-		prov[ProvActivationRows] = len(train)
+	return prov
+}
+
+// bootstrap adds to prov the intervals of c.Bootstrap samples of the fit
+// at k, and what they are.
+func (c *TuneConfig) bootstrap(prov map[string]any, names []string, d *data.Dataset, train, valid []int32, w0 []float64, k float64, logf func(string, ...any)) error {
+	t1 := time.Now()
+	samples, err := BootstrapWorth(c.Game, names, d, train, valid, w0, k, c.Fit, c.Bootstrap, c.Seed)
+	if err != nil {
+		return err
 	}
-	if c.Bootstrap > 0 {
-		t1 := time.Now()
-		samples, err := BootstrapWorth(g, names, d, train, valid, w0, res.K, c.Fit, c.Bootstrap, c.Seed)
-		if err != nil {
-			return nil, nil, err
-		}
-		unit, _ := g.Unit() // 0 (token "") for none
-		unitTok := g.Kinds[unit].Token
-		prov[ProvIntervals] = WorthIntervals(g, names, samples, c.Confidence)
-		prov[ProvWorth] = WorthDefinition
-		prov[ProvBootstrap] = map[string]any{
-			"samples": c.Bootstrap, "confidence": c.Confidence, "seed": c.Seed, "unit": unitTok,
-			"method":  "games of the training set resampled with replacement, each refitted as the fit was (from the starting weights, same settings and early stopping, at the fitted K); percentile intervals of each piece's whole worth (its βs measured on the same resample) divided by the unit piece's whole worth in the same sample",
-			"seconds": time.Since(t1).Seconds(),
-		}
-		logf("bootstrap: %d samples in %s", c.Bootstrap, time.Since(t1).Round(time.Millisecond))
+	unit, _ := c.Game.Unit() // 0 (token "") for none
+	unitTok := c.Game.Kinds[unit].Token
+	prov[ProvIntervals] = WorthIntervals(c.Game, names, samples, c.Confidence)
+	prov[ProvWorth] = WorthDefinition
+	prov[ProvBootstrap] = map[string]any{
+		"samples": c.Bootstrap, "confidence": c.Confidence, "seed": c.Seed, "unit": unitTok,
+		"method":  "games of the training set resampled with replacement, each refitted as the fit was (from the starting weights, same settings and early stopping, at the fitted K); percentile intervals of each piece's whole worth (its βs measured on the same resample) divided by the unit piece's whole worth in the same sample",
+		"seconds": time.Since(t1).Seconds(),
 	}
-	out.Provenance = prov
-	switch c.LeafScale {
-	case "", "keep": // out is a copy of c.Start
-	case "k":
-		out.LeafScale = min(res.K, features.MaxLeafScale)
-	default: // "none" or a number, checked before the fit
-		out.LeafScale = fixedScale
-	}
-	// Compile fills Vec from Terms (and validates), so Terms come first.
-	out.Terms = make(map[string]float64, len(res.W))
-	for i, name := range features.For(g).Names {
-		out.Terms[name] = res.W[i]
-	}
-	if err := out.Compile(g); err != nil {
-		return nil, nil, err
-	}
-	return &out, res, nil
+	logf("bootstrap: %d samples in %s", c.Bootstrap, time.Since(t1).Round(time.Millisecond))
+	return nil
 }
 
 // SmallFitShare: a fit on fewer than 1/SmallFitShare of the games the

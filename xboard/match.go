@@ -1,26 +1,17 @@
 package xboard
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"math"
 	"math/rand/v2"
-	"os"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"taifu/arena"
-	"taifu/internal/atomicfile"
-	"taifu/internal/seal"
 	"taifu/mcts"
 	"taifu/progress"
-	"taifu/records/pgn"
 	"taifu/rules"
 )
 
@@ -116,27 +107,6 @@ type Setup struct {
 	MaxPlies     int     `json:"max_plies"`
 }
 
-// resultsFile is what Results holds.
-type resultsFile struct {
-	Variant      string  `json:"variant"`
-	MoveTime     float64 `json:"move_time_s"`
-	TimeMargin   float64 `json:"time_margin_s"`
-	Level        string  `json:"level,omitempty"` // clocks (MatchConfig.Level); "": st, MoveTime a move
-	OpeningPlies int     `json:"opening_plies"`
-	Seed         uint64  `json:"seed"`
-	// MaxPlies is the ply cap the games were played with (0 in files
-	// written before it was recorded: the cap is then not checked).
-	MaxPlies int    `json:"max_plies,omitempty"`
-	A        string `json:"a"`
-	B        string `json:"b"`
-	// Setup is the match's setup (nil in files written before it was
-	// recorded: their settings above are checked).
-	Setup *Setup      `json:"setup,omitempty"`
-	Games []MatchGame `json:"games"`
-
-	unsealed bool // read without a seal (readResults)
-}
-
 // PlayMatch plays the games from c.FirstGame to c.Games not yet in
 // c.Results, until c.SPRT decides, and returns the report of all the games
 // the file holds. The opening of a pair depends on the seed and the pair's
@@ -151,50 +121,12 @@ func PlayMatch(ctx context.Context, c MatchConfig) (*MatchReport, error) {
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("match: %w", err)
 	}
-	if c.Games%2 == 1 {
-		c.Games++
-	}
-	c.FirstGame -= c.FirstGame % 2
-	if c.MaxPlies <= 0 {
-		c.MaxPlies = 600
-	}
-	if c.Grace <= 0 {
-		c.Grace = 30 * time.Second
-	}
-	d := dialectOf(c.Game)
-	rf := resultsFile{Variant: d.Variant, MoveTime: c.MoveTime.Seconds(), TimeMargin: c.TimeMargin.Seconds(), OpeningPlies: c.OpeningPlies, Seed: c.Seed, MaxPlies: c.MaxPlies}
-	if c.Level != (Level{}) {
-		c.MoveTime = c.Level.MeanMove()
-		rf.MoveTime, rf.Level = c.MoveTime.Seconds(), c.Level.String()
-	}
-	setup := c.Setup
-	setup.Games, setup.MoveTime, setup.TimeMargin, setup.Level, setup.OpeningPlies, setup.Seed, setup.MaxPlies = c.Games, rf.MoveTime, rf.TimeMargin, rf.Level, rf.OpeningPlies, rf.Seed, rf.MaxPlies
-	rf.Setup = &setup
+	rf := c.settle()
 	if c.Results != "" {
-		old, err := readResults(c.Results, c.Game)
-		if err == nil && old.unsealed {
-			c.Progress.Logf("engine match", "warning: %s", seal.Unsealed(c.Results))
-		}
-		switch {
-		case err == nil && !sameVariant(old.Variant, rf.Variant):
-			return nil, fmt.Errorf("cannot resume %s: variant is %s here but %s in the match being resumed", c.Results, rf.Variant, old.Variant)
-		case err == nil && old.Setup != nil:
-			if err := arena.SameSettings(setup, *old.Setup); err != nil {
-				return nil, fmt.Errorf("cannot resume %s: %v", c.Results, err)
-			}
-			rf.Games, rf.A, rf.B = old.Games, old.A, old.B
-		case err == nil:
-			if old.MoveTime != rf.MoveTime || old.TimeMargin != rf.TimeMargin || old.Level != rf.Level || old.OpeningPlies != rf.OpeningPlies || old.Seed != rf.Seed || (old.MaxPlies != 0 && old.MaxPlies != rf.MaxPlies) {
-				return nil, fmt.Errorf("results file %s holds another match (%s, %gs + %gs margin, %d opening plies, seed %d, max plies %d)", c.Results, old.Variant, old.MoveTime, old.TimeMargin, old.OpeningPlies, old.Seed, old.MaxPlies)
-			}
-			// Written before the setup was recorded: the settings above are
-			// all it says; its setup is recorded from now on.
-			rf.Games, rf.A, rf.B = old.Games, old.A, old.B
-		case !errors.Is(err, os.ErrNotExist):
+		if err := c.resume(&rf); err != nil {
 			return nil, err
 		}
 	}
-
 	done := map[int]bool{}
 	for _, g := range rf.Games {
 		done[g.Index] = true
@@ -224,14 +156,8 @@ func PlayMatch(ctx context.Context, c MatchConfig) (*MatchReport, error) {
 		return nil, fmt.Errorf("results file %s: %v", c.Results, err)
 	}
 	defer report(false, true)
-	var eng [2]*Client // A, B
-	defer func() {
-		for _, e := range eng {
-			if e != nil {
-				e.Close()
-			}
-		}
-	}()
+	var eng engines // A, B
+	defer eng.close()
 	stopped := func() (*MatchReport, error) {
 		r, err := c.report(&rf)
 		if err != nil {
@@ -252,25 +178,13 @@ func PlayMatch(ctx context.Context, c MatchConfig) (*MatchReport, error) {
 			}
 			break
 		}
-		for k, start := range []func() (*Client, error){c.A, c.B} {
-			if eng[k] == nil {
-				e, err := start()
-				if err != nil {
-					return nil, err
-				}
-				e.stop = ctx.Done()
-				if err := e.Init(); err != nil {
-					e.Close()
-					if ctx.Err() != nil {
-						return stopped()
-					}
-					return nil, fmt.Errorf("engine %s: %v", e.Name, err)
-				}
-				eng[k] = e
-			}
+		if stop, err := eng.start(ctx, c.A, c.B); err != nil {
+			return nil, err
+		} else if stop {
+			return stopped()
 		}
 		rf.A, rf.B = eng[0].Name, eng[1].Name
-		g, hung, err := c.playGame(i, eng)
+		g, hung, err := c.playGame(i, [2]*Client(eng))
 		if ctx.Err() != nil {
 			// Stopped during the game: whatever it reached, it is not
 			// recorded (a disagreement or loss on time it may show is the
@@ -279,10 +193,7 @@ func PlayMatch(ctx context.Context, c MatchConfig) (*MatchReport, error) {
 		}
 		if err != nil || hung {
 			// An engine died or hung: restart both for the next game.
-			for k := range eng {
-				eng[k].Close()
-				eng[k] = nil
-			}
+			eng.close()
 		}
 		if err != nil {
 			return nil, fmt.Errorf("game %d: %v", i+1, err)
@@ -297,6 +208,32 @@ func PlayMatch(ctx context.Context, c MatchConfig) (*MatchReport, error) {
 		}
 	}
 	return c.report(&rf)
+}
+
+// settle fills in c's defaults (games rounded to pairs, the ply cap, the
+// grace, a Level's MoveTime) and returns the results file of no game with
+// c's settings and setup.
+func (c *MatchConfig) settle() resultsFile {
+	if c.Games%2 == 1 {
+		c.Games++
+	}
+	c.FirstGame -= c.FirstGame % 2
+	if c.MaxPlies <= 0 {
+		c.MaxPlies = 600
+	}
+	if c.Grace <= 0 {
+		c.Grace = 30 * time.Second
+	}
+	d := dialectOf(c.Game)
+	rf := resultsFile{Variant: d.Variant, MoveTime: c.MoveTime.Seconds(), TimeMargin: c.TimeMargin.Seconds(), OpeningPlies: c.OpeningPlies, Seed: c.Seed, MaxPlies: c.MaxPlies}
+	if c.Level != (Level{}) {
+		c.MoveTime = c.Level.MeanMove()
+		rf.MoveTime, rf.Level = c.MoveTime.Seconds(), c.Level.String()
+	}
+	setup := c.Setup
+	setup.Games, setup.MoveTime, setup.TimeMargin, setup.Level, setup.OpeningPlies, setup.Seed, setup.MaxPlies = c.Games, rf.MoveTime, rf.TimeMargin, rf.Level, rf.OpeningPlies, rf.Seed, rf.MaxPlies
+	rf.Setup = &setup
+	return rf
 }
 
 // decided reports whether the SPRT has decided on rf's games (false
@@ -340,23 +277,8 @@ func (c *MatchConfig) playGame(i int, eng [2]*Client) (g MatchGame, hung bool, e
 	}
 	st := c.Game.Start()
 	clocked := c.Level != (Level{})
-	for _, e := range eng {
-		e.Send("force")
-		e.Send("new")
-		if d.Variant != "normal" { // the protocol's chess: "new" alone
-			e.Send("variant " + d.Variant)
-		}
-		if clocked {
-			e.Send("level " + c.Level.String())
-		} else {
-			e.Send("st " + trimFloat(c.MoveTime.Seconds()))
-		}
-		e.Send("post")
-		e.Send("force")
-		// Drain what the last game left (a result, a late move).
-		if err := e.drain(30 * time.Second); err != nil {
-			return g, false, fmt.Errorf("%s: %v", e.Name, err)
-		}
+	if err := c.newGame(eng, d.Variant); err != nil {
+		return g, false, err
 	}
 	for _, m := range c.opening(g.Pair) {
 		text := d.Move(m)
@@ -538,218 +460,6 @@ func trimFloat(v float64) string {
 	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.3f", v), "0"), ".")
 }
 
-func (c *MatchConfig) save(rf *resultsFile) error {
-	if c.Results != "" {
-		data, err := seal.Marshal(rf) // sealed as run manifests are
-		if err != nil {
-			return err
-		}
-		if err := atomicfile.WriteFile(c.Results, data); err != nil {
-			return err
-		}
-	}
-	if c.PGN != "" {
-		var buf bytes.Buffer
-		if err := WritePGN(&buf, rf.Variant, rf.A, rf.B, rf.Games); err != nil {
-			return err
-		}
-		return atomicfile.WriteFile(c.PGN, buf.Bytes())
-	}
-	return nil
-}
-
-// WritePGN writes games as PGN (through package pgn, taifu's one PGN
-// writer): the Seven Tag Roster with White the engine moving first
-// (XBoard's "white" is the first player), Round "pair.game", then Variant
-// and Termination; the movetext in XBoard move text, "{opening}" after the
-// random opening and the way the game ended (or the disagreement) before
-// the result.
-func WritePGN(w io.Writer, variant, a, b string, games []MatchGame) error {
-	for _, g := range games {
-		white, black := a, b
-		if !g.AFirst {
-			white, black = b, a
-		}
-		reason := g.Reason
-		if g.Disagreement != "" {
-			reason = g.Disagreement
-		}
-		p := &pgn.Game{Result: g.Result, Final: reason, Tags: []pgn.Tag{
-			{Name: "Event", Value: "taifu match"},
-			{Name: "Site", Value: "taifu xboard"},
-			{Name: "Date", Value: "????.??.??"},
-			{Name: "Round", Value: strconv.Itoa(g.Pair+1) + "." + strconv.Itoa(g.Index%2+1)},
-			{Name: "White", Value: white},
-			{Name: "Black", Value: black},
-			{Name: "Result", Value: g.Result},
-			{Name: "Variant", Value: variant},
-			{Name: "Termination", Value: reason},
-		}}
-		for j, m := range g.Moves {
-			mv := pgn.Move{Text: m}
-			if j == g.OpeningPlies-1 {
-				mv.Comment = "opening"
-			}
-			p.Moves = append(p.Moves, mv)
-		}
-		if err := pgn.Write(w, p); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// readResults reads and checks a results file of game g: its seal
-// (internal/seal; a file without one, of an older taifu, is read with
-// rf.unsealed set) and its games (checkResults).
-func readResults(path string, g *rules.Game) (*resultsFile, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	sealed, err := seal.Check(data)
-	if err != nil {
-		return nil, fmt.Errorf("results file %s: %v", path, err)
-	}
-	rf := resultsFile{unsealed: !sealed}
-	if err := json.Unmarshal(data, &rf); err != nil {
-		return nil, fmt.Errorf("results file %s: %s", path, jsonProblem(data, err))
-	}
-	if g == nil {
-		if g, err = gameByVariant(rf.Variant); err != nil {
-			return nil, fmt.Errorf("results file %s: %v", path, err)
-		}
-	}
-	if err := checkResults(&rf, g); err != nil {
-		return nil, fmt.Errorf("results file %s: %v", path, err)
-	}
-	return &rf, nil
-}
-
-// checkResults checks a results file as strictly as a manifest: its
-// settings are in range, and every game replays with the rules: its index
-// is in range and unique, its pair and colours follow from the index, its
-// opening is the one the seed gives the pair, every move is legal, and its
-// result, termination and A's score are the ones its moves and the engines'
-// names imply.
-func checkResults(rf *resultsFile, g *rules.Game) error {
-	d := dialectOf(g)
-	switch {
-	case !sameVariant(rf.Variant, d.Variant):
-		return fmt.Errorf("variant %q: want %q", clip(rf.Variant), d.Variant)
-	case !(rf.MoveTime > 0) || math.IsInf(rf.MoveTime, 0):
-		return fmt.Errorf("move_time_s %v: want a positive number", rf.MoveTime)
-	case !(rf.TimeMargin >= 0) || math.IsInf(rf.TimeMargin, 0):
-		return fmt.Errorf("time_margin_s %v: want 0 or more", rf.TimeMargin)
-	case rf.Level != "" && !validLevel(rf.Level):
-		return fmt.Errorf("level %q: want xboard's \"MOVES BASE INC\" with some time", clip(rf.Level))
-	case rf.OpeningPlies < 0 || rf.OpeningPlies > 10000:
-		return fmt.Errorf("opening_plies %d: want 0 to 10000", rf.OpeningPlies)
-	case rf.MaxPlies < 0:
-		return fmt.Errorf("max_plies %d: want 0 or more", rf.MaxPlies)
-	case len(rf.Games) > 0 && (rf.A == "" || rf.B == ""):
-		return errors.New("games without the engines' names (a, b)")
-	case rf.Setup != nil && (rf.Setup.MoveTime != rf.MoveTime || rf.Setup.TimeMargin != rf.TimeMargin || rf.Setup.Level != rf.Level || rf.Setup.OpeningPlies != rf.OpeningPlies || rf.Setup.Seed != rf.Seed || rf.Setup.MaxPlies != rf.MaxPlies):
-		return errors.New("setup: its time control, opening plies, seed or max plies differ from the file's")
-	case rf.Setup != nil && (rf.Setup.Games < 2 || rf.Setup.Games > MaxGames):
-		return fmt.Errorf("setup: games %d: want 2 to %d", rf.Setup.Games, MaxGames)
-	}
-	c := MatchConfig{Game: g, Seed: rf.Seed, OpeningPlies: rf.OpeningPlies, MaxPlies: rf.MaxPlies}
-	seen := map[int]bool{}
-	for i := range rf.Games {
-		m := &rf.Games[i]
-		if err := c.checkGame(d, rf, m); err != nil {
-			return fmt.Errorf("game record %d (index %d): %v", i, m.Index, err)
-		}
-		if seen[m.Index] {
-			return fmt.Errorf("game record %d: index %d appears twice", i, m.Index)
-		}
-		seen[m.Index] = true
-	}
-	return nil
-}
-
-// checkGame checks one game of rf (see checkResults).
-func (c *MatchConfig) checkGame(d *rules.XBoardDialect, rf *resultsFile, m *MatchGame) error {
-	switch {
-	case m.Index < 0 || m.Index >= MaxGames:
-		return fmt.Errorf("index %d: want 0 to %d", m.Index, MaxGames-1)
-	case m.Pair != m.Index/2 || m.AFirst != (m.Index%2 == 0):
-		return fmt.Errorf("pair %d, a_first %v: game %d is pair %d with A first %v", m.Pair, m.AFirst, m.Index, m.Index/2, m.Index%2 == 0)
-	case m.MaxMoveMS[0] < 0 || m.MaxMoveMS[1] < 0:
-		return fmt.Errorf("max_move_ms %v: want 0 or more", m.MaxMoveMS)
-	case m.ThinkMS[0] < 0 || m.ThinkMS[1] < 0:
-		return fmt.Errorf("think_ms %v: want 0 or more", m.ThinkMS)
-	case m.OpeningPlies < 0 || m.OpeningPlies > len(m.Moves):
-		return fmt.Errorf("opening_plies %d of %d moves", m.OpeningPlies, len(m.Moves))
-	}
-	open := c.opening(m.Pair)
-	if len(open) != m.OpeningPlies {
-		return fmt.Errorf("opening of %d plies: the seed gives pair %d %d", m.OpeningPlies, m.Pair, len(open))
-	}
-	st := c.Game.Start()
-	for j, text := range m.Moves {
-		if j < len(open) && text != d.Move(open[j]) {
-			return fmt.Errorf("opening move %d %q: the seed gives %q", j+1, clip(text), d.Move(open[j]))
-		}
-		if rules.Status(st, nil).Ended {
-			return fmt.Errorf("move %d %q after the end of the game", j+1, clip(text))
-		}
-		mv, err := parseWireMove(d, st, text)
-		if err != nil {
-			return fmt.Errorf("move %d %q: %v", j+1, clip(text), err)
-		}
-		st.Make(mv)
-	}
-	if want := scoreA(m.Result, m.AFirst); m.ScoreA != want {
-		return fmt.Errorf("score_a %v: result %s gives A %v", m.ScoreA, clip(m.Result), want)
-	}
-	if m.Disagreement != "" || m.Result == "*" {
-		if m.Disagreement == "" || m.Result != "*" || m.Reason != "disagreement" {
-			return fmt.Errorf("result %q, reason %q, disagreement %q: a disagreement has result * and reason disagreement", clip(m.Result), clip(m.Reason), clip(m.Disagreement))
-		}
-		return nil
-	}
-	o := rules.Status(st, nil)
-	if o.Ended {
-		if m.Result != ResultText(o) || m.Reason != o.Reason {
-			return fmt.Errorf("result %s (%s): the moves end the game %s (%s)", clip(m.Result), clip(m.Reason), ResultText(o), o.Reason)
-		}
-		return nil
-	}
-	mover := st.SideToMove()
-	name := [2]string{rf.A, rf.B}
-	moverName := name[0]
-	if (mover == rules.First) != m.AFirst {
-		moverName = name[1]
-	}
-	switch {
-	case m.Reason == "ply cap":
-		if m.Result != "1/2-1/2" || (c.MaxPlies > 0 && len(m.Moves) != c.MaxPlies) {
-			return fmt.Errorf("result %s by the ply cap after %d plies: the cap draws at max_plies %d", clip(m.Result), len(m.Moves), c.MaxPlies)
-		}
-	case m.Reason == moverName+" resigns":
-		if m.Result != winText(mover.Other()) {
-			return fmt.Errorf("result %s: %s resigned, so %s", clip(m.Result), clip(moverName), winText(mover.Other()))
-		}
-	case strings.HasPrefix(m.Reason, name[0]+" loses on time"), strings.HasPrefix(m.Reason, name[1]+" loses on time"):
-		loser := 1
-		if strings.HasPrefix(m.Reason, name[0]+" loses on time") {
-			loser = 0
-		}
-		side := [2]int{0, 1}
-		if !m.AFirst {
-			side = [2]int{1, 0}
-		}
-		if want := c.loses(loser, side); m.Result != want {
-			return fmt.Errorf("result %s: %s lost on time, so %s", clip(m.Result), clip(name[loser]), want)
-		}
-	default:
-		return fmt.Errorf("result %s (%s): the moves reach a position where the game goes on, and %q is no way for it to end there", clip(m.Result), clip(m.Reason), clip(m.Reason))
-	}
-	return nil
-}
-
 // report sums up rf's games with arena's report: a pair with both games
 // scored counts in the pentanomial (Elo and the SPRT); a scored game whose
 // partner is a disagreement (or not played yet) counts in W/D/L and the
@@ -831,61 +541,4 @@ func (r *MatchReport) String() string {
 		fmt.Fprintf(&sb, "\n%s", d)
 	}
 	return sb.String()
-}
-
-// PoolResults reads the results files of engine matches between the same
-// two engines at the same time control and opening length (the runs of a
-// match split with FirstGame, or matches on other seeds) and sums them up as
-// one match: a pair is a pair of one seed, so pairs of different seeds are
-// counted apart. Every file is checked as PlayMatch checks the one it
-// resumes. A game found in two files is an error. The report's Played games
-// keep their files' order; their Pair numbers are renumbered across the
-// files.
-func PoolResults(paths []string, sprt *arena.SPRT) (*MatchReport, error) {
-	if len(paths) == 0 {
-		return nil, errors.New("pool: no results file")
-	}
-	var all resultsFile
-	type gameKey struct {
-		seed  uint64
-		index int
-	}
-	holder := map[gameKey]string{}
-	pairNo := map[gameKey]int{} // (seed, pair) -> pooled pair number
-	for i, p := range paths {
-		rf, err := readResults(p, nil)
-		if err != nil {
-			return nil, err
-		}
-		if i == 0 {
-			all = *rf
-			all.Games = nil
-		} else if !sameVariant(rf.Variant, all.Variant) || rf.MoveTime != all.MoveTime || rf.TimeMargin != all.TimeMargin || rf.Level != all.Level || rf.OpeningPlies != all.OpeningPlies || rf.A != all.A || rf.B != all.B {
-			return nil, fmt.Errorf("results file %s holds another match than %s (%s vs %s, %s, %gs + %gs margin, %d opening plies)", p, paths[0], rf.A, rf.B, rf.Variant, rf.MoveTime, rf.TimeMargin, rf.OpeningPlies)
-		}
-		for _, g := range rf.Games {
-			k := gameKey{rf.Seed, g.Index}
-			if prev, ok := holder[k]; ok {
-				return nil, fmt.Errorf("results files %s and %s both hold game %d of seed %d", prev, p, g.Index+1, rf.Seed)
-			}
-			holder[k] = p
-			pk := gameKey{rf.Seed, g.Pair}
-			n, ok := pairNo[pk]
-			if !ok {
-				n = len(pairNo)
-				pairNo[pk] = n
-			}
-			g.Pair = n
-			all.Games = append(all.Games, g)
-		}
-	}
-	c := MatchConfig{SPRT: sprt}
-	return c.report(&all)
-}
-
-// validLevel reports whether text is a level ParseLevel reads, with some
-// time on the clock.
-func validLevel(text string) bool {
-	l, err := ParseLevel(text)
-	return err == nil && l.Timed()
 }

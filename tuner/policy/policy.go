@@ -215,39 +215,9 @@ func Fit(cfg Config) (*features.Policy, *Report, error) {
 	}
 	l2 = max(l2, 0)
 	rep.L2 = l2
-	w0 := Start(g)
-	if cfg.From != nil {
-		if len(cfg.From) != len(w0) {
-			return nil, nil, fmt.Errorf("policy fit: the starting policy has %d weights, %s's move features %d", len(cfg.From), g.Name, len(w0))
-		}
-		w0 = cfg.From
-	}
-	hand := Start(g)
-	nfeat := len(w0)
-	if cfg.Hidden < 0 || cfg.Hidden > features.MaxHiddenUnits {
-		return nil, nil, fmt.Errorf("policy fit: %d hidden units, want 0 to %d", cfg.Hidden, features.MaxHiddenUnits)
-	}
-	if cfg.Hidden > 0 {
-		_, _, _, n := hiddenLayout(nfeat, cfg.Hidden)
-		if n > len(wideVec{}) {
-			return nil, nil, fmt.Errorf("policy fit: %d hidden units over %s's %d move features make %d weights, more than the fit holds (%d)", cfg.Hidden, g.Name, nfeat, n, len(wideVec{}))
-		}
-		rs.units = cfg.Hidden
-		w0 = append(append([]float64(nil), w0...), make([]float64, n-nfeat)...)
-		if sh := startHidden(&cfg); sh != nil {
-			putHidden(w0, nfeat, sh)
-		} else {
-			u, b, _, _ := hiddenLayout(nfeat, cfg.Hidden)
-			rng := rand.New(rand.NewPCG(0x706f6c, uint64(cfg.Hidden)))
-			for i := u; i < b; i++ {
-				w0[i] = 0.1 * rng.NormFloat64()
-			}
-		}
-		hand = append(hand, make([]float64, n-nfeat)...)
-	}
-	from := "hand prior"
-	if cfg.From != nil {
-		from = "starting policy"
+	w0, hand, nfeat, err := startWeights(&cfg, rs, g)
+	if err != nil {
+		return nil, nil, err
 	}
 	nt := float64(rs.train)
 	// The loss and its gradient come from one pass over the rows; gonum
@@ -316,16 +286,65 @@ func Fit(cfg Config) (*features.Policy, *Report, error) {
 			return nil, nil, fmt.Errorf("policy fit: diverged (a weight %v)", v)
 		}
 	}
-	if _, rep.Uniform, err = rs.scores(make([]float64, len(w))); err != nil {
+	if err := rs.report(rep, cfg.Weights.Policy, cfg.Weights.Version, w, hand, nfeat); err != nil {
 		return nil, nil, err
+	}
+	return policyOf(&cfg, rs, rep, w, nfeat), rep, nil
+}
+
+// startWeights returns the fit's starting weights (cfg.From or the hand
+// prior, then a hidden layer's when cfg.Hidden > 0: the starting policy's
+// or small random ones) and the hand prior's, laid out alike, and the
+// number of move features nfeat; it sets rs.units to the layer's units.
+func startWeights(cfg *Config, rs *rowSet, g *rules.Game) (w0, hand []float64, nfeat int, err error) {
+	w0 = Start(g)
+	if cfg.From != nil {
+		if len(cfg.From) != len(w0) {
+			return nil, nil, 0, fmt.Errorf("policy fit: the starting policy has %d weights, %s's move features %d", len(cfg.From), g.Name, len(w0))
+		}
+		w0 = cfg.From
+	}
+	hand = Start(g)
+	nfeat = len(w0)
+	if cfg.Hidden < 0 || cfg.Hidden > features.MaxHiddenUnits {
+		return nil, nil, 0, fmt.Errorf("policy fit: %d hidden units, want 0 to %d", cfg.Hidden, features.MaxHiddenUnits)
+	}
+	if cfg.Hidden > 0 {
+		_, _, _, n := hiddenLayout(nfeat, cfg.Hidden)
+		if n > len(wideVec{}) {
+			return nil, nil, 0, fmt.Errorf("policy fit: %d hidden units over %s's %d move features make %d weights, more than the fit holds (%d)", cfg.Hidden, g.Name, nfeat, n, len(wideVec{}))
+		}
+		rs.units = cfg.Hidden
+		w0 = append(append([]float64(nil), w0...), make([]float64, n-nfeat)...)
+		if sh := startHidden(cfg); sh != nil {
+			putHidden(w0, nfeat, sh)
+		} else {
+			u, b, _, _ := hiddenLayout(nfeat, cfg.Hidden)
+			rng := rand.New(rand.NewPCG(0x706f6c, uint64(cfg.Hidden)))
+			for i := u; i < b; i++ {
+				w0[i] = 0.1 * rng.NormFloat64()
+			}
+		}
+		hand = append(hand, make([]float64, n-nfeat)...)
+	}
+	return w0, hand, nfeat, nil
+}
+
+// report scores the uniform policy, the hand prior, the fitted weights w
+// and the starting policy sp (named spName; skipped when nil or of
+// another move schema) on rs's training and held-out rows, into rep.
+func (rs *rowSet) report(rep *Report, sp *features.Policy, spName string, w, hand []float64, nfeat int) error {
+	var err error
+	if _, rep.Uniform, err = rs.scores(make([]float64, len(w))); err != nil {
+		return err
 	}
 	if rep.TrainHand, rep.Hand, err = rs.scores(hand); err != nil {
-		return nil, nil, err
+		return err
 	}
 	if rep.TrainFit, rep.Learned, err = rs.scores(w); err != nil {
-		return nil, nil, err
+		return err
 	}
-	if sp := cfg.Weights.Policy; sp != nil && len(sp.Vec) == nfeat {
+	if sp != nil && len(sp.Vec) == nfeat {
 		// The starting policy as the search reads it, its own layer (if
 		// any) counted, whatever this fit's.
 		units := 0
@@ -342,15 +361,26 @@ func Fit(cfg Config) (*features.Policy, *Report, error) {
 		_, held, err := rs.scores(start)
 		rs.units = fit
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
-		rep.Start, rep.StartName = &held, cfg.Weights.Version
+		rep.Start, rep.StartName = &held, spName
+	}
+	return nil
+}
+
+// policyOf is the fitted policy of weights w, with its provenance: what
+// was fitted, on what, and rep's held-out scores.
+func policyOf(cfg *Config, rs *rowSet, rep *Report, w []float64, nfeat int) *features.Policy {
+	g := cfg.Game
+	from := "hand prior"
+	if cfg.From != nil {
+		from = "starting policy"
 	}
 	prov := map[string]any{
 		"fit":             "softmax cross-entropy to the root visit distribution, L2 towards the " + from + ", L-BFGS (taifu tuner/policy)",
 		"files":           len(cfg.Files),
 		"weights":         cfg.Weights.Version,
-		"l2":              l2,
+		"l2":              rep.L2,
 		"train_rows":      rs.train,
 		"validation_rows": rs.val,
 	}
@@ -373,7 +403,7 @@ func Fit(cfg Config) (*features.Policy, *Report, error) {
 		u, b, v, n := hiddenLayout(nfeat, cfg.Hidden)
 		pol.Hidden = features.HiddenFromVec(g, cfg.Hidden, w[u:b], w[b:v], w[v:n])
 	}
-	return pol, rep, nil
+	return pol
 }
 
 // startHidden returns the starting policy's hidden layer when the fit

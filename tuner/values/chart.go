@@ -110,67 +110,14 @@ func (t *PieceTable) WriteChart(w io.Writer, format string) error {
 	if t.Version != "" {
 		p.Title.Text += ", " + t.Version
 	}
-	p.X.Label.Text = "value in " + t.Unit
-	if t.Definition != "" {
-		p.X.Label.Text += "\n" + wrapText(t.Definition, 84) // 84 bytes fit the 7-inch width
-	}
-	if r := t.royalText(); r != "" {
-		p.X.Label.Text += "\n" + wrapText(strings.ReplaceAll(r, "`", ""), 84)
-	}
-	if t.Bars != "" {
-		p.X.Label.Text += fmt.Sprintf("\nbars: %s\n? = unidentified (interval wider than %s); -> = clipped at %s", t.Bars, fmtVal(wide), fmtVal(limit))
-	} else {
-		p.X.Label.Text += "\nno intervals (tune with --bootstrap N for them)"
-	}
+	p.X.Label.Text = t.chartCaption(wide, limit)
 	p.Add(plotter.NewGrid())
-	series := []struct {
-		pts   chartPoints
-		label string
-		col   color.Color
-		shape draw.GlyphDrawer
-	}{
-		{on, "on board", color.RGBA{R: 31, G: 119, B: 180, A: 255}, draw.CircleGlyph{}},
-		{in, "in hand", color.RGBA{R: 214, G: 39, B: 40, A: 255}, draw.BoxGlyph{}}, // filled, as large as the dot
+	legend, err := addSeries(p, on, in)
+	if err != nil {
+		return err
 	}
-	legend := plot.NewLegend()
-	for _, s := range series {
-		if len(s.pts) == 0 {
-			continue
-		}
-		sc, err := plotter.NewScatter(s.pts)
-		if err != nil {
-			return err
-		}
-		sc.GlyphStyle.Color = s.col
-		sc.GlyphStyle.Shape = s.shape
-		sc.GlyphStyle.Radius = vg.Points(3)
-		eb, err := plotter.NewXErrorBars(s.pts)
-		if err != nil {
-			return err
-		}
-		eb.LineStyle.Color = s.col
-		eb.LineStyle.Width = vg.Points(1.2)
-		p.Add(eb, sc)
-		if len(in) > 0 {
-			legend.Add(s.label, sc)
-		}
-	}
-	if len(clipped.XYs) > 0 {
-		lb, err := plotter.NewLabels(clipped)
-		if err != nil {
-			return err
-		}
-		for i := range lb.TextStyle {
-			lb.TextStyle[i].Font.Size = vg.Points(7)
-			lb.TextStyle[i].XAlign = draw.XRight
-			lb.TextStyle[i].YAlign = draw.YBottom
-			if below[i] {
-				lb.TextStyle[i].YAlign = draw.YTop
-			}
-		}
-		// Left of the clipped dot and clear of it, not over it.
-		lb.Offset = vg.Point{X: -vg.Points(6)}
-		p.Add(lb)
+	if err := addClipLabels(p, clipped, below); err != nil {
+		return err
 	}
 	p.NominalY(names...)
 	p.X.Tick.Marker = chartTicks{}
@@ -207,6 +154,87 @@ func (t *PieceTable) WriteChart(w io.Writer, format string) error {
 	}
 	_, err = c.WriteTo(w)
 	return err
+}
+
+// chartCaption is the text under the chart's value axis: the unit, what
+// the values are, the royal pieces and what the bars are (wide: the
+// unidentified width; limit: where the axis ends).
+func (t *PieceTable) chartCaption(wide, limit float64) string {
+	text := "value in " + t.Unit
+	if t.Definition != "" {
+		text += "\n" + wrapText(t.Definition, 84) // 84 bytes fit the 7-inch width
+	}
+	if r := t.royalText(); r != "" {
+		text += "\n" + wrapText(strings.ReplaceAll(r, "`", ""), 84)
+	}
+	if t.Bars != "" {
+		text += fmt.Sprintf("\nbars: %s\n? = unidentified (interval wider than %s); -> = clipped at %s", t.Bars, fmtVal(wide), fmtVal(limit))
+	} else {
+		text += "\nno intervals (tune with --bootstrap N for them)"
+	}
+	return text
+}
+
+// addSeries adds the on-board and in-hand series to p, dots and bars, and
+// returns the legend naming them (empty without in-hand values).
+func addSeries(p *plot.Plot, on, in chartPoints) (*plot.Legend, error) {
+	series := []struct {
+		pts   chartPoints
+		label string
+		col   color.Color
+		shape draw.GlyphDrawer
+	}{
+		{on, "on board", color.RGBA{R: 31, G: 119, B: 180, A: 255}, draw.CircleGlyph{}},
+		{in, "in hand", color.RGBA{R: 214, G: 39, B: 40, A: 255}, draw.BoxGlyph{}}, // filled, as large as the dot
+	}
+	legend := plot.NewLegend()
+	for _, s := range series {
+		if len(s.pts) == 0 {
+			continue
+		}
+		sc, err := plotter.NewScatter(s.pts)
+		if err != nil {
+			return nil, err
+		}
+		sc.GlyphStyle.Color = s.col
+		sc.GlyphStyle.Shape = s.shape
+		sc.GlyphStyle.Radius = vg.Points(3)
+		eb, err := plotter.NewXErrorBars(s.pts)
+		if err != nil {
+			return nil, err
+		}
+		eb.LineStyle.Color = s.col
+		eb.LineStyle.Width = vg.Points(1.2)
+		p.Add(eb, sc)
+		if len(in) > 0 {
+			legend.Add(s.label, sc)
+		}
+	}
+	return &legend, nil
+}
+
+// addClipLabels adds to p the "->" labels of the clipped values, under
+// their bar where below says so and above it otherwise.
+func addClipLabels(p *plot.Plot, clipped plotter.XYLabels, below []bool) error {
+	if len(clipped.XYs) == 0 {
+		return nil
+	}
+	lb, err := plotter.NewLabels(clipped)
+	if err != nil {
+		return err
+	}
+	for i := range lb.TextStyle {
+		lb.TextStyle[i].Font.Size = vg.Points(7)
+		lb.TextStyle[i].XAlign = draw.XRight
+		lb.TextStyle[i].YAlign = draw.YBottom
+		if below[i] {
+			lb.TextStyle[i].YAlign = draw.YTop
+		}
+	}
+	// Left of the clipped dot and clear of it, not over it.
+	lb.Offset = vg.Point{X: -vg.Points(6)}
+	p.Add(lb)
+	return nil
 }
 
 // chartTicks labels the value axis every 1, 2 or 5 times a power of ten,
