@@ -120,3 +120,25 @@ func TestCheckResultsFails(t *testing.T) {
 		}
 	}
 }
+
+// TestDocLengths keeps the reference pages references (issue 61): the
+// README a page a newcomer reads, results.md today's claims, benchmarks.md
+// one current table per topic. History lives in git and docs/log.
+func TestDocLengths(t *testing.T) {
+	for _, c := range []struct {
+		path string
+		max  int
+	}{
+		{"../../README.md", 120},
+		{resultsPath, 400},
+		{"../../docs/benchmarks.md", 500},
+	} {
+		text, err := os.ReadFile(c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(text), "\n"); n > c.max {
+			t.Errorf("%s: %d lines, want at most %d (move history to docs/log or git)", c.path, n, c.max)
+		}
+	}
+}
