@@ -23,11 +23,11 @@ const (
 	ClassDiag = 2 // the diagonal cube, written B in hand
 )
 
-// Width and Height of the board; Center is b2, where nothing is dropped.
+// width and height of the board; Center is b2, where nothing is dropped.
 const (
-	Width   = 3
-	Height  = 3
-	Squares = Width * Height
+	width   = 3
+	height  = 3
+	Squares = width * height
 	Center  = 4
 )
 
@@ -109,9 +109,9 @@ var classKind = [3]rules.Kind{King, Rook, Bishop}
 // ClassKind returns the kind written for class c in hand (K, R or B).
 func ClassKind(c int) rules.Kind { return classKind[c] }
 
-// Next returns the state a cube showing k turns to after it moves
+// next returns the state a cube showing k turns to after it moves
 // ("rolling the cube forward"): its PromotesTo; a king stays a king.
-func Next(k rules.Kind) rules.Kind {
+func next(k rules.Kind) rules.Kind {
 	if k == King {
 		return King
 	}
@@ -148,7 +148,7 @@ func init() {
 		for s := rules.First; s <= rules.Second; s++ {
 			pc := rules.MakePiece(k, s)
 			for from := 0; from < Squares; from++ {
-				f, r := from%Width, from/Width
+				f, r := from%width, from/width
 				for _, d := range ds {
 					dy := d.dy
 					if s == rules.Second {
@@ -156,8 +156,8 @@ func init() {
 					}
 					var ry ray
 					x, y := f+d.dx, r+dy
-					for x >= 0 && x < Width && y >= 0 && y < Height {
-						ry.sqs[ry.n] = uint8(y*Width + x)
+					for x >= 0 && x < width && y >= 0 && y < height {
+						ry.sqs[ry.n] = uint8(y*width + x)
 						ry.n++
 						if !slide {
 							break

@@ -81,7 +81,7 @@ func onBoard(f, r int) bool { return f >= 0 && f < width && r >= 0 && r < height
 func init() {
 	for s := 0; s < 2; s++ {
 		sign := 1 - 2*s
-		for k := Phoenix; k < numKinds; k++ {
+		for k := kPhoenix; k < numKinds; k++ {
 			for x := 0; x < squares; x++ {
 				f, r := x%width, x/width
 				for _, v := range defs[k].steps {
