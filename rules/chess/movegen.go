@@ -19,15 +19,10 @@ func (s *state) attacked(sq int, by rules.Side) bool {
 			return true
 		}
 	}
-	q := rules.MakePiece(kQueen, by)
 	for d := range dirs {
-		slider := rules.MakePiece(kRook, by)
-		if d >= 4 {
-			slider = rules.MakePiece(kBishop, by)
-		}
 		for _, t := range rays[sq][d] {
 			if p := s.board[t]; p != rules.NoPiece {
-				if p == slider || p == q {
+				if p.Side() == by && slideMask[d]>>p.Kind()&1 != 0 {
 					return true
 				}
 				break
@@ -67,9 +62,9 @@ func (s *state) generate(buf []rules.Move) []rules.Move {
 		}
 		add(from, to)
 	}
-	dir, startRank := 8, 1
+	dir, startRank := pawnPush[us], 1
 	if us == rules.Second {
-		dir, startRank = -8, 6
+		startRank = 6
 	}
 	for sq := 0; sq < 64; sq++ {
 		p := s.board[sq]
@@ -107,14 +102,7 @@ func (s *state) generate(buf []rules.Move) []rules.Move {
 				}
 			}
 		default:
-			d0, d1 := 0, 8
-			switch p.Kind() {
-			case kRook:
-				d1 = 4
-			case kBishop:
-				d0 = 4
-			}
-			for d := d0; d < d1; d++ {
+			for d := slideFrom[p.Kind()]; d < slideTo[p.Kind()]; d++ {
 				for _, t := range rays[sq][d] {
 					q := s.board[t]
 					if q == rules.NoPiece || q.Side() == them {
