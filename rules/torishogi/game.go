@@ -57,12 +57,12 @@ func init() {
 // of the kind one set holds, both sides together (set; 0 for promoted kinds,
 // which count as their unpromoted kind; a captured quail keeps its hand,
 // left or right, as in Fairy-Stockfish and Sjaak II); and its movement as
-// Black plays it (move), quoting the rules text's "Individual pieces"
+// Black plays it in the atoms of package rules (move), quoting the rules text's "Individual pieces"
 // section (Betza in brackets).
 type piece struct {
 	info rules.KindInfo
 	set  int
-	move pieceDef
+	move []rules.Atom
 }
 
 // pieces is Tori shogi's piece table, in the order of NOTATION.md's piece
@@ -71,41 +71,44 @@ type piece struct {
 var pieces = [numKinds]piece{
 	// "The phoenix can step one square in any direction" (K).
 	kPhoenix: {rules.KindInfo{Token: "PH", Name: "Phoenix", Royal: true}, 2,
-		pieceDef{steps: [][2]int{{0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}}}},
+		[]rules.Atom{rules.Wazir, rules.Ferz}},
 	// "The falcon can step one square in any direction ... except directly
 	// backwards" (FfrlW).
 	kFalcon: {rules.KindInfo{Token: "FA", Name: "Falcon", PromotesTo: kEagle, Droppable: true}, 2,
-		pieceDef{steps: [][2]int{{0, 1}, {1, 1}, {1, 0}, {1, -1}, {-1, -1}, {-1, 0}, {-1, 1}}}},
+		[]rules.Atom{rules.Ferz, rules.Wazir.Only(rules.Forward | rules.Sideways)}},
 	// "The eagle can move any number of free squares diagonally forward or
 	// directly backward; ... one or two squares diagonally backward; ... step
 	// one square directly forward or sideways" (fBbRWbB2).
 	kEagle: {rules.KindInfo{Token: "+FA", Name: "Eagle", Promoted: true, Demotes: kFalcon}, 0,
-		pieceDef{steps: [][2]int{{0, 1}, {1, 0}, {-1, 0}}, rays: []int{dirNE, dirNW, dirS}, rays2: []int{dirSE, dirSW}}},
+		[]rules.Atom{rules.BishopRide(rules.Unlimited).Only(rules.Forward), rules.RookRide(rules.Unlimited).Only(rules.Backward),
+			rules.BishopRide(2).Only(rules.Backward), rules.Wazir.Only(rules.Forward | rules.Sideways)}},
 	// "The crane can move one square in the four diagonal directions; or ...
 	// one square orthogonally forward or backward" (FfbW).
 	kCrane: {rules.KindInfo{Token: "CR", Name: "Crane", Droppable: true}, 4,
-		pieceDef{steps: [][2]int{{1, 1}, {1, -1}, {-1, -1}, {-1, 1}, {0, 1}, {0, -1}}}},
+		[]rules.Atom{rules.Ferz, rules.Wazir.Only(rules.Forward | rules.Backward)}},
 	// "The pheasant can jump to the second square directly forward; or ...
 	// move one square diagonally backward" (fDbF).
 	kPheasant: {rules.KindInfo{Token: "PT", Name: "Pheasant", Droppable: true}, 4,
-		pieceDef{steps: [][2]int{{0, 2}, {1, -1}, {-1, -1}}}},
+		[]rules.Atom{rules.Dabbaba.Only(rules.DirN), rules.Ferz.Only(rules.Backward)}},
 	// "The left quail can move any number of free squares directly forward or
 	// diagonally backward to the right; or ... one square diagonally backward
 	// to the left" (fRbrBblF).
 	kLeftQuail: {rules.KindInfo{Token: "LQ", Name: "Left quail", Droppable: true}, 2,
-		pieceDef{steps: [][2]int{{-1, -1}}, rays: []int{dirN, dirSE}}},
+		[]rules.Atom{rules.RookRide(rules.Unlimited).Only(rules.DirN), rules.BishopRide(rules.Unlimited).Only(rules.DirSE),
+			rules.Ferz.Only(rules.DirSW)}},
 	// "The right quail can move any number of free squares directly forward or
 	// diagonally backward to the left; or ... one square diagonally backward to
 	// the right" (fRblBbrF).
 	kRightQuail: {rules.KindInfo{Token: "RQ", Name: "Right quail", Droppable: true}, 2,
-		pieceDef{steps: [][2]int{{1, -1}}, rays: []int{dirN, dirSW}}},
+		[]rules.Atom{rules.RookRide(rules.Unlimited).Only(rules.DirN), rules.BishopRide(rules.Unlimited).Only(rules.DirSW),
+			rules.Ferz.Only(rules.DirSE)}},
 	// "The swallow can step one square forward" (fW).
 	kSwallow: {rules.KindInfo{Token: "SW", Name: "Swallow", PromotesTo: kGoose, Droppable: true}, 16,
-		pieceDef{steps: [][2]int{{0, 1}}}},
+		[]rules.Atom{rules.Wazir.Only(rules.DirN)}},
 	// "The goose can jump to the second square directly backward or diagonally
 	// forward" (fAbD).
 	kGoose: {rules.KindInfo{Token: "+SW", Name: "Goose", Promoted: true, Demotes: kSwallow}, 0,
-		pieceDef{steps: [][2]int{{2, 2}, {-2, 2}, {0, -2}}}},
+		[]rules.Atom{rules.Alfil.Only(rules.Forward), rules.Dabbaba.Only(rules.DirS)}},
 }
 
 // kindInfos is the rules.KindInfo table (row 0 unused) of the piece table.
