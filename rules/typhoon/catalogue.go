@@ -3,71 +3,56 @@ package typhoon
 import "taifu/rules"
 
 // The piece catalogue: every Typhoon piece as data. A kind is a list of
-// movement atoms (Betza-style leaps and rides with all their symmetric
-// images, limited to the owner's forward, backward or sideways directions,
-// each move-only, capture-only or both) plus lists of special-power atoms
-// (igui targets, hop-captures, withdrawals, conversions, exchanges, bent
-// rides) and a few named powers coded in gen.go. compile() turns the
-// catalogue into per-piece, per-square tables once at start-up.
+// movement atoms (package rules' one movement vocabulary: Betza-style leaps
+// and rides with all their symmetric images, limited to the owner's
+// forward, backward or sideways directions, each move-only, capture-only or
+// both) plus lists of special-power atoms (igui targets, hop-captures,
+// withdrawals, conversions, exchanges), the bent rides and a few named
+// powers coded in gen.go. compile() turns the catalogue into per-piece,
+// per-square tables once, on first use.
 
-// Mode bits of an atom: may it move to an empty square, capture an opposing
-// piece, or both.
+// Mode bits of a compiled leap or ray (rules.AtomMode's values): may it move
+// to an empty square, capture an opposing piece, or both.
 const (
-	mMove uint8 = 1
-	mCap  uint8 = 2
-	mBoth       = mMove | mCap
+	mMove = uint8(rules.MoveOnly)
+	mCap  = uint8(rules.CaptureOnly)
+	mBoth = mMove | mCap
 )
 
-// Direction bits, relative to the owner: forward (towards the opponent),
-// backward, sideways (along the rank).
+// The owner's directions an atom may be limited to.
 const (
-	dFwd  uint8 = 1
-	dBack uint8 = 2
-	dSide uint8 = 4
-	dAll        = dFwd | dBack | dSide
+	dFwd  = rules.Forward
+	dBack = rules.Backward
+	dSide = rules.Sideways
 )
 
-// atom is one movement component. x, y is the leap (or ride step) vector in
-// the owner's frame; every image (±x,±y) and (±y,±x) is taken, then filtered
-// by dirs on the sign of the forward component. rng 0 is a single leap, rng
-// n>0 a ride of up to n steps (unlimited rides use the board size).
-type atom struct {
-	x, y int8
-	rng  int8
-	mode uint8
-	dirs uint8
-}
-
+// unlimited is the longest ride on the board.
 const unlimited = 11
 
-func leap(x, y int8) atom         { return atom{x, y, 0, mBoth, dAll} }
-func ride(x, y int8, n int8) atom { return atom{x, y, n, mBoth, dAll} }
-func (a atom) only(d uint8) atom  { a.dirs = d; return a }
-func (a atom) moveOnly() atom     { a.mode = mMove; return a }
-func (a atom) captureOnly() atom  { a.mode = mCap; return a }
-func rook(n int8) atom            { return ride(1, 0, n) }
-func bishop(n int8) atom          { return ride(1, 1, n) }
-func queen(n int8) []atom         { return []atom{rook(n), bishop(n)} }
-func cat(lists ...[]atom) []atom {
-	var r []atom
+func ride(x, y int8, n int8) rules.Atom { return rules.Ride(x, y, n) }
+func rook(n int8) rules.Atom            { return rules.RookRide(n) }
+func bishop(n int8) rules.Atom          { return rules.BishopRide(n) }
+func queen(n int8) []rules.Atom         { return []rules.Atom{rook(n), bishop(n)} }
+func cat(lists ...[]rules.Atom) []rules.Atom {
+	var r []rules.Atom
 	for _, l := range lists {
 		r = append(r, l...)
 	}
 	return r
 }
-func atoms(a ...atom) []atom { return a }
+func atoms(a ...rules.Atom) []rules.Atom { return a }
 
 // The standard leapers of the rules text.
 var (
-	aW = leap(1, 0) // Wazir
-	aF = leap(1, 1) // Firzan
-	aD = leap(2, 0) // Dabbaba
-	aN = leap(2, 1) // Knight
-	aA = leap(2, 2) // Alfil
-	aC = leap(3, 1) // Camel
-	aZ = leap(3, 2) // Zebra
-	aH = leap(3, 0) // (3,0) leaper
-	aG = leap(3, 3) // (3,3) leaper
+	aW = rules.Wazir       // Wazir
+	aF = rules.Ferz        // Firzan
+	aD = rules.Dabbaba     // Dabbaba
+	aN = rules.Knight      // Knight
+	aA = rules.Alfil       // Alfil
+	aC = rules.Camel       // Camel
+	aZ = rules.Zebra       // Zebra
+	aH = rules.Threeleaper // (3,0) leaper
+	aG = rules.Tripper     // (3,3) leaper
 )
 
 // Named special powers coded in gen.go.
@@ -98,13 +83,13 @@ type kindDef struct {
 	royal      bool
 	promoted   bool
 	promotes   rules.Kind
-	atoms      []atom
-	igui       []atom // capture an opposing piece on these squares without moving
-	hop        []atom // step vectors: capture the adjacent opposing piece, land beyond
-	hopLandOpp bool   // the hop's landing square may hold an opposing piece (captured too)
-	withdraw   []atom // step away from an adjacent opposing piece, capturing it
-	convert    []atom // convert an opposing piece there without moving
-	exchange   []atom // exchange places with any piece there
+	atoms      []rules.Atom
+	igui       []rules.Atom // capture an opposing piece on these squares without moving
+	hop        []rules.Atom // step vectors: capture the adjacent opposing piece, land beyond
+	hopLandOpp bool         // the hop's landing square may hold an opposing piece (captured too)
+	withdraw   []rules.Atom // step away from an adjacent opposing piece, capturing it
+	convert    []rules.Atom // convert an opposing piece there without moving
+	exchange   []rules.Atom // exchange places with any piece there
 	bent       int
 	special    uint32
 }
@@ -196,38 +181,38 @@ const (
 var catalogue = [numKinds + 1]kindDef{
 	// Lance pair.
 	kFH: {tok: "FH", name: "Fire Horse", promotes: kFO, // forward R + backward N
-		atoms: atoms(rook(unlimited).only(dFwd), aN.only(dBack))},
+		atoms: atoms(rook(unlimited).Only(dFwd), aN.Only(dBack))},
 	kFO: {tok: "FO", name: "Flying Ox", promoted: true, // B + forward R + backward R
-		atoms: atoms(bishop(unlimited), rook(unlimited).only(dFwd|dBack))},
+		atoms: atoms(bishop(unlimited), rook(unlimited).Only(dFwd|dBack))},
 	kGW: {tok: "GW", name: "Ghost Warrior", promotes: kFB, // forward R + backward F
-		atoms: atoms(rook(unlimited).only(dFwd), aF.only(dBack))},
+		atoms: atoms(rook(unlimited).Only(dFwd), aF.Only(dBack))},
 	kFB: {tok: "FB", name: "Free Boar", promoted: true, // B + side R
-		atoms: atoms(bishop(unlimited), rook(unlimited).only(dSide))},
+		atoms: atoms(bishop(unlimited), rook(unlimited).Only(dSide))},
 	// Fat pair.
 	kMA: {tok: "MA", name: "Marquis", promotes: kAB, atoms: atoms(aW, aN)},
 	kAB: {tok: "AB", name: "Abbot", promoted: true, atoms: atoms(aN, bishop(4))},
 	kPR: {tok: "PR", name: "Priest", promotes: kDU, atoms: atoms(aF, aN)},
 	kDU: {tok: "DU", name: "Duke", promoted: true, atoms: atoms(aN, rook(4))},
 	// Animal pair.
-	kST: {tok: "ST", name: "Stork", promotes: kQ, atoms: atoms(aW.captureOnly(), aA)},
+	kST: {tok: "ST", name: "Stork", promotes: kQ, atoms: atoms(aW.CaptureOnly(), aA)},
 	kQ:  {tok: "Q", name: "Queen", promoted: true, atoms: queen(unlimited)},
-	kGO: {tok: "GO", name: "Goat", promotes: kLI, atoms: atoms(aF.moveOnly(), aD)},
+	kGO: {tok: "GO", name: "Goat", promotes: kLI, atoms: atoms(aF.MoveOnly(), aD)},
 	kLI: {tok: "LI", name: "Lioness", promoted: true, atoms: atoms(aW, aF, aD, aN, aA)},
 	// Queenlet pair.
 	kCI: {tok: "CI", name: "Cicada", promotes: kTY, special: spCicada},
 	kTY: {tok: "TY", name: "Typhoon", promoted: true, atoms: atoms(aF, aA), special: spTyphoon},
 	kSA: {tok: "SA", name: "Salamander", promotes: kGE, // Q3 moving (RULINGS 8), W + F capturing
-		atoms: cat(atoms(rook(3).moveOnly(), bishop(3).moveOnly(), aW.captureOnly(), aF.captureOnly()))},
+		atoms: cat(atoms(rook(3).MoveOnly(), bishop(3).MoveOnly(), aW.CaptureOnly(), aF.CaptureOnly()))},
 	kGE: {tok: "GE", name: "Genie", promoted: true, atoms: queen(3), igui: atoms(aW, aF)},
 	// Guardian pair.
-	kGG: {tok: "GG", name: "Gold General", promotes: kHO, atoms: atoms(aW, aF.only(dFwd))},
+	kGG: {tok: "GG", name: "Gold General", promotes: kHO, atoms: atoms(aW, aF.Only(dFwd))},
 	kHO: {tok: "HO", name: "Horned Owl", promoted: true, // B4 + side/back D + forward Parrot
-		atoms: atoms(bishop(4), aD, aW.only(dFwd)), igui: atoms(aW.only(dFwd)),
-		hop: atoms(aW.only(dFwd)), hopLandOpp: true, special: spPass},
-	kFL: {tok: "FL", name: "Ferocious Leopard", promotes: kDO, atoms: atoms(aF, aW.only(dFwd|dBack))},
+		atoms: atoms(bishop(4), aD, aW.Only(dFwd)), igui: atoms(aW.Only(dFwd)),
+		hop: atoms(aW.Only(dFwd)), hopLandOpp: true, special: spPass},
+	kFL: {tok: "FL", name: "Ferocious Leopard", promotes: kDO, atoms: atoms(aF, aW.Only(dFwd|dBack))},
 	kDO: {tok: "DO", name: "Diving Osprey", promoted: true, // R4 + back A + forward Raven
-		atoms: atoms(rook(4), aA, aF.only(dFwd)), igui: atoms(aF.only(dFwd)),
-		hop: atoms(aF.only(dFwd)), hopLandOpp: true, special: spPass},
+		atoms: atoms(rook(4), aA, aF.Only(dFwd)), igui: atoms(aF.Only(dFwd)),
+		hop: atoms(aF.Only(dFwd)), hopLandOpp: true, special: spPass},
 	// Regal pair.
 	kK:  {tok: "K", name: "King", royal: true, promotes: kEM, atoms: atoms(aW, aF)},
 	kEM: {tok: "EM", name: "Emperor", royal: true, promoted: true, atoms: cat(queen(2), atoms(aN))},
@@ -237,15 +222,15 @@ var catalogue = [numKinds + 1]kindDef{
 	kWI: {tok: "WI", name: "Wildebeest", promoted: true, atoms: atoms(aN, aC)},
 	// Dagger pair.
 	kCU: {tok: "CU", name: "Cuckoo", promotes: kLO,
-		atoms:   atoms(aW.only(dSide|dBack), aD.only(dFwd)),
-		convert: atoms(aW.only(dFwd|dSide), aD.only(dBack))},
+		atoms:   atoms(aW.Only(dSide|dBack), aD.Only(dFwd)),
+		convert: atoms(aW.Only(dFwd|dSide), aD.Only(dBack))},
 	kLO: {tok: "LO", name: "Longleaper", promoted: true,
-		atoms: atoms(rook(unlimited).moveOnly(), bishop(unlimited).moveOnly()), special: spLongleaper},
+		atoms: atoms(rook(unlimited).MoveOnly(), bishop(unlimited).MoveOnly()), special: spLongleaper},
 	kHU: {tok: "HU", name: "Hummingbird", promotes: kIM,
-		atoms:    atoms(aW.only(dSide|dBack), aD.only(dFwd)),
-		exchange: atoms(aW, aD.only(dFwd|dBack))},
+		atoms:    atoms(aW.Only(dSide|dBack), aD.Only(dFwd)),
+		exchange: atoms(aW, aD.Only(dFwd|dBack))},
 	kIM: {tok: "IM", name: "Immobilizer", promoted: true,
-		atoms: atoms(rook(unlimited).moveOnly(), bishop(unlimited).moveOnly()), special: spImmobilizer},
+		atoms: atoms(rook(unlimited).MoveOnly(), bishop(unlimited).MoveOnly()), special: spImmobilizer},
 	// Colorbound pair.
 	kC:  {tok: "C", name: "Camel", promotes: kSQ, atoms: atoms(aC)},
 	kSQ: {tok: "SQ", name: "Squirrel", promoted: true, atoms: atoms(aD, aN, aA)},
@@ -262,19 +247,19 @@ var catalogue = [numKinds + 1]kindDef{
 	kF:  {tok: "F", name: "Firzan", promotes: kZI, atoms: atoms(aF)},
 	kZI: {tok: "ZI", name: "Zig", promoted: true, atoms: atoms(aW, aD), hop: atoms(aF)},
 	// Side pair.
-	kOT: {tok: "OT", name: "Otter", promotes: kMI, atoms: atoms(aF, rook(4).only(dSide), aW.only(dFwd))},
+	kOT: {tok: "OT", name: "Otter", promotes: kMI, atoms: atoms(aF, rook(4).Only(dSide), aW.Only(dFwd))},
 	kMI: {tok: "MI", name: "Missionary", promoted: true, special: spMissionary},
 	kBE: {tok: "BE", name: "Beaver", promotes: kSO,
-		atoms: atoms(rook(4).only(dSide), rook(unlimited).only(dBack), aF.only(dFwd), aW.only(dFwd))},
+		atoms: atoms(rook(4).Only(dSide), rook(unlimited).Only(dBack), aF.Only(dFwd), aW.Only(dFwd))},
 	kSO: {tok: "SO", name: "Sorcerer", promoted: true, special: spSorcerer},
 	// Odd pair.
 	kOV: {tok: "OV", name: "Overtaker", promotes: kNR,
-		atoms: atoms(aW.moveOnly(), aF.moveOnly()), hop: atoms(aW, aF)},
+		atoms: atoms(aW.MoveOnly(), aF.MoveOnly()), hop: atoms(aW, aF)},
 	kNR: {tok: "NR", name: "Nightrider", promoted: true, atoms: atoms(ride(2, 1, unlimited))},
 	kUN: {tok: "UN", name: "Undertaker", promotes: kDA,
-		atoms: atoms(aW.moveOnly(), aF.moveOnly()), withdraw: atoms(aW, aF)},
+		atoms: atoms(aW.MoveOnly(), aF.MoveOnly()), withdraw: atoms(aW, aF)},
 	kDA: {tok: "DA", name: "Dayrider", promoted: true,
-		atoms: atoms(aW.moveOnly(), aF.moveOnly(), ride(2, 0, unlimited), ride(2, 2, unlimited))},
+		atoms: atoms(aW.MoveOnly(), aF.MoveOnly(), ride(2, 0, unlimited), ride(2, 2, unlimited))},
 	// Square pair.
 	kCH: {tok: "CH", name: "Chariot", promotes: kOC, atoms: atoms(rook(4))},
 	kOC: {tok: "OC", name: "Octopus", promoted: true, bent: bentOctopus},
@@ -285,33 +270,33 @@ var catalogue = [numKinds + 1]kindDef{
 	kR:   {tok: "R", name: "Rook", promoted: true, atoms: atoms(rook(unlimited))},
 	kDER: {tok: "DER", name: "Dervish", promotes: kHA, atoms: atoms(aD, aA), special: spDervish},
 	kHA: {tok: "HA", name: "Harpy", promoted: true,
-		atoms: atoms(rook(unlimited).moveOnly(), bishop(unlimited).moveOnly()), special: spHarpy},
+		atoms: atoms(rook(unlimited).MoveOnly(), bishop(unlimited).MoveOnly()), special: spHarpy},
 	// Metal pair.
-	kSG: {tok: "SG", name: "Silver General", promotes: kVU, atoms: atoms(aF, aW.only(dFwd))},
+	kSG: {tok: "SG", name: "Silver General", promotes: kVU, atoms: atoms(aF, aW.Only(dFwd))},
 	kVU: {tok: "VU", name: "Vulture", promoted: true, // B moving, R capturing, W moving, F capturing
-		atoms: atoms(bishop(unlimited).moveOnly(), rook(unlimited).captureOnly(), aW.moveOnly(), aF.captureOnly())},
-	kCG: {tok: "CG", name: "Copper General", promotes: kIB, atoms: atoms(aF.only(dFwd), aW.only(dFwd|dBack))},
+		atoms: atoms(bishop(unlimited).MoveOnly(), rook(unlimited).CaptureOnly(), aW.MoveOnly(), aF.CaptureOnly())},
+	kCG: {tok: "CG", name: "Copper General", promotes: kIB, atoms: atoms(aF.Only(dFwd), aW.Only(dFwd|dBack))},
 	kIB: {tok: "IB", name: "Ibis", promoted: true, // R moving, B capturing, F moving, W capturing
-		atoms: atoms(rook(unlimited).moveOnly(), bishop(unlimited).captureOnly(), aF.moveOnly(), aW.captureOnly())},
+		atoms: atoms(rook(unlimited).MoveOnly(), bishop(unlimited).CaptureOnly(), aF.MoveOnly(), aW.CaptureOnly())},
 	// Princely pair.
-	kDEL: {tok: "DEL", name: "Drunk Elephant", promotes: kEP, atoms: atoms(aF, aW.only(dFwd|dSide))},
+	kDEL: {tok: "DEL", name: "Drunk Elephant", promotes: kEP, atoms: atoms(aF, aW.Only(dFwd|dSide))},
 	kEP: {tok: "EP", name: "Elephant Prince", royal: true, promoted: true,
-		atoms: atoms(aW.moveOnly(), aF.moveOnly(), aN.captureOnly(), aA.captureOnly())},
-	kBT: {tok: "BT", name: "Blind Tiger", promotes: kTP, atoms: atoms(aF, aW.only(dSide|dBack))},
+		atoms: atoms(aW.MoveOnly(), aF.MoveOnly(), aN.CaptureOnly(), aA.CaptureOnly())},
+	kBT: {tok: "BT", name: "Blind Tiger", promotes: kTP, atoms: atoms(aF, aW.Only(dSide|dBack))},
 	kTP: {tok: "TP", name: "Tiger Prince", royal: true, promoted: true,
-		atoms: atoms(aW.moveOnly(), aF.moveOnly(), aD.captureOnly(), aN.captureOnly())},
+		atoms: atoms(aW.MoveOnly(), aF.MoveOnly(), aD.CaptureOnly(), aN.CaptureOnly())},
 	// Fus, Pawns, Guards.
-	kFU: {tok: "FU", name: "Fu", promotes: kZ, atoms: atoms(aW.only(dFwd))},
+	kFU: {tok: "FU", name: "Fu", promotes: kZ, atoms: atoms(aW.Only(dFwd))},
 	kZ:  {tok: "Z", name: "Zebra", promoted: true, atoms: atoms(aZ)},
-	kP:  {tok: "P", name: "Pawn", promotes: kTA, atoms: atoms(aW.only(dFwd).moveOnly(), aF.only(dFwd).captureOnly())},
-	kTA: {tok: "TA", name: "Tadpole", promoted: true, atoms: atoms(aF, aH, aW.captureOnly())}, // RULINGS 18
-	kGU: {tok: "GU", name: "Guard", promotes: kB, atoms: atoms(aW.moveOnly(), aF.captureOnly())},
+	kP:  {tok: "P", name: "Pawn", promotes: kTA, atoms: atoms(aW.Only(dFwd).MoveOnly(), aF.Only(dFwd).CaptureOnly())},
+	kTA: {tok: "TA", name: "Tadpole", promoted: true, atoms: atoms(aF, aH, aW.CaptureOnly())}, // RULINGS 18
+	kGU: {tok: "GU", name: "Guard", promotes: kB, atoms: atoms(aW.MoveOnly(), aF.CaptureOnly())},
 	kB:  {tok: "B", name: "Bishop", promoted: true, atoms: atoms(bishop(unlimited))},
 	// Go-Between pair.
-	kLA: {tok: "LA", name: "Lantern", promotes: kPA, atoms: atoms(aF.only(dFwd))},
+	kLA: {tok: "LA", name: "Lantern", promotes: kPA, atoms: atoms(aF.Only(dFwd))},
 	kPA: {tok: "PA", name: "Parrot", promoted: true, atoms: atoms(aW, aD), igui: atoms(aW),
 		hop: atoms(aW), hopLandOpp: true, special: spPass},
-	kBA: {tok: "BA", name: "Banner", promotes: kRA, atoms: atoms(aW.only(dFwd | dSide))},
+	kBA: {tok: "BA", name: "Banner", promotes: kRA, atoms: atoms(aW.Only(dFwd | dSide))},
 	kRA: {tok: "RA", name: "Raven", promoted: true, atoms: atoms(aF, aA), igui: atoms(aF),
 		hop: atoms(aF), hopLandOpp: true, special: spPass},
 }
