@@ -8,8 +8,9 @@ package rules
 // images under rotation and reflection, of which Dirs keeps those pointing
 // into its compass octants; a leap when Range is 1 (a step when the vector
 // is one square long), otherwise a slide of up to Range steps of the vector
-// (Unlimited: to the edge), every square before the last one empty; moving
-// to an empty square, capturing on an opposing man, or both, per Mode.
+// (Unlimited: to the edge), every square before the last one empty, and at
+// least Min steps when Min > 1 (Samarkand's darters); moving to an empty
+// square, capturing on an opposing man, or both, per Mode.
 // Typhoon's hop captures, igui, conversions, exchanges and withdrawals are
 // lists of atoms too: the list says what the vectors do.
 //
@@ -32,6 +33,7 @@ package rules
 type Atom struct {
 	X, Y  int8     // the leap, or the slide's step, in the owner's frame
 	Range int8     // 1 for a leap; n > 1 for a slide of at most n steps
+	Min   int8     // a slide's shortest move in steps (0 or 1: one step)
 	Mode  AtomMode // moves, captures, or both
 	Dirs  Dirs     // the compass octants whose images it keeps
 }
@@ -74,11 +76,11 @@ const Unlimited = 127
 
 // Leap is the leap (or step) by (x, y) in every direction, moving or
 // capturing.
-func Leap(x, y int8) Atom { return Atom{x, y, 1, MoveOrCapture, AllDirs} }
+func Leap(x, y int8) Atom { return Atom{X: x, Y: y, Range: 1, Mode: MoveOrCapture, Dirs: AllDirs} }
 
 // Ride is the slide by steps of (x, y), at most n of them, in every
 // direction, moving or capturing.
-func Ride(x, y, n int8) Atom { return Atom{x, y, n, MoveOrCapture, AllDirs} }
+func Ride(x, y, n int8) Atom { return Atom{X: x, Y: y, Range: n, Mode: MoveOrCapture, Dirs: AllDirs} }
 
 // RookRide and BishopRide are the orthogonal and diagonal slides of at most
 // n steps (Unlimited: the Rook and the Bishop).
@@ -108,6 +110,9 @@ func (a Atom) MoveOnly() Atom { a.Mode = MoveOnly; return a }
 
 // CaptureOnly returns a moving only to capture.
 func (a Atom) CaptureOnly() Atom { a.Mode = CaptureOnly; return a }
+
+// AtLeast returns the slide a moving at least n steps.
+func (a Atom) AtLeast(n int8) Atom { a.Min = n; return a }
 
 // Octant returns the compass octant of the vector (dx, dy); 0 for (0, 0).
 func Octant(dx, dy int) Dirs {

@@ -43,7 +43,10 @@ func TestAtomModes(t *testing.T) {
 	if m := Wazir.CaptureOnly().Mode; m != CaptureOnly {
 		t.Errorf("CaptureOnly mode %d", m)
 	}
-	if a := RookRide(4); a.Range != 4 || a.Mode != MoveOrCapture || a.Dirs != AllDirs {
+	if a := RookRide(4); a.Range != 4 || a.Min != 0 || a.Mode != MoveOrCapture || a.Dirs != AllDirs {
 		t.Errorf("RookRide(4) = %+v", a)
+	}
+	if a := BishopRide(Unlimited).AtLeast(2); a.Min != 2 || a.Range != Unlimited {
+		t.Errorf("BishopRide(Unlimited).AtLeast(2) = %+v", a)
 	}
 }

@@ -20,22 +20,22 @@ const startPosition = "t,z,px,bu,1,sc,mo,1,ra,u,c,e/ch,n,av,g,ge,k,ba,mi,g,v,n,w
 // squares skipping the first, which must be empty, moving and capturing;
 // (b) one orthogonal step to an empty square; (c) one orthogonal step onto
 // an occupied square, pushing that man one square on (opPush).
-var bullAtoms = []atom{ride(orthogonal, 2, 4), leap(modeMove, wazir), power(opPush, orthogonal, 1)}
+var bullAtoms = []atom{ride(rook(4).AtLeast(2)), leap(rules.MoveOnly, wazir), power(opPush, orthogonal, 1)}
 
 // Ram: the Bull's moves on the diagonals.
-var ramAtoms = []atom{ride(diagonal, 2, 4), leap(modeMove, ferz), power(opPush, diagonal, 1)}
+var ramAtoms = []atom{ride(bishop(4).AtLeast(2)), leap(rules.MoveOnly, ferz), power(opPush, diagonal, 1)}
 
 // Monkey: (a) a step to an adjacent empty square, or (b)/(c) a chain of
 // friendly or capturing leaps (genMonkey).
-var monkeyAtoms = []atom{leap(modeMove, wazir, ferz), power(opMonkey, allDirs, unlimited)}
+var monkeyAtoms = []atom{leap(rules.MoveOnly, wazir, ferz), power(opMonkey, allDirs, unlimited)}
 
 // Typhoon and Cyclone (samarkand.md reading, as Adrian King's Typhoon): the
 // snowplow captures every opposing man passed, stopping on any empty or
 // opposing square before a friendly man, the edge or three squares
 // (genSnowplow).
 var (
-	typhoonAtoms = []atom{leap(modeBoth, ferz, alfil), power(opSnowplow, orthogonal, 3)}
-	cycloneAtoms = []atom{leap(modeBoth, wazir, dabbaba), power(opSnowplow, diagonal, 3)}
+	typhoonAtoms = []atom{leap(rules.MoveOrCapture, ferz, alfil), power(opSnowplow, orthogonal, 3)}
+	cycloneAtoms = []atom{leap(rules.MoveOrCapture, wazir, dabbaba), power(opSnowplow, diagonal, 3)}
 )
 
 // Withleaper and Longdrawer (samarkand.md reading): each moves as a Queen;
