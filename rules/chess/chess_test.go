@@ -8,9 +8,9 @@ import (
 	"taifu/rules"
 )
 
-func mustFEN(t *testing.T, fen string) *State {
+func mustFEN(t *testing.T, fen string) *state {
 	t.Helper()
-	s, err := FromFEN(fen)
+	s, err := fromFEN(fen)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,11 +25,11 @@ func play(t *testing.T, s rules.State, moves string) {
 }
 
 func TestStartText(t *testing.T) {
-	s := Game.Start().(*State)
+	s := Game.Start().(*state)
 	if got, want := s.FEN(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"; got != want {
 		t.Errorf("FEN() = %q, want %q", got, want)
 	}
-	if s.String() != StartPosition {
+	if s.String() != startPosition {
 		t.Errorf("String() = %q", s.String())
 	}
 }
@@ -85,7 +85,7 @@ func TestMoveText(t *testing.T) {
 	}
 	s.Unmake()
 	play(t, s, "e1c1")
-	if s.At(3) != rules.MakePiece(Rook, rules.First) || s.At(0) != rules.NoPiece {
+	if s.At(3) != rules.MakePiece(kRook, rules.First) || s.At(0) != rules.NoPiece {
 		t.Error("castling long did not move the rook to d1")
 	}
 }
@@ -134,7 +134,7 @@ func TestBadPositions(t *testing.T) {
 	}
 	for _, fen := range []string{"", "8/8 w - -", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
 		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1"} {
-		if _, err := FromFEN(fen); err == nil {
+		if _, err := fromFEN(fen); err == nil {
 			t.Errorf("FromFEN(%q) accepted", fen)
 		}
 	}
@@ -146,7 +146,7 @@ func TestRandomPlayouts(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	buf := make([]rules.Move, 0, 256)
 	for g := 0; g < 40; g++ {
-		s := Game.Start().(*State)
+		s := Game.Start().(*state)
 		var texts []string
 		for ply := 0; ply < 400; ply++ {
 			ms := s.Legal(buf[:0])
@@ -162,7 +162,7 @@ func TestRandomPlayouts(t *testing.T) {
 			if err != nil || back.Hash() != s.Hash() {
 				t.Fatalf("game %d ply %d: %s does not read back (%v)", g, ply, s, err)
 			}
-			f, err := FromFEN(s.FEN())
+			f, err := fromFEN(s.FEN())
 			if err != nil || f.Hash() != s.Hash() || f.half != s.half {
 				t.Fatalf("game %d ply %d: FEN %s does not read back (%v)", g, ply, s.FEN(), err)
 			}
@@ -181,7 +181,7 @@ func TestRandomPlayouts(t *testing.T) {
 }
 
 func TestNoAllocs(t *testing.T) {
-	s, _ := FromFEN(perftCases[1].fen)
+	s, _ := fromFEN(perftCases[1].fen)
 	buf := make([]rules.Move, 0, 256)
 	n := testing.AllocsPerRun(100, func() {
 		for _, m := range s.Legal(buf[:0]) {

@@ -16,11 +16,11 @@ func clip(s string) string {
 	return s
 }
 
-// FromFEN sets up the position of a FEN record: board, side to move,
+// fromFEN sets up the position of a FEN record: board, side to move,
 // castling, en passant and, when present, the halfmove clock (the fullmove
 // number is read and checked but not kept).
-func FromFEN(fen string) (*State, error) {
-	fail := func(format string, a ...any) (*State, error) {
+func fromFEN(fen string) (*state, error) {
+	fail := func(format string, a ...any) (*state, error) {
 		return nil, fmt.Errorf("FEN %q: %s", clip(fen), fmt.Sprintf(format, a...))
 	}
 	f := strings.Split(fen, " ")
@@ -58,7 +58,7 @@ func FromFEN(fen string) (*State, error) {
 	if err != nil {
 		return fail("%v", err)
 	}
-	s := st.(*State)
+	s := st.(*state)
 	if len(f) == 6 {
 		half, err := strconv.Atoi(f[4])
 		if err != nil || half < 0 || half > 10000 {
@@ -74,7 +74,7 @@ func FromFEN(fen string) (*State, error) {
 
 // FEN returns the FEN record of s. The fullmove number counts from 1 at the
 // position s was set up in.
-func (s *State) FEN() string {
+func (s *state) FEN() string {
 	var b strings.Builder
 	for r := 7; r >= 0; r-- {
 		empty := 0

@@ -9,7 +9,7 @@ import (
 // FuzzPosition checks that position text and FEN either fail with an error
 // or give a State whose text reads back to the same position.
 func FuzzPosition(f *testing.F) {
-	f.Add(StartPosition)
+	f.Add(startPosition)
 	for _, c := range perftCases {
 		f.Add(c.fen)
 	}
@@ -23,8 +23,8 @@ func FuzzPosition(f *testing.F) {
 			}
 			st.Legal(nil)
 		}
-		if st, err := FromFEN(s); err == nil {
-			back, err := FromFEN(st.FEN())
+		if st, err := fromFEN(s); err == nil {
+			back, err := fromFEN(st.FEN())
 			if err != nil || back.FEN() != st.FEN() {
 				t.Fatalf("%q: FEN %q does not read back: %v", s, st.FEN(), err)
 			}

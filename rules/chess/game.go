@@ -4,17 +4,17 @@ import "taifu/rules"
 
 // The kinds of chess, in the order of the piece table.
 const (
-	Pawn   rules.Kind = 1 + iota // P
-	Knight                       // N
-	Bishop                       // B
-	Rook                         // R
-	Queen                        // Q
-	King                         // K, royal
+	kPawn   rules.Kind = 1 + iota // P
+	kKnight                       // N
+	kBishop                       // B
+	kRook                         // R
+	kQueen                        // Q
+	kKing                         // K, royal
 	numKinds
 )
 
-// StartPosition is the initial position in the package's position text.
-const StartPosition = "r,n,b,q,k,b,n,r/p,p,p,p,p,p,p,p/8/8/8/8/P,P,P,P,P,P,P,P/R,N,B,Q,K,B,N,R white KQkq -"
+// startPosition is the initial position in the package's position text.
+const startPosition = "r,n,b,q,k,b,n,r/p,p,p,p,p,p,p,p/8/8/8/8/P,P,P,P,P,P,P,P/R,N,B,Q,K,B,N,R white KQkq -"
 
 // Game is orthodox chess, registered with package rules as "chess".
 var Game = &rules.Game{
@@ -23,15 +23,15 @@ var Game = &rules.Game{
 	SideNames: [2]string{"white", "black"},
 	Kinds: []rules.KindInfo{
 		{},
-		Pawn:   {Token: "P", Name: "Pawn", PromotesTo: Queen},
-		Knight: {Token: "N", Name: "Knight"},
-		Bishop: {Token: "B", Name: "Bishop"},
-		Rook:   {Token: "R", Name: "Rook"},
-		Queen:  {Token: "Q", Name: "Queen"},
-		King:   {Token: "K", Name: "King", Royal: true},
+		kPawn:   {Token: "P", Name: "Pawn", PromotesTo: kQueen},
+		kKnight: {Token: "N", Name: "Knight"},
+		kBishop: {Token: "B", Name: "Bishop"},
+		kRook:   {Token: "R", Name: "Rook"},
+		kQueen:  {Token: "Q", Name: "Queen"},
+		kKing:   {Token: "K", Name: "King", Royal: true},
 	},
 	RulesVersion:  "fide-2023",
-	StartPosition: StartPosition,
+	StartPosition: startPosition,
 	ExtraFields:   []string{"castling", "en passant"},
 	// Search: progressive history was not measured at chess, so none.
 	Search: "history=off",

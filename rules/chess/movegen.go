@@ -3,31 +3,26 @@ package chess
 import "taifu/rules"
 
 // attacked reports whether a piece of side by attacks sq.
-func (s *State) attacked(sq int, by rules.Side) bool {
+func (s *state) attacked(sq int, by rules.Side) bool {
 	for _, t := range pawnCaps[by.Other()][sq] {
-		if s.board[t] == rules.MakePiece(Pawn, by) {
+		if s.board[t] == rules.MakePiece(kPawn, by) {
 			return true
 		}
 	}
 	for _, t := range knightTo[sq] {
-		if s.board[t] == rules.MakePiece(Knight, by) {
+		if s.board[t] == rules.MakePiece(kKnight, by) {
 			return true
 		}
 	}
 	for _, t := range kingTo[sq] {
-		if s.board[t] == rules.MakePiece(King, by) {
+		if s.board[t] == rules.MakePiece(kKing, by) {
 			return true
 		}
 	}
-	q := rules.MakePiece(Queen, by)
 	for d := range dirs {
-		slider := rules.MakePiece(Rook, by)
-		if d >= 4 {
-			slider = rules.MakePiece(Bishop, by)
-		}
 		for _, t := range rays[sq][d] {
 			if p := s.board[t]; p != rules.NoPiece {
-				if p == slider || p == q {
+				if p.Side() == by && slideMask[d]>>p.Kind()&1 != 0 {
 					return true
 				}
 				break
@@ -39,7 +34,7 @@ func (s *State) attacked(sq int, by rules.Side) bool {
 
 // Legal appends the legal moves to buf and returns it; none once the game
 // has ended by rule.
-func (s *State) Legal(buf []rules.Move) []rules.Move {
+func (s *state) Legal(buf []rules.Move) []rules.Move {
 	if s.Ended().Ended {
 		return buf
 	}
@@ -47,11 +42,11 @@ func (s *State) Legal(buf []rules.Move) []rules.Move {
 }
 
 // promotions are the kinds a pawn may become, the usual choice first.
-var promotions = [4]rules.Kind{Queen, Rook, Bishop, Knight}
+var promotions = [4]rules.Kind{kQueen, kRook, kBishop, kKnight}
 
 // generate appends the legal moves of the side to move: pseudo-legal moves,
 // each kept only when it leaves its own king unattacked.
-func (s *State) generate(buf []rules.Move) []rules.Move {
+func (s *state) generate(buf []rules.Move) []rules.Move {
 	start := len(buf)
 	us := s.side
 	them := us.Other()
@@ -67,9 +62,9 @@ func (s *State) generate(buf []rules.Move) []rules.Move {
 		}
 		add(from, to)
 	}
-	dir, startRank := 8, 1
+	dir, startRank := pawnPush[us], 1
 	if us == rules.Second {
-		dir, startRank = -8, 6
+		startRank = 6
 	}
 	for sq := 0; sq < 64; sq++ {
 		p := s.board[sq]
@@ -77,7 +72,7 @@ func (s *State) generate(buf []rules.Move) []rules.Move {
 			continue
 		}
 		switch p.Kind() {
-		case Pawn:
+		case kPawn:
 			if t := sq + dir; s.board[t] == rules.NoPiece {
 				addPawn(sq, t)
 				if t2 := t + dir; sq/8 == startRank && s.board[t2] == rules.NoPiece {
@@ -89,13 +84,13 @@ func (s *State) generate(buf []rules.Move) []rules.Move {
 					addPawn(sq, int(t))
 				}
 			}
-		case Knight:
+		case kKnight:
 			for _, t := range knightTo[sq] {
 				if q := s.board[t]; q == rules.NoPiece || q.Side() == them {
 					add(sq, int(t))
 				}
 			}
-		case King:
+		case kKing:
 			for _, t := range kingTo[sq] {
 				if q := s.board[t]; q == rules.NoPiece || q.Side() == them {
 					add(sq, int(t))
@@ -107,14 +102,7 @@ func (s *State) generate(buf []rules.Move) []rules.Move {
 				}
 			}
 		default:
-			d0, d1 := 0, 8
-			switch p.Kind() {
-			case Rook:
-				d1 = 4
-			case Bishop:
-				d0 = 4
-			}
-			for d := d0; d < d1; d++ {
+			for d := slideFrom[p.Kind()]; d < slideTo[p.Kind()]; d++ {
 				for _, t := range rays[sq][d] {
 					q := s.board[t]
 					if q == rules.NoPiece || q.Side() == them {
@@ -141,7 +129,7 @@ func (s *State) generate(buf []rules.Move) []rules.Move {
 // arrival square being attacked (which safe checks): the right is held, the
 // squares between are empty, and the king is not in check and does not
 // cross an attacked square.
-func (s *State) canCastle(c *castling, them rules.Side) bool {
+func (s *state) canCastle(c *castling, them rules.Side) bool {
 	if s.castle&c.right == 0 {
 		return false
 	}
@@ -155,12 +143,12 @@ func (s *State) canCastle(c *castling, them rules.Side) bool {
 
 // safe reports whether the pseudo-legal move m leaves the mover's king
 // unattacked. It plays the board part of m and takes it back.
-func (s *State) safe(m *rules.Move) bool {
+func (s *state) safe(m *rules.Move) bool {
 	us := s.side
 	from, to := int(m.From), int(m.To)
 	p := s.board[from]
 	capSq := to
-	if p.Kind() == Pawn && to == int(s.ep) {
+	if p.Kind() == kPawn && to == int(s.ep) {
 		capSq = to - 8
 		if us == rules.Second {
 			capSq = to + 8
@@ -171,7 +159,7 @@ func (s *State) safe(m *rules.Move) bool {
 	s.board[from] = rules.NoPiece
 	s.board[to] = p
 	ksq := int(s.king[us])
-	if p.Kind() == King {
+	if p.Kind() == kKing {
 		ksq = to
 	}
 	ok := !s.attacked(ksq, us.Other())

@@ -38,7 +38,7 @@ var perftCases = []struct {
 
 func TestPerft(t *testing.T) {
 	for _, c := range perftCases {
-		s, err := FromFEN(c.fen)
+		s, err := fromFEN(c.fen)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -64,7 +64,7 @@ func BenchmarkPerftStart5(b *testing.B) {
 }
 
 func BenchmarkPerftKiwipete4(b *testing.B) {
-	s, _ := FromFEN(perftCases[1].fen)
+	s, _ := fromFEN(perftCases[1].fen)
 	for i := 0; i < b.N; i++ {
 		if rules.Perft(s, 4) != 4085603 {
 			b.Fatal("wrong count")

@@ -7,8 +7,8 @@ import (
 	"taifu/rules"
 )
 
-// State is a chess position with its history. It implements rules.State.
-type State struct {
+// state is a chess position with its history. It implements rules.State.
+type state struct {
 	board  [64]rules.Piece
 	count  [16]uint8 // pieces on the board, by rules.Piece
 	king   [2]int8
@@ -35,12 +35,12 @@ type undo struct {
 	hash     uint64
 }
 
-var _ rules.State = (*State)(nil)
+var _ rules.State = (*state)(nil)
 
 // newState builds a State from a parsed setup, checking what a chess
 // position must satisfy.
 func newState(su *rules.Setup) (rules.State, error) {
-	s := &State{side: su.Side, ep: -1, undo: make([]undo, 0, 256), scratch: make([]rules.Move, 0, 256)}
+	s := &state{side: su.Side, ep: -1, undo: make([]undo, 0, 256), scratch: make([]rules.Move, 0, 256)}
 	kings := [2]int{}
 	for sq := 0; sq < 64; sq++ {
 		p := su.Board[sq]
@@ -51,10 +51,10 @@ func newState(su *rules.Setup) (rules.State, error) {
 		if k == 0 || k >= numKinds {
 			return nil, fmt.Errorf("square %s: no such piece", Game.SquareName(sq))
 		}
-		if k == Pawn && (sq < 8 || sq >= 56) {
+		if k == kPawn && (sq < 8 || sq >= 56) {
 			return nil, fmt.Errorf("square %s: a pawn cannot stand on the first or last rank", Game.SquareName(sq))
 		}
-		if k == King {
+		if k == kKing {
 			kings[p.Side()]++
 			s.king[p.Side()] = int8(sq)
 		}
@@ -64,7 +64,7 @@ func newState(su *rules.Setup) (rules.State, error) {
 		if kings[c] != 1 {
 			return nil, fmt.Errorf("%s has %d kings, want 1", Game.SideNames[c], kings[c])
 		}
-		if n := s.count[rules.MakePiece(Pawn, c)]; n > 8 {
+		if n := s.count[rules.MakePiece(kPawn, c)]; n > 8 {
 			return nil, fmt.Errorf("%s has %d pawns, at most 8", Game.SideNames[c], n)
 		}
 	}
@@ -90,7 +90,7 @@ func newState(su *rules.Setup) (rules.State, error) {
 }
 
 // setCastling reads the castling field ("KQkq", a subset in that order, or "-").
-func (s *State) setCastling(f string) error {
+func (s *state) setCastling(f string) error {
 	if f == "-" {
 		return nil
 	}
@@ -107,7 +107,7 @@ func (s *State) setCastling(f string) error {
 		j := strings.IndexByte(letters, f[i])
 		c := castlings[j/2][j%2]
 		side := rules.Side(j / 2)
-		if s.board[c.kingFrom] != rules.MakePiece(King, side) || s.board[c.rookFrom] != rules.MakePiece(Rook, side) {
+		if s.board[c.kingFrom] != rules.MakePiece(kKing, side) || s.board[c.rookFrom] != rules.MakePiece(kRook, side) {
 			return fmt.Errorf("castling right %c: the %s king and rook are not on %s and %s", f[i],
 				Game.SideNames[side], Game.SquareName(c.kingFrom), Game.SquareName(c.rookFrom))
 		}
@@ -118,7 +118,7 @@ func (s *State) setCastling(f string) error {
 
 // setEP reads the en passant field, keeping the square only when a pawn of
 // the side to move stands beside the pawn that passed it.
-func (s *State) setEP(f string) error {
+func (s *state) setEP(f string) error {
 	if f == "-" {
 		return nil
 	}
@@ -132,7 +132,7 @@ func (s *State) setEP(f string) error {
 		rank, dir = 2, 8
 	}
 	if sq/8 != rank || s.board[sq] != rules.NoPiece || s.board[sq-dir] != rules.NoPiece ||
-		s.board[sq+dir] != rules.MakePiece(Pawn, them) {
+		s.board[sq+dir] != rules.MakePiece(kPawn, them) {
 		return fmt.Errorf("en passant square %s: no %s pawn can just have passed it", f, Game.SideNames[them])
 	}
 	if s.epCapturable(sq + dir) {
@@ -143,14 +143,14 @@ func (s *State) setEP(f string) error {
 
 // epCapturable reports whether a pawn of the side to move stands beside the
 // square to, where an opposing pawn has just arrived by a double step.
-func (s *State) epCapturable(to int) bool {
-	p := rules.MakePiece(Pawn, s.side)
+func (s *state) epCapturable(to int) bool {
+	p := rules.MakePiece(kPawn, s.side)
 	f := to % 8
 	return (f > 0 && s.board[to-1] == p) || (f < 7 && s.board[to+1] == p)
 }
 
 // computeHash returns the Zobrist key of the position from scratch.
-func (s *State) computeHash() uint64 {
+func (s *state) computeHash() uint64 {
 	var h uint64
 	for sq, p := range s.board {
 		if p != rules.NoPiece {
@@ -167,24 +167,24 @@ func (s *State) computeHash() uint64 {
 	return h
 }
 
-func (s *State) put(sq int, p rules.Piece) {
+func (s *state) put(sq int, p rules.Piece) {
 	s.board[sq] = p
 	s.count[p]++
 }
 
-func (s *State) remove(sq int) {
+func (s *state) remove(sq int) {
 	s.count[s.board[sq]]--
 	s.board[sq] = rules.NoPiece
 }
 
-// Game returns Game.
-func (s *State) Game() *rules.Game { return Game }
+// Game returns game.
+func (s *state) Game() *rules.Game { return Game }
 
 // SideToMove returns the side to move.
-func (s *State) SideToMove() rules.Side { return s.side }
+func (s *state) SideToMove() rules.Side { return s.side }
 
 // At returns the piece on sq (NoPiece off the board).
-func (s *State) At(sq int) rules.Piece {
+func (s *state) At(sq int) rules.Piece {
 	if sq < 0 || sq >= 64 {
 		return rules.NoPiece
 	}
@@ -192,24 +192,24 @@ func (s *State) At(sq int) rules.Piece {
 }
 
 // InHand returns 0: chess has no hands.
-func (s *State) InHand(rules.Side, rules.Kind) int { return 0 }
+func (s *state) InHand(rules.Side, rules.Kind) int { return 0 }
 
 // Hash returns the Zobrist key of board, side to move, castling rights and
 // en passant file.
-func (s *State) Hash() uint64 { return s.hash }
+func (s *state) Hash() uint64 { return s.hash }
 
 // Ply returns the number of moves made since the position was set up.
-func (s *State) Ply() int { return s.ply }
+func (s *state) Ply() int { return s.ply }
 
 // HalfmoveClock returns the plies since the last capture or pawn move.
-func (s *State) HalfmoveClock() int { return s.half }
+func (s *state) HalfmoveClock() int { return s.half }
 
 // String returns the position text (see the package doc).
-func (s *State) String() string {
+func (s *state) String() string {
 	return rules.FormatPosition(s) + " " + s.castlingText() + " " + s.epText()
 }
 
-func (s *State) castlingText() string {
+func (s *state) castlingText() string {
 	if s.castle == 0 {
 		return "-"
 	}
@@ -222,7 +222,7 @@ func (s *State) castlingText() string {
 	return string(b)
 }
 
-func (s *State) epText() string {
+func (s *state) epText() string {
 	if s.ep < 0 {
 		return "-"
 	}
@@ -230,12 +230,12 @@ func (s *State) epText() string {
 }
 
 // InCheck reports whether the side to move's king is attacked.
-func (s *State) InCheck() bool {
+func (s *state) InCheck() bool {
 	return s.attacked(int(s.king[s.side]), s.side.Other())
 }
 
 // Clone returns an independent copy with the same history.
-func (s *State) Clone() rules.State {
+func (s *state) Clone() rules.State {
 	c := *s
 	c.undo = append(make([]undo, 0, cap(s.undo)), s.undo...)
 	c.hist = s.hist.Clone()
@@ -246,7 +246,7 @@ func (s *State) Clone() rules.State {
 // Ended reports the draws that need no move generation: threefold
 // repetition, the fifty-move rule (unless the side to move is checkmated)
 // and insufficient material.
-func (s *State) Ended() rules.Outcome {
+func (s *state) Ended() rules.Outcome {
 	if s.hist.MaxRepeat() >= 3 && s.hist.Count(s.hash) >= 3 {
 		return rules.DrawBy("repetition")
 	}
@@ -265,14 +265,14 @@ func (s *State) Ended() rules.Outcome {
 // insufficient reports a position where no sequence of legal moves can
 // mate: no pawns, rooks or queens, and at most one minor piece or only
 // bishops, all on squares of one colour.
-func (s *State) insufficient() bool {
-	for _, k := range [3]rules.Kind{Pawn, Rook, Queen} {
+func (s *state) insufficient() bool {
+	for _, k := range [3]rules.Kind{kPawn, kRook, kQueen} {
 		if s.count[rules.MakePiece(k, 0)]+s.count[rules.MakePiece(k, 1)] != 0 {
 			return false
 		}
 	}
-	knights := s.count[rules.MakePiece(Knight, 0)] + s.count[rules.MakePiece(Knight, 1)]
-	bishops := s.count[rules.MakePiece(Bishop, 0)] + s.count[rules.MakePiece(Bishop, 1)]
+	knights := s.count[rules.MakePiece(kKnight, 0)] + s.count[rules.MakePiece(kKnight, 1)]
+	bishops := s.count[rules.MakePiece(kBishop, 0)] + s.count[rules.MakePiece(kBishop, 1)]
 	if knights+bishops <= 1 {
 		return true
 	}
@@ -281,7 +281,7 @@ func (s *State) insufficient() bool {
 	}
 	var colours [2]bool
 	for sq, p := range s.board {
-		if p.Kind() == Bishop {
+		if p.Kind() == kBishop {
 			colours[(sq/8+sq%8)&1] = true
 		}
 	}
@@ -290,7 +290,7 @@ func (s *State) insufficient() bool {
 
 // NoMoves is the outcome when the side to move has no legal move:
 // checkmate (a loss) or stalemate (a draw).
-func (s *State) NoMoves() rules.Outcome {
+func (s *state) NoMoves() rules.Outcome {
 	if s.InCheck() {
 		return rules.Win(s.side.Other(), "checkmate")
 	}
@@ -310,7 +310,7 @@ func castlingOf(us rules.Side, from, to int) *castling {
 }
 
 // Make plays m, which must be a legal move of this position.
-func (s *State) Make(m rules.Move) {
+func (s *state) Make(m rules.Move) {
 	us := s.side
 	from, to := int(m.From), int(m.To)
 	p := s.board[from]
@@ -320,7 +320,7 @@ func (s *State) Make(m rules.Move) {
 		h ^= epKey[s.ep%8]
 	}
 	k := p.Kind()
-	if k == Pawn && to == int(s.ep) {
+	if k == kPawn && to == int(s.ep) {
 		u.capSq = int8(to - 8)
 		if us == rules.Second {
 			u.capSq = int8(to + 8)
@@ -336,13 +336,13 @@ func (s *State) Make(m rules.Move) {
 	if m.Flags&rules.FlagPromote != 0 {
 		pk := m.Drop
 		if pk == 0 {
-			pk = Queen
+			pk = kQueen
 		}
 		p = rules.MakePiece(pk, us)
 	}
 	s.put(to, p)
 	h ^= rules.ZobristPiece[p][to]
-	if k == King {
+	if k == kKing {
 		s.king[us] = int8(to)
 		if c := castlingOf(us, from, to); c != nil {
 			r := s.board[c.rookFrom]
@@ -354,13 +354,13 @@ func (s *State) Make(m rules.Move) {
 	s.castle &= castleMask[from] & castleMask[to]
 	irreversible := s.castle != u.castle
 	s.half++
-	if k == Pawn || u.captured != rules.NoPiece {
+	if k == kPawn || u.captured != rules.NoPiece {
 		s.half = 0
 		irreversible = true
 	}
 	s.side = us.Other()
 	s.ep = -1
-	if k == Pawn && (to-from == 16 || from-to == 16) && s.epCapturable(to) {
+	if k == kPawn && (to-from == 16 || from-to == 16) && s.epCapturable(to) {
 		s.ep = int8((from + to) / 2)
 		h ^= epKey[s.ep%8]
 	}
@@ -373,7 +373,7 @@ func (s *State) Make(m rules.Move) {
 
 // Unmake takes back the last move made; it does nothing when no move has
 // been made.
-func (s *State) Unmake() {
+func (s *state) Unmake() {
 	n := len(s.undo) - 1
 	if n < 0 {
 		return
@@ -388,10 +388,10 @@ func (s *State) Unmake() {
 	p := s.board[to]
 	s.remove(to)
 	if u.m.Flags&rules.FlagPromote != 0 {
-		p = rules.MakePiece(Pawn, us)
+		p = rules.MakePiece(kPawn, us)
 	}
 	s.put(from, p)
-	if p.Kind() == King {
+	if p.Kind() == kKing {
 		s.king[us] = int8(from)
 		if c := castlingOf(us, from, to); c != nil {
 			r := s.board[c.rookTo]

@@ -4,8 +4,26 @@ import "taifu/rules"
 
 // Geometry tables, filled once at init and read-only afterwards.
 
-// Directions 0-3 are orthogonal (rook), 4-7 diagonal (bishop).
-var dirs = [8][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}}
+// movement is each kind's movement in the atoms of package rules, White's
+// frame (Black's mirrors the ranks). The pawn's double step, en passant and
+// promotion and the king's castling are the game's own code (movegen.go).
+var movement = [numKinds][]rules.Atom{
+	kPawn:   {rules.Wazir.Only(rules.DirN).MoveOnly(), rules.Ferz.Only(rules.Forward).CaptureOnly()},
+	kKnight: {rules.Knight},
+	kBishop: {rules.BishopRide(rules.Unlimited)},
+	kRook:   {rules.RookRide(rules.Unlimited)},
+	kQueen:  {rules.RookRide(rules.Unlimited), rules.BishopRide(rules.Unlimited)},
+	kKing:   {rules.Wazir, rules.Ferz},
+}
+
+// The orders the tables list squares in (White's frame): the ray
+// directions, orthogonal ones first; the knight's leaps clockwise; a pawn's
+// captures towards the a-file first.
+var (
+	dirs        = [8][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}}
+	knightOrder = [][2]int{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}}
+	pawnOrder   = [][2]int{{-1, 1}, {1, 1}}
+)
 
 var (
 	// rays[sq][d] lists the squares from sq outwards in direction d.
@@ -16,6 +34,13 @@ var (
 	// (and so, read for the other side, the squares from which a pawn of
 	// side c attacks sq).
 	pawnCaps [2][64][]uint8
+	// pawnPush[c] is the square offset of a pawn's single step for side c.
+	pawnPush [2]int
+	// slideFrom[k], slideTo[k]: kind k slides along rays slideFrom..slideTo-1
+	// (none when equal); slideMask[d] has bit k set when kind k slides along
+	// ray d.
+	slideFrom, slideTo [numKinds]int
+	slideMask          [8]uint8
 	// castleMask[sq] clears the castling rights lost when a move starts or
 	// ends on sq.
 	castleMask [64]uint8
@@ -73,29 +98,77 @@ var castlings = [2][2]castling{
 
 func onBoard(f, r int) bool { return f >= 0 && f < 8 && r >= 0 && r < 8 }
 
-func init() {
+// admits reports whether one of atoms with a range in [lo, hi] and a mode
+// including m has the image v.
+func admits(atoms []rules.Atom, lo, hi int8, m rules.AtomMode, v [2]int) bool {
+	for _, a := range atoms {
+		if a.Range >= lo && a.Range <= hi && a.Mode&m == m && a.Admits(v[0], v[1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// leapTo lists the squares side c's leaps in mode m among atoms reach from
+// (f, r), in the order of order (Black mirrors the ranks).
+func leapTo(atoms []rules.Atom, m rules.AtomMode, order [][2]int, c, f, r int) []uint8 {
+	var out []uint8
+	for _, v := range order {
+		dr := v[1]
+		if c == 1 {
+			dr = -dr
+		}
+		if admits(atoms, 1, 1, m, v) && onBoard(f+v[0], r+dr) {
+			out = append(out, uint8((r+dr)*8+f+v[0]))
+		}
+	}
+	return out
+}
+
+// compileMovement turns the movement table into the generator's tables. The
+// generator's code for pawns, knights and kings reads only their tables; it
+// takes every other kind for a slider.
+func compileMovement() {
+	for k := kPawn; k < numKinds; k++ {
+		var ds []int
+		for d, v := range dirs {
+			if admits(movement[k], rules.Unlimited, rules.Unlimited, rules.MoveOrCapture, v) {
+				slideMask[d] |= 1 << k
+				ds = append(ds, d)
+			}
+		}
+		if len(ds) > 0 {
+			slideFrom[k], slideTo[k] = ds[0], ds[len(ds)-1]+1
+			if len(ds) != slideTo[k]-slideFrom[k] {
+				panic("chess: a slider's rays must be consecutive")
+			}
+		}
+	}
+	for c := 0; c < 2; c++ {
+		push := leapTo(movement[kPawn], rules.MoveOnly, dirs[:4], c, 0, 3)
+		if len(push) != 1 {
+			panic("chess: a pawn steps one way")
+		}
+		pawnPush[c] = int(push[0]) - 24
+	}
 	for sq := 0; sq < 64; sq++ {
 		f, r := sq%8, sq/8
 		for d, v := range dirs {
 			for x, y := f+v[0], r+v[1]; onBoard(x, y); x, y = x+v[0], y+v[1] {
 				rays[sq][d] = append(rays[sq][d], uint8(y*8+x))
 			}
-			if onBoard(f+v[0], r+v[1]) {
-				kingTo[sq] = append(kingTo[sq], uint8((r+v[1])*8+f+v[0]))
-			}
 		}
-		for _, v := range [8][2]int{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}} {
-			if onBoard(f+v[0], r+v[1]) {
-				knightTo[sq] = append(knightTo[sq], uint8((r+v[1])*8+f+v[0]))
-			}
+		kingTo[sq] = leapTo(movement[kKing], rules.MoveOrCapture, dirs[:], 0, f, r)
+		knightTo[sq] = leapTo(movement[kKnight], rules.MoveOrCapture, knightOrder, 0, f, r)
+		for c := range pawnCaps {
+			pawnCaps[c][sq] = leapTo(movement[kPawn], rules.CaptureOnly, pawnOrder, c, f, r)
 		}
-		for c, dr := range [2]int{1, -1} {
-			for _, df := range [2]int{-1, 1} {
-				if onBoard(f+df, r+dr) {
-					pawnCaps[c][sq] = append(pawnCaps[c][sq], uint8((r+dr)*8+f+df))
-				}
-			}
-		}
+	}
+}
+
+func init() {
+	compileMovement()
+	for sq := 0; sq < 64; sq++ {
 		castleMask[sq] = 0xf
 	}
 	castleMask[sqE1] &^= whiteShort | whiteLong

@@ -17,7 +17,7 @@ import (
 // game records and reviews of chess keep the package's own text.
 var XBoardDialect = &rules.XBoardDialect{
 	Variant:   "normal",
-	FEN:       func(st rules.State) string { return st.(*State).FEN() },
+	FEN:       func(st rules.State) string { return st.(*state).FEN() },
 	ParseFEN:  parseXBoardFEN,
 	Move:      XBoardMove,
 	ParseMove: ParseXBoardMove,
@@ -29,7 +29,7 @@ func parseXBoardFEN(text string) (rules.State, error) {
 	if f := strings.Fields(text); len(f) > 1 && f[1] != "w" && f[1] != "b" {
 		return rules.ParsePosition(Game, text)
 	}
-	st, err := FromFEN(text)
+	st, err := fromFEN(text)
 	if err != nil {
 		return nil, err
 	}

@@ -16,9 +16,9 @@ func TestXBoardDialect(t *testing.T) {
 		t.Fatalf("chess's XBoard dialect: %+v", d)
 	}
 	for _, c := range []struct{ in, want string }{
-		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", StartPosition},
-		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -", StartPosition},
-		{StartPosition, StartPosition},
+		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", startPosition},
+		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -", startPosition},
+		{startPosition, startPosition},
 		{"4k3/P7/8/8/8/8/8/4K3 w - - 12 40", "4,k,3/P,7/8/8/8/8/8/4,K,3 white - -"},
 	} {
 		st, err := d.ParseFEN(c.in)
@@ -33,7 +33,7 @@ func TestXBoardDialect(t *testing.T) {
 	for _, bad := range []string{
 		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
 		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0",
-		StartPosition + " 0 1",
+		startPosition + " 0 1",
 	} {
 		if _, err := d.ParseFEN(bad); err == nil {
 			t.Errorf("setboard %s: no error", bad)

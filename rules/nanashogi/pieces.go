@@ -23,50 +23,56 @@ const (
 	ClassDiag = 2 // the diagonal cube, written B in hand
 )
 
-// Width and Height of the board; Center is b2, where nothing is dropped.
+// width and height of the board; Center is b2, where nothing is dropped.
 const (
-	Width   = 3
-	Height  = 3
-	Squares = Width * Height
+	width   = 3
+	height  = 3
+	Squares = width * height
 	Center  = 4
 )
 
 // piece is one line of the piece table: the kind's token, name, royalty,
 // promotion (the state a cube turns to after it moves), demotion (the face
 // it shows in hand) and whether it may be dropped (info), and its movement
-// for Black, forward = up the board (dirs, ranging when slide), quoting the
-// rules text.
+// for Black, forward = up the board, in the atoms of package rules, quoting
+// the rules text. The rolling cube and the drops are the game's own code.
 type piece struct {
-	info  rules.KindInfo
-	dirs  []dir
-	slide bool
+	info rules.KindInfo
+	move []rules.Atom
 }
+
+// The atoms of the table: the orthogonal step, the diagonal step, and the
+// range of a slide.
+var step, ferz = rules.Wazir, rules.Ferz
+
+const slide = rules.Unlimited
 
 // pieces is Nana shogi's piece table, in the order of the rules text's.
 var pieces = [numKinds]piece{
 	King: {rules.KindInfo{Token: "K", Name: "King", Royal: true, Droppable: true},
-		append(append([]dir{}, orth...), diag...), false},
+		[]rules.Atom{step, ferz}},
 	// "can move one square in any of the four orthogonal directions"
-	Rook: {rules.KindInfo{Token: "R", Name: "Rook", PromotesTo: Chariot, Droppable: true}, orth, false},
+	Rook: {rules.KindInfo{Token: "R", Name: "Rook", PromotesTo: Chariot, Droppable: true}, []rules.Atom{step}},
 	// "any number of free squares along any of the two vertical directions"
 	Chariot: {rules.KindInfo{Token: "C", Name: "Chariot", PromotesTo: SwallowsWings, Demotes: Rook},
-		[]dir{{0, 1}, {0, -1}}, true},
+		[]rules.Atom{rules.RookRide(slide).Only(rules.Forward | rules.Backward)}},
 	// "one square orthogonally sideways"
 	SwallowsWings: {rules.KindInfo{Token: "SW", Name: "Swallow's wings", PromotesTo: GoBetween, Demotes: Rook},
-		[]dir{{1, 0}, {-1, 0}}, false},
+		[]rules.Atom{step.Only(rules.Sideways)}},
 	// "one square directly forward or backward"
 	GoBetween: {rules.KindInfo{Token: "GB", Name: "Go-between", PromotesTo: Rook, Demotes: Rook},
-		[]dir{{0, 1}, {0, -1}}, false},
+		[]rules.Atom{step.Only(rules.Forward | rules.Backward)}},
 	// "any number of free squares along any of the four diagonal directions"
-	Bishop: {rules.KindInfo{Token: "B", Name: "Bishop", PromotesTo: TileGeneral, Droppable: true}, diag, true},
+	Bishop: {rules.KindInfo{Token: "B", Name: "Bishop", PromotesTo: TileGeneral, Droppable: true},
+		[]rules.Atom{rules.BishopRide(slide)}},
 	// "one square diagonally forward or orthogonally backward"
 	TileGeneral: {rules.KindInfo{Token: "TG", Name: "Tile general", PromotesTo: CatSword, Demotes: Bishop},
-		[]dir{{1, 1}, {-1, 1}, {0, -1}}, false},
+		[]rules.Atom{ferz.Only(rules.Forward), step.Only(rules.Backward)}},
 	// "one square in one of the four diagonal directions"
-	CatSword: {rules.KindInfo{Token: "CS", Name: "Cat's sword", PromotesTo: Dog, Demotes: Bishop}, diag, false},
+	CatSword: {rules.KindInfo{Token: "CS", Name: "Cat's sword", PromotesTo: Dog, Demotes: Bishop}, []rules.Atom{ferz}},
 	// "one square directly forward, or diagonally backward"
 	Dog: {rules.KindInfo{Token: "D", Name: "Dog", PromotesTo: Bishop, Demotes: Bishop},
-		[]dir{{0, 1}, {1, -1}, {-1, -1}}, false},
+		[]rules.Atom{step.Only(rules.DirN), ferz.Only(rules.Backward)}},
 }
 
 // kinds is the rules.KindInfo table of the piece table (row 0 unused).
@@ -109,9 +115,9 @@ var classKind = [3]rules.Kind{King, Rook, Bishop}
 // ClassKind returns the kind written for class c in hand (K, R or B).
 func ClassKind(c int) rules.Kind { return classKind[c] }
 
-// Next returns the state a cube showing k turns to after it moves
+// next returns the state a cube showing k turns to after it moves
 // ("rolling the cube forward"): its PromotesTo; a king stays a king.
-func Next(k rules.Kind) rules.Kind {
+func next(k rules.Kind) rules.Kind {
 	if k == King {
 		return King
 	}
@@ -131,41 +137,36 @@ type ray struct {
 // rays[piece][from] lists the piece's lines of movement.
 var rays [2 * numKinds][Squares][]ray
 
-type dir struct{ dx, dy int }
+// order is the order rays are listed in, within each atom: orthogonal
+// directions first (forward, backward, then sideways), then diagonal ones.
+var order = [][2]int{{0, 1}, {0, -1}, {1, 0}, {-1, 0}, {1, 1}, {-1, 1}, {1, -1}, {-1, -1}}
 
-var (
-	orth = []dir{{0, 1}, {0, -1}, {1, 0}, {-1, 0}}
-	diag = []dir{{1, 1}, {-1, 1}, {1, -1}, {-1, -1}}
-)
-
-// movement returns the directions (for Black, forward = +rank) and whether
-// the piece ranges.
-func movement(k rules.Kind) ([]dir, bool) { return pieces[k].dirs, pieces[k].slide }
-
+// init compiles the piece table's atoms into rays.
 func init() {
 	for k := King; k < numKinds; k++ {
-		ds, slide := movement(k)
 		for s := rules.First; s <= rules.Second; s++ {
 			pc := rules.MakePiece(k, s)
 			for from := 0; from < Squares; from++ {
-				f, r := from%Width, from/Width
-				for _, d := range ds {
-					dy := d.dy
-					if s == rules.Second {
-						dy = -dy // White's forward is towards rank 1
-					}
-					var ry ray
-					x, y := f+d.dx, r+dy
-					for x >= 0 && x < Width && y >= 0 && y < Height {
-						ry.sqs[ry.n] = uint8(y*Width + x)
-						ry.n++
-						if !slide {
-							break
+				f, r := from%width, from/width
+				for _, a := range pieces[k].move {
+					for _, d := range order {
+						if !a.Admits(d[0], d[1]) {
+							continue
 						}
-						x, y = x+d.dx, y+dy
-					}
-					if ry.n > 0 {
-						rays[pc][from] = append(rays[pc][from], ry)
+						dx, dy := d[0], d[1]
+						if s == rules.Second {
+							dy = -dy // White's forward is towards rank 1
+						}
+						var ry ray
+						x, y := f+dx, r+dy
+						for n := int8(0); n < a.Range && x >= 0 && x < width && y >= 0 && y < height; n++ {
+							ry.sqs[ry.n] = uint8(y*width + x)
+							ry.n++
+							x, y = x+dx, y+dy
+						}
+						if ry.n > 0 {
+							rays[pc][from] = append(rays[pc][from], ry)
+						}
 					}
 				}
 			}

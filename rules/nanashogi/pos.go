@@ -87,7 +87,7 @@ func (p *Pos) Apply(m rules.Move) Pos {
 			q.Hand[s][Class(c.Kind())]++
 		}
 		q.Sq[m.From] = rules.NoPiece
-		q.Sq[m.To] = rules.MakePiece(Next(pc.Kind()), s)
+		q.Sq[m.To] = rules.MakePiece(next(pc.Kind()), s)
 	}
 	q.Side = s.Other()
 	return q
@@ -299,7 +299,7 @@ func (p *Pos) MoveHashDelta(m rules.Move) uint64 {
 		return d ^ rules.ZobristPiece[rules.MakePiece(m.Drop, s)][m.To]
 	}
 	pc := p.Sq[m.From]
-	d ^= rules.ZobristPiece[pc][m.From] ^ rules.ZobristPiece[rules.MakePiece(Next(pc.Kind()), s)][m.To]
+	d ^= rules.ZobristPiece[pc][m.From] ^ rules.ZobristPiece[rules.MakePiece(next(pc.Kind()), s)][m.To]
 	if t := p.Sq[m.To]; t != rules.NoPiece {
 		c := Class(t.Kind())
 		d ^= rules.ZobristPiece[t][m.To]

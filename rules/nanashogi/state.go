@@ -11,7 +11,7 @@ var sideNames = [2]string{"black", "white"}
 // Game is Nana shogi's registered description.
 var Game = &rules.Game{
 	Name:          "nanashogi",
-	Geometry:      rules.Geometry{Width: Width, Height: Height},
+	Geometry:      rules.Geometry{Width: width, Height: height},
 	SideNames:     sideNames,
 	Kinds:         kinds,
 	HasHand:       true,

@@ -4,7 +4,7 @@ import "taifu/rules"
 
 // The attack count of package features keeps a man's attacks between
 // positions through AttacksReading.
-var _ rules.AttackReader = (*State)(nil)
+var _ rules.AttackReader = (*state)(nil)
 
 // attackList collects the squares one man attacks, each once, and with
 // read set the squares whose contents the list depends on.
@@ -39,7 +39,7 @@ func (a *attackList) reads(sq int) {
 // The other powers but the Monkey's capturing chains are scanned directly
 // rather than by generating the man's moves; TestAttacksMatchMoves holds the
 // two equal.
-func (s *State) Attacks(sq int, buf []uint8) []uint8 {
+func (s *state) Attacks(sq int, buf []uint8) []uint8 {
 	return s.attacks(sq, buf, nil)
 }
 
@@ -47,12 +47,12 @@ func (s *State) Attacks(sq int, buf []uint8) []uint8 {
 // (rules.AttackReader): those of each ride up to its first man, the
 // squares each other power examines, and for a Coordinator its royal's
 // square and the co-squares of each square it can reach.
-func (s *State) AttacksReading(sq int, buf []uint8, read *rules.SquareSet) []uint8 {
+func (s *state) AttacksReading(sq int, buf []uint8, read *rules.SquareSet) []uint8 {
 	return s.attacks(sq, buf, read)
 }
 
 // attacks is Attacks, recording what it reads in read unless it is nil.
-func (s *State) attacks(sq int, buf []uint8, read *rules.SquareSet) []uint8 {
+func (s *state) attacks(sq int, buf []uint8, read *rules.SquareSet) []uint8 {
 	p := s.board[sq]
 	if p == rules.NoPiece {
 		return buf
@@ -114,21 +114,21 @@ func (s *State) attacks(sq int, buf []uint8, read *rules.SquareSet) []uint8 {
 
 // oppRead reports whether sq holds a man of the side other than side,
 // recording in a that the list depends on sq.
-func (s *State) oppRead(a *attackList, sq int, side rules.Side) bool {
+func (s *state) oppRead(a *attackList, sq int, side rules.Side) bool {
 	a.reads(sq)
 	return enemy(s.board[sq], side)
 }
 
 // emptyRead reports whether sq is empty, recording in a that the list
 // depends on it.
-func (s *State) emptyRead(a *attackList, sq int) bool {
+func (s *state) emptyRead(a *attackList, sq int) bool {
 	a.reads(sq)
 	return s.board[sq] == rules.NoPiece
 }
 
 // pushAttacks: a push takes only an opposing man pushed off the board
 // (genPush); a push onto the board removes nothing.
-func (s *State) pushAttacks(a *attackList, sq int, side rules.Side, dirs dirSet) {
+func (s *state) pushAttacks(a *attackList, sq int, side rules.Side, dirs dirSet) {
 	for d := 0; d < 8; d++ {
 		if !dirs.has(d) {
 			continue
@@ -145,7 +145,7 @@ func (s *State) pushAttacks(a *attackList, sq int, side rules.Side, dirs dirSet)
 
 // snowplowAttacks: every opposing man before the first friendly man, the
 // edge or the limit (genSnowplow).
-func (s *State) snowplowAttacks(a *attackList, sq int, side rules.Side, at *catom) {
+func (s *state) snowplowAttacks(a *attackList, sq int, side rules.Side, at *catom) {
 	for d := 0; d < 8; d++ {
 		if !at.dirs.has(d) {
 			continue
@@ -169,7 +169,7 @@ func (s *State) snowplowAttacks(a *attackList, sq int, side rules.Side, at *cato
 
 // withdrawAttacks: the adjacent opposing man behind, when the first square
 // away from it is empty (genWithdraw).
-func (s *State) withdrawAttacks(a *attackList, sq int, side rules.Side, dirs dirSet) {
+func (s *state) withdrawAttacks(a *attackList, sq int, side rules.Side, dirs dirSet) {
 	for d := 0; d < 8; d++ {
 		if !dirs.has(d) {
 			continue
@@ -188,7 +188,7 @@ func (s *State) withdrawAttacks(a *attackList, sq int, side rules.Side, dirs dir
 // longleapAttacks: past the empty squares, each opposing man with an empty
 // square behind it, while they alternate, at most rules.MaxMarks
 // (genLongleap).
-func (s *State) longleapAttacks(a *attackList, sq int, side rules.Side, dirs dirSet) {
+func (s *state) longleapAttacks(a *attackList, sq int, side rules.Side, dirs dirSet) {
 	for d := 0; d < 8; d++ {
 		if !dirs.has(d) {
 			continue
@@ -208,7 +208,7 @@ func (s *State) longleapAttacks(a *attackList, sq int, side rules.Side, dirs dir
 
 // convertHopAttacks: the first man within the limit when it is opposing and
 // the square behind it empty (genConvertHop).
-func (s *State) convertHopAttacks(a *attackList, sq int, side rules.Side, at *catom) {
+func (s *state) convertHopAttacks(a *attackList, sq int, side rules.Side, at *catom) {
 	for d := 0; d < 8; d++ {
 		if !at.dirs.has(d) {
 			continue
@@ -228,7 +228,7 @@ func (s *State) convertHopAttacks(a *attackList, sq int, side rules.Side, at *ca
 
 // approachAttacks: the opposing man beyond an empty adjacent square
 // (genApproach).
-func (s *State) approachAttacks(a *attackList, sq int, side rules.Side, dirs dirSet) {
+func (s *state) approachAttacks(a *attackList, sq int, side rules.Side, dirs dirSet) {
 	for d := 0; d < 8; d++ {
 		if !dirs.has(d) {
 			continue
@@ -245,7 +245,7 @@ func (s *State) approachAttacks(a *attackList, sq int, side rules.Side, dirs dir
 
 // shortLeapAttacks: an opposing man beyond an adjacent man of either side
 // (genShortLeap).
-func (s *State) shortLeapAttacks(a *attackList, sq int, side rules.Side, dirs dirSet) {
+func (s *state) shortLeapAttacks(a *attackList, sq int, side rules.Side, dirs dirSet) {
 	for d := 0; d < 8; d++ {
 		if !dirs.has(d) {
 			continue
@@ -264,7 +264,7 @@ func (s *State) shortLeapAttacks(a *attackList, sq int, side rules.Side, dirs di
 // and each square the Coordinator can slide to (genCoordinate). The list
 // depends on where the royal stands: its square is read (a royal that
 // leaves it changes it); without a royal every square is.
-func (s *State) coordinateAttacks(a *attackList, sq int, side rules.Side, dirs dirSet) {
+func (s *state) coordinateAttacks(a *attackList, sq int, side rules.Side, dirs dirSet) {
 	r := int(s.royal[side])
 	if r < 0 {
 		if a.read != nil {
@@ -296,7 +296,7 @@ func (s *State) coordinateAttacks(a *attackList, sq int, side rules.Side, dirs d
 // monkeyAttacks: the men the Monkey's capture chains take, found by
 // generating its capturing chains (genCaptureChains); a chain from a
 // square reads the squares within two steps of it.
-func (s *State) monkeyAttacks(a *attackList, sq int, p rules.Piece) {
+func (s *state) monkeyAttacks(a *attackList, sq int, p rules.Piece) {
 	// A check test leaves hit set when it found one; generation must
 	// start clear of it.
 	s.buf, s.target, s.hit = s.atk[:0], -1, false

@@ -21,7 +21,7 @@ func TestAttacksAfterCheckTest(t *testing.T) {
 			continue
 		}
 		positions++
-		fresh, err := rules.ParsePosition(Game, st.String())
+		fresh, err := rules.ParsePosition(game, st.String())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,9 +37,9 @@ func TestAttacksAfterCheckTest(t *testing.T) {
 		var got, want []uint8
 		for sq := 0; sq < squares; sq++ {
 			got = st.Attacks(sq, got[:0])
-			want = fresh.(*State).Attacks(sq, want[:0])
+			want = fresh.(*state).Attacks(sq, want[:0])
 			if !slices.Equal(got, want) {
-				t.Fatalf("%s: %s attacks %v after a check test, %v set up afresh", st, Game.SquareName(sq), got, want)
+				t.Fatalf("%s: %s attacks %v after a check test, %v set up afresh", st, game.SquareName(sq), got, want)
 			}
 			compared++
 		}
@@ -50,7 +50,7 @@ func TestAttacksAfterCheckTest(t *testing.T) {
 // attacksByMoves is the definition Attacks implements for the men's other
 // powers: the squares of the men its pseudo-legal moves would take or
 // convert, with the plain leaps and rides.
-func attacksByMoves(s *State, sq int) []uint8 {
+func attacksByMoves(s *state, sq int) []uint8 {
 	p := s.board[sq]
 	if p == rules.NoPiece {
 		return nil
@@ -109,20 +109,20 @@ func attacksByMoves(s *State, sq int) []uint8 {
 
 // sameAttacks fails t unless Attacks of sq lists the squares of
 // attacksByMoves, each once.
-func sameAttacks(t *testing.T, st *State, sq int, buf []uint8) []uint8 {
+func sameAttacks(t *testing.T, st *state, sq int, buf []uint8) []uint8 {
 	t.Helper()
 	buf = st.Attacks(sq, buf[:0])
 	got := slices.Clone(buf)
 	slices.Sort(got)
 	if want := attacksByMoves(st, sq); !slices.Equal(got, want) {
-		t.Fatalf("%s: %s on %s attacks %v, its moves take %v", st, Game.Kinds[st.board[sq].Kind()].Token, Game.SquareName(sq), got, want)
+		t.Fatalf("%s: %s on %s attacks %v, its moves take %v", st, game.Kinds[st.board[sq].Kind()].Token, game.SquareName(sq), got, want)
 	}
 	return buf
 }
 
 // setMan puts p (possibly empty) on sq without hashing, for tests that
 // change a position at will.
-func setMan(s *State, sq int, p rules.Piece) { s.place(sq, p) }
+func setMan(s *state, sq int, p rules.Piece) { s.place(sq, p) }
 
 // Attacks, which scans the men's other powers (pushes, snowplows,
 // withdrawals, long leaps, conversions, approaches, co-squares, short
@@ -137,12 +137,12 @@ func TestAttacksMatchMoves(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 29))
 	buf := make([]uint8, 0, 256)
 	placed, checks := 0, 0
-	for game := 0; game < 20; {
+	for g := 0; g < 20; {
 		st, ok := randomPosition(rng, 20+rng.IntN(60))
 		if !ok {
 			continue
 		}
-		game++
+		g++
 		for ply := 0; ply < 100; ply++ {
 			for sq := 0; sq < squares; sq++ {
 				buf = sameAttacks(t, st, sq, buf)
@@ -194,12 +194,12 @@ func TestAttacksReadingContract(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 31))
 	var buf, again []uint8
 	checked := 0
-	for game := 0; game < 12; {
+	for g := 0; g < 12; {
 		st, ok := randomPosition(rng, 20+rng.IntN(60))
 		if !ok {
 			continue
 		}
-		game++
+		g++
 		for ply := 0; ply < 120; ply++ {
 			if ply%6 == 0 {
 				for i := 0; i < 8*(nKinds-1); i++ {
@@ -214,7 +214,7 @@ func TestAttacksReadingContract(t *testing.T) {
 					var read rules.SquareSet
 					buf = st.AttacksReading(sq, buf[:0], &read)
 					if !slices.Equal(buf, st.Attacks(sq, again[:0])) {
-						t.Fatalf("%s: AttacksReading and Attacks differ on %s", st, Game.SquareName(sq))
+						t.Fatalf("%s: AttacksReading and Attacks differ on %s", st, game.SquareName(sq))
 					}
 					want := slices.Clone(buf)
 					slices.Sort(want)
@@ -248,7 +248,7 @@ func TestAttacksReadingContract(t *testing.T) {
 					slices.Sort(got)
 					if !slices.Equal(got, want) {
 						t.Fatalf("%s: %s on %s attacks %v after squares it did not read changed, %v before",
-							st, Game.Kinds[k].Token, Game.SquareName(sq), got, want)
+							st, game.Kinds[k].Token, game.SquareName(sq), got, want)
 					}
 					for o := range squares {
 						setMan(st, o, saved[o])

@@ -36,38 +36,50 @@ const (
 	modeCapture             // only onto opposing men ("c")
 )
 
-// vec is a leap (dx, dy), expanded to every rotation and reflection.
-type vec struct{ x, y int }
-
-// The leaps of Betza's notation used by Samarkand.
+// The leaps of Betza's notation used by Samarkand, from package rules' one
+// movement vocabulary.
 var (
-	wazir   = vec{1, 0}
-	ferz    = vec{1, 1}
-	dabbaba = vec{2, 0}
-	alfil   = vec{2, 2}
-	knight  = vec{2, 1}
-	camel   = vec{3, 1}
-	zebra   = vec{3, 2}
+	wazir   = rules.Wazir
+	ferz    = rules.Ferz
+	dabbaba = rules.Dabbaba
+	alfil   = rules.Alfil
+	knight  = rules.Knight
+	camel   = rules.Camel
+	zebra   = rules.Zebra
 )
 
 // unlimited is the longest ride on a 12x12 board.
 const unlimited = width - 1
 
-// atom is one power of a man.
+// atom is one power of a man. A leap or a ride is described by moves, atoms
+// of package rules (a leap's moves share one mode; a ride's may have a
+// least range, the darters'), which compile turns into the fields the
+// generator reads: the leap's destination tables, the ride's mode, dirs,
+// min and max. The special powers are given by op, dirs and max.
 type atom struct {
 	op       op
 	mode     mode
-	leaps    []vec  // opLeap
-	forward  bool   // opLeap: only the vectors pointing forward (the Pawn)
-	dirs     dirSet // rides and the special powers
-	min, max int    // opRide (min 2 is a darter that skips the first square), opSnowplow, opConvertHop
+	moves    []rules.Atom // opLeap, opRide
+	dirs     dirSet       // rides and the special powers
+	min, max int          // opRide (min 2 is a darter that skips the first square), opSnowplow, opConvertHop
 }
 
-func leap(m mode, v ...vec) atom    { return atom{op: opLeap, mode: m, leaps: v} }
-func fwdLeap(m mode, v ...vec) atom { return atom{op: opLeap, mode: m, leaps: v, forward: true} }
-func ride(ds dirSet, min, max int) atom {
-	return atom{op: opRide, mode: modeBoth, dirs: ds, min: min, max: max}
+// leap is the leaps ms, each moving per m.
+func leap(m rules.AtomMode, ms ...rules.Atom) atom {
+	for i := range ms {
+		ms[i].Mode = m
+	}
+	return atom{op: opLeap, moves: ms}
 }
+
+// ride is the slides ms.
+func ride(ms ...rules.Atom) atom { return atom{op: opRide, moves: ms} }
+
+// The slides: orthogonal, diagonal, both, of at most n steps.
+func rook(n int8) rules.Atom    { return rules.RookRide(n) }
+func bishop(n int8) rules.Atom  { return rules.BishopRide(n) }
+func queen(n int8) []rules.Atom { return []rules.Atom{rook(n), bishop(n)} }
+
 func power(o op, ds dirSet, max int) atom { return atom{op: o, dirs: ds, max: max} }
 
 // kindDef is one row of the piece table.
@@ -83,37 +95,37 @@ type kindDef struct {
 // table: token, name, promoted form, royal, promoted, movement. Kind numbers are positions in this list plus one. The Bull, the Ram,
 // the Monkey and the relay are reconstruction (reconstruction.go).
 var men = []kindDef{
-	{"P", "Pawn", "SQ", false, false, []atom{fwdLeap(modeMove, wazir), fwdLeap(modeCapture, ferz)}},
-	{"E", "Elephant", "AB", false, false, []atom{leap(modeMove, ferz), leap(modeBoth, alfil)}},
-	{"V", "Vanguard", "B", false, false, []atom{ride(diagonal, 2, unlimited)}},
-	{"AV", "Avant", "B", false, false, []atom{ride(diagonal, 1, 4)}},
-	{"T", "Turtle", "FL", false, false, []atom{leap(modeMove, wazir), leap(modeBoth, dabbaba)}},
-	{"WG", "Waggon", "R", false, false, []atom{ride(orthogonal, 2, unlimited)}},
-	{"CH", "Chariot", "R", false, false, []atom{ride(orthogonal, 1, 4)}},
-	{"G", "Giraffe", "AM", false, false, []atom{leap(modeMove, ferz, wazir), leap(modeBoth, alfil, dabbaba)}},
-	{"GE", "General", "Q", false, false, []atom{ride(allDirs, 2, unlimited)}},
-	{"MI", "Minister", "Q", false, false, []atom{ride(allDirs, 1, 4)}},
-	{"U", "Unicorn", "LI", false, false, []atom{leap(modeBoth, ferz, dabbaba)}},
-	{"PX", "Phoenix", "TI", false, false, []atom{leap(modeBoth, wazir, alfil)}},
+	{"P", "Pawn", "SQ", false, false, []atom{leap(rules.MoveOnly, wazir.Only(rules.Forward)), leap(rules.CaptureOnly, ferz.Only(rules.Forward))}},
+	{"E", "Elephant", "AB", false, false, []atom{leap(rules.MoveOnly, ferz), leap(rules.MoveOrCapture, alfil)}},
+	{"V", "Vanguard", "B", false, false, []atom{ride(bishop(unlimited).AtLeast(2))}},
+	{"AV", "Avant", "B", false, false, []atom{ride(bishop(4))}},
+	{"T", "Turtle", "FL", false, false, []atom{leap(rules.MoveOnly, wazir), leap(rules.MoveOrCapture, dabbaba)}},
+	{"WG", "Waggon", "R", false, false, []atom{ride(rook(unlimited).AtLeast(2))}},
+	{"CH", "Chariot", "R", false, false, []atom{ride(rook(4))}},
+	{"G", "Giraffe", "AM", false, false, []atom{leap(rules.MoveOnly, ferz, wazir), leap(rules.MoveOrCapture, alfil, dabbaba)}},
+	{"GE", "General", "Q", false, false, []atom{ride(rook(unlimited).AtLeast(2), bishop(unlimited).AtLeast(2))}},
+	{"MI", "Minister", "Q", false, false, []atom{ride(queen(4)...)}},
+	{"U", "Unicorn", "LI", false, false, []atom{leap(rules.MoveOrCapture, ferz, dabbaba)}},
+	{"PX", "Phoenix", "TI", false, false, []atom{leap(rules.MoveOrCapture, wazir, alfil)}},
 	{"BU", "Bull", "TY", false, false, bullAtoms},
 	{"RA", "Ram", "CY", false, false, ramAtoms},
-	{"N", "Knight", "LL", false, false, []atom{leap(modeBoth, knight)}},
-	{"C", "Camel", "WL", false, false, []atom{leap(modeBoth, camel)}},
-	{"Z", "Zebra", "LD", false, false, []atom{leap(modeBoth, zebra)}},
-	{"SC", "Scout", "WD", false, false, []atom{power(opApproach, allDirs, 1), leap(modeMove, dabbaba, alfil)}},
+	{"N", "Knight", "LL", false, false, []atom{leap(rules.MoveOrCapture, knight)}},
+	{"C", "Camel", "WL", false, false, []atom{leap(rules.MoveOrCapture, camel)}},
+	{"Z", "Zebra", "LD", false, false, []atom{leap(rules.MoveOrCapture, zebra)}},
+	{"SC", "Scout", "WD", false, false, []atom{power(opApproach, allDirs, 1), leap(rules.MoveOnly, dabbaba, alfil)}},
 	{"MO", "Monkey", "CO", false, false, monkeyAtoms},
 	{"BA", "Barracuda", "SH", false, false, []atom{power(opConvertHop, allDirs, 3)}},
-	{"K", "King", "EM", true, false, []atom{leap(modeBoth, wazir, ferz), power(opRelay, relayDirs, 0)}},
+	{"K", "King", "EM", true, false, []atom{leap(rules.MoveOrCapture, wazir, ferz), power(opRelay, relayDirs, 0)}},
 
-	{"SQ", "Squirrel", "", false, true, []atom{leap(modeBoth, alfil, knight, dabbaba)}},
-	{"AB", "Archbishop", "", false, true, []atom{ride(diagonal, 1, unlimited), leap(modeBoth, wazir)}},
-	{"B", "Bishop", "", false, true, []atom{ride(diagonal, 1, unlimited)}},
-	{"FL", "Flamen", "", false, true, []atom{ride(orthogonal, 1, unlimited), leap(modeBoth, ferz)}},
-	{"R", "Rook", "", false, true, []atom{ride(orthogonal, 1, unlimited)}},
-	{"AM", "Amazon", "", false, true, []atom{ride(allDirs, 1, unlimited), leap(modeBoth, knight)}},
-	{"Q", "Queen", "", false, true, []atom{ride(allDirs, 1, unlimited)}},
-	{"LI", "Lion", "", false, true, []atom{ride(orthogonal, 1, unlimited), leap(modeBoth, ferz, knight)}},
-	{"TI", "Tiger", "", false, true, []atom{ride(diagonal, 1, unlimited), leap(modeBoth, wazir, knight)}},
+	{"SQ", "Squirrel", "", false, true, []atom{leap(rules.MoveOrCapture, alfil, knight, dabbaba)}},
+	{"AB", "Archbishop", "", false, true, []atom{ride(bishop(unlimited)), leap(rules.MoveOrCapture, wazir)}},
+	{"B", "Bishop", "", false, true, []atom{ride(bishop(unlimited))}},
+	{"FL", "Flamen", "", false, true, []atom{ride(rook(unlimited)), leap(rules.MoveOrCapture, ferz)}},
+	{"R", "Rook", "", false, true, []atom{ride(rook(unlimited))}},
+	{"AM", "Amazon", "", false, true, []atom{ride(queen(unlimited)...), leap(rules.MoveOrCapture, knight)}},
+	{"Q", "Queen", "", false, true, []atom{ride(queen(unlimited)...)}},
+	{"LI", "Lion", "", false, true, []atom{ride(rook(unlimited)), leap(rules.MoveOrCapture, ferz, knight)}},
+	{"TI", "Tiger", "", false, true, []atom{ride(bishop(unlimited)), leap(rules.MoveOrCapture, wazir, knight)}},
 	{"TY", "Typhoon", "", false, true, typhoonAtoms},
 	{"CY", "Cyclone", "", false, true, cycloneAtoms},
 	{"LL", "Longleaper", "", false, true, []atom{power(opLongleap, allDirs, unlimited)}},
@@ -122,7 +134,7 @@ var men = []kindDef{
 	{"WD", "Withdrawer", "", false, true, []atom{power(opWithdraw, allDirs, unlimited)}},
 	{"CO", "Coordinator", "", false, true, []atom{power(opCoordinate, allDirs, unlimited)}},
 	{"SH", "Shark", "", false, true, []atom{power(opConvertHop, allDirs, unlimited)}},
-	{"EM", "Emperor", "", true, true, []atom{leap(modeBoth, wazir, ferz, knight), power(opShortLeap, allDirs, 2), power(opRelay, relayDirs, 0)}},
+	{"EM", "Emperor", "", true, true, []atom{leap(rules.MoveOrCapture, wazir, ferz, knight), power(opShortLeap, allDirs, 2), power(opRelay, relayDirs, 0)}},
 }
 
 // catom is an atom compiled for the board.
@@ -183,9 +195,10 @@ func init() {
 		t := &table[k]
 		t.promo, t.royal = info.PromotesTo, d.royal
 		for _, a := range d.atoms {
-			t.atoms = append(t.atoms, compile(a))
-			t.reach = max(t.reach, reach(a))
-			t.stride = max(t.stride, stride(a))
+			c := compile(a)
+			t.atoms = append(t.atoms, c)
+			t.reach = max(t.reach, reach(c.atom))
+			t.stride = max(t.stride, stride(c.atom))
 			t.global = t.global || a.op == opMonkey || a.op == opCoordinate
 		}
 	}
@@ -197,12 +210,32 @@ func init() {
 	}
 }
 
-// compile builds the per-square tables of a.
+// modeOf is the generator's mode of an atom mode.
+var modeOf = [...]mode{rules.MoveOnly: modeMove, rules.CaptureOnly: modeCapture, rules.MoveOrCapture: modeBoth}
+
+// compile builds the per-square tables of a and, for a ride, its mode,
+// directions and range.
 func compile(a atom) catom {
 	c := catom{atom: a}
-	if a.op != opLeap {
+	switch a.op {
+	case opRide:
+		c.mode, c.min, c.max = modeOf[a.moves[0].Mode], max(int(a.moves[0].Min), 1), min(int(a.moves[0].Range), unlimited)
+		for _, m := range a.moves {
+			if modeOf[m.Mode] != c.mode || max(int(m.Min), 1) != c.min || min(int(m.Range), unlimited) != c.max {
+				panic("samarkand: a ride's slides differ in mode or range")
+			}
+			for d := 0; d < 8; d++ {
+				if m.Admits(dirDX[d], dirDY[d]) {
+					c.dirs |= 1 << d
+				}
+			}
+		}
+		return c
+	case opLeap:
+	default:
 		return c
 	}
+	c.mode = modeOf[a.moves[0].Mode]
 	for side := 0; side < 2; side++ {
 		fwd := 1
 		if side == 1 {
@@ -211,12 +244,16 @@ func compile(a atom) catom {
 		for sq := 0; sq < squares; sq++ {
 			var ds []uint8
 			seen := map[int]bool{}
-			for _, v := range a.leaps {
-				for _, xy := range [][2]int{{v.x, v.y}, {v.y, v.x}} {
+			for _, m := range a.moves {
+				if m.Range != 1 || modeOf[m.Mode] != c.mode {
+					panic("samarkand: a leap's moves differ in mode")
+				}
+				x, y := int(m.X), int(m.Y)
+				for _, xy := range [][2]int{{x, y}, {y, x}} {
 					for _, sx := range []int{1, -1} {
 						for _, sy := range []int{1, -1} {
 							dx, dy := xy[0]*sx, xy[1]*sy
-							if a.forward && dy*fwd <= 0 {
+							if !m.Admits(dx, dy*fwd) {
 								continue
 							}
 							t := squareAt(fileOf(sq)+dx, rankOf(sq)+dy)
@@ -240,8 +277,8 @@ func compile(a atom) catom {
 // longestLeap is the Chebyshev length of a's longest leap.
 func longestLeap(a atom) int {
 	r := 0
-	for _, v := range a.leaps {
-		r = max(r, abs(v.x), abs(v.y))
+	for _, m := range a.moves {
+		r = max(r, abs(int(m.X)), abs(int(m.Y)))
 	}
 	return r
 }

@@ -88,7 +88,7 @@ func TestGameEnd(t *testing.T) {
 // position (board and side to move)". Knights going out and back twice
 // bring the start position back for the third time after 8 plies.
 func TestRepetition(t *testing.T) {
-	st := Game.Start()
+	st := game.Start()
 	shuffle := "b2a4 b11a9 a4b2 a9b11 "
 	if err := rules.Replay(st, shuffle); err != nil {
 		t.Fatal(err)
@@ -125,7 +125,7 @@ func TestNoProgress(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			st := Game.Start().(*State)
+			st := game.Start().(*state)
 			st.clock = noProgressLimit - 1
 			if err := rules.Replay(st, c.move); err != nil {
 				t.Fatal(err)
@@ -153,7 +153,7 @@ func TestSetupErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if _, err := rules.ParsePosition(Game, position(t, "white", c.items...)); err == nil {
+			if _, err := rules.ParsePosition(game, position(t, "white", c.items...)); err == nil {
 				t.Error("accepted")
 			}
 		})

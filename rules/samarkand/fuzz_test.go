@@ -11,18 +11,18 @@ import (
 // FuzzParsePosition: any text either fails with an error or gives a
 // position whose text parses back to the same text and hash.
 func FuzzParsePosition(f *testing.F) {
-	f.Add(StartPosition)
+	f.Add(startPosition)
 	f.Add("11,k/12/12/12/12/12/12/5,p,6/4,P,1,p,5/12/12/11,K black")
 	f.Add("12/12/12/12/12/12/12/12/12/12/12/12 white")
 	f.Add("t,z,px,bu,1,sc,mo,1,ra,u,c,e white")
 	f.Add("11,EM/12/12/12/12/12/12/12/12/12/12/co,10,k black")
 	f.Fuzz(func(t *testing.T, text string) {
-		st, err := rules.ParsePosition(Game, text)
+		st, err := rules.ParsePosition(game, text)
 		if err != nil {
 			return
 		}
 		out := st.String()
-		back, err := rules.ParsePosition(Game, out)
+		back, err := rules.ParsePosition(game, out)
 		if err != nil {
 			t.Fatalf("%q parsed, but its text %q does not: %v", text, out, err)
 		}
@@ -39,13 +39,13 @@ func FuzzParseMove(f *testing.F) {
 	for _, s := range []string{"b2a4", "f1h1", "g1e1", "e2e5", "a1a1", "f5f9+=f8", "f5e5>d5", "l12l12xa1", "pass", "P@e4", "", "z99"} {
 		f.Add(s)
 	}
-	st := Game.Start()
+	st := game.Start()
 	f.Fuzz(func(t *testing.T, text string) {
 		m, err := rules.ParseMove(st, text)
 		if err != nil {
 			return
 		}
-		if got := Game.MoveString(m); got != text {
+		if got := game.MoveString(m); got != text {
 			t.Fatalf("%q parsed to the legal move %q", text, got)
 		}
 	})
@@ -62,9 +62,9 @@ func FuzzMakeUnmake(f *testing.F) {
 		if len(data) < 9 {
 			return
 		}
-		var st *State
+		var st *state
 		if data[0]%2 == 0 {
-			st = Game.Start().(*State)
+			st = game.Start().(*state)
 		} else {
 			seed := binary.LittleEndian.Uint64(data[1:9])
 			rng := rand.New(rand.NewPCG(seed, seed>>7))

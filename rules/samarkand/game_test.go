@@ -11,24 +11,24 @@ import (
 // shared/vectors/start-positions.txt, copied here).
 func TestGameRecord(t *testing.T) {
 	g, err := rules.Lookup("samarkand")
-	if err != nil || g != Game {
+	if err != nil || g != game {
 		t.Fatalf("Lookup(samarkand) = %v, %v", g, err)
 	}
 	const vector = "t,z,px,bu,1,sc,mo,1,ra,u,c,e/ch,n,av,g,ge,k,ba,mi,g,v,n,wg/p,p,p,p,p,p,p,p,p,p,p,p/4,p,2,p,4/12/12/12/12/4,P,2,P,4/P,P,P,P,P,P,P,P,P,P,P,P/CH,N,AV,G,GE,K,BA,MI,G,V,N,WG/T,Z,PX,BU,1,SC,MO,1,RA,U,C,E white"
-	if Game.StartPosition != vector || Game.Start().String() != vector {
-		t.Errorf("start position %q, want %q", Game.Start().String(), vector)
+	if game.StartPosition != vector || game.Start().String() != vector {
+		t.Errorf("start position %q, want %q", game.Start().String(), vector)
 	}
-	if Game.RulesVersion != "taifu-reconstruction-1" || Game.SideNames != [2]string{"white", "black"} ||
-		Game.Width != 12 || Game.Height != 12 || Game.HasHand {
-		t.Errorf("game record %+v", Game)
+	if game.RulesVersion != "taifu-reconstruction-1" || game.SideNames != [2]string{"white", "black"} ||
+		game.Width != 12 || game.Height != 12 || game.HasHand {
+		t.Errorf("game record %+v", game)
 	}
 	// samarkand.md "Men and tokens": 21 men and 18 promoted forms (Bishop,
 	// Rook and Queen each promote two men).
-	if n := len(Game.Kinds) - 1; n != 39 {
+	if n := len(game.Kinds) - 1; n != 39 {
 		t.Errorf("%d kinds, want 39", n)
 	}
-	for k := 1; k < len(Game.Kinds); k++ {
-		info := Game.Kinds[k]
+	for k := 1; k < len(game.Kinds); k++ {
+		info := game.Kinds[k]
 		// Every man promotes; no promoted form promotes further.
 		if info.Promoted == (info.PromotesTo != 0) {
 			t.Errorf("%s: promoted %v but promotes to %d", info.Name, info.Promoted, info.PromotesTo)
@@ -38,7 +38,7 @@ func TestGameRecord(t *testing.T) {
 		}
 	}
 	// 36 men a side: 22 officers and 14 pawns (samarkand.md "Setup").
-	st := Game.Start()
+	st := game.Start()
 	var men, pawns [2]int
 	for sq := 0; sq < squares; sq++ {
 		if p := st.At(sq); p != rules.NoPiece {

@@ -19,7 +19,7 @@ func position(t testing.TB, side string, items ...string) string {
 		if !ok {
 			t.Fatalf("bad item %q", it)
 		}
-		sq, _, err := Game.ParseSquare(sqs)
+		sq, _, err := game.ParseSquare(sqs)
 		if err != nil {
 			t.Fatalf("item %q: %v", it, err)
 		}
@@ -56,13 +56,13 @@ func position(t testing.TB, side string, items ...string) string {
 }
 
 // load parses position text, failing the test on error.
-func load(t testing.TB, text string) *State {
+func load(t testing.TB, text string) *state {
 	t.Helper()
-	st, err := rules.ParsePosition(Game, text)
+	st, err := rules.ParsePosition(game, text)
 	if err != nil {
 		t.Fatalf("%v", err)
 	}
-	return st.(*State)
+	return st.(*state)
 }
 
 // legalStrings returns the sorted texts of the legal moves of st, only
@@ -71,8 +71,8 @@ func legalStrings(t testing.TB, st rules.State, from string) []string {
 	t.Helper()
 	var out []string
 	for _, m := range st.Legal(nil) {
-		s := Game.MoveString(m)
-		if from == "" || Game.SquareName(int(m.From)) == from {
+		s := game.MoveString(m)
+		if from == "" || game.SquareName(int(m.From)) == from {
 			out = append(out, s)
 		}
 	}

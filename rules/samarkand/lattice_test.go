@@ -14,7 +14,7 @@ func TestMonkeyLattice(t *testing.T) {
 		for f := 0; f < width; f++ {
 			sq := squareAt(f, r)
 			if (f%2 == 1 || r%2 == 1) && sq != squareAt(11, 0) && sq != squareAt(11, 11) && f < 10 && r < 10 {
-				items = append(items, "p@"+Game.SquareName(sq))
+				items = append(items, "p@"+game.SquareName(sq))
 			}
 		}
 	}

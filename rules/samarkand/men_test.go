@@ -169,22 +169,22 @@ func TestMen(t *testing.T) {
 			}
 			st := load(t, position(t, c.side, items...))
 			p := st.At(mustSquare(t, c.from))
-			covered[Game.Kinds[p.Kind()].Token] = true
+			covered[game.Kinds[p.Kind()].Token] = true
 			if d := diff(legalStrings(t, st, c.from), sorted(c.want...)); d != "" {
 				t.Errorf("%s (%s) in %s: %s", c.from, c.rule, st, d)
 			}
 		})
 	}
-	for k := 1; k < len(Game.Kinds); k++ {
-		if !covered[Game.Kinds[k].Token] {
-			t.Errorf("no move-set test for %s", Game.Kinds[k].Name)
+	for k := 1; k < len(game.Kinds); k++ {
+		if !covered[game.Kinds[k].Token] {
+			t.Errorf("no move-set test for %s", game.Kinds[k].Name)
 		}
 	}
 }
 
 func mustSquare(t testing.TB, name string) int {
 	t.Helper()
-	sq, _, err := Game.ParseSquare(name)
+	sq, _, err := game.ParseSquare(name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 // convert or promote (a few others still come: Captures filters them).
 
 // add records m.
-func (s *State) add(m *rules.Move) {
+func (s *state) add(m *rules.Move) {
 	if s.target >= 0 {
 		if removes(m, s.target) {
 			s.hit = true
@@ -26,13 +26,13 @@ func (s *State) add(m *rules.Move) {
 // quiet reports whether p's move from from to to is wanted should it
 // neither capture nor convert: when generating every move, and in capture
 // mode when it may promote; never in attack mode.
-func (s *State) quiet(p rules.Piece, from, to int) bool {
+func (s *state) quiet(p rules.Piece, from, to int) bool {
 	return s.target < 0 && (!s.capOnly || promotes(p.Kind(), p.Side(), from, to))
 }
 
 // addPromo records m made by p under its own power, and its promoting form
 // where the zone rule allows.
-func (s *State) addPromo(m *rules.Move, p rules.Piece) {
+func (s *state) addPromo(m *rules.Move, p rules.Piece) {
 	if s.target >= 0 || !promotes(p.Kind(), p.Side(), int(m.From), int(m.To)) {
 		s.add(m)
 		return
@@ -63,7 +63,7 @@ func enemy(q rules.Piece, side rules.Side) bool { return q != rules.NoPiece && q
 
 // pseudo appends the moves of the side to move, before the check rule; in
 // capture mode only those that capture, convert or promote.
-func (s *State) pseudo(buf []rules.Move) []rules.Move {
+func (s *state) pseudo(buf []rules.Move) []rules.Move {
 	start := len(buf)
 	s.buf, s.target, s.hit = buf, -1, false
 	them := &s.occ[s.stm.Other()]
@@ -137,7 +137,7 @@ func init() {
 
 // attacked reports whether some move of side by (ignoring the check rule)
 // would capture or convert the man on target, or push it off the board.
-func (s *State) attacked(target int, by rules.Side) bool {
+func (s *state) attacked(target int, by rules.Side) bool {
 	s.target, s.hit = target, false
 	for w, bb := range s.occ[by] {
 		for ; bb != 0 && !s.hit; bb &= bb - 1 {
@@ -162,7 +162,7 @@ func (s *State) attacked(target int, by rules.Side) bool {
 // the pushed man, and the Monkeys and Coordinators (whose captures reach
 // anywhere) are examined; the last not when w says m left what their
 // attack reads alone (w nil: always).
-func (s *State) attackedAfter(target int, by rules.Side, m *rules.Move, w *watch) bool {
+func (s *state) attackedAfter(target int, by rules.Side, m *rules.Move, w *watch) bool {
 	s.target, s.hit = target, false
 	hit := s.examineChanged(by, m, w == nil || changes(m, &w.global))
 	s.target = -1
@@ -182,7 +182,7 @@ type watch struct {
 
 // watching returns the watch of the royal on target, not attacked by
 // side by.
-func (s *State) watching(target int, by rules.Side) watch {
+func (s *state) watching(target int, by rules.Side) watch {
 	s.target, s.hit, s.track, s.read = target, false, true, [3]uint64{}
 	for w, bb := range s.global[by] {
 		for ; bb != 0; bb &= bb - 1 {
@@ -224,7 +224,7 @@ func has(set *[3]uint64, sq int) bool { return set[sq>>6]&(1<<(sq&63)) != 0 }
 
 // reads records, while watching tracks, that the attack read the squares
 // of mask.
-func (s *State) reads(mask *[3]uint64) {
+func (s *state) reads(mask *[3]uint64) {
 	if s.track {
 		s.read[0] |= mask[0]
 		s.read[1] |= mask[1]
@@ -233,7 +233,7 @@ func (s *State) reads(mask *[3]uint64) {
 }
 
 // readsSquare records, while watching tracks, that the attack read sq.
-func (s *State) readsSquare(sq int) {
+func (s *state) readsSquare(sq int) {
 	if s.track {
 		s.read[sq>>6] |= 1 << (sq & 63)
 	}
@@ -241,7 +241,7 @@ func (s *State) readsSquare(sq int) {
 
 // examineChanged runs the men attackedAfter names in attack mode, the
 // Monkeys and Coordinators when globals is set.
-func (s *State) examineChanged(by rules.Side, m *rules.Move, globals bool) bool {
+func (s *state) examineChanged(by rules.Side, m *rules.Move, globals bool) bool {
 	target := s.target
 	for w, bb := range s.global[by] {
 		if !globals {
@@ -274,7 +274,7 @@ func (s *State) examineChanged(by rules.Side, m *rules.Move, globals bool) bool 
 // lineAttack examines the non-global men of side by on the royal's line
 // through the changed square c: on the ray from target through c, and, when
 // c is next to target, on the opposite ray.
-func (s *State) lineAttack(target int, by rules.Side, c int) bool {
+func (s *state) lineAttack(target int, by rules.Side, c int) bool {
 	d := int(dirTo[target][c])
 	if d < 0 {
 		return false
@@ -285,7 +285,7 @@ func (s *State) lineAttack(target int, by rules.Side, c int) bool {
 	return dist[target][c] == 1 && s.rayAttack(target, by, opposite[d])
 }
 
-func (s *State) rayAttack(target int, by rules.Side, d int) bool {
+func (s *state) rayAttack(target int, by rules.Side, d int) bool {
 	for i, sq := range rays[target][d] {
 		p := s.board[sq]
 		if p == rules.NoPiece || p.Side() != by {
@@ -304,10 +304,10 @@ func (s *State) rayAttack(target int, by rules.Side, d int) bool {
 
 // aims reports whether direction d from sq matters: always when generating,
 // only toward the target in attack mode.
-func (s *State) aims(sq, d int) bool { return s.target < 0 || int(dirTo[sq][s.target]) == d }
+func (s *state) aims(sq, d int) bool { return s.target < 0 || int(dirTo[sq][s.target]) == d }
 
 // genPiece generates the moves of the man p on sq.
-func (s *State) genPiece(sq int, p rules.Piece) {
+func (s *state) genPiece(sq int, p rules.Piece) {
 	side := p.Side()
 	attack := s.target >= 0
 	atoms := table[p.Kind()].atoms
@@ -362,7 +362,7 @@ func (s *State) genPiece(sq int, p rules.Piece) {
 // empty squares only where they may promote (a move-only leap, the only
 // move-only atom, of a man that cannot promote has none). A loop apart, so
 // that Legal's loop tests nothing more.
-func (s *State) leapCaptures(sq int, p rules.Piece, a *catom) {
+func (s *state) leapCaptures(sq int, p rules.Piece, a *catom) {
 	side := p.Side()
 	k := p.Kind()
 	if a.mode == modeMove && table[k].promo == 0 {
@@ -392,7 +392,7 @@ func (s *State) leapCaptures(sq int, p rules.Piece, a *catom) {
 
 // genRide: a slide of min..max squares whose path before the last square is
 // empty; min 2 is a darter that must skip the (empty) first square.
-func (s *State) genRide(sq int, p rules.Piece, a *catom) {
+func (s *state) genRide(sq int, p rules.Piece, a *catom) {
 	side := p.Side()
 	for d := 0; d < 8; d++ {
 		if !a.dirs.has(d) || !s.aims(sq, d) {
@@ -421,7 +421,7 @@ func (s *State) genRide(sq int, p rules.Piece, a *catom) {
 
 // genWithdraw: slides without capturing; moving directly away from an
 // adjacent opposing man captures it (seed, Withdrawer).
-func (s *State) genWithdraw(sq int, p rules.Piece, dirs dirSet) {
+func (s *state) genWithdraw(sq int, p rules.Piece, dirs dirSet) {
 	side := p.Side()
 	for d := 0; d < 8; d++ {
 		if !dirs.has(d) {
@@ -452,7 +452,7 @@ func (s *State) genWithdraw(sq int, p rules.Piece, dirs dirSet) {
 // vacant squares behind may be leapt and captured, landing on any vacant
 // square beyond, and further such leaps may follow in the same direction
 // (seed, Longleaper; RULINGS Typhoon 14).
-func (s *State) genLongleap(sq int, p rules.Piece, dirs dirSet) {
+func (s *state) genLongleap(sq int, p rules.Piece, dirs dirSet) {
 	side := p.Side()
 	for d := 0; d < 8; d++ {
 		if !dirs.has(d) || !s.aims(sq, d) {
@@ -481,7 +481,7 @@ func (s *State) genLongleap(sq int, p rules.Piece, dirs dirSet) {
 // genConvertHop: Barracuda and Shark: slides up to max squares without
 // capturing; an opposing man on the path (within max) with a vacant square
 // immediately behind may be leapt and converted.
-func (s *State) genConvertHop(sq int, p rules.Piece, a *catom) {
+func (s *state) genConvertHop(sq int, p rules.Piece, a *catom) {
 	side := p.Side()
 	for d := 0; d < 8; d++ {
 		if !a.dirs.has(d) || !s.aims(sq, d) {
@@ -510,7 +510,7 @@ func (s *State) genConvertHop(sq int, p rules.Piece, a *catom) {
 // genCoordinate: slides without capturing; at the end of the move any
 // opposing man on the co-squares of the Coordinator and its own King or
 // Emperor is captured.
-func (s *State) genCoordinate(sq int, p rules.Piece, dirs dirSet) {
+func (s *state) genCoordinate(sq int, p rules.Piece, dirs dirSet) {
 	side := p.Side()
 	r := int(s.royal[side])
 	if r >= 0 {

@@ -23,13 +23,13 @@ import (
 // move-set tests passed.
 func TestPerftStart(t *testing.T) {
 	want := []uint64{1, 51, 2601, 144513}
-	st := Game.Start()
+	st := game.Start()
 	for d := 1; d < len(want); d++ {
 		if got := rules.Perft(st, d); got != want[d] {
 			t.Errorf("perft(%d) = %d, want %d", d, got, want[d])
 		}
 	}
-	if st.String() != StartPosition {
+	if st.String() != startPosition {
 		t.Errorf("perft changed the position: %s", st)
 	}
 }
@@ -63,7 +63,7 @@ func TestPerftMixed(t *testing.T) {
 
 // BenchmarkPerft4 reports the depth-4 leaf rate from the start.
 func BenchmarkPerft4(b *testing.B) {
-	st := Game.Start()
+	st := game.Start()
 	var n uint64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -75,7 +75,7 @@ func BenchmarkPerft4(b *testing.B) {
 
 // BenchmarkLegalStart measures move generation with the check rule.
 func BenchmarkLegalStart(b *testing.B) {
-	st := Game.Start()
+	st := game.Start()
 	buf := st.Legal(make([]rules.Move, 0, 1024))
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -86,7 +86,7 @@ func BenchmarkLegalStart(b *testing.B) {
 
 // TestNoAllocs: Legal, Make and Unmake do not allocate once warmed up.
 func TestNoAllocs(t *testing.T) {
-	st := Game.Start()
+	st := game.Start()
 	buf := make([]rules.Move, 0, 1024)
 	buf = st.Legal(buf[:0])
 	m := buf[0]
@@ -116,7 +116,7 @@ func TestPlayouts(t *testing.T) {
 	buf := make([]rules.Move, 0, 1024)
 	ends := map[string]int{}
 	for g := 0; g < games; g++ {
-		ends[playout(t, Game.Start().(*State), rng, 100, 4, buf)]++
+		ends[playout(t, game.Start().(*state), rng, 100, 4, buf)]++
 	}
 	t.Logf("%d games: %v", games, ends)
 }
@@ -126,7 +126,7 @@ func TestPlayouts(t *testing.T) {
 // incremental hash equal to a recomputation and leaves the mover's royal
 // safe, and that Unmake restores the position exactly (the text every
 // eighth ply); every checkEvery plies it checks the legal move texts.
-func playout(t *testing.T, st *State, rng *rand.Rand, maxPly, checkEvery int, buf []rules.Move) string {
+func playout(t *testing.T, st *state, rng *rand.Rand, maxPly, checkEvery int, buf []rules.Move) string {
 	t.Helper()
 	for st.Ply() < maxPly {
 		if o := st.Ended(); o.Ended {
@@ -147,19 +147,19 @@ func playout(t *testing.T, st *State, rng *rand.Rand, maxPly, checkEvery int, bu
 		before := snapshot(st)
 		st.Make(m)
 		if st.Hash() != st.computeHash() {
-			t.Fatalf("ply %d: incremental hash differs after %s", st.Ply(), Game.MoveString(m))
+			t.Fatalf("ply %d: incremental hash differs after %s", st.Ply(), game.MoveString(m))
 		}
 		if r := int(st.royal[st.stm.Other()]); r < 0 || st.attacked(r, st.stm) {
-			t.Fatalf("%s left the mover's royal attacked in %s", Game.MoveString(m), st)
+			t.Fatalf("%s left the mover's royal attacked in %s", game.MoveString(m), st)
 		}
 		if text != "" {
-			if back, err := rules.ParsePosition(Game, st.String()); err != nil || back.Hash() != st.Hash() {
-				t.Fatalf("position text after %s does not parse back: %v", Game.MoveString(m), err)
+			if back, err := rules.ParsePosition(game, st.String()); err != nil || back.Hash() != st.Hash() {
+				t.Fatalf("position text after %s does not parse back: %v", game.MoveString(m), err)
 			}
 		}
 		st.Unmake()
 		if snapshot(st) != before || (text != "" && st.String() != text) {
-			t.Fatalf("Unmake of %s did not restore the position (got %s)", Game.MoveString(m), st)
+			t.Fatalf("Unmake of %s did not restore the position (got %s)", game.MoveString(m), st)
 		}
 		st.Make(m)
 	}
@@ -171,12 +171,12 @@ func checkMoves(t *testing.T, st rules.State, ms []rules.Move) {
 	t.Helper()
 	seen := make(map[string]bool, len(ms))
 	for _, m := range ms {
-		s := Game.MoveString(m)
+		s := game.MoveString(m)
 		if seen[s] {
 			t.Fatalf("move %s listed twice in %s", s, st)
 		}
 		seen[s] = true
-		pm, err := Game.ParseMoveText(s)
+		pm, err := game.ParseMoveText(s)
 		if err != nil || !pm.Equal(m) {
 			t.Fatalf("move %s does not parse back (%v) in %s", s, err, st)
 		}
@@ -195,6 +195,6 @@ type core struct {
 	ply   int
 }
 
-func snapshot(s *State) core {
+func snapshot(s *state) core {
 	return core{s.board, s.occ, s.stm, s.hash, s.royal, s.clock, s.ply}
 }

@@ -11,8 +11,8 @@ import (
 // randomPosition sets up n random men of random kinds (either side, kings
 // apart) with White or Black to move; ok is false when the setup is refused
 // (the side not to move in check).
-func randomPosition(rng *rand.Rand, n int) (*State, bool) {
-	su := &rules.Setup{Game: Game, Side: rules.Side(rng.IntN(2))}
+func randomPosition(rng *rand.Rand, n int) (*state, bool) {
+	su := &rules.Setup{Game: game, Side: rules.Side(rng.IntN(2))}
 	perm := rng.Perm(squares)
 	su.Board[perm[0]] = rules.MakePiece(kindKing+rules.Kind(rng.IntN(2))*(kindEmperor-kindKing), rules.First)
 	su.Board[perm[1]] = rules.MakePiece(kindKing+rules.Kind(rng.IntN(2))*(kindEmperor-kindKing), rules.Second)
@@ -27,7 +27,7 @@ func randomPosition(rng *rand.Rand, n int) (*State, bool) {
 	if err != nil {
 		return nil, false
 	}
-	return st.(*State), true
+	return st.(*state), true
 }
 
 // TestFastCheckAgrees: the check test used by Legal after a move that did
@@ -61,7 +61,7 @@ func TestFastCheckAgrees(t *testing.T) {
 					st.do(&m, &u)
 					if unmade && st.attacked(int(st.royal[side]), side.Other()) {
 						st.undo(&u)
-						t.Fatalf("%s in %s is legal unmade by its watch, yet the royal is attacked after it", Game.MoveString(m), st)
+						t.Fatalf("%s in %s is legal unmade by its watch, yet the royal is attacked after it", game.MoveString(m), st)
 					}
 					if unmade {
 						unwatched++
@@ -72,7 +72,7 @@ func TestFastCheckAgrees(t *testing.T) {
 						watched := st.attackedAfter(int(r), side.Other(), &m, &w)
 						if full != fast || full != watched {
 							st.undo(&u)
-							t.Fatalf("after %s in %s: attacked %v, attackedAfter %v, with the watch %v", Game.MoveString(m), st, full, fast, watched)
+							t.Fatalf("after %s in %s: attacked %v, attackedAfter %v, with the watch %v", game.MoveString(m), st, full, fast, watched)
 						}
 						compared++
 					}

@@ -7,12 +7,12 @@ package samarkand
 
 import "taifu/rules"
 
-// RulesVersion names the reconstructed rules; games and datasets record it.
-const RulesVersion = "taifu-reconstruction-1"
+// rulesVersion names the reconstructed rules; games and datasets record it.
+const rulesVersion = "taifu-reconstruction-1"
 
-// StartPosition is the reconstructed setup (samarkand.md "Setup"): 22
+// startPosition is the reconstructed setup (samarkand.md "Setup"): 22
 // officers and 14 pawns a side, Black mirroring White across the middle.
-const StartPosition = "t,z,px,bu,1,sc,mo,1,ra,u,c,e/ch,n,av,g,ge,k,ba,mi,g,v,n,wg/" +
+const startPosition = "t,z,px,bu,1,sc,mo,1,ra,u,c,e/ch,n,av,g,ge,k,ba,mi,g,v,n,wg/" +
 	"p,p,p,p,p,p,p,p,p,p,p,p/4,p,2,p,4/12/12/12/12/4,P,2,P,4/" +
 	"P,P,P,P,P,P,P,P,P,P,P,P/CH,N,AV,G,GE,K,BA,MI,G,V,N,WG/T,Z,PX,BU,1,SC,MO,1,RA,U,C,E white"
 
@@ -20,22 +20,22 @@ const StartPosition = "t,z,px,bu,1,sc,mo,1,ra,u,c,e/ch,n,av,g,ge,k,ba,mi,g,v,n,w
 // squares skipping the first, which must be empty, moving and capturing;
 // (b) one orthogonal step to an empty square; (c) one orthogonal step onto
 // an occupied square, pushing that man one square on (opPush).
-var bullAtoms = []atom{ride(orthogonal, 2, 4), leap(modeMove, wazir), power(opPush, orthogonal, 1)}
+var bullAtoms = []atom{ride(rook(4).AtLeast(2)), leap(rules.MoveOnly, wazir), power(opPush, orthogonal, 1)}
 
 // Ram: the Bull's moves on the diagonals.
-var ramAtoms = []atom{ride(diagonal, 2, 4), leap(modeMove, ferz), power(opPush, diagonal, 1)}
+var ramAtoms = []atom{ride(bishop(4).AtLeast(2)), leap(rules.MoveOnly, ferz), power(opPush, diagonal, 1)}
 
 // Monkey: (a) a step to an adjacent empty square, or (b)/(c) a chain of
 // friendly or capturing leaps (genMonkey).
-var monkeyAtoms = []atom{leap(modeMove, wazir, ferz), power(opMonkey, allDirs, unlimited)}
+var monkeyAtoms = []atom{leap(rules.MoveOnly, wazir, ferz), power(opMonkey, allDirs, unlimited)}
 
 // Typhoon and Cyclone (samarkand.md reading, as Adrian King's Typhoon): the
 // snowplow captures every opposing man passed, stopping on any empty or
 // opposing square before a friendly man, the edge or three squares
 // (genSnowplow).
 var (
-	typhoonAtoms = []atom{leap(modeBoth, ferz, alfil), power(opSnowplow, orthogonal, 3)}
-	cycloneAtoms = []atom{leap(modeBoth, wazir, dabbaba), power(opSnowplow, diagonal, 3)}
+	typhoonAtoms = []atom{leap(rules.MoveOrCapture, ferz, alfil), power(opSnowplow, orthogonal, 3)}
+	cycloneAtoms = []atom{leap(rules.MoveOrCapture, wazir, dabbaba), power(opSnowplow, diagonal, 3)}
 )
 
 // Withleaper and Longdrawer (samarkand.md reading): each moves as a Queen;
@@ -104,7 +104,7 @@ func isIrreversible(captured, promoted bool) bool { return captured || promoted 
 // endOutcome is the end of the game by rule that needs no move generation:
 // a missing royal (only in a position set up that way), the third
 // occurrence of a position, or the no-progress limit.
-func (s *State) endOutcome() rules.Outcome {
+func (s *state) endOutcome() rules.Outcome {
 	for side := rules.First; side <= rules.Second; side++ {
 		if s.royal[side] < 0 {
 			return rules.Win(side.Other(), "no royal")
@@ -121,7 +121,7 @@ func (s *State) endOutcome() rules.Outcome {
 
 // noMovesOutcome: no legal move and in check loses (checkmate); no legal
 // move and not in check is a draw (stalemate).
-func (s *State) noMovesOutcome() rules.Outcome {
+func (s *state) noMovesOutcome() rules.Outcome {
 	if s.InCheck() {
 		return rules.Win(s.stm.Other(), "checkmate")
 	}
@@ -135,7 +135,7 @@ func (s *State) noMovesOutcome() rules.Outcome {
 // once). A chain may stop after any leap, never lands twice on one square
 // and never ends where it began; the starting square counts as empty once
 // the Monkey leaves. Friendly and opposing leaps are not mixed.
-func (s *State) genMonkey(sq int, p rules.Piece) {
+func (s *state) genMonkey(sq int, p rules.Piece) {
 	if s.target < 0 && (!s.capOnly || table[p.Kind()].promo != 0) {
 		s.board[sq] = rules.NoPiece
 		s.visited = [3]uint64{}
@@ -146,7 +146,7 @@ func (s *State) genMonkey(sq int, p rules.Piece) {
 }
 
 // genCaptureChains generates the Monkey's capturing chains from sq.
-func (s *State) genCaptureChains(sq int, p rules.Piece) {
+func (s *state) genCaptureChains(sq int, p rules.Piece) {
 	s.board[sq] = rules.NoPiece
 	s.visited = [3]uint64{}
 	m := rules.NewMove(sq, sq)
@@ -163,7 +163,7 @@ func (s *State) genCaptureChains(sq int, p rules.Piece) {
 // are not generated (nor seen by the check test). An engine limit, not a rule.
 const monkeyChainBudget = 1024
 
-func (s *State) friendlyChain(from, cur int, p rules.Piece) {
+func (s *state) friendlyChain(from, cur int, p rules.Piece) {
 	side := p.Side()
 	for d := 0; d < 8; d++ {
 		over := step(cur, d)
@@ -186,7 +186,7 @@ func (s *State) friendlyChain(from, cur int, p rules.Piece) {
 	}
 }
 
-func (s *State) captureChain(from, cur int, p rules.Piece, m rules.Move) {
+func (s *state) captureChain(from, cur int, p rules.Piece, m rules.Move) {
 	side := p.Side()
 	s.reads(&near2[cur])
 	for d := 0; d < 8; d++ {
@@ -228,7 +228,7 @@ func (s *State) captureChain(from, cur int, p rules.Piece, m rules.Move) {
 
 // seen reports whether m was already generated for the current Monkey
 // (two chains may reach one square with the same captures).
-func (s *State) seen(m *rules.Move) bool {
+func (s *state) seen(m *rules.Move) bool {
 	if s.target >= 0 {
 		return false
 	}
@@ -246,7 +246,7 @@ func (s *State) seen(m *rules.Move) bool {
 // friendly man may move exactly three squares in a line, provided it leaps
 // over at least one man of either side, to a vacant square; it captures and
 // converts nothing and does not promote.
-func (s *State) genRelay(sq int, side rules.Side, dirs dirSet) {
+func (s *state) genRelay(sq int, side rules.Side, dirs dirSet) {
 	if s.target >= 0 || s.capOnly {
 		return // a relay removes nothing and does not promote
 	}
@@ -291,7 +291,7 @@ func promotes(k rules.Kind, side rules.Side, from, to int) bool {
 // square on; the square beyond must be empty, or off the board, when
 // only an opposing man may be pushed, and is removed (written as a capture
 // on the step square).
-func (s *State) genPush(sq int, p rules.Piece, dirs dirSet) {
+func (s *state) genPush(sq int, p rules.Piece, dirs dirSet) {
 	side := p.Side()
 	for d := 0; d < 8; d++ {
 		if !dirs.has(d) {
@@ -319,7 +319,7 @@ func (s *State) genPush(sq int, p rules.Piece, dirs dirSet) {
 // Typhoon): along the line, up to max squares, it captures every opposing
 // man it passes and may stop on any empty or opposing square before a
 // friendly man, the edge or the limit.
-func (s *State) genSnowplow(sq int, p rules.Piece, a *catom) {
+func (s *state) genSnowplow(sq int, p rules.Piece, a *catom) {
 	side := p.Side()
 	for d := 0; d < 8; d++ {
 		if !a.dirs.has(d) || !s.aims(sq, d) {
@@ -343,7 +343,7 @@ func (s *State) genSnowplow(sq int, p rules.Piece, a *catom) {
 // genApproach: the Scout's step to an empty adjacent square, capturing an
 // opposing man on the next square in that direction if there is one
 // (samarkand.md reading: the capture is automatic, not a choice).
-func (s *State) genApproach(sq int, p rules.Piece, dirs dirSet) {
+func (s *state) genApproach(sq int, p rules.Piece, dirs dirSet) {
 	side := p.Side()
 	for d := 0; d < 8; d++ {
 		if !dirs.has(d) {
@@ -366,7 +366,7 @@ func (s *State) genApproach(sq int, p rules.Piece, dirs dirSet) {
 // genShortLeap: the Emperor's short leap (samarkand.md reading): over an
 // adjacent man of either side to the square beyond, moving there if empty,
 // capturing there if opposing.
-func (s *State) genShortLeap(sq int, p rules.Piece, dirs dirSet) {
+func (s *state) genShortLeap(sq int, p rules.Piece, dirs dirSet) {
 	side := p.Side()
 	for d := 0; d < 8; d++ {
 		if !dirs.has(d) {
@@ -392,7 +392,7 @@ func (s *State) genShortLeap(sq int, p rules.Piece, dirs dirSet) {
 // royal stood on r0 and was attacked (w nil) or was not (w its watch), no
 // opposing move may remove side's royal or change its owner: capture of
 // any kind, conversion, or a push off the board.
-func (s *State) royalSafe(side rules.Side, r0 int16, w *watch, m *rules.Move) bool {
+func (s *state) royalSafe(side rules.Side, r0 int16, w *watch, m *rules.Move) bool {
 	r := s.royal[side]
 	switch {
 	case r < 0:

@@ -48,7 +48,7 @@ func (g *refGen) emit(m rules.Move, canPromote bool) {
 		}
 		return sq/width < 4
 	}
-	if canPromote && Game.Kinds[k].PromotesTo != 0 && (inZ(int(m.From)) || inZ(int(m.To))) {
+	if canPromote && game.Kinds[k].PromotesTo != 0 && (inZ(int(m.From)) || inZ(int(m.To))) {
 		m.Flags |= rules.FlagPromote
 		g.out = append(g.out, m)
 	}
@@ -216,7 +216,7 @@ func (g *refGen) approach(f, r int) {
 
 func (g *refGen) royalOf(side rules.Side) int {
 	for sq, q := range g.b {
-		if q != 0 && q.Side() == side && Game.Kinds[q.Kind()].Royal {
+		if q != 0 && q.Side() == side && game.Kinds[q.Kind()].Royal {
 			return sq
 		}
 	}
@@ -297,7 +297,7 @@ func (g *refGen) monkey(f, r int) {
 				for _, c := range nc {
 					m.AddCapture(c)
 				}
-				if s := Game.MoveString(m); !seen[s] {
+				if s := game.MoveString(m); !seen[s] {
 					seen[s] = true
 					g.b[from] = p
 					g.emit(m, true)
@@ -366,7 +366,7 @@ func refPseudo(b refBoard, side rules.Side) []rules.Move {
 		if side == rules.Second {
 			fwd = -1
 		}
-		switch Game.Kinds[p.Kind()].Token {
+		switch game.Kinds[p.Kind()].Token {
 		case "P":
 			g.leaps(f, r, [][2]int{{0, fwd}}, 1)
 			g.leaps(f, r, [][2]int{{1, fwd}, {-1, fwd}}, 2)
@@ -486,7 +486,7 @@ func refApply(b refBoard, m rules.Move) refBoard {
 		b[m.Push] = b[m.To]
 	}
 	if m.Promotes() {
-		p = rules.MakePiece(Game.Kinds[p.Kind()].PromotesTo, p.Side())
+		p = rules.MakePiece(game.Kinds[p.Kind()].PromotesTo, p.Side())
 	}
 	b[m.To] = p
 	return b
@@ -507,7 +507,7 @@ func refLegal(b refBoard, side rules.Side) []string {
 			}
 		}
 		if safe {
-			out = append(out, Game.MoveString(m))
+			out = append(out, game.MoveString(m))
 		}
 	}
 	sort.Strings(out)
@@ -532,13 +532,13 @@ func TestReference(t *testing.T) {
 		compareReference(t, st, rng, 4, 1)
 	}
 	for games := 0; games < 6; games++ {
-		compareReference(t, Game.Start().(*State), rng, 80, 8)
+		compareReference(t, game.Start().(*state), rng, 80, 8)
 	}
 }
 
 // compareReference plays plies random moves from st, comparing Legal with
 // the reference every every-th ply.
-func compareReference(t *testing.T, st *State, rng *rand.Rand, plies, every int) {
+func compareReference(t *testing.T, st *state, rng *rand.Rand, plies, every int) {
 	t.Helper()
 	for ply := 0; ply < plies; ply++ {
 		if ply%every == 0 {

@@ -6,13 +6,13 @@ import (
 	"taifu/rules"
 )
 
-// Game is Samarkand, registered with package rules as "samarkand".
-var Game = &rules.Game{
+// game is Samarkand, registered with package rules as "samarkand".
+var game = &rules.Game{
 	Name:          "samarkand",
 	Geometry:      rules.Geometry{Width: width, Height: height},
 	SideNames:     [2]string{"white", "black"},
-	RulesVersion:  RulesVersion,
-	StartPosition: StartPosition,
+	RulesVersion:  rulesVersion,
+	StartPosition: startPosition,
 	UnitToken:     "P",
 	// Search: progressive history at 0.5 beat none at 200 playouts a
 	// move, 200 games, the shipped weights on both sides (docs/results.md,
@@ -23,9 +23,9 @@ var Game = &rules.Game{
 }
 
 func init() {
-	Game.Kinds = kindInfos
-	Game.New = newState
-	rules.Register(Game)
+	game.Kinds = kindInfos
+	game.New = newState
+	rules.Register(game)
 }
 
 // undo is what Unmake needs to take back one move.
@@ -39,8 +39,8 @@ type undo struct {
 	royal [2]int16
 }
 
-// State is a Samarkand position with its history. It implements rules.State.
-type State struct {
+// state is a Samarkand position with its history. It implements rules.State.
+type state struct {
 	board [squares]rules.Piece
 	occ   [2][3]uint64 // squares of each side's men, bit sq%64 of word sq/64
 	// global: squares of each side's Monkeys and Coordinators.
@@ -69,18 +69,18 @@ type State struct {
 	checks []checkTest
 }
 
-func newState(su *rules.Setup) (rules.State, error) { return rules.NewByReset[State](su) }
+func newState(su *rules.Setup) (rules.State, error) { return rules.NewByReset[state](su) }
 
-var _ rules.Resetter = (*State)(nil)
+var _ rules.Resetter = (*state)(nil)
 
 // Reset makes s the position of su with no history, as New(su) would,
 // keeping the storage of its history, undo stack and scratch
 // (rules.Resetter). The undo stack grows on first use: most States parsed (the
 // tuner's rows, features.Starting's positions) never need it.
-func (s *State) Reset(su *rules.Setup) error {
+func (s *state) Reset(su *rules.Setup) error {
 	hist := s.hist
 	hist.Reset()
-	*s = State{stm: su.Side, target: -1, royal: [2]int16{-1, -1}, hist: hist, stack: s.stack[:0], atk: s.atk[:0], checks: s.checks[:0]}
+	*s = state{stm: su.Side, target: -1, royal: [2]int16{-1, -1}, hist: hist, stack: s.stack[:0], atk: s.atk[:0], checks: s.checks[:0]}
 	n := [2]int{}
 	// The Zobrist key as computeHash makes it, built with the board.
 	var h uint64
@@ -93,7 +93,7 @@ func (s *State) Reset(su *rules.Setup) error {
 			continue
 		}
 		if int(p.Kind()) >= nKinds {
-			return fmt.Errorf("unknown piece kind %d on %s", p.Kind(), Game.SquareName(sq))
+			return fmt.Errorf("unknown piece kind %d on %s", p.Kind(), game.SquareName(sq))
 		}
 		s.place(sq, p)
 		h ^= rules.ZobristPiece[p][sq]
@@ -104,19 +104,19 @@ func (s *State) Reset(su *rules.Setup) error {
 	}
 	for side := rules.First; side <= rules.Second; side++ {
 		if n[side] != 1 {
-			return fmt.Errorf("%s has %d royal men (King or Emperor), want exactly 1", Game.SideNames[side], n[side])
+			return fmt.Errorf("%s has %d royal men (King or Emperor), want exactly 1", game.SideNames[side], n[side])
 		}
 	}
 	s.hash = h
 	if s.attacked(int(s.royal[s.stm.Other()]), s.stm) {
-		return fmt.Errorf("%s, not to move, is in check", Game.SideNames[s.stm.Other()])
+		return fmt.Errorf("%s, not to move, is in check", game.SideNames[s.stm.Other()])
 	}
 	s.hist.Push(s.hash, false)
 	return nil
 }
 
 // computeHash returns the Zobrist key computed from scratch.
-func (s *State) computeHash() uint64 {
+func (s *state) computeHash() uint64 {
 	var h uint64
 	for sq, p := range s.board {
 		if p != rules.NoPiece {
@@ -129,45 +129,45 @@ func (s *State) computeHash() uint64 {
 	return h
 }
 
-// Game returns Game.
-func (s *State) Game() *rules.Game { return Game }
+// Game returns game.
+func (s *state) Game() *rules.Game { return game }
 
 // SideToMove returns the side to move.
-func (s *State) SideToMove() rules.Side { return s.stm }
+func (s *state) SideToMove() rules.Side { return s.stm }
 
 // At returns the man on sq.
-func (s *State) At(sq int) rules.Piece { return s.board[sq] }
+func (s *state) At(sq int) rules.Piece { return s.board[sq] }
 
 // Board returns the board (rules.BoardViewer).
-func (s *State) Board() []rules.Piece { return s.board[:] }
+func (s *state) Board() []rules.Piece { return s.board[:] }
 
 // InHand is always 0: Samarkand has no hands.
-func (s *State) InHand(rules.Side, rules.Kind) int { return 0 }
+func (s *state) InHand(rules.Side, rules.Kind) int { return 0 }
 
 // Hash returns the Zobrist key of board and side to move.
-func (s *State) Hash() uint64 { return s.hash }
+func (s *state) Hash() uint64 { return s.hash }
 
 // Ply returns the number of moves made since the position was set up.
-func (s *State) Ply() int { return s.ply }
+func (s *state) Ply() int { return s.ply }
 
 // String returns the position in NOTATION.md text.
-func (s *State) String() string { return rules.FormatPosition(s) }
+func (s *state) String() string { return rules.FormatPosition(s) }
 
 // Ended reports a missing royal, a third occurrence or the no-progress limit.
-func (s *State) Ended() rules.Outcome { return s.endOutcome() }
+func (s *state) Ended() rules.Outcome { return s.endOutcome() }
 
 // NoMoves is checkmate when in check, else stalemate (a draw).
-func (s *State) NoMoves() rules.Outcome { return s.noMovesOutcome() }
+func (s *state) NoMoves() rules.Outcome { return s.noMovesOutcome() }
 
 // InCheck reports whether an opposing move could remove or convert the
 // royal man of the side to move.
-func (s *State) InCheck() bool {
+func (s *state) InCheck() bool {
 	r := int(s.royal[s.stm])
 	return r >= 0 && s.attacked(r, s.stm.Other())
 }
 
 // Clone returns an independent copy with the same history.
-func (s *State) Clone() rules.State {
+func (s *state) Clone() rules.State {
 	c := *s
 	c.hist = s.hist.Clone()
 	c.stack = append(make([]undo, 0, cap(s.stack)), s.stack...)
@@ -179,7 +179,7 @@ func (s *State) Clone() rules.State {
 // mover's royal man where an opposing move could remove or convert it.
 // In capture mode (s.capOnly, Captures) only those that capture, convert or
 // promote.
-func (s *State) Legal(buf []rules.Move) []rules.Move {
+func (s *state) Legal(buf []rules.Move) []rules.Move {
 	if s.endOutcome().Ended {
 		return buf
 	}
@@ -214,14 +214,14 @@ type checkTest struct {
 }
 
 // checkTestNow returns the check test of the position.
-func (s *State) checkTestNow() checkTest {
+func (s *state) checkTestNow() checkTest {
 	r0 := s.royal[s.stm]
 	return s.checkTestGiven(r0 < 0 || s.attacked(int(r0), s.stm.Other()))
 }
 
 // checkTestGiven returns the check test of the position in which the side
 // to move's royal is attacked (or missing) when inCheck.
-func (s *State) checkTestGiven(inCheck bool) checkTest {
+func (s *state) checkTestGiven(inCheck bool) checkTest {
 	side := s.stm
 	c := checkTest{ready: true, hash: s.hash, side: side, r0: s.royal[side], inCheck: inCheck}
 	if !c.inCheck {
@@ -232,7 +232,7 @@ func (s *State) checkTestGiven(inCheck bool) checkTest {
 
 // passes reports whether the pseudo-legal move m leaves the mover's royal
 // safe (the check rule), c being the position's check test; u is scratch.
-func (s *State) passes(c *checkTest, m *rules.Move, u *undo) bool {
+func (s *state) passes(c *checkTest, m *rules.Move, u *undo) bool {
 	var w *watch // not in check: what a move must leave alone to be legal unmade
 	if !c.inCheck {
 		w = &c.w
@@ -247,7 +247,7 @@ func (s *State) passes(c *checkTest, m *rules.Move, u *undo) bool {
 }
 
 // Make plays m, which must be legal.
-func (s *State) Make(m rules.Move) {
+func (s *state) Make(m rules.Move) {
 	s.stack = append(s.stack, undo{})
 	u := &s.stack[len(s.stack)-1]
 	s.do(&m, u)
@@ -257,7 +257,7 @@ func (s *State) Make(m rules.Move) {
 }
 
 // Unmake takes back the last Make.
-func (s *State) Unmake() {
+func (s *state) Unmake() {
 	n := len(s.stack) - 1
 	s.hist.Pop()
 	s.undo(&s.stack[n])
@@ -266,7 +266,7 @@ func (s *State) Unmake() {
 }
 
 // put places p on the empty square sq, hashing it in.
-func (s *State) put(sq int, p rules.Piece) {
+func (s *state) put(sq int, p rules.Piece) {
 	s.board[sq] = p
 	bit := uint64(1) << (sq & 63)
 	s.occ[p.Side()][sq>>6] |= bit
@@ -277,7 +277,7 @@ func (s *State) put(sq int, p rules.Piece) {
 }
 
 // lift removes and returns the man on sq, hashing it out.
-func (s *State) lift(sq int) rules.Piece {
+func (s *state) lift(sq int) rules.Piece {
 	p := s.board[sq]
 	s.board[sq] = rules.NoPiece
 	bit := uint64(1) << (sq & 63)
@@ -288,7 +288,7 @@ func (s *State) lift(sq int) rules.Piece {
 }
 
 // place sets sq to p (possibly empty) without hashing, keeping the bitsets.
-func (s *State) place(sq int, p rules.Piece) {
+func (s *state) place(sq int, p rules.Piece) {
 	bit := uint64(1) << (sq & 63)
 	if q := s.board[sq]; q != rules.NoPiece {
 		s.occ[q.Side()][sq>>6] &^= bit
@@ -304,7 +304,7 @@ func (s *State) place(sq int, p rules.Piece) {
 }
 
 // do applies m, recording in u what undo needs.
-func (s *State) do(m *rules.Move, u *undo) {
+func (s *state) do(m *rules.Move, u *undo) {
 	u.m, u.hash, u.clock, u.royal = *m, s.hash, s.clock, s.royal
 	from, to := int(m.From), int(m.To)
 	royalHit := false
@@ -356,7 +356,7 @@ func (s *State) do(m *rules.Move, u *undo) {
 }
 
 // undo takes back the move recorded in u.
-func (s *State) undo(u *undo) {
+func (s *state) undo(u *undo) {
 	m := &u.m
 	from, to := int(m.From), int(m.To)
 	if m.Push != rules.NoSquare && u.atTo != rules.NoPiece {
@@ -376,7 +376,7 @@ func (s *State) undo(u *undo) {
 
 // findRoyals recomputes the royal squares after a royal man was captured or
 // converted (only possible from a position set up with a side in check).
-func (s *State) findRoyals() {
+func (s *state) findRoyals() {
 	s.royal = [2]int16{-1, -1}
 	for sq, p := range s.board {
 		if p != rules.NoPiece && table[p.Kind()].royal {

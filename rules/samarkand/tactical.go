@@ -11,11 +11,11 @@ import (
 // convert nor promote, the rest are filtered out, and only the moves left
 // go through the check test, which costs most of Legal.
 
-var _ rules.CheckTeller = (*State)(nil)
+var _ rules.CheckTeller = (*state)(nil)
 
 // Captures appends to buf the legal moves that capture or convert an
 // opposing man (rules.IsCapture) or promote, in the order Legal lists them.
-func (s *State) Captures(buf []rules.Move) []rules.Move {
+func (s *state) Captures(buf []rules.Move) []rules.Move {
 	s.capOnly = true
 	buf = s.Legal(buf)
 	s.capOnly = false
@@ -24,7 +24,7 @@ func (s *State) Captures(buf []rules.Move) []rules.Move {
 
 // PseudoCaptures appends to buf the moves Captures lists before the check
 // rule's test, in the same order (rules.LazyCapturer).
-func (s *State) PseudoCaptures(buf []rules.Move) []rules.Move {
+func (s *state) PseudoCaptures(buf []rules.Move) []rules.Move {
 	if s.endOutcome().Ended {
 		return buf
 	}
@@ -39,7 +39,7 @@ func (s *State) PseudoCaptures(buf []rules.Move) []rules.Move {
 // check test is made on the first call and kept per depth of the undo
 // stack, by Zobrist key, so that the moves made and unmade between the
 // calls (a search below each capture) do not make it again.
-func (s *State) CaptureLegal(m *rules.Move) bool {
+func (s *state) CaptureLegal(m *rules.Move) bool {
 	c := s.madeCheck()
 	if c == nil {
 		c = s.checkSlot()
@@ -56,7 +56,7 @@ func (s *State) CaptureLegal(m *rules.Move) bool {
 // (TestAttacksMatchMoves), which is the check rule's
 // look (attacked). Without a royal the side is in check whatever attacked
 // says.
-func (s *State) TellRoyalAttacked(attacked bool) {
+func (s *state) TellRoyalAttacked(attacked bool) {
 	if s.madeCheck() == nil {
 		*s.checkSlot() = s.checkTestGiven(s.royal[s.stm] < 0 || attacked)
 	}
@@ -64,7 +64,7 @@ func (s *State) TellRoyalAttacked(attacked bool) {
 
 // madeCheck returns the check test kept for the current depth of the undo
 // stack when it is this position's (the Zobrist key the same), else nil.
-func (s *State) madeCheck() *checkTest {
+func (s *state) madeCheck() *checkTest {
 	if d := len(s.stack); d < len(s.checks) && s.checks[d].ready && s.checks[d].hash == s.hash {
 		return &s.checks[d]
 	}
@@ -73,7 +73,7 @@ func (s *State) madeCheck() *checkTest {
 
 // checkSlot returns where the check test of the current depth of the undo
 // stack is kept, growing checks to reach it.
-func (s *State) checkSlot() *checkTest {
+func (s *state) checkSlot() *checkTest {
 	d := len(s.stack)
 	for len(s.checks) <= d {
 		s.checks = append(s.checks, checkTest{})
@@ -86,7 +86,7 @@ func (s *State) checkSlot() *checkTest {
 // leaves the mover's royal man safe, by the position's check test when
 // CaptureLegal or TellRoyalAttacked made it (its watch spares most moves
 // the look at the royal).
-func (s *State) HasLegal() bool {
+func (s *state) HasLegal() bool {
 	if s.endOutcome().Ended {
 		return false
 	}

@@ -15,7 +15,7 @@ import (
 // stalemate, and after a third occurrence.
 func TestCapturerAgreesWithLegal(t *testing.T) {
 	for _, text := range []string{
-		StartPosition,
+		startPosition,
 		position(t, "white", "K@a1", "q@b2", "p@c3", "k@l12"), // checkmate
 		position(t, "white", "K@a1", "q@b3", "k@l12"),         // stalemate
 		position(t, "white", "K@a1", "k@l12", "bu@a2", "R@c2"),
@@ -25,7 +25,7 @@ func TestCapturerAgreesWithLegal(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	st := Game.Start()
+	st := game.Start()
 	if err := rules.Replay(st, "b2a4 b11a9 a4b2 a9b11 b2a4 b11a9 a4b2 a9b11"); err != nil {
 		t.Fatal(err)
 	}

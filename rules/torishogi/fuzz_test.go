@@ -10,7 +10,7 @@ import (
 
 // fuzzPositions are seeds and starting points for the fuzz tests.
 var fuzzPositions = []string{
-	StartPosition,
+	startPosition,
 	"rq,pt,2,ph,pt,1/sw,cr,4,pt/sw,sw,sw,4/6,RQ/SW,SW,5/SW,3,PH,SW,1/LQ,PT,CR,1,CR,2 black [FA,FA,CR,LQ,SW,SW,SW,SW,SW,sw,sw,sw]",
 	"4,cr,pt,1/2,cr,1,sw,sw,1/3,ph,3/1,+FA,sw,4/4,SW,2/2,FA,2,lq,1/rq,PT,CR,PH,1,PT,1 black [PT,SW,SW,SW,SW,SW,cr,lq,rq,sw,sw,sw,sw,sw,sw,sw]",
 	"6,ph/7/7/7/7/PH,6/7 white [SW,sw]",
@@ -43,7 +43,7 @@ func FuzzParsePosition(f *testing.F) {
 		if back.String() != s || back.Hash() != st.Hash() {
 			t.Fatalf("%q: round trip gives %q", s, back.String())
 		}
-		ts := st.(*State)
+		ts := st.(*state)
 		if ts.Hash() != ts.computeHash() {
 			t.Fatalf("%q: hash differs from the recomputed one", s)
 		}

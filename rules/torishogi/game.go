@@ -5,20 +5,20 @@ import "taifu/rules"
 // The kinds of Tori shogi, in the order of NOTATION.md's piece table, which
 // is also the order pieces are listed in a hand.
 const (
-	Phoenix    rules.Kind = 1 + iota // PH, royal
-	Falcon                           // FA, promotes to Eagle
-	Eagle                            // +FA, promoted falcon
-	Crane                            // CR
-	Pheasant                         // PT
-	LeftQuail                        // LQ
-	RightQuail                       // RQ
-	Swallow                          // SW, promotes to Goose
-	Goose                            // +SW, promoted swallow
-	numKinds                         // one past the last kind
+	kPhoenix    rules.Kind = 1 + iota // PH, royal
+	kFalcon                           // FA, promotes to Eagle
+	kEagle                            // +FA, promoted falcon
+	kCrane                            // CR
+	kPheasant                         // PT
+	kLeftQuail                        // LQ
+	kRightQuail                       // RQ
+	kSwallow                          // SW, promotes to Goose
+	kGoose                            // +SW, promoted swallow
+	numKinds                          // one past the last kind
 )
 
-// StartPosition is the canonical start (NOTATION.md).
-const StartPosition = "rq,pt,cr,ph,cr,pt,lq/3,fa,3/sw,sw,sw,sw,sw,sw,sw/2,sw,1,SW,2/SW,SW,SW,SW,SW,SW,SW/3,FA,3/LQ,PT,CR,PH,CR,PT,RQ black []"
+// startPosition is the canonical start (NOTATION.md).
+const startPosition = "rq,pt,cr,ph,cr,pt,lq/3,fa,3/sw,sw,sw,sw,sw,sw,sw/2,sw,1,SW,2/SW,SW,SW,SW,SW,SW,SW/3,FA,3/LQ,PT,CR,PH,CR,PT,RQ black []"
 
 // Game is Tori shogi, registered with package rules as "torishogi".
 var Game = &rules.Game{
@@ -33,7 +33,7 @@ var Game = &rules.Game{
 	Kinds:         kindInfos(),
 	HasHand:       true,
 	RulesVersion:  "seed-001",
-	StartPosition: StartPosition,
+	StartPosition: startPosition,
 	// Search: progressive history at 0.5 beat none at 200 playouts a
 	// move, 200 games, the shipped weights on both sides (docs/results.md,
 	// "The search"): +155.5 Elo. The learned priors where the weights
@@ -57,12 +57,12 @@ func init() {
 // of the kind one set holds, both sides together (set; 0 for promoted kinds,
 // which count as their unpromoted kind; a captured quail keeps its hand,
 // left or right, as in Fairy-Stockfish and Sjaak II); and its movement as
-// Black plays it (move), quoting the rules text's "Individual pieces"
+// Black plays it in the atoms of package rules (move), quoting the rules text's "Individual pieces"
 // section (Betza in brackets).
 type piece struct {
 	info rules.KindInfo
 	set  int
-	move pieceDef
+	move []rules.Atom
 }
 
 // pieces is Tori shogi's piece table, in the order of NOTATION.md's piece
@@ -70,48 +70,51 @@ type piece struct {
 // ("When captured, pieces lose their promoted status.").
 var pieces = [numKinds]piece{
 	// "The phoenix can step one square in any direction" (K).
-	Phoenix: {rules.KindInfo{Token: "PH", Name: "Phoenix", Royal: true}, 2,
-		pieceDef{steps: [][2]int{{0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}}}},
+	kPhoenix: {rules.KindInfo{Token: "PH", Name: "Phoenix", Royal: true}, 2,
+		[]rules.Atom{rules.Wazir, rules.Ferz}},
 	// "The falcon can step one square in any direction ... except directly
 	// backwards" (FfrlW).
-	Falcon: {rules.KindInfo{Token: "FA", Name: "Falcon", PromotesTo: Eagle, Droppable: true}, 2,
-		pieceDef{steps: [][2]int{{0, 1}, {1, 1}, {1, 0}, {1, -1}, {-1, -1}, {-1, 0}, {-1, 1}}}},
+	kFalcon: {rules.KindInfo{Token: "FA", Name: "Falcon", PromotesTo: kEagle, Droppable: true}, 2,
+		[]rules.Atom{rules.Ferz, rules.Wazir.Only(rules.Forward | rules.Sideways)}},
 	// "The eagle can move any number of free squares diagonally forward or
 	// directly backward; ... one or two squares diagonally backward; ... step
 	// one square directly forward or sideways" (fBbRWbB2).
-	Eagle: {rules.KindInfo{Token: "+FA", Name: "Eagle", Promoted: true, Demotes: Falcon}, 0,
-		pieceDef{steps: [][2]int{{0, 1}, {1, 0}, {-1, 0}}, rays: []int{dirNE, dirNW, dirS}, rays2: []int{dirSE, dirSW}}},
+	kEagle: {rules.KindInfo{Token: "+FA", Name: "Eagle", Promoted: true, Demotes: kFalcon}, 0,
+		[]rules.Atom{rules.BishopRide(rules.Unlimited).Only(rules.Forward), rules.RookRide(rules.Unlimited).Only(rules.Backward),
+			rules.BishopRide(2).Only(rules.Backward), rules.Wazir.Only(rules.Forward | rules.Sideways)}},
 	// "The crane can move one square in the four diagonal directions; or ...
 	// one square orthogonally forward or backward" (FfbW).
-	Crane: {rules.KindInfo{Token: "CR", Name: "Crane", Droppable: true}, 4,
-		pieceDef{steps: [][2]int{{1, 1}, {1, -1}, {-1, -1}, {-1, 1}, {0, 1}, {0, -1}}}},
+	kCrane: {rules.KindInfo{Token: "CR", Name: "Crane", Droppable: true}, 4,
+		[]rules.Atom{rules.Ferz, rules.Wazir.Only(rules.Forward | rules.Backward)}},
 	// "The pheasant can jump to the second square directly forward; or ...
 	// move one square diagonally backward" (fDbF).
-	Pheasant: {rules.KindInfo{Token: "PT", Name: "Pheasant", Droppable: true}, 4,
-		pieceDef{steps: [][2]int{{0, 2}, {1, -1}, {-1, -1}}}},
+	kPheasant: {rules.KindInfo{Token: "PT", Name: "Pheasant", Droppable: true}, 4,
+		[]rules.Atom{rules.Dabbaba.Only(rules.DirN), rules.Ferz.Only(rules.Backward)}},
 	// "The left quail can move any number of free squares directly forward or
 	// diagonally backward to the right; or ... one square diagonally backward
 	// to the left" (fRbrBblF).
-	LeftQuail: {rules.KindInfo{Token: "LQ", Name: "Left quail", Droppable: true}, 2,
-		pieceDef{steps: [][2]int{{-1, -1}}, rays: []int{dirN, dirSE}}},
+	kLeftQuail: {rules.KindInfo{Token: "LQ", Name: "Left quail", Droppable: true}, 2,
+		[]rules.Atom{rules.RookRide(rules.Unlimited).Only(rules.DirN), rules.BishopRide(rules.Unlimited).Only(rules.DirSE),
+			rules.Ferz.Only(rules.DirSW)}},
 	// "The right quail can move any number of free squares directly forward or
 	// diagonally backward to the left; or ... one square diagonally backward to
 	// the right" (fRblBbrF).
-	RightQuail: {rules.KindInfo{Token: "RQ", Name: "Right quail", Droppable: true}, 2,
-		pieceDef{steps: [][2]int{{1, -1}}, rays: []int{dirN, dirSW}}},
+	kRightQuail: {rules.KindInfo{Token: "RQ", Name: "Right quail", Droppable: true}, 2,
+		[]rules.Atom{rules.RookRide(rules.Unlimited).Only(rules.DirN), rules.BishopRide(rules.Unlimited).Only(rules.DirSW),
+			rules.Ferz.Only(rules.DirSE)}},
 	// "The swallow can step one square forward" (fW).
-	Swallow: {rules.KindInfo{Token: "SW", Name: "Swallow", PromotesTo: Goose, Droppable: true}, 16,
-		pieceDef{steps: [][2]int{{0, 1}}}},
+	kSwallow: {rules.KindInfo{Token: "SW", Name: "Swallow", PromotesTo: kGoose, Droppable: true}, 16,
+		[]rules.Atom{rules.Wazir.Only(rules.DirN)}},
 	// "The goose can jump to the second square directly backward or diagonally
 	// forward" (fAbD).
-	Goose: {rules.KindInfo{Token: "+SW", Name: "Goose", Promoted: true, Demotes: Swallow}, 0,
-		pieceDef{steps: [][2]int{{2, 2}, {-2, 2}, {0, -2}}}},
+	kGoose: {rules.KindInfo{Token: "+SW", Name: "Goose", Promoted: true, Demotes: kSwallow}, 0,
+		[]rules.Atom{rules.Alfil.Only(rules.Forward), rules.Dabbaba.Only(rules.DirS)}},
 }
 
 // kindInfos is the rules.KindInfo table (row 0 unused) of the piece table.
 func kindInfos() []rules.KindInfo {
 	ks := make([]rules.KindInfo, numKinds)
-	for k := Phoenix; k < numKinds; k++ {
+	for k := kPhoenix; k < numKinds; k++ {
 		ks[k] = pieces[k].info
 	}
 	return ks
@@ -127,7 +130,7 @@ var (
 )
 
 func init() {
-	for k := Phoenix; k < numKinds; k++ {
+	for k := kPhoenix; k < numKinds; k++ {
 		info := pieces[k].info
 		setLimit[k], demote[k] = pieces[k].set, k
 		if info.Demotes != 0 {

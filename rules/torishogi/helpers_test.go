@@ -37,13 +37,13 @@ func place(t testing.TB, side, hand string, items ...string) string {
 }
 
 // mustParse parses position text, failing the test on error.
-func mustParse(t testing.TB, text string) *State {
+func mustParse(t testing.TB, text string) *state {
 	t.Helper()
 	st, err := rules.ParsePosition(Game, text)
 	if err != nil {
 		t.Fatalf("parse %q: %v", text, err)
 	}
-	return st.(*State)
+	return st.(*state)
 }
 
 // legalTexts returns the sorted texts of the legal moves of st.

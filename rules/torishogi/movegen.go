@@ -10,7 +10,7 @@ import (
 // occupied squares are occ. It looks outward from x: step and jump attackers
 // through the reversed step tables, ranging attackers by the first piece on
 // each ray.
-func (s *State) attacked(x int, c rules.Side, occ uint64) bool {
+func (s *state) attacked(x int, c rules.Side, occ uint64) bool {
 	theirs := s.sides[c] & occ
 	if s.stepAttackers(x, c, theirs) != 0 {
 		return true
@@ -29,17 +29,17 @@ func (s *State) attacked(x int, c rules.Side, occ uint64) bool {
 
 // stepAttackers returns the pieces of side c among set that attack x by a
 // step or jump.
-func (s *State) stepAttackers(x int, c rules.Side, set uint64) uint64 {
+func (s *state) stepAttackers(x int, c rules.Side, set uint64) uint64 {
 	var a uint64
-	for k := Phoenix; k < numKinds; k++ {
+	for k := kPhoenix; k < numKinds; k++ {
 		a |= stepTo[c^1][k][x] & s.kinds[k]
 	}
 	return a & set
 }
 
 // sliders returns the squares of side c's ranging pieces (quails, eagles).
-func (s *State) sliders(c rules.Side) uint64 {
-	return (s.kinds[LeftQuail] | s.kinds[RightQuail] | s.kinds[Eagle]) & s.sides[c]
+func (s *state) sliders(c rules.Side) uint64 {
+	return (s.kinds[kLeftQuail] | s.kinds[kRightQuail] | s.kinds[kEagle]) & s.sides[c]
 }
 
 // nearest returns the first square of occ from x in direction d, or -1.
@@ -53,7 +53,7 @@ func nearest(d, x int, occ uint64) int {
 
 // Legal appends the legal moves of the position to buf. When the game has
 // ended by repetition there are none.
-func (s *State) Legal(buf []rules.Move) []rules.Move {
+func (s *state) Legal(buf []rules.Move) []rules.Move {
 	if s.Ended().Ended {
 		return buf
 	}
@@ -75,7 +75,7 @@ type narrowing struct {
 // generate appends the legal moves of side us (whether or not it is to move)
 // to buf; with firstOnly it may stop after the first group of moves found.
 // n, when not nil, narrows the moves listed (narrowing).
-func (s *State) generate(us rules.Side, buf []rules.Move, firstOnly bool, n *narrowing) []rules.Move {
+func (s *state) generate(us rules.Side, buf []rules.Move, firstOnly bool, n *narrowing) []rules.Move {
 	them := us.Other()
 	own, enemy := s.sides[us], s.sides[them]
 	occ := own | enemy
@@ -109,9 +109,9 @@ func (s *State) generate(us rules.Side, buf []rules.Move, firstOnly bool, n *nar
 
 	// Phoenix moves: to squares not attacked once the phoenix has left ksq.
 	occNoK := occ &^ (1 << ksq)
-	tk := stepTo[us][Phoenix][ksq] &^ own
+	tk := stepTo[us][kPhoenix][ksq] &^ own
 	if n != nil && n.moves && n.free>>ksq&1 == 0 {
-		tk &= n.to[Phoenix]
+		tk &= n.to[kPhoenix]
 	}
 	for t := tk; t != 0; t &= t - 1 {
 		to := bits.TrailingZeros64(t)
@@ -155,7 +155,7 @@ func (s *State) generate(us rules.Side, buf []rules.Move, firstOnly bool, n *nar
 		// moves into, out of, or wholly within the zone ... that player must
 		// promote the piece" (falcon and swallow).
 		var promote uint64
-		if k == Falcon || k == Swallow {
+		if k == kFalcon || k == kSwallow {
 			promote = zone[us]
 			if zone[us]>>from&1 != 0 {
 				promote = ^uint64(0)
@@ -193,7 +193,7 @@ func (s *State) generate(us rules.Side, buf []rules.Move, firstOnly bool, n *nar
 		if t == 0 {
 			continue
 		}
-		if k == Swallow {
+		if k == kSwallow {
 			t = s.swallowDrops(us, t)
 		}
 		for ; t != 0; t &= t - 1 {
@@ -211,12 +211,12 @@ func slides(c rules.Side, d int, k rules.Kind, x, y int) bool {
 
 // swallowDrops narrows the empty squares t to those where side us may drop a
 // swallow, by the rules text's three restrictions.
-func (s *State) swallowDrops(us rules.Side, t uint64) uint64 {
+func (s *state) swallowDrops(us rules.Side, t uint64) uint64 {
 	// "A swallow may not be dropped on the furthest rank".
 	t &^= lastRank[us]
 	// "A swallow cannot be dropped into the same file (vertical column) as two
 	// other unpromoted swallows controlled by the same player."
-	sw := s.kinds[Swallow] & s.sides[us]
+	sw := s.kinds[kSwallow] & s.sides[us]
 	for f := 0; f < width && sw != 0; f++ {
 		if bits.OnesCount64(sw&fileMask[f]) >= 2 {
 			t &^= fileMask[f]
@@ -226,10 +226,10 @@ func (s *State) swallowDrops(us rules.Side, t uint64) uint64 {
 	// prevent his phoenix being captured on the next move": only a drop on
 	// the square from which a swallow attacks the opposing phoenix checks.
 	them := us.Other()
-	front := stepTo[them][Swallow][s.phoenix(them)]
+	front := stepTo[them][kSwallow][s.phoenix(them)]
 	if t&front != 0 {
 		x := bits.TrailingZeros64(front)
-		s.put(x, rules.MakePiece(Swallow, us))
+		s.put(x, rules.MakePiece(kSwallow, us))
 		// The reply generation cannot recurse here: the swallow's check cannot
 		// be blocked, so the replies include no drops.
 		s.scratch = s.generate(them, s.scratch[:0], true, nil)
@@ -244,7 +244,7 @@ func (s *State) swallowDrops(us rules.Side, t uint64) uint64 {
 
 // Attacks appends the squares the piece on sq attacks (rules.Attacker): its
 // steps and jumps, and its ranges up to and including the first piece.
-func (s *State) Attacks(sq int, buf []uint8) []uint8 {
+func (s *state) Attacks(sq int, buf []uint8) []uint8 {
 	p := s.board[sq]
 	if p == rules.NoPiece {
 		return buf

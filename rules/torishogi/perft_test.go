@@ -17,7 +17,7 @@ func TestPerftStart(t *testing.T) {
 			t.Errorf("perft(%d) = %d, want %d", d, got, want[d])
 		}
 	}
-	if got := st.String(); got != StartPosition {
+	if got := st.String(); got != startPosition {
 		t.Errorf("after perft the position is %q, want the start", got)
 	}
 }

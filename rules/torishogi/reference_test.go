@@ -17,7 +17,7 @@ import (
 
 // refTargets returns the squares the piece on x attacks (moves to, capturing
 // or not, ignoring legality).
-func refTargets(st *State, x int) []int {
+func refTargets(st *state, x int) []int {
 	p := st.board[x]
 	c, k := p.Side(), p.Kind()
 	sign := 1
@@ -61,7 +61,7 @@ func refTargets(st *State, x int) []int {
 }
 
 // refAttacked reports whether any piece of side c attacks x.
-func refAttacked(st *State, x int, c rules.Side) bool {
+func refAttacked(st *state, x int, c rules.Side) bool {
 	for y := 0; y < squares; y++ {
 		if p := st.board[y]; p != rules.NoPiece && p.Side() == c {
 			for _, z := range refTargets(st, y) {
@@ -83,7 +83,7 @@ func refInZone(c rules.Side, x int) bool {
 }
 
 // refLegal returns the sorted texts of the legal moves of st.
-func refLegal(st *State) []string {
+func refLegal(st *state) []string {
 	us := st.side
 	var cands []rules.Move
 	for x := 0; x < squares; x++ {
@@ -93,13 +93,13 @@ func refLegal(st *State) []string {
 		}
 		for _, y := range refTargets(st, x) {
 			m := rules.NewMove(x, y)
-			if (p.Kind() == Falcon || p.Kind() == Swallow) && (refInZone(us, x) || refInZone(us, y)) {
+			if (p.Kind() == kFalcon || p.Kind() == kSwallow) && (refInZone(us, x) || refInZone(us, y)) {
 				m.Flags = rules.FlagPromote
 			}
 			cands = append(cands, m)
 		}
 	}
-	for k := Phoenix; k < numKinds; k++ {
+	for k := kPhoenix; k < numKinds; k++ {
 		if st.hand[us][k] == 0 {
 			continue
 		}
@@ -107,14 +107,14 @@ func refLegal(st *State) []string {
 			if st.board[y] != rules.NoPiece {
 				continue
 			}
-			if k == Swallow {
+			if k == kSwallow {
 				last := height - 1
 				if us == rules.Second {
 					last = 0
 				}
 				n := 0
 				for r := 0; r < height; r++ {
-					if st.board[sq(y%width, r)] == rules.MakePiece(Swallow, us) {
+					if st.board[sq(y%width, r)] == rules.MakePiece(kSwallow, us) {
 						n++
 					}
 				}
@@ -127,12 +127,12 @@ func refLegal(st *State) []string {
 	}
 	var out []string
 	for _, m := range cands {
-		c := st.Clone().(*State)
+		c := st.Clone().(*state)
 		c.Make(m)
 		if refAttacked(c, c.phoenix(us), us.Other()) {
 			continue
 		}
-		if m.IsDrop() && m.Drop == Swallow && refAttacked(c, c.phoenix(us.Other()), us) && len(refLegal(c)) == 0 {
+		if m.IsDrop() && m.Drop == kSwallow && refAttacked(c, c.phoenix(us.Other()), us) && len(refLegal(c)) == 0 {
 			continue
 		}
 		out = append(out, Game.MoveString(m))
@@ -196,7 +196,7 @@ func refCheckWalk(t testing.TB, rng *rand.Rand, start string, plies int) {
 // seeded random games (seeds fixed: the test is deterministic).
 func TestAgainstReference(t *testing.T) {
 	starts := []string{
-		StartPosition,
+		startPosition,
 		// A position with pieces of every droppable kind in hand.
 		"rq,pt,2,ph,pt,1/sw,cr,4,pt/sw,sw,sw,4/6,RQ/SW,SW,5/SW,3,PH,SW,1/LQ,PT,CR,1,CR,2 black [FA,FA,CR,LQ,SW,SW,SW,SW,SW,sw,sw,sw]",
 		// Eagles and geese on the board.

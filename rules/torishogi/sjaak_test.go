@@ -103,7 +103,7 @@ func TestSjaakMatingDrop(t *testing.T) {
 	}
 	checkMoves(t, "mating swallow drop", st, "FA@e6 LQ@e6", "SW@e6")
 	// Played anyway (as Sjaak would), it leaves White without a legal move.
-	st.Make(rules.DropMove(Swallow, 5*width+4)) // e6
+	st.Make(rules.DropMove(kSwallow, 5*width+4)) // e6
 	if o := rules.Status(st, nil); o != rules.Win(rules.First, "checkmate") {
 		t.Errorf("after SW@e6: %+v, want a Black win by checkmate", o)
 	}

@@ -7,8 +7,8 @@ import (
 	"taifu/rules"
 )
 
-// State is a Tori shogi position with its history. It implements rules.State.
-type State struct {
+// state is a Tori shogi position with its history. It implements rules.State.
+type state struct {
 	board [squares]rules.Piece
 	kinds [numKinds]uint64 // squares holding each kind, both sides
 	sides [2]uint64        // squares holding each side's pieces
@@ -31,22 +31,22 @@ type undo struct {
 	hash     uint64
 }
 
-var _ rules.State = (*State)(nil)
+var _ rules.State = (*state)(nil)
 
 // newState builds a State from a parsed setup, checking what a position of
 // the game must satisfy.
-func newState(su *rules.Setup) (rules.State, error) { return rules.NewByReset[State](su) }
+func newState(su *rules.Setup) (rules.State, error) { return rules.NewByReset[state](su) }
 
-var _ rules.Resetter = (*State)(nil)
+var _ rules.Resetter = (*state)(nil)
 
 // Reset makes s the position of su with no history, as New(su) would,
 // keeping the storage of its history, undo stack and scratch
 // (rules.Resetter). The undo stack and scratch grow on first use: most States
 // parsed (the tuner's rows, features.Starting's positions) never need them.
-func (s *State) Reset(su *rules.Setup) error {
+func (s *state) Reset(su *rules.Setup) error {
 	hist := s.hist
 	hist.Reset()
-	*s = State{side: su.Side, hist: hist, undo: s.undo[:0], scratch: s.scratch[:0], tbuf: s.tbuf[:0]}
+	*s = state{side: su.Side, hist: hist, undo: s.undo[:0], scratch: s.scratch[:0], tbuf: s.tbuf[:0]}
 	var count [numKinds]int
 	var phoenixes [2]int
 	for x := 0; x < squares; x++ {
@@ -58,10 +58,10 @@ func (s *State) Reset(su *rules.Setup) error {
 		if k == 0 || k >= numKinds {
 			return fmt.Errorf("square %s: no such piece", Game.SquareName(x))
 		}
-		if k == Swallow && lastRank[c]>>x&1 != 0 {
+		if k == kSwallow && lastRank[c]>>x&1 != 0 {
 			return fmt.Errorf("square %s: an unpromoted swallow cannot stand on its last rank (it must promote on arrival)", Game.SquareName(x))
 		}
-		if k == Phoenix {
+		if k == kPhoenix {
 			phoenixes[c]++
 		}
 		count[demote[k]]++
@@ -71,7 +71,7 @@ func (s *State) Reset(su *rules.Setup) error {
 		if phoenixes[c] != 1 {
 			return fmt.Errorf("%s has %d phoenixes, want 1", Game.SideNames[c], phoenixes[c])
 		}
-		for k := Phoenix; k < numKinds; k++ {
+		for k := kPhoenix; k < numKinds; k++ {
 			n := 0
 			if su.Hand[c] != nil && int(k) < len(su.Hand[c]) {
 				n = su.Hand[c][k]
@@ -86,7 +86,7 @@ func (s *State) Reset(su *rules.Setup) error {
 			s.hand[c][k] = uint8(min(n, 255))
 		}
 	}
-	for k := Phoenix; k < numKinds; k++ {
+	for k := kPhoenix; k < numKinds; k++ {
 		if setLimit[k] > 0 && count[k] > setLimit[k] {
 			return fmt.Errorf("%d pieces of kind %s (promoted or not, board and hands), a set has %d",
 				count[k], Game.Kinds[k].Token, setLimit[k])
@@ -101,7 +101,7 @@ func (s *State) Reset(su *rules.Setup) error {
 }
 
 // computeHash returns the Zobrist key of the position from scratch.
-func (s *State) computeHash() uint64 {
+func (s *state) computeHash() uint64 {
 	var h uint64
 	for x := 0; x < squares; x++ {
 		if p := s.board[x]; p != rules.NoPiece {
@@ -120,35 +120,35 @@ func (s *State) computeHash() uint64 {
 }
 
 // put places p on the empty square x (board and bitboards, not the hash).
-func (s *State) put(x int, p rules.Piece) {
+func (s *state) put(x int, p rules.Piece) {
 	s.board[x] = p
 	s.kinds[p.Kind()] |= 1 << x
 	s.sides[p.Side()] |= 1 << x
 }
 
 // remove empties square x (board and bitboards, not the hash).
-func (s *State) remove(x int) {
+func (s *state) remove(x int) {
 	p := s.board[x]
 	s.board[x] = rules.NoPiece
 	s.kinds[p.Kind()] &^= 1 << x
 	s.sides[p.Side()] &^= 1 << x
 }
 
-func (s *State) occ() uint64 { return s.sides[0] | s.sides[1] }
+func (s *state) occ() uint64 { return s.sides[0] | s.sides[1] }
 
 // phoenix returns the square of c's phoenix.
-func (s *State) phoenix(c rules.Side) int {
-	return bits.TrailingZeros64(s.kinds[Phoenix] & s.sides[c])
+func (s *state) phoenix(c rules.Side) int {
+	return bits.TrailingZeros64(s.kinds[kPhoenix] & s.sides[c])
 }
 
-// Game returns Game.
-func (s *State) Game() *rules.Game { return Game }
+// Game returns game.
+func (s *state) Game() *rules.Game { return Game }
 
 // SideToMove returns the side to move.
-func (s *State) SideToMove() rules.Side { return s.side }
+func (s *state) SideToMove() rules.Side { return s.side }
 
 // At returns the piece on sq (NoPiece off the board).
-func (s *State) At(sq int) rules.Piece {
+func (s *state) At(sq int) rules.Piece {
 	if sq < 0 || sq >= squares {
 		return rules.NoPiece
 	}
@@ -156,7 +156,7 @@ func (s *State) At(sq int) rules.Piece {
 }
 
 // InHand returns how many pieces of kind k side c holds.
-func (s *State) InHand(c rules.Side, k rules.Kind) int {
+func (s *state) InHand(c rules.Side, k rules.Kind) int {
 	if k >= numKinds || c > rules.Second {
 		return 0
 	}
@@ -164,21 +164,21 @@ func (s *State) InHand(c rules.Side, k rules.Kind) int {
 }
 
 // Hash returns the Zobrist key of board, hands and side to move.
-func (s *State) Hash() uint64 { return s.hash }
+func (s *state) Hash() uint64 { return s.hash }
 
 // Ply returns the number of moves made since the position was set up.
-func (s *State) Ply() int { return s.ply }
+func (s *state) Ply() int { return s.ply }
 
 // String returns the position in NOTATION.md text.
-func (s *State) String() string { return rules.FormatPosition(s) }
+func (s *state) String() string { return rules.FormatPosition(s) }
 
 // InCheck reports whether the side to move's phoenix is attacked.
-func (s *State) InCheck() bool {
+func (s *state) InCheck() bool {
 	return s.attacked(s.phoenix(s.side), s.side.Other(), s.occ())
 }
 
 // Clone returns an independent copy with the same history.
-func (s *State) Clone() rules.State {
+func (s *state) Clone() rules.State {
 	c := *s
 	c.undo = append(make([]undo, 0, cap(s.undo)), s.undo...)
 	c.hist = s.hist.Clone()
@@ -191,7 +191,7 @@ func (s *State) Clone() rules.State {
 // position occurs for the third time, the side to move in it ... has lost."
 // The phoenix cannot be captured by a legal move, so no other end needs
 // move generation.
-func (s *State) Ended() rules.Outcome {
+func (s *state) Ended() rules.Outcome {
 	if s.hist.MaxRepeat() >= 3 && s.hist.Count(s.hash) >= 3 {
 		return rules.Win(s.side.Other(), "repetition")
 	}
@@ -200,7 +200,7 @@ func (s *State) Ended() rules.Outcome {
 
 // NoMoves is the outcome when the side to move has no legal move: it has
 // lost (RULINGS.md Tori shogi 2), by checkmate when in check.
-func (s *State) NoMoves() rules.Outcome {
+func (s *state) NoMoves() rules.Outcome {
 	if s.InCheck() {
 		return rules.Win(s.side.Other(), "checkmate")
 	}
@@ -214,7 +214,7 @@ func handKey(c rules.Side, k rules.Kind, n uint8) uint64 {
 }
 
 // Make plays m, which must be a legal move of this position.
-func (s *State) Make(m rules.Move) {
+func (s *state) Make(m rules.Move) {
 	us := s.side
 	u := undo{m: m, hash: s.hash}
 	h := s.hash ^ rules.ZobristSide
@@ -255,7 +255,7 @@ func (s *State) Make(m rules.Move) {
 
 // Unmake takes back the last move made; it does nothing when no move has
 // been made.
-func (s *State) Unmake() {
+func (s *state) Unmake() {
 	n := len(s.undo) - 1
 	if n < 0 {
 		return

@@ -42,13 +42,42 @@ type pieceDef struct {
 	rays2 []int    // directions it ranges along at most two squares
 }
 
-// defs is each kind's movement, from the piece table (pieces, game.go).
+// defs is each kind's movement, compiled from the piece table's atoms
+// (pieces, game.go): leaps become steps, unlimited slides rays, two-step
+// slides rays2, in the atoms' order. Drops, promotion and the swallows'
+// limits are the game's own code.
 var defs = func() (d [numKinds]pieceDef) {
 	for k := range pieces {
-		d[k] = pieces[k].move
+		for _, a := range pieces[k].move {
+			if a.Mode != rules.MoveOrCapture {
+				panic("torishogi: every piece moves and captures alike")
+			}
+			for _, v := range a.Images() {
+				switch a.Range {
+				case 1:
+					d[k].steps = append(d[k].steps, v)
+				case rules.Unlimited:
+					d[k].rays = append(d[k].rays, dirOf(v))
+				case 2:
+					d[k].rays2 = append(d[k].rays2, dirOf(v))
+				default:
+					panic("torishogi: a slide of another range")
+				}
+			}
+		}
 	}
 	return d
 }()
+
+// dirOf returns the direction of the one-square vector v.
+func dirOf(v [2]int) int {
+	for d, w := range dirVec {
+		if w == v {
+			return d
+		}
+	}
+	panic("torishogi: a slide by a leap")
+}
 
 var (
 	// stepTo[s][k][sq]: squares a piece of kind k and side s on sq reaches by
@@ -81,7 +110,7 @@ func onBoard(f, r int) bool { return f >= 0 && f < width && r >= 0 && r < height
 func init() {
 	for s := 0; s < 2; s++ {
 		sign := 1 - 2*s
-		for k := Phoenix; k < numKinds; k++ {
+		for k := kPhoenix; k < numKinds; k++ {
 			for x := 0; x < squares; x++ {
 				f, r := x%width, x/width
 				for _, v := range defs[k].steps {

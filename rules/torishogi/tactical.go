@@ -5,13 +5,13 @@ import "taifu/rules"
 // The moves a tactical search asks for (rules.Tactical), generated without
 // the drops that make up most of Tori shogi's legal moves.
 
-var _ rules.Tactical = (*State)(nil)
+var _ rules.Tactical = (*state)(nil)
 
 // noDrops narrows generate's drops to none.
 var noDrops narrowing
 
 // Captures appends the legal captures and promotions (no drops) to buf.
-func (s *State) Captures(buf []rules.Move) []rules.Move {
+func (s *state) Captures(buf []rules.Move) []rules.Move {
 	if s.Ended().Ended {
 		return buf
 	}
@@ -30,7 +30,7 @@ func (s *State) Captures(buf []rules.Move) []rules.Move {
 // Checks appends the legal moves that attack the opponent's phoenix to buf:
 // board moves tested one by one (direct and discovered checks), drops only
 // on the squares from which the dropped piece attacks the phoenix.
-func (s *State) Checks(buf []rules.Move) []rules.Move {
+func (s *state) Checks(buf []rules.Move) []rules.Move {
 	if s.Ended().Ended {
 		return buf
 	}
@@ -42,7 +42,7 @@ func (s *State) Checks(buf []rules.Move) []rules.Move {
 	// attacks ksq: by a step (the reversed step table stepTo[them]) or by
 	// ranging with nothing between.
 	var checkSq [numKinds]uint64
-	for k := Falcon; k < numKinds; k++ {
+	for k := kFalcon; k < numKinds; k++ {
 		t := stepTo[them][k][ksq]
 		for _, d := range kindRays[us][k] {
 			t |= rayAttacks(opposite(d), ksq, occ)
@@ -78,11 +78,11 @@ func (s *State) Checks(buf []rules.Move) []rules.Move {
 			}
 		}
 	}
-	free := discover | lines&own&s.kinds[Falcon]
+	free := discover | lines&own&s.kinds[kFalcon]
 	// A phoenix never checks by arriving (it cannot stand next to the other
 	// phoenix): nw.to[Phoenix] stays empty.
 	nw.moves, nw.free = true, free
-	for k := Falcon; k < numKinds; k++ {
+	for k := kFalcon; k < numKinds; k++ {
 		nw.to[k] = checkSq[k]
 		if p := Game.Kinds[k].PromotesTo; p != 0 {
 			nw.to[k] |= checkSq[p]
@@ -113,7 +113,7 @@ func (s *State) Checks(buf []rules.Move) []rules.Move {
 
 // givesCheck reports whether the board move m of the side to move attacks
 // the opposing phoenix on ksq, by playing it on the board alone.
-func (s *State) givesCheck(m rules.Move, ksq int) bool {
+func (s *state) givesCheck(m rules.Move, ksq int) bool {
 	us := s.side
 	from, to := int(m.From), int(m.To)
 	p := s.board[from]
@@ -137,7 +137,7 @@ func (s *State) givesCheck(m rules.Move, ksq int) bool {
 }
 
 // HasLegal reports whether the side to move has a legal move.
-func (s *State) HasLegal() bool {
+func (s *state) HasLegal() bool {
 	if s.Ended().Ended {
 		return false
 	}

@@ -11,7 +11,7 @@ import (
 
 // tacticalWant returns, by Legal and Make, the sorted texts of st's
 // captures and promotions, of its checking moves, and whether it has a move.
-func tacticalWant(st *State) (caps, checks []string, any bool) {
+func tacticalWant(st *state) (caps, checks []string, any bool) {
 	ms := st.Legal(nil)
 	for _, m := range ms {
 		if m.Promotes() || rules.IsCapture(st, &m) {
@@ -40,7 +40,7 @@ func texts(ms []rules.Move) []string {
 
 // checkTactical fails when st's Captures, Checks or HasLegal disagree with
 // what Legal and Make say.
-func checkTactical(t testing.TB, st *State) {
+func checkTactical(t testing.TB, st *state) {
 	t.Helper()
 	before := st.String()
 	caps, checks, any := tacticalWant(st)

@@ -17,13 +17,13 @@ import (
 
 // xbLetter is each kind's XBoard letter ("+" marks a promoted piece).
 var xbLetter = [numKinds]string{
-	Phoenix: "K", Falcon: "F", Eagle: "+F", Crane: "C", Pheasant: "P",
-	LeftQuail: "L", RightQuail: "R", Swallow: "S", Goose: "+S",
+	kPhoenix: "K", kFalcon: "F", kEagle: "+F", kCrane: "C", kPheasant: "P",
+	kLeftQuail: "L", kRightQuail: "R", kSwallow: "S", kGoose: "+S",
 }
 
 // xbKind returns the unpromoted kind an uppercase XBoard letter names.
 func xbKind(c byte) (rules.Kind, bool) {
-	for k := Phoenix; k < numKinds; k++ {
+	for k := kPhoenix; k < numKinds; k++ {
 		if xbLetter[k] == string(c) {
 			return k, true
 		}
@@ -172,7 +172,7 @@ func ParseXBoardFEN(fen string) (rules.State, error) {
 				side, c = rules.Second, c-'a'+'A'
 			}
 			k, ok := xbKind(c)
-			if !ok || k == Phoenix {
+			if !ok || k == kPhoenix {
 				return fail("hand piece %q", string(h[j]))
 			}
 			counts[side][k]++
@@ -234,7 +234,7 @@ func ParseXBoardMove(st rules.State, s string) (rules.Move, error) {
 			c = c - 'a' + 'A'
 		}
 		k, ok := xbKind(c)
-		if !ok || k == Phoenix {
+		if !ok || k == kPhoenix {
 			return rules.Move{}, fmt.Errorf("move %q: unknown drop piece", clip(s))
 		}
 		return rules.ParseMove(st, Game.Kinds[k].Token+s[1:])

@@ -20,8 +20,8 @@ func TestXBoardFENStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.String() != StartPosition {
-		t.Errorf("ParseXBoardFEN(Sjaak start) = %q, want %q", back.String(), StartPosition)
+	if back.String() != startPosition {
+		t.Errorf("ParseXBoardFEN(Sjaak start) = %q, want %q", back.String(), startPosition)
 	}
 }
 

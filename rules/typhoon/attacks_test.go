@@ -86,7 +86,7 @@ func sameAttacks(t *testing.T, s *state, sq int, buf []uint8) []uint8 {
 	slices.Sort(got)
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
-		t.Fatalf("%s: %s on %s attacks %v, its moves take %v", s, catalogue[s.board[sq].Kind()].tok, Game.SquareName(sq), got, want)
+		t.Fatalf("%s: %s on %s attacks %v, its moves take %v", s, catalogue[s.board[sq].Kind()].tok, game.SquareName(sq), got, want)
 	}
 	return buf
 }
@@ -102,8 +102,8 @@ func TestAttacksMatchMoves(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 29))
 	buf := make([]uint8, 0, 256)
 	kinds := 0
-	for game := 0; game < 20; game++ {
-		st := RandomSetup(uint64(game + 1)).(*state)
+	for g := 0; g < 20; g++ {
+		st := RandomSetup(uint64(g + 1)).(*state)
 		for ply := 0; ply < 200; ply++ {
 			for sq := 0; sq < squares; sq++ {
 				buf = sameAttacks(t, st, sq, buf)
@@ -139,8 +139,8 @@ func TestAttacksMatchMoves(t *testing.T) {
 func BenchmarkAttacks(b *testing.B) {
 	rng := rand.New(rand.NewPCG(5, 7))
 	var positions []*state
-	for game := 0; game < 8; game++ {
-		st := RandomSetup(uint64(game + 1)).(*state)
+	for g := 0; g < 8; g++ {
+		st := RandomSetup(uint64(g + 1)).(*state)
 		for ply := 0; ply < 220; ply++ {
 			if ply >= 20 && ply%40 == 0 {
 				positions = append(positions, st.Clone().(*state))
@@ -173,8 +173,8 @@ func TestAttacksReadingContract(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 31))
 	var buf, again []uint8
 	checked := 0
-	for game := 0; game < 6; game++ {
-		st := RandomSetup(uint64(game + 7)).(*state)
+	for g := 0; g < 6; g++ {
+		st := RandomSetup(uint64(g + 7)).(*state)
 		for ply := 0; ply < 160; ply++ {
 			if ply%8 == 0 {
 				for k := rules.Kind(1); k <= numKinds; k++ {
@@ -185,7 +185,7 @@ func TestAttacksReadingContract(t *testing.T) {
 					var read rules.SquareSet
 					buf = st.AttacksReading(sq, buf[:0], &read)
 					if !slices.Equal(buf, st.Attacks(sq, again[:0])) {
-						t.Fatalf("%s: AttacksReading and Attacks differ on %s", st, Game.SquareName(sq))
+						t.Fatalf("%s: AttacksReading and Attacks differ on %s", st, game.SquareName(sq))
 					}
 					want := slices.Clone(buf)
 					slices.Sort(want)
@@ -204,7 +204,7 @@ func TestAttacksReadingContract(t *testing.T) {
 					slices.Sort(got)
 					if !slices.Equal(got, want) {
 						t.Fatalf("%s: %s on %s attacks %v after squares it did not read changed, %v before",
-							st, catalogue[k].tok, Game.SquareName(sq), got, want)
+							st, catalogue[k].tok, game.SquareName(sq), got, want)
 					}
 					for o := range squares {
 						st.set(o, saved[o])

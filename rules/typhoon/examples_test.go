@@ -96,7 +96,7 @@ func TestWorkedExamples(t *testing.T) {
 	for _, c := range exampleCases {
 		pos := build(c.side, c.items...)
 		st := mustParse(t, pos)
-		sq, _, _ := Game.ParseSquare(c.from)
+		sq, _, _ := game.ParseSquare(c.from)
 		got := movesFrom(st, c.from, special[st.At(sq).Kind()]&spPass != 0)
 		want := sortedFields(c.want)
 		if strings.Join(got, " ") != strings.Join(want, " ") {
@@ -112,7 +112,7 @@ func TestConversionChangesDirection(t *testing.T) {
 	if err := rules.Replay(st, "a4a4=a5 l12k12"); err != nil {
 		t.Fatal(err)
 	}
-	if got := Game.PieceToken(st.At(sqOf("a5"))); got != "P" {
+	if got := game.PieceToken(st.At(sqOf("a5"))); got != "P" {
 		t.Fatalf("a5 holds %s after conversion, want P", got)
 	}
 	if got := movesFrom(st, "a5", false); strings.Join(got, " ") != "a5a6" {
@@ -121,7 +121,7 @@ func TestConversionChangesDirection(t *testing.T) {
 }
 
 func sqOf(name string) int {
-	sq, _, err := Game.ParseSquare(name)
+	sq, _, err := game.ParseSquare(name)
 	if err != nil {
 		panic(err)
 	}
@@ -173,11 +173,11 @@ func TestKingPromotion(t *testing.T) {
 		if err := rules.Replay(st, "e8e9+"); err != nil {
 			t.Fatal(err)
 		}
-		if got := Game.PieceToken(st.At(sqOf("e9"))); got != c.want {
+		if got := game.PieceToken(st.At(sqOf("e9"))); got != c.want {
 			t.Errorf("%v: King promoted to %s, want %s", c.items, got, c.want)
 		}
 		st.Unmake()
-		if got := Game.PieceToken(st.At(sqOf("e8"))); got != "K" {
+		if got := game.PieceToken(st.At(sqOf("e8"))); got != "K" {
 			t.Errorf("unmake left %s on e8", got)
 		}
 	}
@@ -234,7 +234,7 @@ func TestGameEnd(t *testing.T) {
 		}
 		o := rules.Status(st, nil)
 		if !o.Ended || o.Draw || o.Winner != c.winner || o.Reason != c.reason {
-			t.Errorf("%s: outcome %+v, want %s wins by %s", c.name, o, Game.SideNames[c.winner], c.reason)
+			t.Errorf("%s: outcome %+v, want %s wins by %s", c.name, o, game.SideNames[c.winner], c.reason)
 		}
 		if st.Ended().Ended && len(st.Legal(nil)) != 0 {
 			t.Errorf("%s: an ended position has legal moves", c.name)

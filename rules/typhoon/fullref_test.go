@@ -33,17 +33,17 @@ func (m refMove) text() string {
 		return "pass"
 	}
 	var b strings.Builder
-	b.WriteString(Game.SquareName(m.from) + Game.SquareName(m.to))
+	b.WriteString(game.SquareName(m.from) + game.SquareName(m.to))
 	if m.promo {
 		b.WriteByte('+')
 	}
 	caps := append([]int(nil), m.caps...)
 	sort.Ints(caps)
 	for _, c := range caps {
-		b.WriteString("x" + Game.SquareName(c))
+		b.WriteString("x" + game.SquareName(c))
 	}
 	for _, c := range m.conv {
-		b.WriteString("=" + Game.SquareName(c))
+		b.WriteString("=" + game.SquareName(c))
 	}
 	if m.exch {
 		b.WriteByte('~')
@@ -62,7 +62,7 @@ func refLost(b *refBoard, s rules.Side) bool {
 	for _, p := range b {
 		if p != rules.NoPiece && p.Side() == s {
 			n++
-			if Game.Kinds[p.Kind()].Royal {
+			if game.Kinds[p.Kind()].Royal {
 				royals++
 			}
 		}
@@ -96,7 +96,7 @@ func refGen(b *refBoard, me rules.Side) map[string]refMove {
 	paralysed := func(x, y int) bool {
 		for dx := -1; dx <= 1; dx++ {
 			for dy := -1; dy <= 1; dy++ {
-				if (dx != 0 || dy != 0) && xyOn(x+dx, y+dy) && theirs(x+dx, y+dy) && b[(y+dy)*width+x+dx].Kind() == IM {
+				if (dx != 0 || dy != 0) && xyOn(x+dx, y+dy) && theirs(x+dx, y+dy) && b[(y+dy)*width+x+dx].Kind() == kIM {
 					return true
 				}
 			}
@@ -145,38 +145,38 @@ func refGen(b *refBoard, me rules.Side) map[string]refMove {
 			}
 		}
 		switch k {
-		case GE: // "capture an opposing piece on an (orthogonally or diagonally) adjacent square without moving"
+		case kGE: // "capture an opposing piece on an (orthogonally or diagonally) adjacent square without moving"
 			igui(all8)
-		case PA: // Parrot: igui and hop-capture on orthogonally adjacent spaces; pass
+		case kPA: // Parrot: igui and hop-capture on orthogonally adjacent spaces; pass
 			igui(orth)
 			hop(orth, true)
 			canPass = true
-		case RA: // Raven: the same on diagonally adjacent spaces
+		case kRA: // Raven: the same on diagonally adjacent spaces
 			igui(diag)
 			hop(diag, true)
 			canPass = true
-		case HO: // "like a Parrot in the forward direction only"
+		case kHO: // "like a Parrot in the forward direction only"
 			igui(fwdOrth)
 			hop(fwdOrth, true)
 			canPass = true
-		case DO: // "like a Raven in the forward directions only"
+		case kDO: // "like a Raven in the forward directions only"
 			igui(fwdDiag)
 			hop(fwdDiag, true)
 			canPass = true
-		case OV: // "leap an orthogonally or diagonally adjacent hostile piece ... the space immediately beyond ... is empty"
+		case kOV: // "leap an orthogonally or diagonally adjacent hostile piece ... the space immediately beyond ... is empty"
 			hop(all8, false)
-		case ZA: // "leap an orthogonally adjacent hostile piece"
+		case kZA: // "leap an orthogonally adjacent hostile piece"
 			hop(orth, false)
-		case ZI: // "leap a diagonally adjacent hostile piece"
+		case kZI: // "leap a diagonally adjacent hostile piece"
 			hop(diag, false)
-		case UN: // "moves on step ... away from an orthogonally or diagonally adjacent hostile piece"
+		case kUN: // "moves on step ... away from an orthogonally or diagonally adjacent hostile piece"
 			for _, d := range all8 {
 				ax, ay, tx, ty := fx+d[0], fy+d[1], fx-d[0], fy-d[1]
 				if xyOn(ax, ay) && xyOn(tx, ty) && theirs(ax, ay) && empty(tx, ty) {
 					own = append(own, refMove{from: from, to: ty*width + tx, caps: []int{ay*width + ax}})
 				}
 			}
-		case EE: // "capture any piece a Queen could capture ... without moving"
+		case kEE: // "capture any piece a Queen could capture ... without moving"
 			for _, d := range all8 {
 				for i := 1; xyOn(fx+i*d[0], fy+i*d[1]); i++ {
 					x, y := fx+i*d[0], fy+i*d[1]
@@ -188,7 +188,7 @@ func refGen(b *refBoard, me rules.Side) map[string]refMove {
 					}
 				}
 			}
-		case TY: // "does not have to stop when it makes a capture; it can continue in the same direction"
+		case kTY: // "does not have to stop when it makes a capture; it can continue in the same direction"
 			for _, d := range orth {
 				var caps []int
 				for i := 1; i <= 3 && xyOn(fx+i*d[0], fy+i*d[1]); i++ {
@@ -202,7 +202,7 @@ func refGen(b *refBoard, me rules.Side) map[string]refMove {
 					}
 				}
 			}
-		case LO:
+		case kLO:
 			// Landing square L at distance j: empty; the squares before it
 			// hold no friendly piece, no two pieces side by side ("The space
 			// immediately beyond the opposing piece ... must be empty") and
@@ -231,7 +231,7 @@ func refGen(b *refBoard, me rules.Side) map[string]refMove {
 					}
 				}
 			}
-		case SO, MI:
+		case kSO, kMI:
 			// "if it ends its move adjacent to an opposing piece along the
 			// line of the Sorcerer's movement": a Wazir step or a Bishop move
 			// of up to two steps to an empty square, then the line beyond.
@@ -252,7 +252,7 @@ func refGen(b *refBoard, me rules.Side) map[string]refMove {
 						continue
 					}
 					m := refMove{from: from, to: (fy+s*d[1])*width + fx + s*d[0]}
-					if k == MI {
+					if k == kMI {
 						m.conv = []int{y*width + x}
 					} else {
 						for ; xyOn(x, y) && theirs(x, y); x, y = x+d[0], y+d[1] {
@@ -262,13 +262,13 @@ func refGen(b *refBoard, me rules.Side) map[string]refMove {
 					own = append(own, m)
 				}
 			}
-		case CU: // convert "on the orthogonally adjacent squares to the left, right, and straight ahead, or on the square two steps straight back"
+		case kCU: // convert "on the orthogonally adjacent squares to the left, right, and straight ahead, or on the square two steps straight back"
 			for _, d := range [][2]int{{1, 0}, {-1, 0}, {0, fw}, {0, -2 * fw}} {
 				if x, y := fx+d[0], fy+d[1]; xyOn(x, y) && theirs(x, y) {
 					own = append(own, refMove{from: from, to: from, conv: []int{y*width + x}})
 				}
 			}
-		case HU: // exchange "on the four orthogonally adjacent squares and on the two squares that are two steps straight ahead and straight back"
+		case kHU: // exchange "on the four orthogonally adjacent squares and on the two squares that are two steps straight ahead and straight back"
 			for _, d := range [][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {0, 2}, {0, -2}} {
 				if x, y := fx+d[0], fy+d[1]; xyOn(x, y) && !empty(x, y) {
 					own = append(own, refMove{from: from, to: y*width + x, exch: true})
@@ -280,7 +280,7 @@ func refGen(b *refBoard, me rules.Side) map[string]refMove {
 			// "A piece may promote at the end of any move it makes that
 			// starts or ends ... in its owner's promotion zone"; acting
 			// without moving is not such a move (RULINGS 4).
-			if Game.Kinds[k].PromotesTo != 0 && m.from != m.to && (zone(m.from) || zone(m.to)) {
+			if game.Kinds[k].PromotesTo != 0 && m.from != m.to && (zone(m.from) || zone(m.to)) {
 				m.promo = true
 				add(m)
 			}
@@ -300,14 +300,14 @@ func refGen(b *refBoard, me rules.Side) map[string]refMove {
 			continue
 		}
 		switch p.Kind() {
-		case DER: // "any friendly piece on any of the eight adjacent squares may leap to the opposite side"
+		case kDER: // "any friendly piece on any of the eight adjacent squares may leap to the opposite side"
 			for _, d := range all8 {
 				nx, ny, tx, ty := x+d[0], y+d[1], x-d[0], y-d[1]
 				if xyOn(nx, ny) && xyOn(tx, ty) && mine(nx, ny) {
 					relay(ny*width+nx, ty*width+tx)
 				}
 			}
-		case HA: // "any friendly piece a Knight's move away from the Harpy ... move and capture like a Knight"
+		case kHA: // "any friendly piece a Knight's move away from the Harpy ... move and capture like a Knight"
 			kn := [][2]int{{1, 2}, {2, 1}, {-1, 2}, {-2, 1}, {1, -2}, {2, -1}, {-1, -2}, {-2, -1}}
 			for _, d := range kn {
 				nx, ny := x+d[0], y+d[1]
@@ -352,12 +352,12 @@ func refMake(b *refBoard, m refMove) refBoard {
 		nb[m.to] = mover
 	}
 	if m.promo {
-		k := Game.Kinds[mover.Kind()].PromotesTo
-		if mover.Kind() == K {
-			k = EM
+		k := game.Kinds[mover.Kind()].PromotesTo
+		if mover.Kind() == kK {
+			k = kEM
 			for _, q := range nb {
-				if q.Kind() == EM {
-					k = EE
+				if q.Kind() == kEM {
+					k = kEE
 				}
 			}
 		}
@@ -399,11 +399,11 @@ func compareWithReference(t *testing.T, st rules.State, tally map[string]int) {
 	switch {
 	case refLost(&b, me):
 		if !o.Ended || o.Winner != me.Other() {
-			t.Fatalf("Ended() = %+v, want %s to win, in %s", o, Game.SideNames[me.Other()], st)
+			t.Fatalf("Ended() = %+v, want %s to win, in %s", o, game.SideNames[me.Other()], st)
 		}
 	case refLost(&b, me.Other()):
 		if !o.Ended || o.Winner != me {
-			t.Fatalf("Ended() = %+v, want %s to win, in %s", o, Game.SideNames[me], st)
+			t.Fatalf("Ended() = %+v, want %s to win, in %s", o, game.SideNames[me], st)
 		}
 	case o.Ended:
 		t.Fatalf("Ended() = %+v in an unfinished game, %s", o, st)
@@ -412,7 +412,7 @@ func compareWithReference(t *testing.T, st rules.State, tally map[string]int) {
 	legal := st.Legal(nil)
 	var got, wantList []string
 	for _, m := range legal {
-		got = append(got, Game.MoveString(m))
+		got = append(got, game.MoveString(m))
 	}
 	for s := range want {
 		wantList = append(wantList, s)
@@ -423,7 +423,7 @@ func compareWithReference(t *testing.T, st rules.State, tally map[string]int) {
 		t.Fatalf("Legal differs from the reference in %s\n%s", st, diff(got, wantList))
 	}
 	for _, m := range legal {
-		text := Game.MoveString(m)
+		text := game.MoveString(m)
 		rm := want[text]
 		switch {
 		case rm.pass:
@@ -451,7 +451,7 @@ func compareWithReference(t *testing.T, st rules.State, tally map[string]int) {
 }
 
 func refBoardText(b *refBoard) string {
-	su := &rules.Setup{Game: Game}
+	su := &rules.Setup{Game: game}
 	copy(su.Board[:], b[:])
 	st, err := newState(su)
 	if err != nil {
@@ -462,13 +462,13 @@ func refBoardText(b *refBoard) string {
 
 // specialKinds are the kinds with powers beyond plain moves, used to crowd
 // random positions with interactions.
-var specialKinds = []rules.Kind{IM, IM, DER, DER, HA, HA, HU, CU, LO, SO, MI, TY, CI, PA, RA, HO, DO, EE, GE, UN, OV, ZI, ZA, WA, OC, SP, NR, DA, K, P}
+var specialKinds = []rules.Kind{kIM, kIM, kDER, kDER, kHA, kHA, kHU, kCU, kLO, kSO, kMI, kTY, kCI, kPA, kRA, kHO, kDO, kEE, kGE, kUN, kOV, kZI, kZA, kWA, kOC, kSP, kNR, kDA, kK, kP}
 
 // crowdedPosition is randomPosition with half the pieces drawn from
 // specialKinds.
 func crowdedPosition(rng *uint64, n int) rules.State {
 	st := randomPosition(rng, n).(*state)
-	su := &rules.Setup{Game: Game, Side: st.side}
+	su := &rules.Setup{Game: game, Side: st.side}
 	for sq := 0; sq < squares; sq++ {
 		p := st.board[sq]
 		if p != rules.NoPiece && !royal[p.Kind()] && rules.SplitMix64(rng)&1 == 0 {
@@ -532,7 +532,7 @@ func TestFullReferencePerft(t *testing.T) {
 	for _, c := range []struct {
 		pos   string
 		depth int
-	}{{StartPosition, 3}, {midgame, 2}} {
+	}{{startPosition, 3}, {midgame, 2}} {
 		st := mustParse(t, c.pos)
 		b := refBoardOf(st)
 		for d := 1; d <= c.depth; d++ {

@@ -9,17 +9,17 @@ import (
 // FuzzParsePosition: position text never panics, and what parses prints
 // back to text that parses to the same position.
 func FuzzParsePosition(f *testing.F) {
-	f.Add(StartPosition)
+	f.Add(startPosition)
 	f.Add(build("tan", "e5=EE", "e6=p"))
 	f.Add("12/12/12/12/12/12/12/12/12/12/12/12 blue")
 	f.Add("k,11/12/12/12/12/12/12/12/12/12/12/11,K tan")
 	f.Fuzz(func(t *testing.T, s string) {
-		st, err := rules.ParsePosition(Game, s)
+		st, err := rules.ParsePosition(game, s)
 		if err != nil {
 			return
 		}
 		text := st.String()
-		st2, err := rules.ParsePosition(Game, text)
+		st2, err := rules.ParsePosition(game, text)
 		if err != nil {
 			t.Fatalf("%q prints as %q which does not parse: %v", s, text, err)
 		}
@@ -38,12 +38,12 @@ func FuzzParseMove(f *testing.F) {
 	}
 	crowded := mustParse(f, build("blue", "e5=HO", "e6=p", "e7=p", "a4=CU", "a5=p", "d5=SO", "d7=p", "a1=PA", "a2=p", "h3=RA", "i4=p", "j5=p", "c3=HU"))
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, st := range []rules.State{Game.Start(), crowded} {
+		for _, st := range []rules.State{game.Start(), crowded} {
 			m, err := rules.ParseMove(st, s)
 			if err != nil {
 				continue
 			}
-			if got := Game.MoveString(m); got != s {
+			if got := game.MoveString(m); got != s {
 				t.Fatalf("%q parses to a legal move printed %q", s, got)
 			}
 		}

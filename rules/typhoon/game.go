@@ -26,19 +26,19 @@ package typhoon
 
 import "taifu/rules"
 
-// StartPosition is the canonical start of NOTATION.md: the first-listed
+// startPosition is the canonical start of NOTATION.md: the first-listed
 // member of every pair on the left, Tan's setup the 180-degree rotation of
 // Blue's.
-const StartPosition = "gw,pr,go,sa,fl,co,k,gg,ci,st,ma,fh/hu,1,bd,1,d,f,w,a,1,c,1,cu/be,un,wa,der,cg,bt,del,sg,n,ch,ov,ot/fu,p,p,gu,p,p,p,p,gu,p,p,fu/3,ba,4,la,3/12/12/3,LA,4,BA,3/FU,P,P,GU,P,P,P,P,GU,P,P,FU/OT,OV,CH,N,SG,DEL,BT,CG,DER,WA,UN,BE/CU,1,C,1,A,W,F,D,1,BD,1,HU/FH,MA,ST,CI,GG,K,CO,FL,SA,GO,PR,GW blue"
+const startPosition = "gw,pr,go,sa,fl,co,k,gg,ci,st,ma,fh/hu,1,bd,1,d,f,w,a,1,c,1,cu/be,un,wa,der,cg,bt,del,sg,n,ch,ov,ot/fu,p,p,gu,p,p,p,p,gu,p,p,fu/3,ba,4,la,3/12/12/3,LA,4,BA,3/FU,P,P,GU,P,P,P,P,GU,P,P,FU/OT,OV,CH,N,SG,DEL,BT,CG,DER,WA,UN,BE/CU,1,C,1,A,W,F,D,1,BD,1,HU/FH,MA,ST,CI,GG,K,CO,FL,SA,GO,PR,GW blue"
 
-// Game is Typhoon.
-var Game = &rules.Game{
+// game is Typhoon.
+var game = &rules.Game{
 	Name:           "typhoon",
 	Geometry:       rules.Geometry{Width: width, Height: height},
 	SideNames:      [2]string{"blue", "tan"},
 	Kinds:          kindInfos(),
 	RulesVersion:   "seed-000",
-	StartPosition:  StartPosition,
+	StartPosition:  startPosition,
 	UnitToken:      "P",
 	BareRoyalLoses: true,
 	// Search: progressive history at 0.5 beat none at 200 playouts a
@@ -51,9 +51,9 @@ var Game = &rules.Game{
 }
 
 func init() {
-	Game.New = newState
-	Game.RandomSetup = RandomSetup
-	rules.Register(Game)
+	game.New = newState
+	game.RandomSetup = RandomSetup
+	rules.Register(game)
 }
 
 func kindInfos() []rules.KindInfo {

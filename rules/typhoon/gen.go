@@ -41,14 +41,14 @@ func addM(buf []rules.Move, m rules.Move, promo bool) []rules.Move {
 func (s *state) immobilized() bitset {
 	var imm bitset
 	opp := s.side.Other()
-	if s.count[rules.MakePiece(IM, opp)] == 0 {
+	if s.count[rules.MakePiece(kIM, opp)] == 0 {
 		return imm
 	}
 	for w, word := range s.occ[opp] {
 		for word != 0 {
 			sq := w<<6 | bits.TrailingZeros64(word)
 			word &= word - 1
-			if s.board[sq].Kind() == IM {
+			if s.board[sq].Kind() == kIM {
 				imm.or(&immMask[sq])
 			}
 		}
@@ -97,14 +97,14 @@ func (s *state) pseudo(buf []rules.Move, captures bool) []rules.Move {
 			}
 		}
 	}
-	if s.count[rules.MakePiece(DER, me)]+s.count[rules.MakePiece(HA, me)] > 0 {
+	if s.count[rules.MakePiece(kDER, me)]+s.count[rules.MakePiece(kHA, me)] > 0 {
 		n := len(buf)
 		if buf = s.genRelays(buf, &imm); captures {
 			buf = s.keepTactical(buf, n)
 		}
 	}
-	if !captures && s.count[rules.MakePiece(PA, me)]+s.count[rules.MakePiece(RA, me)]+
-		s.count[rules.MakePiece(HO, me)]+s.count[rules.MakePiece(DO, me)] > 0 && s.canPass(&imm) {
+	if !captures && s.count[rules.MakePiece(kPA, me)]+s.count[rules.MakePiece(kRA, me)]+
+		s.count[rules.MakePiece(kHO, me)]+s.count[rules.MakePiece(kDO, me)] > 0 && s.canPass(&imm) {
 		buf = append(buf, rules.PassMove)
 	}
 	return buf
@@ -440,10 +440,10 @@ func (s *state) genRelays(buf []rules.Move, imm *bitset) []rules.Move {
 			sq := w<<6 | bits.TrailingZeros64(word)
 			word &= word - 1
 			k := s.board[sq].Kind()
-			if (k != DER && k != HA) || imm.has(sq) {
+			if (k != kDER && k != kHA) || imm.has(sq) {
 				continue
 			}
-			if k == DER {
+			if k == kDER {
 				for d := 0; d < 8; d++ {
 					near, far := dirRay[sq][d], dirRay[sq][d^1]
 					if len(near) == 0 || len(far) == 0 {

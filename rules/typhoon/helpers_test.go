@@ -20,7 +20,7 @@ func build(side string, items ...string) string {
 		if !ok {
 			panic("bad item " + it)
 		}
-		s, _, err := Game.ParseSquare(sq)
+		s, _, err := game.ParseSquare(sq)
 		if err != nil {
 			panic(err)
 		}
@@ -67,7 +67,7 @@ func itoa(n int) string {
 
 func mustParse(t testing.TB, pos string) rules.State {
 	t.Helper()
-	st, err := rules.ParsePosition(Game, pos)
+	st, err := rules.ParsePosition(game, pos)
 	if err != nil {
 		t.Fatalf("%v", err)
 	}
@@ -77,11 +77,11 @@ func mustParse(t testing.TB, pos string) rules.State {
 // movesFrom returns the sorted texts of the legal moves starting on from
 // (and "pass" when withPass).
 func movesFrom(st rules.State, from string, withPass bool) []string {
-	sq, _, _ := Game.ParseSquare(from)
+	sq, _, _ := game.ParseSquare(from)
 	var out []string
 	for _, m := range st.Legal(nil) {
 		if (m.IsPass() && withPass) || (!m.IsPass() && int(m.From) == sq) {
-			out = append(out, Game.MoveString(m))
+			out = append(out, game.MoveString(m))
 		}
 	}
 	sort.Strings(out)
@@ -92,7 +92,7 @@ func movesFrom(st rules.State, from string, withPass bool) []string {
 func allMoves(st rules.State) []string {
 	var out []string
 	for _, m := range st.Legal(nil) {
-		out = append(out, Game.MoveString(m))
+		out = append(out, game.MoveString(m))
 	}
 	sort.Strings(out)
 	return out

@@ -24,7 +24,7 @@ import (
 // one side reaches the other's within two plies, so depth 2 is 39*39.
 // Depth 3 is this engine's figure after the hand-checked unit tests pass.
 func TestPerftStart(t *testing.T) {
-	st := Game.Start()
+	st := game.Start()
 	for _, c := range []struct {
 		depth int
 		want  uint64
@@ -33,14 +33,14 @@ func TestPerftStart(t *testing.T) {
 			t.Errorf("perft(%d) = %d, want %d", c.depth, got, c.want)
 		}
 	}
-	if got := st.String(); got != StartPosition {
+	if got := st.String(); got != startPosition {
 		t.Errorf("perft did not restore the start: %s", got)
 	}
 }
 
 // BenchmarkPerft4Start measures perft(4) of the canonical start.
 func BenchmarkPerft4Start(b *testing.B) {
-	st := Game.Start()
+	st := game.Start()
 	var n uint64
 	for i := 0; i < b.N; i++ {
 		n += rules.Perft(st, 4)
@@ -67,7 +67,7 @@ func BenchmarkPerft3Midgame(b *testing.B) {
 // nothing once buffers exist (relay checks included: the start has a
 // Dervish relay and the midgame a Dervish beside friends).
 func TestLegalDoesNotAllocate(t *testing.T) {
-	for _, pos := range []string{StartPosition, midgame} {
+	for _, pos := range []string{startPosition, midgame} {
 		st := mustParse(t, pos)
 		buf := make([]rules.Move, 0, 1024)
 		ms := st.Legal(nil)

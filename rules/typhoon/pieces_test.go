@@ -219,7 +219,7 @@ func TestPieceMoves(t *testing.T) {
 		if from == "" {
 			from = "e5"
 		}
-		k, ok := Game.KindByToken(c.tok)
+		k, ok := game.KindByToken(c.tok)
 		if !ok {
 			t.Fatalf("%s: unknown token %s", c.name, c.tok)
 		}

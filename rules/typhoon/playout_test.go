@@ -33,7 +33,7 @@ func TestRandomPlayouts(t *testing.T) {
 				clear(seen)
 				for _, m := range buf {
 					if seen[m] {
-						t.Fatalf("game %d ply %d: %s listed twice in %s", g, ply, Game.MoveString(m), st)
+						t.Fatalf("game %d ply %d: %s listed twice in %s", g, ply, game.MoveString(m), st)
 					}
 					seen[m] = true
 				}
@@ -59,11 +59,11 @@ func TestRandomPlayouts(t *testing.T) {
 			}
 			st.Make(m)
 			if st.Hash() != st.computeHash() {
-				t.Fatalf("game %d ply %d: hash drift after %s", g, ply, Game.MoveString(m))
+				t.Fatalf("game %d ply %d: hash drift after %s", g, ply, game.MoveString(m))
 			}
 			st.Unmake()
 			if st.board != board || st.Hash() != h || st.count != counts || (before != "" && st.String() != before) {
-				t.Fatalf("game %d ply %d: %s then unmake did not restore the position", g, ply, Game.MoveString(m))
+				t.Fatalf("game %d ply %d: %s then unmake did not restore the position", g, ply, game.MoveString(m))
 			}
 			st.Make(m)
 			plies++

@@ -126,148 +126,148 @@ func refPlain(k rules.Kind, me rules.Side, from, to int, at func(int) rules.Piec
 	diagSteps := [][2]int{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}
 	orthSteps := [][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}}
 	switch k {
-	case FH: // forward R + backward N
+	case kFH: // forward R + backward N
 		return (rR(inf) && fileOnly && fwd) || (nN && back)
-	case FO: // B + forward R + backward R
+	case kFO: // B + forward R + backward R
 		return bB(inf) || (rR(inf) && fileOnly)
-	case GW: // forward R + backward F
+	case kGW: // forward R + backward F
 		return (rR(inf) && fileOnly && fwd) || (fF && back)
-	case FB: // B + side R
+	case kFB: // B + side R
 		return bB(inf) || (rR(inf) && side)
-	case MA:
+	case kMA:
 		return wW || nN
-	case AB:
+	case kAB:
 		return nN || bB(4)
-	case PR:
+	case kPR:
 		return fF || nN
-	case DU:
+	case kDU:
 		return nN || rR(4)
-	case ST: // W (capturing) + A
+	case kST: // W (capturing) + A
 		return (wW && opp) || aA
-	case Q:
+	case kQ:
 		return qQ(inf)
-	case GO: // F (moving) + D
+	case kGO: // F (moving) + D
 		return (fF && empty) || dD
-	case LI:
+	case kLI:
 		return wW || fF || dD || nN || aA
-	case CI: // Q3 hopping at least one piece
+	case kCI: // Q3 hopping at least one piece
 		return (orth || diag) && dist >= 2 && dist <= 3 && !clear
-	case TY: // F + A + R3 (plain when nothing is passed)
+	case kTY: // F + A + R3 (plain when nothing is passed)
 		return fF || aA || rR(3)
-	case SA: // Q3 moving, W + F capturing
+	case kSA: // Q3 moving, W + F capturing
 		return (qQ(3) && empty) || ((wW || fF) && opp)
-	case GE:
+	case kGE:
 		return qQ(3)
-	case GG:
+	case kGG:
 		return wW || (fF && fwd)
-	case HO: // B4 + side/back D + forward W and D
+	case kHO: // B4 + side/back D + forward W and D
 		return bB(4) || dD || (wW && fwd)
-	case FL:
+	case kFL:
 		return fF || (wW && !side)
-	case DO: // R4 + back A + forward F and A
+	case kDO: // R4 + back A + forward F and A
 		return rR(4) || aA || (fF && fwd)
-	case K, CO:
+	case kK, kCO:
 		return wW || fF
-	case EM:
+	case kEM:
 		return qQ(2) || nN
-	case EE:
+	case kEE:
 		return dist <= 3
-	case WI:
+	case kWI:
 		return nN || leap(3, 1)
-	case CU, HU: // side W + back W + forward D
+	case kCU, kHU: // side W + back W + forward D
 		return (wW && !fwd) || (dD && fwd && fileOnly)
-	case LO, IM, HA: // Q moving
+	case kLO, kIM, kHA: // Q moving
 		return qQ(inf) && empty
-	case C:
+	case kC:
 		return leap(3, 1)
-	case SQ:
+	case kSQ:
 		return dD || nN || aA
-	case BD:
+	case kBD:
 		return bB(3)
-	case CE:
+	case kCE:
 		return wW || fF || nN
-	case A:
+	case kA:
 		return aA
-	case SC:
+	case kSC:
 		return wW || bB(inf)
-	case D:
+	case kD:
 		return dD
-	case DK:
+	case kDK:
 		return fF || rR(inf)
-	case W:
+	case kW:
 		return wW
-	case ZA:
+	case kZA:
 		return fF || aA
-	case F:
+	case kF:
 		return fF
-	case ZI:
+	case kZI:
 		return wW || dD
-	case OT: // F + side R4 + forward W
+	case kOT: // F + side R4 + forward W
 		return fF || (rR(4) && side) || (wW && fwd)
-	case MI, SO: // W + B2, moving
+	case kMI, kSO: // W + B2, moving
 		return (wW || bB(2)) && empty
-	case BE: // side R4 + back R + forward F + forward W
+	case kBE: // side R4 + back R + forward F + forward W
 		return (rR(4) && side) || (rR(inf) && fileOnly && back) || ((fF || wW) && fwd)
-	case OV, UN:
+	case kOV, kUN:
 		return (wW || fF) && empty
-	case NR:
+	case kNR:
 		return rider(2, 1)
-	case DA:
+	case kDA:
 		return ((wW || fF) && empty) || rider(2, 0) || rider(2, 2)
-	case CH:
+	case kCH:
 		return rR(4)
-	case OC:
+	case kOC:
 		return bent(diagSteps, func(v [2]int) [][2]int { return [][2]int{{v[0], 0}, {0, v[1]}} })
-	case WA:
+	case kWA:
 		return rR(inf) && dist >= 2
-	case SP:
+	case kSP:
 		return bent(orthSteps, func(v [2]int) [][2]int {
 			if v[0] == 0 {
 				return [][2]int{{1, v[1]}, {-1, v[1]}}
 			}
 			return [][2]int{{v[0], 1}, {v[0], -1}}
 		})
-	case N:
+	case kN:
 		return nN
-	case R:
+	case kR:
 		return rR(inf)
-	case DER:
+	case kDER:
 		return dD || aA
-	case SG:
+	case kSG:
 		return fF || (wW && fwd)
-	case VU: // B moving, R capturing, W moving, F capturing
+	case kVU: // B moving, R capturing, W moving, F capturing
 		return (bB(inf) && empty) || (rR(inf) && opp) || (wW && empty) || (fF && opp)
-	case CG:
+	case kCG:
 		return (fF && fwd) || (wW && fileOnly)
-	case IB: // R moving, B capturing, F moving, W capturing
+	case kIB: // R moving, B capturing, F moving, W capturing
 		return (rR(inf) && empty) || (bB(inf) && opp) || (fF && empty) || (wW && opp)
-	case DEL:
+	case kDEL:
 		return fF || (wW && !back)
-	case EP:
+	case kEP:
 		return ((wW || fF) && empty) || ((nN || aA) && opp)
-	case BT:
+	case kBT:
 		return fF || (wW && !fwd)
-	case TP:
+	case kTP:
 		return ((wW || fF) && empty) || ((dD || nN) && opp)
-	case FU:
+	case kFU:
 		return wW && fwd
-	case Z:
+	case kZ:
 		return leap(3, 2)
-	case P:
+	case kP:
 		return (wW && fwd && empty) || (fF && fwd && opp)
-	case TA: // F + (3,0), W capturing
+	case kTA: // F + (3,0), W capturing
 		return fF || leap(3, 0) || (wW && opp)
-	case GU:
+	case kGU:
 		return (wW && empty) || (fF && opp)
-	case B:
+	case kB:
 		return bB(inf)
-	case LA:
+	case kLA:
 		return fF && fwd
-	case PA:
+	case kPA:
 		return wW || dD
-	case BA:
+	case kBA:
 		return wW && !back
-	case RA:
+	case kRA:
 		return fF || aA
 	}
 	panic(fmt.Sprintf("no reference for kind %d", k))
@@ -301,7 +301,7 @@ func TestReferencePlainMoves(t *testing.T) {
 				if m.NCap+m.NConv > 0 || m.Flags&rules.FlagExchange != 0 || m.From == m.To {
 					continue
 				}
-				s := Game.SquareName(int(m.To))
+				s := game.SquareName(int(m.To))
 				if m.Flags&rules.FlagPromote != 0 {
 					promo[s] = true
 					continue
@@ -310,13 +310,13 @@ func TestReferencePlainMoves(t *testing.T) {
 			}
 			for to := 0; to < squares; to++ {
 				if refPlain(k, me, from, to, at) {
-					s := Game.SquareName(to)
+					s := game.SquareName(to)
 					want = append(want, s)
 					// "Blue's promotion zone is ranks 9 through 12 ...; Tan's is ranks 1 through 4";
 					// every unpromoted kind promotes.
 					canPromo := !catalogue[k].promoted && (refZone(me, from) || refZone(me, to))
 					if promo[s] != canPromo {
-						t.Fatalf("%s %s on %s to %s: promotion twin %v, want %v\n%s", Game.SideNames[me], catalogue[k].name, Game.SquareName(from), s, promo[s], canPromo, st)
+						t.Fatalf("%s %s on %s to %s: promotion twin %v, want %v\n%s", game.SideNames[me], catalogue[k].name, game.SquareName(from), s, promo[s], canPromo, st)
 					}
 					delete(promo, s)
 				}
@@ -324,7 +324,7 @@ func TestReferencePlainMoves(t *testing.T) {
 			sort.Strings(got)
 			sort.Strings(want)
 			if fmt.Sprint(got) != fmt.Sprint(want) || len(promo) != 0 {
-				t.Fatalf("%s %s on %s: %s (stray promotions %v)\n%s", Game.SideNames[me], catalogue[k].name, Game.SquareName(from), diff(got, want), promo, st)
+				t.Fatalf("%s %s on %s: %s (stray promotions %v)\n%s", game.SideNames[me], catalogue[k].name, game.SquareName(from), diff(got, want), promo, st)
 			}
 		}
 	}

@@ -11,7 +11,7 @@ import (
 // Blue's side, and either member may stand on either. Tan's setup is Blue's
 // rotated 180 degrees or mirrored across the line between ranks 6 and 7.
 //
-// Numbering: setup n, 0 <= n < NumSetups() = 2^18, has bit i (i = 0..16) set
+// Numbering: setup n, 0 <= n < numSetups() = 2^18, has bit i (i = 0..16) set
 // when pair i of setupPairs stands the other way round (its second-listed
 // member on the left square), and bit 17 set when Tan's setup is the mirror
 // image of Blue's rather than the rotation. Setup 0 is the canonical start.
@@ -25,39 +25,39 @@ type setupPair struct {
 
 // setupPairs lists the pairs of the rules text's "For Blue" list, in order.
 var setupPairs = [...]setupPair{
-	{FH, GW, "a1", "l1"},  // Lance Pair
-	{MA, PR, "b1", "k1"},  // Fat Pair
-	{ST, GO, "c1", "j1"},  // Animal Pair
-	{CI, SA, "d1", "i1"},  // Queenlet Pair
-	{GG, FL, "e1", "h1"},  // Guardian Pair
-	{K, CO, "f1", "g1"},   // Regal Pair
-	{CU, HU, "a2", "l2"},  // Dagger Pair
-	{C, BD, "c2", "j2"},   // Colorbound Pair
-	{A, D, "e2", "h2"},    // Ancient Pair
-	{W, F, "f2", "g2"},    // Short Pair
-	{OT, BE, "a3", "l3"},  // Side Pair
-	{OV, UN, "b3", "k3"},  // Odd Pair
-	{CH, WA, "c3", "j3"},  // Square Pair
-	{N, DER, "d3", "i3"},  // Horse Pair
-	{SG, CG, "e3", "h3"},  // Metal Pair
-	{DEL, BT, "f3", "g3"}, // Princely Pair
-	{LA, BA, "d5", "i5"},  // Go-Between Pair
+	{kFH, kGW, "a1", "l1"},  // Lance Pair
+	{kMA, kPR, "b1", "k1"},  // Fat Pair
+	{kST, kGO, "c1", "j1"},  // Animal Pair
+	{kCI, kSA, "d1", "i1"},  // Queenlet Pair
+	{kGG, kFL, "e1", "h1"},  // Guardian Pair
+	{kK, kCO, "f1", "g1"},   // Regal Pair
+	{kCU, kHU, "a2", "l2"},  // Dagger Pair
+	{kC, kBD, "c2", "j2"},   // Colorbound Pair
+	{kA, kD, "e2", "h2"},    // Ancient Pair
+	{kW, kF, "f2", "g2"},    // Short Pair
+	{kOT, kBE, "a3", "l3"},  // Side Pair
+	{kOV, kUN, "b3", "k3"},  // Odd Pair
+	{kCH, kWA, "c3", "j3"},  // Square Pair
+	{kN, kDER, "d3", "i3"},  // Horse Pair
+	{kSG, kCG, "e3", "h3"},  // Metal Pair
+	{kDEL, kBT, "f3", "g3"}, // Princely Pair
+	{kLA, kBA, "d5", "i5"},  // Go-Between Pair
 }
 
 // pawnRow is Blue's fixed fourth rank: "Two Fus a4, l4; Eight Pawns b4 - c4,
 // e4 - h4, j4 - k4; Two Guards: d4, i4".
-var pawnRow = [width]rules.Kind{FU, P, P, GU, P, P, P, P, GU, P, P, FU}
+var pawnRow = [width]rules.Kind{kFU, kP, kP, kGU, kP, kP, kP, kP, kGU, kP, kP, kFU}
 
-// NumSetups is the number of legal Typhoon setups: 2^17 pair arrangements
+// numSetups is the number of legal Typhoon setups: 2^17 pair arrangements
 // times Tan's two symmetries.
-func NumSetups() int { return 1 << (len(setupPairs) + 1) }
+func numSetups() int { return 1 << (len(setupPairs) + 1) }
 
-// Setup returns setup number n (see the numbering above), Blue to move.
-func Setup(n int) (rules.State, error) {
-	if n < 0 || n >= NumSetups() {
-		return nil, fmt.Errorf("setup number %d is out of range 0..%d", n, NumSetups()-1)
+// setup returns setup number n (see the numbering above), Blue to move.
+func setup(n int) (rules.State, error) {
+	if n < 0 || n >= numSetups() {
+		return nil, fmt.Errorf("setup number %d is out of range 0..%d", n, numSetups()-1)
 	}
-	su := &rules.Setup{Game: Game, Side: rules.First}
+	su := &rules.Setup{Game: game, Side: rules.First}
 	for f := 0; f < width; f++ {
 		su.Board[3*width+f] = rules.MakePiece(pawnRow[f], rules.First)
 	}
@@ -66,8 +66,8 @@ func Setup(n int) (rules.State, error) {
 		if n>>i&1 != 0 {
 			l, r = r, l
 		}
-		ls, _, _ := Game.ParseSquare(pr.left)
-		rs, _, _ := Game.ParseSquare(pr.right)
+		ls, _, _ := game.ParseSquare(pr.left)
+		rs, _, _ := game.ParseSquare(pr.right)
 		su.Board[ls] = rules.MakePiece(l, rules.First)
 		su.Board[rs] = rules.MakePiece(r, rules.First)
 	}
@@ -90,7 +90,7 @@ func Setup(n int) (rules.State, error) {
 // RandomSetup returns a setup chosen uniformly from seed.
 func RandomSetup(seed uint64) rules.State {
 	x := seed
-	st, err := Setup(int(rules.SplitMix64(&x) % uint64(NumSetups())))
+	st, err := setup(int(rules.SplitMix64(&x) % uint64(numSetups())))
 	if err != nil {
 		panic("typhoon: " + err.Error()) // unreachable: the number is in range
 	}

@@ -4,15 +4,15 @@ import "testing"
 
 // TestSetupZeroIsStart: setup 0 is the canonical start of NOTATION.md.
 func TestSetupZeroIsStart(t *testing.T) {
-	st, err := Setup(0)
+	st, err := setup(0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := st.String(); got != StartPosition {
-		t.Errorf("Setup(0) = %s\nwant %s", got, StartPosition)
+	if got := st.String(); got != startPosition {
+		t.Errorf("Setup(0) = %s\nwant %s", got, startPosition)
 	}
-	if NumSetups() != 262144 { // 2^17 pair arrangements x 2 symmetries
-		t.Errorf("NumSetups() = %d, want 262144", NumSetups())
+	if numSetups() != 262144 { // 2^17 pair arrangements x 2 symmetries
+		t.Errorf("NumSetups() = %d, want 262144", numSetups())
 	}
 }
 
@@ -21,7 +21,7 @@ func TestSetupZeroIsStart(t *testing.T) {
 // rotation a1 and l12 hold the same kind, with mirror a1 and a12 do.
 func TestSetupSymmetry(t *testing.T) {
 	for _, n := range []int{0, 1, 5, 1<<17 - 1, 1 << 17, 1<<18 - 1, 77777} {
-		st, err := Setup(n)
+		st, err := setup(n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -33,23 +33,23 @@ func TestSetupSymmetry(t *testing.T) {
 				o = (height-1-r)*width + f
 			}
 			if st.At(sq) != st.At(o).Flip() && !(st.At(sq) == 0 && st.At(o) == 0) {
-				t.Fatalf("setup %d: %s and %s differ", n, Game.SquareName(sq), Game.SquareName(o))
+				t.Fatalf("setup %d: %s and %s differ", n, game.SquareName(sq), game.SquareName(o))
 			}
 		}
 		// Swapped pairs: bit i moves the pair's second member to the left.
 		for i, pr := range setupPairs {
-			ls, _, _ := Game.ParseSquare(pr.left)
+			ls, _, _ := game.ParseSquare(pr.left)
 			want := pr.first
 			if n>>i&1 != 0 {
 				want = pr.second
 			}
 			if got := st.At(ls).Kind(); got != want {
-				t.Errorf("setup %d: %s holds %s, want %s", n, pr.left, Game.Kinds[got].Token, Game.Kinds[want].Token)
+				t.Errorf("setup %d: %s holds %s, want %s", n, pr.left, game.Kinds[got].Token, game.Kinds[want].Token)
 			}
 		}
 	}
 	for _, n := range []int{-1, 1 << 18} {
-		if _, err := Setup(n); err == nil {
+		if _, err := setup(n); err == nil {
 			t.Errorf("Setup(%d): no error", n)
 		}
 	}

@@ -41,7 +41,7 @@ var _ rules.Resetter = (*state)(nil)
 // (rules.Resetter). The undo stack and scratch grow on first use: the many
 // short-lived States features.Starting sets up never need them.
 func (s *state) Reset(su *rules.Setup) error {
-	if su.Game != Game {
+	if su.Game != game {
 		return fmt.Errorf("setup is for game %q, not typhoon", su.Game.Name)
 	}
 	ensureTables()
@@ -54,7 +54,7 @@ func (s *state) Reset(su *rules.Setup) error {
 			continue
 		}
 		if p.Kind() == 0 || p.Kind() > numKinds {
-			return fmt.Errorf("square %s: no Typhoon piece has kind %d", Game.SquareName(sq), p.Kind())
+			return fmt.Errorf("square %s: no Typhoon piece has kind %d", game.SquareName(sq), p.Kind())
 		}
 		s.set(sq, p)
 	}
@@ -103,7 +103,7 @@ func (u *undoRec) save(sq int, p rules.Piece) {
 }
 
 // Game returns the Typhoon game.
-func (s *state) Game() *rules.Game { return Game }
+func (s *state) Game() *rules.Game { return game }
 
 // SideToMove returns the side to move.
 func (s *state) SideToMove() rules.Side { return s.side }
@@ -175,11 +175,11 @@ func (s *state) ended() bool {
 // the board, otherwise an Emperor of Emperors.
 func (s *state) promoted(mover rules.Piece) rules.Piece {
 	k := mover.Kind()
-	if k == K {
-		if s.count[rules.MakePiece(EM, rules.First)]+s.count[rules.MakePiece(EM, rules.Second)] > 0 {
-			return rules.MakePiece(EE, mover.Side())
+	if k == kK {
+		if s.count[rules.MakePiece(kEM, rules.First)]+s.count[rules.MakePiece(kEM, rules.Second)] > 0 {
+			return rules.MakePiece(kEE, mover.Side())
 		}
-		return rules.MakePiece(EM, mover.Side())
+		return rules.MakePiece(kEM, mover.Side())
 	}
 	return rules.MakePiece(promotesTo[k], mover.Side())
 }

@@ -19,7 +19,7 @@ import (
 // transform returns the position with squares mapped by f, colours swapped
 // when swap.
 func transform(st rules.State, f func(int) int, swap bool) rules.State {
-	su := &rules.Setup{Game: Game, Side: st.SideToMove()}
+	su := &rules.Setup{Game: game, Side: st.SideToMove()}
 	if swap {
 		su.Side = su.Side.Other()
 	}
@@ -59,7 +59,7 @@ func mappedMoves(st rules.State, f func(int) int) []string {
 		for _, c := range m.Conversions() {
 			n.AddConversion(f(int(c)))
 		}
-		out = append(out, Game.MoveString(n))
+		out = append(out, game.MoveString(n))
 	}
 	sort.Strings(out)
 	return out
@@ -84,8 +84,8 @@ func checkSymmetry(t *testing.T, st rules.State) {
 // randomPosition scatters n random pieces of all 75 kinds, with one royal
 // for each side, and picks the side to move.
 func randomPosition(rng *uint64, n int) rules.State {
-	su := &rules.Setup{Game: Game, Side: rules.Side(rules.SplitMix64(rng) & 1)}
-	royals := []rules.Kind{K, EM, EE, EP, TP}
+	su := &rules.Setup{Game: game, Side: rules.Side(rules.SplitMix64(rng) & 1)}
+	royals := []rules.Kind{kK, kEM, kEE, kEP, kTP}
 	place := func(p rules.Piece) {
 		for {
 			sq := int(rules.SplitMix64(rng) % squares)
@@ -124,11 +124,11 @@ func TestSymmetryRandomPositions(t *testing.T) {
 		for _, m := range st.Legal(nil) {
 			st.Make(m)
 			if st.Hash() != st.(*state).computeHash() {
-				t.Fatalf("hash drift after %s in %s", Game.MoveString(m), before)
+				t.Fatalf("hash drift after %s in %s", game.MoveString(m), before)
 			}
 			st.Unmake()
 			if st.String() != before || st.Hash() != h {
-				t.Fatalf("%s then unmake changed %s", Game.MoveString(m), before)
+				t.Fatalf("%s then unmake changed %s", game.MoveString(m), before)
 			}
 		}
 		if ms := allMoves(st); len(ms) > 1 {
@@ -142,7 +142,7 @@ func TestSymmetryRandomPositions(t *testing.T) {
 }
 
 func TestSymmetryStartAndMidgame(t *testing.T) {
-	for _, pos := range []string{StartPosition, midgame} {
+	for _, pos := range []string{startPosition, midgame} {
 		checkSymmetry(t, mustParse(t, pos))
 	}
 }

@@ -84,38 +84,14 @@ func sqAt(f, r int) int {
 	return r*width + f
 }
 
-// images returns the board vectors of a in side s's frame, filtered by dirs.
-func images(a atom, s rules.Side) [][2]int {
-	x, y := int(a.x), int(a.y)
-	cands := [][2]int{{x, y}, {-x, y}, {x, -y}, {-x, -y}, {y, x}, {-y, x}, {y, -x}, {-y, -x}}
-	var out, seen [][2]int
-	for _, c := range cands {
-		dup := false
-		for _, o := range seen {
-			if o == c {
-				dup = true
-			}
+// images returns the vectors of a for side s: the atom's images, the ranks
+// mirrored for the second side.
+func images(a rules.Atom, s rules.Side) [][2]int {
+	out := a.Images()
+	if s == rules.Second {
+		for i := range out {
+			out[i][1] = -out[i][1]
 		}
-		if dup {
-			continue
-		}
-		seen = append(seen, c)
-		var d uint8
-		switch {
-		case c[1] > 0:
-			d = dFwd
-		case c[1] < 0:
-			d = dBack
-		default:
-			d = dSide
-		}
-		if a.dirs&d == 0 {
-			continue
-		}
-		if s == rules.Second {
-			c[1] = -c[1]
-		}
-		out = append(out, c)
 	}
 	return out
 }
@@ -135,7 +111,7 @@ func rideSquares(sq int, v [2]int, n int) []uint8 {
 }
 
 // leapSquares lists the squares one image of each atom in as reaches from sq.
-func leapSquares(as []atom, s rules.Side, sq int) []uint8 {
+func leapSquares(as []rules.Atom, s rules.Side, sq int) []uint8 {
 	var out []uint8
 	for _, a := range as {
 		for _, v := range images(a, s) {
@@ -166,7 +142,7 @@ func compile() {
 				immMask[sq].set(t)
 			}
 		}
-		knightSq[sq] = leapSquares([]atom{aN}, rules.First, sq)
+		knightSq[sq] = leapSquares([]rules.Atom{aN}, rules.First, sq)
 		inZone[rules.First][sq] = r >= 8
 		inZone[rules.Second][sq] = r <= 3
 	}
@@ -200,7 +176,7 @@ func compileSquare(def *kindDef, s rules.Side, sq int) sqTab {
 	}
 	for _, a := range def.atoms {
 		for _, v := range images(a, s) {
-			if a.rng == 0 {
+			if a.Range == 1 {
 				to := sqAt(f+v[0], r+v[1])
 				if to < 0 {
 					continue
@@ -208,7 +184,7 @@ func compileSquare(def *kindDef, s rules.Side, sq int) sqTab {
 				merged := false
 				for i := range t.leaps {
 					if t.leaps[i].to == uint8(to) {
-						t.leaps[i].mode |= a.mode
+						t.leaps[i].mode |= uint8(a.Mode)
 						merged = true
 					}
 				}
@@ -217,12 +193,12 @@ func compileSquare(def *kindDef, s rules.Side, sq int) sqTab {
 					if promo(to) {
 						pr = 1
 					}
-					t.leaps = append(t.leaps, target{uint8(to), a.mode, pr})
+					t.leaps = append(t.leaps, target{uint8(to), uint8(a.Mode), pr})
 				}
 				continue
 			}
-			if sqs := rideSquares(sq, v, int(a.rng)); len(sqs) > 0 {
-				t.rays = append(t.rays, mkRay(sqs, a.mode))
+			if sqs := rideSquares(sq, v, int(a.Range)); len(sqs) > 0 {
+				t.rays = append(t.rays, mkRay(sqs, uint8(a.Mode)))
 			}
 		}
 	}

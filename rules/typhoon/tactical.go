@@ -91,13 +91,13 @@ func (s *state) HasLegal() bool {
 			}
 		}
 	}
-	if s.count[rules.MakePiece(DER, me)]+s.count[rules.MakePiece(HA, me)] > 0 {
+	if s.count[rules.MakePiece(kDER, me)]+s.count[rules.MakePiece(kHA, me)] > 0 {
 		if s.tbuf = s.genRelays(s.tbuf[:0], &imm); s.anyLegal(s.tbuf) {
 			return true
 		}
 	}
-	if s.count[rules.MakePiece(PA, me)]+s.count[rules.MakePiece(RA, me)]+
-		s.count[rules.MakePiece(HO, me)]+s.count[rules.MakePiece(DO, me)] > 0 && s.canPass(&imm) {
+	if s.count[rules.MakePiece(kPA, me)]+s.count[rules.MakePiece(kRA, me)]+
+		s.count[rules.MakePiece(kHO, me)]+s.count[rules.MakePiece(kDO, me)] > 0 && s.canPass(&imm) {
 		s.tbuf = append(s.tbuf[:0], rules.PassMove)
 		return s.anyLegal(s.tbuf)
 	}
