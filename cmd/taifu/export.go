@@ -30,7 +30,7 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	method := fs.String("method", values.MethodModel, "how a kind's worth is read: model (the change of the whole model's value when a piece is removed or added, beside the linear reading) or linear (the linear terms alone)")
 	var data listFlag
 	fs.Var(&data, "data", "self-play runs: --method model measures on their positions (default: a seeded sample of random playouts); --method linear measures the whole-worth activations (βs) the provenance lacks on them")
-	boot := fs.Int("bootstrap", -1, fmt.Sprintf("bootstrap resamples for intervals (0: values only); --method linear refits and needs --data (default 0), --method model resamples positions by game (default %d)", modelSamples))
+	boot := fs.Int("bootstrap", 0, fmt.Sprintf("bootstrap resamples for intervals (0: values only); --method linear refits and needs --data (default 0), --method model resamples positions by game (default %d there)", modelSamples))
 	maxPos := fs.Int("positions", modelPositions, "with --method model and --data: measure on at most this many positions (every k-th row)")
 	conf := fs.Float64("confidence", tuner.DefaultConfidence, "with --bootstrap: interval level, in (0, 1)")
 	seed := fs.Uint64("seed", 1, "seed of the bootstrap's resampling")
@@ -59,7 +59,7 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	if *method != values.MethodModel && *method != values.MethodLinear {
 		return usageErrorf("unknown --method %q (model or linear)", *method)
 	}
-	if *boot < -1 {
+	if *boot < 0 {
 		return usageErrorf("--bootstrap %d is negative", *boot)
 	}
 	if *maxPos <= 0 {
@@ -69,11 +69,9 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 		if *save != "" || *startPath != "" {
 			return usageErrorf("--save-weights and --start are of --method linear")
 		}
-		if *boot < 0 {
+		if !flagSet(fs, "bootstrap") {
 			*boot = modelSamples
 		}
-	} else if *boot < 0 {
-		*boot = 0
 	}
 	if !(*conf > 0 && *conf < 1) {
 		return usageErrorf("--confidence %v outside (0, 1)", *conf)

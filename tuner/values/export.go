@@ -307,18 +307,17 @@ func oneLine(s string) string {
 	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
 }
 
-// title is the first line of t's Markdown and CSV: game, unit and
-// weights.
+// title is the first line of t's Markdown and CSV: game, unit, weights
+// and method.
 func (t *PieceTable) title() string {
-	method := "linear terms"
-	if t.Method == MethodModel {
-		method = "whole model"
-	}
-	s := fmt.Sprintf("Piece values (%s), %s, in %s = 1.00", method, t.Game, t.Unit)
+	s := fmt.Sprintf("Piece values, %s, in %s = 1.00", t.Game, t.Unit)
 	if t.Version != "" {
 		s += fmt.Sprintf(" (weights %s)", t.Version)
 	}
-	return s
+	if t.Method == MethodModel {
+		return s + "; method model: the whole model's value"
+	}
+	return s + "; method linear: the linear terms alone"
 }
 
 // royalText is the Markdown line listing t's royal kinds, apart from the

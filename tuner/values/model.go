@@ -22,6 +22,11 @@ func ModelPieceValues(g *rules.Game, version string, terms map[string]float64, p
 		return nil, fmt.Errorf("game %q has no unit piece (UnitToken %q)", g.Name, g.UnitToken)
 	}
 	unit := g.Kinds[uk].Token
+	for _, c := range mw.Cells {
+		if c.Kind == uk && !c.Hand && !(c.Removed.Pawns > 0) {
+			return nil, fmt.Errorf("unit piece %s: whole-model worth (removed) is %v pawns over %d edits, not positive: values in %s units are undefined", unit, c.Removed.Pawns, c.Removed.Edits, unit)
+		}
+	}
 	lin := map[string]float64{}
 	if lt, err := PieceValues(g, version, terms, prov); err == nil {
 		for _, p := range lt.Pieces {
