@@ -27,10 +27,10 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	game := fs.String("game", "", "game of --weights builtin|start (default: the one the weights file names)")
 	format := fs.String("format", "md", "json, csv, md, svg or png")
 	out := fs.String("out", "", "output file (default standard output; required for png)")
-	method := fs.String("method", values.MethodModel, "how a kind's worth is read: model (the change of the whole model's value when a piece is removed or added, beside the linear reading) or linear (the linear terms alone)")
+	method := fs.String("method", values.MethodModel, "model (the whole model's value change when a piece is removed or added) or linear (linear terms)")
 	var data listFlag
-	fs.Var(&data, "data", "self-play runs: --method model measures on their positions (default: a seeded sample of random playouts); --method linear measures the whole-worth activations (βs) the provenance lacks on them")
-	boot := fs.Int("bootstrap", 0, fmt.Sprintf("bootstrap resamples for intervals (0: values only); --method linear refits and needs --data (default 0), --method model resamples positions by game (default %d there)", modelSamples))
+	fs.Var(&data, "data", "self-play runs: positions for --method model; the βs the provenance lacks for --method linear")
+	boot := fs.Int("bootstrap", 0, fmt.Sprintf("bootstrap resamples for intervals (0: none; default %d with --method model, 0 with linear)", modelSamples))
 	maxPos := fs.Int("positions", modelPositions, "with --method model and --data: measure on at most this many positions (every k-th row)")
 	conf := fs.Float64("confidence", tuner.DefaultConfidence, "with --bootstrap: interval level, in (0, 1)")
 	seed := fs.Uint64("seed", 1, "seed of the bootstrap's resampling")
