@@ -14,6 +14,11 @@ type Setup struct {
 	Side  Side
 	Hand  [2][]int // Hand[s][k]: pieces of kind k held by side s; nil without hands
 	Extra []string // the fields named by Game.ExtraFields, unchecked
+	// Edited marks a position edited for measurement (a piece taken away
+	// or added, tuner.ModelWorth): a game then accepts piece counts its
+	// set cannot reach (Game.New checks everything else). Parsed
+	// positions are never Edited.
+	Edited bool
 }
 
 // ParseSetup reads NOTATION.md position text for g, checking syntax, tokens,

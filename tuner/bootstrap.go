@@ -74,25 +74,40 @@ func bootstrap(d *data.Dataset, train []int32, n int, seed uint64, refit func([]
 	if len(games) < 2 {
 		return nil, fmt.Errorf("bootstrap needs at least 2 training games, have %d", len(games))
 	}
-	rng := rand.New(rand.NewPCG(seed, 0x626f6f74))
 	out := make([]Sample, 0, n)
-	rows := make([]int32, 0, len(train))
-	for b := 0; b < n; b++ {
-		rows = rows[:0]
-		for range games {
-			rows = append(rows, games[rng.IntN(len(games))]...)
-		}
+	err := resampleGroups(games, n, seed, func(b int, rows []int32) error {
 		x, err := refit(rows)
 		if err != nil {
-			return nil, fmt.Errorf("bootstrap sample %d: %v", b+1, err)
+			return fmt.Errorf("bootstrap sample %d: %v", b+1, err)
 		}
 		smp := Sample{W: x}
 		if measure != nil {
 			smp.Act = measure(rows)
 		}
 		out = append(out, smp)
+		return nil
+	})
+	return out, err
+}
+
+// resampleGroups draws n bootstrap samples of groups (whole games: the
+// rows of one game are correlated, so they are drawn together) with
+// replacement, as many groups as there are, from a generator seeded by
+// seed, and calls each with the sample's number and its rows (reused
+// between calls). An error from each stops the draws.
+func resampleGroups(groups [][]int32, n int, seed uint64, each func(b int, rows []int32) error) error {
+	rng := rand.New(rand.NewPCG(seed, 0x626f6f74))
+	var rows []int32
+	for b := 0; b < n; b++ {
+		rows = rows[:0]
+		for range groups {
+			rows = append(rows, groups[rng.IntN(len(groups))]...)
+		}
+		if err := each(b, rows); err != nil {
+			return err
+		}
 	}
-	return out, nil
+	return nil
 }
 
 // interval returns the central conf interval (for instance 0.95) of feature j

@@ -40,6 +40,10 @@ import (
 // piece in hand instead: the in-hand worth is the same sum over them, with
 // slopes on hand/k. A piece value is W(k) / W(unit piece), the unit piece
 // (rules.Game.Unit) on the board valued the same way.
+//
+// This is the linear terms' reading (taifu export --method linear): the
+// value network and the other parts of the model are not counted. The
+// whole model's reading is ModelWorth (modelworth.go).
 
 // Provenance keys under which Tune records the whole-worth unit and the
 // bootstrap intervals (package tuner/values reads them).

@@ -27,9 +27,11 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	game := fs.String("game", "", "game: "+strings.Join(rules.Names(), ", ")+" (default: the weights file's)")
 	format := fs.String("format", "md", "json, csv, md, svg or png")
 	out := fs.String("out", "", "output file (default standard output; required for png)")
+	method := fs.String("method", values.MethodModel, "model (the whole model's value change when a piece is removed or added) or linear (linear terms)")
 	var data listFlag
-	fs.Var(&data, "data", "self-play runs on which to measure the whole-worth activations (βs) the provenance lacks")
-	boot := fs.Int("bootstrap", 0, "with --data: bootstrap resamples for intervals (0: values only)")
+	fs.Var(&data, "data", "self-play runs: positions for --method model; the βs the provenance lacks for --method linear")
+	boot := fs.Int("bootstrap", 0, fmt.Sprintf("bootstrap resamples for intervals (0: none; default %d with --method model, 0 with linear)", modelSamples))
+	maxPos := fs.Int("positions", modelPositions, "with --method model and --data: measure on at most this many positions (every k-th row)")
 	conf := fs.Float64("confidence", tuner.DefaultConfidence, "with --bootstrap: interval level, in (0, 1)")
 	seed := fs.Uint64("seed", 1, "seed of the bootstrap's resampling")
 	save := fs.String("save-weights", "", "with --data: also write the weights with the measured provenance to this file (for taifu claims)")
@@ -54,13 +56,27 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	if *format == "png" && *out == "" {
 		return usageErrorf("--format png needs --out")
 	}
+	if *method != values.MethodModel && *method != values.MethodLinear {
+		return usageErrorf("unknown --method %q (model or linear)", *method)
+	}
 	if *boot < 0 {
 		return usageErrorf("--bootstrap %d is negative", *boot)
+	}
+	if *maxPos <= 0 {
+		return usageErrorf("--positions %d is not positive", *maxPos)
+	}
+	if *method == values.MethodModel {
+		if *save != "" || *startPath != "" {
+			return usageErrorf("--save-weights and --start are of --method linear")
+		}
+		if !flagSet(fs, "bootstrap") {
+			*boot = modelSamples
+		}
 	}
 	if !(*conf > 0 && *conf < 1) {
 		return usageErrorf("--confidence %v outside (0, 1)", *conf)
 	}
-	if len(data) == 0 && (*boot > 0 || *save != "") {
+	if *method == values.MethodLinear && len(data) == 0 && (*boot > 0 || *save != "") {
 		return usageErrorf("--bootstrap and --save-weights need --data")
 	}
 	g, w, err := exportWeights(*game, *path)
@@ -97,6 +113,18 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 	}
+	if *method == values.MethodModel {
+		if len(data) > 0 {
+			if _, err := tunedata.GameOfData(data, g.Name); err != nil {
+				return fmt.Errorf("--data: %v", err)
+			}
+		}
+		tab, err := modelTable(g, w, data, *maxPos, *boot, *conf, *seed)
+		if err != nil {
+			return fmt.Errorf("weights file %s: %v", *path, err)
+		}
+		return writeTable(tab, *format, *out, stdout)
+	}
 	if len(data) > 0 {
 		// The runs must be of the weights' game, checked before any
 		// feature cache is read or written.
@@ -122,8 +150,47 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("weights file %s: %v", *path, err)
 	}
+	return writeTable(tab, *format, *out, stdout)
+}
+
+// Whole-model measurement defaults of export.
+const (
+	modelSamples   = 200  // bootstrap resamples of positions
+	modelPositions = 2000 // positions read from --data at most
+)
+
+// modelTable measures the whole-model piece values of w (tuner.ModelWorth)
+// on the positions of data (at most maxPos), or without data on a seeded
+// sample of random playouts (tuner.SamplePositions).
+func modelTable(g *rules.Game, w *features.Weights, data listFlag, maxPos, samples int, conf float64, seed uint64) (*values.PieceTable, error) {
+	var pos []tuner.WorthPosition
+	var what string
+	if len(data) > 0 {
+		var err error
+		if pos, err = tuner.DataPositions(g, data, maxPos); err != nil {
+			return nil, fmt.Errorf("--data: %v", err)
+		}
+		what = "the positions of " + data.String()
+	} else {
+		pos = tuner.SamplePositions(g, tuner.SamplePlayouts, tuner.SamplePlies, seed)
+		what = fmt.Sprintf("%d uniform random playouts of up to %d plies from the start, seed %d", tuner.SamplePlayouts, tuner.SamplePlies, seed)
+	}
+	cw, err := w.CompiledFor(g)
+	if err != nil {
+		return nil, err
+	}
+	mw, err := tuner.ModelWorth(g, cw.Model(), pos, tuner.ModelWorthConfig{Samples: samples, Confidence: conf, Seed: seed})
+	if err != nil {
+		return nil, err
+	}
+	return values.ModelPieceValues(g, w.Version, w.Terms, w.Provenance, mw, conf, what)
+}
+
+// writeTable writes tab in format to out, or to stdout when out is "".
+func writeTable(tab *values.PieceTable, format, out string, stdout io.Writer) error {
 	var b bytes.Buffer
-	switch *format {
+	var err error
+	switch format {
 	case "json":
 		err = tab.WriteJSON(&b)
 	case "csv":
@@ -131,16 +198,16 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	case "md":
 		err = tab.WriteMarkdown(&b)
 	default:
-		err = tab.WriteChart(&b, *format)
+		err = tab.WriteChart(&b, format)
 	}
 	if err != nil {
 		return err
 	}
-	if *out == "" {
+	if out == "" {
 		_, err = stdout.Write(b.Bytes())
 		return err
 	}
-	return storage.WriteFile(*out, b.Bytes())
+	return storage.WriteFile(out, b.Bytes())
 }
 
 // exportWeights reads the weights export's --weights spec names: a file

@@ -219,7 +219,7 @@ func TestTrainExportMatchOnS3(t *testing.T) {
 		t.Error("resuming a finished run changed train.json")
 	}
 	w := storage.Join(tr, "gen-001", "candidate.json")
-	if js := taifu("export", "--weights", w, "--format", "json"); !strings.Contains(js, `"unit": "SW"`) {
+	if js := taifu("export", "--method", "linear", "--weights", w, "--format", "json"); !strings.Contains(js, `"unit": "SW"`) {
 		t.Errorf("export of weights in the bucket:\n%s", js)
 	}
 	if out := taifu("match", "--game", "torishogi", "--a", w, "--b", "start", "--games", "2", "--playouts", "10", "--max-plies", "40"); !strings.Contains(out, "2 games") {

@@ -57,29 +57,29 @@ func TestTuneExportMatchTrain(t *testing.T) {
 			t.Errorf("provenance lacks %q", key)
 		}
 	}
-	js := taifu("export", "--weights", w, "--format", "json")
+	js := taifu("export", "--method", "linear", "--weights", w, "--format", "json")
 	if !strings.Contains(js, `"unit": "SW"`) || !strings.Contains(js, `"in_hand": true`) {
 		t.Errorf("export json:\n%s", js)
 	}
 	for _, f := range []string{"csv", "md", "svg"} {
-		if out := taifu("export", "--weights", w, "--format", f); len(out) < 100 {
+		if out := taifu("export", "--method", "linear", "--weights", w, "--format", f); len(out) < 100 {
 			t.Errorf("export %s: %q", f, out)
 		}
 	}
-	taifu("export", "--weights", w, "--format", "png", "--out", filepath.Join(dir, "v.png"))
+	taifu("export", "--method", "linear", "--weights", w, "--format", "png", "--out", filepath.Join(dir, "v.png"))
 	// export --data on the fit's own data gives the fit's values (the same
 	// βs), with intervals, and saves the weights with that provenance.
 	saved := filepath.Join(dir, "measured.json")
-	md := taifu("export", "--weights", w, "--data", data, "--bootstrap", "2", "--quiet", "--save-weights", saved, "--format", "json")
+	md := taifu("export", "--method", "linear", "--weights", w, "--data", data, "--bootstrap", "2", "--quiet", "--save-weights", saved, "--format", "json")
 	if !strings.Contains(md, `"low": `) {
 		t.Errorf("export --data: %s", md)
 	}
-	if again := taifu("export", "--weights", saved, "--format", "json"); again != md {
+	if again := taifu("export", "--method", "linear", "--weights", saved, "--format", "json"); again != md {
 		t.Errorf("the saved weights export\n%s\nnot the measured table\n%s", again, md)
 	}
 	// --start names the refits' start; here it is the fit's own start, which
 	// export finds by itself, so the table is the same.
-	if given := taifu("export", "--weights", w, "--data", data, "--bootstrap", "2", "--quiet", "--start", "start", "--format", "json"); given != md {
+	if given := taifu("export", "--method", "linear", "--weights", w, "--data", data, "--bootstrap", "2", "--quiet", "--start", "start", "--format", "json"); given != md {
 		t.Errorf("export --start start\n%s\nnot the table without it\n%s", given, md)
 	}
 	var fit, measured struct {

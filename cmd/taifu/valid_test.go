@@ -124,12 +124,12 @@ func TestBadNumbers(t *testing.T) {
 		{[]string{"tune", "--game", "nanashogi", "--data", dir + "/none", "--out", dir + "/w.json", "--validation", "Inf"}, "--validation +Inf"},
 		{[]string{"tune", "--game", "nanashogi", "--data", dir + "/none", "--out", dir + "/w.json", "--leaf-scale", "-1"}, `--leaf-scale "-1": want keep, k, none or a number in (0, 100]`},
 		// export --data: checked before the data is read.
-		{[]string{"export", "--weights", shippedNana, "--bootstrap", "3"}, "--bootstrap and --save-weights need --data"},
+		{[]string{"export", "--method", "linear", "--weights", shippedNana, "--bootstrap", "3"}, "--bootstrap and --save-weights need --data"},
 		{[]string{"export", "--weights", shippedNana, "--data", dir + "/none", "--bootstrap", "-1"}, "--bootstrap -1 is negative"},
 		{[]string{"export", "--weights", shippedNana, "--data", dir + "/none", "--confidence", "NaN"}, "--confidence NaN outside (0, 1)"},
 		{[]string{"export", "--weights", shippedNana, "--data", dir + "/none"}, dir + "/none"},
-		{[]string{"export", "--weights", shippedNana, "--data", dir + "/none", "--start", "start"}, "--start needs --bootstrap"},
-		{[]string{"export", "--weights", shippedNana, "--data", dir + "/none", "--bootstrap", "2", "--start", dir + "/none.json"}, "--start:"},
+		{[]string{"export", "--method", "linear", "--weights", shippedNana, "--data", dir + "/none", "--start", "start"}, "--start needs --bootstrap"},
+		{[]string{"export", "--method", "linear", "--weights", shippedNana, "--data", dir + "/none", "--bootstrap", "2", "--start", dir + "/none.json"}, "--start:"},
 	})
 	if _, err := os.Stat(out); err == nil {
 		t.Errorf("a rejected selfplay left %s behind", out)

@@ -32,8 +32,9 @@ func init() { rules.Register(Game) }
 
 // FromSetup checks a parsed setup against the game's constraints and returns
 // its position: each side has one king (on the board or in hand), there are
-// two orthogonal and two diagonal cubes in all, kings are dropped before any
-// cube (Black's first), and the side not to move is not in check.
+// two orthogonal and two diagonal cubes in all (unless su.Edited), kings
+// are dropped before any cube (Black's first), and the side not to move is
+// not in check.
 func FromSetup(su *rules.Setup) (Pos, error) {
 	var p Pos
 	p.Side = su.Side
@@ -73,7 +74,7 @@ func FromSetup(su *rules.Setup) (Pos, error) {
 			return p, fmt.Errorf("%s has %d kings (board and hand), want 1", sideNames[s], got)
 		}
 	}
-	if cubes[ClassOrth] != 2 || cubes[ClassDiag] != 2 {
+	if (cubes[ClassOrth] != 2 || cubes[ClassDiag] != 2) && !su.Edited {
 		return p, fmt.Errorf("there are %d orthogonal and %d diagonal cubes (board and hands), want 2 and 2",
 			cubes[ClassOrth], cubes[ClassDiag])
 	}

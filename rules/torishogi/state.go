@@ -87,7 +87,7 @@ func (s *state) Reset(su *rules.Setup) error {
 		}
 	}
 	for k := kPhoenix; k < numKinds; k++ {
-		if setLimit[k] > 0 && count[k] > setLimit[k] {
+		if setLimit[k] > 0 && count[k] > setLimit[k] && !su.Edited {
 			return fmt.Errorf("%d pieces of kind %s (promoted or not, board and hands), a set has %d",
 				count[k], Game.Kinds[k].Token, setLimit[k])
 		}

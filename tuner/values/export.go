@@ -25,6 +25,58 @@ type PieceValue struct {
 	High   *float64 `json:"high"`
 	InHand bool     `json:"in_hand"`
 	Term   string   `json:"term"`
+	// Added is the whole-model table's second estimate (a piece added
+	// rather than removed, tuner.ModelWorth), with its interval; nil in a
+	// linear table or when not measured.
+	Added     *float64 `json:"added,omitempty"`
+	AddedLow  *float64 `json:"added_low,omitempty"`
+	AddedHigh *float64 `json:"added_high,omitempty"`
+	// Linear is the linear terms' reading of the same row (MethodLinear)
+	// beside a whole-model value, for comparison; nil in a linear table.
+	Linear *float64 `json:"linear,omitempty"`
+	// Flag marks a value that is negative or whose interval holds zero
+	// (the added estimate's too, prefixed "added "), "; "-separated; ""
+	// when neither.
+	Flag string `json:"flag,omitempty"`
+}
+
+// The methods of a table (PieceTable.Method).
+const (
+	// MethodLinear reads a kind's worth from the linear terms alone
+	// (tuner.WholeWorth): the value network's share is not counted.
+	MethodLinear = "linear"
+	// MethodModel measures it on the whole model (tuner.ModelWorth).
+	MethodModel = "model"
+)
+
+// Flags of PieceValue.Flag.
+const (
+	FlagNegative  = "negative"
+	FlagHoldsZero = "interval holds 0"
+)
+
+// flagOf returns the flags of value v with the interval [lo, hi] (nil: none).
+func flagOf(v float64, lo, hi *float64) []string {
+	var f []string
+	if v < 0 {
+		f = append(f, FlagNegative)
+	}
+	if lo != nil && hi != nil && *lo <= 0 && *hi >= 0 {
+		f = append(f, FlagHoldsZero)
+	}
+	return f
+}
+
+// setFlag sets p.Flag from its value, its added estimate and their
+// intervals.
+func (p *PieceValue) setFlag() {
+	f := flagOf(p.Value, p.Low, p.High)
+	if p.Added != nil {
+		for _, a := range flagOf(*p.Added, p.AddedLow, p.AddedHigh) {
+			f = append(f, "added "+a)
+		}
+	}
+	p.Flag = strings.Join(f, "; ")
 }
 
 // RoyalPiece is a royal kind of an exported table (rules.KindInfo.Royal:
@@ -40,7 +92,9 @@ type RoyalPiece struct {
 
 // PieceTable is the exported piece values of one weights file.
 type PieceTable struct {
-	Game    string       `json:"game"`
+	Game string `json:"game"`
+	// Method is how the values were read: MethodLinear or MethodModel.
+	Method  string       `json:"method"`
 	Unit    string       `json:"unit"`
 	Version string       `json:"version,omitempty"`
 	Pieces  []PieceValue `json:"pieces"`
@@ -53,6 +107,9 @@ type PieceTable struct {
 	// Definition says what a value is (definitionText): whole worths over
 	// the unit's, and on how many positions the βs were measured.
 	Definition string `json:"definition"`
+	// Skipped counts the edits a whole-model table skipped, by reason
+	// (tuner.ModelWorths.Skipped); empty in a linear table.
+	Skipped map[string]int `json:"skipped_edits,omitempty"`
 }
 
 // PieceValues turns a weights file's terms into piece values in whole worths
@@ -95,7 +152,7 @@ func PieceValues(g *rules.Game, version string, terms map[string]float64, prov m
 	if worthIvs != (len(act) > 0) {
 		ivs = nil // intervals of another definition than the values'
 	}
-	t := &PieceTable{Game: g.Name, Unit: unit, Version: version, Definition: definitionText(unit, act, actRows), Royals: []RoyalPiece{}}
+	t := &PieceTable{Game: g.Name, Method: MethodLinear, Unit: unit, Version: version, Definition: definitionText(unit, act, actRows), Royals: []RoyalPiece{}}
 	if len(ivs) > 0 {
 		t.Bars = barsText(prov[tuner.ProvBootstrap])
 	}
@@ -130,6 +187,7 @@ func PieceValues(g *rules.Game, version string, terms map[string]float64, prov m
 				lo, hi := iv[0], iv[1]
 				pv.Low, pv.High = &lo, &hi
 			}
+			pv.setFlag()
 			t.Pieces = append(t.Pieces, pv)
 		}
 	}
@@ -214,10 +272,11 @@ func fmtOpt(p *float64) string {
 
 // WriteCSV writes t as CSV: comment lines ("# " first, for a reader
 // with Comment '#') naming the game, unit and weights, the definition and
-// the intervals once, then a header row kind,name,in_hand,royal,value,low,high
-// and one row per piece (low and high empty without an interval), then one
-// per royal kind with royal true and value, low and high empty (a royal
-// piece has no value).
+// the intervals once, then a header row
+// kind,name,in_hand,royal,value,low,high,flag,added,added_low,added_high,linear
+// and one row per piece (empty cells for what the table lacks: intervals,
+// flags, a linear table's added and linear), then one per royal kind with
+// royal true and the rest empty (a royal piece has no value).
 func (t *PieceTable) WriteCSV(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n", t.title())
@@ -231,12 +290,12 @@ func (t *PieceTable) WriteCSV(w io.Writer) error {
 		return err
 	}
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"kind", "name", "in_hand", "royal", "value", "low", "high"})
+	cw.Write([]string{"kind", "name", "in_hand", "royal", "value", "low", "high", "flag", "added", "added_low", "added_high", "linear"})
 	for _, p := range t.Pieces {
-		cw.Write([]string{p.Kind, p.Name, strconv.FormatBool(p.InHand), "false", fmtVal(p.Value), fmtOpt(p.Low), fmtOpt(p.High)})
+		cw.Write([]string{p.Kind, p.Name, strconv.FormatBool(p.InHand), "false", fmtVal(p.Value), fmtOpt(p.Low), fmtOpt(p.High), p.Flag, fmtOpt(p.Added), fmtOpt(p.AddedLow), fmtOpt(p.AddedHigh), fmtOpt(p.Linear)})
 	}
 	for _, r := range t.Royals {
-		cw.Write([]string{r.Kind, r.Name, strconv.FormatBool(r.InHand), "true", "", "", ""})
+		cw.Write([]string{r.Kind, r.Name, strconv.FormatBool(r.InHand), "true", "", "", "", "", "", "", "", ""})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -248,14 +307,17 @@ func oneLine(s string) string {
 	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
 }
 
-// title is the first line of t's Markdown and CSV: game, unit and
-// weights.
+// title is the first line of t's Markdown and CSV: game, unit, weights
+// and method.
 func (t *PieceTable) title() string {
 	s := fmt.Sprintf("Piece values, %s, in %s = 1.00", t.Game, t.Unit)
 	if t.Version != "" {
 		s += fmt.Sprintf(" (weights %s)", t.Version)
 	}
-	return s
+	if t.Method == MethodModel {
+		return s + "; method model: the whole model's value"
+	}
+	return s + "; method linear: the linear terms alone"
 }
 
 // royalText is the Markdown line listing t's royal kinds, apart from the
@@ -274,7 +336,9 @@ func (t *PieceTable) royalText() string {
 }
 
 // WriteMarkdown writes t as a Markdown table ranked by value; games with
-// drops get one column for on-board and one for in-hand values.
+// drops get one column for on-board and one for in-hand values. A
+// whole-model table (MethodModel) adds the added estimate's and the linear
+// reading's columns. A flagged value (PieceValue.Flag) is marked in its cell.
 func (t *PieceTable) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString(t.title() + ".")
@@ -288,40 +352,97 @@ func (t *PieceTable) WriteMarkdown(w io.Writer) error {
 	if t.Bars != "" {
 		fmt.Fprintf(&b, " Unidentified: an interval wider than %s (the top value), which the data cannot place.", fmtVal(wide))
 	}
+	fmt.Fprintf(&b, " Marked %s: a negative value; %s: an interval holding 0.", markNegative, markZero)
+	if len(t.Skipped) > 0 {
+		var rs []string
+		for r, n := range t.Skipped {
+			rs = append(rs, fmt.Sprintf("%s %d", r, n))
+		}
+		sort.Strings(rs)
+		fmt.Fprintf(&b, " Edits skipped: %s.", strings.Join(rs, ", "))
+	}
 	b.WriteString("\n\n")
 	hand := map[string]PieceValue{}
+	added, linear := false, false
 	for _, p := range t.Pieces {
 		if p.InHand {
 			hand[p.Kind] = p
 		}
+		added = added || p.Added != nil
+		linear = linear || p.Linear != nil
 	}
-	cell := func(p PieceValue) string {
-		s := fmtVal(p.Value)
-		if p.Low != nil {
-			s += fmt.Sprintf(" [%s, %s]", fmtVal(*p.Low), fmtVal(*p.High))
-			if p.Unidentified(wide) {
+	cell := func(v float64, lo, hi *float64) string {
+		s := fmtVal(v)
+		if lo != nil {
+			s += fmt.Sprintf(" [%s, %s]", fmtVal(*lo), fmtVal(*hi))
+			if *hi-*lo > wide {
 				s += " unidentified"
+			}
+		}
+		for _, f := range flagOf(v, lo, hi) {
+			if f == FlagNegative {
+				s += " " + markNegative
+			} else {
+				s += " " + markZero
 			}
 		}
 		return s
 	}
-	if len(hand) > 0 {
-		b.WriteString("| rank | piece | token | on board | in hand |\n|---:|---|---|---:|---:|\n")
-	} else {
-		b.WriteString("| rank | piece | token | value |\n|---:|---|---|---:|\n")
+	type column struct {
+		head string
+		of   func(PieceValue) string
 	}
+	cols := []column{{"value", func(p PieceValue) string { return cell(p.Value, p.Low, p.High) }}}
+	if t.Method == MethodModel {
+		cols[0].head = "removed"
+	}
+	if added {
+		cols = append(cols, column{"added", func(p PieceValue) string {
+			if p.Added == nil {
+				return "–"
+			}
+			return cell(*p.Added, p.AddedLow, p.AddedHigh)
+		}})
+	}
+	if linear {
+		cols = append(cols, column{"linear terms", func(p PieceValue) string {
+			if p.Linear == nil {
+				return "–"
+			}
+			return cell(*p.Linear, nil, nil)
+		}})
+	}
+	b.WriteString("| rank | piece | token |")
+	align := "|---:|---|---|"
+	for _, c := range cols {
+		switch {
+		case len(hand) > 0 && len(cols) == 1:
+			b.WriteString(" on board | in hand |")
+			align += "---:|---:|"
+		case len(hand) > 0:
+			fmt.Fprintf(&b, " %s, on board | %s, in hand |", c.head, c.head)
+			align += "---:|---:|"
+		default:
+			fmt.Fprintf(&b, " %s |", c.head)
+			align += "---:|"
+		}
+	}
+	b.WriteString("\n" + align + "\n")
 	rank := 0
 	for _, p := range t.Ranked() {
 		if p.InHand {
 			continue
 		}
 		rank++
-		fmt.Fprintf(&b, "| %d | %s | `%s` | %s |", rank, p.Name, p.Kind, cell(p))
-		if len(hand) > 0 {
-			if h, ok := hand[p.Kind]; ok {
-				fmt.Fprintf(&b, " %s |", cell(h))
-			} else {
-				b.WriteString(" – |")
+		fmt.Fprintf(&b, "| %d | %s | `%s` |", rank, p.Name, p.Kind)
+		for _, c := range cols {
+			fmt.Fprintf(&b, " %s |", c.of(p))
+			if len(hand) > 0 {
+				if h, ok := hand[p.Kind]; ok {
+					fmt.Fprintf(&b, " %s |", c.of(h))
+				} else {
+					b.WriteString(" – |")
+				}
 			}
 		}
 		b.WriteString("\n")
@@ -332,6 +453,12 @@ func (t *PieceTable) WriteMarkdown(w io.Writer) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// The Markdown marks of flagged values.
+const (
+	markNegative = "(−)"
+	markZero     = "(∋0)"
+)
 
 // definitionText is the unit's definition printed with every table and chart.
 func definitionText(unit string, act tuner.Activations, rows int64) string {

@@ -82,7 +82,7 @@ func TestPieceValues(t *testing.T) {
 	cr := csv.NewReader(&cs)
 	cr.Comment = '#'
 	recs, err := cr.ReadAll()
-	if err != nil || len(recs) != 7 || strings.Join(recs[1], ",") != "FA,Falcon,false,false,3.00,2.50,3.50" {
+	if err != nil || len(recs) != 7 || strings.Join(recs[1], ",") != "FA,Falcon,false,false,3.00,2.50,3.50,,,,," {
 		t.Errorf("CSV = %q, %v", recs, err)
 	}
 	var md bytes.Buffer
@@ -208,11 +208,11 @@ func TestRoyalsApart(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := [][]string{
-		{"kind", "name", "in_hand", "royal", "value", "low", "high"},
-		{"FA", "Falcon", "false", "false", "3.00", "", ""},
-		{"SW", "Swallow", "false", "false", "1.00", "", ""},
-		{"FA", "Falcon", "true", "false", "2.50", "", ""},
-		{"PH", "Phoenix", "false", "true", "", "", ""},
+		{"kind", "name", "in_hand", "royal", "value", "low", "high", "flag", "added", "added_low", "added_high", "linear"},
+		{"FA", "Falcon", "false", "false", "3.00", "", "", "", "", "", "", ""},
+		{"SW", "Swallow", "false", "false", "1.00", "", "", "", "", "", "", ""},
+		{"FA", "Falcon", "true", "false", "2.50", "", "", "", "", "", "", ""},
+		{"PH", "Phoenix", "false", "true", "", "", "", "", "", "", "", ""},
 	}
 	if strings.Join(flat(recs), "|") != strings.Join(flat(want), "|") {
 		t.Errorf("CSV rows\n%q\nwant\n%q", recs, want)
