@@ -10,10 +10,10 @@
 // sequences on the second visit, a deepening search at the root). Given
 // the same Config.Seed and the same calls, a Searcher makes the same choices.
 //
-// The tree is a pool of nodes (a slice of structs) in which the children of
-// a node are a contiguous range; expanding a node appends to the pool, so a
-// search allocates nothing per node once the pool has grown to its working
-// size. The State is mutated with Make and Unmake along each playout and is
+// The tree (tree.go) is a pool of nodes (a slice of structs) in which the
+// children of a node are a contiguous range; expanding a node appends to
+// the pool, so a search allocates nothing per node once the pool has grown
+// to its working size. The State is mutated with Make and Unmake along each playout and is
 // restored when Search returns.
 package mcts
 
@@ -28,9 +28,6 @@ import (
 	"taifu/features"
 	"taifu/rules"
 )
-
-// MaxNodes bounds the tree; a search that fills it stops early.
-const MaxNodes = 1 << 22
 
 // Prior logits, in pawns of captured or promoted material (see priors).
 const (
@@ -55,29 +52,6 @@ type Result struct {
 	// StoppedEarly: a timed search ended before its time, its most
 	// visited move out of reach of the others (Config.EarlyStop).
 	StoppedEarly bool
-}
-
-// node flags
-const (
-	expanded uint8 = 1 << iota
-	terminal
-	mateChecked // TacticsMate has looked for a mate in one among the children
-	valued      // Config.ValuePrior has weighed the children's priors (valueprior.go)
-	historied   // Config.History: hist holds the move's history mean
-	refined     // Config.PolicyRefine: the priors count the policy's hidden layer (policyrefine.go)
-)
-
-type node struct {
-	move   rules.Move
-	proven int8 // for the side to move at this node: +1 won, -1 lost, 0 unknown
-	flags  uint8
-	first  int32   // index of the first child
-	nChild int32   // number of children
-	visits int32   // playouts through this node
-	prior  float32 // prior probability from the parent
-	hist   float32 // Config.History: the move's history mean when last read (history.go)
-	mm     float32 // Config.Minimax: the minimax of the leaf values below, for the side that moved into this node (minimax.go)
-	w      float64 // sum of playout values for the side that moved into this node
 }
 
 // Searcher is a PUCT search with its tree and buffers. It is not safe for
@@ -211,15 +185,6 @@ func (s *Searcher) SetLimits(playouts int, timeLimit time.Duration) {
 // on.
 func (s *Searcher) SetFast(on bool) { s.fast = on }
 
-// Reset discards the tree (keeping its storage).
-func (s *Searcher) Reset() {
-	s.nodes = s.nodes[:0]
-	s.treeGen++
-	clear(s.history)
-	s.noised = false
-	s.full = false
-}
-
 // setGame prepares the weights and prior tables for g.
 func (s *Searcher) setGame(g *rules.Game) {
 	s.game = g
@@ -289,24 +254,6 @@ func startMaterial(g *rules.Game, w *features.Weights) float64 {
 
 // EvalScale returns the logistic scale of leaf values in use.
 func (s *Searcher) EvalScale() float64 { return s.scale }
-
-// prepare makes the tree's root st.
-func (s *Searcher) prepare(st rules.State) {
-	if g := st.Game(); g != s.game {
-		panic(fmt.Sprintf("mcts: a searcher of %s given a position of %s", s.game.Name, g.Name))
-	}
-	if len(s.nodes) == 0 || s.rootHash != st.Hash() || s.rootPly != st.Ply() {
-		s.Reset()
-		s.nodes = append(s.nodes, node{})
-		s.rootMoved = false
-		s.rootHash, s.rootPly = st.Hash(), st.Ply()
-	}
-	s.rootSide = st.SideToMove()
-	if n := s.expansionSlots(); len(s.expansions) < n && !noSharedExpansions {
-		s.expansions = make([]expansionEntry, n) // at the first search (New stays light), or a larger budget
-		s.treeGen++
-	}
-}
 
 // Search runs playouts from st and returns the chosen move and statistics.
 // st is restored on return. A position in which the game has ended gives a
@@ -622,267 +569,4 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 		s.rememberExpansion(idx, key, v)
 	}
 	return v
-}
-
-// addNoise mixes Dirichlet(alpha) noise into the root's priors.
-func (s *Searcher) addNoise() {
-	s.noised = true
-	root := &s.nodes[0]
-	n := int(root.nChild)
-	if n == 0 {
-		return
-	}
-	if cap(s.noise) < n {
-		s.noise = make([]float64, n)
-	}
-	s.noise = s.noise[:n]
-	var sum float64
-	for i := range s.noise {
-		s.noise[i] = gamma(s.rng, s.cfg.Dirichlet)
-		sum += s.noise[i]
-	}
-	if sum == 0 {
-		return
-	}
-	f := s.cfg.NoiseFrac
-	for i := range s.noise {
-		c := &s.nodes[root.first+int32(i)]
-		c.prior = float32((1-f)*float64(c.prior) + f*s.noise[i]/sum)
-	}
-}
-
-// gamma draws from Gamma(a, 1) (Marsaglia and Tsang's method).
-func gamma(r *rand.Rand, a float64) float64 {
-	if a < 1 {
-		return gamma(r, a+1) * math.Pow(r.Float64(), 1/a)
-	}
-	d := a - 1.0/3
-	c := 1 / math.Sqrt(9*d)
-	for {
-		x := r.NormFloat64()
-		v := 1 + c*x
-		if v <= 0 {
-			continue
-		}
-		v = v * v * v
-		u := r.Float64()
-		if u < 1-0.0331*x*x*x*x || math.Log(u) < 0.5*x*x+d*(1-v+math.Log(v)) {
-			return d * v
-		}
-	}
-}
-
-// winningNow returns the root child in [lo, hi) whose move ends the game
-// at once with a win for the side to move at st, or -1. A proof can come
-// through a longer win (a mate in two proved while the mate in one was
-// never visited), and choosing it could postpone the win for ever; the
-// check runs only at a root proven won, once per search.
-func (s *Searcher) winningNow(st rules.State, lo, hi int32) int32 {
-	me := st.SideToMove()
-	for c := lo; c < hi; c++ {
-		st.Make(s.nodes[c].move)
-		o := rules.Status(st, s.moves[:0])
-		st.Unmake()
-		if o.Ended && !o.Draw && o.Winner == me {
-			return c
-		}
-	}
-	return -1
-}
-
-// choose picks the root child to play: a proven win when there is one (a
-// move that wins at once first, see winningNow); else
-// with temperature a sample by visits^(1/T); else the most visited (ties: the
-// higher prior, then the first). Children proven won for the opponent are
-// avoided while another move exists.
-func (s *Searcher) choose(st rules.State) int32 {
-	root := &s.nodes[0]
-	lo, hi := root.first, root.first+root.nChild
-	avoid := func(c int32) bool { return s.nodes[c].proven == 1 }
-	all := true
-	for c := lo; c < hi; c++ {
-		if !avoid(c) {
-			all = false
-		}
-	}
-	if all {
-		avoid = func(int32) bool { return false }
-	}
-	if root.proven == 1 {
-		if c := s.winningNow(st, lo, hi); c >= 0 {
-			return c
-		}
-		best := int32(-1)
-		for c := lo; c < hi; c++ {
-			if s.nodes[c].proven == -1 && (best < 0 || s.nodes[c].visits > s.nodes[best].visits) {
-				best = c
-			}
-		}
-		if best >= 0 {
-			return best
-		}
-	}
-	if t := s.cfg.Temperature; s.sampling(st) {
-		var sum float64
-		for c := lo; c < hi; c++ {
-			if !avoid(c) && s.nodes[c].visits > 0 {
-				sum += math.Pow(float64(s.nodes[c].visits), 1/t)
-			}
-		}
-		if sum > 0 {
-			x := s.rng.Float64() * sum
-			last := int32(-1)
-			for c := lo; c < hi; c++ {
-				if avoid(c) || s.nodes[c].visits == 0 {
-					continue
-				}
-				last = c
-				x -= math.Pow(float64(s.nodes[c].visits), 1/t)
-				if x < 0 {
-					return c
-				}
-			}
-			return last
-		}
-	}
-	best := int32(-1)
-	for c := lo; c < hi; c++ {
-		if avoid(c) {
-			continue
-		}
-		if best < 0 {
-			best = c
-			continue
-		}
-		n, b := &s.nodes[c], &s.nodes[best]
-		if n.visits > b.visits || (n.visits == b.visits && n.prior > b.prior) {
-			best = c
-		}
-	}
-	return best
-}
-
-// Advance keeps the subtree below m for the next search, after m is played
-// from st (st is the position before m). Without a matching tree it resets.
-func (s *Searcher) Advance(st rules.State, m rules.Move) {
-	if len(s.nodes) == 0 || s.game != st.Game() || s.rootHash != st.Hash() || s.rootPly != st.Ply() || s.nodes[0].flags&expanded == 0 {
-		s.Reset()
-		return
-	}
-	root := s.nodes[0]
-	child := int32(-1)
-	for c := root.first; c < root.first+root.nChild; c++ {
-		if s.nodes[c].move.Equal(m) {
-			child = c
-			break
-		}
-	}
-	if child < 0 {
-		s.Reset()
-		return
-	}
-	st.Make(m)
-	s.rootHash, s.rootPly = st.Hash(), st.Ply()
-	st.Unmake()
-	out := append(s.spare[:0], s.nodes[child])
-	for i := 0; i < len(out); i++ {
-		if out[i].flags&expanded == 0 {
-			continue
-		}
-		first := int32(len(out))
-		out = append(out, s.nodes[out[i].first:out[i].first+out[i].nChild]...)
-		out[i].first = first
-	}
-	s.spare, s.nodes = s.nodes[:0], out
-	s.treeGen++ // the nodes moved: the table of expansions names none of them
-	s.noised, s.full = false, false
-	s.rootMoved = true
-}
-
-// lastTo returns the destination of the move into node idx, for the move
-// features' recapture: -1 for a root made afresh (its move is unknown) and
-// for a pass.
-func (s *Searcher) lastTo(idx int32) int {
-	if idx == 0 && !s.rootMoved {
-		return -1
-	}
-	m := s.nodes[idx].move
-	if m.Flags&rules.FlagPass != 0 {
-		return -1
-	}
-	return int(m.To)
-}
-
-// Nodes returns the number of nodes in the tree.
-func (s *Searcher) Nodes() int { return len(s.nodes) }
-
-// RootVisits returns the playouts through the current root.
-func (s *Searcher) RootVisits() int {
-	if len(s.nodes) == 0 {
-		return 0
-	}
-	return int(s.nodes[0].visits)
-}
-
-// Child is one child of the root as the last search left it.
-type Child struct {
-	Move   rules.Move
-	Prior  float64 // prior probability (with the root noise, if any)
-	Visits int32   // playouts through the move
-	Value  float64 // mean playout value for the side that makes the move, in [-1, 1]; 0 unvisited
-	Proven int     // +1 the move wins, -1 it loses (for the side that makes it), 0 unknown (MCTS-solver)
-}
-
-// RootChildren appends the root's children, in move generation order, to
-// dst and returns it: every legal move of the position last searched,
-// visited or not, with the prior the search gave it (none before a
-// search, or when the game had ended there). It is for analysis and
-// display; the search does not call it.
-func (s *Searcher) RootChildren(dst []Child) []Child {
-	if len(s.nodes) == 0 || s.nodes[0].flags&expanded == 0 {
-		return dst
-	}
-	root := &s.nodes[0]
-	for c := root.first; c < root.first+root.nChild; c++ {
-		n := &s.nodes[c]
-		ch := Child{Move: n.move, Prior: float64(n.prior), Visits: n.visits, Proven: -int(n.proven)}
-		if n.visits > 0 {
-			ch.Value = n.w / float64(n.visits)
-		}
-		dst = append(dst, ch)
-	}
-	return dst
-}
-
-// nodeReserveMargin is the margin of a timed search's reservation over the
-// nodes its pace projects.
-const nodeReserveMargin = 1.25
-
-// reserveNodes makes room for n more nodes (at most MaxNodes in all)
-// without a copy of the tree later: when the pool is short it grows to
-// twice its capacity or to what is needed, at most MaxNodes. append alone
-// grows a large slice by a quarter, so a tree of millions of nodes was
-// copied many times, into memory fresh from the system, each copy a pause
-// inside one playout: timed searches of 1 s ran to 1.2-1.8 s
-// (BenchmarkTimedSearch). A timed search reserves early (Search), so
-// such a pause costs playouts, not time past its limit.
-func (s *Searcher) reserveNodes(n int) {
-	if c := grownCap(len(s.nodes), cap(s.nodes), n); c > 0 {
-		// make and copy, not slices.Grow: Grow clears the whole new
-		// capacity at once (touching every page of it), make leaves
-		// memory fresh from the system untouched until used.
-		grown := make([]node, len(s.nodes), c)
-		copy(grown, s.nodes)
-		s.nodes = grown
-	}
-}
-
-// grownCap is the capacity a pool of length l and capacity c grows to for
-// n more nodes (reserveNodes), or 0 when it has room.
-func grownCap(l, c, n int) int {
-	need := min(l+n, MaxNodes)
-	if need <= c {
-		return 0
-	}
-	return min(max(2*c, need), MaxNodes)
 }
