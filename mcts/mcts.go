@@ -55,68 +55,117 @@ type Result struct {
 }
 
 // Searcher is a PUCT search with its tree and buffers. It is not safe for
-// concurrent use; use one per game.
+// concurrent use; use one per game. Its state is grouped by concern: the
+// settings, the model, the tree, the root, the priors, the tactics
+// (quiescence and mate search), the history, the scratch of an expansion
+// and the control from outside.
 type Searcher struct {
-	cfg       Config
-	weights   *features.Weights
-	model     *features.Stack   // the one place the search asks for values and move logits (a snapshot of weights)
-	given     *features.Weights // as passed to New
-	game      *rules.Game
-	nodes     []node
-	spare     []node // second pool for Advance's compaction
-	path      []int32
-	moves     []rules.Move
-	logits    []float64
-	noise     []float64
-	rootMoved bool                 // the root was reached by Advance: its move is known
-	vals      *features.MoveValues // material per kind and promotion gains, for priors
-	// PriorsLearned: the priors are the model's logits, with the move
-	// features' scratch and input.
-	modelPrior bool
-	moveFeats  features.MoveFeatures
-	moveIn     features.MoveInput
-	rng        *rand.Rand
-	scale      float64 // logistic scale of leaf values
-	rootHash   uint64
-	rootPly    int
-	noised     bool
-	fast       bool // SetFast: no root noise, no temperature
-	full       bool
-	tactics    Tactics        // Config.Tactics resolved for the game
-	priorKind  Priors         // Config.Priors resolved for the game
-	qbufs      [][]rules.Move // move buffers per quiescence ply
-	qgain      [][]float64    // move gains per quiescence ply
-	qnodes     int            // nodes of the current quiescence search
-	qmax       int            // node bound of a quiescence search
-	mbufs      [][]rules.Move // move buffers per mate search ply
-	cbuf       []rules.Move   // checking moves of the node being expanded
-	mnodes     int            // positions visited by the current mate search
-	mmax       int            // node bound of the current mate search
-	mdeadline  time.Time      // time bound of the current mate search (zero: none)
-	mdepth     int            // Config.MateDepth resolved
-	checkLog   float64        // Config.CheckPrior resolved
-	priorUnit  float64        // Config.PriorScale resolved
-	policyInv  float64        // 1 / Config.PolicyTemp resolved
-	refineAt   int32          // Config.PolicyRefine resolved: visits, 0 for none (no hidden layer, or off)
-	fpuRed     float64        // Config.FPUReduction resolved
-	earlyStop  float64        // Config.EarlyStop resolved (0: never)
+	// Settings: the Config as given to New (CPuct and NoiseFrac filled
+	// in; SetLimits changes its budget), and what it resolves to for game
+	// (setGame).
+	cfg          Config
+	game         *rules.Game
+	tactics      Tactics // Config.Tactics resolved for the game
+	fpuReduction float64 // Config.FPUReduction resolved
+	earlyStop    float64 // Config.EarlyStop resolved (0: never)
 
-	// bestCapture is, after priors with attack counts, the largest static
-	// gain in pawns of a capture, conversion or promotion (0 when none
-	// wins anything): Config.LeafGain's term.
-	bestCapture float64
+	// The model: the one place the search asks for values and move
+	// logits.
+	given   *features.Weights    // as passed to New
+	weights *features.Weights    // given, or the game's starting weights
+	model   *features.Stack      // a snapshot of weights
+	vals    *features.MoveValues // material per kind and promotion gains, for priors and quiescence
+	scale   float64              // logistic scale of leaf values
+
+	tree                        // the nodes, the root's identity, the shared expansions (tree.go)
+	root       rootState        // the root's noise and move choice (root.go)
+	prior      priorState       // how expansions give moves their priors (priors.go)
+	quiescence quiescenceSearch // Config.Tactics' TacticsQuiesce (tactics.go)
+	mate       mateSearch       // Config.Tactics' TacticsMate (tactics.go)
+	history    historyTable     // Config.History (history.go)
+
+	// Scratch of the expansion under way.
+	moves  []rules.Move // legal moves
+	checks []rules.Move // checking moves
+
+	halt haltFlag // SetHalt's flag (control.go)
+}
+
+// tree is the Searcher's tree (tree.go): a pool of nodes, the identity of
+// its root, and the table of shared expansions (transpose.go).
+type tree struct {
+	nodes []node
+	spare []node  // second pool for Advance's compaction
+	path  []int32 // the nodes of the playout under way, root first
+	full  bool    // the pool reached MaxNodes: the search stops
+
+	rootHash  uint64     // the root's position
+	rootPly   int        // and ply
+	rootMoved bool       // the root was reached by Advance: its move is known
+	rootSide  rules.Side // side to move at the root, for the history's keys
 
 	// expansions is the table of shared expansions (transpose.go), of
 	// the tree numbered treeGen (Reset and Advance number a new one).
 	expansions []expansionEntry
 	treeGen    uint32
 	shared     int // expansions copied, for the tests
+}
 
-	history  []historyEntry // Config.History's table (history.go); nil until a game searched with it
-	histW    float64        // Config.History resolved for the game (HistoryWeight); 0: none
-	rootSide rules.Side     // side to move at the root, for the history's keys
+// rootState is what the root's noise and the choice of the move to play
+// keep (root.go).
+type rootState struct {
+	rng    *rand.Rand // the searcher's PRNG (Config.Seed): noise and temperature
+	noise  []float64  // the Dirichlet noise drawn for the root's children
+	noised bool       // the root's priors hold the noise
+	fast   bool       // SetFast: no root noise, no temperature
+}
 
-	halt haltFlag // SetHalt's flag (control.go)
+// priorState is how an expansion gives its moves their priors
+// (priors.go), resolved from the Config for the game, with its buffers.
+type priorState struct {
+	kind Priors // Config.Priors resolved for the game
+	// learned (PriorsLearned): the priors are the model's logits, with
+	// the move features' scratch and input.
+	learned   bool
+	moveFeats features.MoveFeatures
+	moveIn    features.MoveInput
+
+	logits        []float64 // the priors of the moves expanded
+	logitPerPawn  float64   // Config.PriorScale resolved
+	checkLogit    float64   // Config.CheckPrior resolved
+	invPolicyTemp float64   // 1 / Config.PolicyTemp resolved
+	// refineAt is Config.PolicyRefine resolved: visits, 0 for none (no
+	// hidden layer, or off).
+	refineAt int32
+
+	// bestCapture is, after priors with attack counts, the largest static
+	// gain in pawns of a capture, conversion or promotion (0 when none
+	// wins anything): Config.LeafGain's term.
+	bestCapture float64
+}
+
+// quiescenceSearch is the state of the capture and promotion search at
+// the leaves (quiesce).
+type quiescenceSearch struct {
+	moves    [][]rules.Move // move buffers per ply (the first is the mate in one's too)
+	gains    [][]float64    // move gains per ply
+	nodes    int            // nodes of the search under way
+	maxNodes int            // node bound of a search (Config.QuiesceNodes resolved)
+}
+
+// mateSearch is the state of the mate search (tactics.go).
+type mateSearch struct {
+	moves    [][]rules.Move // move buffers per ply
+	nodes    int            // positions visited by the search under way
+	maxNodes int            // node bound of the search under way
+	deadline time.Time      // time bound of the search under way (zero: none)
+	depth    int            // Config.MateDepth resolved
+}
+
+// historyTable is progressive history's table (history.go).
+type historyTable struct {
+	table  []historyEntry // nil until a game is searched with history
+	weight float64        // Config.History resolved for the game (HistoryWeight); 0: none
 }
 
 // New returns a Searcher of game g. w may be nil, in which case g's
@@ -155,15 +204,17 @@ func New(g *rules.Game, cfg Config, w *features.Weights) (*Searcher, error) {
 		cfg.NoiseFrac = defaultNoiseFrac
 	}
 	s := &Searcher{
-		cfg:       cfg,
-		qmax:      cmp.Or(max(cfg.QuiesceNodes, 0), DefaultQuiesceNodes),
-		mdepth:    cmp.Or(max(cfg.MateDepth, 0), DefaultMateDepth),
-		checkLog:  max(cfg.CheckPrior, 0),
-		priorUnit: cmp.Or(max(cfg.PriorScale, 0), 1),
-		policyInv: 1 / cmp.Or(max(cfg.PolicyTemp, 0), 1),
-		given:     w,
-		rng:       rand.New(rand.NewPCG(cfg.Seed, 0x7461696675)),
-		moves:     make([]rules.Move, 0, 1024),
+		cfg:        cfg,
+		given:      w,
+		root:       rootState{rng: rand.New(rand.NewPCG(cfg.Seed, 0x7461696675))},
+		quiescence: quiescenceSearch{maxNodes: cmp.Or(max(cfg.QuiesceNodes, 0), DefaultQuiesceNodes)},
+		mate:       mateSearch{depth: cmp.Or(max(cfg.MateDepth, 0), DefaultMateDepth)},
+		prior: priorState{
+			checkLogit:    max(cfg.CheckPrior, 0),
+			logitPerPawn:  cmp.Or(max(cfg.PriorScale, 0), 1),
+			invPolicyTemp: 1 / cmp.Or(max(cfg.PolicyTemp, 0), 1),
+		},
+		moves: make([]rules.Move, 0, 1024),
 	}
 	s.setGame(g)
 	return s, nil
@@ -183,38 +234,38 @@ func (s *Searcher) SetLimits(playouts int, timeLimit time.Duration) {
 // share of the moves a full search, with noise and temperature, and the
 // others a fast one (fewer playouts, by SetLimits) that only plays the game
 // on.
-func (s *Searcher) SetFast(on bool) { s.fast = on }
+func (s *Searcher) SetFast(on bool) { s.root.fast = on }
 
 // setGame prepares the weights and prior tables for g.
 func (s *Searcher) setGame(g *rules.Game) {
 	s.game = g
 	r := s.cfg.Resolved(g)
-	s.tactics, s.priorKind = r.Tactics, r.Priors
+	s.tactics, s.prior.kind = r.Tactics, r.Priors
 	s.weights = s.given
 	if s.weights == nil {
 		s.weights = features.Starting(g)
 	}
 	s.vals = features.NewMoveValues(s.weights)
 	s.model = s.weights.Model()
-	if s.priorKind == PriorsAuto {
-		s.priorKind = PriorsThreats
+	if s.prior.kind == PriorsAuto {
+		s.prior.kind = PriorsThreats
 		if s.model.HasPolicy() {
-			s.priorKind = PriorsLearned
+			s.prior.kind = PriorsLearned
 		}
 	}
-	s.modelPrior = s.priorKind == PriorsLearned
-	if s.modelPrior {
-		s.moveIn = features.MoveInput{HandUnit: s.priorUnit, HandCheck: s.checkLog}
+	s.prior.learned = s.prior.kind == PriorsLearned
+	if s.prior.learned {
+		s.prior.moveIn = features.MoveInput{HandUnit: s.prior.logitPerPawn, HandCheck: s.prior.checkLogit}
 	}
-	s.refineAt = 0
-	if s.modelPrior && s.model.Refines() && r.PolicyRefine > 0 {
-		s.refineAt = int32(min(r.PolicyRefine, math.MaxInt32))
+	s.prior.refineAt = 0
+	if s.prior.learned && s.model.Refines() && r.PolicyRefine > 0 {
+		s.prior.refineAt = int32(min(r.PolicyRefine, math.MaxInt32))
 	}
-	s.fpuRed = max(r.FPUReduction, 0)
+	s.fpuReduction = max(r.FPUReduction, 0)
 	s.earlyStop = max(r.EarlyStop, 0)
-	s.histW = max(float64(r.History), 0)
-	if s.histW > 0 && s.history == nil {
-		s.history = make([]historyEntry, 2*historyKeys)
+	s.history.weight = max(float64(r.History), 0)
+	if s.history.weight > 0 && s.history.table == nil {
+		s.history.table = make([]historyEntry, 2*historyKeys)
 	}
 	s.scale = s.cfg.EvalScale
 	if s.scale == 0 {
@@ -277,13 +328,13 @@ func (s *Searcher) Search(st rules.State) Result {
 		res.Value = float64(res.Proven)
 		return res
 	}
-	if s.refineAt > 0 && s.nodes[0].flags&refined == 0 {
+	if s.prior.refineAt > 0 && s.nodes[0].flags&refined == 0 {
 		s.refinePriors(0, st) // the root's at once, before the noise
 	}
 	if s.cfg.ValuePrior > 0 && s.nodes[0].flags&valued == 0 {
 		s.valuePriors(0, st) // before the noise
 	}
-	if s.cfg.Dirichlet > 0 && !s.noised && !s.fast {
+	if s.cfg.Dirichlet > 0 && !s.root.noised && !s.root.fast {
 		s.addNoise()
 	}
 	budget := s.cfg.Playouts
@@ -306,7 +357,7 @@ func (s *Searcher) Search(st rules.State) Result {
 		}
 	}
 	s.rootMate(st, true, mateDeadline)
-	s.mdeadline = deadline // the mate searches in the tree stop at it too
+	s.mate.deadline = deadline // the mate searches in the tree stop at it too
 	early := s.earlyStop > 0 && s.cfg.TimeLimit > 0 && !s.sampling(st)
 	var paceFrom time.Time // the playouts' pace counts from here
 	if early {
@@ -346,7 +397,7 @@ func (s *Searcher) Search(st rules.State) Result {
 		s.playout(st)
 		res.Playouts++
 	}
-	s.mdeadline = time.Time{}
+	s.mate.deadline = time.Time{}
 	root := &s.nodes[0]
 	res.Proven = int(root.proven)
 	switch {
@@ -388,7 +439,7 @@ func (s *Searcher) playout(st rules.State) {
 			n.flags |= mateChecked
 			proved := false
 			if t, ok := st.(rules.Tactical); ok {
-				proved = s.mdepth > 1 && s.proveMateIn(t, idx, st, s.mdepth)
+				proved = s.mate.depth > 1 && s.proveMateIn(t, idx, st, s.mate.depth)
 			} else {
 				proved = s.proveMate(idx, st)
 			}
@@ -397,13 +448,13 @@ func (s *Searcher) playout(st rules.State) {
 				break
 			}
 		}
-		if s.refineAt > 0 && n.flags&refined == 0 && n.visits >= s.refineAt {
+		if s.prior.refineAt > 0 && n.flags&refined == 0 && n.visits >= s.prior.refineAt {
 			s.refinePriors(idx, st) // before the value priors, which it clears
 		}
 		if s.cfg.ValuePrior > 0 && n.flags&valued == 0 && (s.cfg.ValuePriorPlies == 0 || len(path) <= s.cfg.ValuePriorPlies) {
 			s.valuePriors(idx, st) // the priors' first reading
 		}
-		if s.histW > 0 && n.visits&(n.visits-1) == 0 {
+		if s.history.weight > 0 && n.visits&(n.visits-1) == 0 {
 			s.refreshHistory(idx, st.SideToMove())
 		}
 		idx = s.selectChild(idx)
@@ -423,10 +474,10 @@ func (s *Searcher) selectChild(idx int32) int32 {
 	n := &s.nodes[idx]
 	sqrtN := math.Sqrt(float64(max(n.visits, 1)))
 	pv := 0.0 // the node's value for the side choosing
-	fpu := -s.fpuRed
+	fpu := -s.fpuReduction
 	if n.visits > 0 {
 		pv = -n.w / float64(n.visits)
-		fpu = -s.blend(n.w/float64(n.visits), n.mm) - s.fpuRed
+		fpu = -s.blend(n.w/float64(n.visits), n.mm) - s.fpuReduction
 	}
 	best, bestScore := n.first, math.Inf(-1)
 	for c := n.first; c < n.first+n.nChild; c++ {
@@ -440,7 +491,7 @@ func (s *Searcher) selectChild(idx int32) int32 {
 		}
 		u := s.cfg.CPuct * float64(ch.prior) * sqrtN
 		if ch.flags&historied != 0 {
-			u += s.histW * (float64(ch.hist) - pv)
+			u += s.history.weight * (float64(ch.hist) - pv)
 		}
 		score := q + u/float64(1+ch.visits)
 		if score > bestScore {
@@ -458,7 +509,7 @@ func (s *Searcher) backup(path []int32, v float64) {
 		n := &s.nodes[path[i]]
 		n.visits++
 		n.w += x
-		if s.histW > 0 && i > 0 {
+		if s.history.weight > 0 && i > 0 {
 			s.recordHistory(&n.move, i, x)
 		}
 		x = -x
@@ -531,15 +582,15 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 	var checks []rules.Move
 	t, tactical := st.(rules.Tactical)
 	mate := tactical && s.tactics&TacticsMate != 0
-	if mate || (tactical && s.modelPrior) { // the mate in one below, and priors
-		checks = t.Checks(s.cbuf[:0])
-		s.cbuf = checks
+	if mate || (tactical && s.prior.learned) { // the mate in one below, and priors
+		checks = t.Checks(s.checks[:0])
+		s.checks = checks
 	}
 	// The evaluation counts the attacks the threat priors read: with the
 	// bare leaf it is the leaf's value too, so nothing is counted twice.
 	var th features.Threats
 	e, haveEval := 0.0, false
-	if s.priorKind != PriorsCaptures {
+	if s.prior.kind != PriorsCaptures {
 		if s.tactics&TacticsQuiesce == 0 {
 			e, haveEval = s.model.Evaluate(st), true
 		}
@@ -548,7 +599,7 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 	s.priors(st, ms, checks, th, s.lastTo(idx))
 	first := int32(len(s.nodes))
 	for i := range ms {
-		s.nodes = append(s.nodes, node{move: ms[i], prior: float32(s.logits[i])})
+		s.nodes = append(s.nodes, node{move: ms[i], prior: float32(s.prior.logits[i])})
 	}
 	n := &s.nodes[idx]
 	n.first, n.nChild = first, int32(len(ms))
@@ -559,7 +610,7 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 	var v float64
 	if haveEval {
 		if s.cfg.LeafGain > 0 {
-			e += s.cfg.LeafGain * s.bestCapture
+			e += s.cfg.LeafGain * s.prior.bestCapture
 		}
 		v = s.squash(e)
 	} else {

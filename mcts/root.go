@@ -12,28 +12,28 @@ import (
 
 // addNoise mixes Dirichlet(alpha) noise into the root's priors.
 func (s *Searcher) addNoise() {
-	s.noised = true
+	s.root.noised = true
 	root := &s.nodes[0]
 	n := int(root.nChild)
 	if n == 0 {
 		return
 	}
-	if cap(s.noise) < n {
-		s.noise = make([]float64, n)
+	if cap(s.root.noise) < n {
+		s.root.noise = make([]float64, n)
 	}
-	s.noise = s.noise[:n]
+	s.root.noise = s.root.noise[:n]
 	var sum float64
-	for i := range s.noise {
-		s.noise[i] = gamma(s.rng, s.cfg.Dirichlet)
-		sum += s.noise[i]
+	for i := range s.root.noise {
+		s.root.noise[i] = gamma(s.root.rng, s.cfg.Dirichlet)
+		sum += s.root.noise[i]
 	}
 	if sum == 0 {
 		return
 	}
 	f := s.cfg.NoiseFrac
-	for i := range s.noise {
+	for i := range s.root.noise {
 		c := &s.nodes[root.first+int32(i)]
-		c.prior = float32((1-f)*float64(c.prior) + f*s.noise[i]/sum)
+		c.prior = float32((1-f)*float64(c.prior) + f*s.root.noise[i]/sum)
 	}
 }
 
@@ -116,7 +116,7 @@ func (s *Searcher) choose(st rules.State) int32 {
 			}
 		}
 		if sum > 0 {
-			x := s.rng.Float64() * sum
+			x := s.root.rng.Float64() * sum
 			last := int32(-1)
 			for c := lo; c < hi; c++ {
 				if avoid(c) || s.nodes[c].visits == 0 {

@@ -40,8 +40,8 @@ type node struct {
 func (s *Searcher) Reset() {
 	s.nodes = s.nodes[:0]
 	s.treeGen++
-	clear(s.history)
-	s.noised = false
+	clear(s.history.table)
+	s.root.noised = false
 	s.full = false
 }
 
@@ -96,7 +96,7 @@ func (s *Searcher) Advance(st rules.State, m rules.Move) {
 	}
 	s.spare, s.nodes = s.nodes[:0], out
 	s.treeGen++ // the nodes moved: the table of expansions names none of them
-	s.noised, s.full = false, false
+	s.root.noised, s.full = false, false
 	s.rootMoved = true
 }
 
