@@ -134,40 +134,41 @@ func (s *Searcher) moveGain(st rules.State, m *rules.Move, me rules.Side) (gain 
 // below the leaf; at d == 0, ms are st's legal moves (st has not ended and
 // ms is not empty). Moves are tried best gain first.
 func (s *Searcher) quiesce(st rules.State, alpha, beta float64, d int, ms []rules.Move) float64 {
-	s.quiescence.nodes++
+	q := &s.quiescence
+	q.nodes++
 	if d > 0 {
 		if o := st.Ended(); o.Ended {
 			return features.OutcomeEval(st, o)
 		}
 	}
 	stand := s.model.Evaluate(st)
-	if d >= quiesceDepth || s.quiescence.nodes >= s.quiescence.maxNodes || stand >= beta {
+	if d >= quiesceDepth || q.nodes >= q.maxNodes || stand >= beta {
 		return stand
 	}
 	if d > 0 {
-		for len(s.quiescence.moves) <= d {
-			s.quiescence.moves = append(s.quiescence.moves, make([]rules.Move, 0, 256))
-			s.quiescence.gains = append(s.quiescence.gains, make([]float64, 0, 256))
+		for len(q.moves) <= d {
+			q.moves = append(q.moves, make([]rules.Move, 0, 256))
+			q.gains = append(q.gains, make([]float64, 0, 256))
 		}
 		if t, ok := st.(rules.Tactical); ok {
 			// Only captures and promotions: a position without them
 			// stands pat (mates are the mate search's business).
-			ms = t.Captures(s.quiescence.moves[d][:0])
-			s.quiescence.moves[d] = ms
+			ms = t.Captures(q.moves[d][:0])
+			q.moves[d] = ms
 		} else {
-			ms = st.Legal(s.quiescence.moves[d][:0])
-			s.quiescence.moves[d] = ms
+			ms = st.Legal(q.moves[d][:0])
+			q.moves[d] = ms
 			if len(ms) == 0 {
 				return features.OutcomeEval(st, st.NoMoves())
 			}
 		}
-	} else if len(s.quiescence.gains) == 0 {
-		s.quiescence.gains = append(s.quiescence.gains, make([]float64, 0, 256))
-		s.quiescence.moves = append(s.quiescence.moves, nil) // depth 0 uses the leaf's moves
+	} else if len(q.gains) == 0 {
+		q.gains = append(q.gains, make([]float64, 0, 256))
+		q.moves = append(q.moves, nil) // depth 0 uses the leaf's moves
 	}
 	// Collect the tactical moves' gains; -1 marks a quiet move.
 	me := st.SideToMove()
-	gains := s.quiescence.gains[d][:0]
+	gains := q.gains[d][:0]
 	n := 0
 	for i := range ms {
 		m := &ms[i]
@@ -189,7 +190,7 @@ func (s *Searcher) quiesce(st rules.State, alpha, beta float64, d int, ms []rule
 		}
 		gains = append(gains, gv)
 	}
-	s.quiescence.gains[d] = gains
+	q.gains[d] = gains
 	best := stand
 	if stand > alpha {
 		alpha = stand
@@ -211,7 +212,7 @@ func (s *Searcher) quiesce(st rules.State, alpha, beta float64, d int, ms []rule
 		if v > alpha {
 			alpha = v
 		}
-		if alpha >= beta || s.quiescence.nodes >= s.quiescence.maxNodes {
+		if alpha >= beta || q.nodes >= q.maxNodes {
 			break
 		}
 	}
