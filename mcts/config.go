@@ -85,7 +85,7 @@ type Config struct {
 	// game's default (threats unless its descriptor names another).
 	Priors Priors `json:"priors,omitempty"`
 	// PriorScale is the prior logit per pawn of material a move gains or
-	// loses (before the cap of priorCap); 0 means 1.
+	// loses (before the cap of features.HandPriorCap); 0 means 1.
 	PriorScale float64 `json:"prior_scale,omitempty"`
 	// PolicyTemp is the softmax temperature of the learned priors
 	// (PriorsLearned): the policy's logits are divided by it. 0 (or

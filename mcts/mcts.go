@@ -29,12 +29,6 @@ import (
 	"taifu/rules"
 )
 
-// Prior logits, in pawns of captured or promoted material (see priors).
-const (
-	priorCap        = 4.0 // material gain beyond this adds nothing to a logit
-	royalCaptureLog = 5.0 // extra logit for a move capturing a royal piece
-)
-
 // Visit is one root child and its visit count.
 type Visit struct {
 	Move   rules.Move

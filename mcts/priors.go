@@ -98,14 +98,14 @@ func (p *Priors) UnmarshalText(text []byte) error {
 // PriorsLearned, the logit is the model's (features.Stack.Logits, its
 // refining parts left out) of the move's features (with th and checks and
 // the destination of the move into the node, lastTo), divided by
-// Config.PolicyTemp. Else it is the hand
-// prior (features.HandLogit): the material the move captures (by the
-// weights' material/TOKEN values), twice the material it converts, and the
-// material gained by promoting, with th (when it holds counts) the
-// material the move leaves en prise or saves (MoveValues.EnPrise), in
-// pawns, capped at ±priorCap, plus royalCaptureLog when it captures a
-// royal piece, plus Config.CheckPrior when it is one of checks (a
-// subsequence of ms, in ms's order, as rules.Tactical.Checks lists them).
+// Config.PolicyTemp. Else it is the hand prior (features.HandLogit): the
+// material the move captures (by the weights' material/TOKEN values),
+// twice the material it converts, and the material gained by promoting,
+// with th (when it holds counts) the material the move leaves en prise or
+// saves (MoveValues.EnPrise), in pawns, capped at ±features.HandPriorCap,
+// plus features.HandRoyalLogit when it captures a royal piece, plus
+// Config.CheckPrior when it is one of checks (a subsequence of ms, in ms's
+// order, as rules.Tactical.Checks lists them).
 func (s *Searcher) priors(st rules.State, ms, checks []rules.Move, th features.Threats, lastTo int) {
 	s.prior.logits = s.logitBuf(len(ms))
 	if s.prior.learned {
