@@ -65,11 +65,11 @@ type Searcher struct {
 
 	// The model: the one place the search asks for values and move
 	// logits.
-	given   *features.Weights    // as passed to New
-	weights *features.Weights    // given, or the game's starting weights
-	model   *features.Stack      // a snapshot of weights
-	vals    *features.MoveValues // material per kind and promotion gains, for priors and quiescence
-	scale   float64              // logistic scale of leaf values
+	given      *features.Weights    // as passed to New
+	weights    *features.Weights    // given, or the game's starting weights
+	model      *features.Stack      // a snapshot of weights
+	moveValues *features.MoveValues // material per kind and promotion gains, for priors and quiescence
+	evalScale  float64              // logistic scale of leaf values
 
 	tree                        // the nodes, the root's identity, the shared expansions (tree.go)
 	root       rootState        // the root's noise and move choice (root.go)
@@ -239,7 +239,7 @@ func (s *Searcher) setGame(g *rules.Game) {
 	if s.weights == nil {
 		s.weights = features.Starting(g)
 	}
-	s.vals = features.NewMoveValues(s.weights)
+	s.moveValues = features.NewMoveValues(s.weights)
 	s.model = s.weights.Model()
 	if s.prior.kind == PriorsAuto {
 		s.prior.kind = PriorsThreats
@@ -261,14 +261,14 @@ func (s *Searcher) setGame(g *rules.Game) {
 	if s.history.weight > 0 && s.history.table == nil {
 		s.history.table = make([]historyEntry, 2*historyKeys)
 	}
-	s.scale = s.cfg.EvalScale
-	if s.scale == 0 {
-		s.scale = s.weights.LeafScale
+	s.evalScale = s.cfg.EvalScale
+	if s.evalScale == 0 {
+		s.evalScale = s.weights.LeafScale
 	}
-	if s.scale == 0 {
-		s.scale = DefaultEvalScale
+	if s.evalScale == 0 {
+		s.evalScale = DefaultEvalScale
 		if m := startMaterial(g, s.weights); m > 0 {
-			s.scale = DefaultEvalScale * ChessMaterial / m
+			s.evalScale = DefaultEvalScale * ChessMaterial / m
 		}
 	}
 	s.Reset()
@@ -298,7 +298,7 @@ func startMaterial(g *rules.Game, w *features.Weights) float64 {
 }
 
 // EvalScale returns the logistic scale of leaf values in use.
-func (s *Searcher) EvalScale() float64 { return s.scale }
+func (s *Searcher) EvalScale() float64 { return s.evalScale }
 
 // Search runs playouts from st and returns the chosen move and statistics.
 // st is restored on return. A position in which the game has ended gives a

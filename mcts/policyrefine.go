@@ -50,7 +50,7 @@ func (s *Searcher) refinePriors(idx int32, st rules.State) {
 	in := &s.prior.moveIn
 	in.Threats, in.Checks, in.LastTo = s.model.Threats(st, false), checks, s.lastTo(idx)
 	l := s.logitBuf(k)
-	s.model.Logits(l, &s.prior.moveFeats, st, ms, s.vals, in, true)
+	s.model.Logits(l, &s.prior.moveFeats, st, ms, s.moveValues, in, true)
 	in.Checks = nil
 	s.policySoftmax(l)
 	for i, p := range l {

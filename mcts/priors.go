@@ -111,7 +111,7 @@ func (s *Searcher) priors(st rules.State, ms, checks []rules.Move, th features.T
 	if s.prior.learned {
 		in := &s.prior.moveIn
 		in.Threats, in.Checks, in.LastTo = th, checks, lastTo
-		s.model.Logits(s.prior.logits, &s.prior.moveFeats, st, ms, s.vals, in, false)
+		s.model.Logits(s.prior.logits, &s.prior.moveFeats, st, ms, s.moveValues, in, false)
 		in.Checks = nil
 		s.prior.bestCapture = s.prior.moveFeats.BestCapture
 		s.policySoftmax(s.prior.logits)
@@ -121,10 +121,10 @@ func (s *Searcher) priors(st rules.State, ms, checks []rules.Move, th features.T
 	me := st.SideToMove()
 	s.prior.bestCapture = 0
 	for i := range ms {
-		gain, royal := s.vals.Gain(st, &ms[i], me)
+		gain, royal := s.moveValues.Gain(st, &ms[i], me)
 		var saved, left float64
 		if th.Ok() {
-			saved, left = s.vals.EnPrise(st, &ms[i], me, th)
+			saved, left = s.moveValues.EnPrise(st, &ms[i], me, th)
 			if gain > 0 {
 				// What the capture, conversion or promotion wins once the
 				// mover is taken back as th allows, not counting what it

@@ -126,7 +126,7 @@ type checker interface{ InCheck() bool }
 // moveGain returns the material m wins in st for the side to move, in the
 // priors' units (features.MoveValues.Gain).
 func (s *Searcher) moveGain(st rules.State, m *rules.Move, me rules.Side) (gain float64, royal bool) {
-	return s.vals.Gain(st, m, me)
+	return s.moveValues.Gain(st, m, me)
 }
 
 // quiesce returns the value in pawns, for the side to move, of a capture
@@ -182,7 +182,7 @@ func (s *Searcher) quiesce(st rules.State, alpha, beta float64, d int, ms []rule
 				// most valuable victim first, then least valuable attacker
 				gv = gain
 				if p := st.At(int(m.From)); m.Flags&rules.FlagDrop == 0 && p != rules.NoPiece {
-					gv -= s.vals.Mat[p.Kind()] / 64
+					gv -= s.moveValues.Mat[p.Kind()] / 64
 				}
 				gv = max(gv, 0)
 				n++
@@ -234,7 +234,7 @@ func (s *Searcher) leafValue(st rules.State, ms []rules.Move) float64 {
 
 // squash maps an evaluation in pawns to a leaf value in (-1, 1).
 func (s *Searcher) squash(e float64) float64 {
-	return 2/(1+math.Exp(-s.scale*e)) - 1
+	return 2/(1+math.Exp(-s.evalScale*e)) - 1
 }
 
 // proveMate marks node idx (position st) won when one of its children's
