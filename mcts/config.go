@@ -9,10 +9,148 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"taifu/features"
 	"taifu/rules"
 )
+
+// Defaults used when a Config field is zero, and the values that turn a
+// setting off.
+const (
+	DefaultPlayouts = 200
+	DefaultCPuct    = 1.5
+	// DefaultEvalScale is the logistic scale per pawn for a game whose side
+	// starts with ChessMaterial pawns of material: a pawn up is a value of
+	// 2*sigmoid(0.4)-1 = 0.197. Other games scale it by ChessMaterial / their
+	// start material (see Config.EvalScale).
+	DefaultEvalScale = 0.4
+	// ChessMaterial is a side's start material in orthodox chess, in pawns
+	// (8 + 2*3 + 2*3 + 2*5 + 9).
+	ChessMaterial = 39.0
+	// DefaultFPUReduction is Config.FPUReduction's default: unvisited
+	// children count as the parent's value minus this.
+	DefaultFPUReduction = 0.1
+	// FPUReductionNone is the Config.FPUReduction that means no reduction
+	// (the setting's "off"): an unvisited child counts as its parent's value.
+	FPUReductionNone = -1
+	// DefaultEarlyStop is Config.EarlyStop's default: a timed search stops
+	// once no other move can overtake the most visited one.
+	DefaultEarlyStop = 1.0
+	// EarlyStopOff is the Config.EarlyStop that means never (the setting's
+	// "off").
+	EarlyStopOff = -1
+)
+
+// Config sets up a Searcher. Zero values mean the defaults (Resolved makes
+// them explicit for a game). Every field but TimeLimit and Seed is a
+// search setting of the table below (settings): one flag in every command
+// (BindFlags), one key of an override spec (ApplySpec) and of the JSON
+// form (the tags below; Tactics, Priors and History read and write
+// themselves as text), checked by Validate.
+type Config struct {
+	Playouts    int           `json:"playouts"`    // new playouts per Search (a reused subtree keeps its visits); 0 means 200, or no limit with TimeLimit
+	TimeLimit   time.Duration `json:"-"`           // 0: no time limit (a time limit makes results depend on speed)
+	CPuct       float64       `json:"cpuct"`       // exploration constant; 0 means DefaultCPuct
+	Dirichlet   float64       `json:"dirichlet"`   // root noise alpha; 0 (or negative) = no noise
+	NoiseFrac   float64       `json:"noise_frac"`  // share of the root prior replaced by noise (0.25 when 0 and Dirichlet > 0)
+	Temperature float64       `json:"temperature"` // 0 (or negative) = argmax visits; else sample visits^(1/T) (as selfplay.Config)
+	TempPlies   int           `json:"temp_plies"`  // sample only while st.Ply() < TempPlies; <= 0: on every ply
+	Seed        uint64        `json:"-"`           // seeds the searcher's own PRNG
+	// EvalScale: leaf value = 2*sigmoid(EvalScale*eval)-1. 0 means the
+	// weights' own calibration (features.Weights.LeafScale), or when they
+	// have none DefaultEvalScale*ChessMaterial/M, with M the first player's material
+	// in the start position (board and hand, by the weights' material/ and
+	// hand/ terms), so that losing the same share of one's material means
+	// the same value in every game, whatever the weights' scale.
+	EvalScale float64 `json:"eval_scale"`
+	// Tactics at the leaves: a quiescence search, a mate-in-one check, or
+	// neither (TacticsNone); 0 means DefaultTactics of the game searched.
+	Tactics Tactics `json:"tactics,omitempty"`
+	// QuiesceNodes bounds the quiescence search at one leaf (nodes, the
+	// leaf included); 0 means DefaultQuiesceNodes.
+	QuiesceNodes int `json:"quiesce_nodes,omitempty"`
+	// CheckPrior is the extra prior logit of a checking move with the mate
+	// search (rules.Tactical States); 0 (or negative) means none, the
+	// default: 1.5 lost against Sjaak II at Tori shogi (docs/search.md,
+	// "Leaf tactics").
+	CheckPrior float64 `json:"check_prior,omitempty"`
+	// MateDepth is the depth, in moves of the mating side, of the mate
+	// search TacticsMate runs on a node's second visit when the State is
+	// rules.Tactical; 0 means DefaultMateDepth.
+	MateDepth int `json:"mate_depth,omitempty"`
+	// Priors chooses what the move priors see: PriorsThreats,
+	// PriorsCaptures, PriorsLearned or PriorsAuto (learned when the weights
+	// carry a policy, else threats); the zero value PriorsDefault is the
+	// game's default (threats unless its descriptor names another).
+	Priors Priors `json:"priors,omitempty"`
+	// PriorScale is the prior logit per pawn of material a move gains or
+	// loses (before the cap of features.HandPriorCap); 0 means 1.
+	PriorScale float64 `json:"prior_scale,omitempty"`
+	// PolicyTemp is the softmax temperature of the learned priors
+	// (PriorsLearned): the policy's logits are divided by it. 0 (or
+	// negative) means 1, the logits as fitted; above 1 spreads the
+	// playouts over more moves (Leela Chess Zero's policy softmax
+	// temperature). The hand priors ignore it (PriorScale scales them).
+	PolicyTemp float64 `json:"policy_temp,omitempty"`
+	// PolicyRefine: with learned priors whose policy has a hidden layer
+	// (features.PolicyHidden), a node's priors are worked out again with
+	// the layer once it has this many visits (the root's at once); before
+	// that they are the policy's linear terms alone (policyrefine.go).
+	// PolicyRefineOff: never. 0: the game's default, else
+	// DefaultPolicyRefine.
+	PolicyRefine int `json:"policy_refine,omitempty"`
+	// LeafGain adds to a leaf's evaluation this share of what the side to
+	// move's best capture, conversion or promotion wins by the threat
+	// priors' static exchange (the material it takes, converts and
+	// promotes, minus what the mover then loses to the recapture the
+	// attack counts allow; never below 0, the side may decline): the first
+	// ply of a quiescence search for the price of the priors, which
+	// compute it anyway. 0 (the zero value) means none; it needs the
+	// threat priors and the bare leaf (TacticsQuiesce off).
+	LeafGain float64 `json:"leaf_gain,omitempty"`
+	// ValuePrior is the prior logit per unit of a move's one-ply value
+	// (valueprior.go): when a node's priors are first read (its second
+	// visit; the root's before the search), each of its moves is played
+	// and the position it leaves evaluated, and the mover's leaf value,
+	// in [-1, 1], times ValuePrior is added to the move's prior logit. 0
+	// (the zero value) means the game's default (rules.Game.Search), else
+	// none; a negative value (ValuePriorOff) means none.
+	ValuePrior float64 `json:"value_prior,omitempty"`
+	// ValuePriorPlies limits the value priors to the nodes fewer than
+	// this many plies below the root (1: the root alone), where their
+	// price buys the most; 0 (the zero value) means every node.
+	ValuePriorPlies int `json:"value_prior_plies,omitempty"`
+	// Minimax is the share of a child's value in selection that is the
+	// minimax of the leaf values below it rather than the mean of its
+	// playouts (implicit minimax backups, minimax.go), in (0, 1]. 0 (the
+	// zero value) means the game's default (rules.Game.Search), else
+	// none; a negative value (MinimaxOff) means none.
+	Minimax float64 `json:"minimax,omitempty"`
+	// FPUReduction is the first-play urgency reduction: in selection an
+	// unvisited child's value is its parent's less this. 0 (the zero
+	// value) means the game's default (rules.Game.Search), else
+	// DefaultFPUReduction; a negative value (FPUReductionNone) means no
+	// reduction.
+	FPUReduction float64 `json:"fpu_reduction,omitempty"`
+	// History is the weight of progressive history (history.go): a
+	// child's PUCT score gains History times the mean value, for the side
+	// that moves, of every playout through the same move anywhere in the
+	// tree, less the parent's value, divided by one plus the child's
+	// visits. 0 (the zero value) means DefaultHistory of the game searched;
+	// a negative weight (HistoryOff) means none.
+	History History `json:"history,omitempty"`
+	// EarlyStop ends a timed search (TimeLimit) before its time once the
+	// most visited root move leads every other by more than EarlyStop
+	// times the playouts the time left would allow at the search's pace so
+	// far: at 1 no other move could overtake it, so the move is the one
+	// the full time would play and the time is saved (a clock keeps it for
+	// later moves); below 1 it stops sooner. 0 (the zero value) means the
+	// game's default, else DefaultEarlyStop; a negative value
+	// (EarlyStopOff) means never. Searches bounded by playouts alone, and
+	// plies played with a temperature, never stop early.
+	EarlyStop float64 `json:"early_stop,omitempty"`
+}
 
 // Setting is one search setting of Config: the one place that names it,
 // says what it means (unit and default) and reads and writes it as text.

@@ -17,7 +17,7 @@ const earlyStopMinPlayouts = 32
 // temperature (so every visit counts, not only the most visited move's).
 func (s *Searcher) sampling(st rules.State) bool {
 	t := s.cfg.Temperature
-	return t > 0 && !s.fast && (s.cfg.TempPlies <= 0 || st.Ply() < s.cfg.TempPlies)
+	return t > 0 && !s.root.fast && (s.cfg.TempPlies <= 0 || st.Ply() < s.cfg.TempPlies)
 }
 
 // rootLead returns the visits by which the root's most visited child leads

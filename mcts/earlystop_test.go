@@ -21,7 +21,7 @@ func TestRootLead(t *testing.T) {
 		{"a proven win counts", []int32{2, 4, 7}, []int8{-1, 0, 0}, 3},
 	}
 	for _, c := range cases {
-		s := &Searcher{nodes: []node{{first: 1, nChild: int32(len(c.visits))}}}
+		s := &Searcher{tree: tree{nodes: []node{{first: 1, nChild: int32(len(c.visits))}}}}
 		for i, v := range c.visits {
 			n := node{visits: v}
 			if c.proven != nil {

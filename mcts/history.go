@@ -128,7 +128,7 @@ func (s *Searcher) refreshHistory(idx int32, sd rules.Side) {
 	n := s.nodes[idx]
 	for c := n.first; c < n.first+n.nChild; c++ {
 		ch := &s.nodes[c]
-		if e := s.history[historyKey(&ch.move, sd)]; e.n > 0 {
+		if e := s.history.table[historyKey(&ch.move, sd)]; e.n > 0 {
 			ch.hist = e.sum / float32(e.n)
 			ch.flags |= historied
 		}
@@ -143,7 +143,7 @@ func (s *Searcher) recordHistory(m *rules.Move, i int, x float64) {
 	if i%2 == 0 {
 		sd = sd.Other()
 	}
-	e := &s.history[historyKey(m, sd)]
+	e := &s.history.table[historyKey(m, sd)]
 	e.sum += float32(x)
 	e.n++
 }

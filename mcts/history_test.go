@@ -50,7 +50,7 @@ func TestHistoryCountsEveryPlayout(t *testing.T) {
 			}
 			walk(0, st.SideToMove())
 			keys := 0
-			for k, e := range s.history {
+			for k, e := range s.history.table {
 				if e.n != n[k] || math.Abs(float64(e.sum)-sum[k]) > 1e-3*max(1, math.Abs(sum[k])) {
 					t.Fatalf("%s ply %d: key %d holds n %d sum %v, the tree %d and %v", name, st.Ply(), k, e.n, e.sum, n[k], sum[k])
 				}
@@ -225,7 +225,7 @@ func TestHistoryOrdersQuietMoves(t *testing.T) {
 		{0.5, 40, 1},
 	} {
 		s := mustNew(testgame.Game, Config{History: History(c.history)}, nil)
-		s.histW = c.history // as setGame resolves it (no game is searched here)
+		s.history.weight = c.history // as setGame resolves it (no game is searched here)
 		s.nodes = []node{
 			{flags: expanded, first: 1, nChild: 3, visits: 41, w: -41 * 0.2},
 			{prior: 0.3},

@@ -10,10 +10,10 @@
 // sequences on the second visit, a deepening search at the root). Given
 // the same Config.Seed and the same calls, a Searcher makes the same choices.
 //
-// The tree is a pool of nodes (a slice of structs) in which the children of
-// a node are a contiguous range; expanding a node appends to the pool, so a
-// search allocates nothing per node once the pool has grown to its working
-// size. The State is mutated with Make and Unmake along each playout and is
+// The tree (tree.go) is a pool of nodes (a slice of structs) in which the
+// children of a node are a contiguous range; expanding a node appends to
+// the pool, so a search allocates nothing per node once the pool has grown
+// to its working size. The State is mutated with Make and Unmake along each playout and is
 // restored when Search returns.
 package mcts
 
@@ -28,150 +28,6 @@ import (
 	"taifu/features"
 	"taifu/rules"
 )
-
-// Defaults used when a Config field is zero.
-const (
-	DefaultPlayouts = 200
-	DefaultCPuct    = 1.5
-	// DefaultEvalScale is the logistic scale per pawn for a game whose side
-	// starts with ChessMaterial pawns of material: a pawn up is a value of
-	// 2*sigmoid(0.4)-1 = 0.197. Other games scale it by ChessMaterial / their
-	// start material (see Config.EvalScale).
-	DefaultEvalScale = 0.4
-	// ChessMaterial is a side's start material in orthodox chess, in pawns
-	// (8 + 2*3 + 2*3 + 2*5 + 9).
-	ChessMaterial = 39.0
-	// MaxNodes bounds the tree; a search that fills it stops early.
-	MaxNodes = 1 << 22
-)
-
-// Prior logits, in pawns of captured or promoted material (see priors).
-const (
-	priorCap        = 4.0 // material gain beyond this adds nothing to a logit
-	royalCaptureLog = 5.0 // extra logit for a move capturing a royal piece
-	// DefaultFPUReduction is Config.FPUReduction's default: unvisited
-	// children count as the parent's value minus this.
-	DefaultFPUReduction = 0.1
-	// FPUReductionNone is the Config.FPUReduction that means no reduction
-	// (the setting's "off"): an unvisited child counts as its parent's value.
-	FPUReductionNone = -1
-	// DefaultEarlyStop is Config.EarlyStop's default: a timed search stops
-	// once no other move can overtake the most visited one.
-	DefaultEarlyStop = 1.0
-	// EarlyStopOff is the Config.EarlyStop that means never (the setting's
-	// "off").
-	EarlyStopOff = -1
-)
-
-// Config sets up a Searcher. Zero values mean the defaults (Resolved makes
-// them explicit for a game). Every field but TimeLimit and Seed is a
-// search setting of the table in config.go: one flag in every command
-// (BindFlags), one key of an override spec (ApplySpec) and of the JSON
-// form (the tags below; Tactics, Priors and History read and write
-// themselves as text), checked by Validate.
-type Config struct {
-	Playouts    int           `json:"playouts"`    // new playouts per Search (a reused subtree keeps its visits); 0 means 200, or no limit with TimeLimit
-	TimeLimit   time.Duration `json:"-"`           // 0: no time limit (a time limit makes results depend on speed)
-	CPuct       float64       `json:"cpuct"`       // exploration constant; 0 means DefaultCPuct
-	Dirichlet   float64       `json:"dirichlet"`   // root noise alpha; 0 (or negative) = no noise
-	NoiseFrac   float64       `json:"noise_frac"`  // share of the root prior replaced by noise (0.25 when 0 and Dirichlet > 0)
-	Temperature float64       `json:"temperature"` // 0 (or negative) = argmax visits; else sample visits^(1/T) (as selfplay.Config)
-	TempPlies   int           `json:"temp_plies"`  // sample only while st.Ply() < TempPlies; <= 0: on every ply
-	Seed        uint64        `json:"-"`           // seeds the searcher's own PRNG
-	// EvalScale: leaf value = 2*sigmoid(EvalScale*eval)-1. 0 means the
-	// weights' own calibration (features.Weights.LeafScale), or when they
-	// have none DefaultEvalScale*ChessMaterial/M, with M the first player's material
-	// in the start position (board and hand, by the weights' material/ and
-	// hand/ terms), so that losing the same share of one's material means
-	// the same value in every game, whatever the weights' scale.
-	EvalScale float64 `json:"eval_scale"`
-	// Tactics at the leaves: a quiescence search, a mate-in-one check, or
-	// neither (TacticsNone); 0 means DefaultTactics of the game searched.
-	Tactics Tactics `json:"tactics,omitempty"`
-	// QuiesceNodes bounds the quiescence search at one leaf (nodes, the
-	// leaf included); 0 means DefaultQuiesceNodes.
-	QuiesceNodes int `json:"quiesce_nodes,omitempty"`
-	// CheckPrior is the extra prior logit of a checking move with the mate
-	// search (rules.Tactical States); 0 (or negative) means none, the
-	// default: 1.5 lost against Sjaak II at Tori shogi (docs/search.md,
-	// "Leaf tactics").
-	CheckPrior float64 `json:"check_prior,omitempty"`
-	// MateDepth is the depth, in moves of the mating side, of the mate
-	// search TacticsMate runs on a node's second visit when the State is
-	// rules.Tactical; 0 means DefaultMateDepth.
-	MateDepth int `json:"mate_depth,omitempty"`
-	// Priors chooses what the move priors see: PriorsThreats,
-	// PriorsCaptures, PriorsLearned or PriorsAuto (learned when the weights
-	// carry a policy, else threats); the zero value PriorsDefault is the
-	// game's default (threats unless its descriptor names another).
-	Priors Priors `json:"priors,omitempty"`
-	// PriorScale is the prior logit per pawn of material a move gains or
-	// loses (before the cap of priorCap); 0 means 1.
-	PriorScale float64 `json:"prior_scale,omitempty"`
-	// PolicyTemp is the softmax temperature of the learned priors
-	// (PriorsLearned): the policy's logits are divided by it. 0 (or
-	// negative) means 1, the logits as fitted; above 1 spreads the
-	// playouts over more moves (Leela Chess Zero's policy softmax
-	// temperature). The hand priors ignore it (PriorScale scales them).
-	PolicyTemp float64 `json:"policy_temp,omitempty"`
-	// PolicyRefine: with learned priors whose policy has a hidden layer
-	// (features.PolicyHidden), a node's priors are worked out again with
-	// the layer once it has this many visits (the root's at once); before
-	// that they are the policy's linear terms alone (policyrefine.go).
-	// PolicyRefineOff: never. 0: the game's default, else
-	// DefaultPolicyRefine.
-	PolicyRefine int `json:"policy_refine,omitempty"`
-	// LeafGain adds to a leaf's evaluation this share of what the side to
-	// move's best capture, conversion or promotion wins by the threat
-	// priors' static exchange (the material it takes, converts and
-	// promotes, minus what the mover then loses to the recapture the
-	// attack counts allow; never below 0, the side may decline): the first
-	// ply of a quiescence search for the price of the priors, which
-	// compute it anyway. 0 (the zero value) means none; it needs the
-	// threat priors and the bare leaf (TacticsQuiesce off).
-	LeafGain float64 `json:"leaf_gain,omitempty"`
-	// ValuePrior is the prior logit per unit of a move's one-ply value
-	// (valueprior.go): when a node's priors are first read (its second
-	// visit; the root's before the search), each of its moves is played
-	// and the position it leaves evaluated, and the mover's leaf value,
-	// in [-1, 1], times ValuePrior is added to the move's prior logit. 0
-	// (the zero value) means the game's default (rules.Game.Search), else
-	// none; a negative value (ValuePriorOff) means none.
-	ValuePrior float64 `json:"value_prior,omitempty"`
-	// ValuePriorPlies limits the value priors to the nodes fewer than
-	// this many plies below the root (1: the root alone), where their
-	// price buys the most; 0 (the zero value) means every node.
-	ValuePriorPlies int `json:"value_prior_plies,omitempty"`
-	// Minimax is the share of a child's value in selection that is the
-	// minimax of the leaf values below it rather than the mean of its
-	// playouts (implicit minimax backups, minimax.go), in (0, 1]. 0 (the
-	// zero value) means the game's default (rules.Game.Search), else
-	// none; a negative value (MinimaxOff) means none.
-	Minimax float64 `json:"minimax,omitempty"`
-	// FPUReduction is the first-play urgency reduction: in selection an
-	// unvisited child's value is its parent's less this. 0 (the zero
-	// value) means the game's default (rules.Game.Search), else
-	// DefaultFPUReduction; a negative value (FPUReductionNone) means no
-	// reduction.
-	FPUReduction float64 `json:"fpu_reduction,omitempty"`
-	// History is the weight of progressive history (history.go): a
-	// child's PUCT score gains History times the mean value, for the side
-	// that moves, of every playout through the same move anywhere in the
-	// tree, less the parent's value, divided by one plus the child's
-	// visits. 0 (the zero value) means DefaultHistory of the game searched;
-	// a negative weight (HistoryOff) means none.
-	History History `json:"history,omitempty"`
-	// EarlyStop ends a timed search (TimeLimit) before its time once the
-	// most visited root move leads every other by more than EarlyStop
-	// times the playouts the time left would allow at the search's pace so
-	// far: at 1 no other move could overtake it, so the move is the one
-	// the full time would play and the time is saved (a clock keeps it for
-	// later moves); below 1 it stops sooner. 0 (the zero value) means the
-	// game's default, else DefaultEarlyStop; a negative value
-	// (EarlyStopOff) means never. Searches bounded by playouts alone, and
-	// plies played with a temperature, never stop early.
-	EarlyStop float64 `json:"early_stop,omitempty"`
-}
 
 // Visit is one root child and its visit count.
 type Visit struct {
@@ -192,92 +48,118 @@ type Result struct {
 	StoppedEarly bool
 }
 
-// node flags
-const (
-	expanded uint8 = 1 << iota
-	terminal
-	mateChecked // TacticsMate has looked for a mate in one among the children
-	valued      // Config.ValuePrior has weighed the children's priors (valueprior.go)
-	historied   // Config.History: hist holds the move's history mean
-	refined     // Config.PolicyRefine: the priors count the policy's hidden layer (policyrefine.go)
-)
+// Searcher is a PUCT search with its tree and buffers. It is not safe for
+// concurrent use; use one per game. Its state is grouped by concern: the
+// settings, the model, the tree, the root, the priors, the tactics
+// (quiescence and mate search), the history, the scratch of an expansion
+// and the control from outside.
+type Searcher struct {
+	// Settings: the Config as given to New (CPuct and NoiseFrac filled
+	// in; SetLimits changes its budget), and what it resolves to for game
+	// (setGame).
+	cfg          Config
+	game         *rules.Game
+	tactics      Tactics // Config.Tactics resolved for the game
+	fpuReduction float64 // Config.FPUReduction resolved
+	earlyStop    float64 // Config.EarlyStop resolved (0: never)
 
-type node struct {
-	move   rules.Move
-	proven int8 // for the side to move at this node: +1 won, -1 lost, 0 unknown
-	flags  uint8
-	first  int32   // index of the first child
-	nChild int32   // number of children
-	visits int32   // playouts through this node
-	prior  float32 // prior probability from the parent
-	hist   float32 // Config.History: the move's history mean when last read (history.go)
-	mm     float32 // Config.Minimax: the minimax of the leaf values below, for the side that moved into this node (minimax.go)
-	w      float64 // sum of playout values for the side that moved into this node
+	// The model: the one place the search asks for values and move
+	// logits.
+	given      *features.Weights    // as passed to New
+	weights    *features.Weights    // given, or the game's starting weights
+	model      *features.Stack      // a snapshot of weights
+	moveValues *features.MoveValues // material per kind and promotion gains, for priors and quiescence
+	evalScale  float64              // logistic scale of leaf values
+
+	tree                        // the nodes, the root's identity, the shared expansions (tree.go)
+	root       rootState        // the root's noise and move choice (root.go)
+	prior      priorState       // how expansions give moves their priors (priors.go)
+	quiescence quiescenceSearch // Config.Tactics' TacticsQuiesce (tactics.go)
+	mate       mateSearch       // Config.Tactics' TacticsMate (tactics.go)
+	history    historyTable     // Config.History (history.go)
+
+	// Scratch of the expansion under way.
+	moves  []rules.Move // legal moves
+	checks []rules.Move // checking moves
+
+	halt haltFlag // SetHalt's flag (control.go)
 }
 
-// Searcher is a PUCT search with its tree and buffers. It is not safe for
-// concurrent use; use one per game.
-type Searcher struct {
-	cfg       Config
-	weights   *features.Weights
-	model     *features.Stack   // the one place the search asks for values and move logits (a snapshot of weights)
-	given     *features.Weights // as passed to New
-	game      *rules.Game
-	nodes     []node
-	spare     []node // second pool for Advance's compaction
-	path      []int32
-	moves     []rules.Move
-	logits    []float64
-	noise     []float64
-	rootMoved bool                 // the root was reached by Advance: its move is known
-	vals      *features.MoveValues // material per kind and promotion gains, for priors
-	// PriorsLearned: the priors are the model's logits, with the move
-	// features' scratch and input.
-	modelPrior bool
-	moveFeats  features.MoveFeatures
-	moveIn     features.MoveInput
-	rng        *rand.Rand
-	scale      float64 // logistic scale of leaf values
-	rootHash   uint64
-	rootPly    int
-	noised     bool
-	fast       bool // SetFast: no root noise, no temperature
-	full       bool
-	tactics    Tactics        // Config.Tactics resolved for the game
-	priorKind  Priors         // Config.Priors resolved for the game
-	qbufs      [][]rules.Move // move buffers per quiescence ply
-	qgain      [][]float64    // move gains per quiescence ply
-	qnodes     int            // nodes of the current quiescence search
-	qmax       int            // node bound of a quiescence search
-	mbufs      [][]rules.Move // move buffers per mate search ply
-	cbuf       []rules.Move   // checking moves of the node being expanded
-	mnodes     int            // positions visited by the current mate search
-	mmax       int            // node bound of the current mate search
-	mdeadline  time.Time      // time bound of the current mate search (zero: none)
-	mdepth     int            // Config.MateDepth resolved
-	checkLog   float64        // Config.CheckPrior resolved
-	priorUnit  float64        // Config.PriorScale resolved
-	policyInv  float64        // 1 / Config.PolicyTemp resolved
-	refineAt   int32          // Config.PolicyRefine resolved: visits, 0 for none (no hidden layer, or off)
-	fpuRed     float64        // Config.FPUReduction resolved
-	earlyStop  float64        // Config.EarlyStop resolved (0: never)
+// tree is the Searcher's tree (tree.go): a pool of nodes, the identity of
+// its root, and the table of shared expansions (transpose.go).
+type tree struct {
+	nodes []node
+	spare []node  // second pool for Advance's compaction
+	path  []int32 // the nodes of the playout under way, root first
+	full  bool    // the pool reached MaxNodes: the search stops
 
-	// bestCapture is, after priors with attack counts, the largest static
-	// gain in pawns of a capture, conversion or promotion (0 when none
-	// wins anything): Config.LeafGain's term.
-	bestCapture float64
+	rootHash  uint64     // the root's position
+	rootPly   int        // and ply
+	rootMoved bool       // the root was reached by Advance: its move is known
+	rootSide  rules.Side // side to move at the root, for the history's keys
 
 	// expansions is the table of shared expansions (transpose.go), of
 	// the tree numbered treeGen (Reset and Advance number a new one).
 	expansions []expansionEntry
 	treeGen    uint32
 	shared     int // expansions copied, for the tests
+}
 
-	history  []historyEntry // Config.History's table (history.go); nil until a game searched with it
-	histW    float64        // Config.History resolved for the game (HistoryWeight); 0: none
-	rootSide rules.Side     // side to move at the root, for the history's keys
+// rootState is what the root's noise and the choice of the move to play
+// keep (root.go).
+type rootState struct {
+	rng    *rand.Rand // the searcher's PRNG (Config.Seed): noise and temperature
+	noise  []float64  // the Dirichlet noise drawn for the root's children
+	noised bool       // the root's priors hold the noise
+	fast   bool       // SetFast: no root noise, no temperature
+}
 
-	halt haltFlag // SetHalt's flag (control.go)
+// priorState is how an expansion gives its moves their priors
+// (priors.go), resolved from the Config for the game, with its buffers.
+type priorState struct {
+	kind Priors // Config.Priors resolved for the game
+	// learned (PriorsLearned): the priors are the model's logits, with
+	// the move features' scratch and input.
+	learned   bool
+	moveFeats features.MoveFeatures
+	moveIn    features.MoveInput
+
+	logits        []float64 // the priors of the moves expanded
+	logitPerPawn  float64   // Config.PriorScale resolved
+	checkLogit    float64   // Config.CheckPrior resolved
+	invPolicyTemp float64   // 1 / Config.PolicyTemp resolved
+	// refineAt is Config.PolicyRefine resolved: visits, 0 for none (no
+	// hidden layer, or off).
+	refineAt int32
+
+	// bestCapture is, after priors with attack counts, the largest static
+	// gain in pawns of a capture, conversion or promotion (0 when none
+	// wins anything): Config.LeafGain's term.
+	bestCapture float64
+}
+
+// quiescenceSearch is the state of the capture and promotion search at
+// the leaves (quiesce).
+type quiescenceSearch struct {
+	moves    [][]rules.Move // move buffers per ply (the first is the mate in one's too)
+	gains    [][]float64    // move gains per ply
+	nodes    int            // nodes of the search under way
+	maxNodes int            // node bound of a search (Config.QuiesceNodes resolved)
+}
+
+// mateSearch is the state of the mate search (tactics.go).
+type mateSearch struct {
+	moves    [][]rules.Move // move buffers per ply
+	nodes    int            // positions visited by the search under way
+	maxNodes int            // node bound of the search under way
+	deadline time.Time      // time bound of the search under way (zero: none)
+	depth    int            // Config.MateDepth resolved
+}
+
+// historyTable is progressive history's table (history.go).
+type historyTable struct {
+	table  []historyEntry // nil until a game is searched with history
+	weight float64        // Config.History resolved for the game (HistoryWeight); 0: none
 }
 
 // New returns a Searcher of game g. w may be nil, in which case g's
@@ -316,15 +198,17 @@ func New(g *rules.Game, cfg Config, w *features.Weights) (*Searcher, error) {
 		cfg.NoiseFrac = defaultNoiseFrac
 	}
 	s := &Searcher{
-		cfg:       cfg,
-		qmax:      cmp.Or(max(cfg.QuiesceNodes, 0), DefaultQuiesceNodes),
-		mdepth:    cmp.Or(max(cfg.MateDepth, 0), DefaultMateDepth),
-		checkLog:  max(cfg.CheckPrior, 0),
-		priorUnit: cmp.Or(max(cfg.PriorScale, 0), 1),
-		policyInv: 1 / cmp.Or(max(cfg.PolicyTemp, 0), 1),
-		given:     w,
-		rng:       rand.New(rand.NewPCG(cfg.Seed, 0x7461696675)),
-		moves:     make([]rules.Move, 0, 1024),
+		cfg:        cfg,
+		given:      w,
+		root:       rootState{rng: rand.New(rand.NewPCG(cfg.Seed, 0x7461696675))},
+		quiescence: quiescenceSearch{maxNodes: cmp.Or(max(cfg.QuiesceNodes, 0), DefaultQuiesceNodes)},
+		mate:       mateSearch{depth: cmp.Or(max(cfg.MateDepth, 0), DefaultMateDepth)},
+		prior: priorState{
+			checkLogit:    max(cfg.CheckPrior, 0),
+			logitPerPawn:  cmp.Or(max(cfg.PriorScale, 0), 1),
+			invPolicyTemp: 1 / cmp.Or(max(cfg.PolicyTemp, 0), 1),
+		},
+		moves: make([]rules.Move, 0, 1024),
 	}
 	s.setGame(g)
 	return s, nil
@@ -344,56 +228,47 @@ func (s *Searcher) SetLimits(playouts int, timeLimit time.Duration) {
 // share of the moves a full search, with noise and temperature, and the
 // others a fast one (fewer playouts, by SetLimits) that only plays the game
 // on.
-func (s *Searcher) SetFast(on bool) { s.fast = on }
-
-// Reset discards the tree (keeping its storage).
-func (s *Searcher) Reset() {
-	s.nodes = s.nodes[:0]
-	s.treeGen++
-	clear(s.history)
-	s.noised = false
-	s.full = false
-}
+func (s *Searcher) SetFast(on bool) { s.root.fast = on }
 
 // setGame prepares the weights and prior tables for g.
 func (s *Searcher) setGame(g *rules.Game) {
 	s.game = g
 	r := s.cfg.Resolved(g)
-	s.tactics, s.priorKind = r.Tactics, r.Priors
+	s.tactics, s.prior.kind = r.Tactics, r.Priors
 	s.weights = s.given
 	if s.weights == nil {
 		s.weights = features.Starting(g)
 	}
-	s.vals = features.NewMoveValues(s.weights)
+	s.moveValues = features.NewMoveValues(s.weights)
 	s.model = s.weights.Model()
-	if s.priorKind == PriorsAuto {
-		s.priorKind = PriorsThreats
+	if s.prior.kind == PriorsAuto {
+		s.prior.kind = PriorsThreats
 		if s.model.HasPolicy() {
-			s.priorKind = PriorsLearned
+			s.prior.kind = PriorsLearned
 		}
 	}
-	s.modelPrior = s.priorKind == PriorsLearned
-	if s.modelPrior {
-		s.moveIn = features.MoveInput{HandUnit: s.priorUnit, HandCheck: s.checkLog}
+	s.prior.learned = s.prior.kind == PriorsLearned
+	if s.prior.learned {
+		s.prior.moveIn = features.MoveInput{HandUnit: s.prior.logitPerPawn, HandCheck: s.prior.checkLogit}
 	}
-	s.refineAt = 0
-	if s.modelPrior && s.model.Refines() && r.PolicyRefine > 0 {
-		s.refineAt = int32(min(r.PolicyRefine, math.MaxInt32))
+	s.prior.refineAt = 0
+	if s.prior.learned && s.model.Refines() && r.PolicyRefine > 0 {
+		s.prior.refineAt = int32(min(r.PolicyRefine, math.MaxInt32))
 	}
-	s.fpuRed = max(r.FPUReduction, 0)
+	s.fpuReduction = max(r.FPUReduction, 0)
 	s.earlyStop = max(r.EarlyStop, 0)
-	s.histW = max(float64(r.History), 0)
-	if s.histW > 0 && s.history == nil {
-		s.history = make([]historyEntry, 2*historyKeys)
+	s.history.weight = max(float64(r.History), 0)
+	if s.history.weight > 0 && s.history.table == nil {
+		s.history.table = make([]historyEntry, 2*historyKeys)
 	}
-	s.scale = s.cfg.EvalScale
-	if s.scale == 0 {
-		s.scale = s.weights.LeafScale
+	s.evalScale = s.cfg.EvalScale
+	if s.evalScale == 0 {
+		s.evalScale = s.weights.LeafScale
 	}
-	if s.scale == 0 {
-		s.scale = DefaultEvalScale
+	if s.evalScale == 0 {
+		s.evalScale = DefaultEvalScale
 		if m := startMaterial(g, s.weights); m > 0 {
-			s.scale = DefaultEvalScale * ChessMaterial / m
+			s.evalScale = DefaultEvalScale * ChessMaterial / m
 		}
 	}
 	s.Reset()
@@ -423,25 +298,7 @@ func startMaterial(g *rules.Game, w *features.Weights) float64 {
 }
 
 // EvalScale returns the logistic scale of leaf values in use.
-func (s *Searcher) EvalScale() float64 { return s.scale }
-
-// prepare makes the tree's root st.
-func (s *Searcher) prepare(st rules.State) {
-	if g := st.Game(); g != s.game {
-		panic(fmt.Sprintf("mcts: a searcher of %s given a position of %s", s.game.Name, g.Name))
-	}
-	if len(s.nodes) == 0 || s.rootHash != st.Hash() || s.rootPly != st.Ply() {
-		s.Reset()
-		s.nodes = append(s.nodes, node{})
-		s.rootMoved = false
-		s.rootHash, s.rootPly = st.Hash(), st.Ply()
-	}
-	s.rootSide = st.SideToMove()
-	if n := s.expansionSlots(); len(s.expansions) < n && !noSharedExpansions {
-		s.expansions = make([]expansionEntry, n) // at the first search (New stays light), or a larger budget
-		s.treeGen++
-	}
-}
+func (s *Searcher) EvalScale() float64 { return s.evalScale }
 
 // Search runs playouts from st and returns the chosen move and statistics.
 // st is restored on return. A position in which the game has ended gives a
@@ -465,13 +322,13 @@ func (s *Searcher) Search(st rules.State) Result {
 		res.Value = float64(res.Proven)
 		return res
 	}
-	if s.refineAt > 0 && s.nodes[0].flags&refined == 0 {
+	if s.prior.refineAt > 0 && s.nodes[0].flags&refined == 0 {
 		s.refinePriors(0, st) // the root's at once, before the noise
 	}
 	if s.cfg.ValuePrior > 0 && s.nodes[0].flags&valued == 0 {
 		s.valuePriors(0, st) // before the noise
 	}
-	if s.cfg.Dirichlet > 0 && !s.noised && !s.fast {
+	if s.cfg.Dirichlet > 0 && !s.root.noised && !s.root.fast {
 		s.addNoise()
 	}
 	budget := s.cfg.Playouts
@@ -494,7 +351,7 @@ func (s *Searcher) Search(st rules.State) Result {
 		}
 	}
 	s.rootMate(st, true, mateDeadline)
-	s.mdeadline = deadline // the mate searches in the tree stop at it too
+	s.mate.deadline = deadline // the mate searches in the tree stop at it too
 	early := s.earlyStop > 0 && s.cfg.TimeLimit > 0 && !s.sampling(st)
 	var paceFrom time.Time // the playouts' pace counts from here
 	if early {
@@ -534,7 +391,7 @@ func (s *Searcher) Search(st rules.State) Result {
 		s.playout(st)
 		res.Playouts++
 	}
-	s.mdeadline = time.Time{}
+	s.mate.deadline = time.Time{}
 	root := &s.nodes[0]
 	res.Proven = int(root.proven)
 	switch {
@@ -576,7 +433,7 @@ func (s *Searcher) playout(st rules.State) {
 			n.flags |= mateChecked
 			proved := false
 			if t, ok := st.(rules.Tactical); ok {
-				proved = s.mdepth > 1 && s.proveMateIn(t, idx, st, s.mdepth)
+				proved = s.mate.depth > 1 && s.proveMateIn(t, idx, st, s.mate.depth)
 			} else {
 				proved = s.proveMate(idx, st)
 			}
@@ -585,13 +442,13 @@ func (s *Searcher) playout(st rules.State) {
 				break
 			}
 		}
-		if s.refineAt > 0 && n.flags&refined == 0 && n.visits >= s.refineAt {
+		if s.prior.refineAt > 0 && n.flags&refined == 0 && n.visits >= s.prior.refineAt {
 			s.refinePriors(idx, st) // before the value priors, which it clears
 		}
 		if s.cfg.ValuePrior > 0 && n.flags&valued == 0 && (s.cfg.ValuePriorPlies == 0 || len(path) <= s.cfg.ValuePriorPlies) {
 			s.valuePriors(idx, st) // the priors' first reading
 		}
-		if s.histW > 0 && n.visits&(n.visits-1) == 0 {
+		if s.history.weight > 0 && n.visits&(n.visits-1) == 0 {
 			s.refreshHistory(idx, st.SideToMove())
 		}
 		idx = s.selectChild(idx)
@@ -611,10 +468,10 @@ func (s *Searcher) selectChild(idx int32) int32 {
 	n := &s.nodes[idx]
 	sqrtN := math.Sqrt(float64(max(n.visits, 1)))
 	pv := 0.0 // the node's value for the side choosing
-	fpu := -s.fpuRed
+	fpu := -s.fpuReduction
 	if n.visits > 0 {
 		pv = -n.w / float64(n.visits)
-		fpu = -s.blend(n.w/float64(n.visits), n.mm) - s.fpuRed
+		fpu = -s.blend(n.w/float64(n.visits), n.mm) - s.fpuReduction
 	}
 	best, bestScore := n.first, math.Inf(-1)
 	for c := n.first; c < n.first+n.nChild; c++ {
@@ -628,7 +485,7 @@ func (s *Searcher) selectChild(idx int32) int32 {
 		}
 		u := s.cfg.CPuct * float64(ch.prior) * sqrtN
 		if ch.flags&historied != 0 {
-			u += s.histW * (float64(ch.hist) - pv)
+			u += s.history.weight * (float64(ch.hist) - pv)
 		}
 		score := q + u/float64(1+ch.visits)
 		if score > bestScore {
@@ -646,7 +503,7 @@ func (s *Searcher) backup(path []int32, v float64) {
 		n := &s.nodes[path[i]]
 		n.visits++
 		n.w += x
-		if s.histW > 0 && i > 0 {
+		if s.history.weight > 0 && i > 0 {
 			s.recordHistory(&n.move, i, x)
 		}
 		x = -x
@@ -719,15 +576,15 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 	var checks []rules.Move
 	t, tactical := st.(rules.Tactical)
 	mate := tactical && s.tactics&TacticsMate != 0
-	if mate || (tactical && s.modelPrior) { // the mate in one below, and priors
-		checks = t.Checks(s.cbuf[:0])
-		s.cbuf = checks
+	if mate || (tactical && s.prior.learned) { // the mate in one below, and priors
+		checks = t.Checks(s.checks[:0])
+		s.checks = checks
 	}
 	// The evaluation counts the attacks the threat priors read: with the
 	// bare leaf it is the leaf's value too, so nothing is counted twice.
 	var th features.Threats
 	e, haveEval := 0.0, false
-	if s.priorKind != PriorsCaptures {
+	if s.prior.kind != PriorsCaptures {
 		if s.tactics&TacticsQuiesce == 0 {
 			e, haveEval = s.model.Evaluate(st), true
 		}
@@ -736,7 +593,7 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 	s.priors(st, ms, checks, th, s.lastTo(idx))
 	first := int32(len(s.nodes))
 	for i := range ms {
-		s.nodes = append(s.nodes, node{move: ms[i], prior: float32(s.logits[i])})
+		s.nodes = append(s.nodes, node{move: ms[i], prior: float32(s.prior.logits[i])})
 	}
 	n := &s.nodes[idx]
 	n.first, n.nChild = first, int32(len(ms))
@@ -747,7 +604,7 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 	var v float64
 	if haveEval {
 		if s.cfg.LeafGain > 0 {
-			e += s.cfg.LeafGain * s.bestCapture
+			e += s.cfg.LeafGain * s.prior.bestCapture
 		}
 		v = s.squash(e)
 	} else {
@@ -757,267 +614,4 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 		s.rememberExpansion(idx, key, v)
 	}
 	return v
-}
-
-// addNoise mixes Dirichlet(alpha) noise into the root's priors.
-func (s *Searcher) addNoise() {
-	s.noised = true
-	root := &s.nodes[0]
-	n := int(root.nChild)
-	if n == 0 {
-		return
-	}
-	if cap(s.noise) < n {
-		s.noise = make([]float64, n)
-	}
-	s.noise = s.noise[:n]
-	var sum float64
-	for i := range s.noise {
-		s.noise[i] = gamma(s.rng, s.cfg.Dirichlet)
-		sum += s.noise[i]
-	}
-	if sum == 0 {
-		return
-	}
-	f := s.cfg.NoiseFrac
-	for i := range s.noise {
-		c := &s.nodes[root.first+int32(i)]
-		c.prior = float32((1-f)*float64(c.prior) + f*s.noise[i]/sum)
-	}
-}
-
-// gamma draws from Gamma(a, 1) (Marsaglia and Tsang's method).
-func gamma(r *rand.Rand, a float64) float64 {
-	if a < 1 {
-		return gamma(r, a+1) * math.Pow(r.Float64(), 1/a)
-	}
-	d := a - 1.0/3
-	c := 1 / math.Sqrt(9*d)
-	for {
-		x := r.NormFloat64()
-		v := 1 + c*x
-		if v <= 0 {
-			continue
-		}
-		v = v * v * v
-		u := r.Float64()
-		if u < 1-0.0331*x*x*x*x || math.Log(u) < 0.5*x*x+d*(1-v+math.Log(v)) {
-			return d * v
-		}
-	}
-}
-
-// winningNow returns the root child in [lo, hi) whose move ends the game
-// at once with a win for the side to move at st, or -1. A proof can come
-// through a longer win (a mate in two proved while the mate in one was
-// never visited), and choosing it could postpone the win for ever; the
-// check runs only at a root proven won, once per search.
-func (s *Searcher) winningNow(st rules.State, lo, hi int32) int32 {
-	me := st.SideToMove()
-	for c := lo; c < hi; c++ {
-		st.Make(s.nodes[c].move)
-		o := rules.Status(st, s.moves[:0])
-		st.Unmake()
-		if o.Ended && !o.Draw && o.Winner == me {
-			return c
-		}
-	}
-	return -1
-}
-
-// choose picks the root child to play: a proven win when there is one (a
-// move that wins at once first, see winningNow); else
-// with temperature a sample by visits^(1/T); else the most visited (ties: the
-// higher prior, then the first). Children proven won for the opponent are
-// avoided while another move exists.
-func (s *Searcher) choose(st rules.State) int32 {
-	root := &s.nodes[0]
-	lo, hi := root.first, root.first+root.nChild
-	avoid := func(c int32) bool { return s.nodes[c].proven == 1 }
-	all := true
-	for c := lo; c < hi; c++ {
-		if !avoid(c) {
-			all = false
-		}
-	}
-	if all {
-		avoid = func(int32) bool { return false }
-	}
-	if root.proven == 1 {
-		if c := s.winningNow(st, lo, hi); c >= 0 {
-			return c
-		}
-		best := int32(-1)
-		for c := lo; c < hi; c++ {
-			if s.nodes[c].proven == -1 && (best < 0 || s.nodes[c].visits > s.nodes[best].visits) {
-				best = c
-			}
-		}
-		if best >= 0 {
-			return best
-		}
-	}
-	if t := s.cfg.Temperature; s.sampling(st) {
-		var sum float64
-		for c := lo; c < hi; c++ {
-			if !avoid(c) && s.nodes[c].visits > 0 {
-				sum += math.Pow(float64(s.nodes[c].visits), 1/t)
-			}
-		}
-		if sum > 0 {
-			x := s.rng.Float64() * sum
-			last := int32(-1)
-			for c := lo; c < hi; c++ {
-				if avoid(c) || s.nodes[c].visits == 0 {
-					continue
-				}
-				last = c
-				x -= math.Pow(float64(s.nodes[c].visits), 1/t)
-				if x < 0 {
-					return c
-				}
-			}
-			return last
-		}
-	}
-	best := int32(-1)
-	for c := lo; c < hi; c++ {
-		if avoid(c) {
-			continue
-		}
-		if best < 0 {
-			best = c
-			continue
-		}
-		n, b := &s.nodes[c], &s.nodes[best]
-		if n.visits > b.visits || (n.visits == b.visits && n.prior > b.prior) {
-			best = c
-		}
-	}
-	return best
-}
-
-// Advance keeps the subtree below m for the next search, after m is played
-// from st (st is the position before m). Without a matching tree it resets.
-func (s *Searcher) Advance(st rules.State, m rules.Move) {
-	if len(s.nodes) == 0 || s.game != st.Game() || s.rootHash != st.Hash() || s.rootPly != st.Ply() || s.nodes[0].flags&expanded == 0 {
-		s.Reset()
-		return
-	}
-	root := s.nodes[0]
-	child := int32(-1)
-	for c := root.first; c < root.first+root.nChild; c++ {
-		if s.nodes[c].move.Equal(m) {
-			child = c
-			break
-		}
-	}
-	if child < 0 {
-		s.Reset()
-		return
-	}
-	st.Make(m)
-	s.rootHash, s.rootPly = st.Hash(), st.Ply()
-	st.Unmake()
-	out := append(s.spare[:0], s.nodes[child])
-	for i := 0; i < len(out); i++ {
-		if out[i].flags&expanded == 0 {
-			continue
-		}
-		first := int32(len(out))
-		out = append(out, s.nodes[out[i].first:out[i].first+out[i].nChild]...)
-		out[i].first = first
-	}
-	s.spare, s.nodes = s.nodes[:0], out
-	s.treeGen++ // the nodes moved: the table of expansions names none of them
-	s.noised, s.full = false, false
-	s.rootMoved = true
-}
-
-// lastTo returns the destination of the move into node idx, for the move
-// features' recapture: -1 for a root made afresh (its move is unknown) and
-// for a pass.
-func (s *Searcher) lastTo(idx int32) int {
-	if idx == 0 && !s.rootMoved {
-		return -1
-	}
-	m := s.nodes[idx].move
-	if m.Flags&rules.FlagPass != 0 {
-		return -1
-	}
-	return int(m.To)
-}
-
-// Nodes returns the number of nodes in the tree.
-func (s *Searcher) Nodes() int { return len(s.nodes) }
-
-// RootVisits returns the playouts through the current root.
-func (s *Searcher) RootVisits() int {
-	if len(s.nodes) == 0 {
-		return 0
-	}
-	return int(s.nodes[0].visits)
-}
-
-// Child is one child of the root as the last search left it.
-type Child struct {
-	Move   rules.Move
-	Prior  float64 // prior probability (with the root noise, if any)
-	Visits int32   // playouts through the move
-	Value  float64 // mean playout value for the side that makes the move, in [-1, 1]; 0 unvisited
-	Proven int     // +1 the move wins, -1 it loses (for the side that makes it), 0 unknown (MCTS-solver)
-}
-
-// RootChildren appends the root's children, in move generation order, to
-// dst and returns it: every legal move of the position last searched,
-// visited or not, with the prior the search gave it (none before a
-// search, or when the game had ended there). It is for analysis and
-// display; the search does not call it.
-func (s *Searcher) RootChildren(dst []Child) []Child {
-	if len(s.nodes) == 0 || s.nodes[0].flags&expanded == 0 {
-		return dst
-	}
-	root := &s.nodes[0]
-	for c := root.first; c < root.first+root.nChild; c++ {
-		n := &s.nodes[c]
-		ch := Child{Move: n.move, Prior: float64(n.prior), Visits: n.visits, Proven: -int(n.proven)}
-		if n.visits > 0 {
-			ch.Value = n.w / float64(n.visits)
-		}
-		dst = append(dst, ch)
-	}
-	return dst
-}
-
-// nodeReserveMargin is the margin of a timed search's reservation over the
-// nodes its pace projects.
-const nodeReserveMargin = 1.25
-
-// reserveNodes makes room for n more nodes (at most MaxNodes in all)
-// without a copy of the tree later: when the pool is short it grows to
-// twice its capacity or to what is needed, at most MaxNodes. append alone
-// grows a large slice by a quarter, so a tree of millions of nodes was
-// copied many times, into memory fresh from the system, each copy a pause
-// inside one playout: timed searches of 1 s ran to 1.2-1.8 s
-// (BenchmarkTimedSearch). A timed search reserves early (Search), so
-// such a pause costs playouts, not time past its limit.
-func (s *Searcher) reserveNodes(n int) {
-	if c := grownCap(len(s.nodes), cap(s.nodes), n); c > 0 {
-		// make and copy, not slices.Grow: Grow clears the whole new
-		// capacity at once (touching every page of it), make leaves
-		// memory fresh from the system untouched until used.
-		grown := make([]node, len(s.nodes), c)
-		copy(grown, s.nodes)
-		s.nodes = grown
-	}
-}
-
-// grownCap is the capacity a pool of length l and capacity c grows to for
-// n more nodes (reserveNodes), or 0 when it has room.
-func grownCap(l, c, n int) int {
-	need := min(l+n, MaxNodes)
-	if need <= c {
-		return 0
-	}
-	return min(max(2*c, need), MaxNodes)
 }

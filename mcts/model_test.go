@@ -85,7 +85,7 @@ func TestSearchAsksTheModel(t *testing.T) {
 			if leaves != 1 {
 				t.Errorf("%s (extra %v): %d leaves visited, want 1", name, extra, leaves)
 			}
-			if !s.modelPrior {
+			if !s.prior.learned {
 				if extra || w.Policy != nil {
 					t.Errorf("%s (extra %v): the search does not use the model's policy", name, extra)
 				}
@@ -116,7 +116,7 @@ func modelPriors(t *testing.T, s *Searcher, model *features.Stack, st rules.Stat
 	var f features.MoveFeatures
 	features.MovesFor(st.Game()).Compute(&f, st, ms, features.NewMoveValues(s.weights), &in)
 	l := make([]float64, len(ms))
-	refine := s.refineAt > 0
+	refine := s.prior.refineAt > 0
 	for _, p := range model.Parts() {
 		if h := p.Heads(); h&features.HeadPolicy != 0 && (refine || h&features.HeadRefine == 0) {
 			p.AddLogits(l, &f)

@@ -44,13 +44,13 @@ func (s *Searcher) refinePriors(idx int32, st rules.State) {
 	s.moves = ms
 	var checks []rules.Move
 	if t, ok := st.(rules.Tactical); ok {
-		checks = t.Checks(s.cbuf[:0])
-		s.cbuf = checks
+		checks = t.Checks(s.checks[:0])
+		s.checks = checks
 	}
-	in := &s.moveIn
+	in := &s.prior.moveIn
 	in.Threats, in.Checks, in.LastTo = s.model.Threats(st, false), checks, s.lastTo(idx)
 	l := s.logitBuf(k)
-	s.model.Logits(l, &s.moveFeats, st, ms, s.vals, in, true)
+	s.model.Logits(l, &s.prior.moveFeats, st, ms, s.moveValues, in, true)
 	in.Checks = nil
 	s.policySoftmax(l)
 	for i, p := range l {

@@ -94,61 +94,61 @@ func (p *Priors) UnmarshalText(text []byte) error {
 	return err
 }
 
-// priors fills s.logits with the softmax of each move's logit. With
+// priors fills s.prior.logits with the softmax of each move's logit. With
 // PriorsLearned, the logit is the model's (features.Stack.Logits, its
 // refining parts left out) of the move's features (with th and checks and
 // the destination of the move into the node, lastTo), divided by
-// Config.PolicyTemp. Else it is the hand
-// prior (features.HandLogit): the material the move captures (by the
-// weights' material/TOKEN values), twice the material it converts, and the
-// material gained by promoting, with th (when it holds counts) the
-// material the move leaves en prise or saves (MoveValues.EnPrise), in
-// pawns, capped at ±priorCap, plus royalCaptureLog when it captures a
-// royal piece, plus Config.CheckPrior when it is one of checks (a
-// subsequence of ms, in ms's order, as rules.Tactical.Checks lists them).
+// Config.PolicyTemp. Else it is the hand prior (features.HandLogit): the
+// material the move captures (by the weights' material/TOKEN values),
+// twice the material it converts, and the material gained by promoting,
+// with th (when it holds counts) the material the move leaves en prise or
+// saves (MoveValues.EnPrise), in pawns, capped at ±features.HandPriorCap,
+// plus features.HandRoyalLogit when it captures a royal piece, plus
+// Config.CheckPrior when it is one of checks (a subsequence of ms, in ms's
+// order, as rules.Tactical.Checks lists them).
 func (s *Searcher) priors(st rules.State, ms, checks []rules.Move, th features.Threats, lastTo int) {
-	s.logits = s.logitBuf(len(ms))
-	if s.modelPrior {
-		in := &s.moveIn
+	s.prior.logits = s.logitBuf(len(ms))
+	if s.prior.learned {
+		in := &s.prior.moveIn
 		in.Threats, in.Checks, in.LastTo = th, checks, lastTo
-		s.model.Logits(s.logits, &s.moveFeats, st, ms, s.vals, in, false)
+		s.model.Logits(s.prior.logits, &s.prior.moveFeats, st, ms, s.moveValues, in, false)
 		in.Checks = nil
-		s.bestCapture = s.moveFeats.BestCapture
-		s.policySoftmax(s.logits)
+		s.prior.bestCapture = s.prior.moveFeats.BestCapture
+		s.policySoftmax(s.prior.logits)
 		return
 	}
 	maxL := math.Inf(-1)
 	me := st.SideToMove()
-	s.bestCapture = 0
+	s.prior.bestCapture = 0
 	for i := range ms {
-		gain, royal := s.vals.Gain(st, &ms[i], me)
+		gain, royal := s.moveValues.Gain(st, &ms[i], me)
 		var saved, left float64
 		if th.Ok() {
-			saved, left = s.vals.EnPrise(st, &ms[i], me, th)
+			saved, left = s.moveValues.EnPrise(st, &ms[i], me, th)
 			if gain > 0 {
 				// What the capture, conversion or promotion wins once the
 				// mover is taken back as th allows, not counting what it
 				// saves: the static exchange Config.LeafGain adds.
-				s.bestCapture = max(s.bestCapture, gain-left)
+				s.prior.bestCapture = max(s.prior.bestCapture, gain-left)
 			}
 		}
 		check := len(checks) > 0 && ms[i].Equal(checks[0])
 		if check {
 			checks = checks[1:]
 		}
-		l := features.HandLogit(gain, saved, left, royal, check, s.priorUnit, s.checkLog)
-		s.logits[i] = l
+		l := features.HandLogit(gain, saved, left, royal, check, s.prior.logitPerPawn, s.prior.checkLogit)
+		s.prior.logits[i] = l
 		maxL = max(maxL, l)
 	}
-	softmax(s.logits, maxL)
+	softmax(s.prior.logits, maxL)
 }
 
-// logitBuf returns s.logits resized to k, grown when needed.
+// logitBuf returns s.prior.logits resized to k, grown when needed.
 func (s *Searcher) logitBuf(k int) []float64 {
-	if cap(s.logits) < k {
-		s.logits = make([]float64, k, 2*k)
+	if cap(s.prior.logits) < k {
+		s.prior.logits = make([]float64, k, 2*k)
 	}
-	return s.logits[:k]
+	return s.prior.logits[:k]
 }
 
 // policySoftmax turns the learned policy's logits l into priors: each
@@ -156,7 +156,7 @@ func (s *Searcher) logitBuf(k int) []float64 {
 func (s *Searcher) policySoftmax(l []float64) {
 	maxL := math.Inf(-1)
 	for i := range l {
-		l[i] *= s.policyInv
+		l[i] *= s.prior.invPolicyTemp
 		maxL = max(maxL, l[i])
 	}
 	softmax(l, maxL)

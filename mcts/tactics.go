@@ -126,7 +126,7 @@ type checker interface{ InCheck() bool }
 // moveGain returns the material m wins in st for the side to move, in the
 // priors' units (features.MoveValues.Gain).
 func (s *Searcher) moveGain(st rules.State, m *rules.Move, me rules.Side) (gain float64, royal bool) {
-	return s.vals.Gain(st, m, me)
+	return s.moveValues.Gain(st, m, me)
 }
 
 // quiesce returns the value in pawns, for the side to move, of a capture
@@ -134,40 +134,41 @@ func (s *Searcher) moveGain(st rules.State, m *rules.Move, me rules.Side) (gain 
 // below the leaf; at d == 0, ms are st's legal moves (st has not ended and
 // ms is not empty). Moves are tried best gain first.
 func (s *Searcher) quiesce(st rules.State, alpha, beta float64, d int, ms []rules.Move) float64 {
-	s.qnodes++
+	q := &s.quiescence
+	q.nodes++
 	if d > 0 {
 		if o := st.Ended(); o.Ended {
 			return features.OutcomeEval(st, o)
 		}
 	}
 	stand := s.model.Evaluate(st)
-	if d >= quiesceDepth || s.qnodes >= s.qmax || stand >= beta {
+	if d >= quiesceDepth || q.nodes >= q.maxNodes || stand >= beta {
 		return stand
 	}
 	if d > 0 {
-		for len(s.qbufs) <= d {
-			s.qbufs = append(s.qbufs, make([]rules.Move, 0, 256))
-			s.qgain = append(s.qgain, make([]float64, 0, 256))
+		for len(q.moves) <= d {
+			q.moves = append(q.moves, make([]rules.Move, 0, 256))
+			q.gains = append(q.gains, make([]float64, 0, 256))
 		}
 		if t, ok := st.(rules.Tactical); ok {
 			// Only captures and promotions: a position without them
 			// stands pat (mates are the mate search's business).
-			ms = t.Captures(s.qbufs[d][:0])
-			s.qbufs[d] = ms
+			ms = t.Captures(q.moves[d][:0])
+			q.moves[d] = ms
 		} else {
-			ms = st.Legal(s.qbufs[d][:0])
-			s.qbufs[d] = ms
+			ms = st.Legal(q.moves[d][:0])
+			q.moves[d] = ms
 			if len(ms) == 0 {
 				return features.OutcomeEval(st, st.NoMoves())
 			}
 		}
-	} else if len(s.qgain) == 0 {
-		s.qgain = append(s.qgain, make([]float64, 0, 256))
-		s.qbufs = append(s.qbufs, nil) // depth 0 uses the leaf's moves
+	} else if len(q.gains) == 0 {
+		q.gains = append(q.gains, make([]float64, 0, 256))
+		q.moves = append(q.moves, nil) // depth 0 uses the leaf's moves
 	}
 	// Collect the tactical moves' gains; -1 marks a quiet move.
 	me := st.SideToMove()
-	gains := s.qgain[d][:0]
+	gains := q.gains[d][:0]
 	n := 0
 	for i := range ms {
 		m := &ms[i]
@@ -181,7 +182,7 @@ func (s *Searcher) quiesce(st rules.State, alpha, beta float64, d int, ms []rule
 				// most valuable victim first, then least valuable attacker
 				gv = gain
 				if p := st.At(int(m.From)); m.Flags&rules.FlagDrop == 0 && p != rules.NoPiece {
-					gv -= s.vals.Mat[p.Kind()] / 64
+					gv -= s.moveValues.Mat[p.Kind()] / 64
 				}
 				gv = max(gv, 0)
 				n++
@@ -189,7 +190,7 @@ func (s *Searcher) quiesce(st rules.State, alpha, beta float64, d int, ms []rule
 		}
 		gains = append(gains, gv)
 	}
-	s.qgain[d] = gains
+	q.gains[d] = gains
 	best := stand
 	if stand > alpha {
 		alpha = stand
@@ -211,7 +212,7 @@ func (s *Searcher) quiesce(st rules.State, alpha, beta float64, d int, ms []rule
 		if v > alpha {
 			alpha = v
 		}
-		if alpha >= beta || s.qnodes >= s.qmax {
+		if alpha >= beta || q.nodes >= q.maxNodes {
 			break
 		}
 	}
@@ -223,7 +224,7 @@ func (s *Searcher) quiesce(st rules.State, alpha, beta float64, d int, ms []rule
 func (s *Searcher) leafValue(st rules.State, ms []rules.Move) float64 {
 	var e float64
 	if s.tactics&TacticsQuiesce != 0 {
-		s.qnodes = 0
+		s.quiescence.nodes = 0
 		e = s.quiesce(st, math.Inf(-1), math.Inf(1), 0, ms)
 	} else {
 		e = s.model.Evaluate(st)
@@ -233,7 +234,7 @@ func (s *Searcher) leafValue(st rules.State, ms []rules.Move) float64 {
 
 // squash maps an evaluation in pawns to a leaf value in (-1, 1).
 func (s *Searcher) squash(e float64) float64 {
-	return 2/(1+math.Exp(-s.scale*e)) - 1
+	return 2/(1+math.Exp(-s.evalScale*e)) - 1
 }
 
 // proveMate marks node idx (position st) won when one of its children's
@@ -257,17 +258,17 @@ func (s *Searcher) mateChild(idx int32, st rules.State) int32 {
 	if !ok {
 		return -1
 	}
-	if len(s.qbufs) == 0 {
-		s.qbufs = append(s.qbufs, nil)
-		s.qgain = append(s.qgain, make([]float64, 0, 256))
+	if len(s.quiescence.moves) == 0 {
+		s.quiescence.moves = append(s.quiescence.moves, nil)
+		s.quiescence.gains = append(s.quiescence.gains, make([]float64, 0, 256))
 	}
 	n := &s.nodes[idx]
 	for c := n.first; c < n.first+n.nChild; c++ {
 		st.Make(s.nodes[c].move)
 		mate := false
 		if chk.InCheck() && !st.Ended().Ended {
-			buf := st.Legal(s.qbufs[0][:0])
-			s.qbufs[0] = buf[:0]
+			buf := st.Legal(s.quiescence.moves[0][:0])
+			s.quiescence.moves[0] = buf[:0]
 			if len(buf) == 0 {
 				o := st.NoMoves()
 				mate = o.Ended && !o.Draw && o.Winner != st.SideToMove()
@@ -304,26 +305,26 @@ const (
 
 // mateBuf returns the move buffer of mate search ply d.
 func (s *Searcher) mateBuf(d int) []rules.Move {
-	for len(s.mbufs) <= d {
-		s.mbufs = append(s.mbufs, make([]rules.Move, 0, 256))
+	for len(s.mate.moves) <= d {
+		s.mate.moves = append(s.mate.moves, make([]rules.Move, 0, 256))
 	}
-	return s.mbufs[d][:0]
+	return s.mate.moves[d][:0]
 }
 
 // mateMove looks for a mate in at most n moves of the side to move in st
 // (checks only; every legal defence) and returns its first move.
 func (s *Searcher) mateMove(t rules.Tactical, st rules.State, n int) (rules.Move, bool) {
 	checks := t.Checks(s.mateBuf(0))
-	s.mbufs[0] = checks
+	s.mate.moves[0] = checks
 	return s.mateAmong(t, st, checks, n)
 }
 
 // mateAmong is mateMove with st's checking moves given (in no buffer of
 // the mate search's plies beyond the first).
 func (s *Searcher) mateAmong(t rules.Tactical, st rules.State, checks []rules.Move, n int) (rules.Move, bool) {
-	s.mnodes = 0
-	if s.mmax == 0 {
-		s.mmax = mateMaxNodes
+	s.mate.nodes = 0
+	if s.mate.maxNodes == 0 {
+		s.mate.maxNodes = mateMaxNodes
 	}
 	for i := range checks {
 		m := checks[i]
@@ -333,7 +334,7 @@ func (s *Searcher) mateAmong(t rules.Tactical, st rules.State, checks []rules.Mo
 		if ok {
 			return m, true
 		}
-		if s.mnodes >= s.mmax {
+		if s.mate.nodes >= s.mate.maxNodes {
 			break
 		}
 	}
@@ -344,9 +345,9 @@ func (s *Searcher) mateAmong(t rules.Tactical, st rules.State, checks []rules.Mo
 // checks; d is the ply of the search (for its buffers).
 func (s *Searcher) mates(t rules.Tactical, st rules.State, n, d int) bool {
 	checks := t.Checks(s.mateBuf(d))
-	s.mbufs[d] = checks
+	s.mate.moves[d] = checks
 	for i := range checks {
-		if s.mnodes >= s.mmax {
+		if s.mate.nodes >= s.mate.maxNodes {
 			return false
 		}
 		st.Make(checks[i])
@@ -362,9 +363,9 @@ func (s *Searcher) mates(t rules.Tactical, st rules.State, n, d int) bool {
 // defenceFails reports whether the side to move in st, just checked, loses
 // to a mate within n-1 further moves of the attacker, whatever it plays.
 func (s *Searcher) defenceFails(t rules.Tactical, st rules.State, n, d int) bool {
-	s.mnodes++
-	if s.mnodes&31 == 0 && (s.halted() || !s.mdeadline.IsZero() && time.Now().After(s.mdeadline)) {
-		s.mnodes = s.mmax // out of time or halted: the search gives up
+	s.mate.nodes++
+	if s.mate.nodes&31 == 0 && (s.halted() || !s.mate.deadline.IsZero() && time.Now().After(s.mate.deadline)) {
+		s.mate.nodes = s.mate.maxNodes // out of time or halted: the search gives up
 	}
 	if o := st.Ended(); o.Ended {
 		return !o.Draw && o.Winner != st.SideToMove()
@@ -377,13 +378,13 @@ func (s *Searcher) defenceFails(t rules.Tactical, st rules.State, n, d int) bool
 		return o.Ended && !o.Draw && o.Winner != st.SideToMove()
 	}
 	ms := st.Legal(s.mateBuf(d))
-	s.mbufs[d] = ms
+	s.mate.moves[d] = ms
 	if len(ms) == 0 {
 		o := st.NoMoves()
 		return o.Ended && !o.Draw && o.Winner != st.SideToMove()
 	}
 	for i := range ms {
-		if s.mnodes >= s.mmax {
+		if s.mate.nodes >= s.mate.maxNodes {
 			return false
 		}
 		st.Make(ms[i])
@@ -392,7 +393,7 @@ func (s *Searcher) defenceFails(t rules.Tactical, st rules.State, n, d int) bool
 		if !ok {
 			return false
 		}
-		ms = s.mbufs[d] // the deeper plies never touch this ply's buffer
+		ms = s.mate.moves[d] // the deeper plies never touch this ply's buffer
 	}
 	return true
 }
@@ -456,8 +457,8 @@ func (s *Searcher) rootMate(st rules.State, first bool, deadline time.Time) int3
 	if s.cfg.TimeLimit <= 0 {
 		budget = min(rootMateNodes, max(rootMatePerPlayout*cmp.Or(max(s.cfg.Playouts, 0), DefaultPlayouts), rootMateMinNodes))
 	}
-	s.mdeadline = deadline
-	defer func() { s.mmax, s.mdeadline = mateMaxNodes, time.Time{} }()
+	s.mate.deadline = deadline
+	defer func() { s.mate.maxNodes, s.mate.deadline = mateMaxNodes, time.Time{} }()
 	if first {
 		if s.nodes[0].proven == 0 {
 			if m, d, ok := s.deepMate(t, st, budget); ok {
@@ -485,17 +486,17 @@ func (s *Searcher) rootMate(st rules.State, first bool, deadline time.Time) int3
 // deepMate looks for a mate of the side to move in st one move deeper at a
 // time (1, 2, ... rootMateDepth moves of the mating side), so that the
 // shortest mates are found first, within budget positions in all (and
-// s.mdeadline); it returns the mate's first move and depth.
+// s.mate.deadline); it returns the mate's first move and depth.
 func (s *Searcher) deepMate(t rules.Tactical, st rules.State, budget int) (rules.Move, int, bool) {
 	for d := 1; d <= rootMateDepth && budget > 0; d++ {
-		s.mmax = budget
+		s.mate.maxNodes = budget
 		if m, ok := s.mateMove(t, st, d); ok {
 			return m, d, true
 		}
-		if s.mnodes >= s.mmax {
+		if s.mate.nodes >= s.mate.maxNodes {
 			break // out of positions or of time
 		}
-		budget -= s.mnodes
+		budget -= s.mate.nodes
 	}
 	return rules.Move{}, 0, false
 }

@@ -200,7 +200,7 @@ func bruteMates(st rules.State, n int) bool {
 // and the moves it chooses never allow a mate in two checks.
 //
 // The first part is an internal check (mateMove and its node count
-// mnodes): a search shows a mate only once it is proven at the root, not
+// mate.nodes): a search shows a mate only once it is proven at the root, not
 // the mate search's answer in every position of the walk.
 func TestMateSearchAgreesWithBruteForce(t *testing.T) {
 	g := game(t, "torishogi")
@@ -235,8 +235,8 @@ func TestMateSearchAgreesWithBruteForce(t *testing.T) {
 					}
 					st.Unmake()
 				}
-				if want && !got && (n == 1 || s.mnodes < mateMaxNodes) {
-					t.Fatalf("%s: brute force mates in %d, the search found nothing (%d nodes)", st, n, s.mnodes)
+				if want && !got && (n == 1 || s.mate.nodes < mateMaxNodes) {
+					t.Fatalf("%s: brute force mates in %d, the search found nothing (%d nodes)", st, n, s.mate.nodes)
 				}
 				if got {
 					found[n]++

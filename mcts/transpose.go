@@ -54,7 +54,7 @@ type expansionEntry struct {
 // expansionKey is the key of node idx's expansion, st its position.
 func (s *Searcher) expansionKey(idx int32, st rules.State) uint64 {
 	k := st.Hash()
-	if s.modelPrior {
+	if s.prior.learned {
 		k ^= uint64(s.lastTo(idx)+2) * 0x9e3779b97f4a7c15
 	}
 	return k
@@ -87,8 +87,8 @@ func (s *Searcher) sharedExpansion(idx int32, st rules.State, key uint64) (float
 	// The mate in one is looked for again: through a repetition a check
 	// can mate in one line of moves and not in another.
 	if t, ok := st.(rules.Tactical); ok && s.tactics&TacticsMate != 0 {
-		s.cbuf = t.Checks(s.cbuf[:0])
-		if s.mateInOne(idx, t, st, s.cbuf) {
+		s.checks = t.Checks(s.checks[:0])
+		if s.mateInOne(idx, t, st, s.checks) {
 			return 1, true
 		}
 	}
