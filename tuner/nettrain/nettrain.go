@@ -97,8 +97,8 @@ type Config struct {
 	// StopAfter stops the fit after this many batches in all (0: at the
 	// end), as an interrupted run would stop.
 	StopAfter int64
-	// Progress records the batches (stage "fit-net", Total the batches of
-	// the fit) and a line per epoch.
+	// Progress records the positions trained (stage "fit-net", Total the
+	// training rows times the epochs) and a line per epoch.
 	Progress progress.Recorder
 }
 
@@ -383,7 +383,10 @@ func Fit(c Config) (*features.SparseValueNet, *Report, error) {
 		rep.HeldOutBefore = ck.HeldOutBefore
 		rep.ResumedAt = ck.Step
 	}
-	c.Progress.Record(progress.Event{Stage: "fit-net", Start: true, Done: ck.Step, Total: rep.Batches})
+	// The events count positions: the batches' rows, of every epoch's.
+	total := rep.TrainRows * int64(c.Epochs)
+	done := min(ck.Step*int64(c.Batch), total)
+	c.Progress.Record(progress.Event{Stage: "fit-net", Start: true, Done: done, Total: total})
 	t0 := time.Now()
 	errStop := errors.New("stopped")
 	step := ck.Step
@@ -401,8 +404,9 @@ func Fit(c Config) (*features.SparseValueNet, *Report, error) {
 			f.step(batch, f.lr(step, rep.Batches))
 			step++
 			rep.Positions += int64(len(batch))
-			if step%16 == 0 || step == rep.Batches {
-				c.Progress.Record(progress.Event{Stage: "fit-net", Done: step, Total: rep.Batches})
+			done += int64(len(batch))
+			if step%16 == 0 {
+				c.Progress.Record(progress.Event{Stage: "fit-net", Done: done, Total: total})
 			}
 			stop := c.StopAfter > 0 && step >= c.StopAfter
 			if c.Checkpoint != "" && (stop || (c.CheckpointEvery > 0 && step%int64(c.CheckpointEvery) == 0)) {
@@ -441,7 +445,7 @@ func Fit(c Config) (*features.SparseValueNet, *Report, error) {
 		rep.PerSecond = float64(rep.Positions) / rep.Seconds
 	}
 	rep.HeldOutAfter = f.loss(ho, false)
-	c.Progress.Record(progress.Event{Stage: "fit-net", End: true, Done: step, Total: rep.Batches})
+	c.Progress.Record(progress.Event{Stage: "fit-net", End: true, Done: done, Total: total})
 	net := f.net.Clone()
 	net.Provenance = map[string]any{
 		"tool": "taifu fit-net", "datasets": c.Data, "files": rep.Files, "parts": rep.Parts,
