@@ -252,3 +252,18 @@ func TestSparseNetCompileErrors(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSparseNetEvaluate is one Evaluate of a Typhoon network of 256
+// and 32 units from its start position (the accumulator recomputed).
+func BenchmarkSparseNetEvaluate(b *testing.B) {
+	g, _ := rules.Lookup("typhoon")
+	net := randomSparse(g, 256, 32, rand.New(rand.NewPCG(1, 1)))
+	if err := net.Compile(g); err != nil {
+		b.Fatal(err)
+	}
+	m, st := net.Model(g), g.Start()
+	b.ReportAllocs()
+	for b.Loop() {
+		m.Evaluate(st)
+	}
+}
