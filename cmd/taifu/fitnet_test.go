@@ -59,6 +59,16 @@ func TestFitNet(t *testing.T) {
 	if w3, _, err := weightsio.Load(g, out3); err != nil || len(w3.Parts) != 1 || w3.Parts[0].(*features.SparseValueNet).Hidden != 4 {
 		t.Fatalf("refit: want the one new network (%v)", err)
 	}
+	// A tune that moves the linear terms drops the network fitted to
+	// them.
+	out4 := filepath.Join(dir, "w4.json")
+	code, _, errs = runCLI("tune", "--data", data, "--weights", out, "--out", out4, "--policy", "off", "--force", "--no-progress", "--validation", "0.3", "--best-epoch=false")
+	if code != 0 || !strings.Contains(errs, "sparse value network is dropped") {
+		t.Fatalf("tune on the network's weights: exit %d: %s", code, errs)
+	}
+	if w4, _, err := weightsio.Load(g, out4); err != nil || len(w4.Parts) != 0 {
+		t.Fatalf("tune kept the network fitted to other linear terms (%v)", err)
+	}
 	for _, bad := range [][]string{
 		{"--out", out},
 		{"--data", data},
