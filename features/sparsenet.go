@@ -257,27 +257,28 @@ func screlu(x float32) float32 {
 // leaving every layer's numbers in r. It allocates nothing.
 func (v *SparseValueNet) Forward(r *SparseRow, idx []int32) float32 {
 	h := v.Hidden
-	a1 := r.A1
+	a1, h1 := r.A1[:h], r.H1[:h]
 	copy(a1, v.B1)
 	for _, i := range idx {
-		col := v.W1[int(i)*h : int(i)*h+h]
-		for j, w := range col {
-			a1[j] += w
+		col := v.W1[int(i)*h:][:len(a1)]
+		for j := range a1 {
+			a1[j] += col[j]
 		}
 	}
-	for j, a := range a1 {
-		r.H1[j] = screlu(a)
+	for j := range h1 {
+		h1[j] = screlu(a1[j])
 	}
 	z := v.B3
-	for k := range r.A2 {
-		row := v.W2[k*h : k*h+h]
+	a2, out := r.A2, r.H2[:len(r.A2)]
+	for k := range a2 {
+		row := v.W2[k*h:][:len(h1)]
 		s := v.B2[k]
-		for j, w := range row {
-			s += w * r.H1[j]
+		for j := range h1 {
+			s += row[j] * h1[j]
 		}
-		r.A2[k] = s
-		r.H2[k] = screlu(s)
-		z += v.W3[k] * r.H2[k]
+		a2[k] = s
+		out[k] = screlu(s)
+		z += v.W3[k] * out[k]
 	}
 	return z
 }
