@@ -47,6 +47,7 @@ func runFitNet(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&c.Checkpoint, "checkpoint", "", "checkpoint file, written atomically (none: no checkpoint)")
 	fs.IntVar(&c.CheckpointEvery, "checkpoint-every", 0, "`batches` between checkpoints (0: at each epoch's end)")
 	fs.BoolVar(&c.Resume, "resume", false, "continue from --checkpoint: the network an uninterrupted fit gives")
+	profile := addCPUProfile(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -100,7 +101,12 @@ func runFitNet(args []string, stdout, stderr io.Writer) error {
 		defer show.Close()
 		c.Progress = show.Record
 	}
+	stopProfile, err := profile()
+	if err != nil {
+		return err
+	}
 	net, rep, err := nettrain.Fit(c)
+	stopProfile()
 	if err != nil {
 		return err
 	}

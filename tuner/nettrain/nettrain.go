@@ -670,12 +670,9 @@ type adam struct {
 
 func newAdam(n *features.SparseValueNet) *adam {
 	z := func() *features.SparseValueNet {
-		c := n.Clone()
-		for _, x := range [][]float32{c.W1, c.B1, c.W2, c.B2, c.W3} {
-			clear(x)
-		}
-		c.B3 = 0
-		return c
+		return &features.SparseValueNet{Inputs: n.Inputs, Hidden: n.Hidden, Hidden2: n.Hidden2, Scale: n.Scale,
+			W1: make([]float32, len(n.W1)), B1: make([]float32, len(n.B1)), W2: make([]float32, len(n.W2)),
+			B2: make([]float32, len(n.B2)), W3: make([]float32, len(n.W3))}
 	}
 	return &adam{m: z(), v: z(), g: z()}
 }
