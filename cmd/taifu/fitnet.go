@@ -39,6 +39,7 @@ func runFitNet(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&c.Warmup, "warmup", 0, "`batches` of the learning rate's warmup (0: a twentieth of the fit's, at most 500)")
 	fs.IntVar(&c.Buffer, "buffer", nettrain.DefaultBuffer, "shuffle buffer `rows`")
 	fs.Float64Var(&c.Label.Lambda, "lambda", tuner.DefaultLambda, "label = lambda*game result + (1-lambda)*search root value")
+	fastLambda := fs.String("fast-lambda", "", "lambda of the rows searched fast (selfplay --full-fraction below 1; default: --lambda)")
 	fs.Float64Var(&c.Validation, "validation", nettrain.DefaultValidation, "share of games held out")
 	fs.IntVar(&c.MaxHeldOut, "held-out", nettrain.DefaultMaxHeldOut, "held-out `rows` kept at most")
 	fs.Float64Var(&c.Scale, "scale", 0, "logistic scale per pawn of the fit (0: the weights' leaf_scale, else the search's default for them)")
@@ -48,7 +49,8 @@ func runFitNet(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&c.CheckpointEvery, "checkpoint-every", 0, "`batches` between checkpoints (0: at each epoch's end)")
 	fs.BoolVar(&c.Resume, "resume", false, "continue from --checkpoint: the network an uninterrupted fit gives")
 	profile := addCPUProfile(fs)
-	if err := parseFlags(fs, args); err != nil {
+	err := parseFlags(fs, args)
+	if err != nil {
 		return err
 	}
 	switch {
@@ -68,6 +70,9 @@ func runFitNet(args []string, stdout, stderr io.Writer) error {
 		return usageErrorf("--scale %v: want a scale per pawn in [0, %g]", c.Scale, features.MaxLeafScale)
 	case c.Resume && c.Checkpoint == "":
 		return usageErrorf("--resume needs --checkpoint")
+	}
+	if c.Label.FastLambda, err = parseFastLambda(*fastLambda); err != nil {
+		return err
 	}
 	if err := writableFile("out", *out); err != nil {
 		return err

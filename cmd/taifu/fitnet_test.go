@@ -79,6 +79,7 @@ func TestFitNet(t *testing.T) {
 		{"--data", data, "--out", out, "--validation", "0"},
 		{"--data", data, "--out", out, "--resume"},
 		{"--data", data, "--out", out, "--scale", "-1"},
+		{"--data", data, "--out", out, "--fast-lambda", "x"},
 	} {
 		code, _, errs := runCLI(append([]string{"fit-net"}, bad...)...)
 		if code != 2 || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
