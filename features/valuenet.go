@@ -95,20 +95,7 @@ func netInputsEach(st rules.State, fn func(i int32, x float32)) {
 	g := st.Game()
 	n, nk := g.Squares(), len(g.Kinds)
 	me := st.SideToMove()
-	for sq := 0; sq < n; sq++ {
-		p := st.At(sq)
-		if p == rules.NoPiece {
-			continue
-		}
-		rel, osq := 0, sq
-		if p.Side() != me {
-			rel = 1
-		}
-		if me != rules.First {
-			osq = n - 1 - sq
-		}
-		fn(int32((rel*nk+int(p.Kind()))*n+osq), 1)
-	}
+	boardInputsEach(st, func(i int32) { fn(i, 1) })
 	if !g.HasHand {
 		return
 	}
@@ -175,4 +162,29 @@ func (v *ValueNet) Clone() *ValueNet {
 	c := *v
 	c.W1, c.B1, c.W2 = slices.Clone(v.W1), slices.Clone(v.B1), slices.Clone(v.W2)
 	return &c
+}
+
+// boardInputsEach calls fn with the input of each piece on the board of
+// st: (owner seen from the side to move, kind, square seen from the side
+// to move) numbered (rel·kinds + kind)·squares + square, rel 0 for the
+// side to move's pieces, 1 for the other's, the second player's board
+// turned half round (square n-1-sq). ValueNet and SparseValueNet share it.
+func boardInputsEach(st rules.State, fn func(i int32)) {
+	g := st.Game()
+	n, nk := g.Squares(), len(g.Kinds)
+	me := st.SideToMove()
+	for sq := 0; sq < n; sq++ {
+		p := st.At(sq)
+		if p == rules.NoPiece {
+			continue
+		}
+		rel, osq := 0, sq
+		if p.Side() != me {
+			rel = 1
+		}
+		if me != rules.First {
+			osq = n - 1 - sq
+		}
+		fn(int32((rel*nk+int(p.Kind()))*n + osq))
+	}
 }

@@ -232,6 +232,20 @@ func keepNet(out *features.Weights, res *Result, logf func(string, ...any)) {
 		out.Net = nil
 		logf("the starting weights' value network is dropped: it was fitted to their linear terms (--value-net %d refits one; on a short run the weights without it are likely weaker than the start, which the match says)", hidden)
 	}
+	if !res.KeptStart {
+		// A sparse network is a residual on the linear terms too: dropped
+		// with them (taifu fit-net fits a new one).
+		var parts []features.Part
+		for _, p := range out.Parts {
+			if p.Kind() != features.KindSparseNet {
+				parts = append(parts, p)
+			}
+		}
+		if len(parts) < len(out.Parts) {
+			logf("the starting weights' sparse value network is dropped: it was fitted to their linear terms (taifu fit-net refits one)")
+		}
+		out.Parts = parts
+	}
 }
 
 // provenance is the written weights' provenance but for the activations

@@ -179,16 +179,9 @@ func (f *tuneFlags) config(g *rules.Game, paths []string, start *features.Weight
 	if _, err := tuner.ParseLeafScale(f.leafScale); err != nil {
 		return tuner.TuneConfig{}, err
 	}
-	var fast *float64
-	if f.fastLambda != "" {
-		v, err := strconv.ParseFloat(f.fastLambda, 64)
-		if err != nil {
-			return tuner.TuneConfig{}, usageErrorf("--fast-lambda %q: need a number in [0, 1]", f.fastLambda)
-		}
-		if err := floatIn("fast-lambda", v, 0, 1); err != nil {
-			return tuner.TuneConfig{}, err
-		}
-		fast = &v
+	fast, err := parseFastLambda(f.fastLambda)
+	if err != nil {
+		return tuner.TuneConfig{}, err
 	}
 	return tuner.TuneConfig{
 		Game: g, Data: paths, Start: start, Lambda: f.lambda, FastLambda: fast, Validation: f.validation, Quiet: f.quiet,
@@ -435,6 +428,21 @@ func (f *tuneFlags) fitPolicy(g *rules.Game, w *features.Weights, start string, 
 	}
 	rep.Print(out)
 	return rep, nil
+}
+
+// parseFastLambda reads a --fast-lambda value: nil for "" (as --lambda).
+func parseFastLambda(s string) (*float64, error) {
+	if s == "" {
+		return nil, nil
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return nil, usageErrorf("--fast-lambda %q: need a number in [0, 1]", s)
+	}
+	if err := floatIn("fast-lambda", v, 0, 1); err != nil {
+		return nil, err
+	}
+	return &v, nil
 }
 
 // netFit is the value network's fit the flags ask for: --value-net hidden

@@ -54,8 +54,15 @@ func RandomGames(t testing.TB, g *rules.Game, n, plies int, seed uint64) [][]dat
 // the directory.
 func WriteRun(t testing.TB, g *rules.Game, games [][]datasets.Row) string {
 	t.Helper()
+	return WriteRunGroups(t, g, games, 0)
+}
+
+// WriteRunGroups is WriteRun with row groups of at most groupRows rows
+// (0: the writer's default).
+func WriteRunGroups(t testing.TB, g *rules.Game, games [][]datasets.Row, groupRows int64) string {
+	t.Helper()
 	dir := t.TempDir()
-	w, err := datasets.NewWriter(datasets.WriterConfig{Dir: dir, Game: g.Name})
+	w, err := datasets.NewWriter(datasets.WriterConfig{Dir: dir, Game: g.Name, RowGroupRows: groupRows})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"taifu/features"
+	"taifu/rules"
+	"taifu/weightsio"
+)
+
+// fit-net writes the starting weights with a sparse_value_net part fitted
+// on the runs, says its held-out losses and speed, and resumes from its
+// checkpoint; bad flags are one-line usage errors (exit 2) before
+// anything is read.
+func TestFitNet(t *testing.T) {
+	dir := t.TempDir()
+	data := nanaSelfplay(t, dir, 16, 35)
+	g, _ := rules.Lookup("nanashogi")
+	out := filepath.Join(dir, "w.json")
+	ck := filepath.Join(dir, "ck")
+	args := []string{"fit-net", "--data", data, "--out", out, "--hidden", "8", "--hidden2", "4", "--epochs", "2", "--batch", "32", "--validation", "0.3", "--checkpoint", ck, "--quiet"}
+	code, stdout, errs := runCLI(args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"held-out loss: linear terms", "positions/s", "wrote " + out} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("no %q in %q", want, stdout)
+		}
+	}
+	w, _, err := weightsio.Load(g, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w.Parts) != 1 || w.Parts[0].Kind() != features.KindSparseNet || w.LeafScale == 0 {
+		t.Fatalf("parts %v, leaf scale %v: want one sparse_value_net and the scale pinned", w.Parts, w.LeafScale)
+	}
+	net := w.Parts[0].(*features.SparseValueNet)
+	if net.Hidden != 8 || net.Hidden2 != 4 || net.Provenance["train_rows"] == nil {
+		t.Errorf("network %dx%d, provenance %v", net.Hidden, net.Hidden2, net.Provenance)
+	}
+	// Resuming from the end-of-fit checkpoint trains nothing more and
+	// writes the same network; fitting on top of the written weights
+	// replaces their network.
+	out2 := filepath.Join(dir, "w2.json")
+	if code, _, errs := runCLI(append(append([]string{}, args...), "--resume", "--out", out2)...); code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, errs)
+	}
+	w2, _, err := weightsio.Load(g, out2)
+	if err != nil || w2.Hash() != w.Hash() {
+		t.Fatalf("resumed weights differ (%v)", err)
+	}
+	out3 := filepath.Join(dir, "w3.json")
+	if code, _, errs := runCLI("fit-net", "--data", data, "--weights", out, "--out", out3, "--hidden", "4", "--hidden2", "2", "--epochs", "1", "--validation", "0.3", "--quiet"); code != 0 {
+		t.Fatalf("refit: exit %d: %s", code, errs)
+	}
+	if w3, _, err := weightsio.Load(g, out3); err != nil || len(w3.Parts) != 1 || w3.Parts[0].(*features.SparseValueNet).Hidden != 4 {
+		t.Fatalf("refit: want the one new network (%v)", err)
+	}
+	// A tune that moves the linear terms drops the network fitted to
+	// them.
+	out4 := filepath.Join(dir, "w4.json")
+	code, _, errs = runCLI("tune", "--data", data, "--weights", out, "--out", out4, "--policy", "off", "--force", "--no-progress", "--validation", "0.3", "--best-epoch=false")
+	if code != 0 || !strings.Contains(errs, "sparse value network is dropped") {
+		t.Fatalf("tune on the network's weights: exit %d: %s", code, errs)
+	}
+	if w4, _, err := weightsio.Load(g, out4); err != nil || len(w4.Parts) != 0 {
+		t.Fatalf("tune kept the network fitted to other linear terms (%v)", err)
+	}
+	for _, bad := range [][]string{
+		{"--out", out},
+		{"--data", data},
+		{"--data", data, "--out", out, "--hidden", "0"},
+		{"--data", data, "--out", out, "--hidden2", "300"},
+		{"--data", data, "--out", out, "--lr", "0"},
+		{"--data", data, "--out", out, "--lambda", "2"},
+		{"--data", data, "--out", out, "--validation", "0"},
+		{"--data", data, "--out", out, "--resume"},
+		{"--data", data, "--out", out, "--scale", "-1"},
+		{"--data", data, "--out", out, "--fast-lambda", "x"},
+	} {
+		code, _, errs := runCLI(append([]string{"fit-net"}, bad...)...)
+		if code != 2 || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			t.Errorf("%v: exit %d, stderr %q: want a one-line usage error, exit 2", bad, code, errs)
+		}
+	}
+}

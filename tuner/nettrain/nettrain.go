@@ -1,0 +1,753 @@
+// Package nettrain fits a sparse value network (features.SparseValueNet)
+// to self-play positions, streaming them: the rows are read from the
+// runs' Parquet row groups (parts) in a shuffled order each epoch and
+// pass through a shuffle buffer of rows into minibatches, so memory holds
+// the buffer and the network, whatever the size of the data.
+//
+// The linear terms of the given weights stay fixed and the network learns
+// what they miss: sigmoid(Scale·linear + z) predicts each position's label
+// (the game result blended with the search's root value by lambda, the
+// linear fit's label: data.LoadConfig.Label), by Adam on the mean
+// logistic loss with a learning rate warmed up linearly then decayed on a
+// cosine. Games set aside by game number (data.InValidation) give the
+// held-out loss, their rows (up to MaxHeldOut) kept in memory.
+//
+// A batch's rows run on every thread; their gradients are summed in the
+// batch's order, each thread owning a range of the first layer's units, so
+// that a seed gives the same network whatever the number of threads. A
+// checkpoint (the network, Adam's state and the place in the stream) is
+// written atomically every CheckpointEvery batches; Resume continues from
+// it to the network an uninterrupted run gives, replaying the stream of
+// the checkpoint's epoch up to its place without training.
+package nettrain
+
+import (
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"sync"
+	"time"
+
+	"taifu/datasets"
+	"taifu/features"
+	"taifu/internal/atomicfile"
+	"taifu/progress"
+	"taifu/rules"
+	"taifu/tuner/data"
+)
+
+// Defaults of Config.
+const (
+	DefaultHidden2      = 32
+	DefaultEpochs       = 4
+	DefaultBatch        = 1024
+	DefaultLearningRate = 0.001
+	DefaultBuffer       = 1 << 16
+	DefaultMaxHeldOut   = 1 << 17
+	DefaultValidation   = 0.1
+	// MinLRShare is the share of the learning rate the cosine decays to.
+	MinLRShare = 0.05
+)
+
+// Config is one fit.
+type Config struct {
+	Game *rules.Game
+	// Weights hold the linear terms, which stay fixed; compiled for Game.
+	Weights *features.Weights
+	// Scale is the logistic scale per pawn of the search (its leaf scale):
+	// the network's logit z is added to Scale·linear, and Evaluate gives
+	// z/Scale pawns.
+	Scale float64
+	// Data are the runs, files or globs (datasets.Files).
+	Data []string
+	// Label blends the game result and the root value (Lambda and
+	// FastLambda are read; the rest is not).
+	Label data.LoadConfig
+	// Validation is the share of games held out (0: DefaultValidation);
+	// MaxHeldOut bounds the held-out rows kept (0: DefaultMaxHeldOut).
+	Validation float64
+	MaxHeldOut int
+	// Hidden and Hidden2 are the layers' units (Hidden2 0:
+	// DefaultHidden2).
+	Hidden, Hidden2 int
+	// Epochs, Batch, LearningRate set the optimiser (0: the defaults);
+	// Warmup is the batches of the learning rate's linear warmup (0: a
+	// twentieth of the batches, at most 500).
+	Epochs       int
+	Batch        int
+	LearningRate float64
+	Warmup       int
+	// Buffer is the shuffle buffer's rows (0: DefaultBuffer).
+	Buffer int
+	// Threads is the goroutines at work (0: GOMAXPROCS); the network does
+	// not depend on it.
+	Threads int
+	// Seed seeds the starting weights and every shuffle.
+	Seed uint64
+	// Checkpoint, when set, is written every CheckpointEvery batches (0:
+	// at each epoch's end only) and when StopAfter stops the fit; Resume
+	// starts from it.
+	Checkpoint      string
+	CheckpointEvery int
+	Resume          bool
+	// StopAfter stops the fit after this many batches in all (0: at the
+	// end), as an interrupted run would stop.
+	StopAfter int64
+	// Progress records the positions trained (stage "fit-net", Total the
+	// training rows times the epochs) and a line per epoch.
+	Progress progress.Recorder
+}
+
+// Report is what the fit measured.
+type Report struct {
+	Files       int   `json:"files"`
+	Parts       int   `json:"parts"` // row groups
+	TrainRows   int64 `json:"train_rows"`
+	HeldOutRows int   `json:"held_out_rows"`
+	// Held-out mean logistic loss of the linear terms alone, with the
+	// starting network and with the fitted one.
+	HeldOutLinear float64 `json:"held_out_linear"`
+	HeldOutBefore float64 `json:"held_out_before"`
+	HeldOutAfter  float64 `json:"held_out_after"`
+	Batches       int64   `json:"batches"`    // of the fit, in all
+	ResumedAt     int64   `json:"resumed_at"` // batches done before this run
+	Positions     int64   `json:"positions"`  // trained in this run
+	Seconds       float64 `json:"seconds"`    // of the epochs (reading included)
+	PerSecond     float64 `json:"positions_per_second"`
+	Stopped       bool    `json:"stopped,omitempty"` // by StopAfter
+}
+
+// check validates c and fills its defaults.
+func (c *Config) check() error {
+	switch {
+	case c.Game == nil || c.Weights == nil:
+		return errors.New("fit-net: no game or weights")
+	case !(c.Scale > 0) || c.Scale > features.MaxLeafScale:
+		return fmt.Errorf("fit-net: scale %v, want a logistic scale per pawn in (0, %g]", c.Scale, features.MaxLeafScale)
+	case c.Hidden < 1 || c.Hidden > features.MaxSparseHidden:
+		return fmt.Errorf("fit-net: %d hidden units, want 1 to %d", c.Hidden, features.MaxSparseHidden)
+	case c.Hidden2 < 0 || c.Hidden2 > features.MaxSparseHidden2:
+		return fmt.Errorf("fit-net: %d second-layer units, want 1 to %d", c.Hidden2, features.MaxSparseHidden2)
+	case c.Epochs < 0 || c.Batch < 0 || c.Warmup < 0 || c.Buffer < 0 || c.Threads < 0 || c.MaxHeldOut < 0 || c.CheckpointEvery < 0 || c.StopAfter < 0:
+		return errors.New("fit-net: epochs, batch, warmup, buffer, threads, held-out rows and checkpoint interval may not be negative")
+	case !(c.LearningRate >= 0) || c.LearningRate > 1:
+		return fmt.Errorf("fit-net: learning rate %v, want one in (0, 1]", c.LearningRate)
+	case !(c.Validation >= 0) || c.Validation >= 1:
+		return fmt.Errorf("fit-net: validation share %v, want one in (0, 1)", c.Validation)
+	case c.Resume && c.Checkpoint == "":
+		return errors.New("fit-net: resume needs a checkpoint")
+	}
+	for _, l := range []*float64{&c.Label.Lambda, c.Label.FastLambda} {
+		if l != nil && !(*l >= 0 && *l <= 1) {
+			return fmt.Errorf("fit-net: lambda %v outside [0, 1]", *l)
+		}
+	}
+	def := func(x *int, d int) {
+		if *x == 0 {
+			*x = d
+		}
+	}
+	def(&c.Hidden2, DefaultHidden2)
+	def(&c.Epochs, DefaultEpochs)
+	def(&c.Batch, DefaultBatch)
+	def(&c.Buffer, DefaultBuffer)
+	def(&c.MaxHeldOut, DefaultMaxHeldOut)
+	def(&c.Threads, runtime.GOMAXPROCS(0))
+	if c.LearningRate == 0 {
+		c.LearningRate = DefaultLearningRate
+	}
+	if c.Validation == 0 {
+		c.Validation = DefaultValidation
+	}
+	return nil
+}
+
+// part is a row group of a Parquet file: the unit the stream shuffles.
+type part struct {
+	file  string
+	group int
+}
+
+// sample is one position: its active inputs, the linear terms' logit
+// (Scale·linear) and its label.
+type sample struct {
+	idx   []int32
+	base  float32
+	label float32
+}
+
+// partRows are the rows a part gave, the training rows or the held-out
+// ones, and the count of its training rows.
+type partRows struct {
+	rows  []sample
+	train int64
+}
+
+// columns are the Parquet columns the fit reads.
+var columns = func() []string {
+	var out []string
+	for _, c := range []int{datasets.ColRunID, datasets.ColGame, datasets.ColGameNumber, datasets.ColBoard, datasets.ColResult, datasets.ColRootValue, datasets.ColFull} {
+		out = append(out, datasets.ColumnTable[c].Name)
+	}
+	return out
+}()
+
+// fitter is one fit's state.
+type fitter struct {
+	c     *Config
+	parts []part
+	net   *features.SparseValueNet
+	opt   *adam
+	// batch scratch: a row per batch slot, the rows' dz.
+	rows []*features.SparseRow
+	dz   []float32
+	mark []bool
+	// touched are the inputs of the batch, each once, in the batch's
+	// order.
+	touched []int32
+	evs     []*features.Evaluator // one per thread, for the linear terms
+}
+
+// readPart converts the rows of p: the held-out ones when heldOut (the
+// training ones then only counted), else the training ones. ev evaluates
+// the linear terms.
+func (f *fitter) readPart(p part, heldOut bool, ev *features.Evaluator) (*partRows, error) {
+	c := f.c
+	g := c.Game
+	out := &partRows{}
+	var su rules.Setup
+	var prev rules.State
+	var slab []int32
+	err := datasets.ScanGroup(p.file, p.group, columns, func(r *datasets.Row) error {
+		if r.Game != g.Name {
+			return nil
+		}
+		valid := data.InValidation(data.GameKey(r.RunID, r.GameNumber), c.Validation)
+		if !valid {
+			out.train++
+		}
+		if valid != heldOut {
+			return nil
+		}
+		st, err := r.StateReusing(g, &su, prev)
+		if err != nil {
+			prev = nil
+			return fmt.Errorf("%s: run %s game %d: %v", p.file, r.RunID, r.GameNumber, err)
+		}
+		prev = st
+		if cap(slab)-len(slab) < features.SparseMaxActive(g) {
+			slab = make([]int32, 0, 64*features.SparseMaxActive(g))
+		}
+		lo := len(slab)
+		slab = features.SparseActive(st, slab)
+		out.rows = append(out.rows, sample{idx: slab[lo:len(slab):len(slab)],
+			base:  float32(c.Scale * ev.Eval(st)),
+			label: float32(c.Label.Label(r.Result, r.RootValue, !r.Full))})
+		return nil
+	})
+	return out, err
+}
+
+// eachPart reads the parts in order, Threads at a time, and calls fn with
+// each part's rows in the parts' order.
+func (f *fitter) eachPart(parts []part, heldOut bool, fn func(*partRows) error) error {
+	t := f.c.Threads
+	res := make([]*partRows, t)
+	errs := make([]error, t)
+	for lo := 0; lo < len(parts); lo += t {
+		wave := parts[lo:min(lo+t, len(parts))]
+		var wg sync.WaitGroup
+		for i, p := range wave {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				res[i], errs[i] = f.readPart(p, heldOut, f.evs[i])
+			}()
+		}
+		wg.Wait()
+		for i := range wave {
+			if errs[i] != nil {
+				return errs[i]
+			}
+			if err := fn(res[i]); err != nil {
+				return err
+			}
+			res[i] = nil
+		}
+	}
+	return nil
+}
+
+// heldOut is the held-out rows.
+type heldOut struct {
+	rows  []sample
+	lossy []float64 // per row, summed in order
+}
+
+// loss is the mean logistic loss over h's rows, with the network or
+// (linear) without.
+func (f *fitter) loss(h *heldOut, linear bool) float64 {
+	t := f.c.Threads
+	var wg sync.WaitGroup
+	for w := 0; w < t; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := f.net.NewRow()
+			for i := w; i < len(h.rows); i += t {
+				s := &h.rows[i]
+				z := float64(s.base)
+				if !linear {
+					z += float64(f.net.Forward(r, s.idx))
+				}
+				h.lossy[i] = logLoss(z, float64(s.label))
+			}
+		}()
+	}
+	wg.Wait()
+	var sum float64
+	for _, l := range h.lossy {
+		sum += l
+	}
+	return sum / float64(len(h.rows))
+}
+
+// logLoss is the logistic loss of logit z against label y in [0, 1].
+func logLoss(z, y float64) float64 {
+	return math.Max(z, 0) + math.Log1p(math.Exp(-math.Abs(z))) - y*z
+}
+
+// Fit fits a network on c.Data and returns it with what it measured.
+func Fit(c Config) (*features.SparseValueNet, *Report, error) {
+	if err := c.check(); err != nil {
+		return nil, nil, err
+	}
+	files, err := datasets.Files(c.Data)
+	if err != nil {
+		return nil, nil, err
+	}
+	f := &fitter{c: &c}
+	for _, name := range files {
+		n, err := datasets.RowGroups(name)
+		if err != nil {
+			return nil, nil, err
+		}
+		for g := 0; g < n; g++ {
+			f.parts = append(f.parts, part{name, g})
+		}
+	}
+	for range c.Threads {
+		f.evs = append(f.evs, c.Weights.Evaluator())
+	}
+	rep := &Report{Files: len(files), Parts: len(f.parts)}
+	// The held-out rows, and the count of the training rows.
+	ho := &heldOut{}
+	meanActive := 0.0
+	err = f.eachPart(f.parts, true, func(pr *partRows) error {
+		rep.TrainRows += pr.train
+		for _, s := range pr.rows {
+			if len(ho.rows) < c.MaxHeldOut {
+				ho.rows = append(ho.rows, s)
+				meanActive += float64(len(s.idx))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	rep.HeldOutRows = len(ho.rows)
+	if rep.TrainRows == 0 || len(ho.rows) == 0 {
+		return nil, nil, fmt.Errorf("fit-net: %d training and %d held-out positions of %s in %d files: too few (play more games)", rep.TrainRows, len(ho.rows), c.Game.Name, len(files))
+	}
+	ho.lossy = make([]float64, len(ho.rows))
+	meanActive /= float64(len(ho.rows))
+	perEpoch := (rep.TrainRows + int64(c.Batch) - 1) / int64(c.Batch)
+	rep.Batches = perEpoch * int64(c.Epochs)
+	if c.Warmup == 0 {
+		c.Warmup = int(min(500, max(1, rep.Batches/20)))
+	}
+
+	f.prepare(initial(&c, meanActive))
+	rep.HeldOutLinear = f.loss(ho, true)
+	rep.HeldOutBefore = f.loss(ho, false)
+	ck := &checkpoint{Settings: c.settings(files), HeldOutBefore: rep.HeldOutBefore}
+	if c.Resume {
+		if err := ck.read(c.Checkpoint, f); err != nil {
+			return nil, nil, err
+		}
+		rep.HeldOutBefore = ck.HeldOutBefore
+		rep.ResumedAt = ck.Step
+	}
+	// The events count positions: the batches' rows, of every epoch's.
+	total := rep.TrainRows * int64(c.Epochs)
+	done := min(ck.Step*int64(c.Batch), total)
+	c.Progress.Record(progress.Event{Stage: "fit-net", Start: true, Done: done, Total: total})
+	t0 := time.Now()
+	errStop := errors.New("stopped")
+	step := ck.Step
+	for epoch := ck.Epoch; epoch < c.Epochs; epoch++ {
+		skip := int64(0)
+		if epoch == ck.Epoch {
+			skip = ck.Batch
+		}
+		var inEpoch int64
+		err := f.epoch(epoch, func(batch []sample) error {
+			inEpoch++
+			if inEpoch <= skip {
+				return nil
+			}
+			f.step(batch, f.lr(step, rep.Batches))
+			step++
+			rep.Positions += int64(len(batch))
+			done += int64(len(batch))
+			if step%16 == 0 {
+				c.Progress.Record(progress.Event{Stage: "fit-net", Done: done, Total: total})
+			}
+			stop := c.StopAfter > 0 && step >= c.StopAfter
+			if c.Checkpoint != "" && (stop || (c.CheckpointEvery > 0 && step%int64(c.CheckpointEvery) == 0)) {
+				next := &checkpoint{Settings: ck.Settings, HeldOutBefore: rep.HeldOutBefore, Epoch: epoch, Batch: inEpoch, Step: step}
+				if inEpoch == perEpoch {
+					next.Epoch, next.Batch = epoch+1, 0
+				}
+				if err := next.write(c.Checkpoint, f); err != nil {
+					return err
+				}
+			}
+			if stop {
+				return errStop
+			}
+			return nil
+		})
+		if err == errStop {
+			rep.Stopped = true
+			break
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if c.Checkpoint != "" && c.CheckpointEvery == 0 {
+			end := &checkpoint{Settings: ck.Settings, HeldOutBefore: rep.HeldOutBefore, Epoch: epoch + 1, Step: step}
+			if err := end.write(c.Checkpoint, f); err != nil {
+				return nil, nil, err
+			}
+		}
+		secs := time.Since(t0).Seconds()
+		c.Progress.Logf("fit-net", "fit-net: epoch %d of %d, held-out loss %.6f (linear terms alone %.6f), %.0f positions/s",
+			epoch+1, c.Epochs, f.loss(ho, false), rep.HeldOutLinear, float64(rep.Positions)/secs)
+	}
+	rep.Seconds = time.Since(t0).Seconds()
+	if rep.Seconds > 0 {
+		rep.PerSecond = float64(rep.Positions) / rep.Seconds
+	}
+	rep.HeldOutAfter = f.loss(ho, false)
+	c.Progress.Record(progress.Event{Stage: "fit-net", End: true, Done: done, Total: total})
+	net := f.net.Clone()
+	net.Provenance = map[string]any{
+		"tool": "taifu fit-net", "datasets": c.Data, "files": rep.Files, "parts": rep.Parts,
+		"train_rows": rep.TrainRows, "held_out_rows": rep.HeldOutRows, "batches": step,
+		"held_out_loss": map[string]any{"linear": rep.HeldOutLinear, "before": rep.HeldOutBefore, "after": rep.HeldOutAfter},
+		"settings": map[string]any{"hidden": c.Hidden, "hidden2": c.Hidden2, "epochs": c.Epochs, "batch": c.Batch,
+			"learning_rate": c.LearningRate, "warmup": c.Warmup, "buffer": c.Buffer, "seed": c.Seed, "scale": c.Scale,
+			"validation": c.Validation, "lambda": c.Label.Lambda, "fast_lambda": c.Label.FastLambdaOr(),
+			"loss": "mean logistic loss of sigmoid(scale*linear + z) against the label; linear terms fixed; Adam, linear warmup then cosine decay"},
+		"linear_weights": map[string]any{"version": c.Weights.Version},
+	}
+	return net, rep, nil
+}
+
+// prepare makes net the network f fits, with Adam's state and the
+// batches' scratch.
+func (f *fitter) prepare(net *features.SparseValueNet) {
+	f.net = net
+	f.opt = newAdam(net)
+	f.rows = make([]*features.SparseRow, f.c.Batch)
+	for i := range f.rows {
+		f.rows[i] = net.NewRow()
+	}
+	f.dz = make([]float32, f.c.Batch)
+	f.mark = make([]bool, features.SparseInputs(f.c.Game))
+}
+
+// initial returns the starting network: first-layer columns of standard
+// deviation 0.5/sqrt(mean active inputs) around biases of 0.5, the middle
+// of screlu's range, and a small output, so that the fit starts near the
+// linear terms alone.
+func initial(c *Config, meanActive float64) *features.SparseValueNet {
+	n := features.NewSparseNet(c.Game, c.Hidden, c.Hidden2, c.Scale)
+	rng := rand.New(rand.NewPCG(c.Seed, 0x6e6574))
+	fill := func(x []float32, mean, sd float64) {
+		for i := range x {
+			x[i] = float32(mean + sd*rng.NormFloat64())
+		}
+	}
+	fill(n.W1, 0, 0.5/math.Sqrt(max(1, meanActive)))
+	fill(n.B1, 0.5, 0)
+	fill(n.W2, 0, 1/math.Sqrt(float64(c.Hidden)))
+	fill(n.B2, 0.5, 0)
+	fill(n.W3, 0, 0.1/math.Sqrt(float64(c.Hidden2)))
+	return n
+}
+
+// lr is the learning rate of batch step (0-based) of total: a linear
+// warmup over Warmup batches, then a cosine decay to MinLRShare of it.
+func (f *fitter) lr(step, total int64) float64 {
+	c := f.c
+	warm := min(1, float64(step+1)/float64(c.Warmup))
+	cos := 0.5 * (1 + math.Cos(math.Pi*float64(step)/float64(total)))
+	return c.LearningRate * warm * (MinLRShare + (1-MinLRShare)*cos)
+}
+
+// epoch streams the training rows of epoch in its shuffled order, in
+// batches of Batch (the last smaller), to fn: the parts in an order drawn
+// from the seed and the epoch, their rows through a shuffle buffer of
+// Buffer rows.
+func (f *fitter) epoch(epoch int, fn func([]sample) error) error {
+	c := f.c
+	rng := rand.New(rand.NewPCG(c.Seed, uint64(epoch)+1))
+	parts := append([]part(nil), f.parts...)
+	rng.Shuffle(len(parts), func(i, j int) { parts[i], parts[j] = parts[j], parts[i] })
+	buf := make([]sample, 0, min(c.Buffer, 1<<20))
+	batch := make([]sample, 0, c.Batch)
+	emit := func(s sample) error {
+		batch = append(batch, s)
+		if len(batch) < c.Batch {
+			return nil
+		}
+		err := fn(batch)
+		batch = batch[:0]
+		return err
+	}
+	err := f.eachPart(parts, false, func(pr *partRows) error {
+		for _, s := range pr.rows {
+			if len(buf) < c.Buffer {
+				buf = append(buf, s)
+				continue
+			}
+			j := rng.IntN(len(buf))
+			out := buf[j]
+			buf[j] = s
+			if err := emit(out); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	rng.Shuffle(len(buf), func(i, j int) { buf[i], buf[j] = buf[j], buf[i] })
+	for _, s := range buf {
+		if err := emit(s); err != nil {
+			return err
+		}
+	}
+	if len(batch) > 0 {
+		return fn(batch)
+	}
+	return nil
+}
+
+// parallel runs fn(w, lo, hi) on Threads goroutines, w's range of n the
+// w-th of Threads near-equal ones.
+func (f *fitter) parallel(n int, fn func(lo, hi int)) {
+	t := min(f.c.Threads, max(n, 1))
+	var wg sync.WaitGroup
+	for w := 0; w < t; w++ {
+		lo, hi := n*w/t, n*(w+1)/t
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn(lo, hi)
+		}()
+	}
+	wg.Wait()
+}
+
+// gradient sets the gradients of f.opt to the mean loss's over batch (the
+// rows' forward and backward passes on every thread, their sums in the
+// batch's order) and lists the inputs the batch touched in f.touched.
+func (f *fitter) gradient(batch []sample) {
+	n, g := f.net, f.opt.g
+	scale := 1 / float32(len(batch))
+	f.parallel(len(batch), func(lo, hi int) {
+		for b := lo; b < hi; b++ {
+			s, r := &batch[b], f.rows[b]
+			z := float64(s.base) + float64(n.Forward(r, s.idx))
+			dz := (float32(1/(1+math.Exp(-z))) - s.label) * scale
+			f.dz[b] = dz
+			n.Backward(r, dz)
+		}
+	})
+	f.touched = f.touched[:0]
+	for b := range batch {
+		for _, i := range batch[b].idx {
+			if !f.mark[i] {
+				f.mark[i] = true
+				f.touched = append(f.touched, i)
+			}
+		}
+	}
+	h := n.Hidden
+	// Each thread owns a range of the first layer's units: W1's, B1's and
+	// W2's entries of those units, summed over the rows in order.
+	f.parallel(h, func(lo, hi int) {
+		for b := range batch {
+			r := f.rows[b]
+			d1 := r.D1[lo:hi]
+			for _, i := range batch[b].idx {
+				col := g.W1[int(i)*h+lo : int(i)*h+hi]
+				for j, d := range d1 {
+					col[j] += d
+				}
+			}
+			for j, d := range d1 {
+				g.B1[lo+j] += d
+			}
+			for k, d := range r.D2 {
+				row := g.W2[k*h+lo : k*h+hi]
+				for j, x := range r.H1[lo:hi] {
+					row[j] += d * x
+				}
+			}
+		}
+	})
+	for b := range batch {
+		r := f.rows[b]
+		for k, d := range r.D2 {
+			g.B2[k] += d
+			g.W3[k] += f.dz[b] * r.H2[k]
+		}
+		g.B3 += f.dz[b]
+	}
+}
+
+// step takes one Adam step on batch at learning rate lr.
+func (f *fitter) step(batch []sample, lr float64) {
+	f.gradient(batch)
+	a, n, h := f.opt, f.net, f.net.Hidden
+	a.t++
+	lrt := float32(lr * math.Sqrt(1-math.Pow(adamB2, float64(a.t))) / (1 - math.Pow(adamB1, float64(a.t))))
+	f.parallel(h, func(lo, hi int) {
+		for _, i := range f.touched {
+			o := int(i) * h
+			a.update(n.W1, a.m.W1, a.v.W1, a.g.W1, o+lo, o+hi, lrt)
+		}
+		a.update(n.B1, a.m.B1, a.v.B1, a.g.B1, lo, hi, lrt)
+		for k := 0; k < n.Hidden2; k++ {
+			a.update(n.W2, a.m.W2, a.v.W2, a.g.W2, k*h+lo, k*h+hi, lrt)
+		}
+	})
+	for _, i := range f.touched {
+		f.mark[i] = false
+	}
+	a.update(n.B2, a.m.B2, a.v.B2, a.g.B2, 0, len(n.B2), lrt)
+	a.update(n.W3, a.m.W3, a.v.W3, a.g.W3, 0, len(n.W3), lrt)
+	p, m, v, g := [1]float32{n.B3}, [1]float32{a.m.B3}, [1]float32{a.v.B3}, [1]float32{a.g.B3}
+	a.update(p[:], m[:], v[:], g[:], 0, 1, lrt)
+	n.B3, a.m.B3, a.v.B3, a.g.B3 = p[0], m[0], v[0], 0
+}
+
+// Adam's constants (Kingma and Ba 2015, their defaults).
+const (
+	adamB1  = 0.9
+	adamB2  = 0.999
+	adamEps = 1e-8
+)
+
+// adam is the optimiser's state: the moments m and v and the gradient g,
+// each a network of the fitted one's shape. The first layer's columns are
+// updated only when a batch touches them (lazy Adam: most inputs are absent
+// from most positions).
+type adam struct {
+	t       int64
+	m, v, g *features.SparseValueNet
+}
+
+func newAdam(n *features.SparseValueNet) *adam {
+	z := func() *features.SparseValueNet {
+		return &features.SparseValueNet{Inputs: n.Inputs, Hidden: n.Hidden, Hidden2: n.Hidden2, Scale: n.Scale,
+			W1: make([]float32, len(n.W1)), B1: make([]float32, len(n.B1)), W2: make([]float32, len(n.W2)),
+			B2: make([]float32, len(n.B2)), W3: make([]float32, len(n.W3))}
+	}
+	return &adam{m: z(), v: z(), g: z()}
+}
+
+// update applies one Adam step to p[lo:hi] with gradient g (bias
+// corrections folded into lr) and zeroes g there.
+func (a *adam) update(p, m, v, g []float32, lo, hi int, lr float32) {
+	for j := lo; j < hi; j++ {
+		gj := g[j]
+		m[j] = adamB1*m[j] + (1-adamB1)*gj
+		v[j] = adamB2*v[j] + (1-adamB2)*gj*gj
+		p[j] -= lr * m[j] / (float32(math.Sqrt(float64(v[j]))) + adamEps)
+		g[j] = 0
+	}
+}
+
+// settings is the fingerprint of what a checkpoint's fit depends on: a
+// resumed fit must match it.
+func (c *Config) settings(files []string) string {
+	return fmt.Sprintf("game=%s hidden=%d hidden2=%d epochs=%d batch=%d lr=%v warmup=%d buffer=%d seed=%d scale=%v lambda=%v fast_lambda=%v validation=%v held_out=%d weights=%s files=%q",
+		c.Game.Name, c.Hidden, c.Hidden2, c.Epochs, c.Batch, c.LearningRate, c.Warmup, c.Buffer, c.Seed, c.Scale,
+		c.Label.Lambda, c.Label.FastLambdaOr(), c.Validation, c.MaxHeldOut, c.Weights.Hash(), files)
+}
+
+// checkpoint is a fit's state between two batches: the network, Adam's
+// moments and step, and the place in the stream (Batch batches of epoch
+// Epoch done, Step in all).
+type checkpoint struct {
+	Settings      string
+	Epoch         int
+	Batch, Step   int64
+	HeldOutBefore float64
+	AdamT         int64
+	Net, M, V     *features.SparseValueNet
+}
+
+// write writes the checkpoint of f atomically to path.
+func (ck *checkpoint) write(path string, f *fitter) error {
+	ck.AdamT, ck.Net, ck.M, ck.V = f.opt.t, f.net, f.opt.m, f.opt.v
+	out, err := atomicfile.Create(path)
+	if err != nil {
+		return fmt.Errorf("fit-net: checkpoint: %w", err)
+	}
+	if err := gob.NewEncoder(out).Encode(ck); err != nil {
+		out.Abort()
+		return fmt.Errorf("fit-net: checkpoint %s: %w", path, err)
+	}
+	if err := out.Commit(); err != nil {
+		return fmt.Errorf("fit-net: checkpoint: %w", err)
+	}
+	return nil
+}
+
+// read reads the checkpoint at path into ck and f, checking that it was
+// made by a fit of the same settings.
+func (ck *checkpoint) read(path string, f *fitter) error {
+	in, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("fit-net: resume: %w", err)
+	}
+	defer in.Close()
+	var got checkpoint
+	if err := gob.NewDecoder(in).Decode(&got); err != nil {
+		return fmt.Errorf("fit-net: resume: %s is not a checkpoint: %v", path, err)
+	}
+	if got.Settings != ck.Settings {
+		return fmt.Errorf("fit-net: resume: %s was written by a fit of other settings or data (%s; now %s): start afresh without --resume", path, got.Settings, ck.Settings)
+	}
+	for _, n := range []*features.SparseValueNet{got.Net, got.M, got.V} {
+		if n == nil || n.Hidden != f.net.Hidden || n.Hidden2 != f.net.Hidden2 || len(n.W1) != len(f.net.W1) ||
+			len(n.B1) != len(f.net.B1) || len(n.W2) != len(f.net.W2) || len(n.B2) != len(f.net.B2) || len(n.W3) != len(f.net.W3) {
+			return fmt.Errorf("fit-net: resume: %s holds a network of another shape", path)
+		}
+	}
+	*ck = got
+	f.net, f.opt.m, f.opt.v, f.opt.t = got.Net, got.M, got.V, got.AdamT
+	return nil
+}

@@ -1,0 +1,196 @@
+package nettrain
+
+import (
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"taifu/features"
+	"taifu/rules"
+	_ "taifu/rules/all"
+	"taifu/tuner/internal/testrun"
+)
+
+// run writes random games of g as a run of small row groups, each row's
+// root value saying which side has more pieces on the board (+0.8 for the
+// side to move, -0.8 for the other, 0 when even): a label the network can
+// learn. It returns the run's directory.
+func run(t testing.TB, g *rules.Game, games int) string {
+	t.Helper()
+	rows := testrun.RandomGames(t, g, games, 60, 5)
+	for _, game := range rows {
+		for i := range game {
+			st, err := game[i].State(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := 0
+			for sq := 0; sq < g.Squares(); sq++ {
+				if p := st.At(sq); p != rules.NoPiece {
+					if p.Side() == st.SideToMove() {
+						d++
+					} else {
+						d--
+					}
+				}
+			}
+			game[i].RootValue = float32(0.8 * float64(max(-1, min(1, d))))
+			game[i].Full = true
+		}
+	}
+	return testrun.WriteRunGroups(t, g, rows, 150)
+}
+
+// config is a small fit of the run dir.
+func config(g *rules.Game, dir string) Config {
+	return Config{Game: g, Weights: features.Starting(g), Scale: 0.3, Data: []string{dir},
+		Validation: 0.2, Hidden: 16, Hidden2: 4, Epochs: 3, Batch: 64, LearningRate: 0.01,
+		Buffer: 300, Threads: 2, Seed: 11}
+}
+
+// same fails unless a and b hold the same numbers, bit for bit.
+func same(t *testing.T, what string, a, b *features.SparseValueNet) {
+	t.Helper()
+	for _, p := range [][2][]float32{{a.W1, b.W1}, {a.B1, b.B1}, {a.W2, b.W2}, {a.B2, b.B2}, {a.W3, b.W3}, {{a.B3}, {b.B3}}} {
+		if !reflect.DeepEqual(p[0], p[1]) {
+			t.Fatalf("%s: the networks differ", what)
+		}
+	}
+}
+
+// The batch's gradient is the sum of the rows' (features'
+// SparseValueNet.AddGradient, itself checked against central
+// differences), bit for bit, on any number of threads: the sums run in
+// the batch's order whoever computes them.
+func TestBatchGradientIsTheRowsSum(t *testing.T) {
+	g, _ := rules.Lookup("torishogi")
+	c := config(g, "")
+	if err := c.check(); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	net := initial(&c, 20)
+	for _, x := range [][]float32{net.W1, net.W3} {
+		for i := range x {
+			x[i] = float32(rng.NormFloat64() * 0.3)
+		}
+	}
+	var batch []sample
+	for _, game := range testrun.RandomGames(t, g, 2, 40, 3) {
+		for _, r := range game {
+			st, _ := r.State(g)
+			batch = append(batch, sample{idx: features.SparseActive(st, nil), base: float32(rng.NormFloat64()), label: float32(rng.Float64())})
+		}
+	}
+	batch = batch[:c.Batch]
+	want := newAdam(net).g
+	row := net.NewRow()
+	for _, s := range batch {
+		z := float64(s.base) + float64(net.Forward(row, s.idx))
+		dz := (float32(1/(1+math.Exp(-z))) - s.label) / float32(len(batch))
+		net.Backward(row, dz)
+		net.AddGradient(want, row, s.idx, dz)
+	}
+	for _, threads := range []int{1, 2, 3, 7} {
+		c.Threads = threads
+		f := &fitter{c: &c}
+		f.prepare(net)
+		f.gradient(batch)
+		same(t, "gradient", f.opt.g, want)
+	}
+}
+
+// A seed gives the same network whatever the number of threads.
+func TestSameWhateverThreads(t *testing.T) {
+	g, _ := rules.Lookup("torishogi")
+	dir := run(t, g, 30)
+	var first *features.SparseValueNet
+	for _, threads := range []int{1, 3} {
+		c := config(g, dir)
+		c.Threads = threads
+		net, _, err := Fit(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first == nil {
+			first = net
+			continue
+		}
+		same(t, "threads 1 and 3", first, net)
+	}
+}
+
+// A fit stopped after some batches and resumed from its checkpoint gives
+// the network of the fit that ran through, stopped mid-epoch or at an
+// epoch's end; and the fit learns (its held-out loss falls).
+func TestResumeIsUninterrupted(t *testing.T) {
+	g, _ := rules.Lookup("torishogi")
+	dir := run(t, g, 80)
+	c := config(g, dir)
+	whole, rep, err := Fit(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(rep.HeldOutAfter < rep.HeldOutBefore) || rep.Positions != rep.TrainRows*int64(c.Epochs) || rep.PerSecond <= 0 {
+		t.Fatalf("report %+v: want a lower held-out loss after, every training row once an epoch", rep)
+	}
+	perEpoch := rep.Batches / int64(c.Epochs)
+	for _, stop := range []int64{perEpoch + 3, perEpoch, 1} {
+		c := config(g, dir)
+		c.Checkpoint = filepath.Join(t.TempDir(), "ck")
+		c.CheckpointEvery = 5
+		c.StopAfter = stop
+		_, r1, err := Fit(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r1.Stopped {
+			t.Fatalf("stop %d: not stopped", stop)
+		}
+		c.StopAfter, c.Resume = 0, true
+		net, r2, err := Fit(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r2.ResumedAt != stop || r1.Positions+r2.Positions != rep.Positions {
+			t.Fatalf("stop %d: resumed at %d, %d+%d positions, want %d", stop, r2.ResumedAt, r1.Positions, r2.Positions, rep.Positions)
+		}
+		same(t, "resumed", net, whole)
+	}
+}
+
+// Bad settings, and a checkpoint of other settings, are one-line errors.
+func TestErrors(t *testing.T) {
+	g, _ := rules.Lookup("torishogi")
+	dir := run(t, g, 8)
+	ck := filepath.Join(t.TempDir(), "ck")
+	c := config(g, dir)
+	c.Checkpoint, c.StopAfter = ck, 2
+	if _, _, err := Fit(c); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(c *Config)
+		want string
+	}{
+		{"scale", func(c *Config) { c.Scale = 0 }, "scale 0"},
+		{"hidden", func(c *Config) { c.Hidden = 0 }, "0 hidden units"},
+		{"lr", func(c *Config) { c.LearningRate = 2 }, "learning rate 2"},
+		{"validation", func(c *Config) { c.Validation = 1 }, "validation share 1"},
+		{"resume without checkpoint", func(c *Config) { c.Resume = true }, "resume needs a checkpoint"},
+		{"no data", func(c *Config) { c.Data = []string{filepath.Join(dir, "nothing")} }, "nothing"},
+		{"other settings", func(c *Config) { c.Checkpoint, c.Resume, c.Hidden = ck, true, 8 }, "other settings"},
+		{"no checkpoint", func(c *Config) { c.Checkpoint, c.Resume = ck+"x", true }, "resume"},
+	} {
+		c := config(g, dir)
+		tc.edit(&c)
+		_, _, err := Fit(c)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
