@@ -39,7 +39,7 @@ type Visit struct {
 type Result struct {
 	Move       rules.Move // chosen move (zero Move when the game has ended)
 	Value      float64    // root value for the side to move, in [-1, 1]
-	Policy     []Visit    // visited root children in move generation order (owned by the caller)
+	Visits     []Visit    // visited root children in move generation order (owned by the caller)
 	Proven     int        // +1 proven win, -1 proven loss, 0 unknown (MCTS-solver)
 	Playouts   int        // playouts made by this call
 	StaticEval float64    // weights.Eval at the root (pawn units)
@@ -302,7 +302,7 @@ func (s *Searcher) EvalScale() float64 { return s.evalScale }
 
 // Search runs playouts from st and returns the chosen move and statistics.
 // st is restored on return. A position in which the game has ended gives a
-// Result with a zero Move, no Policy and Proven set from the outcome
+// Result with a zero Move, no Visits and Proven set from the outcome
 // (0 for a draw).
 func (s *Searcher) Search(st rules.State) Result {
 	var start time.Time // the clock of a timed search counts from here: the root's expansion and value priors are in it
@@ -402,7 +402,7 @@ func (s *Searcher) Search(st rules.State) Result {
 	}
 	for c := root.first; c < root.first+root.nChild; c++ {
 		if n := &s.nodes[c]; n.visits > 0 {
-			res.Policy = append(res.Policy, Visit{n.move, n.visits})
+			res.Visits = append(res.Visits, Visit{n.move, n.visits})
 		}
 	}
 	res.Move = s.nodes[s.rootMate(st, false, end)].move

@@ -195,16 +195,16 @@ func (p *player) row(n int64, st rules.State, res *mcts.Result, full bool) (data
 		Board:          datasets.EncodeBoard(nil, st),
 		RootValue:      float32(res.Value),
 		Move:           g.MoveString(res.Move),
-		Policy:         make([]datasets.PolicyEntry, len(res.Policy)),
+		Policy:         make([]datasets.PolicyEntry, len(res.Visits)),
 		LegalMoves:     int32(len(p.moves)),
 		StaticEval:     float32(res.StaticEval),
 		WeightsVersion: p.weights.Version,
 		Full:           full,
 	}
-	// The policy is in move generation order, as p.moves (the root's
+	// The root visits are in move generation order, as p.moves (the root's
 	// children are its legal moves): one pass finds each move's index.
 	j := 0
-	for i, v := range res.Policy {
+	for i, v := range res.Visits {
 		for j < len(p.moves) && !p.moves[j].Equal(v.Move) {
 			j++
 		}

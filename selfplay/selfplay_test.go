@@ -660,8 +660,8 @@ func TestCommitAheadOfUnfinishedGame(t *testing.T) {
 func TestBrokenInvariantStopsRun(t *testing.T) {
 	cfg := small(t, 2)
 	afterSearch = func(n int64, ply int, res *mcts.Result) {
-		if n == 5 && ply == 2 && len(res.Policy) > 0 {
-			res.Policy[0].Move = rules.Move{From: 200, To: 201}
+		if n == 5 && ply == 2 && len(res.Visits) > 0 {
+			res.Visits[0].Move = rules.Move{From: 200, To: 201}
 		}
 	}
 	defer func() { afterSearch = nil }()
