@@ -51,7 +51,7 @@ type rawRow struct {
 type convJob struct {
 	rows   []rawRow
 	boards []byte
-	pols   []datasets.PolicyEntry
+	pols   []datasets.Visit
 	out    block
 	raw    []byte
 	stored []byte
@@ -110,7 +110,7 @@ func (cv *converter) build(name, path string, h cacheHeader) error {
 					cont: cont, full: r.Full, legal: r.LegalMoves, move: r.Move, board: len(stage.boards), pol0: len(stage.pols)}
 				stage.boards = append(stage.boards, r.Board...)
 				if r.Full {
-					stage.pols = append(stage.pols, r.Policy...)
+					stage.pols = append(stage.pols, r.Visits...)
 				}
 				x.pol1 = len(stage.pols)
 				stage.rows = append(stage.rows, x)
