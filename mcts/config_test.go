@@ -320,7 +320,7 @@ func TestResolved(t *testing.T) {
 		g := game(t, name)
 		r := Config{}.Resolved(g)
 		wantTactics := TacticsNone
-		if _, ok := g.Start().(rules.Tactical); ok {
+		if _, ok := g.Start().(rules.CheckGenerator); ok {
 			wantTactics = TacticsMate
 		}
 		wantHistory := HistoryOff

@@ -6,7 +6,7 @@
 // for self-play, and a playout or time budget. Tactics (tactics.go,
 // Config.Tactics) can replace the leaf's evaluation by a capture and
 // promotion quiescence search and prove nodes by a mate search (for
-// rules.Tactical States: mate in one at every expansion, short check
+// rules.CheckGenerator States: mate in one at every expansion, short check
 // sequences on the second visit, a deepening search at the root). Given
 // the same Config.Seed and the same calls, a Searcher makes the same choices.
 //
@@ -432,7 +432,7 @@ func (s *Searcher) playout(st rules.State) {
 			// Checked on the second visit: most leaves are never revisited.
 			n.flags |= mateChecked
 			proved := false
-			if t, ok := st.(rules.Tactical); ok {
+			if t, ok := st.(rules.CheckGenerator); ok {
 				proved = s.mate.depth > 1 && s.proveMateIn(t, idx, st, s.mate.depth)
 			} else {
 				proved = s.proveMate(idx, st)
@@ -574,7 +574,7 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 	// The learned priors read the checks as a move feature whatever the
 	// tactics.
 	var checks []rules.Move
-	t, tactical := st.(rules.Tactical)
+	t, tactical := st.(rules.CheckGenerator)
 	mate := tactical && s.tactics&TacticsMate != 0
 	if mate || (tactical && s.prior.learned) { // the mate in one below, and priors
 		checks = t.Checks(s.checks[:0])

@@ -450,7 +450,7 @@ func TestResumeRunWithoutHistoryField(t *testing.T) {
 	if err := json.Unmarshal(m.Config, &recorded); err != nil || recorded["history"] != "off" {
 		t.Fatalf("manifest records history %v (%v), want off", recorded["history"], err)
 	}
-	// The search is recorded resolved for Nana shogi (no rules.Tactical
+	// The search is recorded resolved for Nana shogi (no rules.CheckGenerator
 	// State: no mate search; the game's priors, auto; mcts's cpuct).
 	if recorded["tactics"] != "eval" || recorded["priors"] != "auto" || recorded["cpuct"] != mcts.DefaultCPuct {
 		t.Errorf("manifest records tactics %v, priors %v, cpuct %v; want eval, auto, %v", recorded["tactics"], recorded["priors"], recorded["cpuct"], mcts.DefaultCPuct)

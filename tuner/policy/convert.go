@@ -246,7 +246,7 @@ func (cv *converter) newWork() func(*convJob) {
 				continue
 			}
 			in = features.MoveInput{Threats: ev.Threats(cur, false), LastTo: lastTo}
-			if t, ok := cur.(rules.Tactical); ok {
+			if t, ok := cur.(rules.CheckGenerator); ok {
 				checks = t.Checks(checks[:0])
 				in.Checks = checks
 			}

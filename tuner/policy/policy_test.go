@@ -157,7 +157,7 @@ func refRows(t *testing.T, g *rules.Game, w *features.Weights, files []string) [
 				return nil
 			}
 			in := features.MoveInput{Threats: ev.Threats(cur, false), LastTo: lastTo}
-			if tc, ok := cur.(rules.Tactical); ok {
+			if tc, ok := cur.(rules.CheckGenerator); ok {
 				in.Checks = tc.Checks(nil)
 			}
 			var mf features.MoveFeatures
