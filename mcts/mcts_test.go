@@ -277,7 +277,7 @@ func TestRootChildren(t *testing.T) {
 		}
 		var sumPrior, sumValue float64
 		var visits int32
-		var policy []Visit
+		var visited []Visit
 		for i, k := range kids {
 			if !k.Move.Equal(ms[i]) {
 				t.Errorf("%s: child %d is %s, legal move %d %s", c.pos, i, g.MoveString(k.Move), i, g.MoveString(ms[i]))
@@ -286,7 +286,7 @@ func TestRootChildren(t *testing.T) {
 			visits += k.Visits
 			sumValue += float64(k.Visits) * k.Value
 			if k.Visits > 0 {
-				policy = append(policy, Visit{k.Move, k.Visits})
+				visited = append(visited, Visit{k.Move, k.Visits})
 			} else if k.Value != 0 {
 				t.Errorf("%s: unvisited %s has value %v", c.pos, g.MoveString(k.Move), k.Value)
 			}
@@ -300,8 +300,8 @@ func TestRootChildren(t *testing.T) {
 		if math.Abs(sumPrior-1) > 1e-5 {
 			t.Errorf("%s: priors sum to %v", c.pos, sumPrior)
 		}
-		if !reflect.DeepEqual(policy, res.Visits) {
-			t.Errorf("%s: visited children %v, Result.Policy %v", c.pos, policy, res.Visits)
+		if !reflect.DeepEqual(visited, res.Visits) {
+			t.Errorf("%s: visited children %v, Result.Visits %v", c.pos, visited, res.Visits)
 		}
 		if int(visits) != s.RootVisits()-1 {
 			t.Errorf("%s: children's visits sum to %d, the root has %d (one its own expansion)", c.pos, visits, s.RootVisits())
