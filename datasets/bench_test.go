@@ -20,7 +20,7 @@ func benchRows(n int) []Row {
 			r.Board[sq] = byte((sq*7 + i) % 151)
 		}
 		for j := 0; j < 50; j++ {
-			r.Policy = append(r.Policy, PolicyEntry{Move: fmt.Sprintf("%c%d%c%d", 'a'+j%12, j%12+1, 'a'+(j+i)%12, (j*5)%12+1), Visits: int32(j%7 + 1)})
+			r.Visits = append(r.Visits, Visit{Move: fmt.Sprintf("%c%d%c%d", 'a'+j%12, j%12+1, 'a'+(j+i)%12, (j*5)%12+1), Visits: int32(j%7 + 1)})
 		}
 	}
 	return rows

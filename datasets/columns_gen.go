@@ -68,7 +68,7 @@ func scanRowGroup(n int64, readers [][]*valueReader, text bool, row *Row, fn fun
 			case ColMove:
 				row.Move = str(r, row.Move)
 			case ColPolicy:
-				row.Policy, err = readPolicy(rs[0], rs[1], text, row.Policy[:0])
+				row.Visits, err = readPolicy(rs[0], rs[1], text, row.Visits[:0])
 			case ColLegalMoves:
 				row.LegalMoves = r.next().Int32()
 			case ColStaticEval:

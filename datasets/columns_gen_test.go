@@ -56,7 +56,7 @@ func readStmt(c genColumn) (string, error) {
 		return f + " = r.next().Boolean()", nil
 	case reflect.TypeOf([]byte(nil)):
 		return fmt.Sprintf("%s = append(%s[:0], r.next().ByteArray()...)", f, f), nil
-	case reflect.TypeOf([]PolicyEntry(nil)):
+	case reflect.TypeOf([]Visit(nil)):
 		return fmt.Sprintf("%s, err = readPolicy(rs[0], rs[1], text, %s[:0])", f, f), nil
 	}
 	return "", fmt.Errorf("column %s: no reader for a Row field of type %s (add one to readStmt)", c.Name, c.GoType)
@@ -75,9 +75,9 @@ const (
 `)
 	for i, c := range cols {
 		if i == 0 {
-			fmt.Fprintf(&b, "\tCol%s = iota // %s\n", c.Field, c.Name)
+			fmt.Fprintf(&b, "\tCol%s = iota // %s\n", fileField(c.Field), c.Name)
 		} else {
-			fmt.Fprintf(&b, "\tCol%s // %s\n", c.Field, c.Name)
+			fmt.Fprintf(&b, "\tCol%s // %s\n", fileField(c.Field), c.Name)
 		}
 	}
 	b.WriteString(`)
@@ -108,7 +108,7 @@ func scanRowGroup(n int64, readers [][]*valueReader, text bool, row *Row, fn fun
 		if err != nil {
 			return nil, err
 		}
-		fmt.Fprintf(&b, "case Col%s:\n%s\n", c.Field, st)
+		fmt.Fprintf(&b, "case Col%s:\n%s\n", fileField(c.Field), st)
 	}
 	b.WriteString(`}
 			if err == nil {

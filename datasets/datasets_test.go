@@ -32,7 +32,7 @@ func testRows(first, games, plies int) [][]Row {
 				Full: (g+p)%3 != 1, // full and fast searches mixed
 			}
 			for i := 0; i < (g+p)%4; i++ { // some rows have an empty policy
-				r.Policy = append(r.Policy, PolicyEntry{Index: int32(3*i + g%2), Visits: int32(10*i + p)})
+				r.Visits = append(r.Visits, Visit{Index: int32(3*i + g%2), Visits: int32(10*i + p)})
 			}
 			rows = append(rows, r)
 		}
@@ -64,9 +64,9 @@ func readAll(t *testing.T, paths []string, cols []string) []Row {
 	err := Scan(paths, cols, func(r *Row) error {
 		c := *r
 		c.Board = append([]byte(nil), r.Board...)
-		c.Policy = nil
-		if len(r.Policy) > 0 {
-			c.Policy = append([]PolicyEntry(nil), r.Policy...)
+		c.Visits = nil
+		if len(r.Visits) > 0 {
+			c.Visits = append([]Visit(nil), r.Visits...)
 		}
 		out = append(out, c)
 		return nil
@@ -160,7 +160,7 @@ func TestScanSelectedColumns(t *testing.T) {
 		t.Fatalf("%d rows, want %d", len(got), len(want))
 	}
 	for i := range got {
-		w := Row{GameNumber: want[i].GameNumber, Policy: want[i].Policy, Result: want[i].Result}
+		w := Row{GameNumber: want[i].GameNumber, Visits: want[i].Visits, Result: want[i].Result}
 		if !reflect.DeepEqual(got[i], w) {
 			t.Fatalf("row %d = %+v, want only the selected columns %+v", i, got[i], w)
 		}

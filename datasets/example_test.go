@@ -24,7 +24,7 @@ func ExampleWriter() {
 	}
 	game := []datasets.Row{
 		{GameNumber: 7, Ply: 0, SideToMove: "black", Move: "K@a1", Result: 1, RootValue: 0.25,
-			Policy: []datasets.PolicyEntry{{Index: 0, Visits: 30}, {Index: 3, Visits: 10}}, Full: true},
+			Visits: []datasets.Visit{{Index: 0, Visits: 30}, {Index: 3, Visits: 10}}, Full: true},
 		{GameNumber: 7, Ply: 1, SideToMove: "white", Move: "K@c3", Result: -1, RootValue: -0.5, Full: false},
 	}
 	for i := range game {
@@ -43,7 +43,7 @@ func ExampleWriter() {
 	}
 	err = datasets.Scan([]string{dir}, []string{"game_number", "ply", "side_to_move", "move", "result", "root_value", "policy", "full"}, func(r *datasets.Row) error {
 		fmt.Printf("game %d ply %d: %s plays %s, result %+d, value %+.2f, policy %s, full %v, termination %q (not read)\n",
-			r.GameNumber, r.Ply, r.SideToMove, r.Move, r.Result, r.RootValue, policyText(r.Policy), r.Full, r.Termination)
+			r.GameNumber, r.Ply, r.SideToMove, r.Move, r.Result, r.RootValue, policyText(r.Visits), r.Full, r.Termination)
 		return nil
 	})
 	if err != nil {
@@ -57,7 +57,7 @@ func ExampleWriter() {
 
 // policyText writes a policy as "#index:visits" entries (the move's index
 // among the position's legal moves, as the files hold it).
-func policyText(p []datasets.PolicyEntry) string {
+func policyText(p []datasets.Visit) string {
 	out := "["
 	for i, e := range p {
 		if i > 0 {

@@ -42,12 +42,12 @@ type rowV1 struct {
 // -1 for those).
 func withMoveText(rows []Row) []Row {
 	for i := range rows {
-		pol := append([]PolicyEntry(nil), rows[i].Policy...)
+		pol := append([]Visit(nil), rows[i].Visits...)
 		for k := range pol {
 			pol[k].Move = fmt.Sprintf("m%d", pol[k].Index)
 			pol[k].Index = -1
 		}
-		rows[i].Policy = pol
+		rows[i].Visits = pol
 	}
 	return rows
 }
@@ -70,7 +70,7 @@ func TestWriteMoveText(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := Row{GameNumber: 1, Ply: 2, Policy: []PolicyEntry{{Move: "", Index: -1, Visits: 3}}}
+		r := Row{GameNumber: 1, Ply: 2, Visits: []Visit{{Move: "", Index: -1, Visits: 3}}}
 		if err := w.Write([]Row{r}); err == nil {
 			t.Errorf("MoveText %v: a policy entry with neither index nor text was written", moveText)
 		}
@@ -86,7 +86,7 @@ func TestReadFormat1(t *testing.T) {
 	old := make([]rowV1, len(rows))
 	for i, r := range rows {
 		var pol []policyV1
-		for _, p := range r.Policy {
+		for _, p := range r.Visits {
 			pol = append(pol, policyV1{Move: p.Move, Visits: p.Visits})
 		}
 		old[i] = rowV1{r.RunID, r.Game, r.RulesVersion, r.GameNumber, r.Ply, r.SideToMove, r.Position, r.Board,

@@ -323,8 +323,8 @@ func scanReader(f *os.File, group int, sel []bool, row *Row, fn func(*Row) error
 			continue
 		}
 		leaves := ColumnTable[c].Leaves
-		if _, ok := index[TextPolicyLeaves[0]]; ok && c == ColPolicy {
-			leaves, text = TextPolicyLeaves, true
+		if _, ok := index[TextVisitLeaves[0]]; ok && c == ColPolicy {
+			leaves, text = TextVisitLeaves, true
 		}
 		if _, ok := index[leaves[0]]; !ok && c == ColFull {
 			row.Full = true // formats 1 to 3: every search was full
@@ -370,7 +370,7 @@ func scanReader(f *os.File, group int, sel []bool, row *Row, fn func(*Row) error
 // readPolicy reads one row's list from the two leaf columns of policy: mv
 // holds the moves' text when text is set (format 1 and 2), else their
 // legal-move indices (format 3).
-func readPolicy(mv, vis *valueReader, text bool, dst []PolicyEntry) ([]PolicyEntry, error) {
+func readPolicy(mv, vis *valueReader, text bool, dst []Visit) ([]Visit, error) {
 	for first := true; ; first = false {
 		if !first {
 			v, ok := mv.peek()
@@ -395,9 +395,9 @@ func readPolicy(mv, vis *valueReader, text bool, dst []PolicyEntry) ([]PolicyEnt
 			break
 		}
 		if text {
-			dst = append(dst, PolicyEntry{Move: string(m.ByteArray()), Visits: n.Int32(), Index: -1})
+			dst = append(dst, Visit{Move: string(m.ByteArray()), Visits: n.Int32(), Index: -1})
 		} else {
-			dst = append(dst, PolicyEntry{Visits: n.Int32(), Index: m.Int32()})
+			dst = append(dst, Visit{Visits: n.Int32(), Index: m.Int32()})
 		}
 	}
 	return dst, nil

@@ -59,7 +59,7 @@
 // with the format 2 layout below, for queries that need it.
 //
 // Format 1 and 2 files (still read) store policy as LIST<STRUCT<move string,
-// visits INT32>>, the move in NOTATION.md text (TextPolicyLeaves); the other
+// visits INT32>>, the move in NOTATION.md text (TextVisitLeaves); the other
 // columns are the same in all formats.
 //
 // # Board encoding
@@ -86,16 +86,16 @@ import (
 
 //go:generate go test -run ^TestGeneratedColumns$ -update
 
-// PolicyEntry is one root move of the search and how many playouts it got.
+// Visit is one root move of the search and how many playouts it got.
 //
 // Format 3 and 4 files store the move as Index, its place in the position's legal
 // moves in generation order (rules.State.Legal of the position reached by
 // the game's moves, history included), not as text: the reader returns
 // entries with Index set and Move empty, and whoever replays the game (package
-// records, `taifu games`) restores Move with FillPolicyMoves. Format 1 and 2
+// records, `taifu games`) restores Move with FillVisitMoves. Format 1 and 2
 // files store Move: the reader returns Index -1 for them. The writer needs
 // Index (formats 3, 4) or Move (the format 2 layout, WriterConfig.MoveText).
-type PolicyEntry struct {
+type Visit struct {
 	Move   string
 	Visits int32
 	Index  int32 `json:"-"`
@@ -116,11 +116,11 @@ type Row struct {
 	Termination    string
 	RootValue      float32 // search value for the side to move, [-1, 1]
 	Move           string  // the move played, NOTATION.md text
-	Policy         []PolicyEntry
+	Visits         []Visit
 	LegalMoves     int32
 	StaticEval     float32 // evaluation at the root, pawn units
 	WeightsVersion string
-	// Full reports that the row's search was a full one: its Policy is a
+	// Full reports that the row's search was a full one: its Visits are a
 	// policy target. Files without the full column read as true, but only
 	// when the column is selected (Scan's columns); unselected, it is false
 	// like every unread field.
@@ -128,11 +128,11 @@ type Row struct {
 }
 
 // Clone returns a copy of r that shares no memory with it (Scan reuses
-// its Row's Board and Policy between calls).
+// its Row's Board and Visits between calls).
 func (r *Row) Clone() Row {
 	c := *r
 	c.Board = append([]byte(nil), r.Board...)
-	c.Policy = append([]PolicyEntry(nil), r.Policy...)
+	c.Visits = append([]Visit(nil), r.Visits...)
 	return c
 }
 
@@ -199,16 +199,16 @@ type (
 	textRow2 = baseRow[textPolicy]
 )
 
-// TextPolicyLeaves are the policy column's leaves in format 1 and 2 files
+// TextVisitLeaves are the policy column's leaves in format 1 and 2 files
 // (and in files written with WriterConfig.MoveText).
-var TextPolicyLeaves = []string{"policy.list.element.move", "policy.list.element.visits"}
+var TextVisitLeaves = []string{"policy.list.element.move", "policy.list.element.visits"}
 
-// FillPolicyMoves sets the Move text of the entries of p that have an Index
+// FillVisitMoves sets the Move text of the entries of p that have an Index
 // and no Move, from st's legal moves (st must be the row's position reached
 // by the game's moves, so that its history is the game's). buf is scratch
 // space for the legal moves, returned for reuse. An index outside the legal
 // moves is an error.
-func FillPolicyMoves(st rules.State, p []PolicyEntry, buf []rules.Move) ([]rules.Move, error) {
+func FillVisitMoves(st rules.State, p []Visit, buf []rules.Move) ([]rules.Move, error) {
 	done := true
 	for _, e := range p {
 		if e.Move == "" {

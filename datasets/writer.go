@@ -39,8 +39,8 @@ type WriterConfig struct {
 	MaxFileBytes int64 // rotate when a file reaches this size; 0: DefaultMaxFileBytes
 	RowGroupRows int64 // rows per row group at most; 0: DefaultRowGroupRows
 	// MoveText writes format 2's layout (the policy column's moves as NOTATION.md
-	// text, PolicyEntry.Move) instead of format 3's (their legal-move index,
-	// PolicyEntry.Index).
+	// text, Visit.Move) instead of format 3's (their legal-move index,
+	// Visit.Index).
 	MoveText bool
 	// NoFull writes no full column, as the files of formats 1 to 3 (whose
 	// rows are all full searches; a resumed run of those formats keeps its
@@ -155,11 +155,11 @@ func (w *layoutWriter[T]) write(rows []Row) error {
 
 // toLayout converts rows into a layout's rows: each policy entry by pol
 // (which refuses an entry the layout cannot hold), the row by mk.
-func toLayout[P, T any](dst []T, rows []Row, pol func(PolicyEntry) (P, bool), what string, mk func(baseRow[P], bool) T) ([]T, error) {
+func toLayout[P, T any](dst []T, rows []Row, pol func(Visit) (P, bool), what string, mk func(baseRow[P], bool) T) ([]T, error) {
 	for i := range rows {
 		r := &rows[i]
-		ps := make([]P, len(r.Policy))
-		for k, e := range r.Policy {
+		ps := make([]P, len(r.Visits))
+		for k, e := range r.Visits {
 			var ok bool
 			if ps[k], ok = pol(e); !ok {
 				return dst, fmt.Errorf("game %d ply %d: policy entry %d has no %s", r.GameNumber, r.Ply, k, what)
@@ -178,11 +178,11 @@ func withoutFull[P any](b baseRow[P], _ bool) baseRow[P]   { return b }
 
 // indexPolicy is a policy entry by its legal-move index (formats 3 and 4),
 // textPolicyOf one by its move text (format 2's layout).
-func indexPolicy(e PolicyEntry) (filePolicy, bool) {
+func indexPolicy(e Visit) (filePolicy, bool) {
 	return filePolicy{Index: e.Index, Visits: e.Visits}, e.Index >= 0
 }
 
-func textPolicyOf(e PolicyEntry) (textPolicy, bool) {
+func textPolicyOf(e Visit) (textPolicy, bool) {
 	return textPolicy{Move: e.Move, Visits: e.Visits}, e.Move != ""
 }
 

@@ -158,7 +158,7 @@ const SquareFeaturesMax = 16
 //	to_band/B         the to square's rank band from the mover's side
 //	to_centre         the to square's centrality (Schema.Centrality)
 //	centre_gain       centrality of To less that of From (board moves)
-//	check             the move gives check (rules.Tactical States)
+//	check             the move gives check (rules.CheckGenerator States)
 //	from_attacked     the opponent attacks the mover's square (Threats)
 //	from_defended     the own side attacks the mover's square
 //	to_attacked       the opponent attacks the destination
@@ -387,7 +387,7 @@ func (s *MoveSchema) Index(name string) (int, bool) {
 // MoveInput is what the move features of one position read besides the
 // position and its moves: the attacks of the position (zero when the game's
 // State counts none), the checking moves (a subsequence of the moves in
-// their order, as rules.Tactical.Checks lists them; nil when unknown), and
+// their order, as rules.CheckGenerator.Checks lists them; nil when unknown), and
 // the destination of the move that led to the position (-1 when unknown).
 // HandUnit and HandCheck are the hand prior's logits per pawn and for a
 // check (0 means 1 and 0: the search's defaults).

@@ -32,7 +32,7 @@ func moveFeats(t *testing.T, g *rules.Game, w *Weights, pos, last, mv string) ma
 		}
 		in.LastTo = sq
 	}
-	if tc, ok := st.(rules.Tactical); ok {
+	if tc, ok := st.(rules.CheckGenerator); ok {
 		in.Checks = tc.Checks(nil)
 	}
 	s := MovesFor(g)
@@ -185,7 +185,7 @@ func TestMoveFeaturesThreats(t *testing.T) {
 
 // check, igui, capture_off_to and multi_capture, checked against the moves
 // themselves over random play in every game: a move has check exactly when
-// rules.Tactical.Checks lists it, igui when it captures without moving,
+// rules.CheckGenerator.Checks lists it, igui when it captures without moving,
 // capture_off_to its listed capture squares, multi_capture when it removes
 // two pieces or more. Typhoon's rules have igui and line captures; the test
 // fails if random play never shows them.
@@ -214,7 +214,7 @@ func TestMoveFeaturesAgainstMoves(t *testing.T) {
 					break
 				}
 				in := MoveInput{LastTo: -1, Threats: ev.Threats(st, false)}
-				tc, tactical := st.(rules.Tactical)
+				tc, tactical := st.(rules.CheckGenerator)
 				if tactical {
 					in.Checks = tc.Checks(nil)
 				}
@@ -386,7 +386,7 @@ func TestMoveScorerEqualsDot(t *testing.T) {
 							break
 						}
 						in := MoveInput{LastTo: last, Threats: ev.Threats(st, false), HandUnit: 0.5 + rng.Float64(), HandCheck: rng.Float64()}
-						if tc, ok := st.(rules.Tactical); ok {
+						if tc, ok := st.(rules.CheckGenerator); ok {
 							in.Checks = tc.Checks(nil)
 						}
 						s.Compute(&f, st, ms, vals, &in)

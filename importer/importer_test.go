@@ -68,7 +68,7 @@ func TestImportChess(t *testing.T) {
 				if r.SideToMove == "black" {
 					want = -want
 				}
-				if r.Result != want || r.Termination != tc.term || r.Game != "chess" || r.Ply != int32(i) || r.Full || r.Policy != nil || r.RootValue != 0 {
+				if r.Result != want || r.Termination != tc.term || r.Game != "chess" || r.Ply != int32(i) || r.Full || r.Visits != nil || r.RootValue != 0 {
 					t.Errorf("row %d: %+v, want result %d, termination %q, ply %d, no search", i, r, want, tc.term, i)
 				}
 			}

@@ -71,13 +71,13 @@ type Config struct {
 	// leaf included); 0 means DefaultQuiesceNodes.
 	QuiesceNodes int `json:"quiesce_nodes,omitempty"`
 	// CheckPrior is the extra prior logit of a checking move with the mate
-	// search (rules.Tactical States); 0 (or negative) means none, the
+	// search (rules.CheckGenerator States); 0 (or negative) means none, the
 	// default: 1.5 lost against Sjaak II at Tori shogi (docs/search.md,
 	// "Leaf tactics").
 	CheckPrior float64 `json:"check_prior,omitempty"`
 	// MateDepth is the depth, in moves of the mating side, of the mate
 	// search TacticsMate runs on a node's second visit when the State is
-	// rules.Tactical; 0 means DefaultMateDepth.
+	// rules.CheckGenerator; 0 means DefaultMateDepth.
 	MateDepth int `json:"mate_depth,omitempty"`
 	// Priors chooses what the move priors see: PriorsThreats,
 	// PriorsCaptures, PriorsLearned or PriorsAuto (learned when the weights

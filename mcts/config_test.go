@@ -320,7 +320,7 @@ func TestResolved(t *testing.T) {
 		g := game(t, name)
 		r := Config{}.Resolved(g)
 		wantTactics := TacticsNone
-		if _, ok := g.Start().(rules.Tactical); ok {
+		if _, ok := g.Start().(rules.CheckGenerator); ok {
 			wantTactics = TacticsMate
 		}
 		wantHistory := HistoryOff
@@ -368,7 +368,7 @@ func TestResolvedSearchesAlike(t *testing.T) {
 			st := g.Start()
 			for ply := 0; ply < 4; ply++ {
 				ra, rb := a.Search(st), b.Search(st)
-				if ra.Move != rb.Move || ra.Value != rb.Value || !reflect.DeepEqual(ra.Policy, rb.Policy) {
+				if ra.Move != rb.Move || ra.Value != rb.Value || !reflect.DeepEqual(ra.Visits, rb.Visits) {
 					t.Fatalf("%s %+v ply %d: %s %v, resolved %s %v", name, c, ply, g.MoveString(ra.Move), ra.Value, g.MoveString(rb.Move), rb.Value)
 				}
 				if ra.Move == (rules.Move{}) {

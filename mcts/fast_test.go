@@ -22,14 +22,14 @@ func TestSetFast(t *testing.T) {
 		differ := false
 		for ply := 0; ply < 12; ply++ {
 			a, r := fast.Search(stFast), ref.Search(stRef)
-			if a.Move != r.Move || !reflect.DeepEqual(a.Policy, r.Policy) {
+			if a.Move != r.Move || !reflect.DeepEqual(a.Visits, r.Visits) {
 				t.Fatalf("%s ply %d: a fast search with noise and temperature configured differs from one without", g.Name, ply)
 			}
-			if len(a.Policy) == 0 {
+			if len(a.Visits) == 0 {
 				break
 			}
-			if f := full.Search(stFull); len(f.Policy) > 0 {
-				differ = differ || f.Move != a.Move || !reflect.DeepEqual(f.Policy, a.Policy)
+			if f := full.Search(stFull); len(f.Visits) > 0 {
+				differ = differ || f.Move != a.Move || !reflect.DeepEqual(f.Visits, a.Visits)
 				full.Advance(stFull, f.Move)
 				stFull.Make(f.Move)
 			}
@@ -46,7 +46,7 @@ func TestSetFast(t *testing.T) {
 		back, ref2 := mustNew(g, noisy, nil), mustNew(g, plain, nil)
 		back.SetFast(true)
 		back.SetFast(false)
-		if b, r := back.Search(g.Start()), ref2.Search(g.Start()); reflect.DeepEqual(b.Policy, r.Policy) {
+		if b, r := back.Search(g.Start()), ref2.Search(g.Start()); reflect.DeepEqual(b.Visits, r.Visits) {
 			t.Errorf("%s: after SetFast(false) the root has no noise", g.Name)
 		}
 	}

@@ -118,7 +118,7 @@ func TestHistoryDefault(t *testing.T) {
 			measured = HistoryOff
 		}
 		d, m := search(0), search(measured)
-		if d.Move != m.Move || !reflect.DeepEqual(d.Policy, m.Policy) || d.Value != m.Value {
+		if d.Move != m.Move || !reflect.DeepEqual(d.Visits, m.Visits) || d.Value != m.Value {
 			t.Errorf("%s: the default history searches otherwise than history %v", name, measured)
 		}
 		differ := 0
@@ -128,7 +128,7 @@ func TestHistoryDefault(t *testing.T) {
 			}
 			// Otherwise: other visits, or the same visits with another
 			// root value (a sharp learned policy can keep the visits).
-			if r := search(h); !reflect.DeepEqual(r.Policy, m.Policy) || r.Value != m.Value {
+			if r := search(h); !reflect.DeepEqual(r.Visits, m.Visits) || r.Value != m.Value {
 				differ++
 			}
 		}

@@ -6,7 +6,7 @@
 // for self-play, and a playout or time budget. Tactics (tactics.go,
 // Config.Tactics) can replace the leaf's evaluation by a capture and
 // promotion quiescence search and prove nodes by a mate search (for
-// rules.Tactical States: mate in one at every expansion, short check
+// rules.CheckGenerator States: mate in one at every expansion, short check
 // sequences on the second visit, a deepening search at the root). Given
 // the same Config.Seed and the same calls, a Searcher makes the same choices.
 //
@@ -39,7 +39,7 @@ type Visit struct {
 type Result struct {
 	Move       rules.Move // chosen move (zero Move when the game has ended)
 	Value      float64    // root value for the side to move, in [-1, 1]
-	Policy     []Visit    // visited root children in move generation order (owned by the caller)
+	Visits     []Visit    // visited root children in move generation order (owned by the caller)
 	Proven     int        // +1 proven win, -1 proven loss, 0 unknown (MCTS-solver)
 	Playouts   int        // playouts made by this call
 	StaticEval float64    // weights.Eval at the root (pawn units)
@@ -302,7 +302,7 @@ func (s *Searcher) EvalScale() float64 { return s.evalScale }
 
 // Search runs playouts from st and returns the chosen move and statistics.
 // st is restored on return. A position in which the game has ended gives a
-// Result with a zero Move, no Policy and Proven set from the outcome
+// Result with a zero Move, no Visits and Proven set from the outcome
 // (0 for a draw).
 func (s *Searcher) Search(st rules.State) Result {
 	var start time.Time // the clock of a timed search counts from here: the root's expansion and value priors are in it
@@ -402,7 +402,7 @@ func (s *Searcher) Search(st rules.State) Result {
 	}
 	for c := root.first; c < root.first+root.nChild; c++ {
 		if n := &s.nodes[c]; n.visits > 0 {
-			res.Policy = append(res.Policy, Visit{n.move, n.visits})
+			res.Visits = append(res.Visits, Visit{n.move, n.visits})
 		}
 	}
 	res.Move = s.nodes[s.rootMate(st, false, end)].move
@@ -432,7 +432,7 @@ func (s *Searcher) playout(st rules.State) {
 			// Checked on the second visit: most leaves are never revisited.
 			n.flags |= mateChecked
 			proved := false
-			if t, ok := st.(rules.Tactical); ok {
+			if t, ok := st.(rules.CheckGenerator); ok {
 				proved = s.mate.depth > 1 && s.proveMateIn(t, idx, st, s.mate.depth)
 			} else {
 				proved = s.proveMate(idx, st)
@@ -574,7 +574,7 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 	// The learned priors read the checks as a move feature whatever the
 	// tactics.
 	var checks []rules.Move
-	t, tactical := st.(rules.Tactical)
+	t, tactical := st.(rules.CheckGenerator)
 	mate := tactical && s.tactics&TacticsMate != 0
 	if mate || (tactical && s.prior.learned) { // the mate in one below, and priors
 		checks = t.Checks(s.checks[:0])

@@ -77,7 +77,7 @@ func TestSolverProvesMateInTwo(t *testing.T) {
 func TestEndedPosition(t *testing.T) {
 	st := pos(t, testgame.Game, "5/5/5/5/K,4 black")
 	res := mustNew(st.Game(), Config{Seed: 1}, nil).Search(st)
-	if res.Proven != -1 || res.Value != -1 || len(res.Policy) != 0 || res.Move != (rules.Move{}) {
+	if res.Proven != -1 || res.Value != -1 || len(res.Visits) != 0 || res.Move != (rules.Move{}) {
 		t.Errorf("got %+v, want a proven loss with no move", res)
 	}
 }
@@ -94,7 +94,7 @@ func TestSearchRestoresState(t *testing.T) {
 			t.Errorf("%s: chosen move is not legal: %v", g.Name, err)
 		}
 		total := int32(0)
-		for _, v := range res.Policy {
+		for _, v := range res.Visits {
 			total += v.Visits
 		}
 		if res.Playouts != 300 || total != 299 { // the first playout expands the root
@@ -115,11 +115,11 @@ func play(g *rules.Game, cfg Config, w *features.Weights, n int) ([]string, [][]
 	var pols [][]Visit
 	for i := 0; i < n; i++ {
 		res := s.Search(st)
-		if res.Proven != 0 && len(res.Policy) == 0 {
+		if res.Proven != 0 && len(res.Visits) == 0 {
 			break
 		}
 		moves = append(moves, g.MoveString(res.Move))
-		pols = append(pols, res.Policy)
+		pols = append(pols, res.Visits)
 		s.Advance(st, res.Move)
 		st.Make(res.Move)
 	}
@@ -153,7 +153,7 @@ func TestTreeReuseKeepsSubtree(t *testing.T) {
 	s := mustNew(g, Config{Playouts: 1000, Seed: 5}, nil)
 	res := s.Search(st)
 	var kept int32
-	for _, v := range res.Policy {
+	for _, v := range res.Visits {
 		if v.Move.Equal(res.Move) {
 			kept = v.Visits
 		}
@@ -187,7 +187,7 @@ func TestTimeLimit(t *testing.T) {
 }
 
 // Steady state: searching again with the pool already grown allocates only
-// the returned Policy slice, with and without leaf tactics (the quiescence
+// the returned Visits slice, with and without leaf tactics (the quiescence
 // and mate checks reuse their buffers), with value priors and with the
 // minimax backups, and with learned priors refined by a hidden layer.
 func TestSearchDoesNotAllocatePerNode(t *testing.T) {
@@ -217,7 +217,7 @@ func TestSearchDoesNotAllocatePerNode(t *testing.T) {
 			s.Reset()
 			s.Search(c.st)
 		})
-		if allocs > 10 { // the Policy slice's growth
+		if allocs > 10 { // the Visits slice's growth
 			t.Errorf("%s, tactics %v, value-prior %v, minimax %v, priors %v: %v allocations per 500-playout search", c.st.Game().Name, c.t, c.vp, c.mm, c.pr, allocs)
 		}
 	}
@@ -250,7 +250,7 @@ func rootPriors(s *Searcher, g *rules.Game) map[string]float64 {
 
 // RootChildren lists every legal move of the root once, in move
 // generation order, with priors summing to 1 and the visits and values
-// the search's Result reports: the visited children are Result.Policy,
+// the search's Result reports: the visited children are Result.Visits,
 // their visits sum to the playouts below the root, their values with
 // the root's own expansion make the root's value, and the winning move of a
 // proven root is proven. Before a search, and at an ended position, it
@@ -277,7 +277,7 @@ func TestRootChildren(t *testing.T) {
 		}
 		var sumPrior, sumValue float64
 		var visits int32
-		var policy []Visit
+		var visited []Visit
 		for i, k := range kids {
 			if !k.Move.Equal(ms[i]) {
 				t.Errorf("%s: child %d is %s, legal move %d %s", c.pos, i, g.MoveString(k.Move), i, g.MoveString(ms[i]))
@@ -286,7 +286,7 @@ func TestRootChildren(t *testing.T) {
 			visits += k.Visits
 			sumValue += float64(k.Visits) * k.Value
 			if k.Visits > 0 {
-				policy = append(policy, Visit{k.Move, k.Visits})
+				visited = append(visited, Visit{k.Move, k.Visits})
 			} else if k.Value != 0 {
 				t.Errorf("%s: unvisited %s has value %v", c.pos, g.MoveString(k.Move), k.Value)
 			}
@@ -300,8 +300,8 @@ func TestRootChildren(t *testing.T) {
 		if math.Abs(sumPrior-1) > 1e-5 {
 			t.Errorf("%s: priors sum to %v", c.pos, sumPrior)
 		}
-		if !reflect.DeepEqual(policy, res.Policy) {
-			t.Errorf("%s: visited children %v, Result.Policy %v", c.pos, policy, res.Policy)
+		if !reflect.DeepEqual(visited, res.Visits) {
+			t.Errorf("%s: visited children %v, Result.Visits %v", c.pos, visited, res.Visits)
 		}
 		if int(visits) != s.RootVisits()-1 {
 			t.Errorf("%s: children's visits sum to %d, the root has %d (one its own expansion)", c.pos, visits, s.RootVisits())

@@ -83,9 +83,9 @@ func TestMinimaxChangesTheSearch(t *testing.T) {
 		a := mustNew(g, Config{Playouts: 300, Seed: 5, Minimax: 1}, w)
 		b := mustNew(g, Config{Playouts: 300, Seed: 5, Minimax: MinimaxOff}, w)
 		ra, rb := a.Search(st), b.Search(st)
-		same := len(ra.Policy) == len(rb.Policy)
-		for i := 0; same && i < len(ra.Policy); i++ {
-			same = ra.Policy[i] == rb.Policy[i]
+		same := len(ra.Visits) == len(rb.Visits)
+		for i := 0; same && i < len(ra.Visits); i++ {
+			same = ra.Visits[i] == rb.Visits[i]
 		}
 		if same {
 			t.Errorf("%s: minimax 1 searched the same visits as none", name)

@@ -109,7 +109,7 @@ func TestSearchAsksTheModel(t *testing.T) {
 func modelPriors(t *testing.T, s *Searcher, model *features.Stack, st rules.State) []float64 {
 	ms := st.Legal(nil)
 	var checks []rules.Move
-	if tc, ok := st.(rules.Tactical); ok {
+	if tc, ok := st.(rules.CheckGenerator); ok {
 		checks = tc.Checks(nil)
 	}
 	in := features.MoveInput{Threats: model.Threats(st, false), Checks: checks, LastTo: -1, HandUnit: 1}

@@ -43,7 +43,7 @@ func (s *Searcher) refinePriors(idx int32, st rules.State) {
 	}
 	s.moves = ms
 	var checks []rules.Move
-	if t, ok := st.(rules.Tactical); ok {
+	if t, ok := st.(rules.CheckGenerator); ok {
 		checks = t.Checks(s.checks[:0])
 		s.checks = checks
 	}

@@ -105,7 +105,7 @@ func (p *Priors) UnmarshalText(text []byte) error {
 // saves (MoveValues.EnPrise), in pawns, capped at ±features.HandPriorCap,
 // plus features.HandRoyalLogit when it captures a royal piece, plus
 // Config.CheckPrior when it is one of checks (a subsequence of ms, in ms's
-// order, as rules.Tactical.Checks lists them).
+// order, as rules.CheckGenerator.Checks lists them).
 func (s *Searcher) priors(st rules.State, ms, checks []rules.Move, th features.Threats, lastTo int) {
 	s.prior.logits = s.logitBuf(len(ms))
 	if s.prior.learned {

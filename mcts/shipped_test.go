@@ -18,7 +18,7 @@ var recordShipped = flag.Bool("record-shipped", false, "rewrite testdata/shipped
 
 // shippedPlay is what a few plies of fixed-seed play with a game's shipped
 // weights (configs/weights/<game>.json) chose under one configuration: a
-// line per ply, "move | each visited root move:visits (Result.Policy, move
+// line per ply, "move | each visited root move:visits (Result.Visits, move
 // generation order) | static=the static evaluation value=the root value".
 type shippedPlay struct {
 	Game   string   `json:"game"`
@@ -62,7 +62,7 @@ func playShipped(t *testing.T, name, spec string, plies int) shippedPlay {
 		}
 		var b strings.Builder
 		fmt.Fprintf(&b, "%s |", g.MoveString(res.Move))
-		for _, p := range res.Policy {
+		for _, p := range res.Visits {
 			fmt.Fprintf(&b, " %s:%d", g.MoveString(p.Move), p.Visits)
 		}
 		fmt.Fprintf(&b, " | static=%v value=%v", res.StaticEval, res.Value)

@@ -22,7 +22,7 @@ const (
 	// the evaluation of the leaf itself.
 	TacticsQuiesce Tactics = 1 << iota
 	// TacticsMate runs a mate search in the games with check and proves
-	// the nodes it solves (MCTS-solver). When the State is rules.Tactical
+	// the nodes it solves (MCTS-solver). When the State is rules.CheckGenerator
 	// (cheap checking moves): a mate in one at every expansion (so a move
 	// allowing a mate in one is refuted as soon as it is expanded) and a
 	// mate in Config.MateDepth moves of the side to move (checks only,
@@ -36,13 +36,13 @@ const (
 // DefaultTactics returns what a zero Config.Tactics means in game g,
 // chosen by measurement (docs/search.md, "Leaf tactics"): the mate search
 // (TacticsMate) in the games whose State generates checks cheaply
-// (rules.Tactical: Tori shogi), where it turns drop mates from losses into
+// (rules.CheckGenerator: Tori shogi), where it turns drop mates from losses into
 // proofs; the bare search elsewhere, where at equal time the tactics cost
 // more playouts than they win (Typhoon, Samarkand) or were even (Nana
 // shogi). Users who want another trade set Config.Tactics (taifu's
 // --tactics flags).
 func DefaultTactics(g *rules.Game) Tactics {
-	if _, ok := g.Start().(rules.Tactical); ok {
+	if _, ok := g.Start().(rules.CheckGenerator); ok {
 		return TacticsMate
 	}
 	return TacticsNone
@@ -150,7 +150,7 @@ func (s *Searcher) quiesce(st rules.State, alpha, beta float64, d int, ms []rule
 			q.moves = append(q.moves, make([]rules.Move, 0, 256))
 			q.gains = append(q.gains, make([]float64, 0, 256))
 		}
-		if t, ok := st.(rules.Tactical); ok {
+		if t, ok := st.(rules.CheckGenerator); ok {
 			// Only captures and promotions: a position without them
 			// stands pat (mates are the mate search's business).
 			ms = t.Captures(q.moves[d][:0])
@@ -313,7 +313,7 @@ func (s *Searcher) mateBuf(d int) []rules.Move {
 
 // mateMove looks for a mate in at most n moves of the side to move in st
 // (checks only; every legal defence) and returns its first move.
-func (s *Searcher) mateMove(t rules.Tactical, st rules.State, n int) (rules.Move, bool) {
+func (s *Searcher) mateMove(t rules.CheckGenerator, st rules.State, n int) (rules.Move, bool) {
 	checks := t.Checks(s.mateBuf(0))
 	s.mate.moves[0] = checks
 	return s.mateAmong(t, st, checks, n)
@@ -321,7 +321,7 @@ func (s *Searcher) mateMove(t rules.Tactical, st rules.State, n int) (rules.Move
 
 // mateAmong is mateMove with st's checking moves given (in no buffer of
 // the mate search's plies beyond the first).
-func (s *Searcher) mateAmong(t rules.Tactical, st rules.State, checks []rules.Move, n int) (rules.Move, bool) {
+func (s *Searcher) mateAmong(t rules.CheckGenerator, st rules.State, checks []rules.Move, n int) (rules.Move, bool) {
 	s.mate.nodes = 0
 	if s.mate.maxNodes == 0 {
 		s.mate.maxNodes = mateMaxNodes
@@ -343,7 +343,7 @@ func (s *Searcher) mateAmong(t rules.Tactical, st rules.State, checks []rules.Mo
 
 // mates reports whether the side to move in st mates within n moves, by
 // checks; d is the ply of the search (for its buffers).
-func (s *Searcher) mates(t rules.Tactical, st rules.State, n, d int) bool {
+func (s *Searcher) mates(t rules.CheckGenerator, st rules.State, n, d int) bool {
 	checks := t.Checks(s.mateBuf(d))
 	s.mate.moves[d] = checks
 	for i := range checks {
@@ -362,7 +362,7 @@ func (s *Searcher) mates(t rules.Tactical, st rules.State, n, d int) bool {
 
 // defenceFails reports whether the side to move in st, just checked, loses
 // to a mate within n-1 further moves of the attacker, whatever it plays.
-func (s *Searcher) defenceFails(t rules.Tactical, st rules.State, n, d int) bool {
+func (s *Searcher) defenceFails(t rules.CheckGenerator, st rules.State, n, d int) bool {
 	s.mate.nodes++
 	if s.mate.nodes&31 == 0 && (s.halted() || !s.mate.deadline.IsZero() && time.Now().After(s.mate.deadline)) {
 		s.mate.nodes = s.mate.maxNodes // out of time or halted: the search gives up
@@ -401,7 +401,7 @@ func (s *Searcher) defenceFails(t rules.Tactical, st rules.State, n, d int) bool
 // proveMateIn marks node idx (position st, expanded) won when the mate
 // search finds a mate in at most n moves, and its first move's child lost
 // for the side to move there; it reports whether it did.
-func (s *Searcher) proveMateIn(t rules.Tactical, idx int32, st rules.State, n int) bool {
+func (s *Searcher) proveMateIn(t rules.CheckGenerator, idx int32, st rules.State, n int) bool {
 	m, ok := s.mateMove(t, st, n)
 	return ok && s.proveBy(idx, m, n)
 }
@@ -410,7 +410,7 @@ func (s *Searcher) proveMateIn(t rules.Tactical, idx int32, st rules.State, n in
 // of checks, its checking moves, mates at once: TacticsMate's mate in one
 // at every expansion, so that a move allowing it is refuted as soon as it
 // is expanded.
-func (s *Searcher) mateInOne(idx int32, t rules.Tactical, st rules.State, checks []rules.Move) bool {
+func (s *Searcher) mateInOne(idx int32, t rules.CheckGenerator, st rules.State, checks []rules.Move) bool {
 	if len(checks) == 0 {
 		return false
 	}
@@ -435,7 +435,7 @@ func (s *Searcher) proveBy(idx int32, m rules.Move, n int) bool {
 	return false
 }
 
-// rootMate runs the root's mate searches when the State is rules.Tactical
+// rootMate runs the root's mate searches when the State is rules.CheckGenerator
 // and the mate search is on: before the playouts (first) a mate of the side
 // to move, which proves the root; after them a check that the chosen child
 // does not allow a mate, which proves that child lost and chooses again.
@@ -443,7 +443,7 @@ func (s *Searcher) proveBy(idx int32, m rules.Move, n int) bool {
 // limit, stops at deadline. It returns the child to play (-1 before the
 // playouts, or when it is not asked for).
 func (s *Searcher) rootMate(st rules.State, first bool, deadline time.Time) int32 {
-	t, ok := st.(rules.Tactical)
+	t, ok := st.(rules.CheckGenerator)
 	if !ok || s.tactics&TacticsMate == 0 || s.nodes[0].flags&expanded == 0 {
 		if first {
 			return -1
@@ -487,7 +487,7 @@ func (s *Searcher) rootMate(st rules.State, first bool, deadline time.Time) int3
 // time (1, 2, ... rootMateDepth moves of the mating side), so that the
 // shortest mates are found first, within budget positions in all (and
 // s.mate.deadline); it returns the mate's first move and depth.
-func (s *Searcher) deepMate(t rules.Tactical, st rules.State, budget int) (rules.Move, int, bool) {
+func (s *Searcher) deepMate(t rules.CheckGenerator, st rules.State, budget int) (rules.Move, int, bool) {
 	for d := 1; d <= rootMateDepth && budget > 0; d++ {
 		s.mate.maxNodes = budget
 		if m, ok := s.mateMove(t, st, d); ok {

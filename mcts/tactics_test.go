@@ -108,7 +108,7 @@ func TestDeterminismTactics(t *testing.T) {
 }
 
 // The default follows the measurements: the mate search where the State
-// is rules.Tactical (Tori shogi), the bare search elsewhere. A search with
+// is rules.CheckGenerator (Tori shogi), the bare search elsewhere. A search with
 // the zero Tactics plays as one given the default, move for move, and (in
 // Tori shogi, where a mate is near) not as one without it.
 func TestDefaultTactics(t *testing.T) {
@@ -192,7 +192,7 @@ func bruteMates(st rules.State, n int) bool {
 	return false
 }
 
-// The mate search (Tori shogi, rules.Tactical) agrees with bruteMates over
+// The mate search (Tori shogi, rules.CheckGenerator) agrees with bruteMates over
 // the positions of seeded random games (captures preferred, so that hands
 // fill): every mate it reports is one, every mate in one is found, and a
 // mate in two checks is missed only when the search ran out of nodes. The
@@ -221,7 +221,7 @@ func TestMateSearchAgreesWithBruteForce(t *testing.T) {
 			if len(ms) == 0 {
 				break
 			}
-			tac := st.(rules.Tactical)
+			tac := st.(rules.CheckGenerator)
 			for n := 1; n <= 2; n++ {
 				want := bruteMates(st, n)
 				m, got := s.mateMove(tac, st, n)
@@ -328,7 +328,7 @@ func TestCheckPriorToriShogi(t *testing.T) {
 // the check prior cp.
 func checkPriorRatio(t *testing.T, s *Searcher, st rules.State, cp float64) {
 	t.Helper()
-	checks := st.(rules.Tactical).Checks(nil)
+	checks := st.(rules.CheckGenerator).Checks(nil)
 	isCheck := func(m rules.Move) bool {
 		for _, c := range checks {
 			if c.Equal(m) {

@@ -86,7 +86,7 @@ func (s *Searcher) sharedExpansion(idx int32, st rules.State, key uint64) (float
 	s.shared++
 	// The mate in one is looked for again: through a repetition a check
 	// can mate in one line of moves and not in another.
-	if t, ok := st.(rules.Tactical); ok && s.tactics&TacticsMate != 0 {
+	if t, ok := st.(rules.CheckGenerator); ok && s.tactics&TacticsMate != 0 {
 		s.checks = t.Checks(s.checks[:0])
 		if s.mateInOne(idx, t, st, s.checks) {
 			return 1, true

@@ -134,7 +134,7 @@ func TestSharedExpansionMateInOne(t *testing.T) {
 		if ply == 400 || len(ms) == 0 {
 			t.Fatal("no position with a mate in one in 400 random plies")
 		}
-		tac := st.(rules.Tactical)
+		tac := st.(rules.CheckGenerator)
 		if _, ok := s.mateAmong(tac, st, tac.Checks(nil), 1); ok {
 			break
 		}

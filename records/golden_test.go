@@ -40,13 +40,13 @@ func goldenGame(t *testing.T, g *rules.Game) *Game {
 				rest -= int64(other(j))
 			}
 		}
-		var policy []datasets.PolicyEntry
+		var policy []datasets.Visit
 		for _, j := range idx {
 			v := other(j)
 			if j == played {
 				v = int32(rest)
 			}
-			policy = append(policy, datasets.PolicyEntry{Move: g.MoveString(ms[j]), Index: int32(j), Visits: v})
+			policy = append(policy, datasets.Visit{Move: g.MoveString(ms[j]), Index: int32(j), Visits: v})
 		}
 		gm.Plies = append(gm.Plies, Ply{Ply: i, Side: g.SideNames[st.SideToMove()], Position: st.String(),
 			Move: g.MoveString(ms[played]), RootValue: float32(i%5)/4 - 0.5, StaticEval: float32(i%7)*0.75 - 1.5,

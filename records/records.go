@@ -6,7 +6,7 @@
 // game is replayed with package rules: the position column of each row must
 // equal the position the moves reach, so a record is checked, not copied.
 // The replay also restores the policy column's move text of format 3 rows, which
-// hold legal-move indices (datasets.FillPolicyMoves), and Rows turns a game
+// hold legal-move indices (datasets.FillVisitMoves), and Rows turns a game
 // back into rows with that text (format 2's layout).
 package records
 
@@ -23,15 +23,15 @@ import (
 
 // Ply is one position of a game in which a move was played.
 type Ply struct {
-	Ply        int                    `json:"ply"`
-	Side       string                 `json:"side"`     // NOTATION.md side to move
-	Position   string                 `json:"position"` // NOTATION.md position before the move
-	Move       string                 `json:"move"`     // NOTATION.md move played
-	RootValue  float32                `json:"root_value"`
-	Visits     int64                  `json:"visits"` // root visits: sum of Policy's visits
-	Policy     []datasets.PolicyEntry `json:"policy"`
-	LegalMoves int32                  `json:"legal_moves"`
-	StaticEval float32                `json:"static_eval"`
+	Ply        int              `json:"ply"`
+	Side       string           `json:"side"`     // NOTATION.md side to move
+	Position   string           `json:"position"` // NOTATION.md position before the move
+	Move       string           `json:"move"`     // NOTATION.md move played
+	RootValue  float32          `json:"root_value"`
+	Visits     int64            `json:"visits"` // root visits: sum of Policy's visits
+	Policy     []datasets.Visit `json:"policy"`
+	LegalMoves int32            `json:"legal_moves"`
+	StaticEval float32          `json:"static_eval"`
 	// Full: the move's search was a full one (playout cap randomization;
 	// datasets.Row.Full), its Policy a policy target.
 	Full bool `json:"full"`
@@ -175,8 +175,8 @@ func Collect(paths []string, sel Selector) ([]*Game, error) {
 		}
 		p.g.Plies = append(p.g.Plies, Ply{
 			Ply: int(r.Ply), Side: r.SideToMove, Position: r.Position, Move: r.Move,
-			RootValue: r.RootValue, Visits: visits(r.Policy),
-			Policy:     append([]datasets.PolicyEntry(nil), r.Policy...),
+			RootValue: r.RootValue, Visits: visits(r.Visits),
+			Policy:     append([]datasets.Visit(nil), r.Visits...),
 			LegalMoves: r.LegalMoves, StaticEval: r.StaticEval, Full: r.Full,
 		})
 		return nil
@@ -232,7 +232,7 @@ func matches(g *Game, where []clause) bool {
 	return true
 }
 
-func visits(p []datasets.PolicyEntry) int64 {
+func visits(p []datasets.Visit) int64 {
 	var n int64
 	for _, e := range p {
 		n += int64(e.Visits)
@@ -280,7 +280,7 @@ func (g *Game) check() error {
 		}
 		// Format 3 rows hold the policy column's moves as legal-move indices:
 		// the replayed position (history included) gives their text.
-		if buf, err = datasets.FillPolicyMoves(st, p.Policy, buf); err != nil {
+		if buf, err = datasets.FillVisitMoves(st, p.Policy, buf); err != nil {
 			return fmt.Errorf("%s ply %d: %w", where, p.Ply, err)
 		}
 		m, err := rules.ParseMove(st, p.Move)

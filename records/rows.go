@@ -46,7 +46,7 @@ func Rows(g *Game) ([]datasets.Row, error) {
 			Ply: int32(p.Ply), SideToMove: p.Side, Position: p.Position,
 			Board:  datasets.EncodeBoard(nil, st),
 			Result: int8(res), Termination: g.Termination, RootValue: p.RootValue, Move: p.Move,
-			Policy:     append([]datasets.PolicyEntry(nil), p.Policy...),
+			Visits:     append([]datasets.Visit(nil), p.Policy...),
 			LegalMoves: p.LegalMoves, StaticEval: p.StaticEval, WeightsVersion: g.WeightsVersion, Full: p.Full,
 		})
 		m, err := rules.ParseMove(st, p.Move)

@@ -36,7 +36,7 @@ func randomRows(t *testing.T, g *rules.Game, number int64, plies int, rng *rand.
 			Full: len(rows)%4 == 0, // full and fast searches, as playout cap randomization writes them
 		}
 		for i := 0; i < len(ms); i += 3 {
-			r.Policy = append(r.Policy, datasets.PolicyEntry{Move: g.MoveString(ms[i]), Index: int32(i), Visits: int32(1 + i%7)})
+			r.Visits = append(r.Visits, datasets.Visit{Move: g.MoveString(ms[i]), Index: int32(i), Visits: int32(1 + i%7)})
 		}
 		rows = append(rows, r)
 		st.Make(m)
@@ -112,14 +112,14 @@ func TestRowsRestoreMoveText(t *testing.T) {
 			i := 0
 			err = datasets.Scan([]string{text}, nil, func(r *datasets.Row) error {
 				wr := flat[i]
-				for k := range wr.Policy {
-					if p := r.Policy[k]; p.Move != wr.Policy[k].Move || p.Visits != wr.Policy[k].Visits || p.Index != -1 {
-						t.Fatalf("row %d policy %d: %+v, want %+v with index -1", i, k, p, wr.Policy[k])
+				for k := range wr.Visits {
+					if p := r.Visits[k]; p.Move != wr.Visits[k].Move || p.Visits != wr.Visits[k].Visits || p.Index != -1 {
+						t.Fatalf("row %d policy %d: %+v, want %+v with index -1", i, k, p, wr.Visits[k])
 					}
 				}
 				c := *r
-				c.Policy, wr.Policy = nil, nil
-				if len(r.Policy) != len(flat[i].Policy) || !reflect.DeepEqual(c, wr) {
+				c.Visits, wr.Visits = nil, nil
+				if len(r.Visits) != len(flat[i].Visits) || !reflect.DeepEqual(c, wr) {
 					t.Fatalf("row %d: %+v, want %+v", i, c, wr)
 				}
 				i++

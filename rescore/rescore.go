@@ -417,14 +417,14 @@ func judgeGame(g *rules.Game, j Judge, mj MoveJudge, moveText bool, rows []datas
 			if err := mj.PolicyTarget(st, legal, visits); err != nil {
 				return 0, 0, fmt.Errorf("ply %d: %v", r.Ply, err)
 			}
-			r.Policy = r.Policy[:0]
+			r.Visits = r.Visits[:0]
 			for k, m := range legal {
 				if visits[k] > 0 {
-					e := datasets.PolicyEntry{Index: int32(k), Visits: visits[k]}
+					e := datasets.Visit{Index: int32(k), Visits: visits[k]}
 					if moveText {
 						e.Move = g.MoveString(m)
 					}
-					r.Policy = append(r.Policy, e)
+					r.Visits = append(r.Visits, e)
 				}
 			}
 			r.Full = true

@@ -48,7 +48,7 @@ func writeRun(t *testing.T, dir string, n int) {
 			rs = append(rs, datasets.Row{RunID: "nanashogi-7", Game: g.Name, RulesVersion: g.RulesVersion, GameNumber: int64(gi), Ply: int32(p),
 				SideToMove: g.SideNames[st.SideToMove()], Position: st.String(), Board: datasets.EncodeBoard(nil, st), Result: res,
 				Termination: "adjudication", RootValue: 0.5, Move: g.MoveString(m), LegalMoves: int32(len(ms)),
-				Policy: []datasets.PolicyEntry{{Index: int32(k), Visits: 8}}, Full: p%2 == 0})
+				Visits: []datasets.Visit{{Index: int32(k), Visits: 8}}, Full: p%2 == 0})
 			st.Make(m)
 		}
 		if err := w.Write(rs); err != nil {
@@ -170,15 +170,15 @@ func TestRunRelabels(t *testing.T) {
 			changed++
 		}
 		n := len(st.Legal(nil))
-		if len(r.Policy) != (n+1)/2 || !r.Full {
-			t.Errorf("row %d: %d policy entries (full %v), want %d of %d moves, full", i, len(r.Policy), r.Full, (n+1)/2, n)
+		if len(r.Visits) != (n+1)/2 || !r.Full {
+			t.Errorf("row %d: %d policy entries (full %v), want %d of %d moves, full", i, len(r.Visits), r.Full, (n+1)/2, n)
 		}
-		for k, e := range r.Policy {
+		for k, e := range r.Visits {
 			if e.Index != int32(2*k) || e.Visits != int32(2*k+1) {
 				t.Errorf("row %d: policy entry %+v, want index %d with one visit", i, e, 2*k)
 			}
 		}
-		r.Result, r.RootValue, r.Policy, r.Full = b.Result, b.RootValue, b.Policy, b.Full
+		r.Result, r.RootValue, r.Visits, r.Full = b.Result, b.RootValue, b.Visits, b.Full
 		if !reflect.DeepEqual(r, b) {
 			t.Errorf("row %d: columns other than the targets changed:\n%+v\n%+v", i, r, b)
 		}

@@ -46,12 +46,13 @@ type CheckTeller interface {
 	TellRoyalAttacked(attacked bool)
 }
 
-// Tactical is implemented by States that generate the moves a tactical search
-// needs (captures, promotions, checks) without generating every legal move,
-// and answer the questions a mate search asks cheaply. Searches use it when a
-// State has it and fall back to Legal when not (mcts.DefaultTactics turns
-// the mate search on in the games whose States have it).
-type Tactical interface {
+// CheckGenerator is implemented by States that generate the moves a
+// tactical search needs (captures, promotions, checks) without generating
+// every legal move, and answer the questions a mate search asks cheaply.
+// Searches use it when a State has it and fall back to Legal when not
+// (mcts.DefaultTactics turns the mate search on in the games whose States
+// have it).
+type CheckGenerator interface {
 	Capturer
 	// Checks appends to buf the legal moves after which the opponent's
 	// royal is attacked, in the order Legal lists them. None when the game

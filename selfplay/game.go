@@ -195,23 +195,23 @@ func (p *player) row(n int64, st rules.State, res *mcts.Result, full bool) (data
 		Board:          datasets.EncodeBoard(nil, st),
 		RootValue:      float32(res.Value),
 		Move:           g.MoveString(res.Move),
-		Policy:         make([]datasets.PolicyEntry, len(res.Policy)),
+		Visits:         make([]datasets.Visit, len(res.Visits)),
 		LegalMoves:     int32(len(p.moves)),
 		StaticEval:     float32(res.StaticEval),
 		WeightsVersion: p.weights.Version,
 		Full:           full,
 	}
-	// The policy is in move generation order, as p.moves (the root's
+	// The root visits are in move generation order, as p.moves (the root's
 	// children are its legal moves): one pass finds each move's index.
 	j := 0
-	for i, v := range res.Policy {
+	for i, v := range res.Visits {
 		for j < len(p.moves) && !p.moves[j].Equal(v.Move) {
 			j++
 		}
 		if j == len(p.moves) {
 			return row, fmt.Errorf("game %d ply %d: the search's visited move %s is not a legal move in generation order (a bug: please report it with the run's seed)", n, st.Ply(), g.MoveString(v.Move))
 		}
-		row.Policy[i] = datasets.PolicyEntry{Move: g.MoveString(v.Move), Visits: v.Visits, Index: int32(j)}
+		row.Visits[i] = datasets.Visit{Move: g.MoveString(v.Move), Visits: v.Visits, Index: int32(j)}
 		j++
 	}
 	return row, nil

@@ -339,7 +339,7 @@ func readAhead(cfg Config, fi *datasets.FileInfo, buffer map[int64]*finished) (i
 		}
 		c := *r
 		c.Board = append([]byte(nil), r.Board...)
-		c.Policy = append([]datasets.PolicyEntry(nil), r.Policy...)
+		c.Visits = append([]datasets.Visit(nil), r.Visits...)
 		f.rows = append(f.rows, c)
 		return nil
 	})

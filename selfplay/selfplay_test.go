@@ -136,12 +136,12 @@ func TestRowsAreConsistent(t *testing.T) {
 		for i, r := range rs {
 			// Format 3 rows hold legal-move indices, ascending (generation
 			// order); the replayed position gives their text.
-			for k, p := range r.Policy {
-				if p.Move != "" || p.Index < 0 || k > 0 && p.Index <= r.Policy[k-1].Index {
-					t.Fatalf("game %d ply %d: policy %v: want ascending indices and no text", n, i, r.Policy)
+			for k, p := range r.Visits {
+				if p.Move != "" || p.Index < 0 || k > 0 && p.Index <= r.Visits[k-1].Index {
+					t.Fatalf("game %d ply %d: policy %v: want ascending indices and no text", n, i, r.Visits)
 				}
 			}
-			if buf, err = datasets.FillPolicyMoves(st, r.Policy, buf); err != nil {
+			if buf, err = datasets.FillVisitMoves(st, r.Visits, buf); err != nil {
 				t.Fatalf("game %d ply %d: %v", n, i, err)
 			}
 			if r.Ply != int32(i) || r.RunID != "test" || r.Game != "nanashogi" || r.RulesVersion != "seed-002" {
@@ -156,12 +156,12 @@ func TestRowsAreConsistent(t *testing.T) {
 			}
 			var visits int32
 			found := false
-			for _, p := range r.Policy {
+			for _, p := range r.Visits {
 				visits += p.Visits
 				found = found || p.Move == r.Move
 			}
-			if !found || visits == 0 || r.LegalMoves < int32(len(r.Policy)) {
-				t.Errorf("game %d ply %d: move %s, policy %v, legal %d", n, i, r.Move, r.Policy, r.LegalMoves)
+			if !found || visits == 0 || r.LegalMoves < int32(len(r.Visits)) {
+				t.Errorf("game %d ply %d: move %s, policy %v, legal %d", n, i, r.Move, r.Visits, r.LegalMoves)
 			}
 			if i+1 < len(rs) && rs[i+1].Position == r.Position {
 				t.Errorf("game %d ply %d: position did not change", n, i)
@@ -415,7 +415,7 @@ func TestHistoryReachesSearch(t *testing.T) {
 		run(t, c, Options{CommitEvery: -1})
 		var out []string
 		for _, r := range rowsOf(t, c.Out) {
-			out = append(out, fmt.Sprint(r.GameNumber, r.Ply, r.Policy))
+			out = append(out, fmt.Sprint(r.GameNumber, r.Ply, r.Visits))
 		}
 		return out
 	}
@@ -450,7 +450,7 @@ func TestResumeRunWithoutHistoryField(t *testing.T) {
 	if err := json.Unmarshal(m.Config, &recorded); err != nil || recorded["history"] != "off" {
 		t.Fatalf("manifest records history %v (%v), want off", recorded["history"], err)
 	}
-	// The search is recorded resolved for Nana shogi (no rules.Tactical
+	// The search is recorded resolved for Nana shogi (no rules.CheckGenerator
 	// State: no mate search; the game's priors, auto; mcts's cpuct).
 	if recorded["tactics"] != "eval" || recorded["priors"] != "auto" || recorded["cpuct"] != mcts.DefaultCPuct {
 		t.Errorf("manifest records tactics %v, priors %v, cpuct %v; want eval, auto, %v", recorded["tactics"], recorded["priors"], recorded["cpuct"], mcts.DefaultCPuct)
@@ -660,8 +660,8 @@ func TestCommitAheadOfUnfinishedGame(t *testing.T) {
 func TestBrokenInvariantStopsRun(t *testing.T) {
 	cfg := small(t, 2)
 	afterSearch = func(n int64, ply int, res *mcts.Result) {
-		if n == 5 && ply == 2 && len(res.Policy) > 0 {
-			res.Policy[0].Move = rules.Move{From: 200, To: 201}
+		if n == 5 && ply == 2 && len(res.Visits) > 0 {
+			res.Visits[0].Move = rules.Move{From: 200, To: 201}
 		}
 	}
 	defer func() { afterSearch = nil }()

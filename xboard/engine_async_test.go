@@ -287,7 +287,7 @@ func TestDeepSearchRefutes(t *testing.T) {
 	mv := nextMove(t, c, 20*time.Second)
 	var want rules.Move
 	var most int32
-	for _, v := range first.Policy {
+	for _, v := range first.Visits {
 		if !v.Move.Equal(first.Move) && v.Visits > most {
 			want, most = v.Move, v.Visits
 		}

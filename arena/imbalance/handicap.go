@@ -117,7 +117,7 @@ func sortedKinds(m map[rules.Kind]int) []rules.Kind {
 // inCheck reports whether st's side to move has a royal attacked, when the
 // State can tell.
 func inCheck(st rules.State) bool {
-	if t, ok := st.(rules.Tactical); ok {
+	if t, ok := st.(rules.CheckGenerator); ok {
 		return t.InCheck()
 	}
 	if a, ok := st.(rules.Attacker); ok {

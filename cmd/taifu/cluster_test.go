@@ -66,7 +66,7 @@ func sortedRows(t *testing.T, paths []string) []datasets.Row {
 	err := datasets.Scan(paths, nil, func(r *datasets.Row) error {
 		c := *r
 		c.Board = append([]byte(nil), r.Board...)
-		c.Policy = append([]datasets.PolicyEntry(nil), r.Policy...)
+		c.Visits = append([]datasets.Visit(nil), r.Visits...)
 		rows = append(rows, c)
 		return nil
 	})

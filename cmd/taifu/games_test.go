@@ -64,8 +64,8 @@ func TestGamesCommand(t *testing.T) {
 	for _, g := range gs2 {
 		for _, p := range g.Plies {
 			o, r := orig[i], restored[i]
-			for k := range o.Policy {
-				o.Policy[k].Move, o.Policy[k].Index = p.Policy[k].Move, -1
+			for k := range o.Visits {
+				o.Visits[k].Move, o.Visits[k].Index = p.Policy[k].Move, -1
 			}
 			if !reflect.DeepEqual(o, r) {
 				t.Fatalf("row %d: restored %+v, want %+v", i, r, o)

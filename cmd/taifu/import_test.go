@@ -51,7 +51,7 @@ func TestImportRoundTrip(t *testing.T) {
 					g.Result != o.Result || g.Termination != o.Termination || g.Move != o.Move || g.LegalMoves != o.LegalMoves {
 					t.Fatalf("row %d: imported %+v, want the run's %+v", i, g, o)
 				}
-				if len(g.Policy) != 0 || g.Full || g.RootValue != 0 || g.StaticEval != 0 || g.WeightsVersion != "" {
+				if len(g.Visits) != 0 || g.Full || g.RootValue != 0 || g.StaticEval != 0 || g.WeightsVersion != "" {
 					t.Fatalf("row %d: imported row has search columns: %+v", i, g)
 				}
 			}

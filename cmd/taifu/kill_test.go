@@ -157,7 +157,7 @@ func manifestRows(t *testing.T, run string) []datasets.Row {
 	err = datasets.Scan(paths, nil, func(r *datasets.Row) error {
 		c := *r
 		c.Board = append([]byte(nil), r.Board...)
-		c.Policy = append([]datasets.PolicyEntry(nil), r.Policy...)
+		c.Visits = append([]datasets.Visit(nil), r.Visits...)
 		k := key{c.GameNumber, c.Ply}
 		if seen[k] {
 			t.Fatalf("game %d ply %d written twice", c.GameNumber, c.Ply)

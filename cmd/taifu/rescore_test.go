@@ -71,7 +71,7 @@ done
 			t.Errorf("row %d: root value %v, want %v", i, r.RootValue, want)
 		}
 		r.RootValue = before[i].RootValue
-		if r.Result != before[i].Result || r.Move != before[i].Move || r.Position != before[i].Position || len(r.Policy) != len(before[i].Policy) {
+		if r.Result != before[i].Result || r.Move != before[i].Move || r.Position != before[i].Position || len(r.Visits) != len(before[i].Visits) {
 			t.Errorf("row %d changed beyond its root value", i)
 		}
 	}
@@ -122,10 +122,10 @@ func TestRescoreTable(t *testing.T) {
 	before := scanRows(t, src)
 	changed := 0
 	for i, r := range scanRows(t, out) {
-		if r.Result != 0 || r.RootValue != 0 || !r.Full || len(r.Policy) != int(r.LegalMoves) {
-			t.Errorf("row %d: result %d, root value %v, full %v, %d policy moves of %d", i, r.Result, r.RootValue, r.Full, len(r.Policy), r.LegalMoves)
+		if r.Result != 0 || r.RootValue != 0 || !r.Full || len(r.Visits) != int(r.LegalMoves) {
+			t.Errorf("row %d: result %d, root value %v, full %v, %d policy moves of %d", i, r.Result, r.RootValue, r.Full, len(r.Visits), r.LegalMoves)
 		}
-		for _, e := range r.Policy {
+		for _, e := range r.Visits {
 			if e.Visits != 1 {
 				t.Errorf("row %d: %d visits, want 1", i, e.Visits)
 			}
@@ -144,8 +144,8 @@ func TestRescoreTable(t *testing.T) {
 		t.Fatalf("rescore --policy-half-life: exit %d: %s", code, stderr.String())
 	}
 	for i, r := range scanRows(t, graded) {
-		if len(r.Policy) != int(r.LegalMoves) || r.Policy[0].Visits != gradedScale {
-			t.Fatalf("graded row %d: %d policy moves of %d, first with %d visits, want all with %d", i, len(r.Policy), r.LegalMoves, r.Policy[0].Visits, gradedScale)
+		if len(r.Visits) != int(r.LegalMoves) || r.Visits[0].Visits != gradedScale {
+			t.Fatalf("graded row %d: %d policy moves of %d, first with %d visits, want all with %d", i, len(r.Visits), r.LegalMoves, r.Visits[0].Visits, gradedScale)
 		}
 	}
 	if m, err := datasets.ReadManifest(graded); err != nil || !strings.Contains(m.Rescored, "half-life 4 plies") {

@@ -2,10 +2,10 @@ package torishogi
 
 import "taifu/rules"
 
-// The moves a tactical search asks for (rules.Tactical), generated without
+// The moves a tactical search asks for (rules.CheckGenerator), generated without
 // the drops that make up most of Tori shogi's legal moves.
 
-var _ rules.Tactical = (*state)(nil)
+var _ rules.CheckGenerator = (*state)(nil)
 
 // noDrops narrows generate's drops to none.
 var noDrops narrowing

@@ -42,8 +42,8 @@ type rawRow struct {
 	full        bool
 	legal       int32
 	move        string
-	board, pol0 int // offsets of its board and policy in the job's arenas
-	pol1        int
+	board, vis0 int // offsets of its board and root visits in the job's arenas
+	vis1        int
 }
 
 // convJob is a run of whole chains of a part and what converting it gave:
@@ -51,7 +51,7 @@ type rawRow struct {
 type convJob struct {
 	rows   []rawRow
 	boards []byte
-	pols   []datasets.PolicyEntry
+	visits []datasets.Visit
 	out    block
 	raw    []byte
 	stored []byte
@@ -61,7 +61,7 @@ type convJob struct {
 }
 
 func (j *convJob) reset() {
-	j.rows, j.boards, j.pols = j.rows[:0], j.boards[:0], j.pols[:0]
+	j.rows, j.boards, j.visits = j.rows[:0], j.boards[:0], j.visits[:0]
 	j.err = nil
 	j.counts = [4]int64{}
 }
@@ -107,12 +107,12 @@ func (cv *converter) build(name, path string, h cacheHeader) error {
 					return errStopScan
 				}
 				x := rawRow{game: r.GameNumber, ply: r.Ply, key: data.GameKey(r.RunID, r.GameNumber),
-					cont: cont, full: r.Full, legal: r.LegalMoves, move: r.Move, board: len(stage.boards), pol0: len(stage.pols)}
+					cont: cont, full: r.Full, legal: r.LegalMoves, move: r.Move, board: len(stage.boards), vis0: len(stage.visits)}
 				stage.boards = append(stage.boards, r.Board...)
 				if r.Full {
-					stage.pols = append(stage.pols, r.Policy...)
+					stage.visits = append(stage.visits, r.Visits...)
 				}
-				x.pol1 = len(stage.pols)
+				x.vis1 = len(stage.visits)
 				stage.rows = append(stage.rows, x)
 				return nil
 			})
@@ -214,12 +214,12 @@ func (cv *converter) newWork() func(*convJob) {
 				cur, lastTo = x, -1
 			}
 			known = false
-			pol := j.pols[r.pol0:r.pol1]
+			vis := j.visits[r.vis0:r.vis1]
 			switch {
 			case !r.full:
 				j.counts[0]++
 				continue
-			case len(pol) == 0:
+			case len(vis) == 0:
 				j.counts[1]++
 				continue
 			}
@@ -234,7 +234,7 @@ func (cv *converter) newWork() func(*convJob) {
 			}
 			var total float64
 			ok := true
-			for _, e := range pol {
+			for _, e := range vis {
 				if e.Index < 0 || int(e.Index) >= len(legal) {
 					ok = false
 					break
@@ -246,14 +246,14 @@ func (cv *converter) newWork() func(*convJob) {
 				continue
 			}
 			in = features.MoveInput{Threats: ev.Threats(cur, false), LastTo: lastTo}
-			if t, ok := cur.(rules.Tactical); ok {
+			if t, ok := cur.(rules.CheckGenerator); ok {
 				checks = t.Checks(checks[:0])
 				in.Checks = checks
 			}
 			cv.s.Compute(&mf, cur, legal, cv.vals, &in)
 			target = resize(target, len(legal))
 			clear(target)
-			for _, e := range pol {
+			for _, e := range vis {
 				target[e.Index] = float32(float64(e.Visits) / total)
 			}
 			j.out.addRow(r.key, &mf, target)

@@ -60,7 +60,7 @@ func moveSchemaHash(s *features.MoveSchema, w *features.Weights, values string) 
 	st := g.Start()
 	ms := st.Legal(nil)
 	in := features.MoveInput{Threats: w.Evaluator().Threats(st, false), LastTo: -1}
-	if t, ok := st.(rules.Tactical); ok {
+	if t, ok := st.(rules.CheckGenerator); ok {
 		in.Checks = t.Checks(nil)
 	}
 	var mf features.MoveFeatures

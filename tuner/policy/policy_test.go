@@ -62,7 +62,7 @@ func fakeRun(t testing.TB, game string, games, plies int, seed uint64, partBytes
 			r.Full = n%7 != 0
 			if r.Full && n%11 != 0 {
 				for _, k := range rng.Perm(len(legal))[:min(len(legal), 1+rng.IntN(4))] { // distinct moves, as a search's
-					r.Policy = append(r.Policy, datasets.PolicyEntry{Index: int32(k), Visits: int32(1 + rng.IntN(50))})
+					r.Visits = append(r.Visits, datasets.Visit{Index: int32(k), Visits: int32(1 + rng.IntN(50))})
 				}
 			}
 			if gi%3 != 0 || i != len(rows)/2 {
@@ -149,7 +149,7 @@ func refRows(t *testing.T, g *rules.Game, w *features.Weights, files []string) [
 				cur = x
 			}
 			prev = &datasets.Row{GameNumber: r.GameNumber, Ply: r.Ply, Move: r.Move}
-			if !r.Full || len(r.Policy) == 0 {
+			if !r.Full || len(r.Visits) == 0 {
 				return nil
 			}
 			legal := cur.Legal(nil)
@@ -157,17 +157,17 @@ func refRows(t *testing.T, g *rules.Game, w *features.Weights, files []string) [
 				return nil
 			}
 			in := features.MoveInput{Threats: ev.Threats(cur, false), LastTo: lastTo}
-			if tc, ok := cur.(rules.Tactical); ok {
+			if tc, ok := cur.(rules.CheckGenerator); ok {
 				in.Checks = tc.Checks(nil)
 			}
 			var mf features.MoveFeatures
 			s.Compute(&mf, cur, legal, vals, &in)
 			x := ref{key: data.GameKey(r.RunID, r.GameNumber), target: make([]float64, len(legal)), mf: &mf}
 			var total float64
-			for _, e := range r.Policy {
+			for _, e := range r.Visits {
 				total += float64(e.Visits)
 			}
-			for _, e := range r.Policy {
+			for _, e := range r.Visits {
 				x.target[e.Index] = float64(float32(float64(e.Visits) / total))
 			}
 			for i := range legal {

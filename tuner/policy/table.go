@@ -44,7 +44,7 @@ func WriteTable(out io.Writer, g *rules.Game, w *features.Weights, top int) erro
 			break
 		}
 		in := features.MoveInput{Threats: ev.Threats(st, false), LastTo: lastTo}
-		if t, ok := st.(rules.Tactical); ok {
+		if t, ok := st.(rules.CheckGenerator); ok {
 			in.Checks = t.Checks(nil)
 		}
 		s.Compute(&mf, st, ms, vals, &in)
