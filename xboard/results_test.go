@@ -98,15 +98,7 @@ func TestFoolsMate(t *testing.T) {
 // PoolResults with one line naming the file and the record; before, a
 // score_a of 7 panicked (index out of range) and the rest were accepted.
 func TestResultsFileChecked(t *testing.T) {
-	dir := t.TempDir()
-	cfg := foolsMate(dir)
-	if _, err := PlayMatch(context.Background(), cfg); err != nil {
-		t.Fatal(err)
-	}
-	good, err := os.ReadFile(cfg.Results)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, cfg, good := playedFoolsMate(t)
 	for _, tc := range []struct {
 		name, want string
 		edit       func(rf *resultsFile)
@@ -256,4 +248,20 @@ func TestMatchStops(t *testing.T) {
 			t.Fatalf("resumed: %v, %v: want all 6 games", r, err)
 		}
 	})
+}
+
+// playedFoolsMate plays foolsMate's match in a new temporary directory and
+// returns the directory, the match's configuration and its results file.
+func playedFoolsMate(t *testing.T) (string, MatchConfig, []byte) {
+	t.Helper()
+	dir := t.TempDir()
+	cfg := foolsMate(dir)
+	if _, err := PlayMatch(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	good, err := os.ReadFile(cfg.Results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, cfg, good
 }

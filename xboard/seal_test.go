@@ -17,15 +17,7 @@ import (
 // results file of an older taifu (no seal) is still replayed and resumed,
 // with a warning.
 func TestResultsFileSealed(t *testing.T) {
-	dir := t.TempDir()
-	cfg := foolsMate(dir)
-	if _, err := PlayMatch(context.Background(), cfg); err != nil {
-		t.Fatal(err)
-	}
-	good, err := os.ReadFile(cfg.Results)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, cfg, good := playedFoolsMate(t)
 	if !strings.Contains(string(good), `"checksum": "`) {
 		t.Fatalf("results file not sealed:\n%s", good)
 	}
