@@ -38,6 +38,7 @@ import (
 	"taifu/progress"
 	"taifu/rules"
 	"taifu/tuner/data"
+	"taifu/tuner/optim"
 )
 
 // Defaults of Config.
@@ -630,41 +631,33 @@ func (f *fitter) gradient(batch []sample) {
 func (f *fitter) step(batch []sample, lr float64) {
 	f.gradient(batch)
 	a, n, h := f.opt, f.net, f.net.Hidden
-	a.t++
-	lrt := float32(lr * math.Sqrt(1-math.Pow(adamB2, float64(a.t))) / (1 - math.Pow(adamB1, float64(a.t))))
+	lrt := float32(a.Next(lr))
 	f.parallel(h, func(lo, hi int) {
 		for _, i := range f.touched {
 			o := int(i) * h
-			a.update(n.W1, a.m.W1, a.v.W1, a.g.W1, o+lo, o+hi, lrt)
+			optim.Update(n.W1, a.m.W1, a.v.W1, a.g.W1, o+lo, o+hi, lrt)
 		}
-		a.update(n.B1, a.m.B1, a.v.B1, a.g.B1, lo, hi, lrt)
+		optim.Update(n.B1, a.m.B1, a.v.B1, a.g.B1, lo, hi, lrt)
 		for k := 0; k < n.Hidden2; k++ {
-			a.update(n.W2, a.m.W2, a.v.W2, a.g.W2, k*h+lo, k*h+hi, lrt)
+			optim.Update(n.W2, a.m.W2, a.v.W2, a.g.W2, k*h+lo, k*h+hi, lrt)
 		}
 	})
 	for _, i := range f.touched {
 		f.mark[i] = false
 	}
-	a.update(n.B2, a.m.B2, a.v.B2, a.g.B2, 0, len(n.B2), lrt)
-	a.update(n.W3, a.m.W3, a.v.W3, a.g.W3, 0, len(n.W3), lrt)
+	optim.Update(n.B2, a.m.B2, a.v.B2, a.g.B2, 0, len(n.B2), lrt)
+	optim.Update(n.W3, a.m.W3, a.v.W3, a.g.W3, 0, len(n.W3), lrt)
 	p, m, v, g := [1]float32{n.B3}, [1]float32{a.m.B3}, [1]float32{a.v.B3}, [1]float32{a.g.B3}
-	a.update(p[:], m[:], v[:], g[:], 0, 1, lrt)
+	optim.Update(p[:], m[:], v[:], g[:], 0, 1, lrt)
 	n.B3, a.m.B3, a.v.B3, a.g.B3 = p[0], m[0], v[0], 0
 }
-
-// Adam's constants (Kingma and Ba 2015, their defaults).
-const (
-	adamB1  = 0.9
-	adamB2  = 0.999
-	adamEps = 1e-8
-)
 
 // adam is the optimiser's state: the moments m and v and the gradient g,
 // each a network of the fitted one's shape. The first layer's columns are
 // updated only when a batch touches them (lazy Adam: most inputs are absent
 // from most positions).
 type adam struct {
-	t       int64
+	optim.Adam
 	m, v, g *features.SparseValueNet
 }
 
@@ -675,18 +668,6 @@ func newAdam(n *features.SparseValueNet) *adam {
 			B2: make([]float32, len(n.B2)), W3: make([]float32, len(n.W3))}
 	}
 	return &adam{m: z(), v: z(), g: z()}
-}
-
-// update applies one Adam step to p[lo:hi] with gradient g (bias
-// corrections folded into lr) and zeroes g there.
-func (a *adam) update(p, m, v, g []float32, lo, hi int, lr float32) {
-	for j := lo; j < hi; j++ {
-		gj := g[j]
-		m[j] = adamB1*m[j] + (1-adamB1)*gj
-		v[j] = adamB2*v[j] + (1-adamB2)*gj*gj
-		p[j] -= lr * m[j] / (float32(math.Sqrt(float64(v[j]))) + adamEps)
-		g[j] = 0
-	}
 }
 
 // settings is the fingerprint of what a checkpoint's fit depends on: a
@@ -711,7 +692,7 @@ type checkpoint struct {
 
 // write writes the checkpoint of f atomically to path.
 func (ck *checkpoint) write(path string, f *fitter) error {
-	ck.AdamT, ck.Net, ck.M, ck.V = f.opt.t, f.net, f.opt.m, f.opt.v
+	ck.AdamT, ck.Net, ck.M, ck.V = f.opt.T, f.net, f.opt.m, f.opt.v
 	out, err := atomicfile.Create(path)
 	if err != nil {
 		return fmt.Errorf("fit-net: checkpoint: %w", err)
@@ -748,6 +729,6 @@ func (ck *checkpoint) read(path string, f *fitter) error {
 		}
 	}
 	*ck = got
-	f.net, f.opt.m, f.opt.v, f.opt.t = got.Net, got.M, got.V, got.AdamT
+	f.net, f.opt.m, f.opt.v, f.opt.T = got.Net, got.M, got.V, got.AdamT
 	return nil
 }

@@ -23,6 +23,7 @@ import (
 	"taifu/progress"
 	"taifu/rules"
 	"taifu/tuner/data"
+	"taifu/tuner/optim"
 )
 
 // Defaults of Config.
@@ -286,41 +287,32 @@ func (f *fitter) step(batch []int32) {
 			}
 		}
 	}
-	a.t++
-	lr := f.c.LearningRate * math.Sqrt(1-math.Pow(adamB2, float64(a.t))) / (1 - math.Pow(adamB1, float64(a.t)))
+	lr := a.Next(f.c.LearningRate)
 	for _, in := range a.touched {
 		for k := 0; k < h; k++ {
 			j := int(in)*h + k
-			a.update(n.W1, a.mW1, a.vW1, a.gW1, j, lr)
-			a.gW1[j] = 0
+			optim.UpdateOne(n.W1, a.mW1, a.vW1, a.gW1, j, lr)
 		}
 		a.mark[in] = false
 	}
 	for k := 0; k < h; k++ {
-		a.update(n.B1, a.mB1, a.vB1, a.gB1, k, lr)
-		a.update(n.W2, a.mW2, a.vW2, a.gW2, k, lr)
+		optim.UpdateOne(n.B1, a.mB1, a.vB1, a.gB1, k, lr)
+		optim.UpdateOne(n.W2, a.mW2, a.vW2, a.gW2, k, lr)
 	}
-	a.mB2 = adamB1*a.mB2 + (1-adamB1)*gB2
-	a.vB2 = adamB2*a.vB2 + (1-adamB2)*gB2*gB2
-	n.B2 -= lr * a.mB2 / (math.Sqrt(a.vB2) + adamEps)
+	b2, g2 := []float64{n.B2}, []float64{gB2}
+	optim.UpdateOne(b2, a.mB2[:], a.vB2[:], g2, 0, lr)
+	n.B2 = b2[0]
 }
-
-// Adam's constants (Kingma and Ba 2015, their defaults).
-const (
-	adamB1  = 0.9
-	adamB2  = 0.999
-	adamEps = 1e-8
-)
 
 // adam is the optimiser's state. The input rows of W1 are updated only
 // when a batch touches them (lazy Adam): most inputs are absent from most
 // positions.
 type adam struct {
-	t             int
+	optim.Adam
 	mW1, vW1, gW1 []float64
 	mB1, vB1, gB1 []float64
 	mW2, vW2, gW2 []float64
-	mB2, vB2      float64
+	mB2, vB2      [1]float64
 	mark          []bool
 	touched       []int32
 }
@@ -329,12 +321,4 @@ func newAdam(nW1, h int) *adam {
 	z := func(n int) []float64 { return make([]float64, n) }
 	return &adam{mW1: z(nW1), vW1: z(nW1), gW1: z(nW1), mB1: z(h), vB1: z(h), gB1: z(h),
 		mW2: z(h), vW2: z(h), gW2: z(h), mark: make([]bool, nW1/h)}
-}
-
-// update applies one Adam step to p[j] with gradient g[j] at step size lr
-// (bias corrections folded into lr).
-func (a *adam) update(p, m, v, g []float64, j int, lr float64) {
-	m[j] = adamB1*m[j] + (1-adamB1)*g[j]
-	v[j] = adamB2*v[j] + (1-adamB2)*g[j]*g[j]
-	p[j] -= lr * m[j] / (math.Sqrt(v[j]) + adamEps)
 }
