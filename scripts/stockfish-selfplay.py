@@ -3,12 +3,17 @@
 
 usage: scripts/stockfish-selfplay.py [--games 10] [--movetime 5] [--seed 1]
                                      [--random-plies 2-4] [--max-plies 400]
-                                     [--engine stockfish] > games.pgn
+                                     [--gift 0] [--engine stockfish] > games.pgn
 
 One Stockfish process (UCI, 1 thread, 16 MB hash) plays every game from the
 start position: the first 2 to 4 plies (--random-plies) are random legal
 moves (seeded by --seed), the rest Stockfish's best move at --movetime
-milliseconds a move. Moves are written in SAN, as Stockfish's GUIs
+milliseconds a move. With --gift P, every later ply is, with probability
+P, a random legal move instead (a "gift": the material it drops is then
+converted by strong play, which makes the uncompensated imbalances a
+material fit needs; the Gifts tag counts them; --gift 0 draws nothing
+from the generator, so the games of a seed are those of earlier
+versions). Moves are written in SAN, as Stockfish's GUIs
 (cutechess, XBoard) write them, with the legal moves, the checks and the
 board that Stockfish itself reports ("go perft 1", "d"): no chess library
 is needed. A game ends by checkmate, stalemate, threefold repetition, the
@@ -129,6 +134,7 @@ def play(e, rng, args, number):
     lo, hi = (int(x) for x in args.random_plies.split("-"))
     randoms = rng.randint(lo, hi)
     result, why = "*", "unterminated"
+    gifts = 0
     while True:
         e.position(moves)
         fen, check = e.board()
@@ -155,7 +161,11 @@ def play(e, rng, args, number):
             break
         if len(moves) >= args.max_plies:
             break
-        mv = rng.choice(sorted(legal)) if len(moves) < randoms else e.best(args.movetime)
+        if len(moves) < randoms or (args.gift > 0 and rng.random() < args.gift):
+            gifts += len(moves) >= randoms
+            mv = rng.choice(sorted(legal))
+        else:
+            mv = e.best(args.movetime)
         s = san(board, legal, mv)
         moves.append(mv)
         e.position(moves)
@@ -165,6 +175,8 @@ def play(e, rng, args, number):
     tags = [("Event", "stockfish self-play"), ("Site", "local"), ("Date", "????.??.??"), ("Round", str(number + 1)),
             ("White", "Stockfish"), ("Black", "Stockfish"), ("Result", result), ("PlyCount", str(len(sans))),
             ("Termination", why), ("TimeControl", "movetime %dms" % args.movetime)]
+    if args.gift > 0:
+        tags.append(("Gifts", str(gifts)))
     out = "".join('[%s "%s"]\n' % t for t in tags) + "\n"
     line, words = "", []
     for i, s in enumerate(sans):
@@ -188,8 +200,11 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--random-plies", default="2-4", help="random first plies, LO-HI")
     ap.add_argument("--max-plies", type=int, default=400)
+    ap.add_argument("--gift", type=float, default=0, help="probability of a random move at each ply after the random opening")
     ap.add_argument("--engine", default="stockfish")
     args = ap.parse_args()
+    if not 0 <= args.gift < 1:
+        ap.error("--gift %g: want a probability in [0, 1)" % args.gift)
     rng = random.Random(args.seed)
     e = Engine(args.engine)
     for n in range(args.games):
