@@ -20,6 +20,7 @@ import (
 	"taifu/selfplay"
 	"taifu/tuner"
 	"taifu/tuner/data"
+	"taifu/tuner/nettrain"
 	"taifu/tuner/values"
 	"taifu/weightsio"
 )
@@ -385,5 +386,46 @@ func TestLadderShowsNetLosses(t *testing.T) {
 		if !strings.Contains(string(b), tc.want) || !strings.Contains(string(b), "networks' held-out loss") {
 			t.Errorf("%s: ladder.md lacks %q:\n%s", tc.name, tc.want, b)
 		}
+	}
+}
+
+// TestRunSparseNet: with Model.Sparse (train --sparse-hidden), each
+// candidate carries a sparse value network fitted on its window, its
+// held-out losses in the generation record, the log and ladder.md, and
+// the generation record says what the fit did with each part; the
+// setting is one a resumed run must keep.
+func TestRunSparseNet(t *testing.T) {
+	dir := t.TempDir()
+	var log bytes.Buffer
+	c := testConfig(dir)
+	c.Progress = progress.Lines(&log)
+	c.Model.Sparse.Net = nettrain.Config{Hidden: 4, Hidden2: 2, Epochs: 1, Batch: 64}
+	c.Generations = 2
+	st, cands := runCandidates(t, c)
+	for i, gen := range st.Generations {
+		var net *features.SparseValueNet
+		for _, p := range cands[i].Parts {
+			net, _ = p.(*features.SparseValueNet)
+		}
+		if net == nil || net.Hidden != 4 || gen.SparseLoss[0] <= 0 || gen.SparseLoss[1] <= 0 {
+			t.Errorf("generation %d: sparse network %v, held-out losses %v", i+1, net != nil, gen.SparseLoss)
+		}
+		fitted := false
+		for _, p := range gen.Parts {
+			fitted = fitted || p.Kind == features.KindSparseNet && p.Action == tuner.PartFitted
+		}
+		if !fitted {
+			t.Errorf("generation %d: parts %+v: no sparse_value_net fitted", i+1, gen.Parts)
+		}
+	}
+	if c.Settings()["sparse_hidden"] != 4.0 {
+		t.Errorf("settings %v: no sparse_hidden 4", c.Settings())
+	}
+	ladder, err := os.ReadFile(filepath.Join(dir, "ladder.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(string(ladder), "sparse_value_net ") != 2 || !strings.Contains(log.String(), "sparse value network, held-out loss") {
+		t.Errorf("ladder.md or the log lacks the generations' sparse network losses:\n%s\n%s", ladder, log.String())
 	}
 }

@@ -255,6 +255,10 @@ func (c *ModelConfig) fitNet(out *features.Weights, linearMoved bool, mr *ModelR
 		Label:      labelConfig(tc),
 		Validation: tc.Validation, Hidden: hidden, Epochs: nc.Epochs, LearningRate: nc.LearningRate,
 		Seed: tc.Seed, MaxRows: tc.MaxRows, Progress: tc.Progress})
+	if errors.Is(err, valuenet.ErrTooFew) && nc.Hidden == 0 {
+		note(features.KindValueNet, PartKept, fmt.Sprintf("too little data to refit it (%v); kept as it was (--value-net 0 leaves it out)", err))
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -321,6 +325,10 @@ func (c *ModelConfig) fitSparse(out *features.Weights, linearMoved bool, mr *Mod
 		nc.Scale = s
 	}
 	net, rep, err := nettrain.Fit(nc)
+	if errors.Is(err, nettrain.ErrTooFew) && sc.Net.Hidden == 0 {
+		note(features.KindSparseNet, PartKept, fmt.Sprintf("too little data to refit it (%v); kept as it was (--sparse-hidden 0 leaves it out)", err))
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -381,10 +389,17 @@ func (c *ModelConfig) fitPolicy(out *features.Weights, mr *ModelResult, note fun
 		// The layer corrects the linear policy just fitted, which stays a
 		// policy of its own (its weights held).
 		cfg.From, cfg.Hidden = pol.Vec, units
+		first := rep.Stats
 		pol, rep, err = policy.Fit(cfg)
 		if err != nil {
 			return err
 		}
+		// The report's loading is the first fit's (the second reads the
+		// caches it wrote), its fit both fits'.
+		st := &rep.Stats
+		st.Converted, st.Cached, st.LoadSeconds, st.RowsPerSecond = first.Converted, first.Cached, first.LoadSeconds, first.RowsPerSecond
+		st.FitSeconds += first.FitSeconds
+		st.Passes += first.Passes
 		why := fmt.Sprintf("%d units over the linear policy fitted above", units)
 		if had != nil && had.Hidden != nil {
 			why = fmt.Sprintf("refitted: %s (from the starting layer of %d units)", why, had.Hidden.Units)
