@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 
 	"taifu/features"
@@ -108,8 +109,7 @@ type ModelResult struct {
 	Net    *valuenet.Report // nil: no value network fitted
 	Sparse *nettrain.Report // nil: no sparse value network fitted
 	Policy *policy.Report   // nil: no policy fitted
-	Parts  []PartFit        // what was done with each part, in order
-	Scale  float64          // the sparse network's scale, when one was fitted
+	Parts  []PartFit        // what was done with each part, in the order fitted
 }
 
 // Tune fits the linear terms (and, as FitModel does, refits the networks
@@ -180,7 +180,11 @@ func FitModel(c ModelConfig) (*features.Weights, *ModelResult, error) {
 		if res.KeptStart {
 			note(features.KindLinear, PartKept, "early stopping kept the starting linear terms (no epoch lowered the validation loss)")
 		} else {
-			note(features.KindLinear, PartFitted, "")
+			why := fmt.Sprintf("K %.5g, validation loss %.6f -> %.6f", res.K, res.ValidBefore, res.ValidAfter)
+			if math.IsNaN(res.ValidBefore) || math.IsNaN(res.ValidAfter) {
+				why = fmt.Sprintf("K %.5g, no validation loss (no held-out data)", res.K)
+			}
+			note(features.KindLinear, PartFitted, why)
 		}
 	}
 	if out.Provenance == nil {
@@ -341,7 +345,7 @@ func (c *ModelConfig) fitSparse(out *features.Weights, linearMoved bool, mr *Mod
 	} else {
 		parts = append(parts, net)
 	}
-	out.Parts, mr.Sparse, mr.Scale = parts, rep, nc.Scale
+	out.Parts, mr.Sparse = parts, rep
 	if out.LeafScale == 0 {
 		out.LeafScale = nc.Scale // the search's scale, pinned to the one the network was fitted at
 	}
