@@ -76,7 +76,11 @@ func TestRunTalks(t *testing.T) {
 		{func(c *Config) { c.SelfPlay.Playouts = 17 }, "--selfplay-playouts is 17 here but 16 in the run"},
 		{func(c *Config) { c.Candidate.CPuct = 2 }, "--match-cpuct is 2 here but 0 in the run"},
 		{func(c *Config) { c.Current.CPuct = 2 }, "--match-b-search cpuct is 2 here but 0 in the run"},
-		{func(c *Config) { c.Tune.Fit.EarlyStop = !c.Tune.Fit.EarlyStop }, "--best-epoch is"},
+		{func(c *Config) { c.Model.Fit.EarlyStop = !c.Model.Fit.EarlyStop }, "--best-epoch is"},
+		{func(c *Config) { c.Model.Sparse.Net.Hidden = 8 }, "--sparse-hidden is 8 here but -1 in the run"},
+		{func(c *Config) { c.Model.Net.Off = true }, "--value-net is 0 here but -1 in the run"},
+		{func(c *Config) { c.Model.Policy.Hidden = 4 }, "--policy-hidden is 4 here but -1 in the run"},
+		{func(c *Config) { c.Model.KeepNets = true }, "--keep-net is true here but false in the run"},
 		{func(c *Config) { c.SelfPlay.MaxPlies++ }, "setting selfplay.max_plies is"}, // no train flag
 		{func(c *Config) { c.Seed = 6 }, "--seed is 6 here but 5 in the run"},
 	} {

@@ -33,8 +33,6 @@ import (
 	"taifu/selfplay"
 	"taifu/storage"
 	"taifu/tuner"
-	"taifu/tuner/data"
-	"taifu/tuner/policy"
 	"taifu/tuner/valuenet"
 	"taifu/tuner/values"
 	"taifu/weightsio"
@@ -69,32 +67,15 @@ type Config struct {
 	Window int
 	// Accept is AcceptScore, AcceptSPRT (needs Match.SPRT) or AcceptAlways.
 	Accept string
-	// Tune is the tuner configuration; Game, Data, Start, Version and Seed
-	// are set per generation. Its Progress records the tuner's log lines
-	// and fits (not Progress: a caller may want the one without the
-	// other).
-	Tune tuner.TuneConfig
-	// Policy fits each candidate's policy section (package tuner/policy)
-	// on the same self-play as its value terms, with L2 strength PolicyL2
-	// (0: policy.DefaultL2) and the Tune's validation share; the searches
-	// use it with Priors PriorsLearned.
-	Policy   bool
-	PolicyL2 float64
-	// PolicyRefine starts each generation's policy fit from the policy of
-	// the weights the generation played (held towards it by PolicyL2)
-	// instead of from the hand prior's logit alone; the hand prior when
-	// they carry none.
-	PolicyRefine bool
-	// PolicyMaxRows and PolicyIterations bound each policy fit: its
-	// positions (0: as Tune.MaxRows) and L-BFGS iterations (0: 200).
-	PolicyMaxRows, PolicyIterations int
-	// NetHidden, when above 0, fits each candidate a value network of that
-	// many hidden units (package tuner/valuenet) after its linear terms, on
-	// the same self-play and labels, with NetEpochs epochs and learning
-	// rate NetLR (0: valuenet's defaults). 0 fits none, and the tuner drops
-	// a network the current weights carry.
-	NetHidden, NetEpochs int
-	NetLR                float64
+	// Model is each candidate's fit (tuner.FitModel, the path taifu tune
+	// fits through): the linear terms, then the value networks, then the
+	// policy (Model.Policy.Fit; the searches then use it with Priors
+	// PriorsLearned), on the self-play of the window. Game, Data, Start,
+	// Version and Seed (and Fit.Seed) are set per generation: generation n
+	// fits as taifu tune --seed Seed+n would; EvalScale, when nil, is the
+	// search's (SearchScale). Its Progress records the fits' log lines
+	// (not Progress: a caller may want the one without the other).
+	Model tuner.ModelConfig
 	// Match is the candidate's match against the current weights; Game and
 	// Seed are set per generation.
 	Match arena.Config
@@ -119,24 +100,19 @@ type Config struct {
 	RescoreWith string
 }
 
-// FitNet fits w, the weights tc's fit returned (their linear terms
-// fixed), a value network of hidden units (package tuner/valuenet) on tc's
-// runs and labels at the fit's logistic scale k, with the given epochs and
-// Adam learning rate (0: valuenet's defaults), and sets w.Net to it. Both
-// `taifu tune --value-net` and each generation of Run fit through it.
-func FitNet(w *features.Weights, k float64, tc tuner.TuneConfig, hidden, epochs int, lr float64, rec progress.Recorder) (*valuenet.Report, error) {
-	net, rep, err := valuenet.Fit(valuenet.Config{Game: tc.Game, Weights: w, K: k, Data: tc.Data,
-		Label:      data.LoadConfig{Lambda: tc.Lambda, FastLambda: tc.FastLambda},
-		Validation: tc.Validation, Hidden: hidden, Epochs: epochs, LearningRate: lr,
-		Seed: tc.Seed, MaxRows: tc.MaxRows, Progress: rec})
+// SearchScale is the logistic scale per pawn the search gives w's
+// evaluation (mcts: Searcher.EvalScale): a sparse value network is fitted
+// at it when w's LeafScale is 0.
+func SearchScale(w *features.Weights) (float64, error) {
+	g, err := rules.Lookup(w.Game)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
-	if err := net.Compile(tc.Game); err != nil {
-		return nil, fmt.Errorf("value network: %w", err)
+	s, err := mcts.New(g, mcts.Config{}, w)
+	if err != nil {
+		return 0, err
 	}
-	w.Net = net
-	return rep, nil
+	return s.EvalScale(), nil
 }
 
 // MatchCheckpoint is the name, in a generation's directory, of the report
@@ -208,25 +184,27 @@ type State struct {
 // Generation is one generation: self-play with the current weights, a tuned
 // candidate, its match against the current weights and the decision.
 type Generation struct {
-	Gen         int            `json:"gen"`
-	Weights     string         `json:"weights"`             // the weights that played the self-play
-	SelfPlay    string         `json:"selfplay"`            // self-play run directory
-	Positions   int64          `json:"positions"`           // written by this generation's self-play
-	Games       int64          `json:"games"`               // self-play games
-	Rescored    string         `json:"rescored,omitempty"`  // the self-play relabelled (Config.Rescore), when it is
-	Window      []string       `json:"window"`              // self-play directories tuned on
-	Candidate   string         `json:"candidate"`           // tuned weights
-	TrainLoss   [2]float64     `json:"train_loss"`          // before, after
-	ValidLoss   [2]float64     `json:"valid_loss"`          // before, after
-	PolicyCE    [3]float64     `json:"policy_ce,omitempty"` // held-out cross-entropy: uniform, hand, learned
-	NetLoss     [2]float64     `json:"net_loss,omitempty"`  // value network's held-out loss: linear terms alone, with the network
-	K           float64        `json:"k"`
-	Match       *arena.Report  `json:"match,omitempty"`
-	Accepted    bool           `json:"accepted"`
-	Decided     bool           `json:"decided"`
-	Reason      string         `json:"reason,omitempty"`       // why accepted or rejected
-	PieceValues map[string]any `json:"piece_values,omitempty"` // candidate's values in unit pieces
-	Seconds     float64        `json:"seconds"`
+	Gen         int             `json:"gen"`
+	Weights     string          `json:"weights"`               // the weights that played the self-play
+	SelfPlay    string          `json:"selfplay"`              // self-play run directory
+	Positions   int64           `json:"positions"`             // written by this generation's self-play
+	Games       int64           `json:"games"`                 // self-play games
+	Rescored    string          `json:"rescored,omitempty"`    // the self-play relabelled (Config.Rescore), when it is
+	Window      []string        `json:"window"`                // self-play directories tuned on
+	Candidate   string          `json:"candidate"`             // tuned weights
+	TrainLoss   [2]float64      `json:"train_loss"`            // before, after
+	ValidLoss   [2]float64      `json:"valid_loss"`            // before, after
+	PolicyCE    [3]float64      `json:"policy_ce,omitempty"`   // held-out cross-entropy: uniform, hand, learned
+	NetLoss     [2]float64      `json:"net_loss,omitempty"`    // value network's held-out loss: linear terms alone, with the network
+	SparseLoss  [2]float64      `json:"sparse_loss,omitempty"` // sparse value network's held-out loss: what precedes it alone, with it
+	Parts       []tuner.PartFit `json:"parts,omitempty"`       // what the fit did with each part of the model list
+	K           float64         `json:"k"`
+	Match       *arena.Report   `json:"match,omitempty"`
+	Accepted    bool            `json:"accepted"`
+	Decided     bool            `json:"decided"`
+	Reason      string          `json:"reason,omitempty"`       // why accepted or rejected
+	PieceValues map[string]any  `json:"piece_values,omitempty"` // candidate's values in unit pieces
+	Seconds     float64         `json:"seconds"`
 }
 
 // LadderRow places accepted weights on an Elo ladder: the Elo of each
@@ -330,7 +308,7 @@ func resumeGen(st *State) int {
 func (c *Config) Settings() map[string]any {
 	sp := c.SelfPlay
 	sp.Workers, sp.Out, sp.Weights, sp.RunID, sp.Seed, sp.Game = 0, "", "", "", 0, ""
-	m, t, f := c.Match, c.Tune, c.Tune.Fit
+	m, t, f, p := c.Match, c.Model, c.Model.Fit, c.Model.Policy
 	v := map[string]any{
 		"window": c.Window, "accept": c.Accept, "selfplay": sp,
 		"candidate": c.Candidate, "current": c.Current,
@@ -344,14 +322,32 @@ func (c *Config) Settings() map[string]any {
 	}
 	// Recorded only when set, so that runs begun before these settings
 	// existed resume with their defaults.
-	if c.PolicyRefine {
+	if !p.FromHand {
 		v["policy_from"] = "start"
 	}
-	if c.PolicyMaxRows > 0 {
-		v["policy_max_rows"] = c.PolicyMaxRows
+	if p.MaxRows > 0 {
+		v["policy_max_rows"] = p.MaxRows
 	}
-	if c.PolicyIterations > 0 {
-		v["policy_iterations"] = c.PolicyIterations
+	if p.Iterations > 0 {
+		v["policy_iterations"] = p.Iterations
+	}
+	if p.Hidden > 0 || p.NoHidden {
+		v["policy_hidden"] = p.Hidden // 0: none (NoHidden)
+	}
+	if n := t.Net; n.Hidden > 0 || n.Off {
+		v["value_net"] = n.Hidden // 0: none (Off)
+	}
+	if n := t.Net; n.Epochs != 0 && n.Epochs != valuenet.DefaultEpochs {
+		v["value_net_epochs"] = n.Epochs
+	}
+	if n := t.Net; n.LearningRate != 0 && n.LearningRate != valuenet.DefaultLearningRate {
+		v["value_net_lr"] = n.LearningRate
+	}
+	if n := t.Sparse; n.Net.Hidden > 0 || n.Off {
+		v["sparse_hidden"] = n.Net.Hidden // 0: none (Off)
+	}
+	if t.KeepNets {
+		v["keep_net"] = true
 	}
 	if c.Rescore != nil {
 		v["rescore"] = c.RescoreWith
@@ -427,6 +423,8 @@ func TuneLine(line string) string {
 var settingFlags = map[string]string{
 	"window": "--window-generations", "accept": "--accept", "policy_from": "--policy-from",
 	"policy_max_rows": "--policy-max-rows", "policy_iterations": "--policy-iterations", "rescore": "--table",
+	"policy_hidden": "--policy-hidden", "value_net": "--value-net", "value_net_epochs": "--value-net-epochs", "value_net_lr": "--value-net-lr",
+	"sparse_hidden": "--sparse-hidden", "keep_net": "--keep-net",
 	"selfplay.games": "--selfplay-games", "selfplay.full_fraction": "--selfplay-full-fraction",
 	"selfplay.fast_playouts": "--selfplay-fast-playouts",
 	"match.pairs":            "--match-games", "match.opening_plies": "--match-opening-plies", "match.max_plies": "--match-max-plies",
@@ -440,7 +438,9 @@ var settingFlags = map[string]string{
 
 // unsetSettings are the flags' values of the settings Settings records
 // only when set.
-var unsetSettings = map[string]string{"policy_from": "hand", "policy_max_rows": "0", "policy_iterations": "0", "rescore": `""`}
+var unsetSettings = map[string]string{"policy_from": "hand", "policy_max_rows": "0", "policy_iterations": "0", "rescore": `""`,
+	"policy_hidden": "-1", "value_net": "-1", "value_net_epochs": strconv.Itoa(valuenet.DefaultEpochs),
+	"value_net_lr": strconv.FormatFloat(valuenet.DefaultLearningRate, 'g', -1, 64), "sparse_hidden": "-1", "keep_net": "false"}
 
 // settingFlag returns the train flag of the Settings key (a dotted path)
 // and the factor from its stored value to the flag's, or "" when no flag
@@ -558,7 +558,7 @@ func (r *run) selfPlay(ctx context.Context, gen *Generation, name string) error 
 		cfg.Game, cfg.Seed = g.Name, c.Seed*1000+uint64(gen.Gen)
 		cfg.RunID = fmt.Sprintf("train-%s-%d-%s", g.Name, c.Seed, name)
 		cfg.Out, cfg.Weights = dir, storage.Join(c.Out, gen.Weights)
-		if c.Policy {
+		if c.Model.Policy.Fit {
 			// Search with the priors the previous generation learned
 			// (generation 0's weights may have none: the hand priors).
 			w, err := load(g, cfg.Weights)
@@ -640,36 +640,36 @@ func (r *run) fit(gi int, gen *Generation, name string) error {
 		if err != nil {
 			return err
 		}
-		tc := c.Tune
-		tc.Game, tc.Data, tc.Start = g, gen.Window, cur
-		tc.Version = fmt.Sprintf("%s-gen%d", g.Name, gen.Gen)
-		tc.Seed = c.Seed + uint64(gen.Gen)
-		w, res, err := tuner.Tune(tc)
+		mc := c.Model
+		mc.Game, mc.Data, mc.Start = g, gen.Window, cur
+		mc.Version = fmt.Sprintf("%s-gen%d", g.Name, gen.Gen)
+		mc.Seed = c.Seed + uint64(gen.Gen)
+		mc.Fit.Seed = mc.Seed
+		if mc.EvalScale == nil {
+			mc.EvalScale = SearchScale
+		}
+		w, mr, err := tuner.FitModel(mc)
 		if err != nil {
 			return fmt.Errorf("%s tune: %w", name, err)
 		}
-		if c.NetHidden > 0 {
-			rep, err := FitNet(w, res.K, tc, c.NetHidden, c.NetEpochs, c.NetLR, c.Progress)
-			if err != nil {
-				return fmt.Errorf("%s: %w", name, err)
-			}
+		res := mr.Linear
+		gen.Parts = mr.Parts
+		gen.NetLoss, gen.SparseLoss = [2]float64{}, [2]float64{}
+		if rep := mr.Net; rep != nil {
 			gen.NetLoss = [2]float64{rep.ValidBefore, rep.ValidAfter}
-			r.logf("%s: value network of %d units, held-out loss %.6f with the linear terms alone, %.6f with it (epoch %d)", name, c.NetHidden, rep.ValidBefore, rep.ValidAfter, rep.BestEpoch)
+			r.logf("%s: value network of %d units, held-out loss %.6f with the linear terms alone, %.6f with it (epoch %d)", name, w.Net.Hidden, rep.ValidBefore, rep.ValidAfter, rep.BestEpoch)
 		}
-		if c.Policy {
-			if w.Policy != nil && w.Policy.Hidden != nil {
-				r.logf("%s: the policy's hidden layer of %d units is dropped: train fits a linear policy (taifu tune --policy-hidden fits a layer)", name, w.Policy.Hidden.Units)
+		if rep := mr.Sparse; rep != nil {
+			gen.SparseLoss = [2]float64{rep.HeldOutLinear, rep.HeldOutAfter}
+			r.logf("%s: sparse value network, held-out loss %.6f without it, %.6f with it (%d training, %d held-out positions)", name, rep.HeldOutLinear, rep.HeldOutAfter, rep.TrainRows, rep.HeldOutRows)
+		}
+		for _, p := range mr.Parts {
+			if p.Action != tuner.PartFitted {
+				r.logf("%s: %s %s: %s", name, p.Kind, p.Action, p.Why)
 			}
-			var from []float64
-			if c.PolicyRefine && w.Policy != nil { // the generation's weights' policy (Tune copied it)
-				from = w.Policy.Vec
-			}
-			pol, rep, err := policy.Fit(policy.Config{Game: g, Weights: w, Data: gen.Window, Validation: tc.Validation, L2: c.PolicyL2, From: from,
-				MaxRows: cmp.Or(c.PolicyMaxRows, tc.MaxRows), Iterations: c.PolicyIterations})
-			if err != nil {
-				return fmt.Errorf("%s policy: %w", name, err)
-			}
-			w.Policy = pol
+		}
+		gen.PolicyCE = [3]float64{}
+		if rep := mr.Policy; rep != nil {
 			gen.PolicyCE = [3]float64{nanToZero(rep.Uniform.CE), nanToZero(rep.Hand.CE), nanToZero(rep.Learned.CE)}
 			if math.IsNaN(rep.Learned.CE) || math.IsNaN(rep.Uniform.CE) || math.IsNaN(rep.Hand.CE) {
 				r.logf("%s: policy fitted on %d training rows; no held-out data, so no cross-entropy", name, rep.Stats.Train)
@@ -727,7 +727,7 @@ func (r *run) match(ctx context.Context, gen *Generation, name string, cand, cur
 	cfg.Game, cfg.Seed = g, c.Seed*7919+uint64(gen.Gen)
 	a := arena.Player{Name: cand.Version, Weights: cand, Search: c.Candidate}
 	b := arena.Player{Name: cur.Version, Weights: cur, Search: c.Current}
-	if c.Policy {
+	if c.Model.Policy.Fit {
 		// Each side searches with its own learned priors when it has them.
 		if cand.Policy != nil {
 			a.Search.Priors = mcts.PriorsLearned
@@ -805,7 +805,11 @@ func (r *run) accept(gen *Generation, cand *features.Weights, same bool, t0 time
 	}
 	gen.Decided = true
 	gen.Seconds += time.Since(t0).Seconds()
-	r.logf("train %s: candidate %s: %s", name, map[bool]string{true: "accepted", false: "rejected"}[gen.Accepted], gen.Reason)
+	nets := ""
+	if l := netLosses(gen); l != "" {
+		nets = " (networks' held-out loss without → with: " + l + ")"
+	}
+	r.logf("train %s: candidate %s: %s%s", name, map[bool]string{true: "accepted", false: "rejected"}[gen.Accepted], gen.Reason, nets)
 	return r.save()
 }
 
@@ -832,10 +836,11 @@ func decide(rule string, m *arena.Report, same bool) (bool, string) {
 }
 
 // sameTerms reports whether a and b weigh every term alike (and share the
-// leaf scale, the value network and the policy section, or have none): a
-// match between them would measure nothing.
+// leaf scale, the value network, the policy section and the other parts,
+// or have none): a match between them would measure nothing.
 func sameTerms(a, b *features.Weights) bool {
-	if a.LeafScale != b.LeafScale || len(a.Vec) != len(b.Vec) || !sameNet(a.Net, b.Net) || !samePolicy(a.Policy, b.Policy) {
+	if a.LeafScale != b.LeafScale || len(a.Vec) != len(b.Vec) || !sameNet(a.Net, b.Net) || !samePolicy(a.Policy, b.Policy) ||
+		!reflect.DeepEqual(a.Parts, b.Parts) {
 		return false
 	}
 	for i := range a.Vec {
@@ -847,14 +852,19 @@ func sameTerms(a, b *features.Weights) bool {
 }
 
 // samePolicy reports whether a and b are the same policy section (both
-// nil, or equal in every weight): a candidate whose value terms kept the
-// start but whose policy was refitted searches differently, so it is
-// matched.
+// nil, or equal in every weight, their hidden layers' included): a
+// candidate whose value terms kept the start but whose policy was
+// refitted searches differently, so it is matched.
 func samePolicy(a, b *features.Policy) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	return slices.Equal(a.Vec, b.Vec)
+	ha, hb := a.Hidden, b.Hidden
+	if ha == nil || hb == nil {
+		return ha == hb && slices.Equal(a.Vec, b.Vec)
+	}
+	return slices.Equal(a.Vec, b.Vec) && ha.Units == hb.Units && slices.Equal(ha.U, hb.U) &&
+		slices.Equal(ha.Bias, hb.Bias) && slices.Equal(ha.Out, hb.Out)
 }
 
 // sameNet reports whether a and b are the same network (both nil, or
@@ -915,17 +925,17 @@ func saveState(path string, st *State) error {
 // Markdown and CSV beside train.json.
 func writeReports(out string, g *rules.Game, st *State) error {
 	var md strings.Builder
-	fmt.Fprintf(&md, "# %s training run\n\n| gen | positions | train loss | validation loss | K | match score | Elo [95%%] | accepted |\n|---:|---:|---|---|---:|---:|---|---|\n", g.Name)
+	fmt.Fprintf(&md, "# %s training run\n\n| gen | positions | train loss | validation loss | K | networks' held-out loss | match score | Elo [95%%] | accepted |\n|---:|---:|---|---|---:|---|---:|---|---|\n", g.Name)
 	for _, gen := range st.Generations {
 		if gen.Match == nil {
 			if gen.Decided { // no match: the candidate equalled the current weights
-				fmt.Fprintf(&md, "| %d | %d | %.5f → %.5f | %.5f → %.5f | %.4f | no match | | %v |\n",
-					gen.Gen, gen.Positions, gen.TrainLoss[0], gen.TrainLoss[1], gen.ValidLoss[0], gen.ValidLoss[1], gen.K, gen.Accepted)
+				fmt.Fprintf(&md, "| %d | %d | %.5f → %.5f | %.5f → %.5f | %.4f | %s | no match | | %v |\n",
+					gen.Gen, gen.Positions, gen.TrainLoss[0], gen.TrainLoss[1], gen.ValidLoss[0], gen.ValidLoss[1], gen.K, netLosses(&gen), gen.Accepted)
 			}
 			continue
 		}
-		fmt.Fprintf(&md, "| %d | %d | %.5f → %.5f | %.5f → %.5f | %.4f | %.1f%% (%d games) | %+.0f [%+.0f, %+.0f] | %v |\n",
-			gen.Gen, gen.Positions, gen.TrainLoss[0], gen.TrainLoss[1], gen.ValidLoss[0], gen.ValidLoss[1], gen.K,
+		fmt.Fprintf(&md, "| %d | %d | %.5f → %.5f | %.5f → %.5f | %.4f | %s | %.1f%% (%d games) | %+.0f [%+.0f, %+.0f] | %v |\n",
+			gen.Gen, gen.Positions, gen.TrainLoss[0], gen.TrainLoss[1], gen.ValidLoss[0], gen.ValidLoss[1], gen.K, netLosses(&gen),
 			100*gen.Match.Score, gen.Match.Games, gen.Match.Elo, gen.Match.EloLow, gen.Match.EloHigh, gen.Accepted)
 	}
 	md.WriteString("\n## Elo ladder (accepted generations, Elo over generation 0)\n\n| gen | version | Elo |\n|---:|---|---:|\n")
@@ -947,6 +957,19 @@ func writeReports(out string, g *rules.Game, st *State) error {
 		}
 	}
 	return storage.WriteFile(storage.Join(out, "piece-values.csv"), []byte(csv.String()))
+}
+
+// netLosses is the ladder's cell of gen's networks: each fitted network's
+// held-out loss without it and with it, "" when none was fitted.
+func netLosses(gen *Generation) string {
+	var cells []string
+	if gen.NetLoss != [2]float64{} {
+		cells = append(cells, fmt.Sprintf("value_net %.5f → %.5f", gen.NetLoss[0], gen.NetLoss[1]))
+	}
+	if gen.SparseLoss != [2]float64{} {
+		cells = append(cells, fmt.Sprintf("sparse_value_net %.5f → %.5f", gen.SparseLoss[0], gen.SparseLoss[1]))
+	}
+	return strings.Join(cells, "; ")
 }
 
 // load reads the weights file at path (a run's own file) for g.

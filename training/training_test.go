@@ -20,6 +20,7 @@ import (
 	"taifu/selfplay"
 	"taifu/tuner"
 	"taifu/tuner/data"
+	"taifu/tuner/nettrain"
 	"taifu/tuner/values"
 	"taifu/weightsio"
 )
@@ -35,7 +36,8 @@ func testConfig(out string) Config {
 	sp.Games, sp.Playouts, sp.Workers, sp.MaxPlies = 8, 16, 2, 60
 	return Config{Game: g, Out: out, Generations: 1, Start: features.Starting(g), Seed: 5,
 		SelfPlay: sp, Window: 2, Accept: AcceptAlways,
-		Tune:      tuner.TuneConfig{Lambda: tuner.DefaultLambda, Validation: 0.2, Quiet: data.QuietOff, Fit: tuner.Settings{Method: "lbfgs", L2: tuner.DefaultL2, MaxEpochs: 20}},
+		Model: tuner.ModelConfig{TuneConfig: tuner.TuneConfig{Lambda: tuner.DefaultLambda, Validation: 0.2, Quiet: data.QuietOff, Fit: tuner.Settings{Method: "lbfgs", L2: tuner.DefaultL2, MaxEpochs: 20}},
+			Policy: tuner.PolicyConfig{FromHand: true}},
 		Match:     arena.Config{Pairs: 1, OpeningPlies: 2, MaxPlies: 60},
 		Candidate: mcts.Config{Playouts: 8}, Current: mcts.Config{Playouts: 8}}
 }
@@ -250,7 +252,7 @@ func runCandidates(t *testing.T, c Config) (*State, []*features.Weights) {
 func TestRunPolicy(t *testing.T) {
 	dir := t.TempDir()
 	c := testConfig(dir)
-	c.Policy, c.Generations = true, 2
+	c.Model.Policy.Fit, c.Generations = true, 2
 	st, cands := runCandidates(t, c)
 	for i, gen := range st.Generations {
 		if w := cands[i]; w.Policy == nil || gen.PolicyCE[0] <= 0 || gen.PolicyCE[2] <= 0 {
@@ -267,14 +269,14 @@ func TestRunPolicy(t *testing.T) {
 	}
 }
 
-// TestRunPolicyRefine: with PolicyRefine each generation's policy fit
+// TestRunPolicyRefine: with Policy.FromHand false each generation's policy fit
 // starts from the policy of the weights it played (generation 1's start
 // has none: the hand prior), PolicyMaxRows bounds its rows, and both are
 // settings a resumed run must keep (recorded only when set).
 func TestRunPolicyRefine(t *testing.T) {
 	dir := t.TempDir()
 	c := testConfig(dir)
-	c.Policy, c.PolicyRefine, c.PolicyMaxRows, c.Generations = true, true, 100, 2
+	c.Model.Policy.Fit, c.Model.Policy.FromHand, c.Model.Policy.MaxRows, c.Generations = true, false, 100, 2
 	_, cands := runCandidates(t, c)
 	for i, want := range []string{"towards the hand prior", "towards the starting policy"} {
 		prov := cands[i].Policy.Provenance
@@ -292,13 +294,13 @@ func TestRunPolicyRefine(t *testing.T) {
 	if s := def.Settings(); s["policy_from"] != nil || s["policy_max_rows"] != nil || s["policy_iterations"] != nil {
 		t.Errorf("default settings record the policy fit's: %v (runs begun before them would not resume)", s)
 	}
-	c.PolicyRefine = false
+	c.Model.Policy.FromHand = true
 	if _, err := Run(context.Background(), c); err == nil || !strings.Contains(err.Error(), "--policy-from is hand here but start in the run") {
 		t.Errorf("resumed without the refinement: %v, want a refusal naming --policy-from", err)
 	}
 }
 
-// TestRunValueNet: with NetHidden, each candidate carries a value network
+// TestRunValueNet: with Net.Hidden, each candidate carries a value network
 // of that many units fitted on the generation's window, with its held-out
 // losses in the generation record, and the next generation's self-play
 // plays with it (its weights file is the accepted candidate, network
@@ -306,7 +308,7 @@ func TestRunPolicyRefine(t *testing.T) {
 func TestRunValueNet(t *testing.T) {
 	dir := t.TempDir()
 	c := testConfig(dir)
-	c.NetHidden, c.NetEpochs, c.Generations = 3, 2, 2
+	c.Model.Net.Hidden, c.Model.Net.Epochs, c.Generations = 3, 2, 2
 	st, cands := runCandidates(t, c)
 	for i, gen := range st.Generations {
 		if w := cands[i]; w.Net == nil || w.Net.Hidden != 3 || gen.NetLoss[0] <= 0 || gen.NetLoss[1] <= 0 || gen.NetLoss[1] > gen.NetLoss[0] {
@@ -352,5 +354,78 @@ func TestRunUndefinedValues(t *testing.T) {
 	gen := st.Generations[0]
 	if !gen.Decided || gen.PieceValues != nil || !strings.Contains(log.String(), "no piece values") {
 		t.Errorf("generation %+v, log %q: want it decided, without piece values, the reason logged", gen, log.String())
+	}
+}
+
+// TestLadderShowsNetLosses (issue 58, the loop): ladder.md shows each
+// generation's networks' held-out loss, without and with each network,
+// beside its match; a generation without networks leaves the cell empty.
+func TestLadderShowsNetLosses(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		gen  Generation
+		want string
+	}{
+		{"both networks", Generation{Gen: 1, Decided: true, Accepted: true, NetLoss: [2]float64{0.69, 0.68}, SparseLoss: [2]float64{0.68, 0.67},
+			Match: &arena.Report{Score: 0.6, Games: 10, Elo: 70}},
+			"| value_net 0.69000 → 0.68000; sparse_value_net 0.68000 → 0.67000 | 60.0% (10 games) |"},
+		{"sparse only, no match", Generation{Gen: 2, Decided: true, SparseLoss: [2]float64{0.5, 0.4}},
+			"| sparse_value_net 0.50000 → 0.40000 | no match |"},
+		{"no network", Generation{Gen: 3, Decided: true, Match: &arena.Report{Score: 0.5, Games: 2}},
+			"| 0.0000 |  | 50.0% (2 games) |"},
+	} {
+		dir := t.TempDir()
+		st := &State{Generations: []Generation{tc.gen}, Ladder: []LadderRow{{Gen: 0, Version: "v0"}}}
+		if err := writeReports(dir, testgame.Game, st); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "ladder.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), tc.want) || !strings.Contains(string(b), "networks' held-out loss") {
+			t.Errorf("%s: ladder.md lacks %q:\n%s", tc.name, tc.want, b)
+		}
+	}
+}
+
+// TestRunSparseNet: with Model.Sparse (train --sparse-hidden), each
+// candidate carries a sparse value network fitted on its window, its
+// held-out losses in the generation record, the log and ladder.md, and
+// the generation record says what the fit did with each part; the
+// setting is one a resumed run must keep.
+func TestRunSparseNet(t *testing.T) {
+	dir := t.TempDir()
+	var log bytes.Buffer
+	c := testConfig(dir)
+	c.Progress = progress.Lines(&log)
+	c.Model.Sparse.Net = nettrain.Config{Hidden: 4, Hidden2: 2, Epochs: 1, Batch: 64}
+	c.Generations = 2
+	st, cands := runCandidates(t, c)
+	for i, gen := range st.Generations {
+		var net *features.SparseValueNet
+		for _, p := range cands[i].Parts {
+			net, _ = p.(*features.SparseValueNet)
+		}
+		if net == nil || net.Hidden != 4 || gen.SparseLoss[0] <= 0 || gen.SparseLoss[1] <= 0 {
+			t.Errorf("generation %d: sparse network %v, held-out losses %v", i+1, net != nil, gen.SparseLoss)
+		}
+		fitted := false
+		for _, p := range gen.Parts {
+			fitted = fitted || p.Kind == features.KindSparseNet && p.Action == tuner.PartFitted
+		}
+		if !fitted {
+			t.Errorf("generation %d: parts %+v: no sparse_value_net fitted", i+1, gen.Parts)
+		}
+	}
+	if c.Settings()["sparse_hidden"] != 4.0 {
+		t.Errorf("settings %v: no sparse_hidden 4", c.Settings())
+	}
+	ladder, err := os.ReadFile(filepath.Join(dir, "ladder.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(string(ladder), "sparse_value_net ") != 2 || !strings.Contains(log.String(), "sparse value network, held-out loss") {
+		t.Errorf("ladder.md or the log lacks the generations' sparse network losses:\n%s\n%s", ladder, log.String())
 	}
 }

@@ -26,6 +26,18 @@
 // With Settings.EarlyStop the weights of the epoch with the lowest
 // validation loss are kept.
 //
+// # The model list
+//
+// FitModel is the one fitting path of taifu tune, each generation of taifu
+// train and taifu fit-net: the linear terms (above; or held), then the
+// value network (package tuner/valuenet) on them, then the sparse value
+// network (tuner/nettrain) on both, then the policy (tuner/policy): its
+// linear terms, then its hidden layer over them. The networks' fits are
+// mini-batch Adam (tuner/optim); the policy's L-BFGS. A part the starting
+// weights carry is refitted, or kept (or left out) only as the config
+// says, each logged and recorded under ProvModelFit. Tune is FitModel with
+// a TuneConfig alone.
+//
 // # Whole worth and uncertainty
 //
 // Piece values are whole worths (worth.go): for each kind, the sum over its

@@ -93,10 +93,12 @@ func leafScaleWant() string {
 	return fmt.Sprintf("want keep, k, none or a number in (0, %g]", features.MaxLeafScale)
 }
 
-// Tune loads the data, fits the weights and returns them with a provenance
-// object recording the data, rows, losses, K and settings, and (with
-// Bootstrap > 0) an interval for every piece value in unit-piece values.
-func Tune(c TuneConfig) (*features.Weights, *Result, error) {
+// fitLinear loads the data, fits the linear terms and returns the
+// starting weights with them (their other parts as they were: FitModel
+// fits those) and a provenance object recording the data, rows, losses, K
+// and settings, and (with Bootstrap > 0) an interval for every piece value
+// in unit-piece values.
+func fitLinear(c TuneConfig) (*features.Weights, *Result, error) {
 	logf := func(format string, a ...any) { c.Progress.Logf("tune", format, a...) }
 	c.Fit.Progress = c.Progress
 	if err := c.Validate(); err != nil {
@@ -141,7 +143,6 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 	}
 
 	out := *c.Start
-	keepNet(&out, res, logf)
 	out.Version = c.Version
 	if out.Version == "" {
 		out.Version = fmt.Sprintf("%s-tuned-%s", g.Name, time.Now().UTC().Format("20060102-150405"))
@@ -214,38 +215,6 @@ func (c *TuneConfig) loadAndFit(lc data.LoadConfig, w0 []float64, t0 time.Time, 
 		}
 	}
 	return d, ls, train, valid, res, nil
-}
-
-// keepNet keeps out's value network when the fit kept the linear terms it
-// was fitted to, and drops it otherwise.
-func keepNet(out *features.Weights, res *Result, logf func(string, ...any)) {
-	switch {
-	case out.Net == nil:
-	case res.KeptStart:
-		// The linear terms are the start's, so the network fitted to
-		// them still applies.
-		logf("the starting weights' value network is kept: the fit kept the linear terms it was fitted to")
-	default:
-		// The network learned what the starting linear terms missed; the
-		// fit changed them (cmd/taifu's tune --value-net fits a new one).
-		hidden := out.Net.Hidden
-		out.Net = nil
-		logf("the starting weights' value network is dropped: it was fitted to their linear terms (--value-net %d refits one; on a short run the weights without it are likely weaker than the start, which the match says)", hidden)
-	}
-	if !res.KeptStart {
-		// A sparse network is a residual on the linear terms too: dropped
-		// with them (taifu fit-net fits a new one).
-		var parts []features.Part
-		for _, p := range out.Parts {
-			if p.Kind() != features.KindSparseNet {
-				parts = append(parts, p)
-			}
-		}
-		if len(parts) < len(out.Parts) {
-			logf("the starting weights' sparse value network is dropped: it was fitted to their linear terms (taifu fit-net refits one)")
-		}
-		out.Parts = parts
-	}
 }
 
 // provenance is the written weights' provenance but for the activations

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"taifu/features"
-	"taifu/mcts"
 	"taifu/rules"
+	"taifu/training"
 	"taifu/tuner"
 	"taifu/tuner/data"
 	"taifu/tuner/nettrain"
@@ -89,48 +89,44 @@ func runFitNet(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if c.Scale == 0 {
-		s, err := mcts.New(g, mcts.Config{}, start)
-		if err != nil {
+	c.Threads = cmp.Or(c.Threads, runtime.GOMAXPROCS(0))
+	// The one fitting path (tuner.FitModel), the linear terms held: the
+	// sparse network alone is fitted, the other parts kept (noted in the
+	// provenance).
+	mc := tuner.ModelConfig{
+		TuneConfig: tuner.TuneConfig{Game: g, Data: runs, Start: start, Lambda: c.Label.Lambda, FastLambda: c.Label.FastLambda,
+			Validation: c.Validation, Seed: c.Seed, Version: cmp.Or(*version, start.Version+"-net"), Fit: tuner.Settings{Workers: c.Threads}},
+		HoldLinear: true, Sparse: tuner.SparseConfig{Net: c}, EvalScale: training.SearchScale}
+	scale := c.Scale
+	if scale == 0 {
+		scale = start.LeafScale
+	}
+	if scale == 0 {
+		if scale, err = training.SearchScale(start); err != nil {
 			return err
 		}
-		c.Scale = s.EvalScale()
 	}
-	c.Game, c.Weights, c.Data = g, start, runs
-	c.Threads = cmp.Or(c.Threads, runtime.GOMAXPROCS(0))
+	mc.Sparse.Net.Scale = scale
 	if !*quiet {
 		sayWeights(stderr, "fit-net: linear terms from", start, source)
 		fmt.Fprintf(stderr, "fit-net: %s, %d inputs x %d x %d units, %.1f MB of first-layer weights, scale %.4g per pawn\n",
-			g.Name, features.SparseInputs(g), c.Hidden, c.Hidden2, float64(features.SparseInputs(g)*c.Hidden*4)/1e6, c.Scale)
+			g.Name, features.SparseInputs(g), c.Hidden, c.Hidden2, float64(features.SparseInputs(g)*c.Hidden*4)/1e6, scale)
 		show := newProgressOutput(stderr, true, 10*time.Second)
 		defer show.Close()
-		c.Progress = show.Record
+		mc.Progress = show.Record
+		mc.Sparse.Net.Progress = show.Record
 	}
 	stopProfile, err := profile()
 	if err != nil {
 		return err
 	}
-	net, rep, err := nettrain.Fit(c)
+	w, mr, err := tuner.FitModel(mc)
 	stopProfile()
 	if err != nil {
 		return err
 	}
-	w := *start
-	w.Version = cmp.Or(*version, start.Version+"-net")
-	w.Parts = nil
-	for _, p := range start.Parts {
-		if p.Kind() != features.KindSparseNet {
-			w.Parts = append(w.Parts, p)
-		}
-	}
-	w.Parts = append(w.Parts, net)
-	if w.LeafScale == 0 {
-		w.LeafScale = c.Scale // the search's scale, pinned to the one the network was fitted at
-	}
-	if err := w.Compile(g); err != nil {
-		return err
-	}
-	if err := weightsio.Save(&w, *out); err != nil {
+	rep := mr.Sparse
+	if err := weightsio.Save(w, *out); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "fit-net: %d training and %d held-out positions (%d files, %d parts); held-out loss: linear terms %.6f, start %.6f, fitted %.6f\n",

@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,15 +60,19 @@ func TestFitNet(t *testing.T) {
 	if w3, _, err := weightsio.Load(g, out3); err != nil || len(w3.Parts) != 1 || w3.Parts[0].(*features.SparseValueNet).Hidden != 4 {
 		t.Fatalf("refit: want the one new network (%v)", err)
 	}
-	// A tune that moves the linear terms drops the network fitted to
-	// them.
+	// A tune that moves the linear terms refits the network on them (as
+	// many units), and says so in the provenance.
 	out4 := filepath.Join(dir, "w4.json")
 	code, _, errs = runCLI("tune", "--data", data, "--weights", out, "--out", out4, "--policy", "off", "--force", "--no-progress", "--validation", "0.3", "--best-epoch=false")
-	if code != 0 || !strings.Contains(errs, "sparse value network is dropped") {
+	if code != 0 || strings.Contains(errs, "dropped") {
 		t.Fatalf("tune on the network's weights: exit %d: %s", code, errs)
 	}
-	if w4, _, err := weightsio.Load(g, out4); err != nil || len(w4.Parts) != 0 {
-		t.Fatalf("tune kept the network fitted to other linear terms (%v)", err)
+	w4, _, err := weightsio.Load(g, out4)
+	if err != nil || len(w4.Parts) != 1 {
+		t.Fatalf("tune dropped the network fitted to other linear terms (%v)", err)
+	}
+	if n4 := w4.Parts[0].(*features.SparseValueNet); n4.Hidden != 8 || n4.Hidden2 != 4 || slices.Equal(n4.W1, net.W1) {
+		t.Errorf("tune's network %dx%d, refitted %v: want the start's 8x4 refitted", n4.Hidden, n4.Hidden2, !slices.Equal(n4.W1, net.W1))
 	}
 	for _, bad := range [][]string{
 		{"--out", out},

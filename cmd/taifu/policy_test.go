@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -223,10 +224,19 @@ func TestTunePolicyHidden(t *testing.T) {
 	if w.Policy == nil || w.Policy.Hidden == nil || w.Policy.Hidden.Units != 4 || w.Policy.Provenance["hidden_units"] == nil {
 		t.Fatalf("policy %+v: want a hidden layer of 4 units", w.Policy)
 	}
-	for i, v := range w.Policy.Vec {
-		if v != start.Policy.Vec[i] {
-			t.Fatalf("linear weight %d: %v, started at %v", i, v, start.Policy.Vec[i])
-		}
+	// The linear policy is fitted first, alone (as --policy-hidden 0
+	// fits it), and the layer over it holds it.
+	lin := filepath.Join(dir, "linear.json")
+	if code, _, errs := runCLI("tune", "--game", "nanashogi", "--data", data, "--out", lin, "--policy", "only", "--no-progress", "--validation", "0.3",
+		"--policy-hidden", "0", "--policy-iterations", "10"); code != 0 {
+		t.Fatalf("linear policy: exit %d: %s", code, errs)
+	}
+	wl, _, err := weightsio.Load(g, lin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(w.Policy.Vec, wl.Policy.Vec) || slices.Equal(w.Policy.Vec, start.Policy.Vec) {
+		t.Errorf("linear weights: the layer's fit has not the linear policy fitted alone, or kept the start's")
 	}
 	if !strings.Contains(stdout, "learned") {
 		t.Errorf("no held-out table in %q", stdout)
@@ -244,12 +254,12 @@ func TestTunePolicyHidden(t *testing.T) {
 	out2 := filepath.Join(dir, "w2.json")
 	code, stdout, errs = runCLI("tune", "--game", "nanashogi", "--weights", out, "--data", data, "--out", out2, "--policy", "only", "--no-progress",
 		"--validation", "0.3", "--policy-iterations", "3", "--force")
-	if w2, _, err := weightsio.Load(g, out2); code != 0 || err != nil || w2.Policy.Hidden == nil || w2.Policy.Hidden.Units != 4 || strings.Contains(stdout, "dropped") {
+	if w2, _, err := weightsio.Load(g, out2); code != 0 || err != nil || w2.Policy.Hidden == nil || w2.Policy.Hidden.Units != 4 || strings.Contains(errs+stdout, "left out") {
 		t.Errorf("refit without --policy-hidden: exit %d, %v, %s\n%s", code, err, errs, stdout)
 	}
 	code, stdout, errs = runCLI("tune", "--game", "nanashogi", "--weights", out, "--data", data, "--out", out2, "--policy", "only", "--no-progress",
 		"--validation", "0.3", "--policy-iterations", "3", "--force", "--policy-hidden", "0")
-	if w2, _, err := weightsio.Load(g, out2); code != 0 || err != nil || w2.Policy.Hidden != nil || !strings.Contains(stdout, "hidden layer of 4 units is dropped") {
+	if w2, _, err := weightsio.Load(g, out2); code != 0 || err != nil || w2.Policy.Hidden != nil || !strings.Contains(errs, "layer of 4 units is left out as asked (--policy-hidden 0)") {
 		t.Errorf("refit with --policy-hidden 0: exit %d, %v, %s\n%s", code, err, errs, stdout)
 	}
 	code, _, errs = runCLI("tune", "--game", "nanashogi", "--data", data, "--out", out, "--policy", "only", "--policy-hidden", "65")

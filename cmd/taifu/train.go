@@ -69,15 +69,12 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("match: %w", err)
 	}
 	tuneLog := newProgressOutput(stderr, false, 0).Record // the tuner's log lines, no fit bar, said as train says them
-	tcfg, err := tf.config(g, nil, nil, "", func(e progress.Event) {
+	mcfg0, err := tf.modelConfig(g, nil, nil, "", func(e progress.Event) {
 		e.Line = training.TuneLine(e.Line)
 		tuneLog(e)
 	})
 	if err != nil {
 		return err
-	}
-	if tf.policyHidden > 0 {
-		return usageErrorf("--policy-hidden: train fits a linear policy each generation; fit a hidden layer on a generation's runs with taifu tune --policy only --policy-hidden N")
 	}
 	if tf.policy == "only" {
 		return usageErrorf("--policy only: train fits the value terms every generation; want --policy on or off")
@@ -101,9 +98,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	cfg := training.Config{Game: g, Out: *out, Generations: *gens, Seed: tf.seed, SelfPlay: sp, Window: *window,
-		Accept: *accept, Tune: tcfg, Match: mcfg, Policy: tf.policy != "off", PolicyL2: tf.policyL2,
-		PolicyRefine: tf.policyFrom == "start", PolicyMaxRows: tf.policyMaxRows, PolicyIterations: tf.policyIterations,
-		NetHidden: tf.net.hidden, NetEpochs: tf.net.epochs, NetLR: tf.net.lr,
+		Accept: *accept, Model: mcfg0, Match: mcfg,
 		Candidate: cand, Current: cur, CommitEvery: *commitEvery}
 	if *table != "" {
 		if cfg.Rescore, cfg.RescoreWith, err = tableRescorer(g, *table); err != nil {

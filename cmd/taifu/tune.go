@@ -18,6 +18,7 @@ import (
 	"taifu/training"
 	"taifu/tuner"
 	"taifu/tuner/data"
+	"taifu/tuner/nettrain"
 	"taifu/tuner/policy"
 	"taifu/tuner/valuenet"
 	"taifu/weightsio"
@@ -56,6 +57,8 @@ type tuneFlags struct {
 	policyMaxRows, policyIterations       int
 	policyHidden                          int
 	net                                   netFit // --value-net, --value-net-epochs, --value-net-lr
+	sparseHidden                          int    // --sparse-hidden
+	keepNet                               bool   // --keep-net
 	fastLambda                            string // --fast-lambda; "": as --lambda
 	// loop, set before register, registers the flags as train reads
 	// them: the policy fit of each generation, from the hand prior by
@@ -129,9 +132,11 @@ func (f *tuneFlags) register(fs interface {
 	fs.IntVar(&f.policyIterations, "policy-iterations", 0, "maximum L-BFGS iterations of the policy fit (0: 200)")
 	fs.IntVar(&f.policyHidden, "policy-hidden", -1, "hidden `units` the policy fit adds (-1: as the starting policy; 0: none; at most 64; docs/policy.md)")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of Adam's shuffling and the bootstrap")
-	fs.IntVar(&f.net.hidden, "value-net", 0, "hidden `units` of a value network fitted on the same runs (0: none; docs/valuenet.md)")
+	fs.IntVar(&f.net.hidden, "value-net", -1, "hidden `units` of the value network (-1: as the start's, if any; 0: none; docs/valuenet.md)")
 	fs.IntVar(&f.net.epochs, "value-net-epochs", valuenet.DefaultEpochs, "epochs of the value network's fit (the one of least held-out loss is kept)")
 	fs.Float64Var(&f.net.lr, "value-net-lr", valuenet.DefaultLearningRate, "Adam learning rate of the value network's fit")
+	fs.IntVar(&f.sparseHidden, "sparse-hidden", -1, "first-layer `units` of the sparse value network (-1: as the start's, if any; 0: none)")
+	fs.BoolVar(&f.keepNet, "keep-net", false, "keep the start's value networks as they are (not refitted on the new linear terms)")
 }
 
 func (f *tuneFlags) config(g *rules.Game, paths []string, start *features.Weights, version string, rec progress.Recorder) (tuner.TuneConfig, error) {
@@ -153,8 +158,8 @@ func (f *tuneFlags) config(g *rules.Game, paths []string, start *features.Weight
 	if !(f.net.lr > 0 && f.net.lr <= 1) {
 		return tuner.TuneConfig{}, usageErrorf("--value-net-lr %v: want a learning rate in (0, 1]", f.net.lr)
 	}
-	if f.net.hidden > 0 && f.policy == "only" {
-		return tuner.TuneConfig{}, usageErrorf("--value-net fits the network to the fitted linear terms: it needs the value fit (not --policy only)")
+	if f.net.hidden > 0 && (f.policy == "only" || f.keepNet) {
+		return tuner.TuneConfig{}, usageErrorf("--value-net fits the network to the fitted linear terms: it needs the value fit (not --policy only), and refits the network (not --keep-net)")
 	}
 	if err := firstErr(
 		floatIn("lambda", f.lambda, 0, 1),
@@ -171,8 +176,9 @@ func (f *tuneFlags) config(g *rules.Game, paths []string, start *features.Weight
 		intIn("policy-hidden", int64(f.policyHidden), -1, features.MaxHiddenUnits),
 		intIn("bootstrap", int64(f.boot), 0, 100000),
 		workersIn("threads", int64(f.workers), 0),
-		intIn("value-net", int64(f.net.hidden), 0, features.MaxNetHidden),
+		intIn("value-net", int64(f.net.hidden), -1, features.MaxNetHidden),
 		intIn("value-net-epochs", int64(f.net.epochs), 1, math.MaxInt32),
+		intIn("sparse-hidden", int64(f.sparseHidden), -1, features.MaxSparseHidden),
 	); err != nil {
 		return tuner.TuneConfig{}, err
 	}
@@ -189,6 +195,26 @@ func (f *tuneFlags) config(g *rules.Game, paths []string, start *features.Weight
 		Fit: tuner.Settings{Method: f.method, L2: f.l2, MaxEpochs: f.epochs, Tolerance: f.tol, BatchSize: f.batch,
 			LearningRate: f.lr, Seed: f.seed, Workers: f.workers, EarlyStop: f.early},
 	}, nil
+}
+
+// modelConfig is the whole fit the flags ask for (tuner.FitModel), as
+// config's TuneConfig for the linear terms: taifu tune's fit and each of
+// taifu train's generations.
+func (f *tuneFlags) modelConfig(g *rules.Game, paths []string, start *features.Weights, version string, rec progress.Recorder) (tuner.ModelConfig, error) {
+	tc, err := f.config(g, paths, start, version, rec)
+	if err != nil {
+		return tuner.ModelConfig{}, err
+	}
+	if f.keepNet && (f.sparseHidden > 0) {
+		return tuner.ModelConfig{}, usageErrorf("--sparse-hidden %d fits a new sparse network: not with --keep-net", f.sparseHidden)
+	}
+	mc := tuner.ModelConfig{TuneConfig: tc, HoldLinear: f.policy == "only", KeepNets: f.keepNet,
+		Net:    tuner.NetConfig{Hidden: max(f.net.hidden, 0), Off: f.net.hidden == 0, Epochs: f.net.epochs, LearningRate: f.net.lr},
+		Sparse: tuner.SparseConfig{Off: f.sparseHidden == 0, Net: nettrain.Config{Hidden: max(f.sparseHidden, 0)}},
+		Policy: tuner.PolicyConfig{Fit: f.policy != "off", FromHand: f.policyFrom == "hand", L2: f.policyL2,
+			Hidden: max(f.policyHidden, 0), NoHidden: f.policyHidden == 0, MaxRows: f.policyMaxRows, Iterations: f.policyIterations},
+		EvalScale: training.SearchScale}
+	return mc, nil
 }
 
 func runTune(args []string, stdout, stderr io.Writer) error {
@@ -221,7 +247,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	// Check the flags before loading anything.
-	if _, err := f.config(nil, runs, nil, *version, nil); err != nil {
+	if _, err := f.modelConfig(nil, runs, nil, *version, nil); err != nil {
 		return err
 	}
 	if *window < 0 {
@@ -273,7 +299,10 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 	}
-	cfg, err := f.config(g, runs, start, *version, rec)
+	if f.policy == "only" {
+		*version = cmp.Or(*version, start.Version+"-policy")
+	}
+	cfg, err := f.modelConfig(g, runs, start, *version, rec)
 	if err != nil {
 		return err
 	}
@@ -281,25 +310,15 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	cfg.CheckGames = !*force
 	type fitted struct {
 		w   *features.Weights
-		res *tuner.Result
-		pol *policy.Report // nil: --policy off
+		res *tuner.ModelResult
 		err error
 	}
 	fits := make(chan fitted, 1)
 	go func() {
-		r := fitted{res: &tuner.Result{}}
-		if f.policy == "only" {
-			c := *start
-			c.Version = cmp.Or(cfg.Version, start.Version+"-policy")
-			r.w = &c
-		} else {
-			r.w, r.res, r.err = tuner.Tune(cfg)
-			if r.err == nil {
-				r.err = fitNet(r.w, r.res.K, cfg, f.net, rec, quietAfter{ctx, stdout})
-			}
-		}
-		if r.err == nil && f.policy != "off" {
-			r.pol, r.err = f.fitPolicy(g, r.w, start.Version, runs, rec, quietAfter{ctx, stdout})
+		var r fitted
+		r.w, r.res, r.err = tuner.FitModel(cfg)
+		if r.err == nil {
+			printFits(quietAfter{ctx, stdout}, r.w, r.res, cfg, start.Version)
 		}
 		fits <- r
 	}()
@@ -311,11 +330,11 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if s := got(); s != nil {
 		return &interrupted{s, fmt.Sprintf("nothing written (no %s); run the same command again", *out)}
 	}
-	w, res := r.w, r.res
 	if r.err != nil {
 		return r.err
 	}
-	warnings, gain := writeWarnings(res, r.pol)
+	w, res := r.w, r.res.Linear
+	warnings, gain := writeWarnings(res, r.res.Policy)
 	if gain != "" && !f.noProgress {
 		fmt.Fprintf(stderr, "tune: the value terms equal the start's (no epoch lowered their validation loss); writing %s for its policy, %s\n", *out, gain)
 	}
@@ -398,36 +417,23 @@ func (q quietAfter) Write(p []byte) (int, error) {
 	return q.w.Write(p)
 }
 
-// fitPolicy fits w's policy section on the runs data (--policy), from
-// the policy w carries (the starting weights', named start) or the hand
-// prior (--policy-from), printing the held-out report to out.
-func (f *tuneFlags) fitPolicy(g *rules.Game, w *features.Weights, start string, data []string, rec progress.Recorder, out io.Writer) (*policy.Report, error) {
-	var from []float64
-	if f.policyFrom == "start" && w.Policy != nil {
-		from = w.Policy.Vec
+// printFits writes to out the held-out reports of the fits of r, which
+// made w (cfg: the fit; start: the starting weights' version).
+func printFits(out io.Writer, w *features.Weights, r *tuner.ModelResult, cfg tuner.ModelConfig, start string) {
+	if rep := r.Net; rep != nil {
+		fmt.Fprintf(out, "value network: %d hidden units on %d positions of %d games (%d held out); held-out loss %.6f with the linear terms alone, %.6f with the network (epoch %d of %d), in %.1f s\n",
+			w.Net.Hidden, rep.Rows, rep.Games, rep.ValidRows, rep.ValidBefore, rep.ValidAfter, rep.BestEpoch, cmp.Or(cfg.Net.Epochs, valuenet.DefaultEpochs), rep.Seconds)
 	}
-	hidden := f.policyHidden
-	if hidden < 0 { // as the start
-		hidden = 0
-		if from != nil && w.Policy.Hidden != nil {
-			hidden = w.Policy.Hidden.Units
+	if rep := r.Sparse; rep != nil {
+		fmt.Fprintf(out, "sparse value network: %d training and %d held-out positions; held-out loss %.6f without it, %.6f with it, in %.1f s\n",
+			rep.TrainRows, rep.HeldOutRows, rep.HeldOutLinear, rep.HeldOutAfter, rep.Seconds)
+	}
+	if rep := r.Policy; rep != nil {
+		if rep.Start != nil {
+			rep.StartName = start
 		}
+		rep.Print(out)
 	}
-	if w.Policy != nil && w.Policy.Hidden != nil && hidden == 0 {
-		fmt.Fprintf(out, "policy: the starting policy's hidden layer of %d units is dropped (it corrects the linear terms this fit changes; --policy-hidden N fits one again)\n", w.Policy.Hidden.Units)
-	}
-	pol, rep, err := policy.Fit(policy.Config{Game: g, Weights: w, Data: data, Validation: f.validation, L2: f.policyL2, From: from,
-		MaxRows: cmp.Or(f.policyMaxRows, f.maxRows), Iterations: f.policyIterations, Hidden: hidden,
-		Workers: f.workers, Stream: f.stream, Progress: rec})
-	if err != nil {
-		return nil, err
-	}
-	w.Policy = pol
-	if rep.Start != nil {
-		rep.StartName = start
-	}
-	rep.Print(out)
-	return rep, nil
 }
 
 // parseFastLambda reads a --fast-lambda value: nil for "" (as --lambda).
@@ -450,22 +456,6 @@ func parseFastLambda(s string) (*float64, error) {
 type netFit struct {
 	hidden, epochs int
 	lr             float64
-}
-
-// fitNet fits w's value network (nf.hidden units, 0: none) on the runs of
-// cfg at the linear fit's logistic scale k, printing what it measured to
-// out.
-func fitNet(w *features.Weights, k float64, cfg tuner.TuneConfig, nf netFit, rec progress.Recorder, out io.Writer) error {
-	if nf.hidden == 0 {
-		return nil
-	}
-	rep, err := training.FitNet(w, k, cfg, nf.hidden, nf.epochs, nf.lr, rec)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(out, "value network: %d hidden units on %d positions of %d games (%d held out); held-out loss %.6f with the linear terms alone, %.6f with the network (epoch %d of %d), in %.1f s\n",
-		nf.hidden, rep.Rows, rep.Games, rep.ValidRows, rep.ValidBefore, rep.ValidAfter, rep.BestEpoch, nf.epochs, rep.Seconds)
-	return nil
 }
 
 // loadStart reads the weights a --weights value names (weightsio.Load:

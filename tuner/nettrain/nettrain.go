@@ -54,6 +54,10 @@ const (
 	MinLRShare = 0.05
 )
 
+// ErrTooFew is the error (wrapped) of a fit on data without training or
+// held-out positions.
+var ErrTooFew = errors.New("too few")
+
 // Config is one fit.
 type Config struct {
 	Game *rules.Game
@@ -363,7 +367,7 @@ func Fit(c Config) (*features.SparseValueNet, *Report, error) {
 	}
 	rep.HeldOutRows = len(ho.rows)
 	if rep.TrainRows == 0 || len(ho.rows) == 0 {
-		return nil, nil, fmt.Errorf("fit-net: %d training and %d held-out positions of %s in %d files: too few (play more games)", rep.TrainRows, len(ho.rows), c.Game.Name, len(files))
+		return nil, nil, fmt.Errorf("fit-net: %d training and %d held-out positions of %s in %d files: %w (play more games)", rep.TrainRows, len(ho.rows), c.Game.Name, len(files), ErrTooFew)
 	}
 	ho.lossy = make([]float64, len(ho.rows))
 	meanActive /= float64(len(ho.rows))

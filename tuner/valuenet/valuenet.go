@@ -33,6 +33,10 @@ const (
 	DefaultBatch        = 256
 )
 
+// ErrTooFew is the error (wrapped) of a fit on data without training or
+// held-out positions.
+var ErrTooFew = errors.New("too few")
+
 // Config is one fit of a value network.
 type Config struct {
 	Game *rules.Game
@@ -172,7 +176,7 @@ func Fit(c Config) (*features.ValueNet, *Report, error) {
 		}
 	}
 	if len(train) == 0 || len(valid) == 0 {
-		return nil, nil, fmt.Errorf("value network: %d training and %d held-out positions in %d games: too few (play more games)", len(train), len(valid), games)
+		return nil, nil, fmt.Errorf("value network: %d training and %d held-out positions in %d games: %w (play more games)", len(train), len(valid), games, ErrTooFew)
 	}
 	nin := features.NetInputs(c.Game)
 	h := c.Hidden

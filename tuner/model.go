@@ -1,0 +1,417 @@
+package tuner
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+
+	"taifu/features"
+	"taifu/tuner/data"
+	"taifu/tuner/nettrain"
+	"taifu/tuner/policy"
+	"taifu/tuner/valuenet"
+)
+
+// ProvModelFit is the provenance key of what FitModel did with each part
+// of the model list: a list of {"kind", "action", "why"}, in the list's
+// order, action one of the Part* actions.
+const ProvModelFit = "model_fit"
+
+// What FitModel did with a part (PartFit.Action).
+const (
+	PartFitted = "fitted" // fitted anew or refitted
+	PartKept   = "kept"   // kept unchanged, the why says why
+	PartHeld   = "held"   // the linear terms, not fitted (ModelConfig.HoldLinear)
+	PartNone   = "none"   // a part the start carried that the config asked to leave out
+)
+
+// PartFit is what FitModel did with one part of the model list.
+type PartFit struct {
+	Kind   string `json:"kind"`
+	Action string `json:"action"`
+	Why    string `json:"why"`
+}
+
+// NetConfig is the fit of the value network (features.ValueNet, kind
+// value_net; package tuner/valuenet).
+type NetConfig struct {
+	// Hidden is its hidden units: 0 refits the starting weights' network
+	// with as many (none when they carry none).
+	Hidden int
+	// Off fits none, leaving out the starting weights' network (noted).
+	Off bool
+	// Epochs and LearningRate set its Adam (0: valuenet's defaults).
+	Epochs       int
+	LearningRate float64
+}
+
+// SparseConfig is the fit of the sparse value network
+// (features.SparseValueNet, kind sparse_value_net; package
+// tuner/nettrain).
+type SparseConfig struct {
+	// Net is the fit's settings: Hidden 0 refits the starting weights'
+	// network with its layers (none when they carry none); Hidden2 0 the
+	// starting network's, else nettrain's default. Game, Weights, Data,
+	// Label, Validation (0 only), Seed (0 only), Threads (0 only) and
+	// Scale (0 only) are filled from the ModelConfig.
+	Net nettrain.Config
+	// Off fits none, leaving out the starting weights' network (noted).
+	Off bool
+}
+
+// PolicyConfig is the fit of the policy (features.Policy and its hidden
+// layer; package tuner/policy).
+type PolicyConfig struct {
+	// Fit fits the policy; false keeps the starting weights' (noted).
+	Fit bool
+	// FromHand starts the linear policy's fit from the hand prior's logit
+	// alone; false from the starting weights' policy (the hand prior when
+	// they carry none). L2 holds it towards where it starts (0:
+	// policy.DefaultL2).
+	FromHand bool
+	L2       float64
+	// Hidden is the hidden layer's units: 0 as the starting policy's
+	// (none when it has none); NoHidden fits none, leaving out the
+	// starting policy's layer (noted).
+	Hidden   int
+	NoHidden bool
+	// MaxRows (0: the ModelConfig's) and Iterations (0: 200) bound each
+	// of its L-BFGS fits.
+	MaxRows, Iterations int
+}
+
+// ModelConfig is one fit of a whole model list (FitModel): the linear
+// terms as TuneConfig says, then the networks and the policy.
+type ModelConfig struct {
+	TuneConfig
+	// HoldLinear keeps the starting weights' linear terms (and their
+	// provenance) instead of fitting them: no data is loaded for them.
+	HoldLinear bool
+	// KeepNets keeps the starting weights' value networks unchanged,
+	// though the linear terms they were fitted on move (noted).
+	KeepNets bool
+	Net      NetConfig
+	Sparse   SparseConfig
+	Policy   PolicyConfig
+	// EvalScale gives the search's logistic scale per pawn of weights
+	// whose LeafScale is 0 (mcts: Searcher.EvalScale), the scale a sparse
+	// network is fitted at (the written weights then pin it as their
+	// LeafScale). Needed only then.
+	EvalScale func(*features.Weights) (float64, error)
+}
+
+// ModelResult is what FitModel measured.
+type ModelResult struct {
+	Linear *Result          // the linear fit; the zero Result when held
+	Net    *valuenet.Report // nil: no value network fitted
+	Sparse *nettrain.Report // nil: no sparse value network fitted
+	Policy *policy.Report   // nil: no policy fitted
+	Parts  []PartFit        // what was done with each part, in the order fitted
+}
+
+// Tune fits the linear terms (and, as FitModel does, refits the networks
+// the starting weights carry; their policy is kept): FitModel with c alone.
+func Tune(c TuneConfig) (*features.Weights, *Result, error) {
+	w, r, err := FitModel(ModelConfig{TuneConfig: c})
+	if err != nil {
+		return nil, nil, err
+	}
+	return w, r.Linear, nil
+}
+
+// FitModel fits every part of the model list, in one order, and returns
+// the fitted weights with what it measured and did:
+//
+//  1. the linear terms (TuneConfig; unless HoldLinear), since the
+//     networks are residuals on them;
+//  2. the value network (value_net, tuner/valuenet) on the new linear
+//     terms alone;
+//  3. the sparse value network (sparse_value_net, tuner/nettrain) on the
+//     linear terms plus the new value network;
+//  4. the policy (tuner/policy): its linear terms, then its hidden layer
+//     over them (their weights held), on the weights fitted above.
+//
+// A part the starting weights carry is refitted, or kept unchanged
+// (KeepNets; networks whose linear terms did not move; a policy not
+// fitted; a kind this path does not fit) or left out only when the config
+// says so, and each is logged and recorded under ProvModelFit. The linear
+// fit and the policy fits are full-batch L-BFGS (the linear terms'
+// mini-batch Adam with Settings.Method "adam" or Stream); the networks'
+// fits are mini-batch Adam (tuner/optim).
+func FitModel(c ModelConfig) (*features.Weights, *ModelResult, error) {
+	logf := func(format string, a ...any) { c.Progress.Logf("tune", format, a...) }
+	if c.Start == nil || c.Game == nil {
+		return nil, nil, c.Validate() // says which
+	}
+	if c.HoldLinear && c.Net.Hidden > 0 {
+		return nil, nil, errors.New("a value network is fitted on the fitted linear terms: it needs the linear fit")
+	}
+	start := c.Start
+	mr := &ModelResult{Linear: &Result{}}
+	note := func(kind, action, why string) {
+		mr.Parts = append(mr.Parts, PartFit{kind, action, why})
+		if action != PartFitted {
+			logf("model: %s %s: %s", kind, action, why)
+		}
+	}
+	var out *features.Weights
+	linearMoved := true
+	if c.HoldLinear {
+		if err := c.Validate(); err != nil {
+			return nil, nil, err
+		}
+		o := *start
+		o.Provenance = maps.Clone(start.Provenance)
+		o.Version = cmp.Or(c.Version, start.Version)
+		out, linearMoved = &o, false
+		note(features.KindLinear, PartHeld, "the starting weights' linear terms are held")
+	} else {
+		var res *Result
+		var err error
+		out, res, err = fitLinear(c.TuneConfig)
+		if err != nil {
+			return nil, nil, err
+		}
+		mr.Linear = res
+		linearMoved = !res.KeptStart
+		if res.KeptStart {
+			note(features.KindLinear, PartKept, "early stopping kept the starting linear terms (no epoch lowered the validation loss)")
+		} else {
+			why := fmt.Sprintf("K %.5g, validation loss %.6f -> %.6f", res.K, res.ValidBefore, res.ValidAfter)
+			if math.IsNaN(res.ValidBefore) || math.IsNaN(res.ValidAfter) {
+				why = fmt.Sprintf("K %.5g, no validation loss (no held-out data)", res.K)
+			}
+			note(features.KindLinear, PartFitted, why)
+		}
+	}
+	if out.Provenance == nil {
+		out.Provenance = map[string]any{}
+	}
+	if err := c.fitNet(out, linearMoved, mr, note); err != nil {
+		return nil, nil, err
+	}
+	if err := c.fitSparse(out, linearMoved, mr, note); err != nil {
+		return nil, nil, err
+	}
+	if err := c.fitPolicy(out, mr, note); err != nil {
+		return nil, nil, err
+	}
+	for _, p := range out.Parts {
+		if p.Kind() != features.KindSparseNet {
+			note(p.Kind(), PartKept, "this fit has no fitter for the kind (fit it with its own command)")
+		}
+	}
+	out.Provenance[ProvModelFit] = mr.Parts
+	if err := out.Compile(c.Game); err != nil {
+		return nil, nil, err
+	}
+	return out, mr, nil
+}
+
+// keepWhy says why a network fitted on the starting linear terms is kept
+// unchanged when none was asked for, or "" when it is to be refitted.
+func (c *ModelConfig) keepWhy(linearMoved bool) string {
+	switch {
+	case c.KeepNets:
+		return "kept as asked (--keep-net), though it was fitted on the starting linear terms"
+	case c.HoldLinear:
+		return "the linear terms it was fitted on are held"
+	case !linearMoved:
+		return "the linear fit kept the linear terms it was fitted on"
+	}
+	return ""
+}
+
+// labelConfig is the label blend of tc's linear fit, which the networks'
+// fits share.
+func labelConfig(tc TuneConfig) data.LoadConfig {
+	return data.LoadConfig{Lambda: tc.Lambda, FastLambda: tc.FastLambda}
+}
+
+// fitNet fits out's value network (Net) on its linear terms, as c.Net
+// says.
+func (c *ModelConfig) fitNet(out *features.Weights, linearMoved bool, mr *ModelResult, note func(kind, action, why string)) error {
+	nc, had := c.Net, c.Start.Net
+	hidden := nc.Hidden
+	switch {
+	case nc.Off:
+		if had != nil {
+			out.Net = nil
+			note(features.KindValueNet, PartNone, fmt.Sprintf("the starting weights' network of %d units is left out as asked (--value-net 0)", had.Hidden))
+		}
+		return nil
+	case hidden == 0 && had == nil:
+		return nil
+	case hidden == 0:
+		if why := c.keepWhy(linearMoved); why != "" {
+			note(features.KindValueNet, PartKept, why)
+			return nil
+		}
+		hidden = had.Hidden
+	}
+	lin := *out
+	lin.Net = nil // the network is a residual on the linear terms alone
+	tc := c.TuneConfig
+	net, rep, err := valuenet.Fit(valuenet.Config{Game: tc.Game, Weights: &lin, K: mr.Linear.K, Data: tc.Data,
+		Label:      labelConfig(tc),
+		Validation: tc.Validation, Hidden: hidden, Epochs: nc.Epochs, LearningRate: nc.LearningRate,
+		Seed: tc.Seed, MaxRows: tc.MaxRows, Progress: tc.Progress})
+	if errors.Is(err, valuenet.ErrTooFew) && nc.Hidden == 0 {
+		note(features.KindValueNet, PartKept, fmt.Sprintf("too little data to refit it (%v); kept as it was (--value-net 0 leaves it out)", err))
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := net.Compile(tc.Game); err != nil {
+		return fmt.Errorf("value network: %w", err)
+	}
+	out.Net, mr.Net = net, rep
+	why := fmt.Sprintf("%d units, held-out loss %.6f with the linear terms alone, %.6f with it", hidden, rep.ValidBefore, rep.ValidAfter)
+	if had != nil {
+		why = "refitted: " + why
+	}
+	note(features.KindValueNet, PartFitted, why)
+	return nil
+}
+
+// fitSparse fits out's sparse value network (in Parts) on its linear
+// terms and value network, as c.Sparse says.
+func (c *ModelConfig) fitSparse(out *features.Weights, linearMoved bool, mr *ModelResult, note func(kind, action, why string)) error {
+	sc := c.Sparse
+	i := slices.IndexFunc(out.Parts, func(p features.Part) bool { return p.Kind() == features.KindSparseNet })
+	var had *features.SparseValueNet
+	if i >= 0 {
+		had = out.Parts[i].(*features.SparseValueNet)
+	}
+	nc := sc.Net
+	switch {
+	case sc.Off:
+		if had != nil {
+			out.Parts = slices.Delete(slices.Clone(out.Parts), i, i+1)
+			note(features.KindSparseNet, PartNone, fmt.Sprintf("the starting weights' network of %dx%d units is left out as asked (--sparse-hidden 0)", had.Hidden, had.Hidden2))
+		}
+		return nil
+	case nc.Hidden == 0 && had == nil:
+		return nil
+	case nc.Hidden == 0:
+		if why := c.keepWhy(linearMoved); why != "" {
+			note(features.KindSparseNet, PartKept, why)
+			return nil
+		}
+		nc.Hidden, nc.Hidden2 = had.Hidden, cmp.Or(nc.Hidden2, had.Hidden2)
+	}
+	if nc.Hidden2 == 0 && had != nil {
+		nc.Hidden2 = had.Hidden2
+	}
+	tc := c.TuneConfig
+	nc.Game, nc.Weights, nc.Data, nc.Label = tc.Game, out, tc.Data, labelConfig(tc)
+	nc.Validation = cmp.Or(nc.Validation, tc.Validation)
+	nc.Seed = cmp.Or(nc.Seed, tc.Seed)
+	nc.Threads = cmp.Or(nc.Threads, tc.Fit.Workers)
+	if nc.Progress == nil {
+		nc.Progress = tc.Progress
+	}
+	if nc.Scale == 0 {
+		nc.Scale = out.LeafScale
+	}
+	if nc.Scale == 0 {
+		if c.EvalScale == nil {
+			return errors.New("sparse value network: no logistic scale (the weights' leaf_scale is 0 and no EvalScale was given)")
+		}
+		s, err := c.EvalScale(out)
+		if err != nil {
+			return err
+		}
+		nc.Scale = s
+	}
+	net, rep, err := nettrain.Fit(nc)
+	if errors.Is(err, nettrain.ErrTooFew) && sc.Net.Hidden == 0 {
+		note(features.KindSparseNet, PartKept, fmt.Sprintf("too little data to refit it (%v); kept as it was (--sparse-hidden 0 leaves it out)", err))
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if rep.Stopped {
+		return errors.New("sparse value network: the fit stopped before its end (StopAfter)")
+	}
+	parts := slices.Clone(out.Parts)
+	if i >= 0 {
+		parts[i] = net
+	} else {
+		parts = append(parts, net)
+	}
+	out.Parts, mr.Sparse = parts, rep
+	if out.LeafScale == 0 {
+		out.LeafScale = nc.Scale // the search's scale, pinned to the one the network was fitted at
+	}
+	why := fmt.Sprintf("%dx%d units, held-out loss %.6f with what precedes it alone, %.6f with it", nc.Hidden, nc.Hidden2, rep.HeldOutLinear, rep.HeldOutAfter)
+	if had != nil {
+		why = "refitted: " + why
+	}
+	note(features.KindSparseNet, PartFitted, why)
+	return nil
+}
+
+// fitPolicy fits out's policy, as c.Policy says: its linear terms, then
+// its hidden layer over them.
+func (c *ModelConfig) fitPolicy(out *features.Weights, mr *ModelResult, note func(kind, action, why string)) error {
+	pc, had := c.Policy, c.Start.Policy
+	if !pc.Fit {
+		if had != nil {
+			note(features.KindPolicy, PartKept, "the policy is not fitted (--policy off)")
+			if had.Hidden != nil {
+				note(features.KindPolicyHidden, PartKept, "the policy is not fitted (--policy off)")
+			}
+		}
+		return nil
+	}
+	units := pc.Hidden
+	if units == 0 && !pc.NoHidden && had != nil && had.Hidden != nil {
+		units = had.Hidden.Units
+	}
+	var from []float64
+	if !pc.FromHand && had != nil {
+		from = had.Vec
+	}
+	tc := c.TuneConfig
+	w := *out
+	w.Policy = had // the starting policy: scored beside the fit, and where a layer of as many units starts
+	cfg := policy.Config{Game: tc.Game, Weights: &w, Data: tc.Data, Validation: tc.Validation, L2: pc.L2, From: from,
+		MaxRows: cmp.Or(pc.MaxRows, tc.MaxRows), Iterations: pc.Iterations,
+		Workers: tc.Fit.Workers, Stream: tc.Stream, Progress: tc.Progress}
+	pol, rep, err := policy.Fit(cfg)
+	if err != nil {
+		return err
+	}
+	note(features.KindPolicy, PartFitted, "from the "+map[bool]string{true: "hand prior", false: "starting policy"}[from == nil])
+	if units > 0 {
+		// The layer corrects the linear policy just fitted, which stays a
+		// policy of its own (its weights held).
+		cfg.From, cfg.Hidden = pol.Vec, units
+		first := rep.Stats
+		pol, rep, err = policy.Fit(cfg)
+		if err != nil {
+			return err
+		}
+		// The report's loading is the first fit's (the second reads the
+		// caches it wrote), its fit both fits'.
+		st := &rep.Stats
+		st.Converted, st.Cached, st.LoadSeconds, st.RowsPerSecond = first.Converted, first.Cached, first.LoadSeconds, first.RowsPerSecond
+		st.FitSeconds += first.FitSeconds
+		st.Passes += first.Passes
+		why := fmt.Sprintf("%d units over the linear policy fitted above", units)
+		if had != nil && had.Hidden != nil {
+			why = fmt.Sprintf("refitted: %s (from the starting layer of %d units)", why, had.Hidden.Units)
+		}
+		note(features.KindPolicyHidden, PartFitted, why)
+	} else if had != nil && had.Hidden != nil {
+		note(features.KindPolicyHidden, PartNone, fmt.Sprintf("the starting policy's layer of %d units is left out as asked (--policy-hidden 0)", had.Hidden.Units))
+	}
+	out.Policy, mr.Policy = pol, rep
+	return nil
+}

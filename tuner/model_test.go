@@ -1,0 +1,108 @@
+package tuner
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"taifu/features"
+	"taifu/rules"
+	"taifu/tuner/data"
+	"taifu/tuner/internal/testrun"
+	"taifu/tuner/nettrain"
+)
+
+// TestFitModelParts: FitModel refits the networks the starting weights
+// carry on the moved linear terms (as many units), or keeps them unchanged
+// or leaves them out only as the config says, and records what it did
+// with each part under ProvModelFit; a value network asked for with the
+// linear terms held is an error.
+func TestFitModelParts(t *testing.T) {
+	g, err := rules.Lookup("torishogi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := testrun.WriteRun(t, g, testrun.RandomGames(t, g, 30, 40, 7))
+	base := ModelConfig{TuneConfig: TuneConfig{Game: g, Data: []string{dir}, Start: features.Starting(g), Lambda: 0.5, Validation: 0.3,
+		Quiet: data.QuietOff, Fit: Settings{L2: 0.01, MaxEpochs: 5}, Version: "t"},
+		EvalScale: func(*features.Weights) (float64, error) { return 1, nil }}
+	// The start: both networks, fitted by the path itself.
+	mk := base
+	mk.Net = NetConfig{Hidden: 2, Epochs: 1}
+	mk.Sparse.Net = nettrain.Config{Hidden: 3, Hidden2: 2, Epochs: 1, Batch: 64}
+	start, _, err := FitModel(mk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sparseOf := func(w *features.Weights) *features.SparseValueNet {
+		for _, p := range w.Parts {
+			if s, ok := p.(*features.SparseValueNet); ok {
+				return s
+			}
+		}
+		return nil
+	}
+	if start.Net == nil || sparseOf(start) == nil {
+		t.Fatalf("start: value network %v, sparse network %v", start.Net != nil, sparseOf(start) != nil)
+	}
+	base.Start = start
+	for _, tc := range []struct {
+		name        string
+		edit        func(*ModelConfig)
+		net, sparse string // the action each part gets
+		why         string // in a note
+		err         string
+	}{
+		{"refit", func(*ModelConfig) {}, PartFitted, PartFitted, "refitted", ""},
+		{"keep-net", func(c *ModelConfig) { c.KeepNets = true }, PartKept, PartKept, "--keep-net", ""},
+		{"none", func(c *ModelConfig) { c.Net.Off, c.Sparse.Off = true, true }, PartNone, PartNone, "left out as asked", ""},
+		{"linear held", func(c *ModelConfig) { c.HoldLinear = true }, PartKept, PartKept, "linear terms it was fitted on are held", ""},
+		{"linear held, sparse asked", func(c *ModelConfig) {
+			c.HoldLinear = true
+			c.Sparse.Net = nettrain.Config{Hidden: 2, Hidden2: 2, Epochs: 1, Batch: 64}
+		}, PartKept, PartFitted, "are held", ""},
+		{"linear held, value network asked", func(c *ModelConfig) { c.HoldLinear, c.Net.Hidden = true, 2 }, "", "", "", "needs the linear fit"},
+	} {
+		c := base
+		c.Fit.MaxEpochs = 5 // no early stopping: the linear terms move
+		tc.edit(&c)
+		w, mr, err := FitModel(c)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: error %v, want %q", tc.name, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		got := map[string]PartFit{}
+		for _, p := range mr.Parts {
+			got[p.Kind] = p
+		}
+		if !slices.Equal(w.Provenance[ProvModelFit].([]PartFit), mr.Parts) {
+			t.Errorf("%s: provenance %v, parts %v", tc.name, w.Provenance[ProvModelFit], mr.Parts)
+		}
+		for _, k := range []struct {
+			kind, want string
+			has        bool // present in the output
+			same       bool // with the start's parameters
+		}{
+			{features.KindValueNet, tc.net, w.Net != nil, w.Net != nil && slices.Equal(w.Net.W1, start.Net.W1)},
+			{features.KindSparseNet, tc.sparse, sparseOf(w) != nil, sparseOf(w) != nil && slices.Equal(sparseOf(w).W1, sparseOf(start).W1)},
+		} {
+			p := got[k.kind]
+			switch {
+			case p.Action != k.want:
+				t.Errorf("%s: %s %q (%s), want %q", tc.name, k.kind, p.Action, p.Why, k.want)
+			case k.want == PartNone && k.has, k.want != PartNone && !k.has:
+				t.Errorf("%s: %s %s, but present %v", tc.name, k.kind, p.Action, k.has)
+			case k.want == PartKept && !k.same, k.want == PartFitted && k.same:
+				t.Errorf("%s: %s %s, but the start's parameters %v", tc.name, k.kind, p.Action, k.same)
+			}
+		}
+		if !strings.Contains(got[features.KindValueNet].Why+got[features.KindSparseNet].Why, tc.why) {
+			t.Errorf("%s: notes %+v, want one saying %q", tc.name, mr.Parts, tc.why)
+		}
+	}
+}
