@@ -3,12 +3,19 @@
 
 usage: scripts/stockfish-selfplay.py [--games 10] [--movetime 5] [--seed 1]
                                      [--random-plies 2-4] [--max-plies 400]
-                                     [--gift 0] [--engine stockfish] > games.pgn
+                                     [--gift 0] [--nodes N] [--resign CP:N]
+                                     [--engine stockfish] > games.pgn
 
 One Stockfish process (UCI, 1 thread, 16 MB hash) plays every game from the
 start position: the first 2 to 4 plies (--random-plies) are random legal
 moves (seeded by --seed), the rest Stockfish's best move at --movetime
-milliseconds a move. With --gift P, every later ply is, with probability
+milliseconds a move (--nodes N: N nodes a move instead, the same games
+whatever the machine's load; at 5 ms on a loaded machine Stockfish sees
+about 4,000 nodes, depth 7, and can shuffle a won KR-K ending into the
+fifty-move rule). --resign CP:N adjudicates a game as cutechess-cli's
+-resign does: lost for the side whose score is at most -CP centipawns on
+N consecutive moves of its own while its opponent's is at least +CP
+(Termination "adjudication"). With --gift P, every later ply is, with probability
 P, a random legal move instead (a "gift": the material it drops is then
 converted by strong play, which makes the uncompensated imbalances a
 material fit needs; the Gifts tag counts them; --gift 0 draws nothing
@@ -72,9 +79,18 @@ class Engine:
                 check = l[len("Checkers:"):].strip() != ""
         return fen, check
 
-    def best(self, movetime):
-        self.send("go movetime %d" % movetime)
-        return self.until("bestmove")[-1].split()[1]
+    def best(self, limit):
+        """The best move and its score in centipawns for the side to move
+        (a mate in n as +-100000)."""
+        self.send("go " + limit)
+        lines = self.until("bestmove")
+        score = 0
+        for l in lines:
+            w = l.split()
+            if "score" in w:
+                i = w.index("score")
+                score = int(w[i + 2]) if w[i + 1] == "cp" else (100000 if int(w[i + 2]) > 0 else -100000)
+        return lines[-1].split()[1], score
 
     def close(self):
         self.send("quit")
@@ -135,6 +151,9 @@ def play(e, rng, args, number):
     randoms = rng.randint(lo, hi)
     result, why = "*", "unterminated"
     gifts = 0
+    limit = ("nodes %d" % args.nodes) if args.nodes else ("movetime %d" % args.movetime)
+    cp, need = (int(x) for x in args.resign.split(":")) if args.resign else (0, 0)
+    scores = []  # the side to move's score at each ply searched, None for a random ply
     while True:
         e.position(moves)
         fen, check = e.board()
@@ -161,11 +180,21 @@ def play(e, rng, args, number):
             break
         if len(moves) >= args.max_plies:
             break
+        if need and len(scores) >= 2 * need and all(x is not None for x in scores[-2 * need:]):
+            own, other = scores[-2 * need + 1::2], scores[-2 * need::2]  # the side just moved, the side to move
+            if all(x <= -cp for x in own) and all(x >= cp for x in other):
+                result, why = ("1-0" if fen.split()[1] == "w" else "0-1"), "adjudication"
+                break
+            if all(x >= cp for x in own) and all(x <= -cp for x in other):
+                result, why = ("0-1" if fen.split()[1] == "w" else "1-0"), "adjudication"
+                break
         if len(moves) < randoms or (args.gift > 0 and rng.random() < args.gift):
             gifts += len(moves) >= randoms
             mv = rng.choice(sorted(legal))
+            scores.append(None)
         else:
-            mv = e.best(args.movetime)
+            mv, sc = e.best(limit)
+            scores.append(sc)
         s = san(board, legal, mv)
         moves.append(mv)
         e.position(moves)
@@ -174,7 +203,7 @@ def play(e, rng, args, number):
         sans.append(s)
     tags = [("Event", "stockfish self-play"), ("Site", "local"), ("Date", "????.??.??"), ("Round", str(number + 1)),
             ("White", "Stockfish"), ("Black", "Stockfish"), ("Result", result), ("PlyCount", str(len(sans))),
-            ("Termination", why), ("TimeControl", "movetime %dms" % args.movetime)]
+            ("Termination", why), ("TimeControl", limit.replace("movetime %d" % args.movetime, "movetime %dms" % args.movetime))]
     if args.gift > 0:
         tags.append(("Gifts", str(gifts)))
     out = "".join('[%s "%s"]\n' % t for t in tags) + "\n"
@@ -201,8 +230,17 @@ def main():
     ap.add_argument("--random-plies", default="2-4", help="random first plies, LO-HI")
     ap.add_argument("--max-plies", type=int, default=400)
     ap.add_argument("--gift", type=float, default=0, help="probability of a random move at each ply after the random opening")
+    ap.add_argument("--nodes", type=int, default=0, help="nodes a move in place of --movetime")
+    ap.add_argument("--resign", default="", help="CP:N, adjudicate a game lost after N moves at -CP or worse")
     ap.add_argument("--engine", default="stockfish")
     args = ap.parse_args()
+    if args.resign:
+        try:
+            cp, n = (int(x) for x in args.resign.split(":"))
+            if cp <= 0 or n <= 0:
+                raise ValueError
+        except ValueError:
+            ap.error("--resign %s: want CP:N, two positive integers" % args.resign)
     if not 0 <= args.gift < 1:
         ap.error("--gift %g: want a probability in [0, 1)" % args.gift)
     rng = random.Random(args.seed)
