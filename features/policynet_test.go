@@ -263,7 +263,7 @@ func FuzzPolicyNetPart(f *testing.F) {
 func BenchmarkPolicyNetLogits(b *testing.B) {
 	g, _ := rules.Lookup("typhoon")
 	sts := positions(g, 11, 60)[20:]
-	for _, h := range []int{0, 32, 64, 128} {
+	for _, h := range []int{0, 16, 64} {
 		name := "linear"
 		w := committed(b, g)
 		if h > 0 {

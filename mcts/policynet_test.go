@@ -76,7 +76,7 @@ func TestSearchAsksThePolicyNet(t *testing.T) {
 
 // BenchmarkSearchPolicyNet is BenchmarkSearchMidgame's Typhoon search
 // (200 playouts, no tactics) with the shipped linear policy, with a
-// policy network of 32 or 64 units beside it, and with the network
+// policy network of 16 or 64 units beside it, and with the network
 // alone.
 //
 //	go test ./mcts -run '^$' -bench SearchPolicyNet
@@ -85,7 +85,7 @@ func BenchmarkSearchPolicyNet(b *testing.B) {
 	w := weights(b, g)
 	st := midgame(b, g, w)
 	b.Run("linear", func(b *testing.B) { benchSearchFrom(b, st, w, Config{Tactics: TacticsNone}) })
-	for _, h := range []int{32, 64} {
+	for _, h := range []int{16, 64} {
 		for _, linear := range []bool{true, false} {
 			name := fmt.Sprintf("net%d", h)
 			if linear {

@@ -25,22 +25,20 @@
 package policynet
 
 import (
-	"encoding/gob"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"runtime"
 	"sync"
 	"time"
 
 	"taifu/datasets"
 	"taifu/features"
-	"taifu/internal/atomicfile"
 	"taifu/progress"
 	"taifu/rules"
 	"taifu/tuner/data"
+	"taifu/tuner/internal/stream"
 	"taifu/tuner/optim"
 )
 
@@ -53,8 +51,6 @@ const (
 	DefaultBuffer       = 1 << 13
 	DefaultMaxHeldOut   = 1 << 13
 	DefaultValidation   = 0.1
-	// MinLRShare is the share of the learning rate the cosine decays to.
-	MinLRShare = 0.05
 )
 
 // Stage is the progress stage of a fit.
@@ -170,12 +166,6 @@ func (c *Config) check() error {
 	return nil
 }
 
-// part is a row group of a Parquet file: the unit the stream shuffles.
-type part struct {
-	file  string
-	group int
-}
-
 // sample is one position: its active inputs, and per move (mstart[m] to
 // mstart[m+1] of feat and val) its move inputs, the linear policy's logit
 // and its visit share.
@@ -223,7 +213,7 @@ type reader struct {
 // when its search was full, its visits name moves by index and its legal
 // moves are the row's count (else it is skipped, as the linear policy's
 // fit skips it).
-func (f *fitter) readPart(p part, heldOut bool, rd *reader) (*partRows, error) {
+func (f *fitter) readPart(p stream.Part, heldOut bool, rd *reader) (*partRows, error) {
 	c := f.c
 	g := c.Game
 	out := &partRows{}
@@ -236,7 +226,7 @@ func (f *fitter) readPart(p part, heldOut bool, rd *reader) (*partRows, error) {
 		prevMove string
 	)
 	var sl slab
-	err := datasets.ScanGroup(p.file, p.group, Columns, func(r *datasets.Row) error {
+	err := datasets.ScanGroup(p.File, p.Group, Columns, func(r *datasets.Row) error {
 		if r.Game != g.Name {
 			return nil
 		}
@@ -261,7 +251,7 @@ func (f *fitter) readPart(p part, heldOut bool, rd *reader) (*partRows, error) {
 		st, err = r.StateReusing(g, &su, st)
 		if err != nil {
 			st = nil
-			return fmt.Errorf("%s: run %s game %d: %v", p.file, r.RunID, r.GameNumber, err)
+			return fmt.Errorf("%s: run %s game %d: %v", p.File, r.RunID, r.GameNumber, err)
 		}
 		rd.legal = st.Legal(rd.legal[:0])
 		if len(rd.legal) != int(r.LegalMoves) {
@@ -355,38 +345,16 @@ func (f *fitter) linearLogit(fs []features.Feature) float64 {
 
 // eachPart reads the parts in order, Threads at a time, and calls fn with
 // each part's rows in the parts' order.
-func (f *fitter) eachPart(parts []part, heldOut bool, fn func(*partRows) error) error {
-	t := f.c.Threads
-	res := make([]*partRows, t)
-	errs := make([]error, t)
-	for lo := 0; lo < len(parts); lo += t {
-		wave := parts[lo:min(lo+t, len(parts))]
-		var wg sync.WaitGroup
-		for i, p := range wave {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				res[i], errs[i] = f.readPart(p, heldOut, f.readers[i])
-			}()
-		}
-		wg.Wait()
-		for i := range wave {
-			if errs[i] != nil {
-				return errs[i]
-			}
-			if err := fn(res[i]); err != nil {
-				return err
-			}
-			res[i] = nil
-		}
-	}
-	return nil
+func (f *fitter) eachPart(parts []stream.Part, heldOut bool, fn func(*partRows) error) error {
+	return stream.Each(parts, f.c.Threads, func(w int, p stream.Part) (*partRows, error) {
+		return f.readPart(p, heldOut, f.readers[w])
+	}, fn)
 }
 
 // fitter is one fit's state.
 type fitter struct {
 	c       *Config
-	parts   []part
+	parts   []stream.Part
 	net     *features.PolicyNet
 	opt     *adam
 	readers []*reader
@@ -592,14 +560,8 @@ func Fit(c Config) (*features.PolicyNet, *Report, error) {
 		return nil, nil, err
 	}
 	f := &fitter{c: &c}
-	for _, name := range files {
-		n, err := datasets.RowGroups(name)
-		if err != nil {
-			return nil, nil, err
-		}
-		for g := 0; g < n; g++ {
-			f.parts = append(f.parts, part{name, g})
-		}
+	if f.parts, err = stream.Parts(files); err != nil {
+		return nil, nil, err
 	}
 	vals := features.NewMoveValues(c.Weights)
 	for range c.Threads {
@@ -656,59 +618,33 @@ func Fit(c Config) (*features.PolicyNet, *Report, error) {
 	done := min(ck.Step*int64(c.Batch), total)
 	c.Progress.Record(progress.Event{Stage: Stage, Start: true, Done: done, Total: total})
 	t0 := time.Now()
-	errStop := errors.New("stopped")
-	step := ck.Step
-	for epoch := ck.Epoch; epoch < c.Epochs; epoch++ {
-		skip := int64(0)
-		if epoch == ck.Epoch {
-			skip = ck.Batch
-		}
-		var inEpoch int64
-		err := f.epoch(epoch, func(batch []sample) error {
-			inEpoch++
-			if inEpoch <= skip {
-				return nil
-			}
-			f.step(batch, f.lr(step, rep.Batches))
-			step++
+	loop := stream.Loop[sample]{Epochs: c.Epochs, PerEpoch: perEpoch, StopAfter: c.StopAfter, CheckpointEvery: c.CheckpointEvery,
+		Stream: f.epoch,
+		Step: func(batch []sample, step int64) {
+			f.step(batch, stream.LR(c.LearningRate, c.Warmup, step, rep.Batches))
 			rep.Positions += int64(len(batch))
 			done += int64(len(batch))
-			if step%4 == 0 {
+			if step%4 == 3 {
 				c.Progress.Record(progress.Event{Stage: Stage, Done: done, Total: total})
 			}
-			stop := c.StopAfter > 0 && step >= c.StopAfter
-			if c.Checkpoint != "" && (stop || (c.CheckpointEvery > 0 && step%int64(c.CheckpointEvery) == 0)) {
-				next := &checkpoint{Settings: ck.Settings, Before: rep.Before, Epoch: epoch, Batch: inEpoch, Step: step}
-				if inEpoch == perEpoch {
-					next.Epoch, next.Batch = epoch+1, 0
-				}
-				if err := next.write(c.Checkpoint, f); err != nil {
-					return err
-				}
-			}
-			if stop {
-				return errStop
-			}
-			return nil
-		})
-		if err == errStop {
-			rep.Stopped = true
-			break
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-		if c.Checkpoint != "" && c.CheckpointEvery == 0 {
-			end := &checkpoint{Settings: ck.Settings, Before: rep.Before, Epoch: epoch + 1, Step: step}
-			if err := end.write(c.Checkpoint, f); err != nil {
-				return nil, nil, err
-			}
-		}
-		secs := time.Since(t0).Seconds()
-		s := f.score(ho, false)
-		c.Progress.Logf(Stage, "fit-policy: epoch %d of %d, held-out cross-entropy %.4f, top-1 %.3f (linear policy %.4f, %.3f), %.0f positions/s",
-			epoch+1, c.Epochs, s.CrossEntropy, s.Top1, rep.Linear.CrossEntropy, rep.Linear.Top1, float64(rep.Positions)/secs)
+		},
+		EpochEnd: func(epoch int) {
+			s := f.score(ho, false)
+			c.Progress.Logf(Stage, "fit-policy: epoch %d of %d, held-out cross-entropy %.4f, top-1 %.3f (linear policy %.4f, %.3f), %.0f positions/s",
+				epoch+1, c.Epochs, s.CrossEntropy, s.Top1, rep.Linear.CrossEntropy, rep.Linear.Top1, float64(rep.Positions)/time.Since(t0).Seconds())
+		},
 	}
+	if c.Checkpoint != "" {
+		loop.Save = func(at stream.Place) error {
+			return (&checkpoint{Settings: ck.Settings, Place: at, Before: rep.Before}).write(c.Checkpoint, f)
+		}
+	}
+	end, stopped, err := loop.Run(ck.Place)
+	if err != nil {
+		return nil, nil, err
+	}
+	rep.Stopped = stopped
+	step := end.Step
 	rep.Seconds = time.Since(t0).Seconds()
 	if rep.Seconds > 0 {
 		rep.PerSecond = float64(rep.Positions) / rep.Seconds
@@ -772,80 +708,18 @@ func initial(c *Config, meanActive float64) *features.PolicyNet {
 	return n
 }
 
-// lr is the learning rate of batch step (0-based) of total: a linear
-// warmup over Warmup batches, then a cosine decay to MinLRShare of it.
-func (f *fitter) lr(step, total int64) float64 {
-	c := f.c
-	warm := min(1, float64(step+1)/float64(c.Warmup))
-	cos := 0.5 * (1 + math.Cos(math.Pi*float64(step)/float64(total)))
-	return c.LearningRate * warm * (MinLRShare + (1-MinLRShare)*cos)
-}
-
 // epoch streams the training rows of epoch in its shuffled order, in
-// batches of Batch (the last smaller), to fn: the parts in an order drawn
-// from the seed and the epoch, their rows through a shuffle buffer of
-// Buffer rows.
+// batches of Batch (the last smaller): stream.Epoch of the parts.
 func (f *fitter) epoch(epoch int, fn func([]sample) error) error {
 	c := f.c
-	rng := rand.New(rand.NewPCG(c.Seed, uint64(epoch)+1))
-	parts := append([]part(nil), f.parts...)
-	rng.Shuffle(len(parts), func(i, j int) { parts[i], parts[j] = parts[j], parts[i] })
-	buf := make([]sample, 0, min(c.Buffer, 1<<20))
-	batch := make([]sample, 0, c.Batch)
-	emit := func(s sample) error {
-		batch = append(batch, s)
-		if len(batch) < c.Batch {
-			return nil
-		}
-		err := fn(batch)
-		batch = batch[:0]
-		return err
-	}
-	err := f.eachPart(parts, false, func(pr *partRows) error {
-		for _, s := range pr.rows {
-			if len(buf) < c.Buffer {
-				buf = append(buf, s)
-				continue
-			}
-			j := rng.IntN(len(buf))
-			out := buf[j]
-			buf[j] = s
-			if err := emit(out); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	rng.Shuffle(len(buf), func(i, j int) { buf[i], buf[j] = buf[j], buf[i] })
-	for _, s := range buf {
-		if err := emit(s); err != nil {
-			return err
-		}
-	}
-	if len(batch) > 0 {
-		return fn(batch)
-	}
-	return nil
+	return stream.Epoch(stream.Shuffle{Seed: c.Seed, Buffer: c.Buffer, Batch: c.Batch}, epoch, f.parts,
+		func(parts []stream.Part, fn func([]sample) error) error {
+			return f.eachPart(parts, false, func(pr *partRows) error { return fn(pr.rows) })
+		}, fn)
 }
 
-// parallel runs fn(w, lo, hi) on Threads goroutines, w's range of n the
-// w-th of Threads near-equal ones.
-func (f *fitter) parallel(n int, fn func(w, lo, hi int)) {
-	t := min(f.c.Threads, max(n, 1))
-	var wg sync.WaitGroup
-	for w := 0; w < t; w++ {
-		lo, hi := n*w/t, n*(w+1)/t
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn(w, lo, hi)
-		}()
-	}
-	wg.Wait()
-}
+// parallel is stream.Parallel on Threads.
+func (f *fitter) parallel(n int, fn func(w, lo, hi int)) { stream.Parallel(f.c.Threads, n, fn) }
 
 // gradient sets the gradients of f.opt to the mean loss's over batch (the
 // rows' forward and backward passes on every thread, their sums in the
@@ -965,42 +839,25 @@ func (c *Config) settings(files []string) string {
 // moments and step, and the place in the stream (Batch batches of epoch
 // Epoch done, Step in all).
 type checkpoint struct {
-	Settings    string
-	Epoch       int
-	Batch, Step int64
-	Before      Score
-	AdamT       int64
-	Net, M, V   *features.PolicyNet
+	Settings string
+	stream.Place
+	Before    Score
+	AdamT     int64
+	Net, M, V *features.PolicyNet
 }
 
 // write writes the checkpoint of f atomically to path.
 func (ck *checkpoint) write(path string, f *fitter) error {
 	ck.AdamT, ck.Net, ck.M, ck.V = f.opt.T, f.net, f.opt.m, f.opt.v
-	out, err := atomicfile.Create(path)
-	if err != nil {
-		return fmt.Errorf("fit-policy: checkpoint: %w", err)
-	}
-	if err := gob.NewEncoder(out).Encode(ck); err != nil {
-		out.Abort()
-		return fmt.Errorf("fit-policy: checkpoint %s: %w", path, err)
-	}
-	if err := out.Commit(); err != nil {
-		return fmt.Errorf("fit-policy: checkpoint: %w", err)
-	}
-	return nil
+	return stream.WriteGob(path, "fit-policy: checkpoint", ck)
 }
 
 // read reads the checkpoint at path into ck and f, checking that it was
 // made by a fit of the same settings.
 func (ck *checkpoint) read(path string, f *fitter) error {
-	in, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("fit-policy: resume: %w", err)
-	}
-	defer in.Close()
 	var got checkpoint
-	if err := gob.NewDecoder(in).Decode(&got); err != nil {
-		return fmt.Errorf("fit-policy: resume: %s is not a checkpoint: %v", path, err)
+	if err := stream.ReadGob(path, "fit-policy: resume", &got); err != nil {
+		return err
 	}
 	if got.Settings != ck.Settings {
 		return fmt.Errorf("fit-policy: resume: %s was written by a fit of other settings or data (%s; now %s): start afresh without --resume", path, got.Settings, ck.Settings)
