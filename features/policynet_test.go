@@ -259,16 +259,25 @@ func FuzzPolicyNetPart(f *testing.F) {
 
 // BenchmarkPolicyNetLogits is the priors' logits of the moves of Typhoon
 // positions (features and every policy part), with the shipped linear
-// policy alone and with a network of 32, 64 or 128 units beside it.
+// policy alone (its logits straight from the position, without the move
+// features), and with a network of 16 or 64 units beside it or alone.
 func BenchmarkPolicyNetLogits(b *testing.B) {
 	g, _ := rules.Lookup("typhoon")
 	sts := positions(g, 11, 60)[20:]
-	for _, h := range []int{0, 16, 64} {
+	for _, v := range []struct {
+		hidden int
+		linear bool
+	}{{0, true}, {16, true}, {16, false}, {64, true}, {64, false}} {
 		name := "linear"
 		w := committed(b, g)
-		if h > 0 {
-			name = fmt.Sprintf("net%d", h)
-			w.Parts = []features.Part{randomPolicyNet(g, h, rand.New(rand.NewPCG(1, 1)))}
+		if v.hidden > 0 {
+			name = fmt.Sprintf("net%d", v.hidden)
+			if v.linear {
+				name += "+linear"
+			} else {
+				w.Policy = nil
+			}
+			w.Parts = []features.Part{randomPolicyNet(g, v.hidden, rand.New(rand.NewPCG(1, 1)))}
 			if err := w.Compile(g); err != nil {
 				b.Fatal(err)
 			}

@@ -3,6 +3,7 @@ package mcts
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	"taifu/features"
@@ -77,7 +78,9 @@ func TestSearchAsksThePolicyNet(t *testing.T) {
 // BenchmarkSearchPolicyNet is BenchmarkSearchMidgame's Typhoon search
 // (200 playouts, no tactics) with the shipped linear policy, with a
 // policy network of 16 or 64 units beside it, and with the network
-// alone.
+// alone (random networks: the cost of a node does not depend on the
+// numbers, the tree does), and with the weights file TAIFU_POLICYNET
+// names when set (a fitted network).
 //
 //	go test ./mcts -run '^$' -bench SearchPolicyNet
 func BenchmarkSearchPolicyNet(b *testing.B) {
@@ -85,6 +88,13 @@ func BenchmarkSearchPolicyNet(b *testing.B) {
 	w := weights(b, g)
 	st := midgame(b, g, w)
 	b.Run("linear", func(b *testing.B) { benchSearchFrom(b, st, w, Config{Tactics: TacticsNone}) })
+	if path := os.Getenv("TAIFU_POLICYNET"); path != "" {
+		wf, err := readWeights(path, g)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("file", func(b *testing.B) { benchSearchFrom(b, st, wf, Config{Tactics: TacticsNone}) })
+	}
 	for _, h := range []int{16, 64} {
 		for _, linear := range []bool{true, false} {
 			name := fmt.Sprintf("net%d", h)
