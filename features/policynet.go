@@ -36,19 +36,26 @@ const (
 // It is a part of a weights file's model list of kind "policy_net", with
 // the policy head: its logits are summed with the other policy parts'
 // (the linear policy's, when the file keeps it: then the network is a
-// residual over it; alone it is the whole policy).
+// residual over it; alone it is the whole policy), at every node or,
+// with Refine, at the nodes the search comes back to.
 //
 // Moves names the rows of U and C (PolicyNetMoves names them all): a move
 // input the file lacks weighs 0 (one newer than the file), an unknown one
 // is an error. The weights are float32, stored base64 (Float32s).
 type PolicyNet struct {
-	Inputs     string         `json:"inputs"` // SparseNetInputs
-	Hidden     int            `json:"hidden"` // units, 1..MaxPolicyNetHidden
-	Moves      []string       `json:"moves"`  // the move inputs, the rows of U and C
-	W1         Float32s       `json:"w1"`     // [input·Hidden + unit]
-	B1         Float32s       `json:"b1"`     // [unit]
-	U          Float32s       `json:"u"`      // [move input·Hidden + unit]
-	C          Float32s       `json:"c"`      // [move input]
+	Inputs string   `json:"inputs"` // SparseNetInputs
+	Hidden int      `json:"hidden"` // units, 1..MaxPolicyNetHidden
+	Moves  []string `json:"moves"`  // the move inputs, the rows of U and C
+	W1     Float32s `json:"w1"`     // [input·Hidden + unit]
+	B1     Float32s `json:"b1"`     // [unit]
+	U      Float32s `json:"u"`      // [move input·Hidden + unit]
+	C      Float32s `json:"c"`      // [move input]
+	// Refine makes the network a refinement (HeadRefine), as the
+	// policy's hidden layer is: the search counts it only at the nodes it
+	// comes back to (mcts Config.PolicyRefine), the other policy parts
+	// (the linear policy) giving the first priors alone. It needs a
+	// policy beside it.
+	Refine     bool           `json:"refine,omitempty"`
 	Provenance map[string]any `json:"provenance,omitempty"`
 
 	frozen *PolicyNet // compiled: Moves all of PolicyNetMoves, in order
@@ -216,7 +223,11 @@ func (p *PolicyNet) Model(g *rules.Game) Model {
 		f = c.frozen
 	}
 	nm := len(f.C)
-	return &policyNetModel{net: f, nf: int32(len(MovesFor(g).Names)), n: g.Squares(),
+	heads := HeadPolicy
+	if p.Refine {
+		heads |= HeadRefine
+	}
+	return &policyNetModel{net: f, heads: heads, nf: int32(len(MovesFor(g).Names)), n: g.Squares(),
 		idx: make([]int32, 0, SparseMaxActive(g)), a: make([]float32, f.Hidden), h: make([]float32, f.Hidden),
 		score: make([]float32, nm), stamp: make([]uint32, nm)}
 }
@@ -275,11 +286,12 @@ func DScrelu(x float32) float32 { return dscrelu(x) }
 // policyNetModel is a PolicyNet's Model: the compiled network and one
 // searcher's scratch.
 type policyNetModel struct {
-	net  *PolicyNet
-	nf   int32 // move features (MoveSchema.Names)
-	n    int   // squares
-	idx  []int32
-	a, h []float32
+	net   *PolicyNet
+	heads Heads
+	nf    int32 // move features (MoveSchema.Names)
+	n     int   // squares
+	idx   []int32
+	a, h  []float32
 	// score[f] is move input f's Score at this position when stamp[f] is
 	// now: each input's dot product is taken once per position, for the
 	// first move that reads it.
@@ -288,7 +300,7 @@ type policyNetModel struct {
 	now   uint32
 }
 
-func (m *policyNetModel) Heads() Heads                 { return HeadPolicy }
+func (m *policyNetModel) Heads() Heads                 { return m.heads }
 func (m *policyNetModel) Evaluate(rules.State) float64 { return 0 }
 
 // AddLogits adds the network's logit of every move of f to dst: the hidden

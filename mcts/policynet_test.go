@@ -13,6 +13,12 @@ import (
 // withPolicyNet returns w with a random policy network of hidden units
 // in its model list, and without its linear policy unless linear.
 func withPolicyNet(t testing.TB, g *rules.Game, w *features.Weights, hidden int, linear bool) *features.Weights {
+	return withPolicyNetOf(t, g, w, hidden, linear, false)
+}
+
+// withPolicyNetOf is withPolicyNet, the network refining (Refine) when
+// refine.
+func withPolicyNetOf(t testing.TB, g *rules.Game, w *features.Weights, hidden int, linear, refine bool) *features.Weights {
 	t.Helper()
 	n := features.NewPolicyNet(g, hidden)
 	rng := rand.New(rand.NewPCG(uint64(hidden), 3))
@@ -32,6 +38,7 @@ func withPolicyNet(t testing.TB, g *rules.Game, w *features.Weights, hidden int,
 			n.U[f*hidden+j] = float32(0.5 * rng.NormFloat64())
 		}
 	}
+	n.Refine = refine
 	c := *w
 	if !linear {
 		c.Policy = nil
@@ -47,15 +54,26 @@ func withPolicyNet(t testing.TB, g *rules.Game, w *features.Weights, hidden int,
 // alone, the search's root priors are the softmax of the model's own
 // logits (features.Stack: the network's hidden layer and dot products),
 // from the start and from a midgame position, in a large game and in a
-// drop game of a small board.
+// drop game of a small board. A refining network (Refine) is counted at
+// the root (refined at once) and not with the refinement off.
 func TestSearchAsksThePolicyNet(t *testing.T) {
 	for _, name := range []string{"typhoon", "torishogi"} {
 		g := game(t, name)
-		for _, linear := range []bool{true, false} {
-			w := withPolicyNet(t, g, weights(t, g), 4, linear)
+		for _, v := range []struct {
+			linear, refine bool
+			policyRefine   int
+		}{{true, false, 0}, {false, false, 0}, {true, true, 0}, {true, true, PolicyRefineOff}} {
+			linear := v.linear
+			w := withPolicyNetOf(t, g, weights(t, g), 4, v.linear, v.refine)
 			model := w.Model()
+			if model.Refines() != v.refine {
+				t.Fatalf("%s: the model refines %v, want %v", name, model.Refines(), v.refine)
+			}
 			for _, st := range []rules.State{g.Start(), midgame(t, g, weights(t, g))} {
-				s := mustNew(g, Config{Playouts: 2, Seed: 1, Tactics: TacticsNone, ValuePrior: ValuePriorOff, Priors: PriorsAuto}, w)
+				s := mustNew(g, Config{Playouts: 2, Seed: 1, Tactics: TacticsNone, ValuePrior: ValuePriorOff, Priors: PriorsAuto, PolicyRefine: v.policyRefine}, w)
+				if v.refine && (s.prior.refineAt > 0) != (v.policyRefine != PolicyRefineOff) {
+					t.Fatalf("%s: refines at %d with policy-refine %d", name, s.prior.refineAt, v.policyRefine)
+				}
 				s.Search(st)
 				if !s.prior.learned {
 					t.Fatalf("%s (linear %v): the search does not use the model's policy", name, linear)
@@ -80,7 +98,8 @@ func TestSearchAsksThePolicyNet(t *testing.T) {
 // policy network of 16 or 64 units beside it, and with the network
 // alone (random networks: the cost of a node does not depend on the
 // numbers, the tree does), and with the weights file TAIFU_POLICYNET
-// names when set (a fitted network).
+// names when set (a fitted network), as it is and refining (Refine, at
+// the default --policy-refine).
 //
 //	go test ./mcts -run '^$' -bench SearchPolicyNet
 func BenchmarkSearchPolicyNet(b *testing.B) {
@@ -94,6 +113,21 @@ func BenchmarkSearchPolicyNet(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Run("file", func(b *testing.B) { benchSearchFrom(b, st, wf, Config{Tactics: TacticsNone}) })
+		// The same network refining: counted at nodes of 16 visits.
+		wr := *wf
+		wr.Parts = nil
+		for _, p := range wf.Parts {
+			if n, ok := p.(*features.PolicyNet); ok {
+				c := n.Clone()
+				c.Refine = true
+				p = c
+			}
+			wr.Parts = append(wr.Parts, p)
+		}
+		if err := wr.Compile(g); err != nil {
+			b.Fatal(err)
+		}
+		b.Run("file-refine", func(b *testing.B) { benchSearchFrom(b, st, &wr, Config{Tactics: TacticsNone}) })
 	}
 	for _, h := range []int{16, 64} {
 		for _, linear := range []bool{true, false} {

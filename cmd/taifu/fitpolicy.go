@@ -30,6 +30,7 @@ func runFitPolicy(args []string, stdout, stderr io.Writer) error {
 	version := fs.String("version", "", "version string of the new weights (default: the starting weights' with -pnet)")
 	quiet := fs.Bool("quiet", false, quietUsage)
 	replace := fs.Bool("replace", false, "fold the linear policy into the network and drop it (else the network is added beside it)")
+	refine := fs.Bool("refine", false, "the search counts the network only at nodes it visits again (search flag --policy-refine)")
 	fs.IntVar(&c.Hidden, "hidden", policynet.DefaultHidden, "hidden layer's `units` (1 to 1024)")
 	fs.IntVar(&c.Epochs, "epochs", policynet.DefaultEpochs, "passes over the training rows")
 	fs.IntVar(&c.Batch, "batch", policynet.DefaultBatch, "positions per Adam step")
@@ -61,6 +62,8 @@ func runFitPolicy(args []string, stdout, stderr io.Writer) error {
 		return usageErrorf("--validation %v: want a share in (0, 1)", c.Validation)
 	case c.Resume && c.Checkpoint == "":
 		return usageErrorf("--resume needs --checkpoint")
+	case *refine && *replace:
+		return usageErrorf("--refine needs the linear policy beside the network: not with --replace")
 	}
 	if err := writableFile("out", *out); err != nil {
 		return err
@@ -76,6 +79,9 @@ func runFitPolicy(args []string, stdout, stderr io.Writer) error {
 	start, source, err := loadWeights(g, *startPath)
 	if err != nil {
 		return err
+	}
+	if *refine && start.Policy == nil {
+		return usageErrorf("--refine needs a linear policy in --weights (%s has none)", source)
 	}
 	c.Game, c.Weights, c.Data = g, start, runs
 	c.Threads = cmp.Or(c.Threads, runtime.GOMAXPROCS(0))
@@ -112,6 +118,7 @@ func runFitPolicy(args []string, stdout, stderr io.Writer) error {
 		}
 		w.Policy = nil
 	}
+	net.Refine = *refine
 	w.Parts = append(w.Parts, net)
 	if err := w.Compile(g); err != nil {
 		return err

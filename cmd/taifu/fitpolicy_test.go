@@ -52,6 +52,19 @@ func TestFitPolicy(t *testing.T) {
 	if alone.Policy != nil || len(alone.Parts) != 1 || !alone.HasPolicy() {
 		t.Fatalf("--replace: policy %v, %d parts: want the network alone", alone.Policy != nil, len(alone.Parts))
 	}
+	// --refine marks the network a refinement: the search's first priors
+	// are the linear policy's.
+	out3 := filepath.Join(dir, "w3.json")
+	if code, _, errs := runCLI(append(append([]string{}, args...), "--refine", "--out", out3)...); code != 0 {
+		t.Fatalf("--refine: exit %d: %s", code, errs)
+	}
+	refining, _, err := weightsio.Load(g, out3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := refining.Parts[0].Model(g); m.Heads() != features.HeadPolicy|features.HeadRefine || !refining.Model().Refines() {
+		t.Fatalf("--refine: heads %v", m.Heads())
+	}
 	// The policy hidden layer of Nana shogi refines only: compare the
 	// logits without it.
 	beside.Policy.Hidden = nil
@@ -78,6 +91,7 @@ func TestFitPolicy(t *testing.T) {
 		{"--data", data, "--out", out, "--validation", "1"},
 		{"--data", data, "--out", out, "--epochs", "0"},
 		{"--data", data, "--out", out, "--resume"},
+		{"--data", data, "--out", out, "--refine", "--replace"},
 	} {
 		code, _, errs := runCLI(append([]string{"fit-policy"}, bad...)...)
 		if code != 2 || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
