@@ -105,8 +105,12 @@ type Config struct {
 // against the visit shares, and the share of positions whose most likely
 // move is the most visited one.
 type Report struct {
-	Files       int   `json:"files"`
-	Parts       int   `json:"parts"` // row groups
+	Files int `json:"files"`
+	Parts int `json:"parts"` // row groups
+	// TrainRows counts the rows of full searches with visits outside the
+	// held-out games (the few whose legal moves do not match the row's
+	// count are skipped when read, but counted here: the schedule's
+	// length is an upper bound).
 	TrainRows   int64 `json:"train_rows"`
 	HeldOutRows int   `json:"held_out_rows"`
 	// Of the held-out positions: the visit shares' own entropy (the least
