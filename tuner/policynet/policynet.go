@@ -29,7 +29,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"sync"
 	"time"
 
@@ -66,38 +65,13 @@ type Config struct {
 	Weights *features.Weights
 	// Data are the runs, files or globs (datasets.Files).
 	Data []string
-	// Validation is the share of games held out (0: DefaultValidation);
-	// MaxHeldOut bounds the held-out rows kept (0: DefaultMaxHeldOut).
-	Validation float64
-	MaxHeldOut int
 	// Hidden is the hidden layer's units (0: DefaultHidden).
 	Hidden int
-	// Epochs, Batch, LearningRate set the optimiser (0: the defaults);
-	// Warmup is the batches of the learning rate's linear warmup (0: a
-	// twentieth of the batches, at most 500).
-	Epochs       int
-	Batch        int
-	LearningRate float64
-	Warmup       int
-	// Buffer is the shuffle buffer's positions (0: DefaultBuffer).
-	Buffer int
-	// Threads is the goroutines at work (0: GOMAXPROCS); the network does
-	// not depend on it.
-	Threads int
-	// Seed seeds the starting weights and every shuffle.
-	Seed uint64
-	// Checkpoint, when set, is written every CheckpointEvery batches (0:
-	// at each epoch's end only) and when StopAfter stops the fit; Resume
-	// starts from it.
-	Checkpoint      string
-	CheckpointEvery int
-	Resume          bool
-	// StopAfter stops the fit after this many batches in all (0: at the
-	// end), as an interrupted run would stop.
-	StopAfter int64
-	// Progress records the positions trained (Stage, Total the training
-	// positions times the epochs) and a line per epoch.
-	Progress progress.Recorder
+	// Settings are the stream's: a setting left 0 takes the Default of
+	// this package (Threads: GOMAXPROCS). Progress records the positions
+	// trained (Stage, Total the training positions times the epochs) and
+	// a line per epoch.
+	stream.Settings
 }
 
 // Report is what the fit measured. The held-out figures are means over
@@ -141,33 +115,12 @@ func (c *Config) check() error {
 		return errors.New("fit-policy: no game or weights")
 	case c.Hidden < 0 || c.Hidden > features.MaxPolicyNetHidden:
 		return fmt.Errorf("fit-policy: %d hidden units, want 1 to %d", c.Hidden, features.MaxPolicyNetHidden)
-	case c.Epochs < 0 || c.Batch < 0 || c.Warmup < 0 || c.Buffer < 0 || c.Threads < 0 || c.MaxHeldOut < 0 || c.CheckpointEvery < 0 || c.StopAfter < 0:
-		return errors.New("fit-policy: epochs, batch, warmup, buffer, threads, held-out rows and checkpoint interval may not be negative")
-	case !(c.LearningRate >= 0) || c.LearningRate > 1:
-		return fmt.Errorf("fit-policy: learning rate %v, want one in (0, 1]", c.LearningRate)
-	case !(c.Validation >= 0) || c.Validation >= 1:
-		return fmt.Errorf("fit-policy: validation share %v, want one in (0, 1)", c.Validation)
-	case c.Resume && c.Checkpoint == "":
-		return errors.New("fit-policy: resume needs a checkpoint")
 	}
-	def := func(x *int, d int) {
-		if *x == 0 {
-			*x = d
-		}
+	if c.Hidden == 0 {
+		c.Hidden = DefaultHidden
 	}
-	def(&c.Hidden, DefaultHidden)
-	def(&c.Epochs, DefaultEpochs)
-	def(&c.Batch, DefaultBatch)
-	def(&c.Buffer, DefaultBuffer)
-	def(&c.MaxHeldOut, DefaultMaxHeldOut)
-	def(&c.Threads, runtime.GOMAXPROCS(0))
-	if c.LearningRate == 0 {
-		c.LearningRate = DefaultLearningRate
-	}
-	if c.Validation == 0 {
-		c.Validation = DefaultValidation
-	}
-	return nil
+	return c.Settings.Check("fit-policy", stream.Settings{Epochs: DefaultEpochs, Batch: DefaultBatch, LearningRate: DefaultLearningRate,
+		Buffer: DefaultBuffer, MaxHeldOut: DefaultMaxHeldOut, Validation: DefaultValidation})
 }
 
 // sample is one position: its active inputs, and per move (mstart[m] to
@@ -602,9 +555,7 @@ func Fit(c Config) (*features.PolicyNet, *Report, error) {
 	rep.TargetEntropy = ho.target / float64(len(ho.rows))
 	perEpoch := (rep.TrainRows + int64(c.Batch) - 1) / int64(c.Batch)
 	rep.Batches = perEpoch * int64(c.Epochs)
-	if c.Warmup == 0 {
-		c.Warmup = int(min(500, max(1, rep.Batches/20)))
-	}
+	c.Warmup = c.WarmupFor(rep.Batches)
 
 	f.prepare(initial(&c, meanActive))
 	rep.Linear = f.score(ho, true)
@@ -834,9 +785,7 @@ func newAdam(n *features.PolicyNet) *adam {
 // settings is the fingerprint of what a checkpoint's fit depends on: a
 // resumed fit must match it.
 func (c *Config) settings(files []string) string {
-	return fmt.Sprintf("game=%s hidden=%d epochs=%d batch=%d lr=%v warmup=%d buffer=%d seed=%d validation=%v held_out=%d weights=%s files=%q",
-		c.Game.Name, c.Hidden, c.Epochs, c.Batch, c.LearningRate, c.Warmup, c.Buffer, c.Seed,
-		c.Validation, c.MaxHeldOut, c.Weights.Hash(), files)
+	return fmt.Sprintf("game=%s hidden=%d %s weights=%s files=%q", c.Game.Name, c.Hidden, c.Fingerprint(), c.Weights.Hash(), files)
 }
 
 // checkpoint is a fit's state between two batches: the network, Adam's

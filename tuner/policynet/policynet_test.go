@@ -12,6 +12,7 @@ import (
 	"taifu/features"
 	"taifu/rules"
 	_ "taifu/rules/all"
+	"taifu/tuner/internal/stream"
 	"taifu/tuner/internal/testrun"
 )
 
@@ -49,9 +50,8 @@ func run(t testing.TB, g *rules.Game, games int) string {
 
 // config is a small fit of the run dir.
 func config(g *rules.Game, dir string) Config {
-	return Config{Game: g, Weights: features.Starting(g), Data: []string{dir},
-		Validation: 0.2, Hidden: 8, Epochs: 3, Batch: 32, LearningRate: 0.01,
-		Buffer: 200, Threads: 2, Seed: 11}
+	return Config{Game: g, Weights: features.Starting(g), Data: []string{dir}, Hidden: 8,
+		Settings: stream.Settings{Validation: 0.2, Epochs: 3, Batch: 32, LearningRate: 0.01, Buffer: 200, Threads: 2, Seed: 11}}
 }
 
 // fitterOn returns a fitter of c with a random network and the samples of

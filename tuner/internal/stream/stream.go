@@ -16,10 +16,12 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"sync"
 
 	"taifu/datasets"
 	"taifu/internal/atomicfile"
+	"taifu/progress"
 )
 
 // MinLRShare is the share of the peak learning rate the cosine decays to.
@@ -266,4 +268,86 @@ func ReadGob(path, what string, v any) error {
 		return fmt.Errorf("%s: %s is not a checkpoint: %v", what, path, err)
 	}
 	return nil
+}
+
+// Settings are what every streaming fit is set by, besides its model.
+type Settings struct {
+	// Validation is the share of games held out; MaxHeldOut bounds the
+	// held-out rows kept.
+	Validation float64
+	MaxHeldOut int
+	// Epochs, Batch, LearningRate set the optimiser; Warmup is the
+	// batches of the learning rate's linear warmup (0: a twentieth of the
+	// batches, at most 500: WarmupFor).
+	Epochs       int
+	Batch        int
+	LearningRate float64
+	Warmup       int
+	// Buffer is the shuffle buffer's rows.
+	Buffer int
+	// Threads is the goroutines at work (0: GOMAXPROCS); the fit does
+	// not depend on it.
+	Threads int
+	// Seed seeds the starting weights and every shuffle.
+	Seed uint64
+	// Checkpoint, when set, is written every CheckpointEvery batches (0:
+	// at each epoch's end only) and when StopAfter stops the fit; Resume
+	// starts from it.
+	Checkpoint      string
+	CheckpointEvery int
+	Resume          bool
+	// StopAfter stops the fit after this many batches in all (0: at the
+	// end), as an interrupted run would stop.
+	StopAfter int64
+	// Progress records the positions trained and a line per epoch.
+	Progress progress.Recorder
+}
+
+// Check validates s, what naming the fit in the errors, and sets each
+// setting left 0 to def's (Threads to GOMAXPROCS).
+func (s *Settings) Check(what string, def Settings) error {
+	switch {
+	case s.Epochs < 0 || s.Batch < 0 || s.Warmup < 0 || s.Buffer < 0 || s.Threads < 0 || s.MaxHeldOut < 0 || s.CheckpointEvery < 0 || s.StopAfter < 0:
+		return fmt.Errorf("%s: epochs, batch, warmup, buffer, threads, held-out rows and checkpoint interval may not be negative", what)
+	case !(s.LearningRate >= 0) || s.LearningRate > 1:
+		return fmt.Errorf("%s: learning rate %v, want one in (0, 1]", what, s.LearningRate)
+	case !(s.Validation >= 0) || s.Validation >= 1:
+		return fmt.Errorf("%s: validation share %v, want one in (0, 1)", what, s.Validation)
+	case s.Resume && s.Checkpoint == "":
+		return fmt.Errorf("%s: resume needs a checkpoint", what)
+	}
+	or := func(x *int, d int) {
+		if *x == 0 {
+			*x = d
+		}
+	}
+	or(&s.Epochs, def.Epochs)
+	or(&s.Batch, def.Batch)
+	or(&s.Buffer, def.Buffer)
+	or(&s.MaxHeldOut, def.MaxHeldOut)
+	or(&s.Threads, runtime.GOMAXPROCS(0))
+	if s.LearningRate == 0 {
+		s.LearningRate = def.LearningRate
+	}
+	if s.Validation == 0 {
+		s.Validation = def.Validation
+	}
+	return nil
+}
+
+// WarmupFor returns s.Warmup, or when 0 a twentieth of batches, at least
+// 1 and at most 500.
+func (s *Settings) WarmupFor(batches int64) int {
+	if s.Warmup > 0 {
+		return s.Warmup
+	}
+	return int(min(500, max(1, batches/20)))
+}
+
+// Fingerprint is the settings a resumed fit must share with its
+// checkpoint's (all but Threads, the checkpoint's, StopAfter and
+// Progress).
+func (s *Settings) Fingerprint() string {
+	return fmt.Sprintf("epochs=%d batch=%d lr=%v warmup=%d buffer=%d seed=%d validation=%v held_out=%d",
+		s.Epochs, s.Batch, s.LearningRate, s.Warmup, s.Buffer, s.Seed, s.Validation, s.MaxHeldOut)
 }

@@ -3,6 +3,7 @@ package stream
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -118,5 +119,37 @@ func TestLR(t *testing.T) {
 		if got := LR(1, 10, c.step, 100); math.Abs(got-c.want) > 1e-12 {
 			t.Errorf("step %d: %v, want %v", c.step, got, c.want)
 		}
+	}
+}
+
+// Check refuses a bad setting with one line naming the fit, and fills
+// the settings left 0 from the defaults.
+func TestSettingsCheck(t *testing.T) {
+	def := Settings{Epochs: 4, Batch: 256, LearningRate: 0.001, Buffer: 100, MaxHeldOut: 50, Validation: 0.1}
+	for _, c := range []struct {
+		s    Settings
+		want string
+	}{
+		{Settings{Epochs: -1}, "fit-x: epochs, batch"},
+		{Settings{StopAfter: -1}, "may not be negative"},
+		{Settings{LearningRate: 2}, "learning rate 2"},
+		{Settings{LearningRate: math.NaN()}, "learning rate NaN"},
+		{Settings{Validation: 1}, "validation share 1"},
+		{Settings{Resume: true}, "resume needs a checkpoint"},
+	} {
+		err := c.s.Check("fit-x", def)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%+v: error %v, want one line with %q", c.s, err, c.want)
+		}
+	}
+	s := Settings{Batch: 7}
+	if err := s.Check("fit-x", def); err != nil {
+		t.Fatal(err)
+	}
+	if s.Epochs != 4 || s.Batch != 7 || s.LearningRate != 0.001 || s.Buffer != 100 || s.MaxHeldOut != 50 || s.Validation != 0.1 || s.Threads < 1 {
+		t.Fatalf("defaults not filled: %+v", s)
+	}
+	if s.WarmupFor(100) != 5 || s.WarmupFor(1) != 1 || s.WarmupFor(1e6) != 500 {
+		t.Fatalf("warmup %d %d %d", s.WarmupFor(100), s.WarmupFor(1), s.WarmupFor(1e6))
 	}
 }
