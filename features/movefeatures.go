@@ -419,6 +419,10 @@ type MoveFeatures struct {
 	royals  []uint8       // scratch: squares of the enemy royals
 	judged  []judgement   // scratch: per move
 	board   []rules.Piece // scratch: the board of a State that is no rules.BoardViewer
+	// st and ms are the position and moves of the last Compute, for the
+	// parts that read more than the features (PolicyNet).
+	st rules.State
+	ms []rules.Move
 }
 
 // IsPosition reports whether feature i is a position input (pos/...).
@@ -563,6 +567,7 @@ func (s *MoveSchema) Compute(f *MoveFeatures, st rules.State, ms []rules.Move, v
 	f.Start = append(f.Start[:0], 0)
 	f.Hand = f.Hand[:0]
 	f.Pos = f.Pos[:0]
+	f.st, f.ms = st, ms
 	if s.pos != nil {
 		netInputsEach(st, func(i int32, x float32) {
 			if j := s.pos[i]; j >= 0 {

@@ -188,6 +188,8 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"pool", "--results", "x", "--sprt", "x"},
 		{"solve", "--threads", "100000"},
 		{"rescore"},
+		{"fit-policy"},
+		{"fit-policy", "--data", "x", "--out", "y", "--hidden", "0"},
 		{"export"},
 		{"perft"},
 		{"solve", "--game", "chess"},
