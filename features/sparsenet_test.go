@@ -1,10 +1,12 @@
 package features_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"unsafe"
 
@@ -269,6 +271,44 @@ func TestSparseNetIncremental(t *testing.T) {
 				t.Fatalf("%s: Evaluate allocates %v times", name, n)
 			}
 		}
+	}
+}
+
+// Searchers share one compiled network: Models of it evaluating at once
+// on several goroutines give what one gives alone (run with -race: the
+// snapshot is only read, each Model's scratch its own).
+func TestSparseNetSharedSnapshot(t *testing.T) {
+	g, _ := rules.Lookup("typhoon")
+	net := randomSparse(g, 32, 8, rand.New(rand.NewPCG(8, 8)))
+	if err := net.Compile(g); err != nil {
+		t.Fatal(err)
+	}
+	sts := positions(g, 13, 40)
+	want := make([]float64, len(sts))
+	m := net.Model(g)
+	for i, st := range sts {
+		want[i] = m.Evaluate(st)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 4)
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			m := net.Model(g)
+			for i := len(sts) - 1; i >= 0; i-- {
+				st := sts[i].Clone()
+				if v := m.Evaluate(st); v != want[i] {
+					errs <- fmt.Sprintf("position %d: %v on a goroutine, %v alone", i, v, want[i])
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
 
