@@ -55,8 +55,8 @@ const (
 // 5.6M floats, 22 MB, and Samarkand (40, 144: 11,520) 11.8 MB. The
 // weights are float32, stored in the file base64 (Float32s).
 //
-// Evaluate recomputes the accumulator from the position; updating it
-// incrementally move by move (as NNUE does) is a later step.
+// The search's evaluation (Model) keeps the accumulator in integers and
+// updates it from the last position it evaluated (sparsenet_eval.go).
 type SparseValueNet struct {
 	Inputs     string         `json:"inputs"`  // SparseNetInputs
 	Hidden     int            `json:"hidden"`  // first layer's units, 1..MaxSparseHidden
@@ -70,7 +70,7 @@ type SparseValueNet struct {
 	B3         float32        `json:"b3"`
 	Provenance map[string]any `json:"provenance,omitempty"`
 
-	frozen *SparseValueNet // the compiled snapshot Model shares
+	frozen *sparseEval // the compiled snapshot Model shares
 }
 
 // Float32s is a slice of float32 that JSON holds as a base64 string of
@@ -189,7 +189,7 @@ func (v *SparseValueNet) Compile(g *rules.Game) error {
 			}
 		}
 	}
-	v.frozen = v.Clone()
+	v.frozen = v.snapshot(g)
 	return nil
 }
 
@@ -201,34 +201,6 @@ func (v *SparseValueNet) Clone() *SparseValueNet {
 	c.B2, c.W3 = slices.Clone(v.B2), slices.Clone(v.W3)
 	c.frozen = nil
 	return &c
-}
-
-// Model returns the network's Model for one searcher: the snapshot taken
-// by Compile (shared by every searcher: nothing writes it) and scratch of
-// its own. v must be compiled for g.
-func (v *SparseValueNet) Model(g *rules.Game) Model {
-	f := v.frozen
-	if f == nil {
-		f = v.Clone()
-	}
-	return &sparseModel{net: f, row: f.NewRow(), idx: make([]int32, 0, SparseMaxActive(g))}
-}
-
-// sparseModel is a SparseValueNet's Model.
-type sparseModel struct {
-	net *SparseValueNet
-	row *SparseRow
-	idx []int32
-}
-
-func (m *sparseModel) Heads() Heads                             { return HeadValue }
-func (m *sparseModel) AddLogits(dst []float64, _ *MoveFeatures) {}
-
-// Evaluate returns the network's value of st in pawns (z/Scale). It
-// allocates nothing.
-func (m *sparseModel) Evaluate(st rules.State) float64 {
-	m.idx = SparseActive(st, m.idx[:0])
-	return float64(m.net.Forward(m.row, m.idx)) / m.net.Scale
 }
 
 // SparseRow is the scratch of one position's pass through a
@@ -260,10 +232,7 @@ func (v *SparseValueNet) Forward(r *SparseRow, idx []int32) float32 {
 	a1, h1 := r.A1[:h], r.H1[:h]
 	copy(a1, v.B1)
 	for _, i := range idx {
-		col := v.W1[int(i)*h:][:len(a1)]
-		for j := range a1 {
-			a1[j] += col[j]
-		}
+		addTo(a1, v.W1[int(i)*h:])
 	}
 	for j := range h1 {
 		h1[j] = screlu(a1[j])
@@ -281,6 +250,30 @@ func (v *SparseValueNet) Forward(r *SparseRow, idx []int32) float32 {
 		z += v.W3[k] * out[k]
 	}
 	return z
+}
+
+// addTo adds x[j] to a[j] for every j < len(a) (x is at least as long),
+// unrolled by eight: the compiler neither vectorises nor unrolls, and the
+// loop's own work is most of a short element's. The fit's accumulator is
+// float32, the search's int32 (sparsenet_eval.go).
+func addTo[T int32 | float32](a, x []T) {
+	x = x[:len(a)]
+	for len(a) >= 8 {
+		p, q := a[:8:8], x[:8:8]
+		p[0] += q[0]
+		p[1] += q[1]
+		p[2] += q[2]
+		p[3] += q[3]
+		p[4] += q[4]
+		p[5] += q[5]
+		p[6] += q[6]
+		p[7] += q[7]
+		a, x = a[8:], x[8:]
+	}
+	x = x[:len(a)]
+	for j := range a {
+		a[j] += x[j]
+	}
 }
 
 // dscrelu is the derivative of screlu at x.

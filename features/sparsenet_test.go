@@ -1,9 +1,12 @@
 package features_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"unsafe"
 
@@ -207,20 +210,105 @@ func TestSparseNetInTheFile(t *testing.T) {
 			}
 		}
 		stack, ev := back.Model(), back.Evaluator()
-		m := got.Model(g)
+		m, fresh := got.Model(g), got.Model(g)
 		r := net.NewRow()
 		for _, st := range positions(g, 3, 30) {
 			z := net.Forward(r, features.SparseActive(st, nil))
-			if v, want := m.Evaluate(st), float64(z)/net.Scale; v != want {
+			// The search's first layer is in fixed point (2^-16 with these
+			// weights): z within 1e-3 of Forward's.
+			if v, want := m.Evaluate(st), float64(z)/net.Scale; math.Abs(v-want) > 1e-3/net.Scale {
 				t.Fatalf("%s %s: Evaluate %v, want z/Scale %v", name, st, v, want)
 			}
-			if v, want := stack.Evaluate(st), ev.Eval(st)+float64(z)/net.Scale; v != want {
+			if v, want := stack.Evaluate(st), ev.Eval(st)+fresh.Evaluate(st); v != want {
 				t.Fatalf("%s %s: the stack's value %v, want linear + network %v", name, st, v, want)
 			}
 			if n := testing.AllocsPerRun(20, func() { m.Evaluate(st) }); n != 0 {
 				t.Fatalf("%s: Evaluate allocates %v times", name, n)
 			}
 		}
+	}
+}
+
+// The search's accumulator, updated from the last position evaluated with
+// the same side to move, gives every position the value a fresh Model
+// gives it, bit for bit, whatever was evaluated before: positions of two
+// games of each game in a shuffled order (near and far apart, both sides
+// to move), on networks of 8 and 256 units, and one whose large first
+// layer (weights near MaxWeight) lowers the fixed point's precision,
+// within Forward's logit by 1e-2.
+func TestSparseNetIncremental(t *testing.T) {
+	for _, name := range rules.Names() {
+		g, _ := rules.Lookup(name)
+		for _, c := range []struct {
+			h, h2 int
+			w1    float32
+		}{{8, 4, 1}, {256, 32, 1}, {16, 4, 10000}} {
+			rng := rand.New(rand.NewPCG(uint64(c.h), 5))
+			net := randomSparse(g, c.h, c.h2, rng)
+			for i := range net.W1 {
+				net.W1[i] *= c.w1
+			}
+			if err := net.Compile(g); err != nil {
+				t.Fatal(err)
+			}
+			sts := append(positions(g, 11, 60), positions(g, 12, 60)...)
+			order := rng.Perm(len(sts))
+			// The first half in the games' order (neighbours a ply apart),
+			// the rest shuffled.
+			slices.Sort(order[:len(order)/2])
+			m, r := net.Model(g), net.NewRow()
+			for _, k := range order {
+				st := sts[k]
+				got, want := m.Evaluate(st), net.Model(g).Evaluate(st)
+				if math.Float64bits(got) != math.Float64bits(want) {
+					t.Fatalf("%s, %d units, W1 x%v, %s: updated %v, afresh %v", name, c.h, c.w1, st, got, want)
+				}
+				if z := float64(net.Forward(r, features.SparseActive(st, nil))); math.Abs(got*net.Scale-z) > 1e-2 {
+					t.Fatalf("%s, %d units, W1 x%v, %s: z %v, Forward's %v", name, c.h, c.w1, st, got*net.Scale, z)
+				}
+			}
+			if n := testing.AllocsPerRun(20, func() { m.Evaluate(sts[0]); m.Evaluate(sts[len(sts)-1]) }); n != 0 {
+				t.Fatalf("%s: Evaluate allocates %v times", name, n)
+			}
+		}
+	}
+}
+
+// Searchers share one compiled network: Models of it evaluating at once
+// on several goroutines give what one gives alone (run with -race: the
+// snapshot is only read, each Model's scratch its own).
+func TestSparseNetSharedSnapshot(t *testing.T) {
+	g, _ := rules.Lookup("typhoon")
+	net := randomSparse(g, 32, 8, rand.New(rand.NewPCG(8, 8)))
+	if err := net.Compile(g); err != nil {
+		t.Fatal(err)
+	}
+	sts := positions(g, 13, 40)
+	want := make([]float64, len(sts))
+	m := net.Model(g)
+	for i, st := range sts {
+		want[i] = m.Evaluate(st)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 4)
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			m := net.Model(g)
+			for i := len(sts) - 1; i >= 0; i-- {
+				st := sts[i].Clone()
+				if v := m.Evaluate(st); v != want[i] {
+					errs <- fmt.Sprintf("position %d: %v on a goroutine, %v alone", i, v, want[i])
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
 
