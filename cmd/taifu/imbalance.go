@@ -38,6 +38,8 @@ type imbalanceFlags struct {
 	engine, protocol string
 	nodes, depth     int
 	moveTime         time.Duration
+	// --report: the two-way table of a results file and an export table.
+	report, texel, format, out string
 }
 
 func (f *imbalanceFlags) register(fs *flag.FlagSet) {
@@ -64,6 +66,10 @@ func (f *imbalanceFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.startPosition, "start-position", false, "Typhoon: the canonical setup instead of random setups")
 	fs.StringVar(&f.json, "json", "", "results file: every kind's figures and games, rewritten after each pair")
 	fs.BoolVar(&f.resume, "resume", false, "continue the interrupted run whose results are in --json (with the same flags)")
+	fs.StringVar(&f.report, "report", "", "play nothing: print the two-way table of this results file and the --texel table")
+	fs.StringVar(&f.texel, "texel", "", "with --report: whole-model values of the same game (taifu export --method model --format json)")
+	fs.StringVar(&f.format, "format", "md", "with --report: md or csv")
+	fs.StringVar(&f.out, "out", "", "with --report: output file (default standard output)")
 }
 
 // config checks the flags and returns the run they ask for, the player
@@ -171,6 +177,9 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 	f.register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if f.report != "" {
+		return runImbalanceReport(f.report, f.texel, f.format, f.out, stdout)
 	}
 	g, err := inferGame(f.game, rules.DefaultGame, f.weights)
 	if err != nil {

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"taifu/arena/imbalance"
+	"taifu/tuner/values"
 )
 
 // TestImbalanceBadFlags: bad flags are one line, exit 2, naming the fault.
@@ -23,6 +27,8 @@ func TestImbalanceBadFlags(t *testing.T) {
 		{[]string{"--resume"}, "--resume needs --json"},
 		{[]string{"--game", "typhoon", "--remove", "N=a1"}, "--remove: typhoon starts from random setups"},
 		{[]string{"--nodes", "100"}, "--nodes, --depth and --movetime limit an --engine's search"},
+		{[]string{"--report", "imb.json"}, "--report needs --texel"},
+		{[]string{"--report", "imb.json", "--texel", "t.json", "--format", "pdf"}, `unknown --format "pdf" (md or csv)`},
 		{[]string{"--engine", "stockfish"}, "--playouts is taifu's search, but --engine plays both sides"},
 	} {
 		args := append([]string{"imbalance", "--game", "chess", "--games", "2", "--playouts", "5"}, c.args...)
@@ -238,5 +244,56 @@ func TestImbalanceEngineFails(t *testing.T) {
 				t.Errorf("a results file was written")
 			}
 		})
+	}
+}
+
+// TestTwoWayTable: each imbalance row meets the export's on-board value of
+// its kind; the overlap column says yes, no, or – when a side has no
+// interval; a trade has no Texel value; a table of another game or unit
+// is refused.
+func TestTwoWayTable(t *testing.T) {
+	f := func(x float64) *float64 { return &x }
+	res := &imbalance.Result{Settings: imbalance.Settings{Run: imbalance.RunSettings{Game: "chess"}}, Rows: []imbalance.Row{
+		{Label: "P", Unit: true, Games: 10, Worth: 1, WorthDefined: true},
+		{Label: "N", Games: 10, Worth: 3, WorthLow: 2, WorthHigh: 4, WorthDefined: true},
+		{Label: "B", Games: 10, Worth: 3, WorthLow: 2.5, WorthHigh: 3.5, WorthDefined: true},
+		{Label: "R", Games: 10, Flag: "worth undefined: the score is 0 or 1, or too few games"},
+		{Label: "Q=R+R", Games: 10, Worth: -0.3, WorthLow: -1, WorthHigh: 0.4, WorthDefined: true},
+	}}
+	tab := &values.PieceTable{Game: "chess", Method: values.MethodModel, Unit: "P", Pieces: []values.PieceValue{
+		{Kind: "N", Name: "Knight", Value: 3.9, Low: f(3.8), High: f(4.1)},
+		{Kind: "B", Name: "Bishop", Value: 1.5, Low: f(1.4), High: f(2.4)},
+		{Kind: "R", Name: "Rook", Value: 5, Low: f(4.5), High: f(5.5)},
+		{Kind: "Q", Name: "Queen", Value: 9, Low: f(8), High: f(10)},
+	}}
+	rows, err := twoWayTable(res, tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, r := range rows {
+		got[r.label] = r.overlap
+	}
+	want := map[string]string{"N": "yes", "B": "no", "R": "–", "Q=R+R": "–"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("overlaps %v, want %v", got, want)
+	}
+	var b strings.Builder
+	if err := writeTwoWay(&b, "md", "imb.json", "texel.json", res, tab); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"| N | Knight | 10 | 3.00 [2.00, 4.00] | 3.90 [3.80, 4.10] | yes |", "| B | Bishop | 10 | 3.00 [2.50, 3.50] | 1.50 [1.40, 2.40] | no |",
+		"| Q=R+R |  | 10 | -0.30 [-1.00, 0.40] | – | – | a trade: the difference, in units |", "overlap for 1 of the 2 kinds with both"} {
+		if !strings.Contains(b.String(), w) {
+			t.Errorf("table lacks %q:\n%s", w, b.String())
+		}
+	}
+	tab.Unit = "N"
+	if _, err := twoWayTable(res, tab); err == nil || !strings.Contains(err.Error(), "unit N is not the imbalance run's") {
+		t.Errorf("another unit: %v", err)
+	}
+	tab.Unit, tab.Game = "P", "typhoon"
+	if _, err := twoWayTable(res, tab); err == nil || !strings.Contains(err.Error(), "the export table of typhoon") {
+		t.Errorf("another game: %v", err)
 	}
 }
