@@ -92,6 +92,10 @@ type Mover struct {
 type moverEngine struct {
 	uci *UCI
 	xb  *Client
+	// set: the XBoard engine has had "new" and the variant; later moves
+	// need "setboard" only (Sjaak II takes about a second to set a
+	// variant up).
+	set bool
 }
 
 // NewMover starts c's first engine, so that an engine that cannot start
@@ -201,7 +205,7 @@ func (m *Mover) ask(e *moverEngine, st rules.State) (rules.Move, float64, error)
 		best, cp = ev.Best, ev.CP
 	} else {
 		var err error
-		if best, cp, err = m.askXBoard(e.xb, fen, texts); err != nil {
+		if best, cp, err = m.askXBoard(e, fen, texts); err != nil {
 			return rules.Move{}, 0, fmt.Errorf("engine %s: %v", name, err)
 		}
 	}
@@ -222,15 +226,20 @@ func (m *Mover) ask(e *moverEngine, st rules.State) (rules.Move, float64, error)
 	return mv, v, nil
 }
 
-// askXBoard sets c up at fen with moves in force mode and returns its move
+// askXBoard sets e up at fen with moves in force mode and returns its move
 // and its last posted score (0 when it posts none).
-func (m *Mover) askXBoard(c *Client, fen string, moves []string) (string, int, error) {
-	c.Send("new")
+func (m *Mover) askXBoard(e *moverEngine, fen string, moves []string) (string, int, error) {
+	c := e.xb
 	c.Send("force")
-	if m.d.Variant != "normal" {
-		c.Send("variant " + m.d.Variant)
+	if !e.set {
+		c.Send("new")
+		c.Send("force")
+		if m.d.Variant != "normal" {
+			c.Send("variant " + m.d.Variant)
+		}
+		c.Send("post")
+		e.set = true
 	}
-	c.Send("post")
 	c.Send("setboard " + fen)
 	for _, t := range moves {
 		c.SendMove(t)
