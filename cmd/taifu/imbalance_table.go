@@ -58,8 +58,10 @@ func twoWayTable(res *imbalance.Result, tab *values.PieceTable) ([]twoWayRow, er
 			t.overlap = "–"
 		case !t.texelOK:
 			t.overlap, t.why = "–", "not in the export table"
+		case r.Games == 0:
+			t.overlap, t.why = "–", "not played"
 		case !t.worthOK:
-			t.overlap, t.why = "–", "imbalance worth undefined"
+			t.overlap = "–" // the row's flag says why
 		case !t.texelInterval:
 			t.overlap, t.why = "–", "the export table has no interval"
 		case t.worthLow <= t.texelHigh && t.texelLow <= t.worthHigh:

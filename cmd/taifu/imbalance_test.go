@@ -259,6 +259,7 @@ func TestTwoWayTable(t *testing.T) {
 		{Label: "B", Games: 10, Worth: 3, WorthLow: 2.5, WorthHigh: 3.5, WorthDefined: true},
 		{Label: "R", Games: 10, Flag: "worth undefined: the score is 0 or 1, or too few games"},
 		{Label: "Q=R+R", Games: 10, Worth: -0.3, WorthLow: -1, WorthHigh: 0.4, WorthDefined: true},
+		{Label: "Q"},
 	}}
 	tab := &values.PieceTable{Game: "chess", Method: values.MethodModel, Unit: "P", Pieces: []values.PieceValue{
 		{Kind: "N", Name: "Knight", Value: 3.9, Low: f(3.8), High: f(4.1)},
@@ -274,7 +275,7 @@ func TestTwoWayTable(t *testing.T) {
 	for _, r := range rows {
 		got[r.label] = r.overlap
 	}
-	want := map[string]string{"N": "yes", "B": "no", "R": "–", "Q=R+R": "–"}
+	want := map[string]string{"N": "yes", "B": "no", "R": "–", "Q=R+R": "–", "Q": "–"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("overlaps %v, want %v", got, want)
 	}
@@ -283,7 +284,8 @@ func TestTwoWayTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, w := range []string{"| N | Knight | 10 | 3.00 [2.00, 4.00] | 3.90 [3.80, 4.10] | yes |", "| B | Bishop | 10 | 3.00 [2.50, 3.50] | 1.50 [1.40, 2.40] | no |",
-		"| Q=R+R |  | 10 | -0.30 [-1.00, 0.40] | – | – | a trade: the difference, in units |", "overlap for 1 of the 2 kinds with both"} {
+		"| Q=R+R |  | 10 | -0.30 [-1.00, 0.40] | – | – | a trade: the difference, in units |",
+		"| Q | Queen | 0 | – | 9.00 [8.00, 10.00] | – | not played |", "| R | Rook | 10 | – | 5.00 [4.50, 5.50] | – | worth undefined: the score is 0 or 1, or too few games |", "overlap for 1 of the 2 kinds with both"} {
 		if !strings.Contains(b.String(), w) {
 			t.Errorf("table lacks %q:\n%s", w, b.String())
 		}
