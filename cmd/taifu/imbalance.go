@@ -51,7 +51,7 @@ func (f *imbalanceFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.games, "games", 200, "games per kind (pairs of games with the handicap on each side, so rounded up to even)")
 	fs.Float64Var(&f.stopAt, "stop-at", 0, "stop a kind once its worth's 95% half-width is below this, in units (0: never)")
 	f.searchFlags = mcts.BindFlags(fs, "", &f.search)
-	fs.StringVar(&f.engine, "engine", "", "command line of an outside engine playing both sides instead of taifu's search, e.g. /usr/games/stockfish")
+	fs.StringVar(&f.engine, "engine", "", "command of an outside engine playing both sides instead of taifu's search (/usr/games/stockfish)")
 	fs.StringVar(&f.protocol, "protocol", "uci", "--engine's protocol: uci or xboard")
 	fs.IntVar(&f.nodes, "nodes", 0, "--engine's search: nodes a move (uci only; the reproducible limit)")
 	fs.IntVar(&f.depth, "depth", 0, "--engine's search: plies deep a move")
