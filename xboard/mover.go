@@ -75,8 +75,9 @@ func (c MoverConfig) String() string {
 // game's first position and the moves since (UCI's "position fen ...
 // moves ...", XBoard's "setboard" and the moves in force mode), so that an
 // engine serves any game, and a UCI engine hears "ucinewgame" first (its
-// hash cleared), so that a move depends only on the game and the limit,
-// not on which games the engine searched before. Calls from several
+// hash cleared), so that its move depends only on the game and the limit,
+// not on which games it searched before (an XBoard engine keeps what it
+// keeps across "setboard": its moves may depend on them). Calls from several
 // goroutines at once each get an engine of their own: the Mover starts one
 // more whenever all are busy. An engine that fails is closed, and its
 // error returned.
@@ -93,8 +94,8 @@ type moverEngine struct {
 	uci *UCI
 	xb  *Client
 	// set: the XBoard engine has had "new" and the variant; later moves
-	// need "setboard" only (Sjaak II takes about a second to set a
-	// variant up).
+	// need "setboard" only (Sjaak II sets a variant up slowly: sending
+	// both every move made it about twice as slow).
 	set bool
 }
 
