@@ -76,12 +76,19 @@ func (u *UCI) NewGame() error {
 // Eval returns the engine's verdict after moves (its own move text) from
 // the variant's start, searched to depth.
 func (u *UCI) Eval(moves []string, depth int) (UCIEval, error) {
+	return u.Go("startpos", moves, "depth "+strconv.Itoa(depth))
+}
+
+// Go returns the engine's verdict after moves (its own move text) from
+// position ("startpos", or "fen " and a FEN), searched with limit, the
+// arguments of UCI's go ("nodes 20000", "depth 8", "movetime 100").
+func (u *UCI) Go(position string, moves []string, limit string) (UCIEval, error) {
 	if len(moves) == 0 {
-		u.c.Send("position startpos")
+		u.c.Send("position " + position)
 	} else {
-		u.c.Send("position startpos moves " + strings.Join(moves, " "))
+		u.c.Send("position " + position + " moves " + strings.Join(moves, " "))
 	}
-	u.c.Send("go depth " + strconv.Itoa(depth))
+	u.c.Send("go " + limit)
 	var p UCIEval
 	for {
 		l, err := u.c.Next(uciReplyWait)

@@ -6,9 +6,9 @@
 // game's unit piece taken away) is the kind's worth in unit pieces.
 //
 // The games are arena's (arena.Config.Handicap gives each game of a pair
-// its own start, arena.Config.Stop the early stop). An outside engine
-// (xboard or UCI) playing both sides is not supported yet: it would play
-// the rows through package xboard's match driver instead of arena.Play.
+// its own start, arena.Config.Stop the early stop). The player is taifu's
+// search, or an outside engine (an arena.Mover such as xboard.Mover, Config.Engine
+// naming it).
 package imbalance
 
 import (

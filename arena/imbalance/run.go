@@ -21,8 +21,13 @@ type Config struct {
 	// opening plies, workers, adjudication and resignation; Handicap, Stop,
 	// Resume, Progress and SPRT are set per row.
 	Match arena.Config
-	// Player plays both sides of every game.
+	// Player plays both sides of every game: taifu's search, or an outside
+	// engine (Player.Mover), which Engine then names.
 	Player arena.Player
+	// Engine names the outside engine and its settings (command, protocol,
+	// search limit), "" for taifu's search; a run is resumed only with the
+	// same.
+	Engine string
 	// Rows are the handicaps measured besides the unit reference, which
 	// Run plays first.
 	Rows []Handicap
@@ -53,6 +58,7 @@ type Settings struct {
 type RunSettings struct {
 	Game    string  `json:"game"`
 	Weights string  `json:"weights"`
+	Engine  string  `json:"engine,omitempty"` // the outside engine playing both sides ("": taifu's search)
 	Pairs   int     `json:"pairs" resume:"may-change"`
 	Rows    string  `json:"rows"`   // the rows' labels, unit first
 	Remove  string  `json:"remove"` // the named places, "N=b1,..."
@@ -82,7 +88,7 @@ func (c *Config) Settings() Settings {
 	if c.Player.Weights != nil {
 		weights = c.Player.Weights.Version
 	}
-	return Settings{Match: c.Match.Setup(c.Player, c.Player), Run: RunSettings{Game: g.Name, Weights: weights,
+	return Settings{Match: c.Match.Setup(c.Player, c.Player), Run: RunSettings{Game: g.Name, Weights: weights, Engine: c.Engine,
 		Pairs: c.Match.Pairs, Rows: strings.Join(labels, " "), Remove: strings.Join(places, ","), StopAt: c.StopAt}}
 }
 

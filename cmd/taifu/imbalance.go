@@ -16,6 +16,7 @@ import (
 	"taifu/mcts"
 	"taifu/rules"
 	"taifu/storage"
+	"taifu/xboard"
 )
 
 func init() {
@@ -31,6 +32,14 @@ type imbalanceFlags struct {
 	seed                                      uint64
 	startPosition, resume                     bool
 	search                                    mcts.Config
+	searchFlags                               *mcts.Flags
+	// The outside engine playing both sides (--engine), its protocol and
+	// search limit.
+	engine, protocol string
+	nodes, depth     int
+	moveTime         time.Duration
+	// --report: the two-way table of a results file and an export table.
+	report, texel, format, out string
 }
 
 func (f *imbalanceFlags) register(fs *flag.FlagSet) {
@@ -41,7 +50,12 @@ func (f *imbalanceFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.remove, "remove", "", "the first side's piece to take per kind, as `N=b1,...` (N=hand: one in hand)")
 	fs.IntVar(&f.games, "games", 200, "games per kind (pairs of games with the handicap on each side, so rounded up to even)")
 	fs.Float64Var(&f.stopAt, "stop-at", 0, "stop a kind once its worth's 95% half-width is below this, in units (0: never)")
-	mcts.BindFlags(fs, "", &f.search)
+	f.searchFlags = mcts.BindFlags(fs, "", &f.search)
+	fs.StringVar(&f.engine, "engine", "", "command of an outside engine playing both sides instead of taifu's search (/usr/games/stockfish)")
+	fs.StringVar(&f.protocol, "protocol", "uci", "--engine's protocol: uci or xboard")
+	fs.IntVar(&f.nodes, "nodes", 0, "--engine's search: nodes a move (uci only; the reproducible limit)")
+	fs.IntVar(&f.depth, "depth", 0, "--engine's search: plies deep a move")
+	fs.DurationVar(&f.moveTime, "movetime", 0, "--engine's search: time a move, e.g. 100ms")
 	fs.IntVar(&f.openingPlies, "opening-plies", 4, "random plies played from the setup to make each pair's opening")
 	fs.IntVar(&f.maxPlies, "max-plies", 2000, "a game reaching this many plies is adjudicated by the root value")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the openings")
@@ -52,6 +66,10 @@ func (f *imbalanceFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.startPosition, "start-position", false, "Typhoon: the canonical setup instead of random setups")
 	fs.StringVar(&f.json, "json", "", "results file: every kind's figures and games, rewritten after each pair")
 	fs.BoolVar(&f.resume, "resume", false, "continue the interrupted run whose results are in --json (with the same flags)")
+	fs.StringVar(&f.report, "report", "", "play nothing: print the two-way table of this results file and the --texel table")
+	fs.StringVar(&f.texel, "texel", "", "with --report: whole-model values of the same game (taifu export --method model --format json)")
+	fs.StringVar(&f.format, "format", "md", "with --report: md or csv")
+	fs.StringVar(&f.out, "out", "", "with --report: output file (default standard output)")
 }
 
 // config checks the flags and returns the run they ask for, the player
@@ -116,6 +134,23 @@ func (f *imbalanceFlags) config(g *rules.Game) (imbalance.Config, error) {
 	if s.Playouts == 0 {
 		s.Playouts = mcts.DefaultPlayouts
 	}
+	if f.engine == "" {
+		if f.nodes != 0 || f.depth != 0 || f.moveTime != 0 {
+			return c, usageErrorf("--nodes, --depth and --movetime limit an --engine's search: give --engine, or --playouts for taifu's")
+		}
+	} else {
+		if given := f.searchFlags.Given(); len(given) > 0 {
+			return c, usageErrorf("--%s is taifu's search, but --engine plays both sides", given[0])
+		}
+		if f.weights != "" {
+			return c, usageErrorf("--weights are taifu's search's, but --engine plays both sides")
+		}
+		mc := f.moverConfig(g)
+		if err := mc.Validate(); err != nil {
+			return c, usageErrorf("%v", err)
+		}
+		s = mcts.Config{}
+	}
 	c = imbalance.Config{
 		Match: arena.Config{Game: g, Pairs: (f.games + 1) / 2, Seed: f.seed, OpeningPlies: f.openingPlies,
 			StartPosition: f.startPosition, MaxPlies: f.maxPlies, Workers: workers(f.workers),
@@ -125,7 +160,15 @@ func (f *imbalanceFlags) config(g *rules.Game) (imbalance.Config, error) {
 		Places: b.Places,
 		StopAt: f.stopAt,
 	}
+	if f.engine != "" {
+		c.Engine = f.moverConfig(g).String()
+	}
 	return c, nil
+}
+
+// moverConfig is the outside engine --engine names.
+func (f *imbalanceFlags) moverConfig(g *rules.Game) xboard.MoverConfig {
+	return xboard.MoverConfig{Game: g, Argv: strings.Fields(f.engine), Protocol: f.protocol, Nodes: f.nodes, Depth: f.depth, MoveTime: f.moveTime}
 }
 
 func runImbalance(args []string, stdout, stderr io.Writer) error {
@@ -135,6 +178,9 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if f.report != "" {
+		return runImbalanceReport(f.report, f.texel, f.format, f.out, stdout)
+	}
 	g, err := inferGame(f.game, rules.DefaultGame, f.weights)
 	if err != nil {
 		return err
@@ -143,8 +189,10 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := c.Player.Search.Validate(); err != nil {
-		return usageErrorf("%v", err)
+	if f.engine == "" {
+		if err := c.Player.Search.Validate(); err != nil {
+			return usageErrorf("%v", err)
+		}
 	}
 	if f.resume && f.json == "" {
 		return usageErrorf("--resume needs --json, the results file of the run to continue")
@@ -165,19 +213,29 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	w, src, err := loadWeights(g, f.weights)
-	if err != nil {
-		return err
+	player := fmt.Sprintf("%d playouts per move", c.Player.Search.Playouts)
+	if f.engine == "" {
+		w, src, err := loadWeights(g, f.weights)
+		if err != nil {
+			return err
+		}
+		sayWeights(stderr, "imbalance: both sides", w, src)
+		c.Player.Weights, c.Player.Name = w, w.Version
+	} else {
+		m, err := xboard.NewMover(f.moverConfig(g))
+		if err != nil {
+			return err
+		}
+		defer m.Close()
+		c.Player.Mover, c.Player.Name, player = m, c.Engine, "engine "+c.Engine
 	}
-	sayWeights(stderr, "imbalance: both sides", w, src)
-	c.Player.Weights, c.Player.Name = w, w.Version
 	var labels []string
 	for _, h := range c.Rows {
 		labels = append(labels, h.Label)
 	}
 	unit, _ := imbalance.Unit(g)
-	fmt.Fprintf(stderr, "imbalance: %s, unit %s, kinds %s; %d games each, %d playouts per move, %d workers\n",
-		g.Name, unit.Label, strings.Join(labels, " "), 2*c.Match.Pairs, c.Player.Search.Playouts, c.Match.Workers)
+	fmt.Fprintf(stderr, "imbalance: %s, unit %s, kinds %s; %d games each, %s, %d workers\n",
+		g.Name, unit.Label, strings.Join(labels, " "), 2*c.Match.Pairs, player, c.Match.Workers)
 	show := newProgressOutput(stderr, true, 30*time.Second)
 	c.Progress = show.Record
 	if f.json != "" {

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"taifu/arena/imbalance"
+	"taifu/tuner/values"
 )
 
 // TestImbalanceBadFlags: bad flags are one line, exit 2, naming the fault.
@@ -22,8 +26,35 @@ func TestImbalanceBadFlags(t *testing.T) {
 		{[]string{"--stop-at", "-1"}, "--stop-at -1: need a half-width"},
 		{[]string{"--resume"}, "--resume needs --json"},
 		{[]string{"--game", "typhoon", "--remove", "N=a1"}, "--remove: typhoon starts from random setups"},
+		{[]string{"--nodes", "100"}, "--nodes, --depth and --movetime limit an --engine's search"},
+		{[]string{"--report", "imb.json"}, "--report needs --texel"},
+		{[]string{"--report", "imb.json", "--texel", "t.json", "--format", "pdf"}, `unknown --format "pdf" (md or csv)`},
+		{[]string{"--engine", "stockfish"}, "--playouts is taifu's search, but --engine plays both sides"},
 	} {
 		args := append([]string{"imbalance", "--game", "chess", "--games", "2", "--playouts", "5"}, c.args...)
+		code, out, errs := runCLI(args...)
+		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and one line with %q", c.args, code, out, errs, c.want)
+		}
+	}
+}
+
+// TestImbalanceEngineBadFlags: --engine's flags, checked before any
+// engine starts (x is no command): one line, exit 2, naming the fault.
+func TestImbalanceEngineBadFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--weights", "start", "--nodes", "5"}, "--weights are taifu's search's, but --engine plays both sides"},
+		{[]string{"--search", "cpuct=2", "--nodes", "5"}, "--cpuct is taifu's search, but --engine plays both sides"},
+		{[]string{"--protocol", "cecp", "--depth", "5"}, `engine protocol "cecp": want uci or xboard`},
+		{[]string{"--protocol", "xboard", "--nodes", "5"}, "a node limit needs the uci protocol"},
+		{[]string{"--nodes", "5", "--depth", "3"}, "give exactly one search limit"},
+		{nil, "give exactly one search limit"},
+		{[]string{"--nodes", "-5"}, "a negative search limit"},
+	} {
+		args := append([]string{"imbalance", "--game", "chess", "--games", "2", "--engine", "x"}, c.args...)
 		code, out, errs := runCLI(args...)
 		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and one line with %q", c.args, code, out, errs, c.want)
@@ -61,5 +92,210 @@ func TestImbalanceResults(t *testing.T) {
 	os.WriteFile(path, data, 0o644)
 	if code, _, errs := runCLI(append(base, "--resume")...); code != 1 {
 		t.Errorf("resume of a damaged file: exit %d, %q", code, errs)
+	}
+}
+
+// fakeChessEngine writes a scripted chess engine speaking protocol ("uci"
+// or "xboard") and returns its path. It plays the fool's mate by the count
+// of the game's moves it was sent (f2f3 e7e5 g2g4 d8h4: Black mates on ply
+// 4, whichever side lacks a knight or the a-pawn), scoring every position
+// 0, and logs what it is sent to log. at2, when set, is shell run instead
+// of answering the third ply's move (ply 2): an illegal move or a crash.
+func fakeChessEngine(t *testing.T, protocol, log, at2 string) string {
+	t.Helper()
+	moveOf := `case $n in 0) m=f2f3 ;; 1) m=e7e5 ;; 2) m=g2g4 ;; *) m=d8h4 ;; esac
+		if [ $n = 2 ]; then :; ` + at2 + `
+		fi`
+	var body string
+	if protocol == "uci" {
+		body = `while read -r line; do
+	echo "$line" >> "` + log + `"
+	case "$line" in
+	uci) echo "id name fake"; echo uciok ;;
+	isready) echo readyok ;;
+	position*)
+		n=0; seen=0
+		for w in $line; do
+			if [ $seen = 1 ]; then n=$((n+1)); fi
+			if [ "$w" = moves ]; then seen=1; fi
+		done ;;
+	go*)
+		` + moveOf + `
+		echo "info depth 1 score cp 0 pv $m"; echo "bestmove $m" ;;
+	quit) exit 0 ;;
+	esac
+done
+`
+	} else {
+		body = `while read -r line; do
+	echo "$line" >> "` + log + `"
+	case "$line" in
+	"protover 2") echo "feature myname=\"fake\" setboard=1 ping=1 usermove=0 done=1" ;;
+	ping*) echo "pong ${line#ping }" ;;
+	setboard*) n=0 ;;
+	[a-h][1-8][a-h][1-8]*) n=$((n+1)) ;;
+	go)
+		` + moveOf + `
+		echo "1 0 1 1 $m"; echo "move $m" ;;
+	quit) exit 0 ;;
+	esac
+done
+`
+	}
+	path := filepath.Join(t.TempDir(), "engine.sh")
+	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestImbalanceEngine: an outside engine (UCI or XBoard) plays both sides
+// of every game, each move from the handicap's start position sent as a
+// FEN with the game's moves, a UCI engine's hash cleared first; the rows
+// are counted as taifu's search's are; the results file names the engine,
+// and a resume under another limit is refused.
+func TestImbalanceEngine(t *testing.T) {
+	for _, c := range []struct {
+		protocol string
+		limit    []string
+		sent     []string // lines the engine must have been sent
+	}{
+		{"uci", []string{"--nodes", "100"}, []string{
+			"ucinewgame",
+			"position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R1BQKBNR w KQkq - 0 1",
+			"position fen r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves f2f3 e7e5 g2g4",
+			"position fen rnbqkbnr/1ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+			"go nodes 100",
+		}},
+		{"xboard", []string{"--depth", "3"}, []string{
+			"setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R1BQKBNR w KQkq - 0 1",
+			"setboard r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+			"sd 3",
+		}},
+	} {
+		t.Run(c.protocol, func(t *testing.T) {
+			dir := t.TempDir()
+			log, path := filepath.Join(dir, "engine.log"), filepath.Join(dir, "imb.json")
+			eng := fakeChessEngine(t, c.protocol, log, "")
+			args := append([]string{"imbalance", "--game", "chess", "--kinds", "N", "--games", "2", "--opening-plies", "0",
+				"--engine", eng, "--protocol", c.protocol, "--workers", "2", "--json", path}, c.limit...)
+			code, out, errs := runCLI(args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			// Black mates in every game: each side wins once a pair.
+			for _, want := range []string{"\nP     2      50.0%", "\nN     2      50.0%", "unit reference scored exactly 50%"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("table lacks %q:\n%s", want, out)
+				}
+			}
+			sent, _ := os.ReadFile(log)
+			for _, want := range c.sent {
+				if !strings.Contains(string(sent), want+"\n") {
+					t.Errorf("the engine was not sent %q; it got:\n%s", want, sent)
+				}
+			}
+			data, _ := os.ReadFile(path)
+			if want := `"engine": "` + eng + ` (` + c.protocol; !strings.Contains(string(data), want) || !strings.Contains(string(data), `"reason": "checkmate"`) {
+				t.Errorf("results file lacks %q or the checkmates:\n%s", want, data)
+			}
+			other := append(args[:len(args)-2:len(args)-2], "--movetime", "10ms", "--resume")
+			if code, _, errs := runCLI(other...); code != 1 || !strings.Contains(errs, "cannot resume: engine is "+eng+" ("+c.protocol+", movetime 10)") {
+				t.Errorf("resume under another limit: exit %d, %q", code, errs)
+			}
+		})
+	}
+}
+
+// TestImbalanceEngineFails: an engine that is missing, dies, or plays an
+// illegal move ends the run with one line naming the row, the game (its
+// pair) and the ply, exit 1, and no results file (no pair was complete).
+func TestImbalanceEngineFails(t *testing.T) {
+	for _, c := range []struct {
+		name, protocol, at2 string
+		want                []string
+	}{
+		{"missing", "uci", "", []string{`engine "/nonexistent/engine": `}},
+		{"dies", "uci", `echo "fake engine crashed" >&2; exit 3`, []string{"P: player with P, ply 2 of pair 0: engine ", "closed its output; its standard error ends: fake engine crashed"}},
+		{"illegal uci", "uci", "m=e2e5", []string{"P: player with P, ply 2 of pair 0: engine ", `plays "e2e5" in rnbqkbnr/1ppp1ppp/8/4p3/8/5P2/PPPPP1PP/RNBQKBNR w KQkq - 0 2: `}},
+		{"illegal xboard", "xboard", "m=e2e5", []string{"P: player with P, ply 2 of pair 0: engine fake plays \"e2e5\""}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "imb.json")
+			eng := "/nonexistent/engine"
+			if c.name != "missing" {
+				eng = fakeChessEngine(t, c.protocol, filepath.Join(dir, "engine.log"), c.at2)
+			}
+			code, out, errs := runCLI("imbalance", "--game", "chess", "--kinds", "N", "--games", "2", "--opening-plies", "0",
+				"--engine", eng, "--protocol", c.protocol, "--depth", "1", "--workers", "1", "--json", path)
+			// The run's header line may come first; the error is one line.
+			lines := strings.Split(strings.TrimSuffix(errs, "\n"), "\n")
+			last := lines[len(lines)-1]
+			if code != 1 || out != "" || len(lines) > 2 || !strings.HasPrefix(last, "taifu imbalance: ") {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 and the error on one line", code, out, errs)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(last, w) {
+					t.Errorf("error %q lacks %q", last, w)
+				}
+			}
+			if _, err := os.Stat(path); err == nil {
+				t.Errorf("a results file was written")
+			}
+		})
+	}
+}
+
+// TestTwoWayTable: each imbalance row meets the export's on-board value of
+// its kind; the overlap column says yes, no, or – when a side has no
+// interval; a trade has no Texel value; a table of another game or unit
+// is refused.
+func TestTwoWayTable(t *testing.T) {
+	f := func(x float64) *float64 { return &x }
+	res := &imbalance.Result{Settings: imbalance.Settings{Run: imbalance.RunSettings{Game: "chess"}}, Rows: []imbalance.Row{
+		{Label: "P", Unit: true, Games: 10, Worth: 1, WorthDefined: true},
+		{Label: "N", Games: 10, Worth: 3, WorthLow: 2, WorthHigh: 4, WorthDefined: true},
+		{Label: "B", Games: 10, Worth: 3, WorthLow: 2.5, WorthHigh: 3.5, WorthDefined: true},
+		{Label: "R", Games: 10, Flag: "worth undefined: the score is 0 or 1, or too few games"},
+		{Label: "Q=R+R", Games: 10, Worth: -0.3, WorthLow: -1, WorthHigh: 0.4, WorthDefined: true},
+		{Label: "Q"},
+	}}
+	tab := &values.PieceTable{Game: "chess", Method: values.MethodModel, Unit: "P", Pieces: []values.PieceValue{
+		{Kind: "N", Name: "Knight", Value: 3.9, Low: f(3.8), High: f(4.1)},
+		{Kind: "B", Name: "Bishop", Value: 1.5, Low: f(1.4), High: f(2.4)},
+		{Kind: "R", Name: "Rook", Value: 5, Low: f(4.5), High: f(5.5)},
+		{Kind: "Q", Name: "Queen", Value: 9, Low: f(8), High: f(10)},
+	}}
+	rows, err := twoWayTable(res, tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, r := range rows {
+		got[r.label] = r.overlap
+	}
+	want := map[string]string{"N": "yes", "B": "no", "R": "–", "Q=R+R": "–", "Q": "–"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("overlaps %v, want %v", got, want)
+	}
+	var b strings.Builder
+	if err := writeTwoWay(&b, "md", "imb.json", "texel.json", res, tab); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"| N | Knight | 10 | 3.00 [2.00, 4.00] | 3.90 [3.80, 4.10] | yes |", "| B | Bishop | 10 | 3.00 [2.50, 3.50] | 1.50 [1.40, 2.40] | no |",
+		"| Q=R+R |  | 10 | -0.30 [-1.00, 0.40] | – | – | a trade: the difference, in units |",
+		"| Q | Queen | 0 | – | 9.00 [8.00, 10.00] | – | not played |", "| R | Rook | 10 | – | 5.00 [4.50, 5.50] | – | worth undefined: the score is 0 or 1, or too few games |", "overlap for 1 of the 2 kinds with both"} {
+		if !strings.Contains(b.String(), w) {
+			t.Errorf("table lacks %q:\n%s", w, b.String())
+		}
+	}
+	tab.Unit = "N"
+	if _, err := twoWayTable(res, tab); err == nil || !strings.Contains(err.Error(), "unit N is not the imbalance run's") {
+		t.Errorf("another unit: %v", err)
+	}
+	tab.Unit, tab.Game = "P", "typhoon"
+	if _, err := twoWayTable(res, tab); err == nil || !strings.Contains(err.Error(), "the export table of typhoon") {
+		t.Errorf("another game: %v", err)
 	}
 }
