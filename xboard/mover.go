@@ -239,6 +239,12 @@ func (m *Mover) askXBoard(e *moverEngine, fen string, moves []string) (string, i
 			c.Send("variant " + m.d.Variant)
 		}
 		c.Send("post")
+		// Fairy-Stockfish has no "post" (it always posts its thinking)
+		// and answers "Error (unknown command): post": read past the
+		// set-up's replies before the position's own check.
+		if err := c.drain(30 * time.Second); err != nil {
+			return "", 0, err
+		}
 		e.set = true
 	}
 	c.Send("setboard " + fen)

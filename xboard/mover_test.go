@@ -98,3 +98,37 @@ done
 		t.Errorf("%d engines", n)
 	}
 }
+
+// TestMoverXBoardWithoutPost: an XBoard engine that knows no "post" and
+// says so, as Fairy-Stockfish does ("Error (unknown command): post"; its
+// xboard.cpp has no such command and posts its thinking always), still
+// plays: the complaint is read past, the position's own check stays strict.
+func TestMoverXBoardWithoutPost(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "engine.sh")
+	if err := os.WriteFile(script, []byte(`#!/bin/sh
+while read -r line; do
+	case "$line" in
+	"protover 2") echo "feature setboard=1 ping=1 usermove=1 sigint=0 done=1" ;;
+	post) echo "Error (unknown command): post" ;;
+	ping*) echo "pong ${line#ping }" ;;
+	go) echo "1 250 0 10 e2e4"; echo "move e2e4" ;;
+	quit) exit 0 ;;
+	esac
+done
+`), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewMover(MoverConfig{Game: chess.Game, Argv: []string{script}, Protocol: "xboard", Depth: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	mv, v, err := m.Move(chess.Game.Start())
+	if err != nil {
+		t.Fatalf("an engine without post: %v", err)
+	}
+	if got := chess.XBoardDialect.Move(mv); got != "e2e4" || math.Abs(v-(2/(1+math.Pow(10, -250.0/400))-1)) > 1e-9 {
+		t.Errorf("played %s value %.4f; want e2e4 at 250 cp", got, v)
+	}
+}
