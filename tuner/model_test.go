@@ -8,6 +8,7 @@ import (
 	"taifu/features"
 	"taifu/rules"
 	"taifu/tuner/data"
+	"taifu/tuner/internal/stream"
 	"taifu/tuner/internal/testrun"
 	"taifu/tuner/nettrain"
 )
@@ -29,7 +30,7 @@ func TestFitModelParts(t *testing.T) {
 	// The start: both networks, fitted by the path itself.
 	mk := base
 	mk.Net = NetConfig{Hidden: 2, Epochs: 1}
-	mk.Sparse.Net = nettrain.Config{Hidden: 3, Hidden2: 2, Epochs: 1, Batch: 64}
+	mk.Sparse.Net = nettrain.Config{Hidden: 3, Hidden2: 2, Settings: stream.Settings{Epochs: 1, Batch: 64}}
 	start, _, err := FitModel(mk)
 	if err != nil {
 		t.Fatal(err)
@@ -59,7 +60,7 @@ func TestFitModelParts(t *testing.T) {
 		{"linear held", func(c *ModelConfig) { c.HoldLinear = true }, PartKept, PartKept, "linear terms it was fitted on are held", ""},
 		{"linear held, sparse asked", func(c *ModelConfig) {
 			c.HoldLinear = true
-			c.Sparse.Net = nettrain.Config{Hidden: 2, Hidden2: 2, Epochs: 1, Batch: 64}
+			c.Sparse.Net = nettrain.Config{Hidden: 2, Hidden2: 2, Settings: stream.Settings{Epochs: 1, Batch: 64}}
 		}, PartKept, PartFitted, "are held", ""},
 		{"linear held, value network asked", func(c *ModelConfig) { c.HoldLinear, c.Net.Hidden = true, 2 }, "", "", "", "needs the linear fit"},
 	} {

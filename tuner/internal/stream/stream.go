@@ -1,7 +1,7 @@
 // Package stream is the skeleton of the streaming minibatch fits over
-// the runs' Parquet (tuner/policynet; tuner/nettrain has its own copy of
-// it): the row groups (parts) of the files, read a wave of Threads at a
-// time and handed on in order; an epoch's parts in an order drawn from
+// the runs' Parquet (tuner/nettrain, tuner/policynet): the row groups
+// (parts) of the files, read a wave of Threads at a time and handed on
+// in order; an epoch's parts in an order drawn from
 // the seed and the epoch, their rows through a shuffle buffer into
 // batches; work split over threads by ranges; the learning rate's linear
 // warmup and cosine decay; and the loop over the epochs that skips the
