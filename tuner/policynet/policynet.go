@@ -52,6 +52,10 @@ const (
 	DefaultValidation   = 0.1
 )
 
+// ErrTooFew is the error (wrapped) of a fit on data without training or
+// held-out positions.
+var ErrTooFew = errors.New("too few")
+
 // Stage is the progress stage of a fit.
 const Stage = "fit-policy"
 
@@ -548,7 +552,7 @@ func Fit(c Config) (*features.PolicyNet, *Report, error) {
 	}
 	rep.HeldOutRows = len(ho.rows)
 	if rep.TrainRows == 0 || len(ho.rows) == 0 {
-		return nil, nil, fmt.Errorf("fit-policy: %d training and %d held-out positions of %s with root visits in %d files: too few (play more games, with full searches)", rep.TrainRows, len(ho.rows), c.Game.Name, len(files))
+		return nil, nil, fmt.Errorf("fit-policy: %d training and %d held-out positions of %s with root visits in %d files: %w (play more games, with full searches)", rep.TrainRows, len(ho.rows), c.Game.Name, len(files), ErrTooFew)
 	}
 	ho.lossy, ho.top = make([]float64, len(ho.rows)), make([]bool, len(ho.rows))
 	meanActive /= float64(len(ho.rows))
