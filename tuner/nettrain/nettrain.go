@@ -27,11 +27,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync"
-	"time"
 
 	"taifu/datasets"
 	"taifu/features"
-	"taifu/progress"
 	"taifu/rules"
 	"taifu/tuner/data"
 	"taifu/tuner/internal/stream"
@@ -292,9 +290,7 @@ func Fit(c Config) (*features.SparseValueNet, *Report, error) {
 	}
 	ho.lossy = make([]float64, len(ho.rows))
 	meanActive /= float64(len(ho.rows))
-	perEpoch := (rep.TrainRows + int64(c.Batch) - 1) / int64(c.Batch)
-	rep.Batches = perEpoch * int64(c.Epochs)
-	c.Warmup = c.WarmupFor(rep.Batches)
+	_, rep.Batches = c.Schedule(rep.TrainRows)
 
 	f.prepare(initial(&c, meanActive))
 	rep.HeldOutLinear = f.loss(ho, true)
@@ -307,43 +303,20 @@ func Fit(c Config) (*features.SparseValueNet, *Report, error) {
 		rep.HeldOutBefore = ck.HeldOutBefore
 		rep.ResumedAt = ck.Step
 	}
-	// The events count positions: the batches' rows, of every epoch's.
-	total := rep.TrainRows * int64(c.Epochs)
-	done := min(ck.Step*int64(c.Batch), total)
-	c.Progress.Record(progress.Event{Stage: Stage, Start: true, Done: done, Total: total})
-	t0 := time.Now()
-	loop := stream.Loop[sample]{Epochs: c.Epochs, PerEpoch: perEpoch, StopAfter: c.StopAfter, CheckpointEvery: c.CheckpointEvery,
-		Stream: f.epoch,
-		Step: func(batch []sample, step int64) {
-			f.step(batch, stream.LR(c.LearningRate, c.Warmup, step, rep.Batches))
-			rep.Positions += int64(len(batch))
-			done += int64(len(batch))
-			if step%16 == 15 {
-				c.Progress.Record(progress.Event{Stage: Stage, Done: done, Total: total})
-			}
-		},
-		EpochEnd: func(epoch int) {
-			c.Progress.Logf(Stage, "fit-net: epoch %d of %d, held-out loss %.6f (linear terms alone %.6f), %.0f positions/s",
-				epoch+1, c.Epochs, f.loss(ho, false), rep.HeldOutLinear, float64(rep.Positions)/time.Since(t0).Seconds())
-		},
-	}
-	if c.Checkpoint != "" {
-		loop.Save = func(at stream.Place) error {
+	tr, err := stream.Train(&c.Settings, Stage, rep.TrainRows, stream.Place{Epoch: ck.Epoch, Batch: ck.Batch, Step: ck.Step}, 16, f.epoch, f.step,
+		func(at stream.Place) error {
 			return (&checkpoint{Settings: ck.Settings, HeldOutBefore: rep.HeldOutBefore, Epoch: at.Epoch, Batch: at.Batch, Step: at.Step}).write(c.Checkpoint, f)
-		}
-	}
-	end, stopped, err := loop.Run(stream.Place{Epoch: ck.Epoch, Batch: ck.Batch, Step: ck.Step})
+		},
+		func(epoch int, perSecond float64) {
+			c.Progress.Logf(Stage, "fit-net: epoch %d of %d, held-out loss %.6f (linear terms alone %.6f), %.0f positions/s",
+				epoch+1, c.Epochs, f.loss(ho, false), rep.HeldOutLinear, perSecond)
+		})
 	if err != nil {
 		return nil, nil, err
 	}
-	rep.Stopped = stopped
-	step := end.Step
-	rep.Seconds = time.Since(t0).Seconds()
-	if rep.Seconds > 0 {
-		rep.PerSecond = float64(rep.Positions) / rep.Seconds
-	}
+	rep.Stopped, rep.Positions, rep.Seconds, rep.PerSecond = tr.Stopped, tr.Positions, tr.Seconds, tr.PerSecond
+	step := tr.End.Step
 	rep.HeldOutAfter = f.loss(ho, false)
-	c.Progress.Record(progress.Event{Stage: Stage, End: true, Done: done, Total: total})
 	net := f.net.Clone()
 	net.Provenance = map[string]any{
 		"tool": "taifu fit-net", "datasets": c.Data, "files": rep.Files, "parts": rep.Parts,

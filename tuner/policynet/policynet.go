@@ -30,11 +30,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync"
-	"time"
 
 	"taifu/datasets"
 	"taifu/features"
-	"taifu/progress"
 	"taifu/rules"
 	"taifu/tuner/data"
 	"taifu/tuner/internal/stream"
@@ -557,9 +555,7 @@ func Fit(c Config) (*features.PolicyNet, *Report, error) {
 	ho.lossy, ho.top = make([]float64, len(ho.rows)), make([]bool, len(ho.rows))
 	meanActive /= float64(len(ho.rows))
 	rep.TargetEntropy = ho.target / float64(len(ho.rows))
-	perEpoch := (rep.TrainRows + int64(c.Batch) - 1) / int64(c.Batch)
-	rep.Batches = perEpoch * int64(c.Epochs)
-	c.Warmup = c.WarmupFor(rep.Batches)
+	_, rep.Batches = c.Schedule(rep.TrainRows)
 
 	f.prepare(initial(&c, meanActive))
 	rep.Linear = f.score(ho, true)
@@ -572,44 +568,21 @@ func Fit(c Config) (*features.PolicyNet, *Report, error) {
 		rep.Before = ck.Before
 		rep.ResumedAt = ck.Step
 	}
-	// The events count positions: the batches' rows, of every epoch's.
-	total := rep.TrainRows * int64(c.Epochs)
-	done := min(ck.Step*int64(c.Batch), total)
-	c.Progress.Record(progress.Event{Stage: Stage, Start: true, Done: done, Total: total})
-	t0 := time.Now()
-	loop := stream.Loop[sample]{Epochs: c.Epochs, PerEpoch: perEpoch, StopAfter: c.StopAfter, CheckpointEvery: c.CheckpointEvery,
-		Stream: f.epoch,
-		Step: func(batch []sample, step int64) {
-			f.step(batch, stream.LR(c.LearningRate, c.Warmup, step, rep.Batches))
-			rep.Positions += int64(len(batch))
-			done += int64(len(batch))
-			if step%4 == 3 {
-				c.Progress.Record(progress.Event{Stage: Stage, Done: done, Total: total})
-			}
+	tr, err := stream.Train(&c.Settings, Stage, rep.TrainRows, ck.Place, 4, f.epoch, f.step,
+		func(at stream.Place) error {
+			return (&checkpoint{Settings: ck.Settings, Place: at, Before: rep.Before}).write(c.Checkpoint, f)
 		},
-		EpochEnd: func(epoch int) {
+		func(epoch int, perSecond float64) {
 			s := f.score(ho, false)
 			c.Progress.Logf(Stage, "fit-policy: epoch %d of %d, held-out cross-entropy %.4f, top-1 %.3f (linear policy %.4f, %.3f), %.0f positions/s",
-				epoch+1, c.Epochs, s.CrossEntropy, s.Top1, rep.Linear.CrossEntropy, rep.Linear.Top1, float64(rep.Positions)/time.Since(t0).Seconds())
-		},
-	}
-	if c.Checkpoint != "" {
-		loop.Save = func(at stream.Place) error {
-			return (&checkpoint{Settings: ck.Settings, Place: at, Before: rep.Before}).write(c.Checkpoint, f)
-		}
-	}
-	end, stopped, err := loop.Run(ck.Place)
+				epoch+1, c.Epochs, s.CrossEntropy, s.Top1, rep.Linear.CrossEntropy, rep.Linear.Top1, perSecond)
+		})
 	if err != nil {
 		return nil, nil, err
 	}
-	rep.Stopped = stopped
-	step := end.Step
-	rep.Seconds = time.Since(t0).Seconds()
-	if rep.Seconds > 0 {
-		rep.PerSecond = float64(rep.Positions) / rep.Seconds
-	}
+	rep.Stopped, rep.Positions, rep.Seconds, rep.PerSecond = tr.Stopped, tr.Positions, tr.Seconds, tr.PerSecond
+	step := tr.End.Step
 	rep.After = f.score(ho, false)
-	c.Progress.Record(progress.Event{Stage: Stage, End: true, Done: done, Total: total})
 	net := f.net.Clone()
 	if err := net.Compile(c.Game); err != nil {
 		return nil, nil, fmt.Errorf("fit-policy: the fitted network: %v", err)
