@@ -31,14 +31,15 @@ type streamFit struct {
 }
 
 // newStreamFit adds the shared flags of command cmd to fs, the settings'
-// into s (def their defaults): weightsWhat says what --weights gives,
+// into s (def their defaults): weightsWhat says what the fit reads of
+// the --weights (said when it starts);
 // versionSuffix is added to the starting weights' version by default.
 func newStreamFit(fs *flag.FlagSet, cmd string, s *tuner.StreamSettings, def tuner.StreamSettings, weightsWhat, versionSuffix string) *streamFit {
 	n := &streamFit{cmd: cmd, s: s, versionSuffix: versionSuffix, weightsWhat: weightsWhat}
 	n.game = fs.String("game", "", "game: "+strings.Join(rules.Names(), ", ")+" (default: the --data runs' game)")
 	fs.Var(&n.runs, "data", "self-play runs: Parquet files, run directories, store prefixes or globs (repeatable)")
 	n.out = fs.String("out", "", "weights file (or object store URL) to write: --weights with the network in its model list")
-	n.start = fs.String("weights", "", "starting "+weightsUsage+": the fit reads their "+weightsWhat)
+	n.start = fs.String("weights", "", "starting "+weightsUsage)
 	n.version = fs.String("version", "", "version string of the new weights (default: the starting weights' with "+versionSuffix+")")
 	n.quiet = fs.Bool("quiet", false, quietUsage)
 	fs.IntVar(&s.Epochs, "epochs", def.Epochs, "passes over the training rows")
