@@ -394,12 +394,7 @@ func (f *fitter) gradient(batch []sample) {
 	})
 	f.touched = f.touched[:0]
 	for b := range batch {
-		for _, i := range batch[b].idx {
-			if !f.mark[i] {
-				f.mark[i] = true
-				f.touched = append(f.touched, i)
-			}
-		}
+		f.touched = optim.Touch(f.touched, f.mark, batch[b].idx)
 	}
 	h := n.Hidden
 	// Each thread owns a range of the first layer's units: W1's, B1's and
@@ -407,16 +402,7 @@ func (f *fitter) gradient(batch []sample) {
 	f.parallel(h, func(_, lo, hi int) {
 		for b := range batch {
 			r := f.rows[b]
-			d1 := r.D1[lo:hi]
-			for _, i := range batch[b].idx {
-				col := g.W1[int(i)*h+lo : int(i)*h+hi]
-				for j, d := range d1 {
-					col[j] += d
-				}
-			}
-			for j, d := range d1 {
-				g.B1[lo+j] += d
-			}
+			optim.AddColumns(g.W1, g.B1, h, lo, hi, batch[b].idx, r.D1[lo:hi])
 			for k, d := range r.D2 {
 				row := g.W2[k*h+lo : k*h+hi]
 				for j, x := range r.H1[lo:hi] {
@@ -441,10 +427,7 @@ func (f *fitter) step(batch []sample, lr float64) {
 	a, n, h := f.opt, f.net, f.net.Hidden
 	lrt := float32(a.Next(lr))
 	f.parallel(h, func(_, lo, hi int) {
-		for _, i := range f.touched {
-			o := int(i) * h
-			optim.Update(n.W1, a.m.W1, a.v.W1, a.g.W1, o+lo, o+hi, lrt)
-		}
+		optim.UpdateColumns(n.W1, a.m.W1, a.v.W1, a.g.W1, h, lo, hi, f.touched, lrt)
 		optim.Update(n.B1, a.m.B1, a.v.B1, a.g.B1, lo, hi, lrt)
 		for k := 0; k < n.Hidden2; k++ {
 			optim.Update(n.W2, a.m.W2, a.v.W2, a.g.W2, k*h+lo, k*h+hi, lrt)

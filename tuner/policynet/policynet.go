@@ -672,12 +672,7 @@ func (f *fitter) gradient(batch []sample) float64 {
 	var loss float64
 	for b := range batch {
 		loss += losses[b]
-		for _, i := range batch[b].idx {
-			if !f.mark[i] {
-				f.mark[i] = true
-				f.touched = append(f.touched, i)
-			}
-		}
+		f.touched = optim.Touch(f.touched, f.mark, batch[b].idx)
 		rg := f.rows[b]
 		for k, x := range rg.feats {
 			if !f.markM[x] {
@@ -693,16 +688,7 @@ func (f *fitter) gradient(batch []sample) float64 {
 	f.parallel(h, func(_, lo, hi int) {
 		for b := range batch {
 			rg := f.rows[b]
-			d1 := rg.d1[lo:hi]
-			for _, i := range batch[b].idx {
-				col := g.W1[int(i)*h+lo : int(i)*h+hi]
-				for j, d := range d1 {
-					col[j] += d
-				}
-			}
-			for j, d := range d1 {
-				g.B1[lo+j] += d
-			}
+			optim.AddColumns(g.W1, g.B1, h, lo, hi, batch[b].idx, rg.d1[lo:hi])
 			hh := rg.h[lo:hi]
 			for k, x := range rg.feats {
 				d := rg.g[k]
@@ -722,15 +708,9 @@ func (f *fitter) step(batch []sample, lr float64) {
 	a, n, h := f.opt, f.net, f.net.Hidden
 	lrt := float32(a.Next(lr))
 	f.parallel(h, func(_, lo, hi int) {
-		for _, i := range f.touched {
-			o := int(i) * h
-			optim.Update(n.W1, a.m.W1, a.v.W1, a.g.W1, o+lo, o+hi, lrt)
-		}
+		optim.UpdateColumns(n.W1, a.m.W1, a.v.W1, a.g.W1, h, lo, hi, f.touched, lrt)
 		optim.Update(n.B1, a.m.B1, a.v.B1, a.g.B1, lo, hi, lrt)
-		for _, x := range f.touchedM {
-			o := int(x) * h
-			optim.Update(n.U, a.m.U, a.v.U, a.g.U, o+lo, o+hi, lrt)
-		}
+		optim.UpdateColumns(n.U, a.m.U, a.v.U, a.g.U, h, lo, hi, f.touchedM, lrt)
 	})
 	for _, i := range f.touched {
 		f.mark[i] = false
