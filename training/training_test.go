@@ -399,7 +399,8 @@ func TestRunSparseNet(t *testing.T) {
 	var log bytes.Buffer
 	c := testConfig(dir)
 	c.Progress = progress.Lines(&log)
-	c.Model.Sparse.Net = nettrain.Config{Hidden: 4, Hidden2: 2, Epochs: 1, Batch: 64}
+	c.Model.Sparse.Net = nettrain.Config{Hidden: 4, Hidden2: 2}
+	c.Model.Sparse.Net.Epochs, c.Model.Sparse.Net.Batch = 1, 64
 	c.Generations = 2
 	st, cands := runCandidates(t, c)
 	for i, gen := range st.Generations {

@@ -10,8 +10,10 @@ import (
 
 	"taifu/features"
 	"taifu/tuner/data"
+	"taifu/tuner/internal/stream"
 	"taifu/tuner/nettrain"
 	"taifu/tuner/policy"
+	"taifu/tuner/policynet"
 	"taifu/tuner/valuenet"
 )
 
@@ -83,6 +85,30 @@ type PolicyConfig struct {
 	MaxRows, Iterations int
 }
 
+// StreamSettings are the settings of the streaming network fits
+// (nettrain.Config's and policynet.Config's Settings), named for the
+// packages outside tuner.
+type StreamSettings = stream.Settings
+
+// PolicyNetConfig is the fit of the policy network (features.PolicyNet,
+// kind policy_net; package tuner/policynet), a residual over the linear
+// policy.
+type PolicyNetConfig struct {
+	// Net is the fit's settings: Hidden 0 refits the starting weights'
+	// network with as many units (none when they carry none). Game,
+	// Weights, Data, Validation (0 only), Seed (0 only), Threads (0 only)
+	// and Progress (nil only) are filled from the ModelConfig.
+	Net policynet.Config
+	// Off fits none, leaving out the starting weights' network (noted).
+	Off bool
+	// Replace folds the linear policy into the fitted network and leaves
+	// the policy (and its hidden layer) out (noted); Refine marks the
+	// network a refinement (features.PolicyNet.Refine). A refitted
+	// network keeps the start's: folded when the start carried no linear
+	// policy beside it, a refinement when it was one.
+	Replace, Refine bool
+}
+
 // ModelConfig is one fit of a whole model list (FitModel): the linear
 // terms as TuneConfig says, then the networks and the policy.
 type ModelConfig struct {
@@ -90,12 +116,14 @@ type ModelConfig struct {
 	// HoldLinear keeps the starting weights' linear terms (and their
 	// provenance) instead of fitting them: no data is loaded for them.
 	HoldLinear bool
-	// KeepNets keeps the starting weights' value networks unchanged,
-	// though the linear terms they were fitted on move (noted).
-	KeepNets bool
-	Net      NetConfig
-	Sparse   SparseConfig
-	Policy   PolicyConfig
+	// KeepNets keeps the starting weights' networks (value networks and
+	// policy network) unchanged, though the linear terms and the linear
+	// policy they were fitted on move (noted).
+	KeepNets  bool
+	Net       NetConfig
+	Sparse    SparseConfig
+	Policy    PolicyConfig
+	PolicyNet PolicyNetConfig
 	// EvalScale gives the search's logistic scale per pawn of weights
 	// whose LeafScale is 0 (mcts: Searcher.EvalScale), the scale a sparse
 	// network is fitted at (the written weights then pin it as their
@@ -109,7 +137,9 @@ type ModelResult struct {
 	Net    *valuenet.Report // nil: no value network fitted
 	Sparse *nettrain.Report // nil: no sparse value network fitted
 	Policy *policy.Report   // nil: no policy fitted
-	Parts  []PartFit        // what was done with each part, in the order fitted
+	// PolicyNet is nil when no policy network was fitted.
+	PolicyNet *policynet.Report
+	Parts     []PartFit // what was done with each part, in the order fitted
 }
 
 // Tune fits the linear terms (and, as FitModel does, refits the networks
@@ -132,12 +162,16 @@ func Tune(c TuneConfig) (*features.Weights, *Result, error) {
 //  3. the sparse value network (sparse_value_net, tuner/nettrain) on the
 //     linear terms plus the new value network;
 //  4. the policy (tuner/policy): its linear terms, then its hidden layer
-//     over them (their weights held), on the weights fitted above.
+//     over them (their weights held), on the weights fitted above;
+//  5. the policy network (policy_net, tuner/policynet), a residual over
+//     the linear policy fitted above (its move inputs read the linear
+//     terms' values).
 //
 // A part the starting weights carry is refitted, or kept unchanged
-// (KeepNets; networks whose linear terms did not move; a policy not
-// fitted; a kind this path does not fit) or left out only when the config
-// says so, and each is logged and recorded under ProvModelFit. The linear
+// (KeepNets; networks whose linear terms did not move; a policy, or a
+// policy network over a linear policy, not fitted; a kind this path does
+// not fit) or left out only when the config says so, and each is logged
+// and recorded under ProvModelFit. The linear
 // fit and the policy fits are full-batch L-BFGS (the linear terms'
 // mini-batch Adam with Settings.Method "adam" or Stream); the networks'
 // fits are mini-batch Adam (tuner/optim).
@@ -199,8 +233,11 @@ func FitModel(c ModelConfig) (*features.Weights, *ModelResult, error) {
 	if err := c.fitPolicy(out, mr, note); err != nil {
 		return nil, nil, err
 	}
+	if err := c.fitPolicyNet(out, mr, note); err != nil {
+		return nil, nil, err
+	}
 	for _, p := range out.Parts {
-		if p.Kind() != features.KindSparseNet {
+		if k := p.Kind(); k != features.KindSparseNet && k != features.KindPolicyNet {
 			note(p.Kind(), PartKept, "this fit has no fitter for the kind (fit it with its own command)")
 		}
 	}
@@ -223,6 +260,56 @@ func (c *ModelConfig) keepWhy(linearMoved bool) string {
 		return "the linear fit kept the linear terms it was fitted on"
 	}
 	return ""
+}
+
+// fillStream fills the settings of a streaming network fit left 0 (nil)
+// from c's: the validation share, the seed, the threads and the progress.
+func (c *ModelConfig) fillStream(s *stream.Settings) {
+	s.Validation = cmp.Or(s.Validation, c.Validation)
+	s.Seed = cmp.Or(s.Seed, c.Seed)
+	s.Threads = cmp.Or(s.Threads, c.Fit.Workers)
+	if s.Progress == nil {
+		s.Progress = c.Progress
+	}
+}
+
+// fitEnd sorts out the end of a streaming network fit of kind (what
+// names it in the errors): ok when it fitted; else the error, or nil when
+// a refit (refit: the start's network, no size asked) found too few
+// positions (tooFew in err) and the network is kept (noted, with hint).
+// stopped says whether the fit stopped before its end, an error.
+func fitEnd(kind, what, hint string, refit bool, err, tooFew error, stopped func() bool, note func(kind, action, why string)) (ok bool, _ error) {
+	switch {
+	case errors.Is(err, tooFew) && refit:
+		note(kind, PartKept, fmt.Sprintf("too little data to refit it (%v); kept as it was%s", err, hint))
+		return false, nil
+	case err != nil:
+		return false, err
+	case stopped():
+		return false, fmt.Errorf("%s: the fit stopped before its end (StopAfter)", what)
+	}
+	return true, nil
+}
+
+// partOf returns the index in parts of the part of kind and the part (-1
+// and nil: none).
+func partOf[P features.Part](parts []features.Part, kind string) (int, P) {
+	i := slices.IndexFunc(parts, func(p features.Part) bool { return p.Kind() == kind })
+	if i < 0 {
+		var none P
+		return -1, none
+	}
+	return i, parts[i].(P)
+}
+
+// setPart returns a copy of parts with p at i, or appended when i < 0.
+func setPart(parts []features.Part, i int, p features.Part) []features.Part {
+	parts = slices.Clone(parts)
+	if i >= 0 {
+		parts[i] = p
+		return parts
+	}
+	return append(parts, p)
 }
 
 // labelConfig is the label blend of tc's linear fit, which the networks'
@@ -282,11 +369,7 @@ func (c *ModelConfig) fitNet(out *features.Weights, linearMoved bool, mr *ModelR
 // terms and value network, as c.Sparse says.
 func (c *ModelConfig) fitSparse(out *features.Weights, linearMoved bool, mr *ModelResult, note func(kind, action, why string)) error {
 	sc := c.Sparse
-	i := slices.IndexFunc(out.Parts, func(p features.Part) bool { return p.Kind() == features.KindSparseNet })
-	var had *features.SparseValueNet
-	if i >= 0 {
-		had = out.Parts[i].(*features.SparseValueNet)
-	}
+	i, had := partOf[*features.SparseValueNet](out.Parts, features.KindSparseNet)
 	nc := sc.Net
 	switch {
 	case sc.Off:
@@ -309,12 +392,7 @@ func (c *ModelConfig) fitSparse(out *features.Weights, linearMoved bool, mr *Mod
 	}
 	tc := c.TuneConfig
 	nc.Game, nc.Weights, nc.Data, nc.Label = tc.Game, out, tc.Data, labelConfig(tc)
-	nc.Validation = cmp.Or(nc.Validation, tc.Validation)
-	nc.Seed = cmp.Or(nc.Seed, tc.Seed)
-	nc.Threads = cmp.Or(nc.Threads, tc.Fit.Workers)
-	if nc.Progress == nil {
-		nc.Progress = tc.Progress
-	}
+	c.fillStream(&nc.Settings)
 	if nc.Scale == 0 {
 		nc.Scale = out.LeafScale
 	}
@@ -329,23 +407,11 @@ func (c *ModelConfig) fitSparse(out *features.Weights, linearMoved bool, mr *Mod
 		nc.Scale = s
 	}
 	net, rep, err := nettrain.Fit(nc)
-	if errors.Is(err, nettrain.ErrTooFew) && sc.Net.Hidden == 0 {
-		note(features.KindSparseNet, PartKept, fmt.Sprintf("too little data to refit it (%v); kept as it was (--sparse-hidden 0 leaves it out)", err))
-		return nil
-	}
-	if err != nil {
+	if ok, err := fitEnd(features.KindSparseNet, "sparse value network", " (--sparse-hidden 0 leaves it out)", sc.Net.Hidden == 0,
+		err, nettrain.ErrTooFew, func() bool { return rep.Stopped }, note); !ok {
 		return err
 	}
-	if rep.Stopped {
-		return errors.New("sparse value network: the fit stopped before its end (StopAfter)")
-	}
-	parts := slices.Clone(out.Parts)
-	if i >= 0 {
-		parts[i] = net
-	} else {
-		parts = append(parts, net)
-	}
-	out.Parts, mr.Sparse = parts, rep
+	out.Parts, mr.Sparse = setPart(out.Parts, i, net), rep
 	if out.LeafScale == 0 {
 		out.LeafScale = nc.Scale // the search's scale, pinned to the one the network was fitted at
 	}
@@ -363,9 +429,9 @@ func (c *ModelConfig) fitPolicy(out *features.Weights, mr *ModelResult, note fun
 	pc, had := c.Policy, c.Start.Policy
 	if !pc.Fit {
 		if had != nil {
-			note(features.KindPolicy, PartKept, "the policy is not fitted (--policy off)")
+			note(features.KindPolicy, PartKept, policyOff)
 			if had.Hidden != nil {
-				note(features.KindPolicyHidden, PartKept, "the policy is not fitted (--policy off)")
+				note(features.KindPolicyHidden, PartKept, policyOff)
 			}
 		}
 		return nil
@@ -413,5 +479,67 @@ func (c *ModelConfig) fitPolicy(out *features.Weights, mr *ModelResult, note fun
 		note(features.KindPolicyHidden, PartNone, fmt.Sprintf("the starting policy's layer of %d units is left out as asked (--policy-hidden 0)", had.Hidden.Units))
 	}
 	out.Policy, mr.Policy = pol, rep
+	return nil
+}
+
+// policyOff is the note of a policy not fitted.
+const policyOff = "the policy is not fitted (tune --policy off, fit-net, fit-policy)"
+
+// fitPolicyNet fits out's policy network (in Parts) over its linear
+// policy, as c.PolicyNet says: a network the start carries is refitted
+// when the linear policy was, else kept (noted).
+func (c *ModelConfig) fitPolicyNet(out *features.Weights, mr *ModelResult, note func(kind, action, why string)) error {
+	pc := c.PolicyNet
+	i, had := partOf[*features.PolicyNet](out.Parts, features.KindPolicyNet)
+	nc := pc.Net
+	replace, refine := pc.Replace, pc.Refine
+	switch {
+	case pc.Off:
+		if had != nil {
+			out.Parts = slices.Delete(slices.Clone(out.Parts), i, i+1)
+			note(features.KindPolicyNet, PartNone, fmt.Sprintf("the starting weights' network of %d units is left out as asked", had.Hidden))
+		}
+		return nil
+	case nc.Hidden == 0 && had == nil:
+		return nil
+	case nc.Hidden == 0:
+		switch {
+		case c.KeepNets:
+			note(features.KindPolicyNet, PartKept, "kept as asked (--keep-net), though it was fitted over the starting linear policy")
+			return nil
+		case !c.Policy.Fit:
+			note(features.KindPolicyNet, PartKept, "the linear policy it is a residual over is not fitted (tune --policy off, fit-net)")
+			return nil
+		}
+		nc.Hidden = had.Hidden
+		replace, refine = c.Start.Policy == nil, had.Refine
+	}
+	if refine && (replace || out.Policy == nil) {
+		return errors.New("policy network: a refinement needs the linear policy beside it (not --replace, and the weights must carry one)")
+	}
+	tc := c.TuneConfig
+	nc.Game, nc.Weights, nc.Data = tc.Game, out, tc.Data
+	c.fillStream(&nc.Settings)
+	net, rep, err := policynet.Fit(nc)
+	if ok, err := fitEnd(features.KindPolicyNet, "policy network", "", pc.Net.Hidden == 0,
+		err, policynet.ErrTooFew, func() bool { return rep.Stopped }, note); !ok {
+		return err
+	}
+	why := fmt.Sprintf("%d units, held-out cross-entropy %.4f with the linear policy alone, %.4f with it", nc.Hidden, rep.Linear.CrossEntropy, rep.After.CrossEntropy)
+	if had != nil {
+		why = "refitted: " + why
+	}
+	if replace && out.Policy != nil {
+		net.FoldLinear(tc.Game, out.Policy.Vec)
+		why += "; the linear policy folded into it"
+		note(features.KindPolicy, PartNone, "folded into the policy network (fit-policy --replace, or a start whose network had it folded in)")
+		if out.Policy.Hidden != nil {
+			note(features.KindPolicyHidden, PartNone, "left out with the linear policy folded into the policy network")
+		}
+		out.Policy = nil
+	}
+	net.Refine = refine
+	out.Parts, mr.PolicyNet = setPart(out.Parts, i, net), rep
+	note(features.KindPolicyNet, PartFitted, why)
 	return nil
 }

@@ -1,35 +1,43 @@
 package tuner
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
+	"taifu/datasets"
 	"taifu/features"
 	"taifu/rules"
 	"taifu/tuner/data"
+	"taifu/tuner/internal/stream"
 	"taifu/tuner/internal/testrun"
 	"taifu/tuner/nettrain"
+	"taifu/tuner/policynet"
 )
 
 // TestFitModelParts: FitModel refits the networks the starting weights
-// carry on the moved linear terms (as many units), or keeps them unchanged
-// or leaves them out only as the config says, and records what it did
-// with each part under ProvModelFit; a value network asked for with the
-// linear terms held is an error.
+// carry on the moved linear terms and linear policy (as many units), or
+// keeps them unchanged or leaves them out only as the config says, and
+// records what it did with each part under ProvModelFit; a value network
+// asked for with the linear terms held is an error.
 func TestFitModelParts(t *testing.T) {
 	g, err := rules.Lookup("torishogi")
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := testrun.WriteRun(t, g, testrun.RandomGames(t, g, 30, 40, 7))
+	games := testrun.RandomGames(t, g, 30, 40, 7)
+	withVisits(t, g, games)
+	dir := testrun.WriteRun(t, g, games)
 	base := ModelConfig{TuneConfig: TuneConfig{Game: g, Data: []string{dir}, Start: features.Starting(g), Lambda: 0.5, Validation: 0.3,
 		Quiet: data.QuietOff, Fit: Settings{L2: 0.01, MaxEpochs: 5}, Version: "t"},
+		Policy:    PolicyConfig{Fit: true, Iterations: 5},
 		EvalScale: func(*features.Weights) (float64, error) { return 1, nil }}
-	// The start: both networks, fitted by the path itself.
+	// The start: the three networks, fitted by the path itself.
 	mk := base
 	mk.Net = NetConfig{Hidden: 2, Epochs: 1}
-	mk.Sparse.Net = nettrain.Config{Hidden: 3, Hidden2: 2, Epochs: 1, Batch: 64}
+	mk.Sparse.Net = nettrain.Config{Hidden: 3, Hidden2: 2, Settings: stream.Settings{Epochs: 1, Batch: 64}}
+	mk.PolicyNet.Net = policynet.Config{Hidden: 3, Settings: stream.Settings{Epochs: 1, Batch: 32}}
 	start, _, err := FitModel(mk)
 	if err != nil {
 		t.Fatal(err)
@@ -42,26 +50,35 @@ func TestFitModelParts(t *testing.T) {
 		}
 		return nil
 	}
-	if start.Net == nil || sparseOf(start) == nil {
-		t.Fatalf("start: value network %v, sparse network %v", start.Net != nil, sparseOf(start) != nil)
+	policyNetOf := func(w *features.Weights) *features.PolicyNet {
+		for _, p := range w.Parts {
+			if s, ok := p.(*features.PolicyNet); ok {
+				return s
+			}
+		}
+		return nil
+	}
+	if start.Net == nil || sparseOf(start) == nil || policyNetOf(start) == nil {
+		t.Fatalf("start: value network %v, sparse network %v, policy network %v", start.Net != nil, sparseOf(start) != nil, policyNetOf(start) != nil)
 	}
 	base.Start = start
 	for _, tc := range []struct {
-		name        string
-		edit        func(*ModelConfig)
-		net, sparse string // the action each part gets
-		why         string // in a note
-		err         string
+		name              string
+		edit              func(*ModelConfig)
+		net, sparse, pnet string // the action each part gets
+		why               string // in a note
+		err               string
 	}{
-		{"refit", func(*ModelConfig) {}, PartFitted, PartFitted, "refitted", ""},
-		{"keep-net", func(c *ModelConfig) { c.KeepNets = true }, PartKept, PartKept, "--keep-net", ""},
-		{"none", func(c *ModelConfig) { c.Net.Off, c.Sparse.Off = true, true }, PartNone, PartNone, "left out as asked", ""},
-		{"linear held", func(c *ModelConfig) { c.HoldLinear = true }, PartKept, PartKept, "linear terms it was fitted on are held", ""},
+		{"refit", func(*ModelConfig) {}, PartFitted, PartFitted, PartFitted, "refitted", ""},
+		{"keep-net", func(c *ModelConfig) { c.KeepNets = true }, PartKept, PartKept, PartKept, "--keep-net", ""},
+		{"none", func(c *ModelConfig) { c.Net.Off, c.Sparse.Off, c.PolicyNet.Off = true, true, true }, PartNone, PartNone, PartNone, "left out as asked", ""},
+		{"linear held", func(c *ModelConfig) { c.HoldLinear = true }, PartKept, PartKept, PartFitted, "linear terms it was fitted on are held", ""},
+		{"policy not fitted", func(c *ModelConfig) { c.Policy.Fit = false }, PartFitted, PartFitted, PartKept, "linear policy it is a residual over is not fitted", ""},
 		{"linear held, sparse asked", func(c *ModelConfig) {
 			c.HoldLinear = true
-			c.Sparse.Net = nettrain.Config{Hidden: 2, Hidden2: 2, Epochs: 1, Batch: 64}
-		}, PartKept, PartFitted, "are held", ""},
-		{"linear held, value network asked", func(c *ModelConfig) { c.HoldLinear, c.Net.Hidden = true, 2 }, "", "", "", "needs the linear fit"},
+			c.Sparse.Net = nettrain.Config{Hidden: 2, Hidden2: 2, Settings: stream.Settings{Epochs: 1, Batch: 64}}
+		}, PartKept, PartFitted, PartFitted, "are held", ""},
+		{"linear held, value network asked", func(c *ModelConfig) { c.HoldLinear, c.Net.Hidden = true, 2 }, "", "", "", "", "needs the linear fit"},
 	} {
 		c := base
 		c.Fit.MaxEpochs = 5 // no early stopping: the linear terms move
@@ -90,6 +107,7 @@ func TestFitModelParts(t *testing.T) {
 		}{
 			{features.KindValueNet, tc.net, w.Net != nil, w.Net != nil && slices.Equal(w.Net.W1, start.Net.W1)},
 			{features.KindSparseNet, tc.sparse, sparseOf(w) != nil, sparseOf(w) != nil && slices.Equal(sparseOf(w).W1, sparseOf(start).W1)},
+			{features.KindPolicyNet, tc.pnet, policyNetOf(w) != nil, policyNetOf(w) != nil && slices.Equal(policyNetOf(w).W1, policyNetOf(start).W1)},
 		} {
 			p := got[k.kind]
 			switch {
@@ -101,8 +119,28 @@ func TestFitModelParts(t *testing.T) {
 				t.Errorf("%s: %s %s, but the start's parameters %v", tc.name, k.kind, p.Action, k.same)
 			}
 		}
-		if !strings.Contains(got[features.KindValueNet].Why+got[features.KindSparseNet].Why, tc.why) {
+		if !strings.Contains(got[features.KindValueNet].Why+got[features.KindSparseNet].Why+got[features.KindPolicyNet].Why, tc.why) {
 			t.Errorf("%s: notes %+v, want one saying %q", tc.name, mr.Parts, tc.why)
+		}
+	}
+}
+
+// withVisits makes every row of games a full search with root visits (a
+// random count per legal move), which the policy's fits read.
+func withVisits(t *testing.T, g *rules.Game, games [][]datasets.Row) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, game := range games {
+		for i := range game {
+			st, err := game[i].State(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			legal := st.Legal(nil)
+			game[i].LegalMoves, game[i].Full = int32(len(legal)), true
+			for k, m := range legal {
+				game[i].Visits = append(game[i].Visits, datasets.Visit{Move: g.MoveString(m), Visits: 1 + rng.Int32N(9), Index: int32(k)})
+			}
 		}
 	}
 }

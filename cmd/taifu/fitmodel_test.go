@@ -15,7 +15,7 @@ import (
 // TestOneFitPath (issue 58): taifu tune and a generation of taifu train fit
 // through one path (tuner.FitModel). From starting weights that carry
 // every kind the path fits (a value network, a sparse value network, a
-// policy with a hidden layer):
+// policy with a hidden layer, a policy network):
 //
 //   - TuneAndTrainFitTheSame: train's generation 1 candidate and tune's
 //     output on the same self-play, from the same weights with the same
@@ -30,22 +30,28 @@ func TestOneFitPath(t *testing.T) {
 	g, _ := rules.Lookup("nanashogi")
 	data := nanaSelfplay(t, dir, 16, 35)
 	// The start: shipped linear terms and policy, a value network and a
-	// policy layer fitted by tune, a sparse network by fit-net.
+	// policy layer fitted by tune, a sparse network by fit-net, a policy
+	// network by fit-policy.
 	s1 := filepath.Join(dir, "s1.json")
 	if code, _, errs := runCLI("tune", "--data", data, "--out", s1, "--value-net", "3", "--value-net-epochs", "1", "--policy-hidden", "2",
 		"--policy-iterations", "5", "--force", "--no-progress", "--validation", "0.3"); code != 0 {
 		t.Fatalf("start's value network and policy layer: exit %d: %s", code, errs)
 	}
-	startPath := filepath.Join(dir, "start.json")
-	if code, _, errs := runCLI("fit-net", "--data", data, "--weights", s1, "--out", startPath, "--hidden", "4", "--hidden2", "2", "--epochs", "1",
+	s2 := filepath.Join(dir, "s2.json")
+	if code, _, errs := runCLI("fit-net", "--data", data, "--weights", s1, "--out", s2, "--hidden", "4", "--hidden2", "2", "--epochs", "1",
 		"--validation", "0.3", "--quiet"); code != 0 {
 		t.Fatalf("start's sparse network: exit %d: %s", code, errs)
+	}
+	startPath := filepath.Join(dir, "start.json")
+	if code, _, errs := runCLI("fit-policy", "--data", data, "--weights", s2, "--out", startPath, "--hidden", "4", "--epochs", "1",
+		"--batch", "32", "--validation", "0.3", "--quiet"); code != 0 {
+		t.Fatalf("start's policy network: exit %d: %s", code, errs)
 	}
 	start, _, err := weightsio.Load(g, startPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	kinds := []string{features.KindValueNet, features.KindPolicy, features.KindPolicyHidden, features.KindSparseNet}
+	kinds := []string{features.KindValueNet, features.KindPolicy, features.KindPolicyHidden, features.KindSparseNet, features.KindPolicyNet}
 	if got := modelKinds(start); !reflect.DeepEqual(got, append([]string{features.KindLinear}, kinds...)) {
 		t.Fatalf("start's model list %v: want every kind", got)
 	}
@@ -146,6 +152,8 @@ func withoutProvenance(p features.Part) any {
 		return x.Vec
 	case *features.PolicyHidden:
 		return [][]float64{x.U, x.Bias, x.Out}
+	case *features.PolicyNet:
+		return [][]float32{x.W1, x.B1, x.U, x.C}
 	}
 	return p
 }
@@ -173,8 +181,11 @@ func contentHash(t *testing.T, g *rules.Game, w *features.Weights) string {
 		}
 	}
 	for _, p := range c.Parts {
-		if s, ok := p.(*features.SparseValueNet); ok {
-			s.Provenance = nil
+		switch x := p.(type) {
+		case *features.SparseValueNet:
+			x.Provenance = nil
+		case *features.PolicyNet:
+			x.Provenance = nil
 		}
 	}
 	return c.Hash()

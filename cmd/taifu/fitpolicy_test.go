@@ -8,13 +8,16 @@ import (
 
 	"taifu/features"
 	"taifu/rules"
+	"taifu/tuner"
 	"taifu/weightsio"
 )
 
 // fit-policy writes the weights with a policy_net part fitted on the
 // runs' visits beside the linear policy, or (--replace) with the linear
-// policy folded into it, the two giving the same logits; it says its
-// held-out figures and speed; bad flags are one-line usage errors (exit
+// policy folded into it, the two giving the same logits, through the one
+// fitting path (its provenance's model_fit: the network fitted, the
+// linear terms held, the policy kept); it says its held-out figures and
+// speed; bad flags are one-line usage errors (exit
 // 2) before anything is read.
 func TestFitPolicy(t *testing.T) {
 	dir := t.TempDir()
@@ -40,6 +43,11 @@ func TestFitPolicy(t *testing.T) {
 	}
 	if net := beside.Parts[0].(*features.PolicyNet); net.Hidden != 8 || net.Provenance["train_rows"] == nil {
 		t.Errorf("network of %d units, provenance %v", net.Hidden, net.Provenance)
+	}
+	// The one fitting path (tuner.FitModel): the network fitted, the
+	// linear terms held, the linear policy kept, each said in model_fit.
+	if a := fitActions(beside); a[features.KindPolicyNet] != tuner.PartFitted || a[features.KindLinear] != tuner.PartHeld || a[features.KindPolicy] != tuner.PartKept {
+		t.Errorf("provenance %s %v: want policy_net fitted, linear held, policy kept", tuner.ProvModelFit, a)
 	}
 	out2 := filepath.Join(dir, "w2.json")
 	if code, _, errs := runCLI(append(append([]string{}, args...), "--replace", "--out", out2)...); code != 0 {

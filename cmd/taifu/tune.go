@@ -136,7 +136,7 @@ func (f *tuneFlags) register(fs interface {
 	fs.IntVar(&f.net.epochs, "value-net-epochs", valuenet.DefaultEpochs, "epochs of the value network's fit (the one of least held-out loss is kept)")
 	fs.Float64Var(&f.net.lr, "value-net-lr", valuenet.DefaultLearningRate, "Adam learning rate of the value network's fit")
 	fs.IntVar(&f.sparseHidden, "sparse-hidden", -1, "first-layer `units` of the sparse value network (-1: as the start's, if any; 0: none)")
-	fs.BoolVar(&f.keepNet, "keep-net", false, "keep the start's value networks as they are (not refitted on the new linear terms)")
+	fs.BoolVar(&f.keepNet, "keep-net", false, "keep the start's networks as they are (not refitted on the new linear terms and policy)")
 }
 
 func (f *tuneFlags) config(g *rules.Game, paths []string, start *features.Weights, version string, rec progress.Recorder) (tuner.TuneConfig, error) {

@@ -22,22 +22,17 @@
 package nettrain
 
 import (
-	"encoding/gob"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"runtime"
 	"sync"
-	"time"
 
 	"taifu/datasets"
 	"taifu/features"
-	"taifu/internal/atomicfile"
-	"taifu/progress"
 	"taifu/rules"
 	"taifu/tuner/data"
+	"taifu/tuner/internal/stream"
 	"taifu/tuner/optim"
 )
 
@@ -51,8 +46,11 @@ const (
 	DefaultMaxHeldOut   = 1 << 17
 	DefaultValidation   = 0.1
 	// MinLRShare is the share of the learning rate the cosine decays to.
-	MinLRShare = 0.05
+	MinLRShare = stream.MinLRShare
 )
+
+// Stage is the progress stage of a fit.
+const Stage = "fit-net"
 
 // ErrTooFew is the error (wrapped) of a fit on data without training or
 // held-out positions.
@@ -72,39 +70,15 @@ type Config struct {
 	// Label blends the game result and the root value (Lambda and
 	// FastLambda are read; the rest is not).
 	Label data.LoadConfig
-	// Validation is the share of games held out (0: DefaultValidation);
-	// MaxHeldOut bounds the held-out rows kept (0: DefaultMaxHeldOut).
-	Validation float64
-	MaxHeldOut int
 	// Hidden and Hidden2 are the layers' units (Hidden2 0:
 	// DefaultHidden2).
 	Hidden, Hidden2 int
-	// Epochs, Batch, LearningRate set the optimiser (0: the defaults);
-	// Warmup is the batches of the learning rate's linear warmup (0: a
-	// twentieth of the batches, at most 500).
-	Epochs       int
-	Batch        int
-	LearningRate float64
-	Warmup       int
-	// Buffer is the shuffle buffer's rows (0: DefaultBuffer).
-	Buffer int
-	// Threads is the goroutines at work (0: GOMAXPROCS); the network does
-	// not depend on it.
-	Threads int
-	// Seed seeds the starting weights and every shuffle.
-	Seed uint64
-	// Checkpoint, when set, is written every CheckpointEvery batches (0:
-	// at each epoch's end only) and when StopAfter stops the fit; Resume
-	// starts from it.
-	Checkpoint      string
-	CheckpointEvery int
-	Resume          bool
-	// StopAfter stops the fit after this many batches in all (0: at the
-	// end), as an interrupted run would stop.
-	StopAfter int64
-	// Progress records the positions trained (stage "fit-net", Total the
-	// training rows times the epochs) and a line per epoch.
-	Progress progress.Recorder
+	// Settings are the stream's (tuner/internal/stream): a setting left 0
+	// takes the Default of this package (Threads: GOMAXPROCS; Warmup: a
+	// twentieth of the batches, at most 500). Progress records the
+	// positions trained (Stage, Total the training rows times the epochs)
+	// and a line per epoch.
+	stream.Settings
 }
 
 // Report is what the fit measured.
@@ -137,44 +111,17 @@ func (c *Config) check() error {
 		return fmt.Errorf("fit-net: %d hidden units, want 1 to %d", c.Hidden, features.MaxSparseHidden)
 	case c.Hidden2 < 0 || c.Hidden2 > features.MaxSparseHidden2:
 		return fmt.Errorf("fit-net: %d second-layer units, want 1 to %d", c.Hidden2, features.MaxSparseHidden2)
-	case c.Epochs < 0 || c.Batch < 0 || c.Warmup < 0 || c.Buffer < 0 || c.Threads < 0 || c.MaxHeldOut < 0 || c.CheckpointEvery < 0 || c.StopAfter < 0:
-		return errors.New("fit-net: epochs, batch, warmup, buffer, threads, held-out rows and checkpoint interval may not be negative")
-	case !(c.LearningRate >= 0) || c.LearningRate > 1:
-		return fmt.Errorf("fit-net: learning rate %v, want one in (0, 1]", c.LearningRate)
-	case !(c.Validation >= 0) || c.Validation >= 1:
-		return fmt.Errorf("fit-net: validation share %v, want one in (0, 1)", c.Validation)
-	case c.Resume && c.Checkpoint == "":
-		return errors.New("fit-net: resume needs a checkpoint")
 	}
 	for _, l := range []*float64{&c.Label.Lambda, c.Label.FastLambda} {
 		if l != nil && !(*l >= 0 && *l <= 1) {
 			return fmt.Errorf("fit-net: lambda %v outside [0, 1]", *l)
 		}
 	}
-	def := func(x *int, d int) {
-		if *x == 0 {
-			*x = d
-		}
+	if c.Hidden2 == 0 {
+		c.Hidden2 = DefaultHidden2
 	}
-	def(&c.Hidden2, DefaultHidden2)
-	def(&c.Epochs, DefaultEpochs)
-	def(&c.Batch, DefaultBatch)
-	def(&c.Buffer, DefaultBuffer)
-	def(&c.MaxHeldOut, DefaultMaxHeldOut)
-	def(&c.Threads, runtime.GOMAXPROCS(0))
-	if c.LearningRate == 0 {
-		c.LearningRate = DefaultLearningRate
-	}
-	if c.Validation == 0 {
-		c.Validation = DefaultValidation
-	}
-	return nil
-}
-
-// part is a row group of a Parquet file: the unit the stream shuffles.
-type part struct {
-	file  string
-	group int
+	return c.Settings.Check("fit-net", stream.Settings{Epochs: DefaultEpochs, Batch: DefaultBatch, LearningRate: DefaultLearningRate,
+		Buffer: DefaultBuffer, MaxHeldOut: DefaultMaxHeldOut, Validation: DefaultValidation})
 }
 
 // sample is one position: its active inputs, the linear terms' logit
@@ -204,7 +151,7 @@ var columns = func() []string {
 // fitter is one fit's state.
 type fitter struct {
 	c     *Config
-	parts []part
+	parts []stream.Part
 	net   *features.SparseValueNet
 	opt   *adam
 	// batch scratch: a row per batch slot, the rows' dz.
@@ -220,14 +167,14 @@ type fitter struct {
 // readPart converts the rows of p: the held-out ones when heldOut (the
 // training ones then only counted), else the training ones. ev evaluates
 // the linear terms.
-func (f *fitter) readPart(p part, heldOut bool, ev *features.Evaluator) (*partRows, error) {
+func (f *fitter) readPart(p stream.Part, heldOut bool, ev *features.Evaluator) (*partRows, error) {
 	c := f.c
 	g := c.Game
 	out := &partRows{}
 	var su rules.Setup
 	var prev rules.State
 	var slab []int32
-	err := datasets.ScanGroup(p.file, p.group, columns, func(r *datasets.Row) error {
+	err := datasets.ScanGroup(p.File, p.Group, columns, func(r *datasets.Row) error {
 		if r.Game != g.Name {
 			return nil
 		}
@@ -241,7 +188,7 @@ func (f *fitter) readPart(p part, heldOut bool, ev *features.Evaluator) (*partRo
 		st, err := r.StateReusing(g, &su, prev)
 		if err != nil {
 			prev = nil
-			return fmt.Errorf("%s: run %s game %d: %v", p.file, r.RunID, r.GameNumber, err)
+			return fmt.Errorf("%s: run %s game %d: %v", p.File, r.RunID, r.GameNumber, err)
 		}
 		prev = st
 		if cap(slab)-len(slab) < features.SparseMaxActive(g) {
@@ -258,33 +205,11 @@ func (f *fitter) readPart(p part, heldOut bool, ev *features.Evaluator) (*partRo
 }
 
 // eachPart reads the parts in order, Threads at a time, and calls fn with
-// each part's rows in the parts' order.
-func (f *fitter) eachPart(parts []part, heldOut bool, fn func(*partRows) error) error {
-	t := f.c.Threads
-	res := make([]*partRows, t)
-	errs := make([]error, t)
-	for lo := 0; lo < len(parts); lo += t {
-		wave := parts[lo:min(lo+t, len(parts))]
-		var wg sync.WaitGroup
-		for i, p := range wave {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				res[i], errs[i] = f.readPart(p, heldOut, f.evs[i])
-			}()
-		}
-		wg.Wait()
-		for i := range wave {
-			if errs[i] != nil {
-				return errs[i]
-			}
-			if err := fn(res[i]); err != nil {
-				return err
-			}
-			res[i] = nil
-		}
-	}
-	return nil
+// each part's rows in the parts' order (stream.Each).
+func (f *fitter) eachPart(parts []stream.Part, heldOut bool, fn func(*partRows) error) error {
+	return stream.Each(parts, f.c.Threads, func(w int, p stream.Part) (*partRows, error) {
+		return f.readPart(p, heldOut, f.evs[w])
+	}, fn)
 }
 
 // heldOut is the held-out rows.
@@ -336,14 +261,8 @@ func Fit(c Config) (*features.SparseValueNet, *Report, error) {
 		return nil, nil, err
 	}
 	f := &fitter{c: &c}
-	for _, name := range files {
-		n, err := datasets.RowGroups(name)
-		if err != nil {
-			return nil, nil, err
-		}
-		for g := 0; g < n; g++ {
-			f.parts = append(f.parts, part{name, g})
-		}
+	if f.parts, err = stream.Parts(files); err != nil {
+		return nil, nil, err
 	}
 	for range c.Threads {
 		f.evs = append(f.evs, c.Weights.Evaluator())
@@ -371,11 +290,7 @@ func Fit(c Config) (*features.SparseValueNet, *Report, error) {
 	}
 	ho.lossy = make([]float64, len(ho.rows))
 	meanActive /= float64(len(ho.rows))
-	perEpoch := (rep.TrainRows + int64(c.Batch) - 1) / int64(c.Batch)
-	rep.Batches = perEpoch * int64(c.Epochs)
-	if c.Warmup == 0 {
-		c.Warmup = int(min(500, max(1, rep.Batches/20)))
-	}
+	_, rep.Batches = c.Schedule(rep.TrainRows)
 
 	f.prepare(initial(&c, meanActive))
 	rep.HeldOutLinear = f.loss(ho, true)
@@ -388,69 +303,20 @@ func Fit(c Config) (*features.SparseValueNet, *Report, error) {
 		rep.HeldOutBefore = ck.HeldOutBefore
 		rep.ResumedAt = ck.Step
 	}
-	// The events count positions: the batches' rows, of every epoch's.
-	total := rep.TrainRows * int64(c.Epochs)
-	done := min(ck.Step*int64(c.Batch), total)
-	c.Progress.Record(progress.Event{Stage: "fit-net", Start: true, Done: done, Total: total})
-	t0 := time.Now()
-	errStop := errors.New("stopped")
-	step := ck.Step
-	for epoch := ck.Epoch; epoch < c.Epochs; epoch++ {
-		skip := int64(0)
-		if epoch == ck.Epoch {
-			skip = ck.Batch
-		}
-		var inEpoch int64
-		err := f.epoch(epoch, func(batch []sample) error {
-			inEpoch++
-			if inEpoch <= skip {
-				return nil
-			}
-			f.step(batch, f.lr(step, rep.Batches))
-			step++
-			rep.Positions += int64(len(batch))
-			done += int64(len(batch))
-			if step%16 == 0 {
-				c.Progress.Record(progress.Event{Stage: "fit-net", Done: done, Total: total})
-			}
-			stop := c.StopAfter > 0 && step >= c.StopAfter
-			if c.Checkpoint != "" && (stop || (c.CheckpointEvery > 0 && step%int64(c.CheckpointEvery) == 0)) {
-				next := &checkpoint{Settings: ck.Settings, HeldOutBefore: rep.HeldOutBefore, Epoch: epoch, Batch: inEpoch, Step: step}
-				if inEpoch == perEpoch {
-					next.Epoch, next.Batch = epoch+1, 0
-				}
-				if err := next.write(c.Checkpoint, f); err != nil {
-					return err
-				}
-			}
-			if stop {
-				return errStop
-			}
-			return nil
+	tr, err := stream.Train(&c.Settings, Stage, rep.TrainRows, stream.Place{Epoch: ck.Epoch, Batch: ck.Batch, Step: ck.Step}, 16, f.epoch, f.step,
+		func(at stream.Place) error {
+			return (&checkpoint{Settings: ck.Settings, HeldOutBefore: rep.HeldOutBefore, Epoch: at.Epoch, Batch: at.Batch, Step: at.Step}).write(c.Checkpoint, f)
+		},
+		func(epoch int, perSecond float64) {
+			c.Progress.Logf(Stage, "fit-net: epoch %d of %d, held-out loss %.6f (linear terms alone %.6f), %.0f positions/s",
+				epoch+1, c.Epochs, f.loss(ho, false), rep.HeldOutLinear, perSecond)
 		})
-		if err == errStop {
-			rep.Stopped = true
-			break
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-		if c.Checkpoint != "" && c.CheckpointEvery == 0 {
-			end := &checkpoint{Settings: ck.Settings, HeldOutBefore: rep.HeldOutBefore, Epoch: epoch + 1, Step: step}
-			if err := end.write(c.Checkpoint, f); err != nil {
-				return nil, nil, err
-			}
-		}
-		secs := time.Since(t0).Seconds()
-		c.Progress.Logf("fit-net", "fit-net: epoch %d of %d, held-out loss %.6f (linear terms alone %.6f), %.0f positions/s",
-			epoch+1, c.Epochs, f.loss(ho, false), rep.HeldOutLinear, float64(rep.Positions)/secs)
+	if err != nil {
+		return nil, nil, err
 	}
-	rep.Seconds = time.Since(t0).Seconds()
-	if rep.Seconds > 0 {
-		rep.PerSecond = float64(rep.Positions) / rep.Seconds
-	}
+	rep.Stopped, rep.Positions, rep.Seconds, rep.PerSecond = tr.Stopped, tr.Positions, tr.Seconds, tr.PerSecond
+	step := tr.End.Step
 	rep.HeldOutAfter = f.loss(ho, false)
-	c.Progress.Record(progress.Event{Stage: "fit-net", End: true, Done: done, Total: total})
 	net := f.net.Clone()
 	net.Provenance = map[string]any{
 		"tool": "taifu fit-net", "datasets": c.Data, "files": rep.Files, "parts": rep.Parts,
@@ -498,80 +364,18 @@ func initial(c *Config, meanActive float64) *features.SparseValueNet {
 	return n
 }
 
-// lr is the learning rate of batch step (0-based) of total: a linear
-// warmup over Warmup batches, then a cosine decay to MinLRShare of it.
-func (f *fitter) lr(step, total int64) float64 {
-	c := f.c
-	warm := min(1, float64(step+1)/float64(c.Warmup))
-	cos := 0.5 * (1 + math.Cos(math.Pi*float64(step)/float64(total)))
-	return c.LearningRate * warm * (MinLRShare + (1-MinLRShare)*cos)
-}
-
 // epoch streams the training rows of epoch in its shuffled order, in
-// batches of Batch (the last smaller), to fn: the parts in an order drawn
-// from the seed and the epoch, their rows through a shuffle buffer of
-// Buffer rows.
+// batches of Batch (the last smaller): stream.Epoch of the parts.
 func (f *fitter) epoch(epoch int, fn func([]sample) error) error {
 	c := f.c
-	rng := rand.New(rand.NewPCG(c.Seed, uint64(epoch)+1))
-	parts := append([]part(nil), f.parts...)
-	rng.Shuffle(len(parts), func(i, j int) { parts[i], parts[j] = parts[j], parts[i] })
-	buf := make([]sample, 0, min(c.Buffer, 1<<20))
-	batch := make([]sample, 0, c.Batch)
-	emit := func(s sample) error {
-		batch = append(batch, s)
-		if len(batch) < c.Batch {
-			return nil
-		}
-		err := fn(batch)
-		batch = batch[:0]
-		return err
-	}
-	err := f.eachPart(parts, false, func(pr *partRows) error {
-		for _, s := range pr.rows {
-			if len(buf) < c.Buffer {
-				buf = append(buf, s)
-				continue
-			}
-			j := rng.IntN(len(buf))
-			out := buf[j]
-			buf[j] = s
-			if err := emit(out); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	rng.Shuffle(len(buf), func(i, j int) { buf[i], buf[j] = buf[j], buf[i] })
-	for _, s := range buf {
-		if err := emit(s); err != nil {
-			return err
-		}
-	}
-	if len(batch) > 0 {
-		return fn(batch)
-	}
-	return nil
+	return stream.Epoch(stream.Shuffle{Seed: c.Seed, Buffer: c.Buffer, Batch: c.Batch}, epoch, f.parts,
+		func(parts []stream.Part, fn func([]sample) error) error {
+			return f.eachPart(parts, false, func(pr *partRows) error { return fn(pr.rows) })
+		}, fn)
 }
 
-// parallel runs fn(w, lo, hi) on Threads goroutines, w's range of n the
-// w-th of Threads near-equal ones.
-func (f *fitter) parallel(n int, fn func(lo, hi int)) {
-	t := min(f.c.Threads, max(n, 1))
-	var wg sync.WaitGroup
-	for w := 0; w < t; w++ {
-		lo, hi := n*w/t, n*(w+1)/t
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn(lo, hi)
-		}()
-	}
-	wg.Wait()
-}
+// parallel is stream.Parallel on Threads.
+func (f *fitter) parallel(n int, fn func(w, lo, hi int)) { stream.Parallel(f.c.Threads, n, fn) }
 
 // gradient sets the gradients of f.opt to the mean loss's over batch (the
 // rows' forward and backward passes on every thread, their sums in the
@@ -579,7 +383,7 @@ func (f *fitter) parallel(n int, fn func(lo, hi int)) {
 func (f *fitter) gradient(batch []sample) {
 	n, g := f.net, f.opt.g
 	scale := 1 / float32(len(batch))
-	f.parallel(len(batch), func(lo, hi int) {
+	f.parallel(len(batch), func(_, lo, hi int) {
 		for b := lo; b < hi; b++ {
 			s, r := &batch[b], f.rows[b]
 			z := float64(s.base) + float64(n.Forward(r, s.idx))
@@ -590,29 +394,15 @@ func (f *fitter) gradient(batch []sample) {
 	})
 	f.touched = f.touched[:0]
 	for b := range batch {
-		for _, i := range batch[b].idx {
-			if !f.mark[i] {
-				f.mark[i] = true
-				f.touched = append(f.touched, i)
-			}
-		}
+		f.touched = optim.Touch(f.touched, f.mark, batch[b].idx)
 	}
 	h := n.Hidden
 	// Each thread owns a range of the first layer's units: W1's, B1's and
 	// W2's entries of those units, summed over the rows in order.
-	f.parallel(h, func(lo, hi int) {
+	f.parallel(h, func(_, lo, hi int) {
 		for b := range batch {
 			r := f.rows[b]
-			d1 := r.D1[lo:hi]
-			for _, i := range batch[b].idx {
-				col := g.W1[int(i)*h+lo : int(i)*h+hi]
-				for j, d := range d1 {
-					col[j] += d
-				}
-			}
-			for j, d := range d1 {
-				g.B1[lo+j] += d
-			}
+			optim.AddColumns(g.W1, g.B1, h, lo, hi, batch[b].idx, r.D1[lo:hi])
 			for k, d := range r.D2 {
 				row := g.W2[k*h+lo : k*h+hi]
 				for j, x := range r.H1[lo:hi] {
@@ -636,11 +426,8 @@ func (f *fitter) step(batch []sample, lr float64) {
 	f.gradient(batch)
 	a, n, h := f.opt, f.net, f.net.Hidden
 	lrt := float32(a.Next(lr))
-	f.parallel(h, func(lo, hi int) {
-		for _, i := range f.touched {
-			o := int(i) * h
-			optim.Update(n.W1, a.m.W1, a.v.W1, a.g.W1, o+lo, o+hi, lrt)
-		}
+	f.parallel(h, func(_, lo, hi int) {
+		optim.UpdateColumns(n.W1, a.m.W1, a.v.W1, a.g.W1, h, lo, hi, f.touched, lrt)
 		optim.Update(n.B1, a.m.B1, a.v.B1, a.g.B1, lo, hi, lrt)
 		for k := 0; k < n.Hidden2; k++ {
 			optim.Update(n.W2, a.m.W2, a.v.W2, a.g.W2, k*h+lo, k*h+hi, lrt)
@@ -684,7 +471,9 @@ func (c *Config) settings(files []string) string {
 
 // checkpoint is a fit's state between two batches: the network, Adam's
 // moments and step, and the place in the stream (Batch batches of epoch
-// Epoch done, Step in all).
+// Epoch done, Step in all: a stream.Place, its fields kept at the top
+// level so that the checkpoints written before the fit moved onto
+// tuner/internal/stream still load).
 type checkpoint struct {
 	Settings      string
 	Epoch         int
@@ -697,31 +486,15 @@ type checkpoint struct {
 // write writes the checkpoint of f atomically to path.
 func (ck *checkpoint) write(path string, f *fitter) error {
 	ck.AdamT, ck.Net, ck.M, ck.V = f.opt.T, f.net, f.opt.m, f.opt.v
-	out, err := atomicfile.Create(path)
-	if err != nil {
-		return fmt.Errorf("fit-net: checkpoint: %w", err)
-	}
-	if err := gob.NewEncoder(out).Encode(ck); err != nil {
-		out.Abort()
-		return fmt.Errorf("fit-net: checkpoint %s: %w", path, err)
-	}
-	if err := out.Commit(); err != nil {
-		return fmt.Errorf("fit-net: checkpoint: %w", err)
-	}
-	return nil
+	return stream.WriteGob(path, "fit-net: checkpoint", ck)
 }
 
 // read reads the checkpoint at path into ck and f, checking that it was
 // made by a fit of the same settings.
 func (ck *checkpoint) read(path string, f *fitter) error {
-	in, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("fit-net: resume: %w", err)
-	}
-	defer in.Close()
 	var got checkpoint
-	if err := gob.NewDecoder(in).Decode(&got); err != nil {
-		return fmt.Errorf("fit-net: resume: %s is not a checkpoint: %v", path, err)
+	if err := stream.ReadGob(path, "fit-net: resume", &got); err != nil {
+		return err
 	}
 	if got.Settings != ck.Settings {
 		return fmt.Errorf("fit-net: resume: %s was written by a fit of other settings or data (%s; now %s): start afresh without --resume", path, got.Settings, ck.Settings)

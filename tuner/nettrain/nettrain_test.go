@@ -11,6 +11,7 @@ import (
 	"taifu/features"
 	"taifu/rules"
 	_ "taifu/rules/all"
+	"taifu/tuner/internal/stream"
 	"taifu/tuner/internal/testrun"
 )
 
@@ -46,9 +47,8 @@ func run(t testing.TB, g *rules.Game, games int) string {
 
 // config is a small fit of the run dir.
 func config(g *rules.Game, dir string) Config {
-	return Config{Game: g, Weights: features.Starting(g), Scale: 0.3, Data: []string{dir},
-		Validation: 0.2, Hidden: 16, Hidden2: 4, Epochs: 3, Batch: 64, LearningRate: 0.01,
-		Buffer: 300, Threads: 2, Seed: 11}
+	return Config{Game: g, Weights: features.Starting(g), Scale: 0.3, Data: []string{dir}, Hidden: 16, Hidden2: 4,
+		Settings: stream.Settings{Validation: 0.2, Epochs: 3, Batch: 64, LearningRate: 0.01, Buffer: 300, Threads: 2, Seed: 11}}
 }
 
 // same fails unless a and b hold the same numbers, bit for bit.

@@ -53,3 +53,44 @@ func Update[F Float](p, m, v, g []F, lo, hi int, lr F) {
 func UpdateOne[F Float](p, m, v, g []F, j int, lr F) {
 	Update(p, m, v, g, j, j+1, lr)
 }
+
+// The first layer of a sparse network (features.SparseValueNet's and
+// PolicyNet's W1 and B1, h units per input) is fitted lazily: only the
+// columns of the inputs a batch touched are summed into and updated, a
+// thread owning the units lo to hi of every column.
+
+// Touch appends to touched the inputs of idx not marked yet, marking
+// them.
+func Touch(touched []int32, mark []bool, idx []int32) []int32 {
+	for _, i := range idx {
+		if !mark[i] {
+			mark[i] = true
+			touched = append(touched, i)
+		}
+	}
+	return touched
+}
+
+// AddColumns adds d, the units lo to hi of a row's gradient by the first
+// layer's pre-activations, to those units of the columns of w (h units
+// an input) of the row's inputs idx and of the biases b.
+func AddColumns[F Float](w, b []F, h, lo, hi int, idx []int32, d []F) {
+	for _, i := range idx {
+		col := w[int(i)*h+lo : int(i)*h+hi]
+		for j, x := range d {
+			col[j] += x
+		}
+	}
+	for j, x := range d {
+		b[lo+j] += x
+	}
+}
+
+// UpdateColumns is Update of the units lo to hi of the columns cols of p
+// (h units a column).
+func UpdateColumns[F Float](p, m, v, g []F, h, lo, hi int, cols []int32, lr F) {
+	for _, i := range cols {
+		o := int(i) * h
+		Update(p, m, v, g, o+lo, o+hi, lr)
+	}
+}

@@ -30,11 +30,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync"
-	"time"
 
 	"taifu/datasets"
 	"taifu/features"
-	"taifu/progress"
 	"taifu/rules"
 	"taifu/tuner/data"
 	"taifu/tuner/internal/stream"
@@ -51,6 +49,10 @@ const (
 	DefaultMaxHeldOut   = 1 << 13
 	DefaultValidation   = 0.1
 )
+
+// ErrTooFew is the error (wrapped) of a fit on data without training or
+// held-out positions.
+var ErrTooFew = errors.New("too few")
 
 // Stage is the progress stage of a fit.
 const Stage = "fit-policy"
@@ -548,14 +550,12 @@ func Fit(c Config) (*features.PolicyNet, *Report, error) {
 	}
 	rep.HeldOutRows = len(ho.rows)
 	if rep.TrainRows == 0 || len(ho.rows) == 0 {
-		return nil, nil, fmt.Errorf("fit-policy: %d training and %d held-out positions of %s with root visits in %d files: too few (play more games, with full searches)", rep.TrainRows, len(ho.rows), c.Game.Name, len(files))
+		return nil, nil, fmt.Errorf("fit-policy: %d training and %d held-out positions of %s with root visits in %d files: %w (play more games, with full searches)", rep.TrainRows, len(ho.rows), c.Game.Name, len(files), ErrTooFew)
 	}
 	ho.lossy, ho.top = make([]float64, len(ho.rows)), make([]bool, len(ho.rows))
 	meanActive /= float64(len(ho.rows))
 	rep.TargetEntropy = ho.target / float64(len(ho.rows))
-	perEpoch := (rep.TrainRows + int64(c.Batch) - 1) / int64(c.Batch)
-	rep.Batches = perEpoch * int64(c.Epochs)
-	c.Warmup = c.WarmupFor(rep.Batches)
+	_, rep.Batches = c.Schedule(rep.TrainRows)
 
 	f.prepare(initial(&c, meanActive))
 	rep.Linear = f.score(ho, true)
@@ -568,44 +568,21 @@ func Fit(c Config) (*features.PolicyNet, *Report, error) {
 		rep.Before = ck.Before
 		rep.ResumedAt = ck.Step
 	}
-	// The events count positions: the batches' rows, of every epoch's.
-	total := rep.TrainRows * int64(c.Epochs)
-	done := min(ck.Step*int64(c.Batch), total)
-	c.Progress.Record(progress.Event{Stage: Stage, Start: true, Done: done, Total: total})
-	t0 := time.Now()
-	loop := stream.Loop[sample]{Epochs: c.Epochs, PerEpoch: perEpoch, StopAfter: c.StopAfter, CheckpointEvery: c.CheckpointEvery,
-		Stream: f.epoch,
-		Step: func(batch []sample, step int64) {
-			f.step(batch, stream.LR(c.LearningRate, c.Warmup, step, rep.Batches))
-			rep.Positions += int64(len(batch))
-			done += int64(len(batch))
-			if step%4 == 3 {
-				c.Progress.Record(progress.Event{Stage: Stage, Done: done, Total: total})
-			}
+	tr, err := stream.Train(&c.Settings, Stage, rep.TrainRows, ck.Place, 4, f.epoch, f.step,
+		func(at stream.Place) error {
+			return (&checkpoint{Settings: ck.Settings, Place: at, Before: rep.Before}).write(c.Checkpoint, f)
 		},
-		EpochEnd: func(epoch int) {
+		func(epoch int, perSecond float64) {
 			s := f.score(ho, false)
 			c.Progress.Logf(Stage, "fit-policy: epoch %d of %d, held-out cross-entropy %.4f, top-1 %.3f (linear policy %.4f, %.3f), %.0f positions/s",
-				epoch+1, c.Epochs, s.CrossEntropy, s.Top1, rep.Linear.CrossEntropy, rep.Linear.Top1, float64(rep.Positions)/time.Since(t0).Seconds())
-		},
-	}
-	if c.Checkpoint != "" {
-		loop.Save = func(at stream.Place) error {
-			return (&checkpoint{Settings: ck.Settings, Place: at, Before: rep.Before}).write(c.Checkpoint, f)
-		}
-	}
-	end, stopped, err := loop.Run(ck.Place)
+				epoch+1, c.Epochs, s.CrossEntropy, s.Top1, rep.Linear.CrossEntropy, rep.Linear.Top1, perSecond)
+		})
 	if err != nil {
 		return nil, nil, err
 	}
-	rep.Stopped = stopped
-	step := end.Step
-	rep.Seconds = time.Since(t0).Seconds()
-	if rep.Seconds > 0 {
-		rep.PerSecond = float64(rep.Positions) / rep.Seconds
-	}
+	rep.Stopped, rep.Positions, rep.Seconds, rep.PerSecond = tr.Stopped, tr.Positions, tr.Seconds, tr.PerSecond
+	step := tr.End.Step
 	rep.After = f.score(ho, false)
-	c.Progress.Record(progress.Event{Stage: Stage, End: true, Done: done, Total: total})
 	net := f.net.Clone()
 	if err := net.Compile(c.Game); err != nil {
 		return nil, nil, fmt.Errorf("fit-policy: the fitted network: %v", err)
@@ -695,12 +672,7 @@ func (f *fitter) gradient(batch []sample) float64 {
 	var loss float64
 	for b := range batch {
 		loss += losses[b]
-		for _, i := range batch[b].idx {
-			if !f.mark[i] {
-				f.mark[i] = true
-				f.touched = append(f.touched, i)
-			}
-		}
+		f.touched = optim.Touch(f.touched, f.mark, batch[b].idx)
 		rg := f.rows[b]
 		for k, x := range rg.feats {
 			if !f.markM[x] {
@@ -716,16 +688,7 @@ func (f *fitter) gradient(batch []sample) float64 {
 	f.parallel(h, func(_, lo, hi int) {
 		for b := range batch {
 			rg := f.rows[b]
-			d1 := rg.d1[lo:hi]
-			for _, i := range batch[b].idx {
-				col := g.W1[int(i)*h+lo : int(i)*h+hi]
-				for j, d := range d1 {
-					col[j] += d
-				}
-			}
-			for j, d := range d1 {
-				g.B1[lo+j] += d
-			}
+			optim.AddColumns(g.W1, g.B1, h, lo, hi, batch[b].idx, rg.d1[lo:hi])
 			hh := rg.h[lo:hi]
 			for k, x := range rg.feats {
 				d := rg.g[k]
@@ -745,15 +708,9 @@ func (f *fitter) step(batch []sample, lr float64) {
 	a, n, h := f.opt, f.net, f.net.Hidden
 	lrt := float32(a.Next(lr))
 	f.parallel(h, func(_, lo, hi int) {
-		for _, i := range f.touched {
-			o := int(i) * h
-			optim.Update(n.W1, a.m.W1, a.v.W1, a.g.W1, o+lo, o+hi, lrt)
-		}
+		optim.UpdateColumns(n.W1, a.m.W1, a.v.W1, a.g.W1, h, lo, hi, f.touched, lrt)
 		optim.Update(n.B1, a.m.B1, a.v.B1, a.g.B1, lo, hi, lrt)
-		for _, x := range f.touchedM {
-			o := int(x) * h
-			optim.Update(n.U, a.m.U, a.v.U, a.g.U, o+lo, o+hi, lrt)
-		}
+		optim.UpdateColumns(n.U, a.m.U, a.v.U, a.g.U, h, lo, hi, f.touchedM, lrt)
 	})
 	for _, i := range f.touched {
 		f.mark[i] = false

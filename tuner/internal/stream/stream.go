@@ -1,7 +1,7 @@
 // Package stream is the skeleton of the streaming minibatch fits over
-// the runs' Parquet (tuner/policynet; tuner/nettrain has its own copy of
-// it): the row groups (parts) of the files, read a wave of Threads at a
-// time and handed on in order; an epoch's parts in an order drawn from
+// the runs' Parquet (tuner/nettrain, tuner/policynet): the row groups
+// (parts) of the files, read a wave of Threads at a time and handed on
+// in order; an epoch's parts in an order drawn from
 // the seed and the epoch, their rows through a shuffle buffer into
 // batches; work split over threads by ranges; the learning rate's linear
 // warmup and cosine decay; and the loop over the epochs that skips the
@@ -18,6 +18,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"time"
 
 	"taifu/datasets"
 	"taifu/internal/atomicfile"
@@ -350,4 +351,69 @@ func (s *Settings) WarmupFor(batches int64) int {
 func (s *Settings) Fingerprint() string {
 	return fmt.Sprintf("epochs=%d batch=%d lr=%v warmup=%d buffer=%d seed=%d validation=%v held_out=%d",
 		s.Epochs, s.Batch, s.LearningRate, s.Warmup, s.Buffer, s.Seed, s.Validation, s.MaxHeldOut)
+}
+
+// Schedule returns the batches of an epoch of trainRows rows and of the
+// whole fit, and sets s.Warmup left 0 (WarmupFor).
+func (s *Settings) Schedule(trainRows int64) (perEpoch, batches int64) {
+	perEpoch = (trainRows + int64(s.Batch) - 1) / int64(s.Batch)
+	batches = perEpoch * int64(s.Epochs)
+	s.Warmup = s.WarmupFor(batches)
+	return perEpoch, batches
+}
+
+// Trained is what Train did.
+type Trained struct {
+	End       Place // where the loop ended
+	Stopped   bool  // by StopAfter
+	Positions int64 // trained in this run
+	// Seconds is the time of the epochs (reading included).
+	Seconds, PerSecond float64
+}
+
+// Train runs the epochs of a fit of trainRows training rows with s
+// (Schedule) from place from (Loop.Run): epoch streams an epoch's
+// batches; step takes a batch's step at its learning rate (LR); save,
+// when s.Checkpoint is set, saves a checkpoint at a place; epochEnd, when
+// set, is called after each whole epoch with the positions per second so
+// far. s.Progress records the positions trained at stage (Total the
+// training rows times the epochs) every `every` batches.
+func Train[S any](s *Settings, stage string, trainRows int64, from Place, every int64,
+	epoch func(int, func([]S) error) error, step func(batch []S, lr float64),
+	save func(Place) error, epochEnd func(epoch int, perSecond float64)) (Trained, error) {
+	perEpoch, batches := s.Schedule(trainRows)
+	// The events count positions: the batches' rows, of every epoch's.
+	total := trainRows * int64(s.Epochs)
+	done := min(from.Step*int64(s.Batch), total)
+	s.Progress.Record(progress.Event{Stage: stage, Start: true, Done: done, Total: total})
+	var tr Trained
+	t0 := time.Now()
+	loop := Loop[S]{Epochs: s.Epochs, PerEpoch: perEpoch, StopAfter: s.StopAfter, CheckpointEvery: s.CheckpointEvery,
+		Stream: epoch,
+		Step: func(batch []S, n int64) {
+			step(batch, LR(s.LearningRate, s.Warmup, n, batches))
+			tr.Positions += int64(len(batch))
+			done += int64(len(batch))
+			if n%every == every-1 {
+				s.Progress.Record(progress.Event{Stage: stage, Done: done, Total: total})
+			}
+		},
+	}
+	if epochEnd != nil {
+		loop.EpochEnd = func(e int) { epochEnd(e, float64(tr.Positions)/time.Since(t0).Seconds()) }
+	}
+	if s.Checkpoint != "" {
+		loop.Save = save
+	}
+	end, stopped, err := loop.Run(from)
+	if err != nil {
+		return Trained{}, err
+	}
+	tr.End, tr.Stopped = end, stopped
+	tr.Seconds = time.Since(t0).Seconds()
+	if tr.Seconds > 0 {
+		tr.PerSecond = float64(tr.Positions) / tr.Seconds
+	}
+	s.Progress.Record(progress.Event{Stage: stage, End: true, Done: done, Total: total})
+	return tr, nil
 }

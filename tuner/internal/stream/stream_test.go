@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"taifu/progress"
 )
 
 // An epoch hands every row of every part on once, in batches of Batch
@@ -106,6 +108,62 @@ func TestLoopResumes(t *testing.T) {
 	}
 	if !slices.Equal(append(first, steps[7:]...), whole) {
 		t.Fatalf("resumed steps %v then %v, want %v", first, steps[7:], whole)
+	}
+}
+
+// Train steps every batch of every epoch at the scheduled learning rate
+// (Schedule: the warmup a twentieth of the batches), counts the positions
+// and records them (start, every `every` batches, end), calls epochEnd
+// after each epoch, and saves only with a checkpoint: at StopAfter it
+// stops, there saved.
+func TestTrain(t *testing.T) {
+	rows := int64(45) // 5 batches of 9 an epoch
+	epoch := func(e int, fn func([]int) error) error {
+		for range 5 {
+			if err := fn(make([]int, 9)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, tc := range []struct {
+		name       string
+		checkpoint string
+		stopAfter  int64
+		steps      int
+		saves      []Place
+		ends       []int
+	}{
+		{"whole", "", 0, 10, nil, []int{0, 1}},
+		{"checkpoints", "ck", 0, 10, []Place{{1, 0, 5}, {2, 0, 10}}, []int{0, 1}},
+		{"stopped", "ck", 7, 7, []Place{{1, 0, 5}, {1, 2, 7}}, []int{0}},
+	} {
+		var events []progress.Event
+		s := Settings{Epochs: 2, Batch: 9, LearningRate: 0.1, Checkpoint: tc.checkpoint, StopAfter: tc.stopAfter,
+			Progress: func(e progress.Event) { events = append(events, e) }}
+		var lrs []float64
+		var saves []Place
+		var ends []int
+		tr, err := Train(&s, "t", rows, Place{}, 4, epoch,
+			func(b []int, lr float64) { lrs = append(lrs, lr) },
+			func(p Place) error { saves = append(saves, p); return nil },
+			func(e int, perSecond float64) { ends = append(ends, e) })
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if s.Warmup != 1 || len(lrs) != tc.steps || lrs[0] != LR(0.1, 1, 0, 10) || lrs[len(lrs)-1] != LR(0.1, 1, int64(tc.steps-1), 10) {
+			t.Errorf("%s: warmup %d, learning rates %v", tc.name, s.Warmup, lrs)
+		}
+		if tr.Positions != int64(9*tc.steps) || tr.Stopped != (tc.stopAfter > 0) || tr.End.Step != int64(tc.steps) {
+			t.Errorf("%s: %+v", tc.name, tr)
+		}
+		if !slices.Equal(saves, tc.saves) || !slices.Equal(ends, tc.ends) {
+			t.Errorf("%s: saves %v, epoch ends %v; want %v, %v", tc.name, saves, ends, tc.saves, tc.ends)
+		}
+		last := events[len(events)-1]
+		if !events[0].Start || events[0].Total != 90 || !last.End || last.Done != int64(9*tc.steps) || len(events) != 2+tc.steps/4 {
+			t.Errorf("%s: progress events %+v", tc.name, events)
+		}
 	}
 }
 
