@@ -160,7 +160,7 @@ func TestTuneKeptStartWritesForPolicy(t *testing.T) {
 		t.Fatal(err)
 	}
 	tune := func(out string, extra ...string) (int, string, string) {
-		return runCLI(append([]string{"tune", "--game", "nanashogi", "--data", data, "--out", out, "--method", "adam", "--lr", "100", "--epochs", "3", "--no-progress"}, extra...)...)
+		return runCLI(append([]string{"tune", "--game", "nanashogi", "--data", data, "--out", out, "--method", "adam", "--lr", "100", "--epochs", "3", "--policy-hidden", "0", "--no-progress"}, extra...)...)
 	}
 	out := filepath.Join(dir, "w.json")
 	code, stdout, errs := tune(out)
