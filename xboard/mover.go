@@ -121,11 +121,9 @@ func (m *Mover) start() (*moverEngine, error) {
 	cmd := strings.Join(m.c.Argv, " ")
 	var e moverEngine
 	if m.c.Protocol == "uci" {
-		variant := m.d.Variant
-		if variant == "normal" {
-			variant = "chess" // UCI_Variant's chess (Fairy-Stockfish); Stockfish ignores the option
-		}
-		u, err := StartUCI(m.c.Argv, variant)
+		// UCI_Variant takes the game's name (Fairy-Stockfish's names are
+		// taifu's: chess, torishogi); Stockfish ignores the option.
+		u, err := StartUCI(m.c.Argv, m.c.Game.Name)
 		if err != nil {
 			return nil, fmt.Errorf("engine %q: %v", clip(cmd), err)
 		}
