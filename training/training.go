@@ -205,6 +205,9 @@ type Generation struct {
 	Reason      string          `json:"reason,omitempty"`       // why accepted or rejected
 	PieceValues map[string]any  `json:"piece_values,omitempty"` // candidate's values in unit pieces
 	Seconds     float64         `json:"seconds"`
+	// PolicyNetCE is the policy network's held-out cross-entropy: the
+	// linear policy alone, with the network.
+	PolicyNetCE [2]float64 `json:"policy_net_ce,omitempty"`
 }
 
 // LadderRow places accepted weights on an Elo ladder: the Elo of each
@@ -346,6 +349,9 @@ func (c *Config) Settings() map[string]any {
 	if n := t.Sparse; n.Net.Hidden > 0 || n.Off {
 		v["sparse_hidden"] = n.Net.Hidden // 0: none (Off)
 	}
+	if n := t.PolicyNet; n.Net.Hidden > 0 || n.Off {
+		v["policy_net"] = n.Net.Hidden // 0: none (Off)
+	}
 	if t.KeepNets {
 		v["keep_net"] = true
 	}
@@ -424,7 +430,7 @@ var settingFlags = map[string]string{
 	"window": "--window-generations", "accept": "--accept", "policy_from": "--policy-from",
 	"policy_max_rows": "--policy-max-rows", "policy_iterations": "--policy-iterations", "rescore": "--table",
 	"policy_hidden": "--policy-hidden", "value_net": "--value-net", "value_net_epochs": "--value-net-epochs", "value_net_lr": "--value-net-lr",
-	"sparse_hidden": "--sparse-hidden", "keep_net": "--keep-net",
+	"sparse_hidden": "--sparse-hidden", "policy_net": "--policy-net", "keep_net": "--keep-net",
 	"selfplay.games": "--selfplay-games", "selfplay.full_fraction": "--selfplay-full-fraction",
 	"selfplay.fast_playouts": "--selfplay-fast-playouts",
 	"match.pairs":            "--match-games", "match.opening_plies": "--match-opening-plies", "match.max_plies": "--match-max-plies",
@@ -440,7 +446,7 @@ var settingFlags = map[string]string{
 // only when set.
 var unsetSettings = map[string]string{"policy_from": "hand", "policy_max_rows": "0", "policy_iterations": "0", "rescore": `""`,
 	"policy_hidden": "-1", "value_net": "-1", "value_net_epochs": strconv.Itoa(valuenet.DefaultEpochs),
-	"value_net_lr": strconv.FormatFloat(valuenet.DefaultLearningRate, 'g', -1, 64), "sparse_hidden": "-1", "keep_net": "false"}
+	"value_net_lr": strconv.FormatFloat(valuenet.DefaultLearningRate, 'g', -1, 64), "sparse_hidden": "-1", "policy_net": "-1", "keep_net": "false"}
 
 // settingFlag returns the train flag of the Settings key (a dotted path)
 // and the factor from its stored value to the flag's, or "" when no flag
@@ -654,7 +660,7 @@ func (r *run) fit(gi int, gen *Generation, name string) error {
 		}
 		res := mr.Linear
 		gen.Parts = mr.Parts
-		gen.NetLoss, gen.SparseLoss = [2]float64{}, [2]float64{}
+		gen.NetLoss, gen.SparseLoss, gen.PolicyNetCE = [2]float64{}, [2]float64{}, [2]float64{}
 		if rep := mr.Net; rep != nil {
 			gen.NetLoss = [2]float64{rep.ValidBefore, rep.ValidAfter}
 			r.logf("%s: value network of %d units, held-out loss %.6f with the linear terms alone, %.6f with it (epoch %d)", name, w.Net.Hidden, rep.ValidBefore, rep.ValidAfter, rep.BestEpoch)
@@ -662,6 +668,10 @@ func (r *run) fit(gi int, gen *Generation, name string) error {
 		if rep := mr.Sparse; rep != nil {
 			gen.SparseLoss = [2]float64{rep.HeldOutLinear, rep.HeldOutAfter}
 			r.logf("%s: sparse value network, held-out loss %.6f without it, %.6f with it (%d training, %d held-out positions)", name, rep.HeldOutLinear, rep.HeldOutAfter, rep.TrainRows, rep.HeldOutRows)
+		}
+		if rep := mr.PolicyNet; rep != nil {
+			gen.PolicyNetCE = [2]float64{rep.Linear.CrossEntropy, rep.After.CrossEntropy}
+			r.logf("%s: policy network, held-out cross-entropy %.4f with the linear policy alone, %.4f with it (%d training, %d held-out positions)", name, rep.Linear.CrossEntropy, rep.After.CrossEntropy, rep.TrainRows, rep.HeldOutRows)
 		}
 		for _, p := range mr.Parts {
 			if p.Action != tuner.PartFitted {
@@ -968,6 +978,9 @@ func netLosses(gen *Generation) string {
 	}
 	if gen.SparseLoss != [2]float64{} {
 		cells = append(cells, fmt.Sprintf("sparse_value_net %.5f → %.5f", gen.SparseLoss[0], gen.SparseLoss[1]))
+	}
+	if gen.PolicyNetCE != [2]float64{} {
+		cells = append(cells, fmt.Sprintf("policy_net %.4f → %.4f", gen.PolicyNetCE[0], gen.PolicyNetCE[1]))
 	}
 	return strings.Join(cells, "; ")
 }

@@ -371,6 +371,9 @@ func TestLadderShowsNetLosses(t *testing.T) {
 			"| value_net 0.69000 → 0.68000; sparse_value_net 0.68000 → 0.67000 | 60.0% (10 games) |"},
 		{"sparse only, no match", Generation{Gen: 2, Decided: true, SparseLoss: [2]float64{0.5, 0.4}},
 			"| sparse_value_net 0.50000 → 0.40000 | no match |"},
+		{"policy network", Generation{Gen: 4, Decided: true, NetLoss: [2]float64{0.6, 0.59}, PolicyNetCE: [2]float64{1.4386, 1.4355},
+			Match: &arena.Report{Score: 0.5, Games: 2}},
+			"| value_net 0.60000 → 0.59000; policy_net 1.4386 → 1.4355 | 50.0% (2 games) |"},
 		{"no network", Generation{Gen: 3, Decided: true, Match: &arena.Report{Score: 0.5, Games: 2}},
 			"| 0.0000 |  | 50.0% (2 games) |"},
 	} {

@@ -497,7 +497,7 @@ func (c *ModelConfig) fitPolicyNet(out *features.Weights, mr *ModelResult, note 
 	case pc.Off:
 		if had != nil {
 			out.Parts = slices.Delete(slices.Clone(out.Parts), i, i+1)
-			note(features.KindPolicyNet, PartNone, fmt.Sprintf("the starting weights' network of %d units is left out as asked", had.Hidden))
+			note(features.KindPolicyNet, PartNone, fmt.Sprintf("the starting weights' network of %d units is left out as asked (--policy-net 0)", had.Hidden))
 		}
 		return nil
 	case nc.Hidden == 0 && had == nil:
@@ -521,7 +521,7 @@ func (c *ModelConfig) fitPolicyNet(out *features.Weights, mr *ModelResult, note 
 	nc.Game, nc.Weights, nc.Data = tc.Game, out, tc.Data
 	c.fillStream(&nc.Settings)
 	net, rep, err := policynet.Fit(nc)
-	if ok, err := fitEnd(features.KindPolicyNet, "policy network", "", pc.Net.Hidden == 0,
+	if ok, err := fitEnd(features.KindPolicyNet, "policy network", " (--policy-net 0 leaves it out)", pc.Net.Hidden == 0,
 		err, policynet.ErrTooFew, func() bool { return rep.Stopped }, note); !ok {
 		return err
 	}

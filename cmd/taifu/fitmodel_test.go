@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -65,8 +66,17 @@ func TestOneFitPath(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("train: exit %d: %s", code, errs)
 	}
-	if !strings.Contains(errs, "value_net") || !strings.Contains(errs, "sparse_value_net") {
+	if !strings.Contains(errs, "value_net") || !strings.Contains(errs, "sparse_value_net") || !strings.Contains(errs, "policy_net ") {
 		t.Errorf("train's log says no network's held-out loss:\n%s", errs)
+	}
+	ladder, err := os.ReadFile(filepath.Join(run, "ladder.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cell := range []string{"| value_net ", "; sparse_value_net ", "; policy_net "} {
+		if !strings.Contains(string(ladder), cell) {
+			t.Errorf("ladder.md lacks the network's held-out loss %q:\n%s", cell, ladder)
+		}
 	}
 	cand, _, err := weightsio.Load(g, filepath.Join(run, "gen-001", "candidate.json"))
 	if err != nil {
@@ -130,12 +140,22 @@ func modelKinds(w *features.Weights) []string {
 // fitActions reads the provenance's model_fit: kind -> action.
 func fitActions(w *features.Weights) map[string]string {
 	out := map[string]string{}
+	for kind, p := range modelFit(w) {
+		out[kind] = p.Action
+	}
+	return out
+}
+
+// modelFit reads the provenance's model_fit: kind -> what was done.
+func modelFit(w *features.Weights) map[string]tuner.PartFit {
+	out := map[string]tuner.PartFit{}
 	list, _ := w.Provenance[tuner.ProvModelFit].([]any)
 	for _, e := range list {
 		m, _ := e.(map[string]any)
 		kind, _ := m["kind"].(string)
 		action, _ := m["action"].(string)
-		out[kind] = action
+		why, _ := m["why"].(string)
+		out[kind] = tuner.PartFit{Kind: kind, Action: action, Why: why}
 	}
 	return out
 }

@@ -66,7 +66,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stderr, "taifu help: unknown command %q%s (run \"taifu help\")\n", rules.Clip(args[1]), didYouMean(args[1]))
 				return 2
 			}
-			fmt.Fprintf(stdout, "taifu %s: %s\n\n", c.name, c.summary)
+			fmt.Fprintf(stdout, "taifu %s: %s\n", c.name, c.summary) // no blank line: train's flags fill a screen
 			c.run([]string{"-h"}, stdout, stdout)
 			return 0
 		}

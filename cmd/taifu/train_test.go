@@ -150,6 +150,8 @@ func TestTrainFlagErrors(t *testing.T) {
 		{[]string{"--policy", "only"}, "--policy only: train fits the value terms every generation"},
 		{[]string{"--sparse-hidden", "5000"}, "--sparse-hidden 5000"},
 		{[]string{"--keep-net", "--sparse-hidden", "8"}, "--sparse-hidden 8 fits a new sparse network: not with --keep-net"},
+		{[]string{"--policy-net", "5000"}, "--policy-net 5000"},
+		{[]string{"--keep-net", "--policy-net", "8"}, "--policy-net 8 fits a new policy network: not with --keep-net"},
 		{[]string{"--policy-from", "somewhere"}, `unknown --policy-from "somewhere"`},
 		{[]string{"--generations", "-2"}, "generations -2"},
 		{[]string{"--accept", "maybe"}, `unknown accept rule "maybe"`},

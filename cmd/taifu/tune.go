@@ -20,6 +20,7 @@ import (
 	"taifu/tuner/data"
 	"taifu/tuner/nettrain"
 	"taifu/tuner/policy"
+	"taifu/tuner/policynet"
 	"taifu/tuner/valuenet"
 	"taifu/weightsio"
 )
@@ -58,6 +59,7 @@ type tuneFlags struct {
 	policyHidden                          int
 	net                                   netFit // --value-net, --value-net-epochs, --value-net-lr
 	sparseHidden                          int    // --sparse-hidden
+	policyNet                             int    // --policy-net
 	keepNet                               bool   // --keep-net
 	fastLambda                            string // --fast-lambda; "": as --lambda
 	// loop, set before register, registers the flags as train reads
@@ -136,6 +138,7 @@ func (f *tuneFlags) register(fs interface {
 	fs.IntVar(&f.net.epochs, "value-net-epochs", valuenet.DefaultEpochs, "epochs of the value network's fit (the one of least held-out loss is kept)")
 	fs.Float64Var(&f.net.lr, "value-net-lr", valuenet.DefaultLearningRate, "Adam learning rate of the value network's fit")
 	fs.IntVar(&f.sparseHidden, "sparse-hidden", -1, "first-layer `units` of the sparse value network (-1: as the start's, if any; 0: none)")
+	fs.IntVar(&f.policyNet, "policy-net", -1, "hidden `units` of the policy network over the linear policy (-1: as the start's, if any; 0: none)")
 	fs.BoolVar(&f.keepNet, "keep-net", false, "keep the start's networks as they are (not refitted on the new linear terms and policy)")
 }
 
@@ -179,6 +182,7 @@ func (f *tuneFlags) config(g *rules.Game, paths []string, start *features.Weight
 		intIn("value-net", int64(f.net.hidden), -1, features.MaxNetHidden),
 		intIn("value-net-epochs", int64(f.net.epochs), 1, math.MaxInt32),
 		intIn("sparse-hidden", int64(f.sparseHidden), -1, features.MaxSparseHidden),
+		intIn("policy-net", int64(f.policyNet), -1, features.MaxPolicyNetHidden),
 	); err != nil {
 		return tuner.TuneConfig{}, err
 	}
@@ -205,12 +209,19 @@ func (f *tuneFlags) modelConfig(g *rules.Game, paths []string, start *features.W
 	if err != nil {
 		return tuner.ModelConfig{}, err
 	}
-	if f.keepNet && (f.sparseHidden > 0) {
+	switch {
+	case f.keepNet && f.sparseHidden > 0:
 		return tuner.ModelConfig{}, usageErrorf("--sparse-hidden %d fits a new sparse network: not with --keep-net", f.sparseHidden)
+	case f.keepNet && f.policyNet > 0:
+		return tuner.ModelConfig{}, usageErrorf("--policy-net %d fits a new policy network: not with --keep-net", f.policyNet)
 	}
 	mc := tuner.ModelConfig{TuneConfig: tc, HoldLinear: f.policy == "only", KeepNets: f.keepNet,
 		Net:    tuner.NetConfig{Hidden: max(f.net.hidden, 0), Off: f.net.hidden == 0, Epochs: f.net.epochs, LearningRate: f.net.lr},
 		Sparse: tuner.SparseConfig{Off: f.sparseHidden == 0, Net: nettrain.Config{Hidden: max(f.sparseHidden, 0)}},
+		// A new network is fitted as fit-policy's defaults fit one (beside
+		// the linear policy, not a refinement); a refitted one keeps the
+		// start's.
+		PolicyNet: tuner.PolicyNetConfig{Off: f.policyNet == 0, Net: policynet.Config{Hidden: max(f.policyNet, 0)}},
 		Policy: tuner.PolicyConfig{Fit: f.policy != "off", FromHand: f.policyFrom == "hand", L2: f.policyL2,
 			Hidden: max(f.policyHidden, 0), NoHidden: f.policyHidden == 0, MaxRows: f.policyMaxRows, Iterations: f.policyIterations},
 		EvalScale: training.SearchScale}
@@ -433,6 +444,10 @@ func printFits(out io.Writer, w *features.Weights, r *tuner.ModelResult, cfg tun
 			rep.StartName = start
 		}
 		rep.Print(out)
+	}
+	if rep := r.PolicyNet; rep != nil {
+		fmt.Fprintf(out, "policy network: %d training and %d held-out positions; held-out cross-entropy %.4f with the linear policy alone, %.4f with it, in %.1f s\n",
+			rep.TrainRows, rep.HeldOutRows, rep.Linear.CrossEntropy, rep.After.CrossEntropy, rep.Seconds)
 	}
 }
 
