@@ -135,6 +135,13 @@ func (t *TwoWay) WriteChart(w io.Writer, format string) error {
 // from.
 func (t *TwoWay) chartCaption() string {
 	text := fmt.Sprintf("value in %s (%s = 1.00); rows by Texel value; a kind not played has the Texel bar only", t.Unit, t.Unit)
+	for _, r := range t.Rows {
+		if r.Trade() {
+			text += "; trades (A=B+C) not drawn"
+			break
+		}
+	}
+	text = wrapText(text, 84)
 	if t.Imbalance != "" {
 		text += "\n" + wrapText("imbalance games: "+t.Imbalance, 84)
 	}

@@ -202,9 +202,9 @@ func TestTwoWayChart(t *testing.T) {
 		t.Fatal(err)
 	}
 	paths, words := readSVG(t, b.Bytes())
-	all := strings.Join(words, "\n")
+	all := strings.Join(words, " ") // the wrapped lines joined again
 	for _, w := range []string{"chess piece values in P, two ways", "imbalance games: taifu's search, weights w1", "Texel: weights w1",
-		twoWayImbalanceLabel, twoWayTexelLabel, "value in P", "Queen (Q), not played", "Knight (N)"} {
+		twoWayImbalanceLabel, twoWayTexelLabel, "value in P", "Queen (Q), not played", "Knight (N)", "trades (A=B+C) not drawn"} {
 		if !strings.Contains(all, w) {
 			t.Errorf("the chart lacks %q", w)
 		}
