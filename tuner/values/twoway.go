@@ -54,9 +54,6 @@ type TwoWayRow struct {
 // Trade reports whether the row is a trade (A=B+C) rather than a kind.
 func (r *TwoWayRow) Trade() bool { return strings.Contains(r.Kind, "=") }
 
-// Played reports whether the row has an imbalance worth.
-func (r *TwoWayRow) Played() bool { return r.WorthOK }
-
 // twoWayHeader is the header row of a two-way table's CSV.
 var twoWayHeader = []string{"kind", "name", "games", "imbalance", "imbalance_low", "imbalance_high", "texel", "texel_low", "texel_high", "overlap", "note"}
 
