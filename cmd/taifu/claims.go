@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"taifu/rules"
+	"taifu/tuner/values"
 	"taifu/tuner/values/claims"
 	"taifu/weightsio"
 )
@@ -20,6 +21,7 @@ func runClaims(args []string, stdout, stderr io.Writer) error {
 	game := fs.String("game", "", "game: "+strings.Join(rules.Names(), ", ")+" (default: the weights')")
 	file := fs.String("claims", "", "claims file (default configs/claims/<game>.json, else its built-in copy)")
 	format := fs.String("format", "md", "output: md or json")
+	twoWay := fs.String("two-way", "", twoWayUsage+": read each claim on its games too")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -53,12 +55,18 @@ func runClaims(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var table *values.TwoWay
+	if *twoWay != "" {
+		if table, err = readTwoWay(*twoWay); err != nil {
+			return err
+		}
+	}
 	*weights = source
-	fmt.Fprintf(stderr, "claims: weights %s (%s), claims %s\n", w.Version, *weights, f.Path)
-	rep, err := claims.Evaluate(f, g, w)
+	rep, err := claims.EvaluateWithGames(f, g, w, table, *twoWay)
 	if err != nil {
 		return fmt.Errorf("%s: %v", *weights, err)
 	}
+	fmt.Fprintf(stderr, "claims: weights %s (%s), claims %s\n", w.Version, *weights, f.Path)
 	rep.Weights = *weights
 	if *format == "json" {
 		return rep.WriteJSON(stdout)

@@ -49,6 +49,8 @@ func TestClaimsErrors(t *testing.T) {
 	weights := filepath.Join("..", "..", "configs", "weights", "typhoon.json")
 	bad := filepath.Join(dir, "bad.json")
 	os.WriteFile(bad, []byte(`{"format": 1, "game": "typhoon", "unit": "P", "claims": [{"id": "TY-X", "quote": "q", "source": "s", "reading": "r", "kind": "less", "subject": ["ZZ"], "reference": ["P"]}]}`), 0o644)
+	table := filepath.Join(dir, "bad.csv")
+	os.WriteFile(table, []byte("# game: typhoon\n# unit: P\nkind,name,games,imbalance,imbalance_low,imbalance_high,texel,texel_low,texel_high,overlap,note\nN,Knight,200,3,4,2,,,,–,\n"), 0o644)
 	cases := []struct {
 		args []string
 		want string
@@ -59,6 +61,8 @@ func TestClaimsErrors(t *testing.T) {
 		{[]string{"claims", "--weights", weights, "--claims", bad}, "claim TY-X: unknown token \"ZZ\""},
 		{[]string{"claims", "--weights", weights, "--game", "samarkand", "--claims", bad}, "weights"},
 		{[]string{"claims", "--game", "chess"}, "chess"},
+		{[]string{"claims", "--weights", weights, "--two-way", table}, "bad.csv:4: N: imbalance interval [4, 2] is reversed"},
+		{[]string{"claims", "--weights", weights, "--two-way", filepath.Join("..", "..", "results", "torishogi-values.csv")}, "torishogi-values.csv is of torishogi, not typhoon"},
 	}
 	for _, tc := range cases {
 		var out, errb bytes.Buffer
@@ -66,6 +70,23 @@ func TestClaimsErrors(t *testing.T) {
 		msg := errb.String()
 		if code != 1 || strings.Count(msg, "\n") != 1 || !strings.HasPrefix(msg, "taifu claims: ") || !strings.Contains(msg, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q (want one line containing %q)", tc.args, code, msg, tc.want)
+		}
+	}
+}
+
+// TestClaimsTwoWay: with --two-way each claim is also read on the table's
+// imbalance games, in a column of its own after a summary line (Tori
+// shogi's shipped weights and their two-way table in results/).
+func TestClaimsTwoWay(t *testing.T) {
+	root := filepath.Join("..", "..", "results")
+	code, out, errs := runCLI("claims", "--weights", filepath.Join(root, "torishogi-shipped-weights.json"), "--two-way", filepath.Join(root, "torishogi-values.csv"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, w := range []string{"Imbalance games of two-way table ", "(taifu's search, weights torishogi-gen7-net16): ", "| id | verdict | claim | reading | observed | imbalance games |",
+		"| TS-03 | confirmed (robust) |", "| agrees: confirmed (uncertain); CR = 4.20, PT = 0.31, ratio 13.73; the reference's interval reaches 0; intervals overlap |"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
 		}
 	}
 }

@@ -40,6 +40,8 @@ type imbalanceFlags struct {
 	moveTime         time.Duration
 	// --report: the two-way table of a results file and an export table.
 	report, texel, format, out string
+	// --two-way: the chart of a two-way table's CSV.
+	twoWay string
 }
 
 func (f *imbalanceFlags) register(fs *flag.FlagSet) {
@@ -68,8 +70,9 @@ func (f *imbalanceFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.resume, "resume", false, "continue the interrupted run whose results are in --json (with the same flags)")
 	fs.StringVar(&f.report, "report", "", "play nothing: print the two-way table of this results file and the --texel table")
 	fs.StringVar(&f.texel, "texel", "", "with --report: whole-model values of the same game (taifu export --method model --format json)")
-	fs.StringVar(&f.format, "format", "md", "with --report: md or csv")
-	fs.StringVar(&f.out, "out", "", "with --report: output file (default standard output)")
+	fs.StringVar(&f.twoWay, "two-way", "", twoWayUsage+": play nothing, draw its chart")
+	fs.StringVar(&f.format, "format", "", "output of --report: md, csv, svg or png (default md); of --two-way: svg or png (default svg)")
+	fs.StringVar(&f.out, "out", "", "with --report or --two-way: output file (default standard output)")
 }
 
 // config checks the flags and returns the run they ask for, the player
@@ -178,8 +181,8 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if f.report != "" {
-		return runImbalanceReport(f.report, f.texel, f.format, f.out, stdout)
+	if f.report != "" || f.twoWay != "" {
+		return runImbalanceReport(&f, stdout)
 	}
 	g, err := inferGame(f.game, rules.DefaultGame, f.weights)
 	if err != nil {

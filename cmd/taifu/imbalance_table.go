@@ -2,11 +2,10 @@ package main
 
 import (
 	"bytes"
-	"encoding/csv"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"taifu/arena/imbalance"
@@ -14,71 +13,72 @@ import (
 	"taifu/tuner/values"
 )
 
-// twoWayRow is one kind of the two-way table: its imbalance worth and its
-// whole-model (Texel) worth, each with its interval.
-type twoWayRow struct {
-	label, name                 string
-	games                       int
-	worth, worthLow, worthHigh  float64
-	worthOK                     bool
-	texel, texelLow, texelHigh  float64
-	texelOK, texelInterval      bool
-	trade                       bool
-	overlap, imbalanceFlag, why string
-}
-
-// twoWayTable joins an imbalance results file with a whole-model export
-// table (taifu export --method model --format json) of the same game and
-// unit: per imbalance row, the export's "removed, on board" value of the
-// kind (a trade row has none).
-func twoWayTable(res *imbalance.Result, tab *values.PieceTable) ([]twoWayRow, error) {
+// twoWayTable joins an imbalance results file (resName) with a
+// whole-model export table (taifu export --method model --format json,
+// tabName) of the same game and unit: per imbalance row, the export's
+// "removed, on board" value of the kind (a trade row has none).
+func twoWayTable(res *imbalance.Result, tab *values.PieceTable, resName, tabName string) (*values.TwoWay, error) {
 	if res.Settings.Run.Game != tab.Game {
 		return nil, fmt.Errorf("the imbalance run is of %s, the export table of %s", res.Settings.Run.Game, tab.Game)
 	}
 	if len(res.Rows) == 0 || !res.Rows[0].Unit || res.Rows[0].Label != tab.Unit {
 		return nil, fmt.Errorf("the export table's unit %s is not the imbalance run's", tab.Unit)
 	}
-	var out []twoWayRow
+	player := "taifu's search, weights " + res.Settings.Run.Weights
+	if e := res.Settings.Run.Engine; e != "" {
+		player = "engine " + e
+	}
+	out := &values.TwoWay{Game: tab.Game, Unit: tab.Unit, Player: player, TexelWeights: tab.Version,
+		Imbalance: fmt.Sprintf("%s (early stop: %s), the full side's logistic advantage over the pawn-odds reference's, 95%% interval by the delta method", resName, res.StopRule),
+		Texel:     fmt.Sprintf("%s (%s), the \"removed, on board\" value; %s", tabName, tab.Method, tab.Bars)}
 	for _, r := range res.Rows {
 		if r.Unit {
 			continue
 		}
-		t := twoWayRow{label: r.Label, games: r.Games, worth: r.Worth, worthLow: r.WorthLow, worthHigh: r.WorthHigh,
-			worthOK: r.WorthDefined, imbalanceFlag: r.Flag, trade: strings.Contains(r.Label, "=")}
+		t := values.TwoWayRow{Kind: r.Label, Games: r.Games, Worth: r.Worth, Low: r.WorthLow, High: r.WorthHigh, WorthOK: r.WorthDefined}
 		for _, p := range tab.Pieces {
 			if p.Kind == r.Label && !p.InHand {
-				t.name, t.texel, t.texelOK = p.Name, p.Value, true
+				t.Name, t.Texel, t.TexelOK = p.Name, p.Value, true
 				if p.Low != nil && p.High != nil {
-					t.texelLow, t.texelHigh, t.texelInterval = *p.Low, *p.High, true
+					t.TexelLow, t.TexelHigh, t.TexelInterval = *p.Low, *p.High, true
 				}
 			}
 		}
+		why := ""
 		switch {
-		case t.trade:
-			t.overlap = "–"
-		case !t.texelOK:
-			t.overlap, t.why = "–", "not in the export table"
+		case t.Trade():
+			t.Overlap = "–"
+		case !t.TexelOK:
+			t.Overlap, why = "–", "not in the export table"
 		case r.Games == 0:
-			t.overlap, t.why = "–", "not played"
-		case !t.worthOK:
-			t.overlap = "–" // the row's flag says why
-		case !t.texelInterval:
-			t.overlap, t.why = "–", "the export table has no interval"
-		case t.worthLow <= t.texelHigh && t.texelLow <= t.worthHigh:
-			t.overlap = "yes"
+			t.Overlap, why = "–", "not played"
+		case !t.WorthOK:
+			t.Overlap = "–" // the row's flag says why
+		case !t.TexelInterval:
+			t.Overlap, why = "–", "the export table has no interval"
+		case t.Low <= t.TexelHigh && t.TexelLow <= t.High:
+			t.Overlap = "yes"
 		default:
-			t.overlap = "no"
+			t.Overlap = "no"
 		}
-		out = append(out, t)
+		t.Note = strings.Trim(r.Flag+"; "+why, "; ")
+		out.Rows = append(out.Rows, t)
 	}
 	return out, nil
 }
 
-// writeTwoWay writes the two-way table of res and tab as Markdown or CSV.
+// writeTwoWay writes the two-way table t (of res and tab) as Markdown,
+// CSV, or a chart (svg, png).
 func writeTwoWay(w io.Writer, format, resName, tabName string, res *imbalance.Result, tab *values.PieceTable) error {
-	rows, err := twoWayTable(res, tab)
+	t, err := twoWayTable(res, tab, resName, tabName)
 	if err != nil {
 		return err
+	}
+	switch format {
+	case "csv":
+		return t.WriteCSV(w)
+	case "svg", "png":
+		return t.WriteChart(w, format)
 	}
 	ival := func(v, lo, hi float64, ok, interval bool) string {
 		switch {
@@ -89,80 +89,94 @@ func writeTwoWay(w io.Writer, format, resName, tabName string, res *imbalance.Re
 		}
 		return fmt.Sprintf("%.2f [%.2f, %.2f]", v, lo, hi)
 	}
-	player := "taifu's search, weights " + res.Settings.Run.Weights
-	if e := res.Settings.Run.Engine; e != "" {
-		player = "engine " + e
-	}
-	if format == "csv" {
-		cw := csv.NewWriter(w)
-		cw.Write([]string{"kind", "name", "games", "imbalance", "imbalance_low", "imbalance_high", "texel", "texel_low", "texel_high", "overlap", "note"})
-		num := func(v float64, ok bool) string {
-			if !ok {
-				return ""
-			}
-			return strconv.FormatFloat(v, 'f', 3, 64)
-		}
-		for _, r := range rows {
-			cw.Write([]string{r.label, r.name, strconv.Itoa(r.games), num(r.worth, r.worthOK), num(r.worthLow, r.worthOK), num(r.worthHigh, r.worthOK),
-				num(r.texel, r.texelOK), num(r.texelLow, r.texelInterval), num(r.texelHigh, r.texelInterval), r.overlap, strings.Trim(r.imbalanceFlag+"; "+r.why, "; ")})
-		}
-		cw.Flush()
-		return cw.Error()
-	}
 	fmt.Fprintf(w, "Piece values of %s in %s, two ways. Imbalance: %s (%s; %s), the full side's logistic advantage over the pawn-odds reference's, 95%% interval by the delta method. Texel, whole model: %s (%s), weights %s, the \"removed, on board\" value; %s.\n\n",
-		tab.Game, tab.Unit, resName, player, res.StopRule, tabName, tab.Method, tab.Version, tab.Bars)
+		tab.Game, tab.Unit, resName, t.Player, res.StopRule, tabName, tab.Method, tab.Version, tab.Bars)
 	fmt.Fprintln(w, "| kind | piece | games | imbalance [95%] | Texel, whole model | overlap | note |")
 	fmt.Fprintln(w, "|---|---|---:|---:|---:|---|---|")
 	both, over := 0, 0
-	for _, r := range rows {
-		if r.overlap == "yes" || r.overlap == "no" {
+	for _, r := range t.Rows {
+		if r.Overlap == "yes" || r.Overlap == "no" {
 			both++
-			if r.overlap == "yes" {
+			if r.Overlap == "yes" {
 				over++
 			}
 		}
-		note := strings.Trim(r.imbalanceFlag+"; "+r.why, "; ")
-		if r.trade {
+		note := r.Note
+		if r.Trade() {
 			note = strings.Trim("a trade: the difference, in units; "+note, "; ")
 		}
-		fmt.Fprintf(w, "| %s | %s | %d | %s | %s | %s | %s |\n", r.label, r.name, r.games, ival(r.worth, r.worthLow, r.worthHigh, r.worthOK, true),
-			ival(r.texel, r.texelLow, r.texelHigh, r.texelOK, r.texelInterval), r.overlap, note)
+		fmt.Fprintf(w, "| %s | %s | %d | %s | %s | %s | %s |\n", r.Kind, r.Name, r.Games, ival(r.Worth, r.Low, r.High, r.WorthOK, true),
+			ival(r.Texel, r.TexelLow, r.TexelHigh, r.TexelOK, r.TexelInterval), r.Overlap, note)
 	}
 	fmt.Fprintf(w, "\nThe intervals overlap for %d of the %d kinds with both.\n", over, both)
 	return nil
 }
 
-// runImbalanceReport is taifu imbalance --report: the two-way table of an
-// imbalance results file and a whole-model export table, to stdout or out.
-func runImbalanceReport(report, texel, format, out string, stdout io.Writer) error {
-	if format != "md" && format != "csv" {
-		return usageErrorf("unknown --format %q (md or csv)", format)
-	}
-	if texel == "" {
-		return usageErrorf("--report needs --texel, the export table (taifu export --method model --format json)")
-	}
-	data, err := storage.ReadFile(report)
+// twoWayUsage starts the usage of --two-way in every command that reads
+// a two-way table.
+const twoWayUsage = "two-way table `FILE.csv` (taifu imbalance --report --format csv)"
+
+// readTwoWay reads the two-way table CSV at path (--two-way).
+func readTwoWay(path string) (*values.TwoWay, error) {
+	data, err := storage.ReadFile(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	res, err := imbalance.Parse(report, data)
-	if err != nil {
-		return err
-	}
-	if data, err = storage.ReadFile(texel); err != nil {
-		return err
-	}
-	tab := new(values.PieceTable)
-	if err := json.Unmarshal(data, tab); err != nil || tab.Method != values.MethodModel {
-		return fmt.Errorf("%s: not a whole-model export table (taifu export --method model --format json)", texel)
-	}
+	return values.ParseTwoWay(path, data)
+}
+
+// runImbalanceReport is taifu imbalance --report and --two-way: the
+// two-way table of an imbalance results file and a whole-model export
+// table, or the chart of a two-way table's CSV, to stdout or --out.
+func runImbalanceReport(f *imbalanceFlags, stdout io.Writer) error {
 	var b bytes.Buffer
-	if err := writeTwoWay(&b, format, report, texel, res, tab); err != nil {
-		return fmt.Errorf("%s and %s: %v", report, texel, err)
+	if f.twoWay != "" {
+		if f.report != "" || f.texel != "" {
+			return usageErrorf("--two-way reads a table made from --report and --texel: give one or the others")
+		}
+		format := cmp.Or(f.format, "svg")
+		if format != "svg" && format != "png" {
+			return usageErrorf("--two-way draws the table's chart: --format svg or png, not %q", format)
+		}
+		t, err := readTwoWay(f.twoWay)
+		if err != nil {
+			return err
+		}
+		if err := t.WriteChart(&b, format); err != nil {
+			return fmt.Errorf("%s: %v", f.twoWay, err)
+		}
+	} else {
+		format := cmp.Or(f.format, "md")
+		switch format {
+		case "md", "csv", "svg", "png":
+		default:
+			return usageErrorf("unknown --format %q (md, csv, svg or png)", format)
+		}
+		if f.texel == "" {
+			return usageErrorf("--report needs --texel, the export table (taifu export --method model --format json)")
+		}
+		data, err := storage.ReadFile(f.report)
+		if err != nil {
+			return err
+		}
+		res, err := imbalance.Parse(f.report, data)
+		if err != nil {
+			return err
+		}
+		if data, err = storage.ReadFile(f.texel); err != nil {
+			return err
+		}
+		tab := new(values.PieceTable)
+		if err := json.Unmarshal(data, tab); err != nil || tab.Method != values.MethodModel {
+			return fmt.Errorf("%s: not a whole-model export table (taifu export --method model --format json)", f.texel)
+		}
+		if err := writeTwoWay(&b, format, f.report, f.texel, res, tab); err != nil {
+			return fmt.Errorf("%s and %s: %v", f.report, f.texel, err)
+		}
 	}
-	if out == "" {
+	if f.out == "" {
 		_, err := stdout.Write(b.Bytes())
 		return err
 	}
-	return storage.WriteFile(out, b.Bytes())
+	return storage.WriteFile(f.out, b.Bytes())
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/xml"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -28,7 +29,9 @@ func TestImbalanceBadFlags(t *testing.T) {
 		{[]string{"--game", "typhoon", "--remove", "N=a1"}, "--remove: typhoon starts from random setups"},
 		{[]string{"--nodes", "100"}, "--nodes, --depth and --movetime limit an --engine's search"},
 		{[]string{"--report", "imb.json"}, "--report needs --texel"},
-		{[]string{"--report", "imb.json", "--texel", "t.json", "--format", "pdf"}, `unknown --format "pdf" (md or csv)`},
+		{[]string{"--report", "imb.json", "--texel", "t.json", "--format", "pdf"}, `unknown --format "pdf" (md, csv, svg or png)`},
+		{[]string{"--two-way", "t.csv", "--format", "md"}, `--two-way draws the table's chart: --format svg or png, not "md"`},
+		{[]string{"--two-way", "t.csv", "--texel", "t.json"}, "--two-way reads a table made from --report and --texel"},
 		{[]string{"--engine", "stockfish"}, "--playouts is taifu's search, but --engine plays both sides"},
 	} {
 		args := append([]string{"imbalance", "--game", "chess", "--games", "2", "--playouts", "5"}, c.args...)
@@ -267,13 +270,13 @@ func TestTwoWayTable(t *testing.T) {
 		{Kind: "R", Name: "Rook", Value: 5, Low: f(4.5), High: f(5.5)},
 		{Kind: "Q", Name: "Queen", Value: 9, Low: f(8), High: f(10)},
 	}}
-	rows, err := twoWayTable(res, tab)
+	tw, err := twoWayTable(res, tab, "imb.json", "texel.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := map[string]string{}
-	for _, r := range rows {
-		got[r.label] = r.overlap
+	for _, r := range tw.Rows {
+		got[r.Kind] = r.Overlap
 	}
 	want := map[string]string{"N": "yes", "B": "no", "R": "–", "Q=R+R": "–", "Q": "–"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
@@ -290,12 +293,63 @@ func TestTwoWayTable(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", w, b.String())
 		}
 	}
+	b.Reset()
+	if err := writeTwoWay(&b, "svg", "imb.json", "texel.json", res, tab); err != nil || !strings.Contains(b.String(), "chess piece values in P, two ways") || xml.Unmarshal([]byte(b.String()), new(struct{})) != nil {
+		t.Errorf("--format svg: %v, %.200q", err, b.String())
+	}
 	tab.Unit = "N"
-	if _, err := twoWayTable(res, tab); err == nil || !strings.Contains(err.Error(), "unit N is not the imbalance run's") {
+	if _, err := twoWayTable(res, tab, "imb.json", "texel.json"); err == nil || !strings.Contains(err.Error(), "unit N is not the imbalance run's") {
 		t.Errorf("another unit: %v", err)
 	}
 	tab.Unit, tab.Game = "P", "typhoon"
-	if _, err := twoWayTable(res, tab); err == nil || !strings.Contains(err.Error(), "the export table of typhoon") {
+	if _, err := twoWayTable(res, tab, "imb.json", "texel.json"); err == nil || !strings.Contains(err.Error(), "the export table of typhoon") {
 		t.Errorf("another game: %v", err)
+	}
+}
+
+// TestTwoWayChartCommand: taifu imbalance --two-way draws the chart of
+// every two-way table in results/ (an SVG, XML, naming the game), and
+// each G-values.md links its chart G-values.svg, which exists; a malformed
+// table is one line naming the file and line, exit 1, and no chart file.
+func TestTwoWayChartCommand(t *testing.T) {
+	dir := t.TempDir()
+	tables, _ := filepath.Glob(filepath.Join("..", "..", "results", "*-values*.csv"))
+	n := 0
+	for _, table := range tables {
+		data, err := os.ReadFile(table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(string(data), "# Piece values of ") || !strings.Contains(string(data), "two ways") {
+			continue // not a two-way table (Stockfish's trades, an export table)
+		}
+		n++
+		out := filepath.Join(dir, "c.svg")
+		code, stdout, errs := runCLI("imbalance", "--two-way", table, "--out", out)
+		svg, err := os.ReadFile(out)
+		game := strings.TrimPrefix(strings.SplitN(string(data), "\n", 3)[1], "# game: ")
+		if code != 0 || stdout != "" || err != nil || xml.Unmarshal(svg, new(struct{})) != nil || !strings.Contains(string(svg), game+" piece values in ") {
+			t.Errorf("%s: exit %d, stderr %q, %v: no chart of %s", table, code, errs, err, game)
+		}
+		if md := strings.TrimSuffix(table, ".csv") + ".md"; !strings.Contains(table, "-values-") {
+			text, err := os.ReadFile(md)
+			chart := strings.TrimSuffix(filepath.Base(table), ".csv") + ".svg"
+			if _, serr := os.Stat(filepath.Join(filepath.Dir(table), chart)); err != nil || serr != nil || !strings.Contains(string(text), "("+chart+")") {
+				t.Errorf("%s does not link %s, or it is missing (%v, %v)", md, chart, err, serr)
+			}
+		}
+	}
+	if n < 5 {
+		t.Errorf("%d two-way tables in results/, want chess, torishogi (and its Fairy-Stockfish table), typhoon and samarkand", n)
+	}
+	bad := filepath.Join(dir, "bad.csv")
+	os.WriteFile(bad, []byte("# game: chess\n# unit: P\nkind,name,games,imbalance,imbalance_low,imbalance_high,texel,texel_low,texel_high,overlap,note\nN,Knight,200,3,4,2,,,,–,\n"), 0o644)
+	out := filepath.Join(dir, "bad.svg")
+	code, _, errs := runCLI("imbalance", "--two-way", bad, "--out", out)
+	if code != 1 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "bad.csv:4: N: imbalance interval [4, 2] is reversed") {
+		t.Errorf("malformed table: exit %d, stderr %q", code, errs)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("a chart was written for a malformed table")
 	}
 }

@@ -59,6 +59,7 @@ var vocabulary = map[string]string{
 	"resign":      resignUsage,
 	"weights":     "",
 	"window":      "fit on the",
+	"two-way":     twoWayUsage,
 }
 
 // TestFlagVocabulary pins the flags' vocabulary (issue 60): a name means

@@ -133,18 +133,27 @@ func (t *PieceTable) WriteChart(w io.Writer, format string) error {
 	// The legend goes in a band above the plot, outside the data; the
 	// whole is drawn inside a margin so that the title and the longest
 	// row label keep clear of the edges.
-	const margin = 10
 	band := 0.0
 	if len(in) > 0 {
 		band = 18
 	}
-	height := vg.Points(90 + 2*margin + band + row*float64(n) + 12*float64(strings.Count(p.X.Label.Text, "\n")))
-	c, err := draw.NewFormattedCanvas(7*vg.Inch, height, format)
+	height := 90 + 2*chartMargin + band + row*float64(n) + 12*float64(strings.Count(p.X.Label.Text, "\n"))
+	return drawChart(w, format, p, legend, height, band)
+}
+
+// chartMargin is the blank border of a chart, in points.
+const chartMargin = 10
+
+// drawChart draws p on a canvas 7 inches wide and height points high
+// inside a margin, with legend in a band of band points above the plot
+// (none when band is 0), and writes it to w in format (svg or png).
+func drawChart(w io.Writer, format string, p *plot.Plot, legend *plot.Legend, height, band float64) error {
+	c, err := draw.NewFormattedCanvas(7*vg.Inch, vg.Points(height), format)
 	if err != nil {
 		return err
 	}
 	dc := draw.New(c)
-	m := vg.Points(margin)
+	m := vg.Points(chartMargin)
 	p.Title.Padding = vg.Points(6)
 	p.Draw(draw.Crop(dc, m, -m, m, -m-vg.Points(band)))
 	if band > 0 {
@@ -175,18 +184,32 @@ func (t *PieceTable) chartCaption(wide, limit float64) string {
 	return text
 }
 
+// chartSeries is one series of a chart: its points, its legend label,
+// colour and marker.
+type chartSeries struct {
+	pts   chartPoints
+	label string
+	col   color.Color
+	shape draw.GlyphDrawer
+}
+
+// The chart colours: blue dots, red squares.
+var (
+	chartBlue = color.RGBA{R: 31, G: 119, B: 180, A: 255}
+	chartRed  = color.RGBA{R: 214, G: 39, B: 40, A: 255}
+)
+
 // addSeries adds the on-board and in-hand series to p, dots and bars, and
 // returns the legend naming them (empty without in-hand values).
 func addSeries(p *plot.Plot, on, in chartPoints) (*plot.Legend, error) {
-	series := []struct {
-		pts   chartPoints
-		label string
-		col   color.Color
-		shape draw.GlyphDrawer
-	}{
-		{on, "on board", color.RGBA{R: 31, G: 119, B: 180, A: 255}, draw.CircleGlyph{}},
-		{in, "in hand", color.RGBA{R: 214, G: 39, B: 40, A: 255}, draw.BoxGlyph{}}, // filled, as large as the dot
-	}
+	return addChartSeries(p, len(in) > 0,
+		chartSeries{on, "on board", chartBlue, draw.CircleGlyph{}},
+		chartSeries{in, "in hand", chartRed, draw.BoxGlyph{}}) // filled, as large as the dot
+}
+
+// addChartSeries adds each non-empty series to p as markers with their
+// interval bars, and returns the legend naming them (empty unless named).
+func addChartSeries(p *plot.Plot, named bool, series ...chartSeries) (*plot.Legend, error) {
 	legend := plot.NewLegend()
 	for _, s := range series {
 		if len(s.pts) == 0 {
@@ -206,7 +229,7 @@ func addSeries(p *plot.Plot, on, in chartPoints) (*plot.Legend, error) {
 		eb.LineStyle.Color = s.col
 		eb.LineStyle.Width = vg.Points(1.2)
 		p.Add(eb, sc)
-		if len(in) > 0 {
+		if named {
 			legend.Add(s.label, sc)
 		}
 	}

@@ -2,7 +2,9 @@
 // them: every statement the rules texts make about the value or relative
 // strength of pieces (Typhoon, Samarkand, Tori shogi), encoded as data in
 // configs/claims/<game>.json with a precise, testable reading, and, for Tori
-// shogi, the piece values of the Fairy-Stockfish engine.
+// shogi, the piece values of the Fairy-Stockfish engine. EvaluateWithGames
+// also reads every claim on the imbalance games of a two-way table
+// (values.TwoWay, taifu imbalance --report --format csv).
 //
 // A claims file is JSON:
 //

@@ -2,6 +2,7 @@ package claims
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"taifu/internal/sharedtest"
 	"taifu/rules"
 	_ "taifu/rules/all"
+	"taifu/tuner/values"
 )
 
 func game(t testing.TB, name string) *rules.Game {
@@ -508,5 +510,108 @@ func TestWholeWorthValues(t *testing.T) {
 	w.Provenance = nil // no activations: count terms, N = 15 P
 	if rep, err = Evaluate(f, g, w); err != nil || rep.Results[0].Verdict != Contradicted {
 		t.Errorf("N/P in count terms: %+v, %v, want contradicted", rep.Results[0], err)
+	}
+}
+
+// TestEvaluateWithGames: with a two-way table every testable claim is also
+// read on the imbalance games: the same test on the games' worths (the
+// unit worth 1), whether it agrees with the weights' verdict, and which
+// named pieces' intervals miss the weights'; a claim naming a piece not
+// played, needing the whole pool, or read on endgame values is not read;
+// an untestable claim has no games reading; the Markdown gains a column
+// and a summary line; a table of another game or unit is refused.
+func TestEvaluateWithGames(t *testing.T) {
+	g := game(t, "typhoon")
+	// Weights: N 3, B 3.5, R 5 pawns, intervals N [2.8, 3.2], R [4.5, 5.5].
+	terms := synthetic(g, map[string]float64{"P": 1, "N": 3, "B": 3.5, "R": 5}, nil)
+	w := weights(g, terms)
+	w.Provenance = map[string]any{"intervals": map[string][2]float64{"material/N": {2.8, 3.2}, "material/R": {4.5, 5.5}, "material/P": {1, 1}, "material/B": {3.4, 3.6}}}
+	tab := &values.TwoWay{Game: "typhoon", Unit: "P", Player: "taifu's search, weights synthetic", Rows: []values.TwoWayRow{
+		{Kind: "N", Games: 200, Worth: 2, Low: 1.5, High: 2.5, WorthOK: true},   // apart from [2.8, 3.2]
+		{Kind: "R", Games: 200, Worth: 4, Low: 3, High: 6, WorthOK: true},       // overlaps [4.5, 5.5]
+		{Kind: "B", Games: 200, Worth: 1, Low: -0.5, High: 2.5, WorthOK: true},  // B below N in the games
+		{Kind: "Q", Games: 0, Texel: 9, TexelOK: true},                          // not played
+		{Kind: "N=P+P", Games: 100, Worth: 0.5, Low: 0, High: 1, WorthOK: true}, // a trade: not a kind
+	}}
+	claim := func(id string, c Claim) Claim {
+		c.ID, c.Quote, c.Source, c.Reading = id, "q", "s", "r"
+		return c
+	}
+	f := &File{Format: Format, Game: "typhoon", Unit: "P", Path: "synthetic", Claims: []Claim{
+		claim("less", Claim{Kind: Less, Subject: []string{"N"}, Reference: []string{"R"}}),
+		claim("order", Claim{Kind: Greater, Subject: []string{"B"}, Reference: []string{"N"}}),
+		claim("unit", Claim{Kind: Ratio, Subject: []string{"R"}, Reference: []string{"P"}, Low: fp(3), High: fp(6)}),
+		claim("zero", Claim{Kind: Greater, Subject: []string{"N"}, Reference: []string{"B"}}),
+		claim("queen", Claim{Kind: Greater, Subject: []string{"Q"}, Reference: []string{"R"}}),
+		claim("pool", Claim{Kind: Strong, Subject: []string{"R"}}),
+		claim("eg", Claim{Kind: Greater, Subject: []string{"R"}, Reference: []string{"N"}, Phase: EG}),
+		claim("untestable", Claim{Kind: Untestable, Reason: "not a value"}),
+	}}
+	if err := f.validate(g); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := EvaluateWithGames(f, g, w, tab, "t.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	yes, no := true, false
+	want := map[string]struct {
+		verdict, certainty string
+		agrees             *bool
+		apart              []string
+		reason             string
+	}{
+		"less":  {Confirmed, Robust, &yes, []string{"N"}, ""},
+		"order": {Contradicted, Uncertain, &no, []string{"B", "N"}, ""},
+		"unit":  {Confirmed, Robust, &yes, nil, ""}, // R in [3, 6] P
+		// N 2 over B 1 in the games, but B's interval reaches below 0.
+		"zero":  {Confirmed, Uncertain, &no, []string{"B", "N"}, ""},
+		"queen": {NotTestable, "", nil, nil, "not played: Q"},
+		"pool":  {NotTestable, "", nil, nil, "not played: "},
+		"eg":    {NotTestable, "", nil, nil, "the games give no endgame values"},
+	}
+	for _, res := range rep.Results {
+		gr := res.Games
+		if res.ID == "untestable" {
+			if gr != nil {
+				t.Errorf("untestable claim read on the games: %+v", gr)
+			}
+			continue
+		}
+		wt := want[res.ID]
+		if gr == nil {
+			t.Errorf("%s: no games reading", res.ID)
+			continue
+		}
+		if gr.Verdict != wt.verdict || gr.Certainty != wt.certainty || fmt.Sprint(gr.Agrees != nil && *gr.Agrees) != fmt.Sprint(wt.agrees != nil && *wt.agrees) ||
+			(gr.Agrees == nil) != (wt.agrees == nil) || fmt.Sprint(gr.Apart) != fmt.Sprint(wt.apart) || !strings.HasPrefix(gr.Reason, wt.reason) {
+			t.Errorf("%s: games %s (%s), agrees %v, apart %v, reason %q; want %+v (weights: %s, %s)", res.ID, gr.Verdict, gr.Certainty, gr.Agrees, gr.Apart, gr.Reason, wt, res.Verdict, res.Observed)
+		}
+	}
+	if rep.GamesAgree != 2 || rep.GamesDiffer != 2 || rep.GamesUnread != 3 {
+		t.Errorf("agree %d, differ %d, unread %d; want 2, 2, 3", rep.GamesAgree, rep.GamesDiffer, rep.GamesUnread)
+	}
+	var md strings.Builder
+	if err := rep.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Imbalance games of two-way table t.csv (taifu's search, weights synthetic): 2 claims read on them agree with the weights' verdict, 2 differ, 3 are not read",
+		"| id | verdict | claim | reading | observed | imbalance games |\n|---|---|---|---|---|---|\n",
+		"| differs: contradicted (uncertain); B = 1.00, N = 2.00, ratio 0.50; interval -0.20..1.67; intervals apart: B, N |",
+		"| agrees: confirmed (robust); N = 2.00, R = 4.00, ratio 0.50; interval 0.25..0.83; intervals apart: N |",
+		"| differs: confirmed (uncertain); N = 2.00, B = 1.00, ratio 2.00; the reference's interval reaches 0; intervals apart: B, N |",
+		"| agrees: confirmed (robust); R = 4.00, P = 1.00, ratio 4.00; interval 3.00..6.00; intervals overlap |",
+		"| not read: not played: Q |", "| untestable | q | r | not a value |  |"} {
+		if !strings.Contains(md.String(), w) {
+			t.Errorf("Markdown lacks %q:\n%s", w, md.String())
+		}
+	}
+	for _, c := range []struct {
+		game, unit, want string
+	}{{"chess", "P", "two-way table t.csv is of chess, not typhoon"}, {"typhoon", "N", "two-way table t.csv is in N, the claims in P"}} {
+		tab.Game, tab.Unit = c.game, c.unit
+		if _, err := EvaluateWithGames(f, g, w, tab, "t.csv"); err == nil || err.Error() != c.want {
+			t.Errorf("%v, want %q", err, c.want)
+		}
 	}
 }

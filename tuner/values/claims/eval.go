@@ -40,6 +40,9 @@ type Result struct {
 	Certainty string `json:"certainty,omitempty"`
 	// Range is the interval of the tested quantity (a ratio, or a value).
 	Range *[2]float64 `json:"range,omitempty"`
+	// Games is the claim read on a two-way table's imbalance games
+	// (EvaluateWithGames); nil without one, or for an untestable claim.
+	Games *GamesReading `json:"games,omitempty"`
 }
 
 // Certainties.
@@ -62,6 +65,16 @@ type Report struct {
 	Intervals      bool              `json:"intervals"`
 	Results        []Result          `json:"results"`
 	Engine         *EngineComparison `json:"engine,omitempty"`
+	// TwoWay is the two-way table whose imbalance games the claims were
+	// also read on (EvaluateWithGames), GamesPlayer who played them;
+	// GamesAgree and GamesDiffer count the claims read on the games whose
+	// verdict is the weights' or not, GamesUnread the testable ones the
+	// games cannot read.
+	TwoWay      string `json:"two_way_file,omitempty"`
+	GamesPlayer string `json:"games_player,omitempty"`
+	GamesAgree  int    `json:"games_agree,omitempty"`
+	GamesDiffer int    `json:"games_differ,omitempty"`
+	GamesUnread int    `json:"games_unread,omitempty"`
 }
 
 // valueSet holds the piece values of one weights file in unit-piece terms.
@@ -137,6 +150,16 @@ func (v *valueSet) phase(p string) map[string]float64 {
 // taifu tune, read with values.PieceValues) add a certainty to each verdict
 // that has a single-valued middlegame reading.
 func Evaluate(f *File, g *rules.Game, w *features.Weights) (*Report, error) {
+	return EvaluateWithGames(f, g, w, nil, "")
+}
+
+// EvaluateWithGames is Evaluate, and with a two-way table t (read from
+// name; nil: none) it also reads every testable claim on t's imbalance
+// games (Result.Games): the same test on the games' worths, whether its
+// verdict is the weights', and whether the intervals of the pieces it
+// names overlap. A claim naming a piece not played, or read on endgame
+// values, is not read on the games.
+func EvaluateWithGames(f *File, g *rules.Game, w *features.Weights, t *values.TwoWay, name string) (*Report, error) {
 	if f.Game != g.Name || (w.Game != "" && w.Game != g.Name) {
 		return nil, fmt.Errorf("claims file %s is for %s, weights (%s) for %s", f.Path, f.Game, w.Version, g.Name)
 	}
@@ -183,8 +206,27 @@ func Evaluate(f *File, g *rules.Game, w *features.Weights) (*Report, error) {
 		}
 	}
 	r := &Report{Game: g.Name, Unit: f.Unit, Claims: f.Path, WeightsVersion: w.Version, Intervals: len(v.lo) > 0}
+	var gv *valueSet
+	if t != nil {
+		if gv, err = gamesValues(g, f.Unit, t, name, v.pool); err != nil {
+			return nil, err
+		}
+		r.TwoWay, r.GamesPlayer = name, t.Player
+	}
 	for i := range f.Claims {
 		res := evaluate(&f.Claims[i], g, v)
+		if gv != nil {
+			res.Games = f.Claims[i].readGames(g, f.Unit, res, v, gv)
+			switch {
+			case res.Games == nil:
+			case res.Games.Agrees == nil:
+				r.GamesUnread++
+			case *res.Games.Agrees:
+				r.GamesAgree++
+			default:
+				r.GamesDiffer++
+			}
+		}
 		switch res.Verdict {
 		case Confirmed:
 			r.Confirmed++

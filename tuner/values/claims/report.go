@@ -50,8 +50,18 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	if len(contra) > 0 {
 		fmt.Fprintf(&b, "Contradicted: %s.\n\n", strings.Join(contra, ", "))
 	}
+	games := r.TwoWay != ""
+	if games {
+		fmt.Fprintf(&b, "Imbalance games of two-way table %s (%s): %d claims read on them agree with the weights' verdict, %d differ, %d are not read (a piece not played, or endgame values).\n\n",
+			r.TwoWay, r.GamesPlayer, r.GamesAgree, r.GamesDiffer, r.GamesUnread)
+	}
 	if len(r.Results) > 0 {
-		b.WriteString("| id | verdict | claim | reading | observed |\n|---|---|---|---|---|\n")
+		b.WriteString("| id | verdict | claim | reading | observed |")
+		if games {
+			b.WriteString(" imbalance games |\n|---|---|---|---|---|---|\n")
+		} else {
+			b.WriteString("\n|---|---|---|---|---|\n")
+		}
 		for _, res := range r.Results {
 			quote := res.Quote
 			if res.Implied {
@@ -68,7 +78,15 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			if res.Certainty != "" {
 				v += " (" + res.Certainty + ")"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", res.ID, v, cell(quote), cell(res.Reading), cell(obs))
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |", res.ID, v, cell(quote), cell(res.Reading), cell(obs))
+			if games {
+				text := ""
+				if res.Games != nil {
+					text = res.Games.text()
+				}
+				b.WriteString(" " + cell(text) + " |")
+			}
+			b.WriteString("\n")
 		}
 	}
 	if e := r.Engine; e != nil {
