@@ -345,7 +345,7 @@ func (c *ModelConfig) fitNet(out *features.Weights, linearMoved bool, mr *ModelR
 	net, rep, err := valuenet.Fit(valuenet.Config{Game: tc.Game, Weights: &lin, K: mr.Linear.K, Data: tc.Data,
 		Label:      labelConfig(tc),
 		Validation: tc.Validation, Hidden: hidden, Epochs: nc.Epochs, LearningRate: nc.LearningRate,
-		Seed: tc.Seed, MaxRows: tc.MaxRows, Progress: tc.Progress})
+		Seed: tc.Seed, MaxRows: tc.MaxRows, Progress: tc.Progress, Start: had})
 	if errors.Is(err, valuenet.ErrTooFew) && nc.Hidden == 0 {
 		note(features.KindValueNet, PartKept, fmt.Sprintf("too little data to refit it (%v); kept as it was (--value-net 0 leaves it out)", err))
 		return nil

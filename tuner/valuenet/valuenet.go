@@ -67,6 +67,10 @@ type Config struct {
 	MaxRows int
 	// Progress records a line per epoch (nil: nothing).
 	Progress progress.Recorder
+	// Start, when it has Hidden units over the game's inputs, is the
+	// network the fit begins from (a warm start: its held-out loss is the
+	// first the fit can keep); nil or another shape: random weights.
+	Start *features.ValueNet
 }
 
 // Report is what the fit measured: the mean logistic loss of the linear
@@ -189,6 +193,12 @@ func Fit(c Config) (*features.ValueNet, *Report, error) {
 	for j := range net.W2 {
 		net.W2[j] = rng.NormFloat64() * 0.1 / c.K
 	}
+	warm := c.Start != nil && c.Start.Hidden == h && c.Start.Inputs == net.Inputs &&
+		len(c.Start.W1) == len(net.W1) && len(c.Start.B1) == h && len(c.Start.W2) == h
+	if warm {
+		net = c.Start.Clone()
+		net.Provenance = nil
+	}
 	f := &fitter{c: &c, r: r, net: net, hid: make([]float64, h)}
 	f.adam = newAdam(nin*h, h)
 	rep := &Report{Rows: len(r.label), Games: games, TrainRows: len(train), ValidRows: len(valid)}
@@ -214,7 +224,7 @@ func Fit(c Config) (*features.ValueNet, *Report, error) {
 		"train_rows": rep.TrainRows, "validation_rows": rep.ValidRows, "k": c.K,
 		"loss": map[string]any{"train_before": rep.TrainBefore, "train_after": rep.TrainAfter,
 			"validation_before": rep.ValidBefore, "validation_after": rep.ValidAfter},
-		"best_epoch": rep.BestEpoch,
+		"best_epoch": rep.BestEpoch, "warm_start": warm,
 		"settings": map[string]any{"hidden": h, "epochs": c.Epochs, "learning_rate": c.LearningRate, "batch": c.Batch,
 			"seed": c.Seed, "validation": c.Validation, "max_rows": c.MaxRows,
 			"lambda": c.Label.Lambda, "fast_lambda": c.Label.FastLambdaOr(),

@@ -1,6 +1,7 @@
 package valuenet_test
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -79,6 +80,42 @@ func TestFitLearnsWhatLinearTermsMiss(t *testing.T) {
 	}
 	if !slices.Equal(net.W1, again.W1) || !slices.Equal(net.W2, again.W2) || net.B2 != again.B2 {
 		t.Error("a second fit with the same seed differs")
+	}
+}
+
+// A refit begins from the network it is given when the shapes agree (a
+// warm start: the refit of a generation keeps what earlier ones learned),
+// so its held-out loss is never above the given network's; a network of
+// another width is ignored and the fit starts from random weights.
+func TestFitWarmStart(t *testing.T) {
+	g, w, run := nanaRun(t)
+	cfg := valuenet.Config{Game: g, Weights: w, K: 1, Data: []string{run}, Label: data.LoadConfig{Lambda: 1},
+		Validation: 0.2, Hidden: 8, Epochs: 10, Seed: 3}
+	first, rep1, err := valuenet.Fit(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		hidden int
+		warm   bool
+	}{{"same width", 8, true}, {"other width", 4, false}} {
+		c := cfg
+		c.Hidden, c.Start, c.Seed, c.Epochs, c.LearningRate = tc.hidden, first, 9, 1, 1e-12
+		net, rep, err := valuenet.Fit(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		near := len(net.W1) == len(first.W1)
+		for i := 0; near && i < len(net.W1); i++ {
+			near = math.Abs(net.W1[i]-first.W1[i]) < 1e-6
+		}
+		if near != tc.warm || net.Provenance["warm_start"] != tc.warm {
+			t.Errorf("%s: begins at the given network %v (provenance %v), want %v", tc.name, near, net.Provenance["warm_start"], tc.warm)
+		}
+		if tc.warm && rep.ValidAfter > rep1.ValidAfter+1e-9 {
+			t.Errorf("%s: held-out loss %.6f after a warm start, above the given network's %.6f", tc.name, rep.ValidAfter, rep1.ValidAfter)
+		}
 	}
 }
 
