@@ -28,15 +28,31 @@ type twoWayRow struct {
 }
 
 // twoWayTable joins an imbalance results file with a whole-model export
-// table (taifu export --method model --format json) of the same game and
-// unit: per imbalance row, the export's "removed, on board" value of the
-// kind (a trade row has none).
-func twoWayTable(res *imbalance.Result, tab *values.PieceTable) ([]twoWayRow, error) {
+// table (taifu export --method model --format json) of the same game: per
+// imbalance row, the export's "removed, on board" value of the kind (a
+// trade row has none), in the run's unit. It returns the divisor that
+// puts the export's values in that unit: 1 when the units agree, else the
+// export's value of the run's unit kind (taifu imbalance --unit), by which
+// each value and its interval's ends are divided (the export keeps no
+// bootstrap samples, so the unit's own spread is not in the interval).
+func twoWayTable(res *imbalance.Result, tab *values.PieceTable) ([]twoWayRow, float64, error) {
 	if res.Settings.Run.Game != tab.Game {
-		return nil, fmt.Errorf("the imbalance run is of %s, the export table of %s", res.Settings.Run.Game, tab.Game)
+		return nil, 0, fmt.Errorf("the imbalance run is of %s, the export table of %s", res.Settings.Run.Game, tab.Game)
 	}
-	if len(res.Rows) == 0 || !res.Rows[0].Unit || res.Rows[0].Label != tab.Unit {
-		return nil, fmt.Errorf("the export table's unit %s is not the imbalance run's", tab.Unit)
+	if len(res.Rows) == 0 || !res.Rows[0].Unit {
+		return nil, 0, fmt.Errorf("the imbalance run has no unit reference row")
+	}
+	unit, per := res.Rows[0].Label, 1.0
+	if unit != tab.Unit {
+		per = 0
+		for _, p := range tab.Pieces {
+			if p.Kind == unit && !p.InHand {
+				per = p.Value
+			}
+		}
+		if !(per > 0) {
+			return nil, 0, fmt.Errorf("the export table (unit %s) has no positive on-board value of %s, the imbalance run's unit", tab.Unit, unit)
+		}
 	}
 	var out []twoWayRow
 	for _, r := range res.Rows {
@@ -47,9 +63,9 @@ func twoWayTable(res *imbalance.Result, tab *values.PieceTable) ([]twoWayRow, er
 			worthOK: r.WorthDefined, imbalanceFlag: r.Flag, trade: strings.Contains(r.Label, "=")}
 		for _, p := range tab.Pieces {
 			if p.Kind == r.Label && !p.InHand {
-				t.name, t.texel, t.texelOK = p.Name, p.Value, true
+				t.name, t.texel, t.texelOK = p.Name, p.Value/per, true
 				if p.Low != nil && p.High != nil {
-					t.texelLow, t.texelHigh, t.texelInterval = *p.Low, *p.High, true
+					t.texelLow, t.texelHigh, t.texelInterval = *p.Low/per, *p.High/per, true
 				}
 			}
 		}
@@ -71,14 +87,20 @@ func twoWayTable(res *imbalance.Result, tab *values.PieceTable) ([]twoWayRow, er
 		}
 		out = append(out, t)
 	}
-	return out, nil
+	return out, per, nil
 }
 
 // writeTwoWay writes the two-way table of res and tab as Markdown or CSV.
 func writeTwoWay(w io.Writer, format, resName, tabName string, res *imbalance.Result, tab *values.PieceTable) error {
-	rows, err := twoWayTable(res, tab)
+	rows, per, err := twoWayTable(res, tab)
 	if err != nil {
 		return err
+	}
+	unit, ref, texel := tab.Unit, "the pawn-odds reference's", "the \"removed, on board\" value"
+	if res.Rows[0].Label != tab.Unit {
+		unit, ref = res.Rows[0].Label, "the unit reference's (one "+res.Rows[0].Label+" taken)"
+		texel = fmt.Sprintf("the \"removed, on board\" value over %s's (%.2f %s; the interval's ends divided by it: the export keeps no bootstrap samples, so %s's own spread is left out)",
+			unit, per, tab.Unit, unit)
 	}
 	ival := func(v, lo, hi float64, ok, interval bool) string {
 		switch {
@@ -109,8 +131,8 @@ func writeTwoWay(w io.Writer, format, resName, tabName string, res *imbalance.Re
 		cw.Flush()
 		return cw.Error()
 	}
-	fmt.Fprintf(w, "Piece values of %s in %s, two ways. Imbalance: %s (%s; %s), the full side's logistic advantage over the pawn-odds reference's, 95%% interval by the delta method. Texel, whole model: %s (%s), weights %s, the \"removed, on board\" value; %s.\n\n",
-		tab.Game, tab.Unit, resName, player, res.StopRule, tabName, tab.Method, tab.Version, tab.Bars)
+	fmt.Fprintf(w, "Piece values of %s in %s, two ways. Imbalance: %s (%s; %s), the full side's logistic advantage over %s, 95%% interval by the delta method. Texel, whole model: %s (%s), weights %s, %s; %s.\n\n",
+		tab.Game, unit, resName, player, res.StopRule, ref, tabName, tab.Method, tab.Version, texel, tab.Bars)
 	fmt.Fprintln(w, "| kind | piece | games | imbalance [95%] | Texel, whole model | overlap | note |")
 	fmt.Fprintln(w, "|---|---|---:|---:|---:|---|---|")
 	both, over := 0, 0
