@@ -2,8 +2,9 @@
 // Muller's method): for each kind, games from the start position with one
 // such piece taken from one side, played by one engine on both sides with
 // the handicap on each side of every opening in turn; the full side's score,
-// as a logistic advantage, divided by that of the pawn-odds reference (the
-// game's unit piece taken away) is the kind's worth in unit pieces.
+// as a logistic advantage, divided by that of the unit reference (the
+// game's unit piece taken away, or Config.Unit's kind) is the kind's worth
+// in unit pieces.
 //
 // The games are arena's (arena.Config.Handicap gives each game of a pair
 // its own start, arena.Config.Stop the early stop). The player is taifu's

@@ -63,7 +63,8 @@ func TestDefaultsRemoveOnePiece(t *testing.T) {
 			g := game(t, tc.game)
 			start := g.Start()
 			b := Builder{Game: g}
-			rows := b.Defaults(start)
+			unit, _ := g.Unit()
+			rows := b.Defaults(start, unit)
 			if len(rows) < tc.atLeast {
 				t.Fatalf("%d default kinds, want at least %d", len(rows), tc.atLeast)
 			}
@@ -427,6 +428,66 @@ func TestStopAt(t *testing.T) {
 	}
 	if stopped == 0 {
 		t.Error("no row had defined figures: the test tests nothing")
+	}
+}
+
+// TestUnitKind: --unit names the reference row (a royal or unknown kind
+// is refused), the default rows then include the game's unit piece but not
+// the reference's kind, the run plays the reference first and records it,
+// and a resume under another unit is refused.
+func TestUnitKind(t *testing.T) {
+	chess := game(t, "chess")
+	for _, tc := range []struct{ text, want string }{
+		{"", "P"}, {"N", "N"}, {"r", "R"}, {"K", "--unit: K is royal"}, {"X", `--unit: "X" is not a piece of chess`}, {"N,B", `--unit: "N,B" is not a piece`},
+	} {
+		h, err := ParseUnit(chess, tc.text)
+		got := h.Label
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.want && !strings.HasPrefix(got, tc.want) {
+			t.Errorf("ParseUnit(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+	rook, _ := chess.KindByToken("R")
+	var labels []string
+	for _, h := range (Builder{Game: chess}).Defaults(chess.Start(), rook) {
+		labels = append(labels, h.Label)
+	}
+	if got := strings.Join(labels, " "); got != "P N B Q" {
+		t.Errorf("default rows with unit R: %s, want P N B Q", got)
+	}
+	c := small(t, 1)
+	c.Unit, _ = ParseUnit(chess, "N")
+	c.Rows, _ = ParseKinds(chess, "P")
+	var saved []byte
+	c.Save = func(r *Result) (err error) { saved, err = Marshal(r); return err }
+	res, err := Run(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Rows) != 2 || res.Rows[0].Label != "N" || !res.Rows[0].Unit || res.Rows[1].Label != "P" || res.Rows[1].Unit ||
+		res.Settings.Run.Unit != "N" || res.Settings.Run.Rows != "N P" {
+		t.Fatalf("settings %+v, rows %+v", res.Settings.Run, res.Rows)
+	}
+	prev, err := Parse("saved", saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c = small(t, 1)
+	c.Rows, _ = ParseKinds(chess, "P")
+	c.Resume = prev
+	if _, err := Run(context.Background(), c); err == nil || err.Error() != "cannot resume: unit is P here but N in the match being resumed" {
+		t.Errorf("resume under the default unit: %v", err)
+	}
+	// A file from before --unit records no unit: its first row is.
+	prev.Settings.Run.Unit = ""
+	old, err := Marshal(prev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prev, err = Parse("old", old); err != nil || prev.Settings.Run.Unit != "N" {
+		t.Errorf("a file without a unit: unit %q, error %v; want N", prev.Settings.Run.Unit, err)
 	}
 }
 

@@ -135,13 +135,26 @@ func Unit(g *rules.Game) (Handicap, error) {
 	return Handicap{Label: g.Kinds[k].Token, Lose: []rules.Kind{k}}, nil
 }
 
-// Defaults returns the default rows: every non-royal kind other than the
-// unit that is in start (on the board or in a hand, either side) and whose
-// removal from either side leaves a legal start (Builder.Apply), in the
-// game's kind order.
-func (b Builder) Defaults(start rules.State) []Handicap {
+// ParseUnit reads --unit: the one piece token of g whose removal is the
+// reference row and every worth's unit ("AV"); "" is the game's unit piece
+// (Unit).
+func ParseUnit(g *rules.Game, text string) (Handicap, error) {
+	if text == "" {
+		return Unit(g)
+	}
+	k, err := kindOf(g, "unit", text)
+	if err != nil {
+		return Handicap{}, err
+	}
+	return Handicap{Label: g.Kinds[k].Token, Lose: []rules.Kind{k}}, nil
+}
+
+// Defaults returns the default rows: every non-royal kind other than unit
+// (the reference row's kind) that is in start (on the board or in a hand,
+// either side) and whose removal from either side leaves a legal start
+// (Builder.Apply), in the game's kind order.
+func (b Builder) Defaults(start rules.State, unit rules.Kind) []Handicap {
 	g := b.Game
-	unit, _ := g.Unit()
 	var out []Handicap
 	for k := rules.Kind(1); int(k) < len(g.Kinds); k++ {
 		if g.Kinds[k].Royal || k == unit || !present(start, k) {

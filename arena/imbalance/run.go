@@ -28,8 +28,11 @@ type Config struct {
 	// search limit), "" for taifu's search; a run is resumed only with the
 	// same.
 	Engine string
-	// Rows are the handicaps measured besides the unit reference, which
-	// Run plays first.
+	// Unit is the reference row, played first, whose logistic advantage
+	// every worth is divided by (ParseUnit); zero: the game's unit piece
+	// taken away (Unit).
+	Unit Handicap
+	// Rows are the handicaps measured besides the unit reference.
 	Rows []Handicap
 	// Places are --remove's choices (Builder.Places).
 	Places map[rules.Kind]Place
@@ -60,6 +63,7 @@ type RunSettings struct {
 	Weights string  `json:"weights"`
 	Engine  string  `json:"engine,omitempty"` // the outside engine playing both sides ("": taifu's search)
 	Pairs   int     `json:"pairs" resume:"may-change"`
+	Unit    string  `json:"unit"`   // the reference row's label, the worths' unit
 	Rows    string  `json:"rows"`   // the rows' labels, unit first
 	Remove  string  `json:"remove"` // the named places, "N=b1,..."
 	StopAt  float64 `json:"stop_at"`
@@ -69,7 +73,9 @@ type RunSettings struct {
 func (c *Config) Settings() Settings {
 	g := c.Match.Game
 	var labels []string
-	if u, err := Unit(g); err == nil {
+	unit := ""
+	if u, err := c.unit(); err == nil {
+		unit = u.Label
 		labels = append(labels, u.Label)
 	}
 	for _, h := range c.Rows {
@@ -89,7 +95,15 @@ func (c *Config) Settings() Settings {
 		weights = c.Player.Weights.Version
 	}
 	return Settings{Match: c.Match.Setup(c.Player, c.Player), Run: RunSettings{Game: g.Name, Weights: weights, Engine: c.Engine,
-		Pairs: c.Match.Pairs, Rows: strings.Join(labels, " "), Remove: strings.Join(places, ","), StopAt: c.StopAt}}
+		Pairs: c.Match.Pairs, Unit: unit, Rows: strings.Join(labels, " "), Remove: strings.Join(places, ","), StopAt: c.StopAt}}
+}
+
+// unit is c's reference row: c.Unit, else the game's unit piece taken.
+func (c *Config) unit() (Handicap, error) {
+	if c.Unit.Label != "" {
+		return c.Unit, nil
+	}
+	return Unit(c.Match.Game)
 }
 
 // Result is an imbalance run: its settings and rows, the unit first.
@@ -104,7 +118,7 @@ type Result struct {
 // or 1, the unit's advantage 0 or unknown), and they are then 0.
 type Row struct {
 	Label        string        `json:"label"`
-	Unit         bool          `json:"unit,omitempty"` // the pawn-odds reference
+	Unit         bool          `json:"unit,omitempty"` // the unit reference (Config.Unit)
 	Games        int           `json:"games"`
 	Score        float64       `json:"score"` // the full side's mean score
 	Elo          float64       `json:"elo"`
@@ -124,7 +138,7 @@ type Row struct {
 // then holds the complete pairs played, and ctx's error.
 func Run(ctx context.Context, c Config) (*Result, error) {
 	g := c.Match.Game
-	unit, err := Unit(g)
+	unit, err := c.unit()
 	if err != nil {
 		return nil, err
 	}
@@ -285,6 +299,9 @@ func Parse(name string, data []byte) (*Result, error) {
 	res := new(Result)
 	if err := json.Unmarshal(data, res); err != nil {
 		return nil, fmt.Errorf("%s: not an imbalance results file: %v", name, err)
+	}
+	if res.Settings.Run.Unit == "" { // a file from before --unit: its unit is its first row
+		res.Settings.Run.Unit, _, _ = strings.Cut(res.Settings.Run.Rows, " ")
 	}
 	for _, row := range res.Rows {
 		if row.Report == nil {

@@ -26,6 +26,7 @@ func init() {
 // imbalanceFlags are taifu imbalance's flags.
 type imbalanceFlags struct {
 	game, weights, kinds, trade, remove, json string
+	unit                                      string
 	games, openingPlies, maxPlies, workers    int
 	resignPlies                               int
 	resign, stopAt                            float64
@@ -47,6 +48,7 @@ type imbalanceFlags struct {
 func (f *imbalanceFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.game, "game", "", gameUsage(rules.DefaultGame))
 	fs.StringVar(&f.weights, "weights", "", "both sides' "+weightsUsage)
+	fs.StringVar(&f.unit, "unit", "", "the reference kind, taken away, that every worth is in, as `AV` (default: the game's unit piece)")
 	fs.StringVar(&f.kinds, "kinds", "", "the kinds to measure, as `N,B,R` (default: every non-royal kind whose removal is legal)")
 	fs.StringVar(&f.trade, "trade", "", "trades to measure, as `Q=R+R,...`: one side without its Q, the other without two R")
 	fs.StringVar(&f.remove, "remove", "", "the first side's piece to take per kind, as `N=b1,...` (N=hand: one in hand)")
@@ -102,8 +104,11 @@ func (f *imbalanceFlags) config(g *rules.Game) (imbalance.Config, error) {
 			return c, usageErrorf("%v", err)
 		}
 	}
-	unit, err := imbalance.Unit(g)
+	unit, err := imbalance.ParseUnit(g, f.unit)
 	if err != nil {
+		if f.unit != "" {
+			return c, usageErrorf("%v", err)
+		}
 		return c, err
 	}
 	var rows []imbalance.Handicap
@@ -126,7 +131,7 @@ func (f *imbalanceFlags) config(g *rules.Game) (imbalance.Config, error) {
 		rows = append(rows, ts...)
 	}
 	if f.kinds == "" && f.trade == "" {
-		rows = b.Defaults(start)
+		rows = b.Defaults(start, unit.Lose[0])
 	}
 	for _, h := range append([]imbalance.Handicap{unit}, rows...) {
 		if err := b.Check(start, h); err != nil {
@@ -159,6 +164,7 @@ func (f *imbalanceFlags) config(g *rules.Game) (imbalance.Config, error) {
 			StartPosition: f.startPosition, MaxPlies: f.maxPlies, Workers: workers(f.workers),
 			ResignValue: f.resign, ResignPlies: f.resignPlies},
 		Player: arena.Player{Search: s},
+		Unit:   unit,
 		Rows:   rows,
 		Places: b.Places,
 		StopAt: f.stopAt,
@@ -236,9 +242,8 @@ func runImbalance(args []string, stdout, stderr io.Writer) error {
 	for _, h := range c.Rows {
 		labels = append(labels, h.Label)
 	}
-	unit, _ := imbalance.Unit(g)
 	fmt.Fprintf(stderr, "imbalance: %s, unit %s, kinds %s; %d games each, %s, %d workers\n",
-		g.Name, unit.Label, strings.Join(labels, " "), 2*c.Match.Pairs, player, c.Match.Workers)
+		g.Name, c.Unit.Label, strings.Join(labels, " "), 2*c.Match.Pairs, player, c.Match.Workers)
 	show := newProgressOutput(stderr, true, 30*time.Second)
 	c.Progress = show.Record
 	if f.json != "" {

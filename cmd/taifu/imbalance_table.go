@@ -15,22 +15,30 @@ import (
 
 // twoWayTable joins an imbalance results file (resName) with a
 // whole-model export table (taifu export --method model --format json,
-// tabName) of the same game and unit: per imbalance row, the export's
-// "removed, on board" value of the kind (a trade row has none).
+// tabName) of the same game: per imbalance row, the export's "removed, on
+// board" value of the kind (a trade row has none), in the run's unit. When
+// the run's unit is not the export's (taifu imbalance --unit), each export
+// value and its interval's ends are divided by the export's value of the
+// run's unit kind (the export keeps no bootstrap samples, so the unit's
+// own spread is not in the interval).
 func twoWayTable(res *imbalance.Result, tab *values.PieceTable, resName, tabName string) (*values.TwoWay, error) {
 	if res.Settings.Run.Game != tab.Game {
 		return nil, fmt.Errorf("the imbalance run is of %s, the export table of %s", res.Settings.Run.Game, tab.Game)
 	}
-	if len(res.Rows) == 0 || !res.Rows[0].Unit || res.Rows[0].Label != tab.Unit {
-		return nil, fmt.Errorf("the export table's unit %s is not the imbalance run's", tab.Unit)
+	if len(res.Rows) == 0 || !res.Rows[0].Unit {
+		return nil, fmt.Errorf("the imbalance run has no unit reference row")
+	}
+	unit, per, ref, texelWhat, err := twoWayUnit(res, tab)
+	if err != nil {
+		return nil, err
 	}
 	player := "taifu's search, weights " + res.Settings.Run.Weights
 	if e := res.Settings.Run.Engine; e != "" {
 		player = "engine " + e
 	}
-	out := &values.TwoWay{Game: tab.Game, Unit: tab.Unit, Player: player, TexelWeights: tab.Version,
-		Imbalance: fmt.Sprintf("%s (early stop: %s), the full side's logistic advantage over the pawn-odds reference's, 95%% interval by the delta method", resName, res.StopRule),
-		Texel:     fmt.Sprintf("%s (%s), the \"removed, on board\" value; %s", tabName, tab.Method, tab.Bars)}
+	out := &values.TwoWay{Game: tab.Game, Unit: unit, Player: player, TexelWeights: tab.Version,
+		Imbalance: fmt.Sprintf("%s (early stop: %s), the full side's logistic advantage over %s, 95%% interval by the delta method", resName, res.StopRule, ref),
+		Texel:     fmt.Sprintf("%s (%s), %s; %s", tabName, tab.Method, texelWhat, tab.Bars)}
 	for _, r := range res.Rows {
 		if r.Unit {
 			continue
@@ -38,9 +46,9 @@ func twoWayTable(res *imbalance.Result, tab *values.PieceTable, resName, tabName
 		t := values.TwoWayRow{Kind: r.Label, Games: r.Games, Worth: r.Worth, Low: r.WorthLow, High: r.WorthHigh, WorthOK: r.WorthDefined}
 		for _, p := range tab.Pieces {
 			if p.Kind == r.Label && !p.InHand {
-				t.Name, t.Texel, t.TexelOK = p.Name, p.Value, true
+				t.Name, t.Texel, t.TexelOK = p.Name, p.Value/per, true
 				if p.Low != nil && p.High != nil {
-					t.TexelLow, t.TexelHigh, t.TexelInterval = *p.Low, *p.High, true
+					t.TexelLow, t.TexelHigh, t.TexelInterval = *p.Low/per, *p.High/per, true
 				}
 			}
 		}
@@ -67,6 +75,30 @@ func twoWayTable(res *imbalance.Result, tab *values.PieceTable, resName, tabName
 	return out, nil
 }
 
+// twoWayUnit returns the unit of res's worths, the divisor that puts
+// tab's values in it (1, or the export's value of the run's unit kind),
+// and the words the table's header uses for the imbalance reference and
+// the Texel value.
+func twoWayUnit(res *imbalance.Result, tab *values.PieceTable) (unit string, per float64, ref, texelWhat string, err error) {
+	unit, per = res.Rows[0].Label, 1.0
+	ref, texelWhat = "the pawn-odds reference's", `the "removed, on board" value`
+	if unit != tab.Unit {
+		per = 0
+		for _, p := range tab.Pieces {
+			if p.Kind == unit && !p.InHand {
+				per = p.Value
+			}
+		}
+		if !(per > 0) {
+			return "", 0, "", "", fmt.Errorf("the export table (unit %s) has no positive on-board value of %s, the imbalance run's unit", tab.Unit, unit)
+		}
+		ref = "the unit reference's (one " + unit + " taken)"
+		texelWhat = fmt.Sprintf(`the "removed, on board" value over %s's (%.2f %s; the interval's ends divided by it: the export keeps no bootstrap samples, so %s's own spread is left out)`,
+			unit, per, tab.Unit, unit)
+	}
+	return unit, per, ref, texelWhat, nil
+}
+
 // writeTwoWay writes the two-way table t (of res and tab) as Markdown,
 // CSV, or a chart (svg, png).
 func writeTwoWay(w io.Writer, format, resName, tabName string, res *imbalance.Result, tab *values.PieceTable) error {
@@ -74,6 +106,7 @@ func writeTwoWay(w io.Writer, format, resName, tabName string, res *imbalance.Re
 	if err != nil {
 		return err
 	}
+	_, _, ref, texelWhat, _ := twoWayUnit(res, tab) // checked by twoWayTable
 	switch format {
 	case "csv":
 		return t.WriteCSV(w)
@@ -89,8 +122,8 @@ func writeTwoWay(w io.Writer, format, resName, tabName string, res *imbalance.Re
 		}
 		return fmt.Sprintf("%.2f [%.2f, %.2f]", v, lo, hi)
 	}
-	fmt.Fprintf(w, "Piece values of %s in %s, two ways. Imbalance: %s (%s; %s), the full side's logistic advantage over the pawn-odds reference's, 95%% interval by the delta method. Texel, whole model: %s (%s), weights %s, the \"removed, on board\" value; %s.\n\n",
-		tab.Game, tab.Unit, resName, t.Player, res.StopRule, tabName, tab.Method, tab.Version, tab.Bars)
+	fmt.Fprintf(w, "Piece values of %s in %s, two ways. Imbalance: %s (%s; %s), the full side's logistic advantage over %s, 95%% interval by the delta method. Texel, whole model: %s (%s), weights %s, %s; %s.\n\n",
+		tab.Game, t.Unit, resName, t.Player, res.StopRule, ref, tabName, tab.Method, tab.Version, texelWhat, tab.Bars)
 	fmt.Fprintln(w, "| kind | piece | games | imbalance [95%] | Texel, whole model | overlap | note |")
 	fmt.Fprintln(w, "|---|---|---:|---:|---:|---|---|")
 	both, over := 0, 0

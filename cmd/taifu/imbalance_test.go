@@ -20,6 +20,8 @@ func TestImbalanceBadFlags(t *testing.T) {
 	}{
 		{[]string{"--kinds", "N,X"}, `--kinds: "X" is not a piece of chess`},
 		{[]string{"--kinds", "K"}, "--kinds: K is royal"},
+		{[]string{"--unit", "K"}, "--unit: K is royal"},
+		{[]string{"--unit", "X"}, `--unit: "X" is not a piece of chess`},
 		{[]string{"--trade", "Q"}, "--trade: \"Q\": want kinds=kinds"},
 		{[]string{"--trade", "Q=R+Y"}, `--trade: "Y" is not a piece`},
 		{[]string{"--remove", "N=c1"}, "--remove: N=c1: c1 holds no N of white"},
@@ -95,6 +97,26 @@ func TestImbalanceResults(t *testing.T) {
 	os.WriteFile(path, data, 0o644)
 	if code, _, errs := runCLI(append(base, "--resume")...); code != 1 {
 		t.Errorf("resume of a damaged file: exit %d, %q", code, errs)
+	}
+}
+
+// TestImbalanceUnit: --unit N plays the Knight's removal as the reference,
+// first, and the pawn as a kind; a resume without --unit is refused on one
+// line naming the unit.
+func TestImbalanceUnit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "imb.json")
+	base := []string{"imbalance", "--game", "chess", "--kinds", "P,N", "--games", "2", "--playouts", "8", "--max-plies", "30", "--json", path}
+	code, out, errs := runCLI(append(base, "--unit", "N")...)
+	if code != 0 || !strings.Contains(errs, "imbalance: chess, unit N, kinds P;") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	lines := strings.Split(out, "\n")
+	if len(lines) < 3 || !strings.HasPrefix(lines[1], "N ") || !strings.Contains(lines[1], "the unit: reference") || !strings.HasPrefix(lines[2], "P ") {
+		t.Errorf("table: want N the reference, then P:\n%s", out)
+	}
+	code, _, errs = runCLI(append(base, "--resume")...)
+	if code != 1 || !strings.HasSuffix(errs, "\ntaifu imbalance: cannot resume: unit is P here but N in the match being resumed\n") {
+		t.Errorf("resume without --unit: exit %d, %q", code, errs)
 	}
 }
 
@@ -298,7 +320,7 @@ func TestTwoWayTable(t *testing.T) {
 		t.Errorf("--format svg: %v, %.200q", err, b.String())
 	}
 	tab.Unit = "N"
-	if _, err := twoWayTable(res, tab, "imb.json", "texel.json"); err == nil || !strings.Contains(err.Error(), "unit N is not the imbalance run's") {
+	if _, err := twoWayTable(res, tab, "imb.json", "texel.json"); err == nil || !strings.Contains(err.Error(), "the export table (unit N) has no positive on-board value of P, the imbalance run's unit") {
 		t.Errorf("another unit: %v", err)
 	}
 	tab.Unit, tab.Game = "P", "typhoon"
@@ -351,5 +373,46 @@ func TestTwoWayChartCommand(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Errorf("a chart was written for a malformed table")
+	}
+}
+
+// TestTwoWayTableUnit: a run in Knights (--unit N) against an export table
+// in pawns: the Texel column is divided by the export's Knight, worked by
+// hand: R 5.00 [4.40, 5.60] / 4.00 = 1.25 [1.10, 1.40], which overlaps the
+// run's 1.50 [1.20, 1.80]; Q 9.00 [8.80, 9.20] / 4.00 = 2.25 [2.20, 2.30],
+// which does not overlap 3.00 [2.50, 3.50]; the export's P (1, no interval)
+// is 0.25.
+func TestTwoWayTableUnit(t *testing.T) {
+	f := func(x float64) *float64 { return &x }
+	res := &imbalance.Result{Settings: imbalance.Settings{Run: imbalance.RunSettings{Game: "chess", Unit: "N"}}, Rows: []imbalance.Row{
+		{Label: "N", Unit: true, Games: 10, Worth: 1, WorthDefined: true},
+		{Label: "P", Games: 10, Worth: 0.3, WorthLow: 0.1, WorthHigh: 0.5, WorthDefined: true},
+		{Label: "R", Games: 10, Worth: 1.5, WorthLow: 1.2, WorthHigh: 1.8, WorthDefined: true},
+		{Label: "Q", Games: 10, Worth: 3, WorthLow: 2.5, WorthHigh: 3.5, WorthDefined: true},
+	}}
+	tab := &values.PieceTable{Game: "chess", Method: values.MethodModel, Unit: "P", Pieces: []values.PieceValue{
+		{Kind: "P", Name: "Pawn", Value: 1},
+		{Kind: "N", Name: "Knight", Value: 4, Low: f(3.6), High: f(4.4)},
+		{Kind: "N", Name: "Knight", Value: 2, Low: f(1), High: f(3), InHand: true},
+		{Kind: "R", Name: "Rook", Value: 5, Low: f(4.4), High: f(5.6)},
+		{Kind: "Q", Name: "Queen", Value: 9, Low: f(8.8), High: f(9.2)},
+	}}
+	for _, format := range []string{"md", "csv"} {
+		var b strings.Builder
+		if err := writeTwoWay(&b, format, "imb.json", "texel.json", res, tab); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"Piece values of chess in N, two ways.", "over the unit reference's (one N taken)", `value over N's (4.00 P; the interval's ends divided by it`,
+			"| P | Pawn | 10 | 0.30 [0.10, 0.50] | 0.25 | – | the export table has no interval |",
+			"| R | Rook | 10 | 1.50 [1.20, 1.80] | 1.25 [1.10, 1.40] | yes |", "| Q | Queen | 10 | 3.00 [2.50, 3.50] | 2.25 [2.20, 2.30] | no |",
+			"overlap for 1 of the 2 kinds with both"}
+		if format == "csv" {
+			want = []string{"P,Pawn,10,0.300,0.100,0.500,0.250,,,–,the export table has no interval", "R,Rook,10,1.500,1.200,1.800,1.250,1.100,1.400,yes,", "Q,Queen,10,3.000,2.500,3.500,2.250,2.200,2.300,no,"}
+		}
+		for _, w := range want {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("%s table lacks %q:\n%s", format, w, b.String())
+			}
+		}
 	}
 }
