@@ -356,13 +356,32 @@ func (c *ModelConfig) fitNet(out *features.Weights, linearMoved bool, mr *ModelR
 	if err := net.Compile(tc.Game); err != nil {
 		return fmt.Errorf("value network: %w", err)
 	}
-	out.Net, mr.Net = net, rep
+	mr.Net = rep
 	why := fmt.Sprintf("%d units, held-out loss %.6f with the linear terms alone, %.6f with it", hidden, rep.ValidBefore, rep.ValidAfter)
+	if netHurts(rep.ValidRows, rep.ValidBefore, rep.ValidAfter) {
+		out.Net = nil
+		note(features.KindValueNet, PartNone, "left out: "+why+", no better on the held-out games")
+		return nil
+	}
+	out.Net = net
 	if had != nil {
 		why = "refitted: " + why
 	}
 	note(features.KindValueNet, PartFitted, why)
 	return nil
+}
+
+// MinHeldOutToLeaveOut is the number of held-out positions from which a
+// fitted value network that does not lower the held-out loss below what
+// precedes it is left out of the model (noted in model_fit): on fewer,
+// the comparison is noise and the network is kept.
+const MinHeldOutToLeaveOut = 4096
+
+// netHurts says whether a value network fitted with a held-out loss of
+// after, against before without it, on rows held-out positions, is to be
+// left out.
+func netHurts(rows int, before, after float64) bool {
+	return rows >= MinHeldOutToLeaveOut && !(after < before)
 }
 
 // fitSparse fits out's sparse value network (in Parts) on its linear
@@ -411,11 +430,19 @@ func (c *ModelConfig) fitSparse(out *features.Weights, linearMoved bool, mr *Mod
 		err, nettrain.ErrTooFew, func() bool { return rep.Stopped }, note); !ok {
 		return err
 	}
-	out.Parts, mr.Sparse = setPart(out.Parts, i, net), rep
+	mr.Sparse = rep
+	why := fmt.Sprintf("%dx%d units, held-out loss %.6f with what precedes it alone, %.6f with it", nc.Hidden, nc.Hidden2, rep.HeldOutLinear, rep.HeldOutAfter)
+	if netHurts(rep.HeldOutRows, rep.HeldOutLinear, rep.HeldOutAfter) {
+		if i >= 0 {
+			out.Parts = slices.Delete(slices.Clone(out.Parts), i, i+1)
+		}
+		note(features.KindSparseNet, PartNone, "left out: "+why+", no better on the held-out games")
+		return nil
+	}
+	out.Parts = setPart(out.Parts, i, net)
 	if out.LeafScale == 0 {
 		out.LeafScale = nc.Scale // the search's scale, pinned to the one the network was fitted at
 	}
-	why := fmt.Sprintf("%dx%d units, held-out loss %.6f with what precedes it alone, %.6f with it", nc.Hidden, nc.Hidden2, rep.HeldOutLinear, rep.HeldOutAfter)
 	if had != nil {
 		why = "refitted: " + why
 	}

@@ -144,3 +144,58 @@ func withVisits(t *testing.T, g *rules.Game, games [][]datasets.Row) {
 		}
 	}
 }
+
+// TestFitModelLeavesOutUnhelpfulNets: on games with random results a
+// fitted value network cannot predict the held-out games better than the
+// linear terms; with at least MinHeldOutToLeaveOut held-out positions
+// FitModel leaves such a network out (noted "left out", absent from the
+// weights) and adopts one only when its held-out loss is lower.
+func TestFitModelLeavesOutUnhelpfulNets(t *testing.T) {
+	g, err := rules.Lookup("torishogi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := testrun.WriteRun(t, g, testrun.RandomGames(t, g, 400, 60, 11))
+	c := ModelConfig{TuneConfig: TuneConfig{Game: g, Data: []string{dir}, Start: features.Starting(g), Lambda: 1, Validation: 0.3,
+		Quiet: data.QuietOff, Fit: Settings{L2: 0.01, MaxEpochs: 5}, Version: "t"},
+		EvalScale: func(*features.Weights) (float64, error) { return 1, nil }}
+	c.Net = NetConfig{Hidden: 8, Epochs: 2}
+	c.Sparse.Net = nettrain.Config{Hidden: 8, Hidden2: 4, Settings: stream.Settings{Epochs: 2, Batch: 64}}
+	w, mr, err := FitModel(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mr.Net == nil || mr.Sparse == nil {
+		t.Fatalf("value network report %v, sparse %v: both fits were to run", mr.Net != nil, mr.Sparse != nil)
+	}
+	got := map[string]PartFit{}
+	for _, p := range mr.Parts {
+		got[p.Kind] = p
+	}
+	sparse := slices.ContainsFunc(w.Parts, func(p features.Part) bool { return p.Kind() == features.KindSparseNet })
+	leftOut := 0
+	for _, k := range []struct {
+		kind          string
+		rows          int
+		before, after float64
+		present       bool
+	}{
+		{features.KindValueNet, mr.Net.ValidRows, mr.Net.ValidBefore, mr.Net.ValidAfter, w.Net != nil},
+		{features.KindSparseNet, mr.Sparse.HeldOutRows, mr.Sparse.HeldOutLinear, mr.Sparse.HeldOutAfter, sparse},
+	} {
+		if k.rows < MinHeldOutToLeaveOut {
+			t.Fatalf("%s: %d held-out positions, fewer than %d: the test needs more games", k.kind, k.rows, MinHeldOutToLeaveOut)
+		}
+		helps := k.after < k.before
+		want := PartFitted
+		if !helps {
+			want, leftOut = PartNone, leftOut+1
+		}
+		if p := got[k.kind]; p.Action != want || k.present != helps || (!helps && !strings.Contains(p.Why, "left out")) {
+			t.Errorf("%s: held-out loss %.6f -> %.6f: %s (%s), present %v; want %s", k.kind, k.before, k.after, p.Action, p.Why, k.present, want)
+		}
+	}
+	if leftOut == 0 {
+		t.Errorf("no network left out on random results: %+v", mr.Parts)
+	}
+}
