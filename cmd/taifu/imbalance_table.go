@@ -25,9 +25,6 @@ func twoWayTable(res *imbalance.Result, tab *values.PieceTable, resName, tabName
 	if res.Settings.Run.Game != tab.Game {
 		return nil, fmt.Errorf("the imbalance run is of %s, the export table of %s", res.Settings.Run.Game, tab.Game)
 	}
-	if len(res.Rows) == 0 || !res.Rows[0].Unit {
-		return nil, fmt.Errorf("the imbalance run has no unit reference row")
-	}
 	unit, per, ref, texelWhat, err := twoWayUnit(res, tab)
 	if err != nil {
 		return nil, err
@@ -80,6 +77,9 @@ func twoWayTable(res *imbalance.Result, tab *values.PieceTable, resName, tabName
 // and the words the table's header uses for the imbalance reference and
 // the Texel value.
 func twoWayUnit(res *imbalance.Result, tab *values.PieceTable) (unit string, per float64, ref, texelWhat string, err error) {
+	if len(res.Rows) == 0 || !res.Rows[0].Unit {
+		return "", 0, "", "", fmt.Errorf("the imbalance run has no unit reference row")
+	}
 	unit, per = res.Rows[0].Label, 1.0
 	ref, texelWhat = "the pawn-odds reference's", `the "removed, on board" value`
 	if unit != tab.Unit {
