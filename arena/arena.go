@@ -86,14 +86,15 @@ type Config struct {
 	// true ends the match there, as a decided SPRT does.
 	Stop func(*Report) bool
 	// Handicap, when set, gives the two games of a pair setups of their
-	// own: it receives the pair's setup (before the opening plies) and
+	// own: it receives the pair's number, its setup (before the opening
+	// plies) and
 	// the side player B plays in that game (the side not to move in the
 	// setup in the pair's first game, the side to move in its second),
 	// and returns the position the opening plies start from (imbalance
 	// matches take a piece from B's side). A then plays the other side
 	// whichever side the opening leaves to move; GameRecord.AFirst marks
 	// the pair's first game.
-	Handicap func(setup rules.State, b rules.Side) (rules.State, error)
+	Handicap func(pair int, setup rules.State, b rules.Side) (rules.State, error)
 }
 
 // GameRecord is one game of a match.
@@ -316,7 +317,7 @@ func (c *Config) opening(i int, aFirst bool) (st rules.State, aSide rules.Side, 
 		if aFirst {
 			b = b.Other()
 		}
-		if st, err = c.Handicap(st, b); err != nil {
+		if st, err = c.Handicap(i, st, b); err != nil {
 			return nil, 0, err
 		}
 		aSide = b.Other()

@@ -385,7 +385,7 @@ func TestHandicapSides(t *testing.T) {
 		var mu sync.Mutex
 		n := map[rules.Side]int{}
 		cfg := Config{Game: g, Pairs: 3, Seed: 5, OpeningPlies: plies, MaxPlies: 6, Workers: 2,
-			Handicap: func(st rules.State, b rules.Side) (rules.State, error) {
+			Handicap: func(_ int, st rules.State, b rules.Side) (rules.State, error) {
 				mu.Lock()
 				n[b]++
 				mu.Unlock()

@@ -42,9 +42,31 @@ type Place struct {
 // Builder takes handicaps' pieces from setups.
 type Builder struct {
 	Game *rules.Game
-	// Places names, per kind, the first side's piece to take (--remove);
-	// kinds without one lose their first piece in the scan order.
-	Places map[rules.Kind]Place
+	// Places names, per kind, the first side's pieces to take (--remove):
+	// one place, or a cycle of places that the pairs take in turn (pair i
+	// begins at the (i mod n)-th and goes on round the list, so that every
+	// place is taken equally often, e.g. an average Pawn); kinds without
+	// one lose their first piece in the scan order.
+	Places map[rules.Kind][]Place
+	// Pair is the pair whose start Apply builds (its turn in a cycle of
+	// Places); Builder.ForPair sets it.
+	Pair int
+}
+
+// ForPair returns b building pair i's starts.
+func (b Builder) ForPair(i int) Builder {
+	b.Pair = i
+	return b
+}
+
+// cycle is the longest cycle of places in b.Places: the pairs after which
+// every rotation has been used.
+func (b Builder) cycle() int {
+	n := 1
+	for _, ps := range b.Places {
+		n = max(n, len(ps))
+	}
+	return n
 }
 
 // Apply returns setup with h's pieces taken away, h.Lose from side b and
@@ -54,7 +76,8 @@ type Builder struct {
 // check.
 //
 // Which piece of a kind: on the first side, the one on Places' square (or
-// from the hand), else the first on the board scanning from the first
+// from the hand; for a cycle of places, pair b.Pair's turn and the places
+// after it round the list), else the first on the board scanning from the first
 // side's back rank (rank 1) forward, each rank from the a-file (in chess,
 // the queen side first), then one in hand. On the second side, the image of
 // the first side's choice under the setup's symmetry: the same file on the
@@ -217,19 +240,33 @@ func handLeft(su *rules.Setup, s rules.Side, k rules.Kind, taken []Place) bool {
 }
 
 // order is the first side's pieces of kind k in the order they are taken:
-// the named place first, then the scan.
+// the named places first (a cycle's rotated to pair b.Pair's turn), then
+// the rest of the scan.
 func (b Builder) order(su *rules.Setup, s rules.Side, k rules.Kind) []Place {
 	all := b.scan(su, s, k)
-	p, ok := b.Places[k]
-	if !ok {
+	named := b.Places[k]
+	if len(named) == 0 {
 		return all
 	}
-	for i, q := range all {
-		if q == p {
-			return append([]Place{p}, append(all[:i:i], all[i+1:]...)...)
+	var out []Place
+	used := make([]bool, len(all))
+	n := len(named)
+	for j := range n {
+		p := named[(b.Pair%n+j)%n]
+		for i, q := range all {
+			if q == p && !used[i] {
+				used[i] = true
+				out = append(out, p)
+				break
+			}
 		}
 	}
-	return all // the named place holds no such piece: Check says so first
+	for i, q := range all {
+		if !used[i] {
+			out = append(out, q)
+		}
+	}
+	return out // a named place that holds no such piece is skipped: Check says so first
 }
 
 // scan lists side s's pieces of kind k: the board from s's back rank

@@ -118,26 +118,37 @@ func TestApplyPlaces(t *testing.T) {
 		g      *rules.Game
 		spec   string // --kinds, or a trade with "="
 		remove string
+		pair   int
 		side   rules.Side
 		want   string
 	}{
-		{"N white: b1", chess, "N", "", rules.First,
+		{"N white: b1", chess, "N", "", 0, rules.First,
 			"r,n,b,q,k,b,n,r/p,p,p,p,p,p,p,p/8/8/8/8/P,P,P,P,P,P,P,P/R,1,B,Q,K,B,N,R white KQkq -"},
-		{"N black: b8, the mirror", chess, "N", "", rules.Second,
+		{"N black: b8, the mirror", chess, "N", "", 0, rules.Second,
 			"r,1,b,q,k,b,n,r/p,p,p,p,p,p,p,p/8/8/8/8/P,P,P,P,P,P,P,P/R,N,B,Q,K,B,N,R white KQkq -"},
-		{"P white: a2 (queen side first)", chess, "P", "", rules.First,
+		{"P white: a2 (queen side first)", chess, "P", "", 0, rules.First,
 			"r,n,b,q,k,b,n,r/p,p,p,p,p,p,p,p/8/8/8/8/1,P,P,P,P,P,P,P/R,N,B,Q,K,B,N,R white KQkq -"},
-		{"R white: a1 drops Q castling", chess, "R", "", rules.First,
+		{"R white: a1 drops Q castling", chess, "R", "", 0, rules.First,
 			"r,n,b,q,k,b,n,r/p,p,p,p,p,p,p,p/8/8/8/8/P,P,P,P,P,P,P,P/1,N,B,Q,K,B,N,R white Kkq -"},
-		{"--remove N=g1, black loses g8", chess, "N", "N=g1", rules.Second,
+		{"--remove N=g1, black loses g8", chess, "N", "N=g1", 0, rules.Second,
 			"r,n,b,q,k,b,1,r/p,p,p,p,p,p,p,p/8/8/8/8/P,P,P,P,P,P,P,P/R,N,B,Q,K,B,N,R white KQkq -"},
-		{"--remove P=e2", chess, "P", "P=e2", rules.First,
+		{"--remove P=e2", chess, "P", "P=e2", 0, rules.First,
 			"r,n,b,q,k,b,n,r/p,p,p,p,p,p,p,p/8/8/8/8/P,P,P,P,1,P,P,P/R,N,B,Q,K,B,N,R white KQkq -"},
-		{"trade Q=R+R: white without Q, black without both R", chess, "Q=R+R", "", rules.First,
+		{"cycle P=a2/d2/h2, pair 0: a2", chess, "P", "P=a2/d2/h2", 0, rules.First,
+			"r,n,b,q,k,b,n,r/p,p,p,p,p,p,p,p/8/8/8/8/1,P,P,P,P,P,P,P/R,N,B,Q,K,B,N,R white KQkq -"},
+		{"cycle P=a2/d2/h2, pair 1: d2", chess, "P", "P=a2/d2/h2", 1, rules.First,
+			"r,n,b,q,k,b,n,r/p,p,p,p,p,p,p,p/8/8/8/8/P,P,P,1,P,P,P,P/R,N,B,Q,K,B,N,R white KQkq -"},
+		{"cycle P=a2/d2/h2, pair 5: h7 on black", chess, "P", "P=a2/d2/h2", 5, rules.Second,
+			"r,n,b,q,k,b,n,r/p,p,p,p,p,p,p,1/8/8/8/8/P,P,P,P,P,P,P,P/R,N,B,Q,K,B,N,R white KQkq -"},
+		{"cycle P=a2/d2/h2, pair 1, N=P+P+P: black without b8, white without d2, h2, a2", chess, "N=P+P+P", "P=a2/d2/h2", 1, rules.Second,
+			"r,1,b,q,k,b,n,r/p,p,p,p,p,p,p,p/8/8/8/8/1,P,P,1,P,P,P,1/R,N,B,Q,K,B,N,R white KQkq -"},
+		{"cycle P=a2/d2, pair 1, B=P+P+P: white without d2, a2, then the scan's b2", chess, "B=P+P+P", "P=a2/d2", 1, rules.Second,
+			"r,n,1,q,k,b,n,r/p,p,p,p,p,p,p,p/8/8/8/8/2,P,1,P,P,P,P/R,N,B,Q,K,B,N,R white KQkq -"},
+		{"trade Q=R+R: white without Q, black without both R", chess, "Q=R+R", "", 0, rules.First,
 			"1,n,b,q,k,b,n,1/p,p,p,p,p,p,p,p/8/8/8/8/P,P,P,P,P,P,P,P/R,N,B,1,K,B,N,R white KQ -"},
-		{"trade Q=R+B on black", chess, "Q=R+B", "", rules.Second,
+		{"trade Q=R+B on black", chess, "Q=R+B", "", 0, rules.Second,
 			"r,n,b,1,k,b,n,r/p,p,p,p,p,p,p,p/8/8/8/8/P,P,P,P,P,P,P,P/1,N,1,Q,K,B,N,R white Kkq -"},
-		{"tori: white's LQ is the rotated a1", tori, "LQ", "", rules.Second,
+		{"tori: white's LQ is the rotated a1", tori, "LQ", "", 0, rules.Second,
 			"rq,pt,cr,ph,cr,pt,1/3,fa,3/sw,sw,sw,sw,sw,sw,sw/2,sw,1,SW,2/SW,SW,SW,SW,SW,SW,SW/3,FA,3/LQ,PT,CR,PH,CR,PT,RQ black []"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -157,7 +168,7 @@ func TestApplyPlaces(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			st, err := b.Apply(tc.g.Start(), h[0], tc.side)
+			st, err := b.ForPair(tc.pair).Apply(tc.g.Start(), h[0], tc.side)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -191,6 +202,10 @@ func TestBadFlags(t *testing.T) {
 		{"remove black's square", "remove", "N=b8", "b8 holds no N of white"},
 		{"remove hand in chess", "remove", "N=hand", "holds no N in hand"},
 		{"remove twice", "remove", "N=b1,N=g1", "N is named twice"},
+		{"remove cycle twice", "remove", "P=a2/b2/a2", "a2 is named twice"},
+		{"remove cycle bad square", "remove", "P=a2/z9", `"z9" is not a square`},
+		{"remove cycle empty", "remove", "P=a2/", `"" is not a square`},
+		{"remove cycle wrong piece", "remove", "P=a2/b1", "b1 holds no P of white"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var err error
@@ -515,4 +530,50 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("a file read back is refused: %v", err)
 		}
 	})
+}
+
+// TestRunCyclesPlaces: with --remove P=a2/h2 the pairs of the unit row
+// take the a- and the h-Pawn in turn (the games' openings show which), the
+// settings record the cycle, and a resume with another cycle is refused.
+func TestRunCyclesPlaces(t *testing.T) {
+	c := small(t, 2)
+	g := c.Match.Game
+	c.Match.StartPosition, c.Match.OpeningPlies, c.Match.Pairs = true, 0, 4
+	c.Rows = nil
+	var err error
+	if c.Places, err = ParseRemove(g, g.Start(), "P=a2/h2"); err != nil {
+		t.Fatal(err)
+	}
+	var saved []byte
+	c.Save = func(r *Result) (err error) { saved, err = Marshal(r); return err }
+	res, err := Run(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Settings.Run.Remove != "P=a2/h2" {
+		t.Errorf("settings remove %q, want P=a2/h2", res.Settings.Run.Remove)
+	}
+	missing := map[int]string{0: "a", 1: "h", 2: "a", 3: "h"}
+	for _, r := range res.Rows[0].Report.Records {
+		st, err := rules.ParsePosition(g, r.Opening)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for f := 0; f < 8; f++ {
+			// The handicapped side's Pawn on file f, white's rank 2 or black's rank 7.
+			gone := st.At(g.Square(f, 1)) == rules.NoPiece || st.At(g.Square(f, 6)) == rules.NoPiece
+			if want := string(rune('a'+f)) == missing[r.Pair]; gone != want {
+				t.Errorf("pair %d: %c-file Pawn gone %v, want %v (%s)", r.Pair, 'a'+f, gone, want, r.Opening)
+			}
+		}
+	}
+	prev, err := Parse("saved", saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Places, _ = ParseRemove(g, g.Start(), "P=a2")
+	c.Resume, c.Save = prev, nil
+	if _, err := Run(context.Background(), c); err == nil || !strings.Contains(err.Error(), "P=a2/h2") {
+		t.Errorf("resume with another cycle: %v", err)
+	}
 }

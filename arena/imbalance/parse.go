@@ -89,10 +89,12 @@ func ParseTrades(g *rules.Game, text string) ([]Handicap, error) {
 
 // ParseRemove reads --remove: comma-separated kind=square pairs ("N=b1"),
 // the square the first side's piece of that kind is taken from, or
-// kind=hand (drop games). Each square must hold a first-side piece of its
-// kind in start (the hand, one in hand).
-func ParseRemove(g *rules.Game, start rules.State, text string) (map[rules.Kind]Place, error) {
-	out := map[rules.Kind]Place{}
+// kind=hand (drop games); or kind=sq/sq/... ("P=a2/b2/c2"), a cycle of
+// squares the pairs take in turn (Builder.Places). Each square must hold a
+// first-side piece of its kind in start (the hand, one in hand), and none
+// is named twice.
+func ParseRemove(g *rules.Game, start rules.State, text string) (map[rules.Kind][]Place, error) {
+	out := map[rules.Kind][]Place{}
 	for _, item := range strings.Split(text, ",") {
 		tok, where, ok := strings.Cut(item, "=")
 		if !ok {
@@ -106,21 +108,32 @@ func ParseRemove(g *rules.Game, start rules.State, text string) (map[rules.Kind]
 			return nil, fmt.Errorf("--remove: %s is named twice", g.Kinds[k].Token)
 		}
 		want := rules.MakePiece(k, rules.First)
-		if where == "hand" {
-			if start.InHand(rules.First, k) == 0 {
-				return nil, fmt.Errorf("--remove: %s: %s holds no %s in hand at the start", rules.Clip(item), g.SideNames[rules.First], g.Kinds[k].Token)
+		var places []Place
+		for _, w := range strings.Split(where, "/") {
+			var p Place
+			if w == "hand" {
+				if start.InHand(rules.First, k) == 0 {
+					return nil, fmt.Errorf("--remove: %s: %s holds no %s in hand at the start", rules.Clip(item), g.SideNames[rules.First], g.Kinds[k].Token)
+				}
+				p = Place{Hand: true}
+			} else {
+				sq, n, err := g.ParseSquare(w)
+				if err != nil || n != len(w) {
+					return nil, fmt.Errorf("--remove: %q: %q is not a square of %s", rules.Clip(item), rules.Clip(w), g.Name)
+				}
+				if start.At(sq) != want {
+					return nil, fmt.Errorf("--remove: %s: %s holds no %s of %s at the start", rules.Clip(item), w, g.Kinds[k].Token, g.SideNames[rules.First])
+				}
+				p = Place{Square: sq}
 			}
-			out[k] = Place{Hand: true}
-			continue
+			for _, q := range places {
+				if q == p {
+					return nil, fmt.Errorf("--remove: %s: %s is named twice", rules.Clip(item), w)
+				}
+			}
+			places = append(places, p)
 		}
-		sq, n, err := g.ParseSquare(where)
-		if err != nil || n != len(where) {
-			return nil, fmt.Errorf("--remove: %q: %q is not a square of %s", rules.Clip(item), rules.Clip(where), g.Name)
-		}
-		if start.At(sq) != want {
-			return nil, fmt.Errorf("--remove: %s: %s holds no %s of %s at the start", rules.Clip(item), where, g.Kinds[k].Token, g.SideNames[rules.First])
-		}
-		out[k] = Place{Square: sq}
+		out[k] = places
 	}
 	return out, nil
 }
@@ -169,11 +182,13 @@ func (b Builder) Defaults(start rules.State, unit rules.Kind) []Handicap {
 }
 
 // Check returns the first error of h's starts from start, the handicap on
-// either side.
+// either side, at every turn of Places' cycles.
 func (b Builder) Check(start rules.State, h Handicap) error {
-	for _, s := range []rules.Side{rules.First, rules.Second} {
-		if _, err := b.Apply(start, h, s); err != nil {
-			return err
+	for i := range b.cycle() {
+		for _, s := range []rules.Side{rules.First, rules.Second} {
+			if _, err := b.ForPair(i).Apply(start, h, s); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -35,7 +35,7 @@ type Config struct {
 	// Rows are the handicaps measured besides the unit reference.
 	Rows []Handicap
 	// Places are --remove's choices (Builder.Places).
-	Places map[rules.Kind]Place
+	Places map[rules.Kind][]Place
 	// StopAt, when positive, stops a row early (StopRule).
 	StopAt float64
 	// Progress receives each row's match events, stage "imbalance <label>".
@@ -82,12 +82,16 @@ func (c *Config) Settings() Settings {
 		labels = append(labels, h.Label)
 	}
 	var places []string
-	for k, p := range c.Places {
-		where := "hand"
-		if !p.Hand {
-			where = g.SquareName(p.Square)
+	for k, ps := range c.Places {
+		var where []string
+		for _, p := range ps {
+			w := "hand"
+			if !p.Hand {
+				w = g.SquareName(p.Square)
+			}
+			where = append(where, w)
 		}
-		places = append(places, g.Kinds[k].Token+"="+where)
+		places = append(places, g.Kinds[k].Token+"="+strings.Join(where, "/"))
 	}
 	sort.Strings(places)
 	weights := ""
@@ -172,8 +176,8 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 		if c.Resume != nil && i < len(c.Resume.Rows) && c.Resume.Rows[i].Report != nil {
 			m.Resume = c.Resume.Rows[i].Report.Records
 		}
-		m.Handicap = func(setup rules.State, side rules.Side) (rules.State, error) {
-			return b.Apply(setup, h, side)
+		m.Handicap = func(pair int, setup rules.State, side rules.Side) (rules.State, error) {
+			return b.ForPair(pair).Apply(setup, h, side)
 		}
 		var unitD, unitSE float64
 		var unitOK bool

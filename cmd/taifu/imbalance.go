@@ -51,7 +51,7 @@ func (f *imbalanceFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.unit, "unit", "", "the reference kind, taken away, that every worth is in, as `AV` (default: the game's unit piece)")
 	fs.StringVar(&f.kinds, "kinds", "", "the kinds to measure, as `N,B,R` (default: every non-royal kind whose removal is legal)")
 	fs.StringVar(&f.trade, "trade", "", "trades to measure, as `Q=R+R,...`: one side without its Q, the other without two R")
-	fs.StringVar(&f.remove, "remove", "", "the first side's piece to take per kind, as `N=b1,...` (N=hand: one in hand)")
+	fs.StringVar(&f.remove, "remove", "", "the first side's piece to take per kind, as `N=b1,...` (N=hand: in hand; P=a2/b2: pairs alternate)")
 	fs.IntVar(&f.games, "games", 200, "games per kind (pairs of games with the handicap on each side, so rounded up to even)")
 	fs.Float64Var(&f.stopAt, "stop-at", 0, "stop a kind once its worth's 95% half-width is below this, in units (0: never)")
 	f.searchFlags = mcts.BindFlags(fs, "", &f.search)
