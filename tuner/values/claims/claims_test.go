@@ -597,7 +597,8 @@ func TestEvaluateWithGames(t *testing.T) {
 	}
 	for _, w := range []string{"Imbalance games of two-way table t.csv (taifu's search, weights synthetic): 2 claims read on them agree with the weights' verdict, 2 differ, 3 are not read",
 		"| id | verdict | claim | reading | observed | imbalance games |\n|---|---|---|---|---|---|\n",
-		"| differs: contradicted (uncertain); B = 1.00, N = 2.00, ratio 0.50; interval -0.20..1.67; intervals apart: B, N |",
+		// B/N: B's low end -0.5 over N's low end 1.5 is the lowest ratio.
+		"| differs: contradicted (uncertain); B = 1.00, N = 2.00, ratio 0.50; interval -0.33..1.67; intervals apart: B, N |",
 		"| agrees: confirmed (robust); N = 2.00, R = 4.00, ratio 0.50; interval 0.25..0.83; intervals apart: N |",
 		"| differs: confirmed (uncertain); N = 2.00, B = 1.00, ratio 2.00; the reference's interval reaches 0; intervals apart: B, N |",
 		"| agrees: confirmed (robust); R = 4.00, P = 1.00, ratio 4.00; interval 3.00..6.00; intervals overlap |",

@@ -328,6 +328,13 @@ func (v *valueSet) span(tokens []string, coefs []float64) (lo, hi float64, ok bo
 	return lo, hi, true
 }
 
+// divide is the interval of x/y for x in [xlo, xhi] and y in [ylo, yhi],
+// 0 < ylo <= yhi (interval arithmetic: each end of x is divided by the end
+// of y that takes it furthest out).
+func divide(xlo, xhi, ylo, yhi float64) (lo, hi float64) {
+	return min(xlo/ylo, xlo/yhi), max(xhi/ylo, xhi/yhi)
+}
+
 // certainty sets res.Certainty and res.Range for claims read on middlegame
 // sums (the values bootstrap intervals exist for): the verdict is Robust
 // when it is the same at both ends of the tested quantity's interval. The
@@ -349,7 +356,7 @@ func (c *Claim) certainty(res *Result, ok bool, g *rules.Game, v *valueSet) {
 		if !have || !(rlo > 0) {
 			return
 		}
-		lo, hi = slo/rhi, shi/rlo
+		lo, hi = divide(slo, shi, rlo, rhi)
 		ref = 1 // the tests below take the ratio as s with r = 1
 	}
 	test := func(x float64) bool {
