@@ -89,4 +89,16 @@ func TestClaimsTwoWay(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", w, out)
 		}
 	}
+	// Samarkand's table is in GE, its claims in P: the Giraffe against the
+	// Elephant plus the Turtle is read on the worths in GE (0.660 over
+	// 0.260 - 0.036 = 0.224).
+	code, out, errs = runCLI("claims", "--weights", filepath.Join(root, "samarkand-shipped-weights.json"), "--two-way", filepath.Join(root, "samarkand-values.csv"))
+	if code != 0 {
+		t.Fatalf("samarkand: exit %d: %s", code, errs)
+	}
+	for _, w := range []string{"The table's worths are in GE", "| agrees: contradicted (uncertain); G = 0.66, E + T = 0.22, ratio 2.95; the reference's interval reaches 0; intervals overlap |"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("samarkand: output lacks %q:\n%s", w, out)
+		}
+	}
 }

@@ -597,7 +597,8 @@ func TestEvaluateWithGames(t *testing.T) {
 	}
 	for _, w := range []string{"Imbalance games of two-way table t.csv (taifu's search, weights synthetic): 2 claims read on them agree with the weights' verdict, 2 differ, 3 are not read",
 		"| id | verdict | claim | reading | observed | imbalance games |\n|---|---|---|---|---|---|\n",
-		"| differs: contradicted (uncertain); B = 1.00, N = 2.00, ratio 0.50; interval -0.20..1.67; intervals apart: B, N |",
+		// B/N: B's low end -0.5 over N's low end 1.5 is the lowest ratio.
+		"| differs: contradicted (uncertain); B = 1.00, N = 2.00, ratio 0.50; interval -0.33..1.67; intervals apart: B, N |",
 		"| agrees: confirmed (robust); N = 2.00, R = 4.00, ratio 0.50; interval 0.25..0.83; intervals apart: N |",
 		"| differs: confirmed (uncertain); N = 2.00, B = 1.00, ratio 2.00; the reference's interval reaches 0; intervals apart: B, N |",
 		"| agrees: confirmed (robust); R = 4.00, P = 1.00, ratio 4.00; interval 3.00..6.00; intervals overlap |",
@@ -606,12 +607,102 @@ func TestEvaluateWithGames(t *testing.T) {
 			t.Errorf("Markdown lacks %q:\n%s", w, md.String())
 		}
 	}
-	for _, c := range []struct {
-		game, unit, want string
-	}{{"chess", "P", "two-way table t.csv is of chess, not typhoon"}, {"typhoon", "N", "two-way table t.csv is in N, the claims in P"}} {
-		tab.Game, tab.Unit = c.game, c.unit
-		if _, err := EvaluateWithGames(f, g, w, tab, "t.csv"); err == nil || err.Error() != c.want {
-			t.Errorf("%v, want %q", err, c.want)
+	tab.Game = "chess"
+	if _, err := EvaluateWithGames(f, g, w, tab, "t.csv"); err == nil || err.Error() != "two-way table t.csv is of chess, not typhoon" {
+		t.Errorf("a table of chess: %v", err)
+	}
+}
+
+// TestGamesOtherUnit: a two-way table in another unit (here N) than the
+// claims' (P) is read as it is for a claim comparing pieces, the weights'
+// intervals divided by their N interval to be compared with it; a claim
+// naming P converts through the table's P row, its interval carried through
+// the ratio, and is not read when that row is missing, undefined or has an
+// interval reaching 0; a group holding P is not a claim naming P.
+func TestGamesOtherUnit(t *testing.T) {
+	g := game(t, "typhoon")
+	// Weights: N 3, B 3.5, R 5 pawns, intervals N [2.8, 3.2], B [3.4,
+	// 3.6], R [4.5, 5.5]: in Knights B [3.4/3.2, 3.6/2.8] = [1.06, 1.29],
+	// R [4.5/3.2, 5.5/2.8] = [1.41, 1.96].
+	terms := synthetic(g, map[string]float64{"P": 1, "N": 3, "B": 3.5, "R": 5}, nil)
+	w := weights(g, terms)
+	w.Provenance = map[string]any{"intervals": map[string][2]float64{"material/N": {2.8, 3.2}, "material/R": {4.5, 5.5}, "material/P": {1, 1}, "material/B": {3.4, 3.6}}}
+	// The games, in Knights: B 1.2 [1.0, 1.3], R 1.6 [1.4, 1.8].
+	rows := []values.TwoWayRow{
+		{Kind: "B", Games: 200, Worth: 1.2, Low: 1.0, High: 1.3, WorthOK: true},
+		{Kind: "R", Games: 200, Worth: 1.6, Low: 1.4, High: 1.8, WorthOK: true},
+	}
+	pawn := func(worth, low, high float64) values.TwoWayRow {
+		return values.TwoWayRow{Kind: "P", Games: 200, Worth: worth, Low: low, High: high, WorthOK: true}
+	}
+	order := Claim{Kind: Greater, Subject: []string{"R"}, Reference: []string{"B"}}
+	rook := Claim{Kind: Ratio, Subject: []string{"R"}, Reference: []string{"P"}, Low: fp(3), High: fp(6)}
+	// R 1.6 over B 1.2 is 1.33, its interval 1.4/1.3 = 1.08 to 1.8/1.0.
+	const orderRead = "agrees: confirmed (robust); R = 1.60, B = 1.20, ratio 1.33; interval 1.08..1.80; intervals overlap"
+	cases := []struct {
+		name  string
+		rows  []values.TwoWayRow
+		c     Claim
+		want  string // the games' cell, whole
+		extra string // in the summary line
+	}{
+		{"unit-free", append(rows, pawn(0.3, 0.25, 0.35)), order, orderRead, "The table's worths are in N and are read as they are"},
+		{"unit-free, pawn undefined", rows, order, orderRead, "Here it is not: P, the claims' unit, has no row in the table (in N) to convert with."},
+		// Games B [1.0, 1.05] miss the weights' B in Knights, [1.06, 1.29].
+		{"apart in knights", append([]values.TwoWayRow{{Kind: "B", Games: 200, Worth: 1.02, Low: 1.0, High: 1.05, WorthOK: true}}, rows[1:]...),
+			order, "agrees: confirmed (robust); R = 1.60, B = 1.02, ratio 1.57; interval 1.33..1.80; intervals apart: B", ""},
+		// R in Pawns: 1.6 / 0.3 = 5.33, interval 1.4/0.35 = 4.00 to
+		// 1.8/0.25 = 7.20, which leaves [3, 6].
+		{"converts", append(rows, pawn(0.3, 0.25, 0.35)), rook,
+			"agrees: confirmed (uncertain); R = 1.60, P = 0.30, ratio 5.33; interval 4.00..7.20; intervals overlap", ""},
+		{"pawn holds 0", append(rows, pawn(0.1, -0.05, 0.25)), rook,
+			"not read: P's worth in N is 0.10, interval -0.05..0.25, not above 0: the claim's P cannot be converted",
+			"Here it is not: P's worth in N is 0.10, interval -0.05..0.25, not above 0"},
+		{"pawn negative", append(rows, pawn(-0.2, -0.3, -0.1)), rook,
+			"not read: P's worth in N is -0.20, interval -0.30..-0.10, not above 0: the claim's P cannot be converted", ""},
+		{"pawn undefined", append(rows, values.TwoWayRow{Kind: "P", Games: 200, Note: "no decided game"}), rook,
+			"not read: P's worth in N is undefined (no decided game): the claim's P cannot be converted", ""},
+		{"no pawn row", rows, rook, "not read: P, the claims' unit, has no row in the table (in N) to convert with", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := single(t, g, tc.c)
+			tab := &values.TwoWay{Game: "typhoon", Unit: "N", Player: "synthetic", Rows: tc.rows}
+			rep, err := EvaluateWithGames(f, g, w, tab, "t.csv")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var md strings.Builder
+			if err := rep.WriteMarkdown(&md); err != nil {
+				t.Fatal(err)
+			}
+			if cell := rep.Results[0].Games.text(); cell != tc.want {
+				t.Errorf("games: %q, want %q", cell, tc.want)
+			}
+			if !strings.Contains(md.String(), tc.extra) {
+				t.Errorf("Markdown lacks %q:\n%s", tc.extra, md.String())
+			}
+		})
+	}
+	// Every non-royal kind played, P's interval reaching 0: the median of
+	// the promoted over that of the unpromoted (P among them) is read.
+	var all []values.TwoWayRow
+	for k := 1; k < len(g.Kinds); k++ {
+		if info := g.Kinds[k]; !info.Royal && info.Token != "N" {
+			worth := 1.0
+			if info.Promoted {
+				worth = 2
+			}
+			all = append(all, values.TwoWayRow{Kind: info.Token, Games: 200, Worth: worth, Low: worth - 0.5, High: worth + 0.5, WorthOK: true})
 		}
+	}
+	all = append(all, pawn(0.1, -0.05, 0.25))
+	f := single(t, g, Claim{Kind: Greater, Subject: []string{"@promoted"}, Reference: []string{"@unpromoted"}, Aggregate: Median, RefAggregate: Median})
+	rep, err := EvaluateWithGames(f, g, w, &values.TwoWay{Game: "typhoon", Unit: "N", Rows: all}, "t.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gr := rep.Results[0].Games; gr.Verdict != Confirmed || !strings.HasPrefix(gr.Observed, "median(@promoted) = 2.00, median(@unpromoted) = 1.00") {
+		t.Errorf("groups holding P: %+v, want confirmed, medians 2 and 1", gr)
 	}
 }

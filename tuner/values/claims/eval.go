@@ -75,6 +75,10 @@ type Report struct {
 	GamesAgree  int    `json:"games_agree,omitempty"`
 	GamesDiffer int    `json:"games_differ,omitempty"`
 	GamesUnread int    `json:"games_unread,omitempty"`
+	// GamesUnit is the table's unit; when it is not Unit, GamesConvert
+	// says why the claims naming Unit are not read ("" when they are).
+	GamesUnit    string `json:"games_unit,omitempty"`
+	GamesConvert string `json:"games_convert,omitempty"`
 }
 
 // valueSet holds the piece values of one weights file in unit-piece terms.
@@ -158,7 +162,11 @@ func Evaluate(f *File, g *rules.Game, w *features.Weights) (*Report, error) {
 // games (Result.Games): the same test on the games' worths, whether its
 // verdict is the weights', and whether the intervals of the pieces it
 // names overlap. A claim naming a piece not played, or read on endgame
-// values, is not read on the games.
+// values, is not read on the games. A table in another unit than f's is
+// read in its own unit (every test compares pieces: a ratio, a quantile or
+// a rank is the same in any unit); a claim naming f's unit converts
+// through the table's row of that unit, and is not read unless that row's
+// interval is above 0 (gamesValues).
 func EvaluateWithGames(f *File, g *rules.Game, w *features.Weights, t *values.TwoWay, name string) (*Report, error) {
 	if f.Game != g.Name || (w.Game != "" && w.Game != g.Name) {
 		return nil, fmt.Errorf("claims file %s is for %s, weights (%s) for %s", f.Path, f.Game, w.Version, g.Name)
@@ -206,17 +214,17 @@ func EvaluateWithGames(f *File, g *rules.Game, w *features.Weights, t *values.Tw
 		}
 	}
 	r := &Report{Game: g.Name, Unit: f.Unit, Claims: f.Path, WeightsVersion: w.Version, Intervals: len(v.lo) > 0}
-	var gv *valueSet
+	var gv *gamesSet
 	if t != nil {
-		if gv, err = gamesValues(g, f.Unit, t, name, v.pool); err != nil {
+		if gv, err = gamesValues(g, f.Unit, t, name, v); err != nil {
 			return nil, err
 		}
-		r.TwoWay, r.GamesPlayer = name, t.Player
+		r.TwoWay, r.GamesPlayer, r.GamesUnit, r.GamesConvert = name, t.Player, t.Unit, gv.convert
 	}
 	for i := range f.Claims {
 		res := evaluate(&f.Claims[i], g, v)
 		if gv != nil {
-			res.Games = f.Claims[i].readGames(g, f.Unit, res, v, gv)
+			res.Games = f.Claims[i].readGames(g, f.Unit, res, gv)
 			switch {
 			case res.Games == nil:
 			case res.Games.Agrees == nil:
@@ -328,6 +336,13 @@ func (v *valueSet) span(tokens []string, coefs []float64) (lo, hi float64, ok bo
 	return lo, hi, true
 }
 
+// divide is the interval of x/y for x in [xlo, xhi] and y in [ylo, yhi],
+// 0 < ylo <= yhi (interval arithmetic: each end of x is divided by the end
+// of y that takes it furthest out).
+func divide(xlo, xhi, ylo, yhi float64) (lo, hi float64) {
+	return min(xlo/ylo, xlo/yhi), max(xhi/ylo, xhi/yhi)
+}
+
 // certainty sets res.Certainty and res.Range for claims read on middlegame
 // sums (the values bootstrap intervals exist for): the verdict is Robust
 // when it is the same at both ends of the tested quantity's interval. The
@@ -349,7 +364,7 @@ func (c *Claim) certainty(res *Result, ok bool, g *rules.Game, v *valueSet) {
 		if !have || !(rlo > 0) {
 			return
 		}
-		lo, hi = slo/rhi, shi/rlo
+		lo, hi = divide(slo, shi, rlo, rhi)
 		ref = 1 // the tests below take the ratio as s with r = 1
 	}
 	test := func(x float64) bool {

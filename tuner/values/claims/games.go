@@ -2,6 +2,7 @@ package claims
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -33,35 +34,101 @@ type GamesReading struct {
 	Compared int      `json:"compared,omitempty"`
 }
 
+// gamesSet is the value set of a two-way table's imbalance games, in the
+// table's unit, with what reading the claims on it needs.
+type gamesSet struct {
+	*valueSet
+	// unit is the table's unit: worth exactly 1.
+	unit string
+	// convert says why a claim naming the claims' unit cannot be read on
+	// a table in another unit ("" when it can, or the units are one).
+	convert string
+	// wlo and whi are the weights' intervals in the table's unit (empty
+	// when that unit has no interval above 0 in the weights).
+	wlo, whi map[string]float64
+}
+
 // gamesValues is the value set of a two-way table's imbalance games: every
-// played kind's worth and interval, and the unit piece, worth exactly 1.
-func gamesValues(g *rules.Game, unit string, t *values.TwoWay, name string, pool []string) (*valueSet, error) {
+// played kind's worth and interval, and the table's unit piece, worth
+// exactly 1. A table in another unit than the claims' (unit) is read as it
+// is: every test compares pieces by a ratio, a quantile or a rank, the same
+// in any unit; a claim naming the claims' unit reads that unit's row, so
+// its figures convert through that row's worth, and it is not read
+// (gamesSet.convert) unless the row's interval is above 0. The intervals
+// of the weights' values v are set in the table's unit to be compared.
+func gamesValues(g *rules.Game, unit string, t *values.TwoWay, name string, v *valueSet) (*gamesSet, error) {
 	if t.Game != g.Name {
 		return nil, fmt.Errorf("two-way table %s is of %s, not %s", name, t.Game, g.Name)
 	}
-	if t.Unit != unit {
-		return nil, fmt.Errorf("two-way table %s is in %s, the claims in %s", name, t.Unit, unit)
-	}
-	v := &valueSet{mg: map[string]float64{unit: 1}, hand: map[string]float64{},
-		lo: map[string]float64{unit: 1}, hi: map[string]float64{unit: 1}, pool: pool}
+	gv := &gamesSet{unit: t.Unit, valueSet: &valueSet{mg: map[string]float64{t.Unit: 1}, hand: map[string]float64{},
+		lo: map[string]float64{t.Unit: 1}, hi: map[string]float64{t.Unit: 1}, pool: v.pool}, wlo: v.lo, whi: v.hi}
 	for _, r := range t.Rows {
 		if r.Trade() || !r.WorthOK {
 			continue
 		}
-		v.mg[r.Kind], v.lo[r.Kind], v.hi[r.Kind] = r.Worth, r.Low, r.High
+		gv.mg[r.Kind], gv.lo[r.Kind], gv.hi[r.Kind] = r.Worth, r.Low, r.High
 	}
-	v.eg = v.mg
-	return v, nil
+	gv.eg = gv.mg
+	if t.Unit == unit {
+		return gv, nil
+	}
+	gv.convert = fmt.Sprintf("%s, the claims' unit, has no row in the table (in %s) to convert with", unit, t.Unit)
+	for _, r := range t.Rows {
+		switch {
+		case r.Kind != unit:
+		case !r.WorthOK:
+			gv.convert = fmt.Sprintf("%s's worth in %s is undefined (%s): the claim's %s cannot be converted", unit, t.Unit, r.Note, unit)
+		case !(r.Low > 0):
+			gv.convert = fmt.Sprintf("%s's worth in %s is %s, interval %s..%s, not above 0: the claim's %s cannot be converted",
+				unit, t.Unit, f2(r.Worth), f2(r.Low), f2(r.High), unit)
+		default:
+			gv.convert = ""
+		}
+	}
+	// The weights' intervals in the table's unit: each divided by the
+	// weights' interval of that unit (interval arithmetic).
+	gv.wlo, gv.whi = map[string]float64{}, map[string]float64{}
+	ulo, uhi := v.lo[t.Unit], v.hi[t.Unit]
+	if !(ulo > 0) {
+		return gv, nil
+	}
+	for k, lo := range v.lo {
+		gv.wlo[k], gv.whi[k] = divide(lo, v.hi[k], ulo, uhi)
+	}
+	return gv, nil
 }
 
-// needs lists the tokens the claim's test reads: its operands, and the
-// pool for a test against quantiles or ranks.
-func (c *Claim) needs(g *rules.Game, pool []string) []string {
+// named lists the tokens the claim names: its subject's and, for a
+// relational kind, its reference's.
+func (c *Claim) named(g *rules.Game) []string {
 	tokens, _ := operands(c.Subject, g)
 	if relational(c.Kind) {
 		rt, _ := operands(c.Reference, g)
 		tokens = append(tokens, rt...)
 	}
+	return tokens
+}
+
+// names reports whether the claim names token t itself in its subject
+// or reference (not as a member of a group: a group's median or a pool's
+// quantile compares pieces, whatever the unit).
+func (c *Claim) names(t string, g *rules.Game) bool {
+	list := c.Subject
+	if relational(c.Kind) {
+		list = append(slices.Clip(list), c.Reference...)
+	}
+	for _, s := range list {
+		if op, _ := parseOperand(s, g); op.token == t { // validated on load
+			return true
+		}
+	}
+	return false
+}
+
+// needs lists the tokens the claim's test reads: its operands, and the
+// pool for a test against quantiles or ranks.
+func (c *Claim) needs(g *rules.Game, pool []string) []string {
+	tokens := c.named(g)
 	switch c.Kind {
 	case Weak, Strong, Between, Rank:
 		tokens = append(tokens, pool...)
@@ -70,14 +137,19 @@ func (c *Claim) needs(g *rules.Game, pool []string) []string {
 }
 
 // readGames reads claim c on the games' values gv, beside res, its
-// verdict on the weights' values v; nil for an untestable claim.
-func (c *Claim) readGames(g *rules.Game, unit string, res Result, v, gv *valueSet) *GamesReading {
+// verdict on the weights' values; nil for an untestable claim. unit is
+// the claims' unit.
+func (c *Claim) readGames(g *rules.Game, unit string, res Result, gv *gamesSet) *GamesReading {
 	if !c.Testable() {
 		return nil
 	}
 	gr := &GamesReading{Verdict: NotTestable}
 	if c.Phase == EG || c.Kind == Declines {
 		gr.Reason = "the games give no endgame values"
+		return gr
+	}
+	if gv.convert != "" && c.names(unit, g) {
+		gr.Reason = gv.convert
 		return gr
 	}
 	var missing []string
@@ -92,7 +164,7 @@ func (c *Claim) readGames(g *rules.Game, unit string, res Result, v, gv *valueSe
 		gr.Reason = "not played: " + strings.Join(limit(missing, 8), ", ")
 		return gr
 	}
-	r := evaluate(c, g, gv)
+	r := evaluate(c, g, gv.valueSet)
 	gr.Verdict, gr.Reason, gr.Observed, gr.Certainty, gr.Range = r.Verdict, r.Reason, r.Observed, r.Certainty, r.Range
 	if gr.Certainty == "" && gr.Verdict != NotTestable && relational(c.Kind) && c.Aggregate != Each && c.Aggregate != Most &&
 		c.Aggregate != Median && c.RefAggregate != Median {
@@ -105,19 +177,15 @@ func (c *Claim) readGames(g *rules.Game, unit string, res Result, v, gv *valueSe
 		agrees := gr.Verdict == res.Verdict
 		gr.Agrees = &agrees
 	}
-	named, _ := operands(c.Subject, g)
-	if relational(c.Kind) {
-		rt, _ := operands(c.Reference, g)
-		named = append(named, rt...)
-	}
+	named := c.named(g)
 	sort.Strings(named)
 	for i, t := range named {
-		lo, ok := v.lo[t]
-		if t == unit || !ok || (i > 0 && named[i-1] == t) {
+		lo, ok := gv.wlo[t]
+		if t == gv.unit || !ok || (i > 0 && named[i-1] == t) {
 			continue
 		}
 		gr.Compared++
-		if gv.hi[t] < lo || v.hi[t] < gv.lo[t] {
+		if gv.hi[t] < lo || gv.whi[t] < gv.lo[t] {
 			gr.Apart = append(gr.Apart, t)
 		}
 	}

@@ -52,8 +52,19 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 	games := r.TwoWay != ""
 	if games {
-		fmt.Fprintf(&b, "Imbalance games of two-way table %s (%s): %d claims read on them agree with the weights' verdict, %d differ, %d are not read (a piece not played, or endgame values).\n\n",
-			r.TwoWay, r.GamesPlayer, r.GamesAgree, r.GamesDiffer, r.GamesUnread)
+		why := "a piece not played, or endgame values"
+		if r.GamesUnit != "" && r.GamesUnit != r.Unit {
+			why = "a piece not played, endgame values, or a claim naming " + r.Unit + " that cannot be converted"
+		}
+		fmt.Fprintf(&b, "Imbalance games of two-way table %s (%s): %d claims read on them agree with the weights' verdict, %d differ, %d are not read (%s).",
+			r.TwoWay, r.GamesPlayer, r.GamesAgree, r.GamesDiffer, r.GamesUnread, why)
+		if r.GamesUnit != "" && r.GamesUnit != r.Unit {
+			fmt.Fprintf(&b, " The table's worths are in %[1]s and are read as they are: a ratio, a quantile or a rank of worths is the same in any unit. A claim naming %[2]s converts through the table's %[2]s row, the ends of the two intervals combined for the widest ratio, and is read only when that row's interval is above 0.", r.GamesUnit, r.Unit)
+			if r.GamesConvert != "" {
+				fmt.Fprintf(&b, " Here it is not: %s.", r.GamesConvert)
+			}
+		}
+		b.WriteString("\n\n")
 	}
 	if len(r.Results) > 0 {
 		b.WriteString("| id | verdict | claim | reading | observed |")
