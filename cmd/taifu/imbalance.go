@@ -70,7 +70,7 @@ func (f *imbalanceFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.startPosition, "start-position", false, "Typhoon: the canonical setup instead of random setups")
 	fs.StringVar(&f.json, "json", "", "results file: every kind's figures and games, rewritten after each pair")
 	fs.BoolVar(&f.resume, "resume", false, "continue the interrupted run whose results are in --json (with the same flags)")
-	fs.StringVar(&f.report, "report", "", "play nothing: print the two-way table of this results file and the --texel table")
+	fs.StringVar(&f.report, "report", "", "play nothing: print this results file's table (with --texel: the two-way table)")
 	fs.StringVar(&f.texel, "texel", "", "with --report: whole-model values of the same game (taifu export --method model --format json)")
 	fs.StringVar(&f.twoWay, "two-way", "", twoWayUsage+": play nothing, draw its chart")
 	fs.StringVar(&f.format, "format", "", "output of --report: md, csv, svg or png (default md); of --two-way: svg or png (default svg)")
@@ -317,4 +317,14 @@ func printImbalance(w io.Writer, res *imbalance.Result, games int) {
 	tw.Flush()
 	fmt.Fprintln(w, "score: the side keeping the piece (for a trade A=B+C, the side keeping A); worth = ln(s/(1-s)) over the unit's, 95% interval by the delta method")
 	fmt.Fprintf(w, "early stop: %s\n", res.StopRule)
+	if rs := imbalance.FromTrades(res); len(rs) > 0 {
+		fmt.Fprintln(w, "from the trades (a trade A=B+C measures A - B - C; a kind = its trade's worth plus the pieces traded for it):")
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "kind	worth [range]	from	with")
+		for _, r := range rs {
+			fmt.Fprintf(tw, "%s\t%.2f [%.2f, %.2f]\t%s\t%s\n", r.Kind, r.Worth, r.Low, r.High, r.Trade, strings.Join(r.Uses, "; "))
+		}
+		tw.Flush()
+		fmt.Fprintln(w, "range: the ends of the intervals used, added (wider than a 95% interval)")
+	}
 }

@@ -185,8 +185,8 @@ func runImbalanceReport(f *imbalanceFlags, stdout io.Writer) error {
 		default:
 			return usageErrorf("unknown --format %q (md, csv, svg or png)", format)
 		}
-		if f.texel == "" {
-			return usageErrorf("--report needs --texel, the export table (taifu export --method model --format json)")
+		if f.texel == "" && f.format != "" {
+			return usageErrorf("--format %s is the two-way table's: give --texel, the export table (taifu export --method model --format json)", format)
 		}
 		data, err := storage.ReadFile(f.report)
 		if err != nil {
@@ -195,6 +195,10 @@ func runImbalanceReport(f *imbalanceFlags, stdout io.Writer) error {
 		res, err := imbalance.Parse(f.report, data)
 		if err != nil {
 			return err
+		}
+		if f.texel == "" { // the run's own table, as the run printed it
+			printImbalance(&b, res, 2*res.Settings.Run.Pairs)
+			return toOutOrStdout(f.out, b.Bytes(), stdout)
 		}
 		if data, err = storage.ReadFile(f.texel); err != nil {
 			return err
@@ -207,9 +211,15 @@ func runImbalanceReport(f *imbalanceFlags, stdout io.Writer) error {
 			return fmt.Errorf("%s and %s: %v", f.report, f.texel, err)
 		}
 	}
-	if f.out == "" {
-		_, err := stdout.Write(b.Bytes())
+	return toOutOrStdout(f.out, b.Bytes(), stdout)
+}
+
+// toOutOrStdout writes a report to the file out (writeOutput), or to
+// stdout when out is "".
+func toOutOrStdout(out string, data []byte, stdout io.Writer) error {
+	if out == "" {
+		_, err := stdout.Write(data)
 		return err
 	}
-	return storage.WriteFile(f.out, b.Bytes())
+	return writeOutput(out, data)
 }

@@ -30,7 +30,7 @@ func TestImbalanceBadFlags(t *testing.T) {
 		{[]string{"--resume"}, "--resume needs --json"},
 		{[]string{"--game", "typhoon", "--remove", "N=a1"}, "--remove: typhoon starts from random setups"},
 		{[]string{"--nodes", "100"}, "--nodes, --depth and --movetime limit an --engine's search"},
-		{[]string{"--report", "imb.json"}, "--report needs --texel"},
+		{[]string{"--report", "imb.json", "--format", "csv"}, "--format csv is the two-way table's: give --texel"},
 		{[]string{"--report", "imb.json", "--texel", "t.json", "--format", "pdf"}, `unknown --format "pdf" (md, csv, svg or png)`},
 		{[]string{"--two-way", "t.csv", "--format", "md"}, `--two-way draws the table's chart: --format svg or png, not "md"`},
 		{[]string{"--two-way", "t.csv", "--texel", "t.json"}, "--two-way reads a table made from --report and --texel"},
@@ -81,6 +81,9 @@ func TestImbalanceResults(t *testing.T) {
 		if !strings.Contains(first, want) {
 			t.Errorf("table lacks %q:\n%s", want, first)
 		}
+	}
+	if code, report, errs := runCLI("imbalance", "--report", path); code != 0 || report != first {
+		t.Errorf("--report alone: exit %d, table\n%s\nwant the run's\n%s\nstderr %s", code, report, first, errs)
 	}
 	if code, _, errs := runCLI(base...); code != 1 || !strings.Contains(errs, "exists: use --resume") {
 		t.Errorf("rerun over the file: exit %d, %q", code, errs)
