@@ -4,6 +4,9 @@
 //	taifu solve --game nanashogi --out nanashogi.tb
 //	go run ./cmd/nanaoptimal -table nanashogi.tb -positions 1000 -playouts 200
 //
+// With -seen RUN,... it also prints the share over the positions that are
+// not in those self-play runs (the rows a network was fitted on).
+//
 // Positions are sampled by uniformly random games from the start position
 // (a random length of 0 to -max-ply plies, seeded by -seed), skipping ended
 // positions. A move is optimal when it keeps the position's solved value
@@ -35,6 +38,7 @@ import (
 	"os"
 	"strings"
 
+	"taifu/datasets"
 	"taifu/features"
 	"taifu/mcts"
 	"taifu/rules"
@@ -53,6 +57,7 @@ func main() {
 	games := flag.Int("match", 0, "instead: play this many games, the table's best moves (side A) against the search (side B), from the openings of taifu match --seed (the same -seed), and print the report and each side's conversion of the openings it began won")
 	openingPlies := flag.Int("opening-plies", 4, "with -match: random plies of each pair's opening (taifu match's default)")
 	workers := flag.Int("workers", 1, "with -match: games at once")
+	seenRuns := flag.String("seen", "", "self-play runs (comma-separated directories) a network was fitted on: also print the share over the positions not in them")
 	records := flag.String("records", "", "instead: read a taifu match --json report and print each side's conversion of the openings it began won")
 	// The search settings are every command's (mcts.BindFlags), at 200
 	// playouts a move unless told otherwise.
@@ -78,10 +83,18 @@ func main() {
 	default:
 		err = withTable(*table, func(t *solve.Table) error {
 			r, err := measure(t, w, *positions, *maxPly, *seed, cfg, os.Stdout, *misses)
-			if err == nil {
-				printReport(os.Stdout, r, cfg, w.Version, *seed, *maxPly)
+			if err != nil {
+				return err
 			}
-			return err
+			printReport(os.Stdout, r, cfg, w.Version, *seed, *maxPly)
+			if *seenRuns != "" {
+				in, err := runPositions(strings.Split(*seenRuns, ","))
+				if err != nil {
+					return err
+				}
+				printUnseen(os.Stdout, r, in, *seenRuns)
+			}
+			return nil
 		})
 	}
 	if err != nil {
@@ -265,6 +278,35 @@ func printReport(out io.Writer, r *report, cfg mcts.Config, version string, seed
 			fmt.Fprintf(out, "  %-4s for the side to move: %d of %d = %.1f%% (95%% CI %.1f-%.1f%%)\n", v, x.opt, x.n, 100*float64(x.opt)/float64(x.n), 100*lo, 100*hi)
 		}
 	}
+}
+
+// runPositions returns the positions of the rows of the runs (datasets.Scan).
+func runPositions(runs []string) (map[string]bool, error) {
+	in := map[string]bool{}
+	err := datasets.Scan(runs, []string{"position"}, func(row *datasets.Row) error {
+		in[row.Position] = true
+		return nil
+	})
+	return in, err
+}
+
+// printUnseen writes the share of value-keeping moves over the samples
+// whose position is not in the set in (the rows a network was fitted on,
+// named by runs): a share on positions the fit never saw.
+func printUnseen(out io.Writer, r *report, in map[string]bool, runs string) {
+	var t tally
+	for _, s := range r.samples {
+		if in[s.pos] {
+			continue
+		}
+		t.n++
+		if s.kept {
+			t.opt++
+		}
+	}
+	lo, hi := wilson(t.opt, t.n)
+	fmt.Fprintf(out, "  over the %d positions not in %s (%d distinct positions there): %d = %.1f%% (95%% CI %.1f-%.1f%%)\n",
+		t.n, runs, len(in), t.opt, 100*float64(t.opt)/float64(max(t.n, 1)), 100*lo, 100*hi)
 }
 
 // wilson returns the 95% Wilson score interval of k successes in n trials.

@@ -115,3 +115,14 @@ func TestMeasure(t *testing.T) {
 		}
 	}
 }
+
+// TestPrintUnseen counts only the samples whose position is not in the
+// fitted runs' set: 2 of the 3 unseen kept, the seen miss left out.
+func TestPrintUnseen(t *testing.T) {
+	r := &report{samples: []sample{{pos: "a", kept: true}, {pos: "b", kept: false}, {pos: "c", kept: true}, {pos: "d", kept: false}}}
+	var b strings.Builder
+	printUnseen(&b, r, map[string]bool{"b": true, "x": true}, "sp1")
+	if want := "  over the 3 positions not in sp1 (2 distinct positions there): 2 = 66.7%"; !strings.HasPrefix(b.String(), want) {
+		t.Errorf("got %q, want the prefix %q", b.String(), want)
+	}
+}
