@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"taifu/datasets"
 	"taifu/features"
 	"taifu/rules"
 	_ "taifu/rules/all"
@@ -192,5 +193,75 @@ func TestErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
 		}
+	}
+}
+
+// heldOutLoss is the held-out loss of net on c's data, measured afresh.
+func heldOutLoss(t *testing.T, c Config, net *features.SparseValueNet) float64 {
+	t.Helper()
+	if err := c.check(); err != nil {
+		t.Fatal(err)
+	}
+	files, err := datasets.Files(c.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fitter{c: &c, net: net}
+	if f.parts, err = stream.Parts(files); err != nil {
+		t.Fatal(err)
+	}
+	for range c.Threads {
+		f.evs = append(f.evs, c.Weights.Evaluator())
+	}
+	ho := &heldOut{}
+	if err := f.eachPart(f.parts, true, func(pr *partRows) error { ho.rows = append(ho.rows, pr.rows...); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	ho.lossy = make([]float64, len(ho.rows))
+	return f.loss(ho, false)
+}
+
+// On labels with nothing to learn but the games they come from (a
+// random root value a game, lambda 0, the linear terms near 0) a fit
+// of many epochs at a high learning rate overfits the training games: its
+// last network's held-out loss is above the linear terms'. The fit starts
+// at the linear terms alone (a zero output) and returns the network of
+// least held-out loss measured, so the fitted network is never worse on
+// the held-out games than the linear terms, and the loss reported is the
+// returned network's.
+func TestKeepsLeastHeldOut(t *testing.T) {
+	g, _ := rules.Lookup("torishogi")
+	games := testrun.RandomGames(t, g, 60, 60, 7)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, game := range games {
+		v := float32(0.9)
+		if rng.IntN(2) == 0 {
+			v = -v
+		}
+		for i := range game {
+			game[i].RootValue, game[i].Full = v, true
+		}
+	}
+	dir := testrun.WriteRunGroups(t, g, games, 150)
+	c := config(g, dir)
+	c.Label.Lambda = 0
+	c.Scale = 1e-6 // the linear terms near 0, the best constant of labels of mean 1/2
+	c.Hidden, c.Hidden2 = 32, 8
+	c.Epochs, c.LearningRate = 8, 0.05
+	net, rep, err := Fit(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.HeldOutBefore != rep.HeldOutLinear {
+		t.Errorf("held-out loss of the start %.6f, of the linear terms %.6f: want the same (a zero output)", rep.HeldOutBefore, rep.HeldOutLinear)
+	}
+	if !(rep.HeldOutLast > rep.HeldOutLinear) {
+		t.Fatalf("last held-out loss %.6f, linear terms %.6f: the fit was to overfit, the test needs a higher learning rate", rep.HeldOutLast, rep.HeldOutLinear)
+	}
+	if !(rep.HeldOutAfter <= rep.HeldOutLinear) || !(rep.HeldOutAfter < rep.HeldOutLast) {
+		t.Errorf("held-out loss of the fitted network %.6f (batch %d), linear terms %.6f, last batch %.6f: want the least", rep.HeldOutAfter, rep.BestBatch, rep.HeldOutLinear, rep.HeldOutLast)
+	}
+	if got := heldOutLoss(t, c, net); math.Abs(got-rep.HeldOutAfter) > 1e-9 {
+		t.Errorf("the returned network's held-out loss %.9f, reported %.9f", got, rep.HeldOutAfter)
 	}
 }
