@@ -86,6 +86,10 @@ type Config struct {
 	// (0: an epoch's over DefaultEvalsPerEpoch, at least 1); the network
 	// of least held-out loss measured is the one returned.
 	EvalEvery int64
+	// L2 adds L2·w to the gradient of each weight of the first layer's
+	// columns a batch touches and of the second layer's (an L2 penalty
+	// of L2/2·w², applied where the lazy updates reach; 0: none).
+	L2 float64
 	// Settings are the stream's (tuner/internal/stream): a setting left 0
 	// takes the Default of this package (Threads: GOMAXPROCS; Warmup: a
 	// twentieth of the batches, at most 500). Progress records the
@@ -128,6 +132,8 @@ func (c *Config) check() error {
 		return fmt.Errorf("fit-net: %d hidden units, want 1 to %d", c.Hidden, features.MaxSparseHidden)
 	case c.Hidden2 < 0 || c.Hidden2 > features.MaxSparseHidden2:
 		return fmt.Errorf("fit-net: %d second-layer units, want 1 to %d", c.Hidden2, features.MaxSparseHidden2)
+	case !(c.L2 >= 0) || c.L2 > 1:
+		return fmt.Errorf("fit-net: L2 %v, want one in [0, 1]", c.L2)
 	}
 	for _, l := range []*float64{&c.Label.Lambda, c.Label.FastLambda} {
 		if l != nil && !(*l >= 0 && *l <= 1) {
@@ -367,7 +373,7 @@ func Fit(c Config) (*features.SparseValueNet, *Report, error) {
 		"held_out_loss": map[string]any{"linear": rep.HeldOutLinear, "before": rep.HeldOutBefore, "after": rep.HeldOutAfter, "last": rep.HeldOutLast},
 		"settings": map[string]any{"hidden": c.Hidden, "hidden2": c.Hidden2, "epochs": c.Epochs, "batch": c.Batch,
 			"learning_rate": c.LearningRate, "warmup": c.Warmup, "buffer": c.Buffer, "seed": c.Seed, "scale": c.Scale,
-			"validation": c.Validation, "lambda": c.Label.Lambda, "fast_lambda": c.Label.FastLambdaOr(), "eval_every": f.evalEvery,
+			"validation": c.Validation, "lambda": c.Label.Lambda, "fast_lambda": c.Label.FastLambdaOr(), "eval_every": f.evalEvery, "l2": c.L2,
 			"loss": "mean logistic loss of sigmoid(scale*linear + z) against the label; linear terms fixed; Adam, linear warmup then cosine decay; the batch of least held-out loss kept"},
 		"linear_weights": map[string]any{"version": c.Weights.Version},
 	}
@@ -443,8 +449,10 @@ func (f *fitter) gradient(batch []sample) {
 		f.touched = optim.Touch(f.touched, f.mark, batch[b].idx)
 	}
 	h := n.Hidden
+	l2 := float32(f.c.L2)
 	// Each thread owns a range of the first layer's units: W1's, B1's and
-	// W2's entries of those units, summed over the rows in order.
+	// W2's entries of those units, summed over the rows in order, then
+	// the L2 penalty's.
 	f.parallel(h, func(_, lo, hi int) {
 		for b := range batch {
 			r := f.rows[b]
@@ -456,6 +464,15 @@ func (f *fitter) gradient(batch []sample) {
 				}
 			}
 		}
+		if l2 == 0 {
+			return
+		}
+		for _, i := range f.touched {
+			addScaled(g.W1[int(i)*h+lo:int(i)*h+hi], n.W1[int(i)*h+lo:int(i)*h+hi], l2)
+		}
+		for k := 0; k < n.Hidden2; k++ {
+			addScaled(g.W2[k*h+lo:k*h+hi], n.W2[k*h+lo:k*h+hi], l2)
+		}
 	})
 	for b := range batch {
 		r := f.rows[b]
@@ -464,6 +481,13 @@ func (f *fitter) gradient(batch []sample) {
 			g.W3[k] += f.dz[b] * r.H2[k]
 		}
 		g.B3 += f.dz[b]
+	}
+}
+
+// addScaled adds a·x to y.
+func addScaled(y, x []float32, a float32) {
+	for j, v := range x {
+		y[j] += a * v
 	}
 }
 
@@ -530,9 +554,9 @@ func newAdam(n *features.SparseValueNet) *adam {
 // settings is the fingerprint of what a checkpoint's fit depends on: a
 // resumed fit must match it.
 func (c *Config) settings(files []string) string {
-	return fmt.Sprintf("game=%s hidden=%d hidden2=%d epochs=%d batch=%d lr=%v warmup=%d buffer=%d seed=%d scale=%v lambda=%v fast_lambda=%v validation=%v held_out=%d weights=%s files=%q eval_every=%d keep=least-held-out",
+	return fmt.Sprintf("game=%s hidden=%d hidden2=%d epochs=%d batch=%d lr=%v warmup=%d buffer=%d seed=%d scale=%v lambda=%v fast_lambda=%v validation=%v held_out=%d weights=%s files=%q eval_every=%d keep=least-held-out l2=%v",
 		c.Game.Name, c.Hidden, c.Hidden2, c.Epochs, c.Batch, c.LearningRate, c.Warmup, c.Buffer, c.Seed, c.Scale,
-		c.Label.Lambda, c.Label.FastLambdaOr(), c.Validation, c.MaxHeldOut, c.Weights.Hash(), files, c.EvalEvery)
+		c.Label.Lambda, c.Label.FastLambdaOr(), c.Validation, c.MaxHeldOut, c.Weights.Hash(), files, c.EvalEvery, c.L2)
 }
 
 // checkpoint is a fit's state between two batches: the network, Adam's

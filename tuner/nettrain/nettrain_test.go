@@ -265,3 +265,62 @@ func TestKeepsLeastHeldOut(t *testing.T) {
 		t.Errorf("the returned network's held-out loss %.9f, reported %.9f", got, rep.HeldOutAfter)
 	}
 }
+
+// With L2 the batch's gradient is the one without plus L2·w on the
+// columns of the first layer the batch touches and on the second layer,
+// and nothing more elsewhere.
+func TestL2Gradient(t *testing.T) {
+	g, _ := rules.Lookup("torishogi")
+	c := config(g, "")
+	if err := c.check(); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	net := initial(&c, 20)
+	for _, x := range [][]float32{net.W1, net.W3} {
+		for i := range x {
+			x[i] = float32(rng.NormFloat64() * 0.3)
+		}
+	}
+	var batch []sample
+	for _, game := range testrun.RandomGames(t, g, 1, 30, 3) {
+		for _, r := range game {
+			st, _ := r.State(g)
+			batch = append(batch, sample{idx: features.SparseActive(st, nil), base: float32(rng.NormFloat64()), label: float32(rng.Float64())})
+		}
+	}
+	grad := func(l2 float64) (*features.SparseValueNet, []bool) {
+		c := c
+		c.L2 = l2
+		f := &fitter{c: &c}
+		f.prepare(net)
+		f.gradient(batch)
+		touched := make([]bool, len(f.mark))
+		for _, i := range f.touched {
+			touched[i] = true
+		}
+		return f.opt.g, touched
+	}
+	const l2 = 0.25
+	g0, touched := grad(0)
+	g1, _ := grad(l2)
+	h, n := net.Hidden, 0
+	for i := range g0.W1 {
+		want := g0.W1[i]
+		if touched[i/h] {
+			want += l2 * net.W1[i]
+			n++
+		}
+		if g1.W1[i] != want {
+			t.Fatalf("W1[%d] (input %d, touched %v): gradient %v, want %v", i, i/h, touched[i/h], g1.W1[i], want)
+		}
+	}
+	for i := range g0.W2 {
+		if want := g0.W2[i] + l2*net.W2[i]; g1.W2[i] != want {
+			t.Fatalf("W2[%d]: gradient %v, want %v", i, g1.W2[i], want)
+		}
+	}
+	if n == 0 || n == len(g0.W1) || !reflect.DeepEqual(g0.B1, g1.B1) || !reflect.DeepEqual(g0.W3, g1.W3) {
+		t.Fatalf("%d of %d first-layer weights touched; the biases and the output were to be unchanged", n, len(g0.W1))
+	}
+}
