@@ -62,17 +62,16 @@ func same(t *testing.T, what string, a, b *features.SparseValueNet) {
 	}
 }
 
-// The batch's gradient is the sum of the rows' (features'
-// SparseValueNet.AddGradient, itself checked against central
-// differences), bit for bit, on any number of threads: the sums run in
-// the batch's order whoever computes them.
-func TestBatchGradientIsTheRowsSum(t *testing.T) {
-	g, _ := rules.Lookup("torishogi")
+// randomBatch returns a checked small config, a starting network of it
+// with random first-layer and output weights, and the positions of games
+// random games of plies plies with random linear logits and labels.
+func randomBatch(t *testing.T, g *rules.Game, games, plies int, seed uint64) (Config, *features.SparseValueNet, []sample) {
+	t.Helper()
 	c := config(g, "")
 	if err := c.check(); err != nil {
 		t.Fatal(err)
 	}
-	rng := rand.New(rand.NewPCG(1, 2))
+	rng := rand.New(rand.NewPCG(seed, 2))
 	net := initial(&c, 20)
 	for _, x := range [][]float32{net.W1, net.W3} {
 		for i := range x {
@@ -80,12 +79,22 @@ func TestBatchGradientIsTheRowsSum(t *testing.T) {
 		}
 	}
 	var batch []sample
-	for _, game := range testrun.RandomGames(t, g, 2, 40, 3) {
+	for _, game := range testrun.RandomGames(t, g, games, plies, 3) {
 		for _, r := range game {
 			st, _ := r.State(g)
 			batch = append(batch, sample{idx: features.SparseActive(st, nil), base: float32(rng.NormFloat64()), label: float32(rng.Float64())})
 		}
 	}
+	return c, net, batch
+}
+
+// The batch's gradient is the sum of the rows' (features'
+// SparseValueNet.AddGradient, itself checked against central
+// differences), bit for bit, on any number of threads: the sums run in
+// the batch's order whoever computes them.
+func TestBatchGradientIsTheRowsSum(t *testing.T) {
+	g, _ := rules.Lookup("torishogi")
+	c, net, batch := randomBatch(t, g, 2, 40, 1)
 	batch = batch[:c.Batch]
 	want := newAdam(net).g
 	row := net.NewRow()
@@ -271,24 +280,7 @@ func TestKeepsLeastHeldOut(t *testing.T) {
 // and nothing more elsewhere.
 func TestL2Gradient(t *testing.T) {
 	g, _ := rules.Lookup("torishogi")
-	c := config(g, "")
-	if err := c.check(); err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(5, 6))
-	net := initial(&c, 20)
-	for _, x := range [][]float32{net.W1, net.W3} {
-		for i := range x {
-			x[i] = float32(rng.NormFloat64() * 0.3)
-		}
-	}
-	var batch []sample
-	for _, game := range testrun.RandomGames(t, g, 1, 30, 3) {
-		for _, r := range game {
-			st, _ := r.State(g)
-			batch = append(batch, sample{idx: features.SparseActive(st, nil), base: float32(rng.NormFloat64()), label: float32(rng.Float64())})
-		}
-	}
+	c, net, batch := randomBatch(t, g, 1, 30, 5)
 	grad := func(l2 float64) (*features.SparseValueNet, []bool) {
 		c := c
 		c.L2 = l2
