@@ -24,7 +24,7 @@ func runFitNet(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&c.Hidden2, "hidden2", nettrain.DefaultHidden2, "second layer's `units` (1 to 256)")
 	fs.Float64Var(&c.Label.Lambda, "lambda", tuner.DefaultLambda, "label = lambda*game result + (1-lambda)*search root value")
 	fastLambda := fs.String("fast-lambda", "", "lambda of the rows searched fast (selfplay --full-fraction below 1; default: --lambda)")
-	fs.Int64Var(&c.EvalEvery, "eval-every", 0, "`batches` between measures of the held-out loss; the network of the least is kept (0: an eighth of an epoch's)")
+	fs.Int64Var(&c.EvalEvery, "eval-every", 0, "`batches` between held-out measures; the least loss's network is kept (0: an eighth of an epoch)")
 	fs.Float64Var(&c.L2, "l2", 0, "L2 penalty `X` on the layers' weights a batch touches (0: none)")
 	fs.Float64Var(&c.Scale, "scale", 0, "logistic scale per pawn of the fit (0: the weights' leaf_scale, else the search's default for them)")
 	err := parseFlags(fs, args)
