@@ -431,7 +431,7 @@ func (c *ModelConfig) fitSparse(out *features.Weights, linearMoved bool, mr *Mod
 		return err
 	}
 	mr.Sparse = rep
-	why := fmt.Sprintf("%dx%d units, held-out loss %.6f with what precedes it alone, %.6f with it", nc.Hidden, nc.Hidden2, rep.HeldOutLinear, rep.HeldOutAfter)
+	why := fmt.Sprintf("%dx%d units, held-out loss %.6f with what precedes it alone, %.6f with it (batch %d of %d)", net.Hidden, net.Hidden2, rep.HeldOutLinear, rep.HeldOutAfter, rep.BestBatch, rep.Batches)
 	if netHurts(rep.HeldOutRows, rep.HeldOutLinear, rep.HeldOutAfter) {
 		if i >= 0 {
 			out.Parts = slices.Delete(slices.Clone(out.Parts), i, i+1)

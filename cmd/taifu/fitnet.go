@@ -24,6 +24,8 @@ func runFitNet(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&c.Hidden2, "hidden2", nettrain.DefaultHidden2, "second layer's `units` (1 to 256)")
 	fs.Float64Var(&c.Label.Lambda, "lambda", tuner.DefaultLambda, "label = lambda*game result + (1-lambda)*search root value")
 	fastLambda := fs.String("fast-lambda", "", "lambda of the rows searched fast (selfplay --full-fraction below 1; default: --lambda)")
+	fs.Int64Var(&c.EvalEvery, "eval-every", 0, "`batches` between held-out measures; the least loss's network is kept (0: an eighth of an epoch)")
+	fs.Float64Var(&c.L2, "l2", 0, "L2 penalty `X` on the layers' weights a batch touches (0: none)")
 	fs.Float64Var(&c.Scale, "scale", 0, "logistic scale per pawn of the fit (0: the weights' leaf_scale, else the search's default for them)")
 	err := parseFlags(fs, args)
 	if err != nil {
@@ -33,6 +35,8 @@ func runFitNet(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	switch {
+	case c.EvalEvery < 0:
+		return usageErrorf("--eval-every %d: want 0 or more batches", c.EvalEvery)
 	case c.Hidden < 1 || c.Hidden > features.MaxSparseHidden || c.Hidden2 < 1 || c.Hidden2 > features.MaxSparseHidden2:
 		return usageErrorf("--hidden %d and --hidden2 %d: want 1 to %d and 1 to %d", c.Hidden, c.Hidden2, features.MaxSparseHidden, features.MaxSparseHidden2)
 	case !(c.Label.Lambda >= 0 && c.Label.Lambda <= 1):
@@ -72,8 +76,8 @@ func runFitNet(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	rep := mr.Sparse
-	fmt.Fprintf(stdout, "fit-net: %d training and %d held-out positions (%d files, %d parts); held-out loss: linear terms %.6f, start %.6f, fitted %.6f\n",
-		rep.TrainRows, rep.HeldOutRows, rep.Files, rep.Parts, rep.HeldOutLinear, rep.HeldOutBefore, rep.HeldOutAfter)
+	fmt.Fprintf(stdout, "fit-net: %d training and %d held-out positions (%d files, %d parts); held-out loss: linear terms %.6f, start %.6f, fitted %.6f (batch %d of %d; last batch %.6f)\n",
+		rep.TrainRows, rep.HeldOutRows, rep.Files, rep.Parts, rep.HeldOutLinear, rep.HeldOutBefore, rep.HeldOutAfter, rep.BestBatch, rep.Batches, rep.HeldOutLast)
 	n.wrote(stdout, w, rep.Positions, rep.Seconds, rep.PerSecond)
 	return nil
 }

@@ -10,7 +10,13 @@
 // linear fit's label: data.LoadConfig.Label), by Adam on the mean
 // logistic loss with a learning rate warmed up linearly then decayed on a
 // cosine. Games set aside by game number (data.InValidation) give the
-// held-out loss, their rows (up to MaxHeldOut) kept in memory.
+// held-out loss, their rows (up to MaxHeldOut) kept in memory. The
+// network starts with a zero output (the linear terms alone), its
+// held-out loss is measured every EvalEvery batches and at the end, and
+// the fit returns the network of least held-out loss among them, the
+// start's included: on a few thousand games (each Typhoon game's random
+// setup is a pattern of inputs the first layer can learn its result by)
+// the held-out loss rises within the first epoch.
 //
 // A batch's rows run on every thread; their gradients are summed in the
 // batch's order, each thread owning a range of the first layer's units, so
@@ -45,6 +51,9 @@ const (
 	DefaultBuffer       = 1 << 16
 	DefaultMaxHeldOut   = 1 << 17
 	DefaultValidation   = 0.1
+	// DefaultEvalsPerEpoch is the held-out measures an epoch when
+	// Config.EvalEvery is 0.
+	DefaultEvalsPerEpoch = 8
 	// MinLRShare is the share of the learning rate the cosine decays to.
 	MinLRShare = stream.MinLRShare
 )
@@ -73,6 +82,14 @@ type Config struct {
 	// Hidden and Hidden2 are the layers' units (Hidden2 0:
 	// DefaultHidden2).
 	Hidden, Hidden2 int
+	// EvalEvery is the batches between two measures of the held-out loss
+	// (0: an epoch's over DefaultEvalsPerEpoch, at least 1); the network
+	// of least held-out loss measured is the one returned.
+	EvalEvery int64
+	// L2 adds L2·w to the gradient of each weight of the first layer's
+	// columns a batch touches and of the second layer's (an L2 penalty
+	// of L2/2·w², applied where the lazy updates reach; 0: none).
+	L2 float64
 	// Settings are the stream's (tuner/internal/stream): a setting left 0
 	// takes the Default of this package (Threads: GOMAXPROCS; Warmup: a
 	// twentieth of the batches, at most 500). Progress records the
@@ -88,10 +105,14 @@ type Report struct {
 	TrainRows   int64 `json:"train_rows"`
 	HeldOutRows int   `json:"held_out_rows"`
 	// Held-out mean logistic loss of the linear terms alone, with the
-	// starting network and with the fitted one.
+	// starting network and with the fitted one (the least measured);
+	// HeldOutLast is the network's at the last batch, BestBatch the
+	// batches the fitted one had taken (0: the start).
 	HeldOutLinear float64 `json:"held_out_linear"`
 	HeldOutBefore float64 `json:"held_out_before"`
 	HeldOutAfter  float64 `json:"held_out_after"`
+	HeldOutLast   float64 `json:"held_out_last"`
+	BestBatch     int64   `json:"best_batch"`
 	Batches       int64   `json:"batches"`    // of the fit, in all
 	ResumedAt     int64   `json:"resumed_at"` // batches done before this run
 	Positions     int64   `json:"positions"`  // trained in this run
@@ -111,6 +132,8 @@ func (c *Config) check() error {
 		return fmt.Errorf("fit-net: %d hidden units, want 1 to %d", c.Hidden, features.MaxSparseHidden)
 	case c.Hidden2 < 0 || c.Hidden2 > features.MaxSparseHidden2:
 		return fmt.Errorf("fit-net: %d second-layer units, want 1 to %d", c.Hidden2, features.MaxSparseHidden2)
+	case !(c.L2 >= 0) || c.L2 > 1:
+		return fmt.Errorf("fit-net: L2 %v, want one in [0, 1]", c.L2)
 	}
 	for _, l := range []*float64{&c.Label.Lambda, c.Label.FastLambda} {
 		if l != nil && !(*l >= 0 && *l <= 1) {
@@ -162,6 +185,20 @@ type fitter struct {
 	// order.
 	touched []int32
 	evs     []*features.Evaluator // one per thread, for the linear terms
+	// rowLoss is the batch's rows' losses; trainLoss and trainRows their
+	// sum and count since the last held-out measure.
+	rowLoss   []float64
+	trainLoss float64
+	trainRows int64
+	// The held-out rows, the batches taken, the network of least held-out
+	// loss measured, its loss and its batches.
+	ho        *heldOut
+	steps     int64
+	evalEvery int64
+	batches   int64
+	best      *features.SparseValueNet
+	bestLoss  float64
+	bestStep  int64
 }
 
 // readPart converts the rows of p: the held-out ones when heldOut (the
@@ -290,11 +327,17 @@ func Fit(c Config) (*features.SparseValueNet, *Report, error) {
 	}
 	ho.lossy = make([]float64, len(ho.rows))
 	meanActive /= float64(len(ho.rows))
-	_, rep.Batches = c.Schedule(rep.TrainRows)
+	var perEpoch int64
+	perEpoch, rep.Batches = c.Schedule(rep.TrainRows)
+	f.ho, f.batches, f.evalEvery = ho, rep.Batches, c.EvalEvery
+	if f.evalEvery == 0 {
+		f.evalEvery = max(1, perEpoch/DefaultEvalsPerEpoch)
+	}
 
 	f.prepare(initial(&c, meanActive))
 	rep.HeldOutLinear = f.loss(ho, true)
 	rep.HeldOutBefore = f.loss(ho, false)
+	f.best, f.bestLoss = f.net.Clone(), rep.HeldOutBefore
 	ck := &checkpoint{Settings: c.settings(files), HeldOutBefore: rep.HeldOutBefore}
 	if c.Resume {
 		if err := ck.read(c.Checkpoint, f); err != nil {
@@ -316,16 +359,22 @@ func Fit(c Config) (*features.SparseValueNet, *Report, error) {
 	}
 	rep.Stopped, rep.Positions, rep.Seconds, rep.PerSecond = tr.Stopped, tr.Positions, tr.Seconds, tr.PerSecond
 	step := tr.End.Step
-	rep.HeldOutAfter = f.loss(ho, false)
-	net := f.net.Clone()
+	if !tr.Stopped && step%f.evalEvery != 0 {
+		f.measure()
+	}
+	rep.HeldOutLast = f.loss(ho, false)
+	rep.HeldOutAfter, rep.BestBatch = f.bestLoss, f.bestStep
+	c.Progress.Logf(Stage, "fit-net: kept the network of batch %d of %d, held-out loss %.6f (linear terms alone %.6f, last batch %.6f)",
+		f.bestStep, rep.Batches, f.bestLoss, rep.HeldOutLinear, rep.HeldOutLast)
+	net := f.best.Clone()
 	net.Provenance = map[string]any{
 		"tool": "taifu fit-net", "datasets": c.Data, "files": rep.Files, "parts": rep.Parts,
-		"train_rows": rep.TrainRows, "held_out_rows": rep.HeldOutRows, "batches": step,
-		"held_out_loss": map[string]any{"linear": rep.HeldOutLinear, "before": rep.HeldOutBefore, "after": rep.HeldOutAfter},
+		"train_rows": rep.TrainRows, "held_out_rows": rep.HeldOutRows, "batches": step, "best_batch": f.bestStep,
+		"held_out_loss": map[string]any{"linear": rep.HeldOutLinear, "before": rep.HeldOutBefore, "after": rep.HeldOutAfter, "last": rep.HeldOutLast},
 		"settings": map[string]any{"hidden": c.Hidden, "hidden2": c.Hidden2, "epochs": c.Epochs, "batch": c.Batch,
 			"learning_rate": c.LearningRate, "warmup": c.Warmup, "buffer": c.Buffer, "seed": c.Seed, "scale": c.Scale,
-			"validation": c.Validation, "lambda": c.Label.Lambda, "fast_lambda": c.Label.FastLambdaOr(),
-			"loss": "mean logistic loss of sigmoid(scale*linear + z) against the label; linear terms fixed; Adam, linear warmup then cosine decay"},
+			"validation": c.Validation, "lambda": c.Label.Lambda, "fast_lambda": c.Label.FastLambdaOr(), "eval_every": f.evalEvery, "l2": c.L2,
+			"loss": "mean logistic loss of sigmoid(scale*linear + z) against the label; linear terms fixed; Adam, linear warmup then cosine decay; the batch of least held-out loss kept"},
 		"linear_weights": map[string]any{"version": c.Weights.Version},
 	}
 	return net, rep, nil
@@ -341,13 +390,15 @@ func (f *fitter) prepare(net *features.SparseValueNet) {
 		f.rows[i] = net.NewRow()
 	}
 	f.dz = make([]float32, f.c.Batch)
+	f.rowLoss = make([]float64, f.c.Batch)
 	f.mark = make([]bool, features.SparseInputs(f.c.Game))
 }
 
 // initial returns the starting network: first-layer columns of standard
 // deviation 0.5/sqrt(mean active inputs) around biases of 0.5, the middle
-// of screlu's range, and a small output, so that the fit starts near the
-// linear terms alone.
+// of screlu's range, and a zero output, so that the fit starts at the
+// linear terms alone (W3's gradient, the second layer's activations, is
+// not zero, so the output moves at the first step).
 func initial(c *Config, meanActive float64) *features.SparseValueNet {
 	n := features.NewSparseNet(c.Game, c.Hidden, c.Hidden2, c.Scale)
 	rng := rand.New(rand.NewPCG(c.Seed, 0x6e6574))
@@ -360,7 +411,7 @@ func initial(c *Config, meanActive float64) *features.SparseValueNet {
 	fill(n.B1, 0.5, 0)
 	fill(n.W2, 0, 1/math.Sqrt(float64(c.Hidden)))
 	fill(n.B2, 0.5, 0)
-	fill(n.W3, 0, 0.1/math.Sqrt(float64(c.Hidden2)))
+	fill(n.W3, 0, 0)
 	return n
 }
 
@@ -389,6 +440,7 @@ func (f *fitter) gradient(batch []sample) {
 			z := float64(s.base) + float64(n.Forward(r, s.idx))
 			dz := (float32(1/(1+math.Exp(-z))) - s.label) * scale
 			f.dz[b] = dz
+			f.rowLoss[b] = logLoss(z, float64(s.label))
 			n.Backward(r, dz)
 		}
 	})
@@ -397,8 +449,10 @@ func (f *fitter) gradient(batch []sample) {
 		f.touched = optim.Touch(f.touched, f.mark, batch[b].idx)
 	}
 	h := n.Hidden
+	l2 := float32(f.c.L2)
 	// Each thread owns a range of the first layer's units: W1's, B1's and
-	// W2's entries of those units, summed over the rows in order.
+	// W2's entries of those units, summed over the rows in order, then
+	// the L2 penalty's.
 	f.parallel(h, func(_, lo, hi int) {
 		for b := range batch {
 			r := f.rows[b]
@@ -410,6 +464,15 @@ func (f *fitter) gradient(batch []sample) {
 				}
 			}
 		}
+		if l2 == 0 {
+			return
+		}
+		for _, i := range f.touched {
+			addScaled(g.W1[int(i)*h+lo:int(i)*h+hi], n.W1[int(i)*h+lo:int(i)*h+hi], l2)
+		}
+		for k := 0; k < n.Hidden2; k++ {
+			addScaled(g.W2[k*h+lo:k*h+hi], n.W2[k*h+lo:k*h+hi], l2)
+		}
 	})
 	for b := range batch {
 		r := f.rows[b]
@@ -418,6 +481,13 @@ func (f *fitter) gradient(batch []sample) {
 			g.W3[k] += f.dz[b] * r.H2[k]
 		}
 		g.B3 += f.dz[b]
+	}
+}
+
+// addScaled adds a·x to y.
+func addScaled(y, x []float32, a float32) {
+	for j, v := range x {
+		y[j] += a * v
 	}
 }
 
@@ -441,6 +511,26 @@ func (f *fitter) step(batch []sample, lr float64) {
 	p, m, v, g := [1]float32{n.B3}, [1]float32{a.m.B3}, [1]float32{a.v.B3}, [1]float32{a.g.B3}
 	optim.Update(p[:], m[:], v[:], g[:], 0, 1, lrt)
 	n.B3, a.m.B3, a.v.B3, a.g.B3 = p[0], m[0], v[0], 0
+	for _, l := range f.rowLoss[:len(batch)] {
+		f.trainLoss += l
+	}
+	f.trainRows += int64(len(batch))
+	if f.steps++; f.steps%f.evalEvery == 0 {
+		f.measure()
+	}
+}
+
+// measure measures the held-out loss of the network and keeps it as the
+// best when it is the least so far; it logs it with the mean training
+// loss of the batches since the last measure (before their steps).
+func (f *fitter) measure() {
+	l := f.loss(f.ho, false)
+	if l < f.bestLoss {
+		f.best, f.bestLoss, f.bestStep = f.net.Clone(), l, f.steps
+	}
+	f.c.Progress.Logf(Stage, "fit-net: batch %d of %d, held-out loss %.6f (least %.6f at batch %d), training loss %.6f",
+		f.steps, f.batches, l, f.bestLoss, f.bestStep, f.trainLoss/float64(max(1, f.trainRows)))
+	f.trainLoss, f.trainRows = 0, 0
 }
 
 // adam is the optimiser's state: the moments m and v and the gradient g,
@@ -464,9 +554,9 @@ func newAdam(n *features.SparseValueNet) *adam {
 // settings is the fingerprint of what a checkpoint's fit depends on: a
 // resumed fit must match it.
 func (c *Config) settings(files []string) string {
-	return fmt.Sprintf("game=%s hidden=%d hidden2=%d epochs=%d batch=%d lr=%v warmup=%d buffer=%d seed=%d scale=%v lambda=%v fast_lambda=%v validation=%v held_out=%d weights=%s files=%q",
+	return fmt.Sprintf("game=%s hidden=%d hidden2=%d epochs=%d batch=%d lr=%v warmup=%d buffer=%d seed=%d scale=%v lambda=%v fast_lambda=%v validation=%v held_out=%d weights=%s files=%q eval_every=%d keep=least-held-out l2=%v",
 		c.Game.Name, c.Hidden, c.Hidden2, c.Epochs, c.Batch, c.LearningRate, c.Warmup, c.Buffer, c.Seed, c.Scale,
-		c.Label.Lambda, c.Label.FastLambdaOr(), c.Validation, c.MaxHeldOut, c.Weights.Hash(), files)
+		c.Label.Lambda, c.Label.FastLambdaOr(), c.Validation, c.MaxHeldOut, c.Weights.Hash(), files, c.EvalEvery, c.L2)
 }
 
 // checkpoint is a fit's state between two batches: the network, Adam's
@@ -481,11 +571,18 @@ type checkpoint struct {
 	HeldOutBefore float64
 	AdamT         int64
 	Net, M, V     *features.SparseValueNet
+	// Best is the network of least held-out loss measured, BestLoss its
+	// loss, BestStep its batches; TrainLoss and TrainRows the training
+	// loss summed since the last measure.
+	Best                *features.SparseValueNet
+	BestLoss, TrainLoss float64
+	BestStep, TrainRows int64
 }
 
 // write writes the checkpoint of f atomically to path.
 func (ck *checkpoint) write(path string, f *fitter) error {
 	ck.AdamT, ck.Net, ck.M, ck.V = f.opt.T, f.net, f.opt.m, f.opt.v
+	ck.Best, ck.BestLoss, ck.BestStep, ck.TrainLoss, ck.TrainRows = f.best, f.bestLoss, f.bestStep, f.trainLoss, f.trainRows
 	return stream.WriteGob(path, "fit-net: checkpoint", ck)
 }
 
@@ -499,7 +596,7 @@ func (ck *checkpoint) read(path string, f *fitter) error {
 	if got.Settings != ck.Settings {
 		return fmt.Errorf("fit-net: resume: %s was written by a fit of other settings or data (%s; now %s): start afresh without --resume", path, got.Settings, ck.Settings)
 	}
-	for _, n := range []*features.SparseValueNet{got.Net, got.M, got.V} {
+	for _, n := range []*features.SparseValueNet{got.Net, got.M, got.V, got.Best} {
 		if n == nil || n.Hidden != f.net.Hidden || n.Hidden2 != f.net.Hidden2 || len(n.W1) != len(f.net.W1) ||
 			len(n.B1) != len(f.net.B1) || len(n.W2) != len(f.net.W2) || len(n.B2) != len(f.net.B2) || len(n.W3) != len(f.net.W3) {
 			return fmt.Errorf("fit-net: resume: %s holds a network of another shape", path)
@@ -507,5 +604,6 @@ func (ck *checkpoint) read(path string, f *fitter) error {
 	}
 	*ck = got
 	f.net, f.opt.m, f.opt.v, f.opt.T = got.Net, got.M, got.V, got.AdamT
+	f.best, f.bestLoss, f.bestStep, f.trainLoss, f.trainRows, f.steps = got.Best, got.BestLoss, got.BestStep, got.TrainLoss, got.TrainRows, got.Step
 	return nil
 }
