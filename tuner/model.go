@@ -57,8 +57,9 @@ type SparseConfig struct {
 	// Net is the fit's settings: Hidden 0 refits the starting weights'
 	// network with its layers (none when they carry none); Hidden2 0 the
 	// starting network's, else nettrain's default. Game, Weights, Data,
-	// Label, Validation (0 only), Seed (0 only), Threads (0 only) and
-	// Scale (0 only) are filled from the ModelConfig.
+	// Validation (0 only), Seed (0 only), Threads (0 only) and Scale (0
+	// only) are filled from the ModelConfig; Label is its own (SparseLabel),
+	// not the linear fit's.
 	Net nettrain.Config
 	// Off fits none, leaving out the starting weights' network (noted).
 	Off bool
@@ -312,8 +313,18 @@ func setPart(parts []features.Part, i int, p features.Part) []features.Part {
 	return append(parts, p)
 }
 
-// labelConfig is the label blend of tc's linear fit, which the networks'
-// fits share.
+// SparseLabel is the label of a sparse value network's fit in tune and
+// train: the search's root value alone (lambda 0), whatever the linear
+// fit's --lambda. Measured on Typhoon (docs/valuenet.md, "Typhoon: why the
+// held-out loss rose"): every game starts from its own random setup, and
+// with the game's result in the label the network learns each training
+// game's result from its setup; the same 64-unit network fitted on the
+// same 14,722 games scored +145.1 and +143.1 Elo over the shipped weights
+// with lambda 0 [D-141, D-142] and -19.1 with lambda 0.5 [D-143].
+var SparseLabel = data.LoadConfig{Lambda: 0}
+
+// labelConfig is the label blend of tc's linear fit, which the dense value
+// network's fit shares.
 func labelConfig(tc TuneConfig) data.LoadConfig {
 	return data.LoadConfig{Lambda: tc.Lambda, FastLambda: tc.FastLambda}
 }
@@ -410,7 +421,7 @@ func (c *ModelConfig) fitSparse(out *features.Weights, linearMoved bool, mr *Mod
 		nc.Hidden2 = had.Hidden2
 	}
 	tc := c.TuneConfig
-	nc.Game, nc.Weights, nc.Data, nc.Label = tc.Game, out, tc.Data, labelConfig(tc)
+	nc.Game, nc.Weights, nc.Data, nc.Label = tc.Game, out, tc.Data, SparseLabel
 	c.fillStream(&nc.Settings)
 	if nc.Scale == 0 {
 		nc.Scale = out.LeafScale

@@ -22,7 +22,7 @@ func runFitNet(args []string, stdout, stderr io.Writer) error {
 		MaxHeldOut: nettrain.DefaultMaxHeldOut}, "linear terms", "-net")
 	fs.IntVar(&c.Hidden, "hidden", 256, "first layer's `units` (the accumulator; 1 to 4096)")
 	fs.IntVar(&c.Hidden2, "hidden2", nettrain.DefaultHidden2, "second layer's `units` (1 to 256)")
-	fs.Float64Var(&c.Label.Lambda, "lambda", tuner.DefaultLambda, "label = lambda*game result + (1-lambda)*search root value")
+	fs.Float64Var(&c.Label.Lambda, "lambda", tuner.SparseLabel.Lambda, "label = lambda*game result + (1-lambda)*search root value (tune and train use 0)")
 	fastLambda := fs.String("fast-lambda", "", "lambda of the rows searched fast (selfplay --full-fraction below 1; default: --lambda)")
 	fs.Int64Var(&c.EvalEvery, "eval-every", 0, "`batches` between held-out measures; the least loss's network is kept (0: an eighth of an epoch)")
 	fs.Float64Var(&c.L2, "l2", 0, "L2 penalty `X` on the layers' weights a batch touches (0: none)")
