@@ -59,12 +59,19 @@ func (b Builder) ForPair(i int) Builder {
 	return b
 }
 
-// cycle is the longest cycle of places in b.Places: the pairs after which
-// every rotation has been used.
+// cycle is the pairs after which b.Places' cycles all start again
+// together (the least common multiple of their lengths): every
+// combination of their turns is used within it.
 func (b Builder) cycle() int {
 	n := 1
 	for _, ps := range b.Places {
-		n = max(n, len(ps))
+		if m := len(ps); m > 1 {
+			a, c := n, m
+			for c != 0 {
+				a, c = c, a%c
+			}
+			n = n / a * m
+		}
 	}
 	return n
 }

@@ -44,3 +44,24 @@ func TestFromTrades(t *testing.T) {
 }
 
 func f2(x float64) string { return fmt.Sprintf("%.2f", x+0) }
+
+// TestCycleLength: the pairs after which every cycle of --remove starts
+// again together, the least common multiple of their lengths.
+func TestCycleLength(t *testing.T) {
+	chess := game(t, "chess")
+	for _, tc := range []struct {
+		remove string
+		want   int
+	}{{"", 1}, {"N=b1", 1}, {"P=a2/b2/c2", 3}, {"P=a2/b2/c2/d2,N=b1/g1", 4}, {"P=a2/b2/c2,N=b1/g1", 6}, {"P=a2/b2/c2/d2/e2/f2,N=b1/g1,R=a1/h1", 6}} {
+		b := Builder{Game: chess}
+		if tc.remove != "" {
+			var err error
+			if b.Places, err = ParseRemove(chess, chess.Start(), tc.remove); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := b.cycle(); got != tc.want {
+			t.Errorf("%q: cycle %d, want %d", tc.remove, got, tc.want)
+		}
+	}
+}
