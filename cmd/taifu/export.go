@@ -203,11 +203,17 @@ func writeTable(tab *values.PieceTable, format, out string, stdout io.Writer) er
 	if err != nil {
 		return err
 	}
+	return toOutOrStdout(out, b.Bytes(), stdout)
+}
+
+// toOutOrStdout writes a table to the file (or object store URL) out, or
+// to stdout when out is "".
+func toOutOrStdout(out string, data []byte, stdout io.Writer) error {
 	if out == "" {
-		_, err = stdout.Write(b.Bytes())
+		_, err := stdout.Write(data)
 		return err
 	}
-	return storage.WriteFile(out, b.Bytes())
+	return storage.WriteFile(out, data)
 }
 
 // exportWeights reads the weights export's --weights spec names: a file

@@ -213,13 +213,3 @@ func runImbalanceReport(f *imbalanceFlags, stdout io.Writer) error {
 	}
 	return toOutOrStdout(f.out, b.Bytes(), stdout)
 }
-
-// toOutOrStdout writes a report to the file out (writeOutput), or to
-// stdout when out is "".
-func toOutOrStdout(out string, data []byte, stdout io.Writer) error {
-	if out == "" {
-		_, err := stdout.Write(data)
-		return err
-	}
-	return writeOutput(out, data)
-}
