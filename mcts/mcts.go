@@ -322,6 +322,9 @@ func (s *Searcher) Search(st rules.State) Result {
 		res.Value = float64(res.Proven)
 		return res
 	}
+	if s.nodes[0].flags&unprimed != 0 {
+		s.primePriors(0, st) // a root reused from the last search's tree
+	}
 	if s.prior.refineAt > 0 && s.nodes[0].flags&refined == 0 {
 		s.refinePriors(0, st) // the root's at once, before the noise
 	}
@@ -441,6 +444,9 @@ func (s *Searcher) playout(st rules.State) {
 				v = 1
 				break
 			}
+		}
+		if n.flags&unprimed != 0 {
+			s.primePriors(idx, st)
 		}
 		if s.prior.refineAt > 0 && n.flags&refined == 0 && n.visits >= s.prior.refineAt {
 			s.refinePriors(idx, st) // before the value priors, which it clears
@@ -573,10 +579,13 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 	// the priors and are tried for a mate in one below.
 	// The learned priors read the checks as a move feature whatever the
 	// tactics.
+	// A lazy expansion leaves the priors to the node's second visit
+	// (lazypriors.go): most leaves are never visited again.
+	lazy := s.lazyPriors(idx)
 	var checks []rules.Move
 	t, tactical := st.(rules.CheckGenerator)
 	mate := tactical && s.tactics&TacticsMate != 0
-	if mate || (tactical && s.prior.learned) { // the mate in one below, and priors
+	if mate || (tactical && s.prior.learned && !lazy) { // the mate in one below, and priors
 		checks = t.Checks(s.checks[:0])
 		s.checks = checks
 	}
@@ -588,16 +597,27 @@ func (s *Searcher) expand(idx int32, st rules.State) float64 {
 		if s.tactics&TacticsQuiesce == 0 {
 			e, haveEval = s.model.Evaluate(st), true
 		}
-		th = s.model.Threats(st, haveEval)
+		if !lazy {
+			th = s.model.Threats(st, haveEval)
+		}
 	}
-	s.priors(st, ms, checks, th, s.lastTo(idx))
 	first := int32(len(s.nodes))
-	for i := range ms {
-		s.nodes = append(s.nodes, node{move: ms[i], prior: float32(s.prior.logits[i])})
+	if lazy {
+		for i := range ms {
+			s.nodes = append(s.nodes, node{move: ms[i]})
+		}
+	} else {
+		s.priors(st, ms, checks, th, s.lastTo(idx))
+		for i := range ms {
+			s.nodes = append(s.nodes, node{move: ms[i], prior: float32(s.prior.logits[i])})
+		}
 	}
 	n := &s.nodes[idx]
 	n.first, n.nChild = first, int32(len(ms))
 	n.flags |= expanded
+	if lazy {
+		n.flags |= unprimed
+	}
 	if mate && s.mateInOne(idx, t, st, checks) {
 		return 1
 	}

@@ -37,11 +37,7 @@ func (s *Searcher) refinePriors(idx int32, st rules.State) {
 	if k == 0 {
 		return
 	}
-	ms := s.moves[:0]
-	for c := first; c < first+int32(k); c++ {
-		ms = append(ms, s.nodes[c].move)
-	}
-	s.moves = ms
+	ms := s.childMoves(idx)
 	var checks []rules.Move
 	if t, ok := st.(rules.CheckGenerator); ok {
 		checks = t.Checks(s.checks[:0])

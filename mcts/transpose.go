@@ -75,6 +75,12 @@ func (s *Searcher) sharedExpansion(idx int32, st rules.State, key uint64) (float
 	if src.flags&(expanded|valued) != expanded || len(s.nodes)+int(src.nChild) > MaxNodes || st.Ended().Ended {
 		return 0, false
 	}
+	if src.flags&unprimed != 0 {
+		// The copy takes the priors src would have had (its own last
+		// move's), as an expansion that set them at once copies them.
+		s.primePriors(e.node, st)
+		src = s.nodes[e.node]
+	}
 	s.reserveNodes(int(src.nChild))
 	first := int32(len(s.nodes))
 	for c := src.first; c < src.first+src.nChild; c++ {

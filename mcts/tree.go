@@ -20,6 +20,7 @@ const (
 	valued      // Config.ValuePrior has weighed the children's priors (valueprior.go)
 	historied   // Config.History: hist holds the move's history mean
 	refined     // Config.PolicyRefine: the priors count the policy's hidden layer (policyrefine.go)
+	unprimed    // expanded without its children's priors, set on the second visit (lazypriors.go)
 )
 
 // node is one position of the tree, reached by move from its parent.
