@@ -59,6 +59,7 @@ type PolicyNet struct {
 	Provenance map[string]any `json:"provenance,omitempty"`
 
 	frozen *PolicyNet // compiled: Moves all of PolicyNetMoves, in order
+	fixed  fixedLayer // of the compiled snapshot: W1 and B1 in fixed point, for the search
 }
 
 func init() {
@@ -195,6 +196,7 @@ func (p *PolicyNet) Compile(g *rules.Game) error {
 		f.C[i] = p.C[k]
 	}
 	f.Provenance = p.Provenance
+	f.fixed = newFixedLayer(f.W1, f.B1, h, SparseMaxActive(g))
 	p.frozen = f
 	return nil
 }
@@ -227,9 +229,14 @@ func (p *PolicyNet) Model(g *rules.Game) Model {
 	if p.Refine {
 		heads |= HeadRefine
 	}
-	return &policyNetModel{net: f, heads: heads, nf: int32(len(MovesFor(g).Names)), n: g.Squares(),
-		idx: make([]int32, 0, SparseMaxActive(g)), a: make([]float32, f.Hidden), h: make([]float32, f.Hidden),
+	m := &policyNetModel{net: f, heads: heads, nf: int32(len(MovesFor(g).Names)), n: g.Squares(),
+		idx: make([]int32, 0, SparseMaxActive(g)), diff: newAccDiff(g),
+		h: make([]float32, f.Hidden), on: make([]int32, 0, f.Hidden),
 		score: make([]float32, nm), stamp: make([]uint32, nm)}
+	for s := range m.last {
+		m.last[s] = newSparseLast(g, f.Hidden)
+	}
+	return m
 }
 
 // Compiled returns the snapshot Compile took (every move input of
@@ -291,7 +298,14 @@ type policyNetModel struct {
 	nf    int32 // move features (MoveSchema.Names)
 	n     int   // squares
 	idx   []int32
-	a, h  []float32
+	// The hidden layer's accumulator in fixed point (net.fixed), kept per
+	// side to move and updated from the last position as the sparse value
+	// network's is (sparseModel): exact, so a position's logits never
+	// depend on what was asked before.
+	last [2]sparseLast
+	diff accDiff
+	h    []float32
+	on   []int32 // the units of h that are not 0
 	// score[f] is move input f's Score at this position when stamp[f] is
 	// now: each input's dot product is taken once per position, for the
 	// first move that reads it.
@@ -304,13 +318,26 @@ func (m *policyNetModel) Heads() Heads                 { return m.heads }
 func (m *policyNetModel) Evaluate(rules.State) float64 { return 0 }
 
 // AddLogits adds the network's logit of every move of f to dst: the hidden
-// layer once, then per move the sum of its inputs' scores. It allocates
+// layer once (its first layer in fixed point: within about 1e-4 of
+// Forward's), then per move the sum of its inputs' scores. It allocates
 // nothing.
 func (m *policyNetModel) AddLogits(dst []float64, f *MoveFeatures) {
 	st := f.st
-	net := m.net
 	m.idx = SparseActive(st, m.idx[:0])
-	net.Forward(m.a, m.h, m.idx)
+	last := &m.last[0]
+	if st.SideToMove() != rules.First {
+		last = &m.last[1]
+	}
+	m.diff.update(&m.net.fixed, last, m.idx)
+	unit := m.net.fixed.unit
+	m.on = m.on[:0]
+	for j, a := range last.acc {
+		x := screlu(float32(a) * unit)
+		m.h[j] = x
+		if x != 0 {
+			m.on = append(m.on, int32(j))
+		}
+	}
 	m.now++
 	if m.now == 0 {
 		clear(m.stamp)
@@ -338,7 +365,17 @@ func (m *policyNetModel) AddLogits(dst []float64, f *MoveFeatures) {
 func (m *policyNetModel) scoreOf(f int32) float32 {
 	if m.stamp[f] != m.now {
 		m.stamp[f] = m.now
-		m.score[f] = m.net.Score(m.h, f)
+		if n := m.net.Hidden; 2*len(m.on) >= n {
+			m.score[f] = m.net.Score(m.h, f)
+		} else {
+			// Most units off: the dot product over those on.
+			u := m.net.U[int(f)*n:][:n]
+			z := m.net.C[f]
+			for _, j := range m.on {
+				z += u[j] * m.h[j]
+			}
+			m.score[f] = z
+		}
 	}
 	return m.score[f]
 }

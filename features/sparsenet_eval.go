@@ -17,18 +17,28 @@ import (
 // largest plus SparseMaxActive times W1's largest, below 2^30): one unit
 // is 2^-16 ≈ 1.5e-5 of a pre-activation, whose screlu lives on [0, 1].
 type sparseEval struct {
-	hidden, hidden2 int
-	scale           float64
-	unit            float32   // 2^-shift: the accumulator's unit
-	w1, b1          []int32   // W1 and B1 in units, W1's layout
-	w2t             []float32 // W2 transposed: [unit·Hidden2 + unit2]
-	b2, w3          []float32
-	b3              float32
+	fixedLayer
+	hidden2 int
+	scale   float64
+	w2t     []float32 // W2 transposed: [unit·Hidden2 + unit2]
+	b2, w3  []float32
+	b3      float32
 }
 
-// snapshot returns v's sparseEval for g.
-func (v *SparseValueNet) snapshot(g *rules.Game) *sparseEval {
-	h, h2 := v.Hidden, v.Hidden2
+// fixedLayer is a sparse first layer in fixed point: W1 and B1 times
+// 2^shift, rounded to int32, shift the largest up to 16 for which no
+// accumulator of at most maxActive inputs can leave int32 (B1's largest
+// plus maxActive times W1's largest, below 2^30). An accumulator is then
+// an exact sum whatever the order of its additions and subtractions.
+type fixedLayer struct {
+	hidden int
+	unit   float32 // 2^-shift: the accumulator's unit
+	w1, b1 []int32 // W1 and B1 in units, W1's layout [input·hidden + unit]
+}
+
+// newFixedLayer returns the fixed-point layer of w1 and b1 (hidden units)
+// for positions of at most maxActive active inputs.
+func newFixedLayer(w1, b1 []float32, hidden, maxActive int) fixedLayer {
 	largest := func(x []float32) float64 {
 		var big float64
 		for _, w := range x {
@@ -36,7 +46,7 @@ func (v *SparseValueNet) snapshot(g *rules.Game) *sparseEval {
 		}
 		return big
 	}
-	bound := largest(v.B1) + largest(v.W1)*float64(SparseMaxActive(g))
+	bound := largest(b1) + largest(w1)*float64(maxActive)
 	shift := 16
 	for shift > 0 && math.Ldexp(bound, shift) >= 1<<30 {
 		shift--
@@ -48,9 +58,14 @@ func (v *SparseValueNet) snapshot(g *rules.Game) *sparseEval {
 		}
 		return out
 	}
-	e := &sparseEval{hidden: h, hidden2: h2, scale: v.Scale, unit: float32(math.Ldexp(1, -shift)),
-		w1: q(v.W1), b1: q(v.B1), w2t: make([]float32, len(v.W2)),
-		b2: append([]float32(nil), v.B2...), w3: append([]float32(nil), v.W3...), b3: v.B3}
+	return fixedLayer{hidden: hidden, unit: float32(math.Ldexp(1, -shift)), w1: q(w1), b1: q(b1)}
+}
+
+// snapshot returns v's sparseEval for g.
+func (v *SparseValueNet) snapshot(g *rules.Game) *sparseEval {
+	h, h2 := v.Hidden, v.Hidden2
+	e := &sparseEval{fixedLayer: newFixedLayer(v.W1, v.B1, h, SparseMaxActive(g)), hidden2: h2, scale: v.Scale,
+		w2t: make([]float32, len(v.W2)), b2: append([]float32(nil), v.B2...), w3: append([]float32(nil), v.W3...), b3: v.B3}
 	for k := 0; k < h2; k++ {
 		for j := 0; j < h; j++ {
 			e.w2t[j*h2+k] = v.W2[k*h+j]
@@ -68,13 +83,30 @@ func (v *SparseValueNet) Model(g *rules.Game) Model {
 		e = v.snapshot(g)
 	}
 	n := SparseMaxActive(g)
-	m := &sparseModel{net: e, idx: make([]int32, 0, n), mark: make([]uint8, SparseInputs(g)),
-		add: make([]int32, 0, n), del: make([]int32, 0, n),
+	m := &sparseModel{net: e, idx: make([]int32, 0, n), diff: newAccDiff(g),
 		h1: make([]float32, e.hidden), a2: make([]float32, e.hidden2)}
 	for s := range m.last {
-		m.last[s] = sparseLast{idx: make([]int32, 0, n), acc: make([]int32, e.hidden)}
+		m.last[s] = newSparseLast(g, e.hidden)
 	}
 	return m
+}
+
+// newSparseLast returns an empty sparseLast of hidden units for g.
+func newSparseLast(g *rules.Game, hidden int) sparseLast {
+	return sparseLast{idx: make([]int32, 0, SparseMaxActive(g)), acc: make([]int32, hidden)}
+}
+
+// accDiff is the scratch of an accumulator's update: the inputs come and
+// gone, and a mark per input, zero between calls.
+type accDiff struct {
+	mark     []uint8
+	add, del []int32
+}
+
+// newAccDiff returns the scratch of updates for g's positions.
+func newAccDiff(g *rules.Game) accDiff {
+	n := SparseMaxActive(g)
+	return accDiff{mark: make([]uint8, SparseInputs(g)), add: make([]int32, 0, n), del: make([]int32, 0, n)}
 }
 
 // sparseModel is a SparseValueNet's Model. It keeps, for each side to
@@ -84,12 +116,11 @@ func (v *SparseValueNet) Model(g *rules.Game) Model {
 // when they are fewer than its active inputs (in a search the positions
 // evaluated one after the other are a few moves apart), else afresh.
 type sparseModel struct {
-	net      *sparseEval
-	idx      []int32       // the position's active inputs
-	last     [2]sparseLast // by side to move: First, the other
-	mark     []uint8       // by input: scratch of the difference, zero between calls
-	add, del []int32       // the inputs come and gone
-	h1, a2   []float32
+	net    *sparseEval
+	idx    []int32       // the position's active inputs
+	last   [2]sparseLast // by side to move: First, the other
+	diff   accDiff
+	h1, a2 []float32
 }
 
 // sparseLast is the last position evaluated with one side to move.
@@ -110,45 +141,46 @@ func (m *sparseModel) Evaluate(st rules.State) float64 {
 	if st.SideToMove() != rules.First {
 		last = &m.last[1]
 	}
-	m.update(last)
+	m.diff.update(&m.net.fixedLayer, last, m.idx)
 	return float64(m.net.output(last.acc, m.h1, m.a2)) / m.net.scale
 }
 
-// update brings last's accumulator to the active inputs m.idx, and makes
-// them last's.
-func (m *sparseModel) update(last *sparseLast) {
-	e, h := m.net, m.net.hidden
-	m.add, m.del = m.add[:0], m.del[:0]
+// update brings last's accumulator (of layer l) to the active inputs idx,
+// and makes them last's: the columns of the inputs gone subtracted, those
+// come added, when they are fewer than idx, else afresh.
+func (d *accDiff) update(l *fixedLayer, last *sparseLast, idx []int32) {
+	h := l.hidden
+	d.add, d.del = d.add[:0], d.del[:0]
 	if last.valid {
-		for _, i := range m.idx {
-			m.mark[i] = 1
+		for _, i := range idx {
+			d.mark[i] = 1
 		}
 		for _, i := range last.idx {
-			if m.mark[i] == 1 {
-				m.mark[i] = 2
+			if d.mark[i] == 1 {
+				d.mark[i] = 2
 			} else {
-				m.del = append(m.del, i)
+				d.del = append(d.del, i)
 			}
 		}
-		for _, i := range m.idx {
-			if m.mark[i] == 1 {
-				m.add = append(m.add, i)
+		for _, i := range idx {
+			if d.mark[i] == 1 {
+				d.add = append(d.add, i)
 			}
-			m.mark[i] = 0
+			d.mark[i] = 0
 		}
 	}
-	add, del := m.add, m.del
-	if !last.valid || len(add)+len(del) >= len(m.idx) {
-		copy(last.acc, e.b1)
-		add, del = m.idx, nil
+	add, del := d.add, d.del
+	if !last.valid || len(add)+len(del) >= len(idx) {
+		copy(last.acc, l.b1)
+		add, del = idx, nil
 	}
 	for _, i := range del {
-		subInts(last.acc, e.w1[int(i)*h:])
+		subInts(last.acc, l.w1[int(i)*h:])
 	}
 	for _, i := range add {
-		addTo(last.acc, e.w1[int(i)*h:])
+		addTo(last.acc, l.w1[int(i)*h:])
 	}
-	last.idx = append(last.idx[:0], m.idx...)
+	last.idx = append(last.idx[:0], idx...)
 	last.valid = true
 }
 
