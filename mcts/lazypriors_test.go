@@ -76,3 +76,31 @@ func TestLazyPriorsSameTree(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLazyPriors prices lazy priors: 200-playout searches from each
+// game's start position and from its midgame position (the shipped
+// weights, the game's defaults), the priors set at every expansion
+// ("eager") and on a node's second visit ("lazy", the default); the trees
+// are the same (TestLazyPriorsSameTree).
+func BenchmarkLazyPriors(b *testing.B) {
+	defer func() { eagerPriors = false }()
+	for _, name := range rules.Names() {
+		g := game(b, name)
+		w := weights(b, g)
+		for _, at := range []struct {
+			name string
+			st   rules.State
+		}{{"start", g.Start()}, {"midgame", midgame(b, g, w)}} {
+			for _, eager := range []bool{true, false} {
+				mode := "lazy"
+				if eager {
+					mode = "eager"
+				}
+				b.Run(name+"/"+at.name+"/"+mode, func(b *testing.B) {
+					eagerPriors = eager
+					benchSearchFrom(b, at.st, w, Config{})
+				})
+			}
+		}
+	}
+}
