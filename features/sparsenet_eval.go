@@ -3,6 +3,8 @@ package features
 import (
 	"math"
 
+	gonumblas "gonum.org/v1/gonum/blas/gonum"
+
 	"taifu/rules"
 )
 
@@ -209,25 +211,10 @@ func (e *sparseEval) output(acc []int32, h1, a2 []float32) float32 {
 }
 
 // addScaled adds c·x[j] to a[j] for every j < len(a) (x is at least as
-// long), unrolled by eight as addFloats.
+// long): gonum's Saxpy, whose unit-stride loop is SIMD assembly on amd64
+// (each element one product and one sum, as the plain loop).
 func addScaled(a []float32, c float32, x []float32) {
-	x = x[:len(a)]
-	for len(a) >= 8 {
-		p, q := a[:8:8], x[:8:8]
-		p[0] += c * q[0]
-		p[1] += c * q[1]
-		p[2] += c * q[2]
-		p[3] += c * q[3]
-		p[4] += c * q[4]
-		p[5] += c * q[5]
-		p[6] += c * q[6]
-		p[7] += c * q[7]
-		a, x = a[8:], x[8:]
-	}
-	x = x[:len(a)]
-	for j := range a {
-		a[j] += c * x[j]
-	}
+	gonumblas.Implementation{}.Saxpy(len(a), c, x[:len(a)], 1, a, 1)
 }
 
 // subInts subtracts x[j] from a[j] for every j < len(a), unrolled by
