@@ -125,6 +125,14 @@ type sparseModel struct {
 	h1, a2 []float32
 }
 
+// lastFor returns the entry of ls for st's side to move.
+func lastFor(ls *[2]sparseLast, st rules.State) *sparseLast {
+	if st.SideToMove() != rules.First {
+		return &ls[1]
+	}
+	return &ls[0]
+}
+
 // sparseLast is the last position evaluated with one side to move.
 type sparseLast struct {
 	idx   []int32 // its active inputs
@@ -139,10 +147,7 @@ func (m *sparseModel) AddLogits(dst []float64, _ *MoveFeatures) {}
 // the first layer's fixed point of Forward's. It allocates nothing.
 func (m *sparseModel) Evaluate(st rules.State) float64 {
 	m.idx = SparseActive(st, m.idx[:0])
-	last := &m.last[0]
-	if st.SideToMove() != rules.First {
-		last = &m.last[1]
-	}
+	last := lastFor(&m.last, st)
 	m.diff.update(&m.net.fixedLayer, last, m.idx)
 	return float64(m.net.output(last.acc, m.h1, m.a2)) / m.net.scale
 }
