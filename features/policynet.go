@@ -230,8 +230,8 @@ func (p *PolicyNet) Model(g *rules.Game) Model {
 		heads |= HeadRefine
 	}
 	m := &policyNetModel{net: f, heads: heads, nf: int32(len(MovesFor(g).Names)), n: g.Squares(),
-		idx: make([]int32, 0, SparseMaxActive(g)), diff: newAccDiff(g),
-		h: make([]float32, f.Hidden), on: make([]int32, 0, f.Hidden),
+		diff: newAccDiff(g),
+		h:    make([]float32, f.Hidden), on: make([]int32, 0, f.Hidden),
 		score: make([]float32, nm), stamp: make([]uint32, nm)}
 	for s := range m.last {
 		m.last[s] = newSparseLast(g, f.Hidden)
@@ -297,7 +297,6 @@ type policyNetModel struct {
 	heads Heads
 	nf    int32 // move features (MoveSchema.Names)
 	n     int   // squares
-	idx   []int32
 	// The hidden layer's accumulator in fixed point (net.fixed), kept per
 	// side to move and updated from the last position as the sparse value
 	// network's is (sparseModel): exact, so a position's logits never
@@ -323,9 +322,8 @@ func (m *policyNetModel) Evaluate(rules.State) float64 { return 0 }
 // nothing.
 func (m *policyNetModel) AddLogits(dst []float64, f *MoveFeatures) {
 	st := f.st
-	m.idx = SparseActive(st, m.idx[:0])
 	last := lastFor(&m.last, st)
-	m.diff.update(&m.net.fixed, last, m.idx)
+	m.diff.update(&m.net.fixed, last, st)
 	unit := m.net.fixed.unit
 	m.on = m.on[:0]
 	for j, a := range last.acc {

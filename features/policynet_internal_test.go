@@ -16,8 +16,7 @@ func (m *policyNetModel) addLogitsSummed(dst []float64, f *MoveFeatures, sum []f
 	st := f.st
 	net := m.net
 	n := net.Hidden
-	m.idx = SparseActive(st, m.idx[:0])
-	net.Forward(sum, m.h, m.idx) // sum is scratch until the moves
+	net.Forward(sum, m.h, SparseActive(st, nil)) // sum is scratch until the moves
 	me := st.SideToMove()
 	add := func(x float32, i int32) float32 {
 		row := net.U[int(i)*n:][:n]

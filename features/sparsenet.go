@@ -139,10 +139,24 @@ func SparseMaxActive(g *rules.Game) int {
 // SparseActive appends the active inputs of st (SparseInputs's order) to
 // dst. It allocates nothing when dst has room for SparseMaxActive.
 func SparseActive(st rules.State, dst []int32) []int32 {
-	boardInputsEach(st, func(i int32) { dst = append(dst, i) })
 	g := st.Game()
 	n, nk := g.Squares(), len(g.Kinds)
 	me := st.SideToMove()
+	if v, ok := st.(rules.BoardViewer); ok {
+		flip := me != rules.First
+		for sq, p := range v.Board()[:n] {
+			if p == rules.NoPiece {
+				continue
+			}
+			osq := int32(sq)
+			if flip {
+				osq = int32(n) - 1 - osq
+			}
+			dst = append(dst, pieceInput(p, me, osq, int32(n), int32(nk)))
+		}
+	} else {
+		boardInputsEach(st, func(i int32) { dst = append(dst, i) })
+	}
 	if !g.HasHand {
 		return dst
 	}
@@ -219,9 +233,16 @@ func (v *SparseValueNet) NewRow() *SparseRow {
 		A2: b[3*h : 3*h+h2 : 3*h+h2], H2: b[3*h+h2 : 3*h+2*h2 : 3*h+2*h2], D2: b[3*h+2*h2:]}
 }
 
-// screlu is clamp(x, 0, 1)².
+// screlu is clamp(x, 0, 1)². The comparisons are written out: Go's
+// min and max order -0 below +0 and carry NaNs, at about four times the
+// instructions, and give the same square for every number.
 func screlu(x float32) float32 {
-	x = min(max(x, 0), 1)
+	if x <= 0 {
+		return 0
+	}
+	if x >= 1 {
+		return 1
+	}
 	return x * x
 }
 

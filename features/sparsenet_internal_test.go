@@ -34,3 +34,20 @@ func TestAddScaledIsThePlainLoop(t *testing.T) {
 		}
 	}
 }
+
+// screlu, with its comparisons written out, gives clamp(x, 0, 1)² as Go's
+// min and max give it, bit for bit, at the edges (±0, 1, the infinities)
+// and between.
+func TestScreluIsTheClamp(t *testing.T) {
+	xs := []float32{float32(math.Inf(-1)), -2, -1e-30, float32(math.Copysign(0, -1)), 0, 1e-30, 0.25, 0.999999, 1, 1.000001, 7, float32(math.Inf(1))}
+	rng := rand.New(rand.NewPCG(4, 4))
+	for range 1000 {
+		xs = append(xs, float32(3*rng.NormFloat64()))
+	}
+	for _, x := range xs {
+		c := min(max(x, 0), 1)
+		if got, want := screlu(x), c*c; math.Float32bits(got) != math.Float32bits(want) {
+			t.Fatalf("screlu(%v) = %v, the clamp's square %v", x, got, want)
+		}
+	}
+}

@@ -42,18 +42,37 @@ func positions(g *rules.Game, seed uint64, plies int) []rules.State {
 	return out
 }
 
-// SparseActive gives one input per piece on the board and min(count,
-// SparseHandDepth) per (side, kind) in hand, all distinct and in range,
-// and the same inputs for a position whatever side moves first there when
-// the board is seen from the mover.
+// SparseActive gives one input per piece on the board, at SparseInputs's
+// index (its side as seen from the mover, its kind, its square turned for
+// the second player), and min(count, SparseHandDepth) per (side, kind) in
+// hand, all distinct and in range.
 func TestSparseActive(t *testing.T) {
 	for _, name := range rules.Names() {
 		g, _ := rules.Lookup(name)
+		n, nk := g.Squares(), len(g.Kinds)
 		hands := 0
 		for _, st := range positions(g, 1, 120) {
 			idx := features.SparseActive(st, nil)
-			want := 0
-			for sq := 0; sq < g.Squares(); sq++ {
+			// Every board input names a piece that is there: decoded as
+			// (side as seen from the mover, kind, square turned for the
+			// second player). With the count below, one input a piece.
+			want, me := 0, st.SideToMove()
+			for _, in := range idx {
+				if int(in) >= 2*nk*n {
+					continue
+				}
+				side, k, sq := me, rules.Kind(int(in)/n%nk), int(in)%n
+				if int(in)/(nk*n) == 1 {
+					side = me.Other()
+				}
+				if me != rules.First {
+					sq = n - 1 - sq
+				}
+				if p := st.At(sq); p.Side() != side || p.Kind() != k || p == rules.NoPiece {
+					t.Fatalf("%s %s: input %d names %v's kind %d on square %d, which holds %v", name, st, in, side, k, sq, p)
+				}
+			}
+			for sq := 0; sq < n; sq++ {
 				if st.At(sq) != rules.NoPiece {
 					want++
 				}
