@@ -18,10 +18,15 @@ import (
 var LedgerColumns = []string{"id", "date", "declaration", "game", "seed", "command", "rule",
 	"games", "wins", "draws", "losses", "score", "elo", "elo_lo", "elo_hi", "decision"}
 
+// NotPlayed starts the decision of a declared match that will not be
+// played because the condition its rule set before it was not met.
+const NotPlayed = "not played: "
+
 // Row is one declared match of the ledger. Score is side A's share of the
 // points in percent; Elo, Lo and Hi its Elo difference and 95% interval.
 // A row declared and not yet played is Pending: its outcome columns
-// (games to elo_hi) are "-" and its decision "pending".
+// (games to elo_hi) are "-" and its decision "pending", or NotPlayed and
+// why when its declaration's condition ruled it out.
 type Row struct {
 	ID, Date, Declaration, Game, Seed, Command, Rule string
 	Games, Wins, Draws, Losses                       int
@@ -73,8 +78,8 @@ func ParseLedger(r io.Reader) ([]Row, error) {
 					return nil, fmt.Errorf("line %d (%s): games is \"-\" (pending) but %s is %q", line, row.ID, LedgerColumns[k], f[k])
 				}
 			}
-			if row.Decision != "pending" {
-				return nil, fmt.Errorf("line %d (%s): a pending row's decision is \"pending\", not %q", line, row.ID, row.Decision)
+			if row.Decision != "pending" && !strings.HasPrefix(row.Decision, NotPlayed) {
+				return nil, fmt.Errorf("line %d (%s): a row without games has the decision \"pending\" or %q and why, not %q", line, row.ID, NotPlayed, row.Decision)
 			}
 			row.Pending = true
 			rows = append(rows, row)

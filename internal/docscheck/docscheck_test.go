@@ -71,6 +71,8 @@ func TestParseLedgerErrors(t *testing.T) {
 		{"pending", header + "D-1\t2026-12-05\tx\tnanashogi\t1\tcmd\trule\t-\t-\t-\t-\t-\t-\t-\t-\tpending\n", ""},
 		{"half pending", header + "D-1\t2026-12-05\tx\tnanashogi\t1\tcmd\trule\t-\t-\t-\t-\t-\t+1.0\t-\t-\tpending\n", "elo is \"+1.0\""},
 		{"pending decision", header + "D-1\t2026-12-05\tx\tnanashogi\t1\tcmd\trule\t-\t-\t-\t-\t-\t-\t-\t-\tshipped\n", "not \"shipped\""},
+		{"not played", header + "D-1\t2026-12-05\tx\tnanashogi\t1\tcmd\trule\t-\t-\t-\t-\t-\t-\t-\t-\tnot played: D-0 failed\n", ""},
+		{"not played without why", header + "D-1\t2026-12-05\tx\tnanashogi\t1\tcmd\trule\t-\t-\t-\t-\t-\t-\t-\t-\tnot played\n", "not \"not played\""},
 		{"whole pairs", header + strings.Replace(strings.Replace(row, "\t+105.6\t", "\t+106.6\t", 1), "shipped", "Elo over whole pairs", 1), ""},
 	} {
 		_, err := ParseLedger(strings.NewReader(c.text))
