@@ -35,6 +35,7 @@ func init() { features.RegisterKind("test_const", func() features.Part { return 
 // the file has none.
 func everyKind(t *testing.T, g *rules.Game, rng *rand.Rand) *features.Weights {
 	w := committed(t, g)
+	w.Parts = nil // a shipped sparse network (Samarkand's): TestSparseNet* and mcts's TestSearchAsksTheModel cover it
 	if w.Net == nil {
 		w.Net = randomNet(g, 4, rng)
 	}

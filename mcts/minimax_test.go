@@ -21,7 +21,7 @@ func TestMinimax(t *testing.T) {
 		st, _ := fewPliesIn(g)
 		s := mustNew(g, Config{Playouts: 400, Seed: 3, Tactics: TacticsNone, Minimax: 0.5}, w)
 		s.Search(st)
-		ev := w.Evaluator()
+		ev := w.Model() // the search's model: the linear terms and any network
 		var checked, leaves int
 		var walk func(idx int32)
 		walk = func(idx int32) {
@@ -40,7 +40,7 @@ func TestMinimax(t *testing.T) {
 				}
 			}
 			if !any {
-				want := -s.squash(ev.Eval(st))
+				want := -s.squash(ev.Evaluate(st))
 				if math.Abs(float64(n.mm)-want) > 1e-6 {
 					t.Errorf("%s: leaf %s: minimax value %v, want minus its leaf value %v", name, rules.FormatPosition(st), n.mm, want)
 				}

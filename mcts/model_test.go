@@ -35,7 +35,7 @@ func init() {
 
 // The search's numbers are its model's (features.Weights.Model), for
 // every kind of part: the shipped weights of every game (linear terms;
-// value networks in Nana and Tori shogi; linear policies; Nana shogi's
+// value networks in Nana and Tori shogi, Samarkand's sparse one; linear policies; Nana shogi's
 // hidden layer, counted at the root at once), and each with a part of a
 // kind registered by this test. The static evaluation is Model.Evaluate of
 // the root; the value a leaf backs up is the logistic of Model.Evaluate

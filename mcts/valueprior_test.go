@@ -24,12 +24,12 @@ func TestValuePrior(t *testing.T) {
 			t.Fatal(err)
 		}
 		st, ms := fewPliesIn(g)
-		ev := w.Evaluator()
+		ev := w.Model() // the search's model: the linear terms and any network
 		scale := mustNew(g, Config{}, &w).EvalScale()
 		v := make([]float64, len(ms))
 		for i, m := range ms {
 			st.Make(m)
-			v[i] = -(2/(1+math.Exp(-scale*ev.Eval(st))) - 1)
+			v[i] = -(2/(1+math.Exp(-scale*ev.Evaluate(st))) - 1)
 			st.Unmake()
 		}
 		if slices.Min(v) == slices.Max(v) {
