@@ -77,43 +77,11 @@ func (d *accDiff) readHands(st rules.State) {
 func (d *accDiff) update(l *fixedLayer, last *sparseLast, st rules.State) {
 	board := d.boardOf(st)
 	me := st.SideToMove()
-	flip := me != rules.First
-	n, nk := int32(d.n), int32(d.kinds)
 	if d.hands {
 		d.readHands(st)
 	}
 	if last.valid {
-		d.add, d.del = d.add[:0], d.del[:0]
-		for sq, p := range board {
-			q := last.board[sq]
-			if p == q {
-				continue
-			}
-			osq := int32(sq)
-			if flip {
-				osq = n - 1 - osq
-			}
-			if q != rules.NoPiece {
-				d.del = append(d.del, pieceInput(q, me, osq, n, nk))
-			}
-			if p != rules.NoPiece {
-				d.add = append(d.add, pieceInput(p, me, osq, n, nk))
-			}
-		}
-		if d.hands {
-			base := 2 * nk * n
-			for i, c := range d.hand {
-				was := last.hand[i]
-				for b := min(c, was); b < max(c, was); b++ {
-					in := base + int32(i)*SparseHandDepth + int32(b)
-					if c > was {
-						d.add = append(d.add, in)
-					} else {
-						d.del = append(d.del, in)
-					}
-				}
-			}
-		}
+		d.changes(last, board, me)
 		active := last.active + len(d.add) - len(d.del)
 		if len(d.add)+len(d.del) < active {
 			h := l.hidden
@@ -132,30 +100,53 @@ func (d *accDiff) update(l *fixedLayer, last *sparseLast, st rules.State) {
 	d.afresh(l, last, board, me)
 }
 
+// changes lists in d.add and d.del the inputs come and gone from last's
+// position to board and d.hand (the side to move me).
+func (d *accDiff) changes(last *sparseLast, board []rules.Piece, me rules.Side) {
+	n, nk := d.n, d.kinds
+	d.add, d.del = d.add[:0], d.del[:0]
+	for sq, p := range board {
+		q := last.board[sq]
+		if p == q {
+			continue
+		}
+		if q != rules.NoPiece {
+			d.del = append(d.del, pieceInput(q, sq, me, n, nk))
+		}
+		if p != rules.NoPiece {
+			d.add = append(d.add, pieceInput(p, sq, me, n, nk))
+		}
+	}
+	for i, c := range d.hand {
+		was := last.hand[i]
+		for b := min(c, was); b < max(c, was); b++ {
+			if in := handInput(i, int(b), n, nk); c > was {
+				d.add = append(d.add, in)
+			} else {
+				d.del = append(d.del, in)
+			}
+		}
+	}
+}
+
 // afresh sets last's accumulator to B1 plus the columns of board's and
 // d.hand's inputs, and makes them last's.
 func (d *accDiff) afresh(l *fixedLayer, last *sparseLast, board []rules.Piece, me rules.Side) {
 	h := l.hidden
-	n, nk := int32(d.n), int32(d.kinds)
-	flip := me != rules.First
+	n, nk := d.n, d.kinds
 	copy(last.acc, l.b1)
 	active := 0
 	for sq, p := range board {
 		if p == rules.NoPiece {
 			continue
 		}
-		osq := int32(sq)
-		if flip {
-			osq = n - 1 - osq
-		}
-		addTo(last.acc, l.w1[int(pieceInput(p, me, osq, n, nk))*h:])
+		addTo(last.acc, l.w1[int(pieceInput(p, sq, me, n, nk))*h:])
 		active++
 	}
 	if d.hands {
-		base := 2 * nk * n
 		for i, c := range d.hand {
-			for b := int32(0); b < int32(c); b++ {
-				addTo(last.acc, l.w1[int(base+int32(i)*SparseHandDepth+b)*h:])
+			for b := range int(c) {
+				addTo(last.acc, l.w1[int(handInput(i, b, n, nk))*h:])
 			}
 			active += int(c)
 		}
@@ -166,12 +157,22 @@ func (d *accDiff) afresh(l *fixedLayer, last *sparseLast, board []rules.Piece, m
 	last.valid = true
 }
 
-// pieceInput is the sparse input of piece p on square osq (already turned
-// for the side to move me) of a board of n squares and nk kinds.
-func pieceInput(p rules.Piece, me rules.Side, osq, n, nk int32) int32 {
-	rel := int32(0)
+// pieceInput is the sparse input of piece p on square sq of a board of n
+// squares and nk kinds, seen from the side to move me: p's side as mine or
+// theirs, and the square turned half round for the second player.
+func pieceInput(p rules.Piece, sq int, me rules.Side, n, nk int) int32 {
+	rel := 0
 	if p.Side() != me {
 		rel = 1
 	}
-	return (rel*nk+int32(p.Kind()))*n + osq
+	if me != rules.First {
+		sq = n - 1 - sq
+	}
+	return int32((rel*nk+int(p.Kind()))*n + sq)
+}
+
+// handInput is the sparse input "at least b+1 in hand" of hand slot i
+// (rel·nk + kind, rel 0 the side to move) after the board's inputs.
+func handInput(i, b, n, nk int) int32 {
+	return int32(2*nk*n + i*SparseHandDepth + b)
 }

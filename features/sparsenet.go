@@ -143,16 +143,10 @@ func SparseActive(st rules.State, dst []int32) []int32 {
 	n, nk := g.Squares(), len(g.Kinds)
 	me := st.SideToMove()
 	if v, ok := st.(rules.BoardViewer); ok {
-		flip := me != rules.First
 		for sq, p := range v.Board()[:n] {
-			if p == rules.NoPiece {
-				continue
+			if p != rules.NoPiece {
+				dst = append(dst, pieceInput(p, sq, me, n, nk))
 			}
-			osq := int32(sq)
-			if flip {
-				osq = int32(n) - 1 - osq
-			}
-			dst = append(dst, pieceInput(p, me, osq, int32(n), int32(nk)))
 		}
 	} else {
 		boardInputsEach(st, func(i int32) { dst = append(dst, i) })
@@ -160,12 +154,11 @@ func SparseActive(st rules.State, dst []int32) []int32 {
 	if !g.HasHand {
 		return dst
 	}
-	base := 2 * nk * n
 	for rel, s := range [2]rules.Side{me, me.Other()} {
 		for k := 1; k < nk; k++ {
 			c := min(st.InHand(s, rules.Kind(k)), SparseHandDepth)
-			for b := 0; b < c; b++ {
-				dst = append(dst, int32(base+(rel*nk+k)*SparseHandDepth+b))
+			for b := range c {
+				dst = append(dst, handInput(rel*nk+k, b, n, nk))
 			}
 		}
 	}

@@ -178,13 +178,6 @@ func boardInputsEach(st rules.State, fn func(i int32)) {
 		if p == rules.NoPiece {
 			continue
 		}
-		rel, osq := 0, sq
-		if p.Side() != me {
-			rel = 1
-		}
-		if me != rules.First {
-			osq = n - 1 - sq
-		}
-		fn(int32((rel*nk+int(p.Kind()))*n + osq))
+		fn(pieceInput(p, sq, me, n, nk))
 	}
 }
