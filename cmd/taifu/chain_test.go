@@ -19,6 +19,7 @@ import (
 // match. Only the game, playouts and plies are overridden to keep it
 // short (the README's Typhoon chain is the same commands).
 func TestQuickStartChain(t *testing.T) {
+	t.Parallel() // heavy, touches no package state: runs beside the other heavy tests
 	bin := taifuBinary(t)
 	dir := t.TempDir()
 	taifu := func(wantOK bool, args ...string) string {

@@ -12,6 +12,7 @@ import (
 // TestClaimsCommand runs taifu claims on the shipped starting weights and
 // claims files (paths from cmd/taifu to the repository root).
 func TestClaimsCommand(t *testing.T) {
+	t.Parallel() // heavy, touches no package state: runs beside the other heavy tests
 	root := filepath.Join("..", "..")
 	for _, game := range []string{"typhoon", "samarkand", "torishogi"} {
 		weights := filepath.Join(root, "configs", "weights", game+".json")

@@ -11,6 +11,7 @@ import (
 // builtin and start need --game, a file names its own game, and a --game
 // that contradicts the file is an error.
 func TestExportGame(t *testing.T) {
+	t.Parallel() // heavy, touches no package state: runs beside the other heavy tests
 	tori := filepath.Join("..", "..", "configs", "weights", "torishogi.json")
 	for _, c := range []struct {
 		args []string

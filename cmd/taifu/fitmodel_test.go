@@ -27,6 +27,7 @@ import (
 //     model list, refitted (its parameters moved), and the provenance's
 //     model_fit says so.
 func TestOneFitPath(t *testing.T) {
+	t.Parallel() // heavy, touches no package state: runs beside the other heavy tests
 	dir := t.TempDir()
 	g, _ := rules.Lookup("nanashogi")
 	data := nanaSelfplay(t, dir, 16, 35)

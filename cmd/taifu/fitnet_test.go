@@ -16,6 +16,7 @@ import (
 // checkpoint; bad flags are one-line usage errors (exit 2) before
 // anything is read.
 func TestFitNet(t *testing.T) {
+	t.Parallel() // heavy, touches no package state: runs beside the other heavy tests
 	dir := t.TempDir()
 	data := nanaSelfplay(t, dir, 16, 35)
 	g, _ := rules.Lookup("nanashogi")

@@ -20,6 +20,7 @@ import (
 // speed; bad flags are one-line usage errors (exit
 // 2) before anything is read.
 func TestFitPolicy(t *testing.T) {
+	t.Parallel() // heavy, touches no package state: runs beside the other heavy tests
 	dir := t.TempDir()
 	data := nanaSelfplay(t, dir, 16, 35)
 	g, _ := rules.Lookup("nanashogi")

@@ -20,6 +20,7 @@ import (
 // fitted policy section and prints the held-out table; --policy off writes
 // none; a bad --policy is a one-line error.
 func TestTunePolicy(t *testing.T) {
+	t.Parallel() // heavy, touches no package state: runs beside the other heavy tests
 	dir := t.TempDir()
 	data := nanaSelfplay(t, dir, 8, 34)
 	g, _ := rules.Lookup("nanashogi")
@@ -152,6 +153,7 @@ func nanaSelfplay(t *testing.T, dir string, games int64, seed uint64) string {
 // the shipped weights (README) must not refuse a file whose policy
 // learned. With no policy fit, or one that learned nothing, it refuses.
 func TestTuneKeptStartWritesForPolicy(t *testing.T) {
+	t.Parallel() // heavy, touches no package state: runs beside the other heavy tests
 	dir := t.TempDir()
 	g, _ := rules.Lookup("nanashogi")
 	need := tuner.GamesForFit("nanashogi-36", tuner.DefaultValidation) // the run id selfplay.Run gives seed 36
@@ -204,6 +206,7 @@ func TestTuneKeptStartWritesForPolicy(t *testing.T) {
 // told --policy-hidden 0, which says it drops it; a bad count is a
 // one-line error.
 func TestTunePolicyHidden(t *testing.T) {
+	t.Parallel() // heavy, touches no package state: runs beside the other heavy tests
 	dir := t.TempDir()
 	data := nanaSelfplay(t, dir, 8, 36)
 	g, _ := rules.Lookup("nanashogi")

@@ -32,6 +32,7 @@ func policyNetPart(w *features.Weights) *features.PolicyNet {
 // --policy-net 0 leaves it out, each said in the provenance's model_fit;
 // bad values are one-line errors before anything is loaded.
 func TestTunePolicyNet(t *testing.T) {
+	t.Parallel() // heavy, touches no package state: runs beside the other heavy tests
 	dir := t.TempDir()
 	data := nanaSelfplay(t, dir, 24, 35)
 	g, _ := rules.Lookup("nanashogi")
@@ -116,6 +117,7 @@ func TestTunePolicyNet(t *testing.T) {
 // held-out cross-entropy, ladder.md and the log show it, and the setting
 // is one a resumed run must keep.
 func TestTrainPolicyNet(t *testing.T) {
+	t.Parallel() // heavy, touches no package state: runs beside the other heavy tests
 	dir := t.TempDir()
 	g, _ := rules.Lookup("nanashogi")
 	run := filepath.Join(dir, "run")

@@ -113,6 +113,7 @@ func drawTable(t *testing.T) string {
 // the solved value (here a draw everywhere), and with --policy the policy
 // target holds every move that keeps it (here all), one visit each.
 func TestRescoreTable(t *testing.T) {
+	t.Parallel() // heavy, touches no package state: runs beside the other heavy tests
 	src := smallRun(t, "nanashogi")
 	out := filepath.Join(t.TempDir(), "out")
 	var stdout, stderr bytes.Buffer

@@ -19,6 +19,7 @@ import (
 // export prints them in every format, match reports a score, and train runs
 // one generation and then resumes without redoing it.
 func TestTuneExportMatchTrain(t *testing.T) {
+	t.Parallel() // heavy, touches no package state: runs beside the other heavy tests
 	dir := t.TempDir()
 	data := filepath.Join(dir, "sp")
 	// The bare search (Tactics "eval") with the capture priors: 16 games,
@@ -185,6 +186,7 @@ func TestTrainFlagErrors(t *testing.T) {
 // not taifu selfplay --resume (a train run's games a generation are one of
 // its settings).
 func TestTrainSaysWhatItDid(t *testing.T) {
+	t.Parallel() // heavy, touches no package state: runs beside the other heavy tests
 	dir := t.TempDir()
 	zero := filepath.Join(dir, "zero")
 	code, out, errs := runCLI("train", "--game", "nanashogi", "--generations", "0", "--out", zero)

@@ -17,6 +17,7 @@ import (
 // --value-net 0 leaves it out, saying so; bad values are one-line errors
 // before anything is loaded.
 func TestTuneValueNet(t *testing.T) {
+	t.Parallel() // heavy, touches no package state: runs beside the other heavy tests
 	dir := t.TempDir()
 	data := nanaSelfplay(t, dir, 24, 35)
 	g, _ := rules.Lookup("nanashogi")
