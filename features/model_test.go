@@ -137,7 +137,7 @@ func TestRegisteredKindJoinsTheModel(t *testing.T) {
 		g, _ := rules.Lookup(name)
 		w := committed(t, g)
 		plain := w.Model()
-		w.Parts = []features.Part{&constPart{Value: 0.5, Logit: 0.25}}
+		w.Parts = append(w.Parts, &constPart{Value: 0.5, Logit: 0.25}) // after the file's own parts (Typhoon's sparse network)
 		if err := w.Compile(g); err != nil {
 			t.Fatal(err)
 		}

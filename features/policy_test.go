@@ -23,7 +23,31 @@ func withPolicy(t testing.TB, game string, policy []byte) []byte {
 	if err := json.Unmarshal(data, &m); err != nil {
 		t.Fatal(err)
 	}
-	m["policy"] = policy
+	if string(m["format"]) == "1" {
+		m["policy"] = policy
+	} else {
+		// Format 2 keeps the policy in the model list: the part of kind
+		// "policy" is given the section's fields in place of its own.
+		var parts []map[string]json.RawMessage
+		if err := json.Unmarshal(m["model"], &parts); err != nil {
+			t.Fatal(err)
+		}
+		var fields map[string]json.RawMessage
+		if json.Unmarshal(policy, &fields) != nil {
+			return nil // not an object: no file holds it
+		}
+		fields["kind"] = json.RawMessage(`"policy"`)
+		for i, p := range parts {
+			if string(p["kind"]) == `"policy"` {
+				parts[i] = fields
+			}
+		}
+		list, err := json.Marshal(parts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m["model"] = list
+	}
 	out, err := json.Marshal(m)
 	if err != nil {
 		return nil
