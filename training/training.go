@@ -185,19 +185,20 @@ type State struct {
 // candidate, its match against the current weights and the decision.
 type Generation struct {
 	Gen         int             `json:"gen"`
-	Weights     string          `json:"weights"`               // the weights that played the self-play
-	SelfPlay    string          `json:"selfplay"`              // self-play run directory
-	Positions   int64           `json:"positions"`             // written by this generation's self-play
-	Games       int64           `json:"games"`                 // self-play games
-	Rescored    string          `json:"rescored,omitempty"`    // the self-play relabelled (Config.Rescore), when it is
-	Window      []string        `json:"window"`                // self-play directories tuned on
-	Candidate   string          `json:"candidate"`             // tuned weights
-	TrainLoss   [2]float64      `json:"train_loss"`            // before, after
-	ValidLoss   [2]float64      `json:"valid_loss"`            // before, after
-	PolicyCE    [3]float64      `json:"policy_ce,omitempty"`   // held-out cross-entropy: uniform, hand, learned
-	NetLoss     [2]float64      `json:"net_loss,omitempty"`    // value network's held-out loss: linear terms alone, with the network
-	SparseLoss  [2]float64      `json:"sparse_loss,omitempty"` // sparse value network's held-out loss: what precedes it alone, with it
-	Parts       []tuner.PartFit `json:"parts,omitempty"`       // what the fit did with each part of the model list
+	Weights     string          `json:"weights"`                   // the weights that played the self-play
+	SelfPlay    string          `json:"selfplay"`                  // self-play run directory
+	Positions   int64           `json:"positions"`                 // written by this generation's self-play
+	Games       int64           `json:"games"`                     // self-play games
+	Rescored    string          `json:"rescored,omitempty"`        // the self-play relabelled (Config.Rescore), when it is
+	Window      []string        `json:"window"`                    // self-play directories tuned on
+	Candidate   string          `json:"candidate"`                 // tuned weights
+	TrainLoss   [2]float64      `json:"train_loss"`                // before, after
+	ValidLoss   [2]float64      `json:"valid_loss"`                // before, after
+	PolicyCE    [3]float64      `json:"policy_ce,omitempty"`       // held-out cross-entropy: uniform, hand, learned
+	PolicyStart float64         `json:"policy_start_ce,omitempty"` // held-out cross-entropy of the policy of the weights the generation started from (0: they had none)
+	NetLoss     [2]float64      `json:"net_loss,omitempty"`        // value network's held-out loss: linear terms alone, with the network
+	SparseLoss  [2]float64      `json:"sparse_loss,omitempty"`     // sparse value network's held-out loss: what precedes it alone, with it
+	Parts       []tuner.PartFit `json:"parts,omitempty"`           // what the fit did with each part of the model list
 	K           float64         `json:"k"`
 	Match       *arena.Report   `json:"match,omitempty"`
 	Accepted    bool            `json:"accepted"`
@@ -678,13 +679,18 @@ func (r *run) fit(gi int, gen *Generation, name string) error {
 				r.logf("%s: %s %s: %s", name, p.Kind, p.Action, p.Why)
 			}
 		}
-		gen.PolicyCE = [3]float64{}
+		gen.PolicyCE, gen.PolicyStart = [3]float64{}, 0
 		if rep := mr.Policy; rep != nil {
 			gen.PolicyCE = [3]float64{nanToZero(rep.Uniform.CE), nanToZero(rep.Hand.CE), nanToZero(rep.Learned.CE)}
+			start := "" // the policy the generation started from, beside the one fitted
+			if rep.Start != nil {
+				gen.PolicyStart = nanToZero(rep.Start.CE)
+				start = fmt.Sprintf(", start %.4f", rep.Start.CE)
+			}
 			if math.IsNaN(rep.Learned.CE) || math.IsNaN(rep.Uniform.CE) || math.IsNaN(rep.Hand.CE) {
 				r.logf("%s: policy fitted on %d training rows; no held-out data, so no cross-entropy", name, rep.Stats.Train)
 			} else {
-				r.logf("%s: policy held-out cross-entropy uniform %.4f, hand %.4f, learned %.4f (%d training rows)", name, rep.Uniform.CE, rep.Hand.CE, rep.Learned.CE, rep.Stats.Train)
+				r.logf("%s: policy held-out cross-entropy uniform %.4f, hand %.4f%s, learned %.4f (%d training rows)", name, rep.Uniform.CE, rep.Hand.CE, start, rep.Learned.CE, rep.Stats.Train)
 			}
 		}
 		// A candidate whose unit piece has no positive worth (a fit on too

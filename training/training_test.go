@@ -258,6 +258,11 @@ func TestRunPolicy(t *testing.T) {
 		if w := cands[i]; w.Policy == nil || gen.PolicyCE[0] <= 0 || gen.PolicyCE[2] <= 0 {
 			t.Errorf("generation %d: policy %v, cross-entropies %v", i+1, w.Policy != nil, gen.PolicyCE)
 		}
+		// The start's policy is scored beside the fitted one when the
+		// generation started from weights that carry one (generation 2).
+		if hasStart := gen.PolicyStart > 0; hasStart != (i == 1) {
+			t.Errorf("generation %d: the start policy's cross-entropy %v", i+1, gen.PolicyStart)
+		}
 		m, err := datasets.ReadManifest(filepath.Join(dir, gen.SelfPlay))
 		if err != nil {
 			t.Fatal(err)
