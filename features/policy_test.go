@@ -3,6 +3,7 @@ package features_test
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,7 +13,9 @@ import (
 )
 
 // withPolicy returns the shipped weights file of game with the policy
-// section policy (raw JSON) added.
+// section policy (raw JSON) added: at the top level of a format-1 file, as
+// the policy part of a format-2 file's model list (nil when policy is not
+// a JSON object, which that list cannot hold).
 func withPolicy(t testing.TB, game string, policy []byte) []byte {
 	t.Helper()
 	data, ok := configs.Weights(game)
@@ -37,10 +40,11 @@ func withPolicy(t testing.TB, game string, policy []byte) []byte {
 			return nil // not an object: no file holds it
 		}
 		fields["kind"] = json.RawMessage(`"policy"`)
-		for i, p := range parts {
-			if string(p["kind"]) == `"policy"` {
-				parts[i] = fields
-			}
+		i := slices.IndexFunc(parts, func(p map[string]json.RawMessage) bool { return string(p["kind"]) == `"policy"` })
+		if i < 0 {
+			parts = append(parts, fields) // a file without a policy part gets one
+		} else {
+			parts[i] = fields
 		}
 		list, err := json.Marshal(parts)
 		if err != nil {
