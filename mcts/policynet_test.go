@@ -59,6 +59,7 @@ func withPolicyNetOf(t testing.TB, g *rules.Game, w *features.Weights, hidden in
 func TestSearchAsksThePolicyNet(t *testing.T) {
 	for _, name := range []string{"typhoon", "torishogi"} {
 		g := game(t, name)
+		states := []rules.State{g.Start(), midgame(t, g, weights(t, g))} // played once: the shipped file's search, slow under -race
 		for _, v := range []struct {
 			linear, refine bool
 			policyRefine   int
@@ -69,7 +70,7 @@ func TestSearchAsksThePolicyNet(t *testing.T) {
 			if model.Refines() != v.refine {
 				t.Fatalf("%s: the model refines %v, want %v", name, model.Refines(), v.refine)
 			}
-			for _, st := range []rules.State{g.Start(), midgame(t, g, weights(t, g))} {
+			for _, st := range states {
 				s := mustNew(g, Config{Playouts: 2, Seed: 1, Tactics: TacticsNone, ValuePrior: ValuePriorOff, Priors: PriorsAuto, PolicyRefine: v.policyRefine}, w)
 				if v.refine && (s.prior.refineAt > 0) != (v.policyRefine != PolicyRefineOff) {
 					t.Fatalf("%s: refines at %d with policy-refine %d", name, s.prior.refineAt, v.policyRefine)
