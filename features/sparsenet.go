@@ -1,6 +1,7 @@
 package features
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
@@ -89,11 +90,19 @@ func (f Float32s) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads a base64 string of a whole number of float32s.
 func (f *Float32s) UnmarshalJSON(data []byte) error {
-	var s string
-	if err := json.Unmarshal(data, &s); err != nil {
-		return errors.New("want a base64 string of little-endian float32s")
+	var text []byte
+	if n := len(data); n >= 2 && data[0] == '"' && data[n-1] == '"' && bytes.IndexByte(data, '\\') < 0 {
+		text = data[1 : n-1] // a string without escapes (base64 has none): its bytes as they stand
+	} else {
+		var s string
+		if err := json.Unmarshal(data, &s); err != nil {
+			return errors.New("want a base64 string of little-endian float32s")
+		}
+		text = []byte(s)
 	}
-	b, err := base64.StdEncoding.DecodeString(s)
+	b := make([]byte, base64.StdEncoding.DecodedLen(len(text)))
+	n, err := base64.StdEncoding.Decode(b, text)
+	b = b[:n]
 	if err != nil {
 		return fmt.Errorf("base64: %v", err)
 	}

@@ -374,3 +374,37 @@ func BenchmarkSparseNetEvaluate(b *testing.B) {
 		m.Evaluate(st)
 	}
 }
+
+// Float32s reads a base64 string of little-endian float32s, escaped or not
+// (the fast path takes an unescaped string's bytes as they stand), and
+// refuses anything else with a one-line error.
+func TestFloat32sUnmarshal(t *testing.T) {
+	one := `"AACAPwAAAMA="` // 1.0, -2.0: 0x3f800000, 0xc0000000 little-endian
+	for _, c := range []struct {
+		in   string
+		want []float32
+		err  string
+	}{
+		{one, []float32{1, -2}, ""},
+		{`"AACAPwAAAMA\u003d"`, []float32{1, -2}, ""}, // the same, its '=' escaped
+		{`""`, []float32{}, ""},
+		{`"AACAPw"`, nil, "base64"},
+		{`"AACA"`, nil, "not a whole number of float32s"},
+		{`12`, nil, "want a base64 string"},
+		{`"`, nil, "want a base64 string"},
+		{`"AACA\"`, nil, "want a base64 string"},
+	} {
+		var f features.Float32s
+		err := f.UnmarshalJSON([]byte(c.in))
+		switch {
+		case c.err != "":
+			if err == nil || !strings.Contains(err.Error(), c.err) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("%s: error %v, want one line with %q", c.in, err, c.err)
+			}
+		case err != nil:
+			t.Errorf("%s: %v", c.in, err)
+		case !slices.Equal(f, c.want):
+			t.Errorf("%s: %v, want %v", c.in, f, c.want)
+		}
+	}
+}

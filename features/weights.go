@@ -1,7 +1,6 @@
 package features
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -73,14 +72,9 @@ type Weights struct {
 // ParseWeights reads a weights file's JSON for g and compiles it. Errors are
 // one line and name the offending field or term.
 func ParseWeights(data []byte, g *rules.Game) (*Weights, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	var w Weights
-	if err := dec.Decode(&w); err != nil {
+	if err := w.UnmarshalJSON(data); err != nil { // strict: unknown fields and trailing data refused
 		return nil, fmt.Errorf("bad JSON: %v", err)
-	}
-	if dec.More() {
-		return nil, errors.New("bad JSON: data after the weights object")
 	}
 	if w.Version == "" {
 		return nil, errors.New("missing version")

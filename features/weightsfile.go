@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -111,8 +112,7 @@ func (w *Weights) readModel(model []json.RawMessage) error {
 			return fmt.Errorf("model[%d]: unknown kind %q (known: %s)", i, kind, strings.Join(Kinds(), ", "))
 		}
 		delete(fields, "kind")
-		params, _ := json.Marshal(fields)
-		if err := strictDecode(params, p); err != nil {
+		if err := decodePart(raw, fields, kind, p); err != nil {
 			return fmt.Errorf("model[%d] (%s): %v", i, kind, err)
 		}
 		twice := fmt.Errorf("model[%d]: a second %s part (one of each built-in kind)", i, kind)
@@ -151,6 +151,34 @@ func (w *Weights) readModel(model []json.RawMessage) error {
 		return errors.New("model: no linear part (the linear terms every model starts from)")
 	}
 	return nil
+}
+
+// decodePart decodes a model entry (raw, whose members less its kind are
+// fields) into p, refusing a member p has no field for. The members' names
+// are checked on a fresh part of the kind, each given null, so the values
+// (megabytes, in a sparse network) are decoded once: Typhoon's 2 MB file
+// parsed in 0.34 s when the entry was encoded again and decoded strictly.
+func decodePart(raw json.RawMessage, fields map[string]json.RawMessage, kind string, p Part) error {
+	names := make([]string, 0, len(fields))
+	for k := range fields {
+		names = append(names, k)
+	}
+	sort.Strings(names) // an unknown member is named as it was when sorted keys were decoded
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range names {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		name, _ := json.Marshal(k)
+		b.Write(name)
+		b.WriteString(":null")
+	}
+	b.WriteByte('}')
+	if err := strictDecode(b.Bytes(), newPart(kind)); err != nil {
+		return err
+	}
+	return json.Unmarshal(raw, p)
 }
 
 // strictDecode decodes one JSON value from data into v, refusing unknown
