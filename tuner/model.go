@@ -58,8 +58,9 @@ type SparseConfig struct {
 	// network with its layers (none when they carry none); Hidden2 0 the
 	// starting network's, else nettrain's default. Game, Weights, Data,
 	// Validation (0 only), Seed (0 only), Threads (0 only) and Scale (0
-	// only) are filled from the ModelConfig; Label is its own (SparseLabel),
-	// not the linear fit's.
+	// only) are filled from the ModelConfig; Label is its own, not the
+	// linear fit's: tune and train pass SparseLabel, fit-net its --lambda
+	// and --fast-lambda.
 	Net nettrain.Config
 	// Off fits none, leaving out the starting weights' network (noted).
 	Off bool
@@ -314,8 +315,8 @@ func setPart(parts []features.Part, i int, p features.Part) []features.Part {
 }
 
 // SparseLabel is the label of a sparse value network's fit in tune and
-// train: the search's root value alone (lambda 0), whatever the linear
-// fit's --lambda. Measured on Typhoon (docs/valuenet.md, "Typhoon: why the
+// train (SparseConfig.Net.Label): the search's root value alone (lambda
+// 0), whatever the linear fit's --lambda. Measured on Typhoon (docs/valuenet.md, "Typhoon: why the
 // held-out loss rose"): every game starts from its own random setup, and
 // with the game's result in the label the network learns each training
 // game's result from its setup; the same 64-unit network fitted on the
@@ -421,7 +422,7 @@ func (c *ModelConfig) fitSparse(out *features.Weights, linearMoved bool, mr *Mod
 		nc.Hidden2 = had.Hidden2
 	}
 	tc := c.TuneConfig
-	nc.Game, nc.Weights, nc.Data, nc.Label = tc.Game, out, tc.Data, SparseLabel
+	nc.Game, nc.Weights, nc.Data = tc.Game, out, tc.Data // nc.Label is the caller's (SparseConfig.Net)
 	c.fillStream(&nc.Settings)
 	if nc.Scale == 0 {
 		nc.Scale = out.LeafScale

@@ -201,10 +201,10 @@ func TestFitModelLeavesOutUnhelpfulNets(t *testing.T) {
 }
 
 // TestSparseLabelIsRootValue: the sparse network's fit takes its label
-// from SparseLabel (the root value alone), not from the linear fit's
-// Lambda: its held-out loss of the linear terms alone is the same under
-// two Lambdas whose linear fits differ, and it is the loss of the rows'
-// root values.
+// from its own config (tune's SparseLabel, the root value alone; fit-net's
+// --lambda), not from the linear fit's Lambda: its held-out loss of the
+// linear terms alone is the same under two Lambdas whose linear fits
+// differ, and another label of its own gives another loss.
 func TestSparseLabelIsRootValue(t *testing.T) {
 	g, err := rules.Lookup("torishogi")
 	if err != nil {
@@ -213,24 +213,23 @@ func TestSparseLabelIsRootValue(t *testing.T) {
 	dir := testrun.WriteRun(t, g, testrun.RandomGames(t, g, 60, 40, 12))
 	// heldOutLinear is the sparse fit's held-out loss of the linear terms
 	// (held at the start) under the linear fit's lambda.
-	heldOutLinear := func(lambda float64) float64 {
+	heldOutLinear := func(lambda float64, label data.LoadConfig) float64 {
 		c := ModelConfig{TuneConfig: TuneConfig{Game: g, Data: []string{dir}, Start: features.Starting(g), Lambda: lambda, Validation: 0.3,
 			Quiet: data.QuietOff, Fit: Settings{L2: 0.01, MaxEpochs: 2}, Version: "t"}, HoldLinear: true,
 			EvalScale: func(*features.Weights) (float64, error) { return 1, nil }}
-		c.Sparse.Net = nettrain.Config{Hidden: 4, Hidden2: 2, Settings: stream.Settings{Epochs: 1, Batch: 64}}
+		c.Sparse.Net = nettrain.Config{Hidden: 4, Hidden2: 2, Settings: stream.Settings{Epochs: 1, Batch: 64}, Label: label}
 		_, mr, err := FitModel(c)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return mr.Sparse.HeldOutLinear
 	}
-	one, other := heldOutLinear(1), heldOutLinear(0.3)
+	one, other := heldOutLinear(1, SparseLabel), heldOutLinear(0.3, SparseLabel)
 	if one != other {
 		t.Errorf("the sparse fit's held-out loss of the linear terms: %v at lambda 1, %v at 0.3; want one label whatever the lambda", one, other)
 	}
-	SparseLabel.Lambda = 1
-	defer func() { SparseLabel.Lambda = 0 }()
-	if results := heldOutLinear(1); results == one {
-		t.Errorf("a label of the results alone gave the root values' held-out loss %v: the label is not SparseLabel's", one)
+	// The network's own label is the one read (fit-net's --lambda).
+	if results := heldOutLinear(1, data.LoadConfig{Lambda: 1}); results == one {
+		t.Errorf("a label of the results alone gave the root values' held-out loss %v: the network's label is not read", one)
 	}
 }

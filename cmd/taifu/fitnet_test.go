@@ -43,6 +43,21 @@ func TestFitNet(t *testing.T) {
 	if net.Hidden != 8 || net.Hidden2 != 4 || net.Provenance["train_rows"] == nil {
 		t.Errorf("network %dx%d, provenance %v", net.Hidden, net.Hidden2, net.Provenance)
 	}
+	// --lambda reaches the network's labels (it was once replaced by tune's
+	// lambda 0 on the way): another label, another network, and the
+	// provenance says which.
+	outL := filepath.Join(dir, "wl.json")
+	if code, _, errs := runCLI("fit-net", "--data", data, "--out", outL, "--hidden", "8", "--hidden2", "4", "--epochs", "2", "--batch", "32", "--validation", "0.3", "--lambda", "0.5", "--quiet"); code != 0 {
+		t.Fatalf("--lambda 0.5: exit %d: %s", code, errs)
+	}
+	wl, _, err := weightsio.Load(g, outL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	settings, _ := wl.Parts[0].(*features.SparseValueNet).Provenance["settings"].(map[string]any)
+	if wl.Hash() == w.Hash() || settings["lambda"] != 0.5 {
+		t.Errorf("--lambda 0.5: the same network as lambda 0 (%v), or settings %v", wl.Hash() == w.Hash(), settings)
+	}
 	// Resuming from the end-of-fit checkpoint trains nothing more and
 	// writes the same network; fitting on top of the written weights
 	// replaces their network.

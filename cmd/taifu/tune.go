@@ -217,7 +217,7 @@ func (f *tuneFlags) modelConfig(g *rules.Game, paths []string, start *features.W
 	}
 	mc := tuner.ModelConfig{TuneConfig: tc, HoldLinear: f.policy == "only", KeepNets: f.keepNet,
 		Net:    tuner.NetConfig{Hidden: max(f.net.hidden, 0), Off: f.net.hidden == 0, Epochs: f.net.epochs, LearningRate: f.net.lr},
-		Sparse: tuner.SparseConfig{Off: f.sparseHidden == 0, Net: nettrain.Config{Hidden: max(f.sparseHidden, 0)}},
+		Sparse: tuner.SparseConfig{Off: f.sparseHidden == 0, Net: nettrain.Config{Hidden: max(f.sparseHidden, 0), Label: tuner.SparseLabel}},
 		// A new network is fitted as fit-policy's defaults fit one (beside
 		// the linear policy, not a refinement); a refitted one keeps the
 		// start's.
