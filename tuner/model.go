@@ -316,12 +316,16 @@ func setPart(parts []features.Part, i int, p features.Part) []features.Part {
 
 // SparseLabel is the label of a sparse value network's fit in tune and
 // train (SparseConfig.Net.Label): the search's root value alone (lambda
-// 0), whatever the linear fit's --lambda. Measured on Typhoon (docs/valuenet.md, "Typhoon: why the
-// held-out loss rose"): every game starts from its own random setup, and
-// with the game's result in the label the network learns each training
-// game's result from its setup; the same 64-unit network fitted on the
-// same 14,722 games scored +145.1 and +143.1 Elo over the shipped weights
-// with lambda 0 [D-141, D-142] and -19.1 with lambda 0.5 [D-143].
+// 0), whatever the linear fit's --lambda. Measured on Typhoon
+// (docs/valuenet.md, "Typhoon: why the held-out loss rose"): every game
+// starts from its own random setup, and with the game's result in the
+// label the network learns each training game's result from its setup;
+// the same 64-unit network fitted on the same 14,722 games scored +145.1
+// and +143.1 Elo over the shipped weights with lambda 0 [D-141, D-142] and
+// -19.1 with lambda 0.5 [D-143]. Tori shogi, whose games all start from
+// one position, measured the same way: lambda 0.5 and 1 screened -52.5
+// and -215.4 at 20 ms a move (docs/valuenet.md, "Tori shogi: not
+// shipped").
 var SparseLabel = data.LoadConfig{Lambda: 0}
 
 // labelConfig is the label blend of tc's linear fit, which the dense value
