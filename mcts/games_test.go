@@ -16,8 +16,8 @@ import (
 
 // weights returns the shipped weights of g (configs/weights/G.json); it
 // fails when they cannot be read. Each game's file is parsed once per test
-// binary (Typhoon's 2 MB took 3.1 s to parse under -race, 0.34 s without,
-// and tests asked for it dozens of times): the weights returned are shared,
+// binary (Typhoon's 2 MB network is slow to parse under -race, and tests
+// ask for it dozens of times): the weights returned are shared,
 // so a test that changes them changes a copy (c := *w, then new slices or
 // parts, as policynet_test.go does). TestMain checks after every test that
 // none changed the shared ones.

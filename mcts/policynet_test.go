@@ -59,7 +59,7 @@ func withPolicyNetOf(t testing.TB, g *rules.Game, w *features.Weights, hidden in
 func TestSearchAsksThePolicyNet(t *testing.T) {
 	for _, name := range []string{"typhoon", "torishogi"} {
 		g := game(t, name)
-		states := []rules.State{g.Start(), midgame(t, g, weights(t, g))} // played once: the shipped file's search, slow under -race
+		states := []rules.State{g.Start(), midgame(t, g, weights(t, g))} // the start and the shipped file's midgame
 		for _, v := range []struct {
 			linear, refine bool
 			policyRefine   int
