@@ -40,6 +40,9 @@ const (
 	// EarlyStopOff is the Config.EarlyStop that means never (the setting's
 	// "off").
 	EarlyStopOff = -1
+	// DefaultMateTime is Config.MateTime's default: each of a timed
+	// search's two root mate searches takes at most a tenth of its time.
+	DefaultMateTime = 0.1
 )
 
 // Config sets up a Searcher. Zero values mean the defaults (Resolved makes
@@ -150,6 +153,14 @@ type Config struct {
 	// (EarlyStopOff) means never. Searches bounded by playouts alone, and
 	// plies played with a temperature, never stop early.
 	EarlyStop float64 `json:"early_stop,omitempty"`
+	// MateTime is the share of a timed search's time (TimeLimit) that each
+	// of the root's two mate searches may take, with mate tactics: the one
+	// before the playouts (a mate of the side to move) and the one after
+	// them (that the chosen move allows no mate); the playouts take the
+	// rest. 0 (the zero value) means the game's default, else
+	// DefaultMateTime. Searches bounded by playouts bound the root's mate
+	// searches by positions instead.
+	MateTime float64 `json:"mate_time,omitempty"`
 }
 
 // Setting is one search setting of Config: the one place that names it,
@@ -238,6 +249,8 @@ var settings = []Setting{
 		func(c *Config) *float64 { return &c.Minimax }, 0, 1, MinimaxOff),
 	floatSetting("early-stop", "a timed search stops when its best move leads by this `share` of the playouts left (off or -1: never)",
 		func(c *Config) *float64 { return &c.EarlyStop }, 0, 1, EarlyStopOff),
+	floatSetting("mate-time", "with mate tactics: `share` of a timed search's time each root mate search may take (0: 0.1)",
+		func(c *Config) *float64 { return &c.MateTime }, 0, 0.4),
 	textSetting("history", "progressive history `weight`: credit from the same move elsewhere in the tree (off or 0: none)",
 		fmt.Sprintf("need default, off, or a number in [0, %d]", MaxHistory), func(c *Config) *History { return &c.History }),
 }
@@ -454,7 +467,8 @@ func GameDefaults(g *rules.Game) (Config, error) {
 // cpuct DefaultCPuct, noise-frac 0.25 with noise, quiesce-nodes
 // DefaultQuiesceNodes, mate-depth DefaultMateDepth, prior-scale 1,
 // policy-temp 1, policy-refine DefaultPolicyRefine, value-prior off, minimax off, fpu-reduction
-// DefaultFPUReduction, early-stop DefaultEarlyStop. Playouts,
+// DefaultFPUReduction, early-stop DefaultEarlyStop, mate-time
+// DefaultMateTime. Playouts,
 // TimeLimit, Seed, the noise and temperature settings and EvalScale (which
 // depends on the weights) are kept as they are. Resolved is idempotent, and
 // a search with c plays as one with c.Resolved(g).
@@ -514,6 +528,9 @@ func (c Config) Resolved(g *rules.Game) Config {
 	}
 	if c.EarlyStop == 0 {
 		c.EarlyStop = DefaultEarlyStop
+	}
+	if c.MateTime <= 0 {
+		c.MateTime = DefaultMateTime
 	}
 	return c
 }

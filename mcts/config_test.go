@@ -52,7 +52,7 @@ func TestSettingsCoverConfig(t *testing.T) {
 // Each setting writes a field of its own: setting one to a non-zero text
 // changes that setting's text and no other's.
 func TestSettingsWriteTheirOwnField(t *testing.T) {
-	nonZero := map[string]string{"tactics": "quiesce", "priors": "captures", "history": "0.25", "noise-frac": "0.5", "mate-depth": "3", "check-prior": "1.5", "minimax": "0.5", "early-stop": "0.5"}
+	nonZero := map[string]string{"tactics": "quiesce", "priors": "captures", "history": "0.25", "noise-frac": "0.5", "mate-depth": "3", "check-prior": "1.5", "minimax": "0.5", "early-stop": "0.5", "mate-time": "0.25"}
 	var zero Config
 	for _, s := range Settings() {
 		text := nonZero[s.Name]
@@ -332,7 +332,7 @@ func TestResolved(t *testing.T) {
 			wantPriors = PriorsAuto
 		}
 		want := Config{CPuct: DefaultCPuct, Tactics: wantTactics, QuiesceNodes: DefaultQuiesceNodes, MateDepth: DefaultMateDepth,
-			Priors: wantPriors, PriorScale: 1, PolicyTemp: 1, PolicyRefine: DefaultPolicyRefine, ValuePrior: ValuePriorOff, Minimax: MinimaxOff, FPUReduction: DefaultFPUReduction, History: wantHistory, EarlyStop: DefaultEarlyStop}
+			Priors: wantPriors, PriorScale: 1, PolicyTemp: 1, PolicyRefine: DefaultPolicyRefine, ValuePrior: ValuePriorOff, Minimax: MinimaxOff, FPUReduction: DefaultFPUReduction, History: wantHistory, EarlyStop: DefaultEarlyStop, MateTime: DefaultMateTime}
 		if r != want {
 			t.Errorf("%s: Resolved zero Config %+v, want %+v", name, r, want)
 		}
@@ -346,6 +346,7 @@ func TestResolved(t *testing.T) {
 		given.Minimax = MinimaxOff
 		given.FPUReduction = DefaultFPUReduction
 		given.EarlyStop = DefaultEarlyStop
+		given.MateTime = DefaultMateTime
 		given.PolicyRefine = DefaultPolicyRefine
 		if r != given {
 			t.Errorf("%s: Resolved %+v, want %+v", name, r, given)

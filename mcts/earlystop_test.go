@@ -86,3 +86,42 @@ func TestEarlyStop(t *testing.T) {
 		}
 	}
 }
+
+// The root's mate searches take the share mate-time of a timed search's
+// time each, the first at its start and the second at its end; without
+// mate tactics the playouts take all of it, and without a time limit
+// nothing is timed.
+func TestTimedDeadlines(t *testing.T) {
+	tori := game(t, "torishogi") // mate tactics by default
+	start := time.Unix(1000, 0)
+	cases := []struct {
+		name                string
+		g                   string
+		cfg                 Config
+		mate, playouts, end time.Duration // after start; -1: the zero time
+	}{
+		{"default share", tori.Name, Config{TimeLimit: time.Second}, 100 * time.Millisecond, 900 * time.Millisecond, time.Second},
+		{"mate-time 0.025", tori.Name, Config{TimeLimit: time.Second, MateTime: 0.025}, 25 * time.Millisecond, 975 * time.Millisecond, time.Second},
+		{"mate-time 0.4", tori.Name, Config{TimeLimit: time.Second, MateTime: 0.4}, 400 * time.Millisecond, 600 * time.Millisecond, time.Second},
+		{"no mate tactics", tori.Name, Config{TimeLimit: time.Second, MateTime: 0.4, Tactics: TacticsNone}, 0, time.Second, time.Second},
+		{"a game without mate tactics", "typhoon", Config{TimeLimit: time.Second}, 0, time.Second, time.Second},
+		{"no time limit", tori.Name, Config{Playouts: 50}, -1, -1, -1},
+	}
+	at := func(d time.Duration) time.Time {
+		if d < 0 {
+			return time.Time{}
+		}
+		return start.Add(d)
+	}
+	for _, c := range cases {
+		s, err := New(game(t, c.g), c.cfg, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		mate, playouts, end := s.timedDeadlines(start)
+		if !mate.Equal(at(c.mate)) || !playouts.Equal(at(c.playouts)) || !end.Equal(at(c.end)) {
+			t.Errorf("%s: deadlines %v, %v, %v after the start; want %v, %v, %v", c.name,
+				mate.Sub(start), playouts.Sub(start), end.Sub(start), c.mate, c.playouts, c.end)
+		}
+	}
+}

@@ -62,6 +62,7 @@ type Searcher struct {
 	tactics      Tactics // Config.Tactics resolved for the game
 	fpuReduction float64 // Config.FPUReduction resolved
 	earlyStop    float64 // Config.EarlyStop resolved (0: never)
+	mateTime     float64 // Config.MateTime resolved
 
 	// The model: the one place the search asks for values and move
 	// logits.
@@ -257,6 +258,7 @@ func (s *Searcher) setGame(g *rules.Game) {
 	}
 	s.fpuReduction = max(r.FPUReduction, 0)
 	s.earlyStop = max(r.EarlyStop, 0)
+	s.mateTime = r.MateTime
 	s.history.weight = max(float64(r.History), 0)
 	if s.history.weight > 0 && s.history.table == nil {
 		s.history.table = make([]historyEntry, 2*historyKeys)
@@ -300,6 +302,25 @@ func startMaterial(g *rules.Game, w *features.Weights) float64 {
 // EvalScale returns the logistic scale of leaf values in use.
 func (s *Searcher) EvalScale() float64 { return s.evalScale }
 
+// timedDeadlines returns, for a search started at start under a time limit,
+// when the root's first mate search (rootMate) stops, when the playouts
+// stop and when the search ends: the two mate searches take at most the
+// share mateTime of the time each, the first the first share and the
+// second the last, the playouts what is between (all of it without mate
+// tactics). Without a time limit all three are zero.
+func (s *Searcher) timedDeadlines(start time.Time) (mate, playouts, end time.Time) {
+	tl := s.cfg.TimeLimit
+	if tl <= 0 {
+		return
+	}
+	end = start.Add(tl)
+	if s.tactics&TacticsMate == 0 {
+		return start, end, end
+	}
+	span := time.Duration(float64(tl) * s.mateTime)
+	return start.Add(span), end.Add(-span), end
+}
+
 // Search runs playouts from st and returns the chosen move and statistics.
 // st is restored on return. A position in which the game has ended gives a
 // Result with a zero Move, no Visits and Proven set from the outcome
@@ -341,18 +362,8 @@ func (s *Searcher) Search(st rules.State) Result {
 			budget = math.MaxInt
 		}
 	}
-	// Under a time limit the root's two mate searches (rootMate) take at
-	// most a tenth of it each: the first the first tenth, the second the
-	// last, the playouts what is between.
-	var deadline, mateDeadline, end time.Time
-	if tl := s.cfg.TimeLimit; tl > 0 {
-		now := start
-		end = now.Add(tl)
-		mateDeadline, deadline = now.Add(tl/10), end.Add(-tl/10)
-		if s.tactics&TacticsMate == 0 {
-			deadline = end
-		}
-	}
+	mateDeadline, deadline, end := s.timedDeadlines(start)
+	mateSpan := mateDeadline.Sub(start)
 	s.rootMate(st, true, mateDeadline)
 	s.mate.deadline = deadline // the mate searches in the tree stop at it too
 	early := s.earlyStop > 0 && s.cfg.TimeLimit > 0 && !s.sampling(st)
@@ -382,8 +393,8 @@ func (s *Searcher) Search(st rules.State) Result {
 			if early && res.Playouts-first >= earlyStopMinPlayouts {
 				left := float64(res.Playouts-first) * float64(deadline.Sub(now)) / float64(now.Sub(paceFrom))
 				if s.rootLead() > s.earlyStop*left {
-					// The check of the chosen move keeps its tenth of the time.
-					if e := now.Add(s.cfg.TimeLimit / 10); e.Before(end) {
+					// The check of the chosen move keeps its share of the time.
+					if e := now.Add(mateSpan); e.Before(end) {
 						end = e
 					}
 					res.StoppedEarly = true

@@ -450,8 +450,8 @@ func (s *Searcher) rootMate(st rules.State, first bool, deadline time.Time) int3
 		}
 		return s.choose(st)
 	}
-	// Under a time limit the deadline bounds the root's mate searches (a
-	// tenth of the time each), so a longer move looks deeper; under a
+	// Under a time limit the deadline bounds the root's mate searches (the
+	// share Config.MateTime of the time each), so a longer move looks deeper; under a
 	// playout budget the positions do, in proportion to the playouts.
 	budget := math.MaxInt32
 	if s.cfg.TimeLimit <= 0 {
