@@ -30,11 +30,23 @@ func (s *state) attacked(x int, c rules.Side, occ uint64) bool {
 // stepAttackers returns the pieces of side c among set that attack x by a
 // step or jump.
 func (s *state) stepAttackers(x int, c rules.Side, set uint64) uint64 {
+	from := &stepFrom[c][x]
 	var a uint64
 	for k := kPhoenix; k < numKinds; k++ {
-		a |= stepTo[c^1][k][x] & s.kinds[k]
+		a |= from[k] & s.kinds[k]
 	}
 	return a & set
+}
+
+// stepAttacks returns the squares side c's pieces attack by a step or
+// jump.
+func (s *state) stepAttacks(c rules.Side) uint64 {
+	var a uint64
+	for pcs := s.sides[c]; pcs != 0; pcs &= pcs - 1 {
+		x := bits.TrailingZeros64(pcs)
+		a |= stepTo[c][s.board[x].Kind()][x]
+	}
+	return a
 }
 
 // sliders returns the squares of side c's ranging pieces (quails, eagles).
@@ -112,6 +124,11 @@ func (s *state) generate(us rules.Side, buf []rules.Move, firstOnly bool, n *nar
 	tk := stepTo[us][kPhoenix][ksq] &^ own
 	if n != nil && n.moves && n.free>>ksq&1 == 0 {
 		tk &= n.to[kPhoenix]
+	}
+	if !firstOnly && tk&(tk-1) != 0 {
+		// Two squares or more: every step attack of theirs at once, then
+		// the ranging attackers square by square.
+		tk &^= s.stepAttacks(them)
 	}
 	for t := tk; t != 0; t &= t - 1 {
 		to := bits.TrailingZeros64(t)

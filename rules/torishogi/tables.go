@@ -84,6 +84,10 @@ var (
 	// its steps and jumps. The squares from which such a piece attacks sq by
 	// a step are stepTo[s^1][k][sq].
 	stepTo [2][numKinds][squares]uint64
+	// stepFrom[s][sq][k]: the squares from which a piece of kind k and side
+	// s attacks sq by a step or jump (stepTo[s^1][k][sq]), a square's kinds
+	// side by side for stepAttackers.
+	stepFrom [2][squares][numKinds]uint64
 	// rays[d][sq]: the squares from sq to the edge in direction d.
 	rays [8][squares]uint64
 	// within2[sq]: squares at most two king steps from sq.
@@ -118,6 +122,9 @@ func init() {
 						stepTo[s][k][x] |= 1 << sq(nf, nr)
 					}
 				}
+			}
+			for x := 0; x < squares; x++ {
+				stepFrom[s^1][x][k] = stepTo[s][k][x]
 			}
 			for _, d := range defs[k].rays {
 				if s == 1 {
