@@ -222,6 +222,44 @@ func TestSetboardUndoRemove(t *testing.T) {
 	expect(t, c, "Error (unknown command): frobnicate")
 }
 
+// TestMovesToGo checks the moves the clock is shared over under a level
+// with moves per control (movesToGo's doc).
+func TestMovesToGo(t *testing.T) {
+	for _, tc := range []struct {
+		mps, played, gameMoves, want int
+	}{
+		{40, 0, 60, 40},   // the first control: its own moves
+		{40, 25, 60, 15},  // 15 to the control, 35 expected
+		{40, 39, 60, 1},   // the control's last move
+		{40, 40, 60, 20},  // the second control: the 20 the game is expected to last
+		{40, 50, 60, 20},  // at least a third of 60
+		{40, 75, 60, 5},   // the control's last moves
+		{40, 80, 60, 20},  // the third control
+		{40, 0, 200, 40},  // a long game: the control's moves
+		{40, 40, 200, 40}, // 160 expected
+		{10, 5, 60, 5},
+		{40, 40, 1, 1}, // never 0
+	} {
+		if got := movesToGo(tc.mps, tc.played, tc.gameMoves); got != tc.want {
+			t.Errorf("movesToGo(%d, %d, %d) = %d, want %d", tc.mps, tc.played, tc.gameMoves, got, tc.want)
+		}
+	}
+}
+
+// TestGameMovesOption checks that Options.GameMoves reaches the allotment:
+// a game expected to last 6 moves shares the 40-move control's 120 s
+// over 6.
+func TestGameMovesOption(t *testing.T) {
+	c, e := pipeEngine(t, Options{Config: mcts.Config{Seed: 1}, GameMoves: 6})
+	for _, l := range []string{"new", "level 40 2 0", "time 12000", "otim 12000"} {
+		c.Send(l)
+	}
+	quiet(t, c)
+	if got, want := e.Allotment(), 20*time.Second; got != want {
+		t.Errorf("allotment %v, want %v", got, want)
+	}
+}
+
 // TestTimeControl checks the allotment under st and level + time/otim: it
 // never reaches the clock (the margins are Engine.Allotment's).
 func TestTimeControl(t *testing.T) {
