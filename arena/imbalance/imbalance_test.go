@@ -313,6 +313,38 @@ func TestWorthByHand(t *testing.T) {
 	}
 }
 
+// TestRebase checks worths read in another unit after the run: with the
+// rows of TestWorthByHand, the unit P at d = 0.4054651 and N at
+// d = 1.098612 (worked there), P in N is 0.4054651/1.098612 = 0.3690704
+// N, the reciprocal of N's 2.709511 P, and N is exactly 1.
+func TestRebase(t *testing.T) {
+	kind := report(append(append(repeat(1, 2), repeat(1.5, 6)...), repeat(2, 2)...)...)
+	unit := report(append(append(append(repeat(0.5, 2), repeat(1, 4)...), repeat(1.5, 2)...), repeat(2, 2)...)...)
+	res := &Result{Rows: []Row{{Label: "P", Unit: true, Report: unit}, {Label: "B"}, {Label: "N", Report: kind}, {Label: "Q=R+R", Report: kind}}}
+	res.update()
+	if err := res.Rebase("N"); err != nil {
+		t.Fatal(err)
+	}
+	if got := []string{res.Rows[0].Label, res.Rows[1].Label, res.Rows[2].Label}; got[0] != "N" || got[1] != "P" || got[2] != "B" {
+		t.Errorf("rows %v, want N first, then P and B in their order", got)
+	}
+	if !res.Rows[0].Unit || res.Rows[1].Unit || math.Abs(res.Rows[0].Worth-1) > 1e-12 {
+		t.Errorf("the unit: %+v; P: %+v", res.Rows[0].Unit, res.Rows[1].Unit)
+	}
+	if p := res.Rows[1]; !p.WorthDefined || math.Abs(p.Worth-0.3690704) > 1e-6 {
+		t.Errorf("P in N: %v (defined %v), want 0.3690704", p.Worth, p.WorthDefined)
+	}
+	for _, bad := range []struct{ label, want string }{
+		{"R", "no such row"},
+		{"B", "not played"},
+		{"Q=R+R", "a trade"},
+	} {
+		if err := res.Rebase(bad.label); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("Rebase(%s) = %v, want %q", bad.label, err, bad.want)
+		}
+	}
+}
+
 // small is a chess imbalance run cheap enough for a test: 10 playouts a
 // move, games cut at 24 plies and adjudicated.
 func small(t *testing.T, workers int) Config {

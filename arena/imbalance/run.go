@@ -280,6 +280,40 @@ func (res *Result) update() {
 	}
 }
 
+// Rebase puts res's worths in another unit, read after the run: the
+// played row label (one kind taken, not a trade) becomes the unit
+// reference, first, and every worth is recomputed over its logistic
+// advantage; the row the run played as its unit becomes an ordinary row.
+// The games are the same; Settings still name the unit the run played.
+// Rebase is for a run whose unit measured too weak a handicap to divide
+// by (a pawn that scores about 50% with the weights of the day).
+func (res *Result) Rebase(label string) error {
+	at := -1
+	var labels []string
+	for i, r := range res.Rows {
+		labels = append(labels, r.Label)
+		if r.Label == label {
+			at = i
+		}
+	}
+	switch {
+	case at < 0:
+		return fmt.Errorf("--unit %s: no such row (the rows: %s)", label, strings.Join(labels, " "))
+	case strings.Contains(label, "="):
+		return fmt.Errorf("--unit %s: a trade measures a difference of pieces, not a unit; give one kind", label)
+	case res.Rows[at].Report == nil || res.Rows[at].Games == 0:
+		return fmt.Errorf("--unit %s: the row was not played", label)
+	}
+	row := res.Rows[at]
+	res.Rows = append(res.Rows[:at], res.Rows[at+1:]...)
+	res.Rows = append([]Row{row}, res.Rows...)
+	for i := range res.Rows {
+		res.Rows[i].Unit = i == 0
+	}
+	res.update()
+	return nil
+}
+
 // Marshal returns res as a results file: indented JSON sealed as match
 // reports are (internal/seal).
 func Marshal(res *Result) ([]byte, error) {

@@ -48,7 +48,7 @@ type imbalanceFlags struct {
 func (f *imbalanceFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.game, "game", "", gameUsage(rules.DefaultGame))
 	fs.StringVar(&f.weights, "weights", "", "both sides' "+weightsUsage)
-	fs.StringVar(&f.unit, "unit", "", "the reference kind, taken away, that every worth is in, as `AV` (default: the game's unit piece)")
+	fs.StringVar(&f.unit, "unit", "", "the reference kind, taken away, that every worth is in, as `AV` (default: the game's unit piece); with --report, any played kind's row, read after the run")
 	fs.StringVar(&f.kinds, "kinds", "", "the kinds to measure, as `N,B,R` (default: every non-royal kind whose removal is legal)")
 	fs.StringVar(&f.trade, "trade", "", "trades to measure, as `Q=R+R,...`: one side without its Q, the other without two R")
 	fs.StringVar(&f.remove, "remove", "", "the first side's piece to take per kind, as `N=b1,...` (N=hand: in hand; P=a2/b2: pairs alternate)")
@@ -316,6 +316,9 @@ func printImbalance(w io.Writer, res *imbalance.Result, games int) {
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "score: the side keeping the piece (for a trade A=B+C, the side keeping A); worth = ln(s/(1-s)) over the unit's, 95% interval by the delta method")
+	if s := rebased(res); s != "" {
+		fmt.Fprintf(w, "unit: %s%s (--unit)\n", res.Rows[0].Label, s)
+	}
 	fmt.Fprintf(w, "early stop: %s\n", res.StopRule)
 	if rs := imbalance.FromTrades(res); len(rs) > 0 {
 		fmt.Fprintln(w, "from the trades (a trade A=B+C measures A - B - C; a kind = its trade's worth plus the pieces traded for it):")

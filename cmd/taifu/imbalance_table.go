@@ -92,11 +92,20 @@ func twoWayUnit(res *imbalance.Result, tab *values.PieceTable) (unit string, per
 		if !(per > 0) {
 			return "", 0, "", "", fmt.Errorf("the export table (unit %s) has no positive on-board value of %s, the imbalance run's unit", tab.Unit, unit)
 		}
-		ref = "the unit reference's (one " + unit + " taken)"
+		ref = "the unit reference's (one " + unit + " taken" + rebased(res) + ")"
 		texelWhat = fmt.Sprintf(`the "removed, on board" value over %s's (%.2f %s; the interval's ends divided by it: the export keeps no bootstrap samples, so %s's own spread is left out)`,
 			unit, per, tab.Unit, unit)
 	}
 	return unit, per, ref, texelWhat, nil
+}
+
+// rebased says, after a unit's name, that the unit was chosen after the
+// run (taifu imbalance --report --unit), and which the run played.
+func rebased(res *imbalance.Result) string {
+	if len(res.Rows) == 0 || res.Rows[0].Label == res.Settings.Run.Unit {
+		return ""
+	}
+	return "; read after the run, whose reference was " + res.Settings.Run.Unit
 }
 
 // writeTwoWay writes the two-way table t (of res and tab) as Markdown,
@@ -164,8 +173,8 @@ func readTwoWay(path string) (*values.TwoWay, error) {
 func runImbalanceReport(f *imbalanceFlags, stdout io.Writer) error {
 	var b bytes.Buffer
 	if f.twoWay != "" {
-		if f.report != "" || f.texel != "" {
-			return usageErrorf("--two-way reads a table made from --report and --texel: give one or the others")
+		if f.report != "" || f.texel != "" || f.unit != "" {
+			return usageErrorf("--two-way reads a table made from --report and --texel (and --unit): give one or the others")
 		}
 		format := cmp.Or(f.format, "svg")
 		if format != "svg" && format != "png" {
@@ -195,6 +204,11 @@ func runImbalanceReport(f *imbalanceFlags, stdout io.Writer) error {
 		res, err := imbalance.Parse(f.report, data)
 		if err != nil {
 			return err
+		}
+		if f.unit != "" {
+			if err := res.Rebase(f.unit); err != nil {
+				return fmt.Errorf("%s: %v", f.report, err)
+			}
 		}
 		if f.texel == "" { // the run's own table, as the run printed it
 			printImbalance(&b, res, 2*res.Settings.Run.Pairs)

@@ -34,6 +34,7 @@ func TestImbalanceBadFlags(t *testing.T) {
 		{[]string{"--report", "imb.json", "--texel", "t.json", "--format", "pdf"}, `unknown --format "pdf" (md, csv, svg or png)`},
 		{[]string{"--two-way", "t.csv", "--format", "md"}, `--two-way draws the table's chart: --format svg or png, not "md"`},
 		{[]string{"--two-way", "t.csv", "--texel", "t.json"}, "--two-way reads a table made from --report and --texel"},
+		{[]string{"--two-way", "t.csv", "--unit", "N"}, "--two-way reads a table made from --report and --texel (and --unit)"},
 		{[]string{"--engine", "stockfish"}, "--playouts is taifu's search, but --engine plays both sides"},
 	} {
 		args := append([]string{"imbalance", "--game", "chess", "--games", "2", "--playouts", "5"}, c.args...)
@@ -84,6 +85,17 @@ func TestImbalanceResults(t *testing.T) {
 	}
 	if code, report, errs := runCLI("imbalance", "--report", path); code != 0 || report != first {
 		t.Errorf("--report alone: exit %d, table\n%s\nwant the run's\n%s\nstderr %s", code, report, first, errs)
+	}
+	code, rebased, errs := runCLI("imbalance", "--report", path, "--unit", "N")
+	if lines := strings.Split(rebased, "\n"); code != 0 || len(lines) < 3 || !strings.HasPrefix(lines[1], "N ") || !strings.Contains(lines[1], "the unit: reference") ||
+		!strings.HasPrefix(lines[2], "P ") || !strings.Contains(rebased, "unit: N; read after the run, whose reference was P (--unit)") {
+		t.Errorf("--report --unit N: exit %d, table\n%s\nwant N the reference, then P, and the unit's line; stderr %s", code, rebased, errs)
+	}
+	for _, bad := range []struct{ unit, want string }{{"B", "--unit B: no such row (the rows: P N R=N+P)"}, {"R=N+P", "a trade measures a difference"}} {
+		code, out, errs := runCLI("imbalance", "--report", path, "--unit", bad.unit)
+		if code != 1 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, bad.want) {
+			t.Errorf("--report --unit %s: exit %d, stdout %q, stderr %q; want exit 1 and one line with %q", bad.unit, code, out, errs, bad.want)
+		}
 	}
 	if code, _, errs := runCLI(base...); code != 1 || !strings.Contains(errs, "exists: use --resume") {
 		t.Errorf("rerun over the file: exit %d, %q", code, errs)
