@@ -30,22 +30,16 @@ type Options struct {
 	mcts.Config
 	// Weights returns the evaluation weights for g (nil: the starting ones).
 	Weights func(g *rules.Game) (*features.Weights, error)
-	// GameMoves is the number of moves a side is expected to play in a
-	// game (0: DefaultGameMoves). Under a level with moves per control,
-	// the clock is shared over the moves to the next control, but never
-	// over more than the moves the game is still expected to last
+	// GameMoves, when not 0, is the number of moves a side is expected
+	// to play in a game. Under a level with moves per control the clock
+	// is shared over the moves to the next control, and with GameMoves
+	// over no more than the moves the game is still expected to last
 	// (movesToGo), so that a control the game will not reach does not
 	// keep its time.
 	GameMoves int
 	// Now, when set, replaces time.Now for measuring thinking time (tests).
 	Now func() time.Time
 }
-
-// DefaultGameMoves is Options.GameMoves's default: a side's moves in a
-// game. Tori shogi's games against Fairy-Stockfish on "level 40 0:04 0"
-// lasted a median of 109 and 103 plies, 70% of them past a side's 40th
-// move (docs/results.md, D-169 and D-170's reports).
-const DefaultGameMoves = 60
 
 // DefaultMoveTime is the thinking time per move before any st or level.
 const DefaultMoveTime = time.Second
@@ -387,11 +381,7 @@ func (e *Engine) Allotment() time.Duration {
 	}
 	left := 30
 	if e.mps > 0 {
-		gameMoves := e.opt.GameMoves
-		if gameMoves <= 0 {
-			gameMoves = DefaultGameMoves
-		}
-		left = movesToGo(e.mps, (e.st.Ply()-e.startPly)/2, gameMoves)
+		left = movesToGo(e.mps, (e.st.Ply()-e.startPly)/2, e.opt.GameMoves)
 	}
 	a := clock/time.Duration(left) + e.inc*3/4
 	a = min(a, clock/3-50*time.Millisecond)
@@ -400,13 +390,17 @@ func (e *Engine) Allotment() time.Duration {
 
 // movesToGo is the number of moves the clock is shared over after played
 // moves under a level of mps moves per control: the moves to the next
-// control, but no more than the moves the game is expected to last,
-// gameMoves less played and at least a third of gameMoves (and 1). With 40 moves
+// control, and when gameMoves is not 0 no more than the moves the game
+// is expected to last, gameMoves less played and at least a third of
+// gameMoves (and 1). With 40 moves
 // a control and 60 a game, the first control is shared over its own
 // moves, and each later one over at most 20: a game that ends at move 55
 // would otherwise leave most of the second control's time unspent.
 func movesToGo(mps, played, gameMoves int) int {
 	left := mps - played%mps
+	if gameMoves <= 0 {
+		return left
+	}
 	return min(left, max(1, gameMoves/3, gameMoves-played))
 }
 

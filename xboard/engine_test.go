@@ -238,7 +238,9 @@ func TestMovesToGo(t *testing.T) {
 		{40, 0, 200, 40},  // a long game: the control's moves
 		{40, 40, 200, 40}, // 160 expected
 		{10, 5, 60, 5},
-		{40, 40, 1, 1}, // never 0
+		{40, 40, 1, 1},  // never 0
+		{40, 40, 0, 40}, // 0: the moves to the control (the default)
+		{40, 75, 0, 5},
 	} {
 		if got := movesToGo(tc.mps, tc.played, tc.gameMoves); got != tc.want {
 			t.Errorf("movesToGo(%d, %d, %d) = %d, want %d", tc.mps, tc.played, tc.gameMoves, got, tc.want)

@@ -98,13 +98,16 @@ type Setup struct {
 	Engine  string      `json:"engine"`                   // the other engine's command and the commands sent to it first
 	// Games is recorded, not checked on resume: a pair's games are the
 	// same whatever the match's length, which a resume may extend or cut.
-	Games        int     `json:"games" resume:"may-change"` // rounded up to even
-	MoveTime     float64 `json:"move_time_s"`
-	TimeMargin   float64 `json:"time_margin_s"`
-	Level        string  `json:"level,omitempty"` // clocks: xboard's "MOVES BASE INC" (MatchConfig.Level)
-	OpeningPlies int     `json:"opening_plies"`
-	Seed         uint64  `json:"seed"`
-	MaxPlies     int     `json:"max_plies"`
+	Games      int     `json:"games" resume:"may-change"` // rounded up to even
+	MoveTime   float64 `json:"move_time_s"`
+	TimeMargin float64 `json:"time_margin_s"`
+	Level      string  `json:"level,omitempty"` // clocks: xboard's "MOVES BASE INC" (MatchConfig.Level)
+	// GameMoves is taifu's xboard --game-moves (0: each control shared
+	// over its own moves).
+	GameMoves    int    `json:"game_moves,omitempty"`
+	OpeningPlies int    `json:"opening_plies"`
+	Seed         uint64 `json:"seed"`
+	MaxPlies     int    `json:"max_plies"`
 }
 
 // PlayMatch plays the games from c.FirstGame to c.Games not yet in

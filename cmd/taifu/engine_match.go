@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -61,7 +62,7 @@ type engineMatch struct {
 	engine, engineInit, pgn string
 	level                   string
 	margin                  time.Duration
-	firstGame               int
+	firstGame, gameMoves    int
 }
 
 func (e *engineMatch) register(fs *flag.FlagSet) {
@@ -70,6 +71,7 @@ func (e *engineMatch) register(fs *flag.FlagSet) {
 	fs.StringVar(&e.engineInit, "engine-init", "", "commands sent to the engine after protover, ';'-separated (e.g. \"memory 64\")")
 	fs.DurationVar(&e.margin, "time-margin", time.Second, "a move slower than --move-ms plus this (with --level: a clock below minus this) loses on time")
 	fs.StringVar(&e.level, "level", "", `play on clocks instead of --move-ms: xboard's level "MOVES BASE INC" ("40 0:04 0"; docs/xboard.md)`)
+	fs.IntVar(&e.gameMoves, "game-moves", 0, "with --level: taifu's `moves` expected in a game, its xboard --game-moves (0: each control shared over its own moves)")
 	fs.IntVar(&e.firstGame, "first-game", 0, "play only the games from this number (from 0, even) to --games: a match split into runs")
 	fs.StringVar(&e.pgn, "pgn", "", "PGN file of every game (default: --json with .pgn)")
 }
@@ -93,6 +95,10 @@ func runEngineMatch(fs *flag.FlagSet, m *engineMatch, args []string, stdout, std
 		return usageErrorf("--engine: name the xboard engine's command")
 	case m.json == "":
 		return usageErrorf("--json: a results file is needed against an --engine (the match resumes from it)")
+	case m.gameMoves < 0:
+		return usageErrorf("--game-moves %d: give 0 (the control's moves) or more", m.gameMoves)
+	case m.gameMoves > 0 && m.level == "":
+		return usageErrorf("--game-moves shares a clock: give --level too")
 	case m.firstGame < 0 || m.firstGame >= m.games:
 		return usageErrorf("--first-game %d: need 0 to %d (--games minus 1)", m.firstGame, m.games-1)
 	}
@@ -136,12 +142,15 @@ func runEngineMatch(fs *flag.FlagSet, m *engineMatch, args []string, stdout, std
 	if m.a != "" {
 		argvA = append(argvA, "--weights", m.a)
 	}
+	if m.gameMoves > 0 {
+		argvA = append(argvA, "--game-moves", strconv.Itoa(m.gameMoves))
+	}
 	argvB := strings.Fields(m.engine)
 	cfg := xboard.MatchConfig{
 		Game: g, Games: m.games, FirstGame: m.firstGame, MoveTime: time.Duration(moveMillis) * time.Millisecond, TimeMargin: m.margin, Level: level,
 		OpeningPlies: m.openingPlies, Seed: m.seed, MaxPlies: m.maxPlies, Results: m.json, PGN: m.pgn, SPRT: sp,
 		Setup: xboard.Setup{Search: m.search.Resolved(g), Weights: fmt.Sprintf("%s (hash %.12s)", wA.Version, wA.Hash()),
-			Engine: strings.TrimSuffix(strings.Join(argvB, " ")+"; init "+m.engineInit, "; init ")},
+			Engine: strings.TrimSuffix(strings.Join(argvB, " ")+"; init "+m.engineInit, "; init "), GameMoves: m.gameMoves},
 		A: func() (*xboard.Client, error) { return xboard.Start(argvA) },
 		B: func() (*xboard.Client, error) {
 			c, err := xboard.Start(argvB)

@@ -150,3 +150,26 @@ func TestEngineMatchDefaults(t *testing.T) {
 		t.Errorf("again with --resume: %v\n%s", err, out)
 	}
 }
+
+// TestEngineMatchGameMoves: --game-moves reaches taifu's xboard child and
+// the results file's setup, and a resume under another is refused.
+func TestEngineMatchGameMoves(t *testing.T) {
+	bin := taifuBinary(t)
+	res := filepath.Join(t.TempDir(), "r.json")
+	args := []string{"match", "--game", "torishogi", "--engine", bin + " xboard --playouts 5", "--a", "start", "--playouts", "5",
+		"--level", "40 0:04 0", "--games", "2", "--max-plies", "6", "--json", res}
+	if out, err := exec.Command(bin, append(args, "--game-moves", "30")...).CombinedOutput(); err != nil {
+		t.Fatalf("match --game-moves 30: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"game_moves": 30`) {
+		t.Errorf("the results file does not record game_moves 30:\n%.600s", data)
+	}
+	out, err := exec.Command(bin, append(args, "--game-moves", "45", "--resume")...).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "cannot resume") || !strings.Contains(string(out), "game_moves") {
+		t.Errorf("resume under --game-moves 45: %v\n%s", err, out)
+	}
+}

@@ -81,6 +81,9 @@ func TestCommandErrors(t *testing.T) {
 		{[]string{"match", "--game", "torishogi", "--resign", "1.5"}, "--resign 1.5: need a value in (0, 1], or 0 or off for never"},
 		{[]string{"match", "--game", "torishogi", "--resign-plies", "0"}, "--resign-plies 0: need at least 1"},
 		{[]string{"match", "--game", "torishogi", "--engine", "/bin/true", "--json", "r.json", "--games", "10", "--first-game", "10"}, "--first-game 10: need 0 to 9"},
+		{[]string{"match", "--game", "torishogi", "--engine", "/bin/true", "--json", "r.json", "--game-moves", "60"}, "--game-moves shares a clock: give --level too"},
+		{[]string{"match", "--game", "torishogi", "--engine", "/bin/true", "--json", "r.json", "--level", "40 0:04 0", "--game-moves", "-1"}, "--game-moves -1: give 0"},
+		{[]string{"xboard", "--game-moves", "-1"}, "--game-moves -1: give 0"},
 		{[]string{"pool"}, "--results: name the results files to pool"},
 		{[]string{"pool", "--results", "nosuch-results.json"}, "nosuch-results.json"},
 	} {

@@ -27,12 +27,12 @@ func runXboard(args []string, stdout, stderr io.Writer) error {
 	var opt xboard.Options
 	mcts.BindFlags(fs, "", &opt.Config)
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed of the search")
-	fs.IntVar(&opt.GameMoves, "game-moves", xboard.DefaultGameMoves, "`moves` a side is expected to play in a game: under a level, a control is shared over no more moves than the game is expected to last (at least a third of this)")
+	fs.IntVar(&opt.GameMoves, "game-moves", 0, "`moves` a side is expected to play in a game: under a level, a control is shared over no more moves than the game is expected to last (at least a third of this; 0: over the control's moves)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if opt.GameMoves < 1 {
-		return usageErrorf("--game-moves %d: give 1 or more", opt.GameMoves)
+	if opt.GameMoves < 0 {
+		return usageErrorf("--game-moves %d: give 0 (the control's moves) or more", opt.GameMoves)
 	}
 	g, err := inferGame(*game, def, *weights)
 	if err != nil {
