@@ -15,7 +15,8 @@ import (
 // searches from the start position, playouts per CPU second, with each
 // game's weights ("net") and with their linear terms alone ("linear": the
 // same file less its value networks, value_net and sparse_value_net; the
-// policy stays). The weights are the shipped ones, or for a game named in
+// policy stays) and, for a file with a policy network, "nonet": its
+// linear model alone, the policy network dropped too. The weights are the shipped ones, or for a game named in
 // TAIFU_NET_BENCH ("typhoon=FILE,samarkand=FILE") that file, a network
 // fitted by fit-net. In the 12x12 games, "zero128" and "zero256" add to
 // the linear terms a sparse network of 128 or 256 units (32 in the second
@@ -49,6 +50,19 @@ func BenchmarkValueNetPrice(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Run(name+"/linear", func(b *testing.B) { benchSearchFrom(b, g.Start(), &linear, Config{}) })
+		nonet := linear
+		nonet.Parts = nil
+		for _, p := range linear.Parts {
+			if p.Kind() != features.KindPolicyNet {
+				nonet.Parts = append(nonet.Parts, p)
+			}
+		}
+		if len(nonet.Parts) < len(linear.Parts) {
+			if err := nonet.Compile(g); err != nil {
+				b.Fatal(err)
+			}
+			b.Run(name+"/nonet", func(b *testing.B) { benchSearchFrom(b, g.Start(), &nonet, Config{}) })
+		}
 		if w.Net != nil || len(linear.Parts) < len(w.Parts) {
 			b.Run(name+"/net", func(b *testing.B) { benchSearchFrom(b, g.Start(), w, Config{}) })
 		}

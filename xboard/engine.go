@@ -392,10 +392,10 @@ func (e *Engine) Allotment() time.Duration {
 // moves under a level of mps moves per control: the moves to the next
 // control, and when gameMoves is not 0 no more than the moves the game
 // is expected to last, gameMoves less played and at least a third of
-// gameMoves (and 1). With 40 moves
-// a control and 60 a game, the first control is shared over its own
-// moves, and each later one over at most 20: a game that ends at move 55
-// would otherwise leave most of the second control's time unspent.
+// gameMoves (and 1). With 40 moves a control and 60 a game, the first
+// control is shared over its own moves and each later one over at most
+// 20: a game that ends at move 55 would otherwise leave most of the
+// second control's time unspent.
 func movesToGo(mps, played, gameMoves int) int {
 	left := mps - played%mps
 	if gameMoves <= 0 {
