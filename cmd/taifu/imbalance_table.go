@@ -210,7 +210,7 @@ func runImbalanceReport(f *imbalanceFlags, stdout io.Writer) error {
 				return fmt.Errorf("%s: %v", f.report, err)
 			}
 		}
-		if f.texel == "" { // the run's own table, as the run printed it
+		if f.texel == "" { // the run's own table, as the run printed it (rebased with --unit)
 			printImbalance(&b, res, 2*res.Settings.Run.Pairs)
 			return toOutOrStdout(f.out, b.Bytes(), stdout)
 		}
