@@ -71,7 +71,7 @@ func (e *engineMatch) register(fs *flag.FlagSet) {
 	fs.StringVar(&e.engineInit, "engine-init", "", "commands sent to the engine after protover, ';'-separated (e.g. \"memory 64\")")
 	fs.DurationVar(&e.margin, "time-margin", time.Second, "a move slower than --move-ms plus this (with --level: a clock below minus this) loses on time")
 	fs.StringVar(&e.level, "level", "", `play on clocks instead of --move-ms: xboard's level "MOVES BASE INC" ("40 0:04 0"; docs/xboard.md)`)
-	fs.IntVar(&e.gameMoves, "game-moves", 0, "with --level: taifu's `moves` expected in a game, its xboard --game-moves (0: each control shared over its own moves)")
+	fs.IntVar(&e.gameMoves, "game-moves", 0, "with --level: taifu's xboard --game-moves, the `moves` a game is expected to last (0: off)")
 	fs.IntVar(&e.firstGame, "first-game", 0, "play only the games from this number (from 0, even) to --games: a match split into runs")
 	fs.StringVar(&e.pgn, "pgn", "", "PGN file of every game (default: --json with .pgn)")
 }

@@ -48,7 +48,7 @@ type imbalanceFlags struct {
 func (f *imbalanceFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.game, "game", "", gameUsage(rules.DefaultGame))
 	fs.StringVar(&f.weights, "weights", "", "both sides' "+weightsUsage)
-	fs.StringVar(&f.unit, "unit", "", "the reference kind, taken away, that every worth is in, as `AV` (default: the game's unit piece); with --report, any played kind's row, read after the run")
+	fs.StringVar(&f.unit, "unit", "", "the reference kind taken away, the worths' unit, as `AV` (default: the unit piece; --report: any row)")
 	fs.StringVar(&f.kinds, "kinds", "", "the kinds to measure, as `N,B,R` (default: every non-royal kind whose removal is legal)")
 	fs.StringVar(&f.trade, "trade", "", "trades to measure, as `Q=R+R,...`: one side without its Q, the other without two R")
 	fs.StringVar(&f.remove, "remove", "", "the first side's piece to take per kind, as `N=b1,...` (N=hand: in hand; P=a2/b2: pairs alternate)")

@@ -27,7 +27,7 @@ func runXboard(args []string, stdout, stderr io.Writer) error {
 	var opt xboard.Options
 	mcts.BindFlags(fs, "", &opt.Config)
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed of the search")
-	fs.IntVar(&opt.GameMoves, "game-moves", 0, "`moves` a side is expected to play in a game: under a level, a control is shared over no more moves than the game is expected to last (at least a third of this; 0: over the control's moves)")
+	fs.IntVar(&opt.GameMoves, "game-moves", 0, "`moves` a side is expected to play: a level's control is shared over no more (0: off; docs/xboard.md)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
