@@ -40,23 +40,13 @@ func BenchmarkValueNetPrice(b *testing.B) {
 			}
 		}
 		linear := *w
-		linear.Net, linear.Parts = nil, nil
-		for _, p := range w.Parts {
-			if p.Kind() != features.KindSparseNet {
-				linear.Parts = append(linear.Parts, p)
-			}
-		}
+		linear.Net, linear.Parts = nil, partsWithout(w.Parts, features.KindSparseNet)
 		if err := linear.Compile(g); err != nil {
 			b.Fatal(err)
 		}
 		b.Run(name+"/linear", func(b *testing.B) { benchSearchFrom(b, g.Start(), &linear, Config{}) })
 		nonet := linear
-		nonet.Parts = nil
-		for _, p := range linear.Parts {
-			if p.Kind() != features.KindPolicyNet {
-				nonet.Parts = append(nonet.Parts, p)
-			}
-		}
+		nonet.Parts = partsWithout(linear.Parts, features.KindPolicyNet)
 		if len(nonet.Parts) < len(linear.Parts) {
 			if err := nonet.Compile(g); err != nil {
 				b.Fatal(err)
@@ -85,4 +75,15 @@ func BenchmarkValueNetPrice(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/zero%d", name, h), func(b *testing.B) { benchSearchFrom(b, g.Start(), &z, Config{}) })
 		}
 	}
+}
+
+// partsWithout returns the parts of a model list that are not of kind.
+func partsWithout(parts []features.Part, kind string) []features.Part {
+	var out []features.Part
+	for _, p := range parts {
+		if p.Kind() != kind {
+			out = append(out, p)
+		}
+	}
+	return out
 }
