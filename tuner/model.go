@@ -441,6 +441,11 @@ func (c *ModelConfig) fitSparse(out *features.Weights, linearMoved bool, mr *Mod
 		}
 		nc.Scale = s
 	}
+	if had != nil {
+		// The fit starts from a zero output (nettrain), never from the
+		// starting weights' network: say so before the minutes it takes.
+		c.Progress.Logf("tune", "model: %s refitted from zero: the starting weights' network of %dx%d units is replaced, not continued", features.KindSparseNet, had.Hidden, had.Hidden2)
+	}
 	net, rep, err := nettrain.Fit(nc)
 	if ok, err := fitEnd(features.KindSparseNet, "sparse value network", " (--sparse-hidden 0 leaves it out)", sc.Net.Hidden == 0,
 		err, nettrain.ErrTooFew, func() bool { return rep.Stopped }, note); !ok {

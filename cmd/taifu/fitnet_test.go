@@ -70,8 +70,15 @@ func TestFitNet(t *testing.T) {
 		t.Fatalf("resumed weights differ (%v)", err)
 	}
 	out3 := filepath.Join(dir, "w3.json")
-	if code, _, errs := runCLI("fit-net", "--data", data, "--weights", out, "--out", out3, "--hidden", "4", "--hidden2", "2", "--epochs", "1", "--validation", "0.3", "--quiet"); code != 0 {
+	code, _, errs = runCLI("fit-net", "--data", data, "--weights", out, "--out", out3, "--hidden", "4", "--hidden2", "2", "--epochs", "1", "--validation", "0.3")
+	if code != 0 {
 		t.Fatalf("refit: exit %d: %s", code, errs)
+	}
+	// The starting file's network is replaced, not continued, and the
+	// command says so (a user handing it a fitted file may expect a warm
+	// start).
+	if want := "model: sparse_value_net refitted from zero: the starting weights' network of 8x4 units is replaced"; !strings.Contains(errs, want) {
+		t.Errorf("refit's log lacks %q:\n%s", want, errs)
 	}
 	if w3, _, err := weightsio.Load(g, out3); err != nil || len(w3.Parts) != 1 || w3.Parts[0].(*features.SparseValueNet).Hidden != 4 {
 		t.Fatalf("refit: want the one new network (%v)", err)
