@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -77,13 +78,7 @@ func BenchmarkValueNetPrice(b *testing.B) {
 	}
 }
 
-// partsWithout returns the parts of a model list that are not of kind.
+// partsWithout returns a copy of a model list without the parts of kind.
 func partsWithout(parts []features.Part, kind string) []features.Part {
-	var out []features.Part
-	for _, p := range parts {
-		if p.Kind() != kind {
-			out = append(out, p)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(parts), func(p features.Part) bool { return p.Kind() == kind })
 }
