@@ -11,7 +11,8 @@ import (
 
 // hiddenWeights returns Nana shogi's shipped weights with a hand-made
 // hidden layer (features.PolicyHidden) over move features and one of the
-// position's inputs, so that the refined priors differ from the linear ones.
+// position's inputs, so that the refined priors differ from the linear ones,
+// and without any policy network (policy_net) the file carries.
 func hiddenWeights(t testing.TB) (*rules.Game, *features.Weights) {
 	t.Helper()
 	g := game(t, "nanashogi")
@@ -23,6 +24,7 @@ func hiddenWeights(t testing.TB) (*rules.Game, *features.Weights) {
 	p.Hidden = &features.PolicyHidden{Units: 2, Bias: []float64{0.5, 0.2}, Out: []float64{1.5, -2},
 		In: map[string][]float64{"hand_prior": {1, -1}, "mover/K": {0, 2}, "drop/B": {1.5, 0}, "pos/hand/own/R": {-0.5, 0.5}}}
 	w.Policy = &p
+	w.Parts = partsWithout(w.Parts, features.KindPolicyNet) // the priors worked out below are the policy's alone
 	if err := w.Compile(g); err != nil {
 		t.Fatal(err)
 	}

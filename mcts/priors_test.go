@@ -98,7 +98,10 @@ func TestLearnedPriorsStartFromHand(t *testing.T) {
 	for _, name := range []string{"typhoon", "samarkand", "torishogi", "nanashogi"} {
 		g := game(t, name)
 		w := *weights(t, g)
-		w.Policy = nil // the shipped weights may carry one
+		// The shipped weights may carry a policy, and a policy network whose
+		// logits would add to the policy's: drop both.
+		w.Policy = nil
+		w.Parts = partsWithout(w.Parts, features.KindPolicyNet)
 		if _, err := New(g, Config{Priors: PriorsLearned}, &w); err == nil || !strings.Contains(err.Error(), "policy section") {
 			t.Errorf("%s: New without a policy: %v", name, err)
 		}
@@ -158,6 +161,7 @@ func TestPolicyTemp(t *testing.T) {
 		g := game(t, name)
 		w := *weights(t, g)
 		w.Policy = &features.Policy{Terms: map[string]float64{"hand_prior": 2}}
+		w.Parts = partsWithout(w.Parts, features.KindPolicyNet) // the policy alone gives the logits
 		if err := w.Compile(g); err != nil {
 			t.Fatal(err)
 		}
