@@ -14,8 +14,9 @@ import (
 
 // withPolicy returns the shipped weights file of game with the policy
 // section policy (raw JSON) added: at the top level of a format-1 file, as
-// the policy part of a format-2 file's model list (nil when policy is not
-// a JSON object, which that list cannot hold).
+// the policy part of a format-2 file's model list, its hidden layer as the
+// policy_hidden part after it (nil when policy or its layer is not a JSON
+// object, which that list cannot hold).
 func withPolicy(t testing.TB, game string, policy []byte) []byte {
 	t.Helper()
 	data, ok := configs.Weights(game)
@@ -40,11 +41,27 @@ func withPolicy(t testing.TB, game string, policy []byte) []byte {
 			return nil // not an object: no file holds it
 		}
 		fields["kind"] = json.RawMessage(`"policy"`)
+		// A format-1 policy's hidden layer is a policy_hidden part of
+		// its own after the policy in format 2: the file's own is
+		// replaced by it, or dropped when policy has none.
+		var hidden map[string]json.RawMessage
+		if h, ok := fields["hidden"]; ok {
+			delete(fields, "hidden")
+			if json.Unmarshal(h, &hidden) != nil {
+				return nil
+			}
+			hidden["kind"] = json.RawMessage(`"policy_hidden"`)
+		}
+		parts = slices.DeleteFunc(parts, func(p map[string]json.RawMessage) bool { return string(p["kind"]) == `"policy_hidden"` })
 		i := slices.IndexFunc(parts, func(p map[string]json.RawMessage) bool { return string(p["kind"]) == `"policy"` })
 		if i < 0 {
 			parts = append(parts, fields) // a file without a policy part gets one
+			i = len(parts) - 1
 		} else {
 			parts[i] = fields
+		}
+		if hidden != nil {
+			parts = slices.Insert(parts, i+1, hidden)
 		}
 		list, err := json.Marshal(parts)
 		if err != nil {

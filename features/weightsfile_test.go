@@ -132,9 +132,12 @@ func TestModelListErrors(t *testing.T) {
 		}
 		return k
 	}
-	if want := []string{"linear", "value_net", "policy", "policy_hidden"}; !slices.Equal(kinds(), want) {
-		t.Fatalf("nanashogi's model list %v, want %v", kinds(), want)
+	// The cases below edit the first four parts (a file may carry networks
+	// after them) and count on a list of four.
+	if want := []string{"linear", "value_net", "policy", "policy_hidden"}; len(model) < len(want) || !slices.Equal(kinds()[:len(want)], want) {
+		t.Fatalf("nanashogi's model list %v, want %v first", kinds(), want)
 	}
+	model = model[:4]
 	with := func(edit func(m []any) []any) string {
 		c := slices.Clone(model)
 		for i := range c {
