@@ -22,7 +22,7 @@ func TestFitNet(t *testing.T) {
 	g, _ := rules.Lookup("nanashogi")
 	out := filepath.Join(dir, "w.json")
 	ck := filepath.Join(dir, "ck")
-	args := []string{"fit-net", "--data", data, "--out", out, "--hidden", "8", "--hidden2", "4", "--epochs", "2", "--batch", "32", "--validation", "0.3", "--checkpoint", ck, "--quiet"}
+	args := []string{"fit-net", "--weights", nanaWithoutNets(t, dir), "--data", data, "--out", out, "--hidden", "8", "--hidden2", "4", "--epochs", "2", "--batch", "32", "--validation", "0.3", "--checkpoint", ck, "--quiet"}
 	code, stdout, errs := runCLI(args...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)

@@ -25,7 +25,7 @@ func TestFitPolicy(t *testing.T) {
 	data := nanaSelfplay(t, dir, 16, 35)
 	g, _ := rules.Lookup("nanashogi")
 	out := filepath.Join(dir, "w.json")
-	args := []string{"fit-policy", "--data", data, "--out", out, "--hidden", "8", "--epochs", "2", "--batch", "32", "--validation", "0.3", "--quiet"}
+	args := []string{"fit-policy", "--weights", nanaWithoutNets(t, dir), "--data", data, "--out", out, "--hidden", "8", "--epochs", "2", "--batch", "32", "--validation", "0.3", "--quiet"}
 	code, stdout, errs := runCLI(args...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)

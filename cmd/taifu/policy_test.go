@@ -134,6 +134,34 @@ func shippedValueTerms(t *testing.T, g *rules.Game, path string) *features.Weigh
 	return w
 }
 
+// nanaWithoutNets writes the shipped Nana shogi weights without the
+// networks they may carry (sparse_value_net, policy_net) to dir and
+// returns the file's path: the start of the fits that count on a file
+// without them (the part they fit is the only network of its output).
+func nanaWithoutNets(t *testing.T, dir string) string {
+	t.Helper()
+	g, _ := rules.Lookup("nanashogi")
+	w, _, err := weightsio.Load(g, weightsio.Builtin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Parts = slices.DeleteFunc(slices.Clone(w.Parts), func(p features.Part) bool {
+		return p.Kind() == features.KindSparseNet || p.Kind() == features.KindPolicyNet
+	})
+	if err := w.Compile(g); err != nil {
+		t.Fatal(err)
+	}
+	b, err := w.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "start-without-nets.json")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // nanaSelfplay plays games games of Nana shogi self-play (16 playouts a
 // move, at most 30 plies, the shipped weights) into dir/run and returns
 // the run's directory.
@@ -158,11 +186,12 @@ func TestTuneKeptStartWritesForPolicy(t *testing.T) {
 	g, _ := rules.Lookup("nanashogi")
 	need := tuner.GamesForFit("nanashogi-36", tuner.DefaultValidation) // the run id selfplay.Run gives seed 36
 	data := filepath.Join(dir, "run")
-	if _, err := selfplay.Run(context.Background(), selfplay.Config{Game: "nanashogi", Games: need, Config: mcts.Config{Playouts: 16}, Workers: 2, Seed: 36, MaxPlies: 40, Out: data}, selfplay.Options{}); err != nil {
+	start := nanaWithoutNets(t, dir) // the games' and the fit's: a policy without a network
+	if _, err := selfplay.Run(context.Background(), selfplay.Config{Game: "nanashogi", Games: need, Config: mcts.Config{Playouts: 16}, Workers: 2, Seed: 36, MaxPlies: 40, Out: data, Weights: start}, selfplay.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	tune := func(out string, extra ...string) (int, string, string) {
-		return runCLI(append([]string{"tune", "--game", "nanashogi", "--data", data, "--out", out, "--method", "adam", "--lr", "100", "--epochs", "3", "--policy-hidden", "0", "--no-progress"}, extra...)...)
+		return runCLI(append([]string{"tune", "--game", "nanashogi", "--weights", start, "--data", data, "--out", out, "--method", "adam", "--lr", "100", "--epochs", "3", "--policy-hidden", "0", "--no-progress"}, extra...)...)
 	}
 	out := filepath.Join(dir, "w.json")
 	code, stdout, errs := tune(out)

@@ -36,8 +36,9 @@ func TestTunePolicyNet(t *testing.T) {
 	dir := t.TempDir()
 	data := nanaSelfplay(t, dir, 24, 35)
 	g, _ := rules.Lookup("nanashogi")
+	from := nanaWithoutNets(t, dir) // no policy network to refit at first
 	tune := func(out string, extra ...string) (int, string, string) {
-		return runCLI(append([]string{"tune", "--game", "nanashogi", "--data", data, "--out", out, "--policy-iterations", "5", "--policy-hidden", "0",
+		return runCLI(append([]string{"tune", "--game", "nanashogi", "--weights", from, "--data", data, "--out", out, "--policy-iterations", "5", "--policy-hidden", "0",
 			"--value-net", "0", "--epochs", "20", "--force", "--no-progress", "--validation", "0.3"}, extra...)...)
 	}
 	first := filepath.Join(dir, "w.json")
